@@ -1,0 +1,25 @@
+//! Errors of the workload domain. Every variant names the file, and where there is one, the line
+//! and the field, so a user can open the file at the right place.
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum WorkloadError {
+    #[error("{path}:{line}: field `{field}`: {message}\n    line text: {text:?}")]
+    Malformed { path: PathBuf, line: u64, field: &'static str, message: String, text: String },
+
+    #[error("{path}: cannot read: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+
+    #[error("{path}: cannot guess the trace format from its first lines ({reason}); pass the format explicitly (one of: {known})")]
+    UnknownFormat { path: PathBuf, reason: String, known: &'static str },
+
+    #[error("{path}: the trace holds no requests")]
+    Empty { path: PathBuf },
+
+    #[error("unknown trace format `{name}`; known formats: {known}")]
+    UnknownFormatName { name: String, known: &'static str },
+
+    #[error("synthetic workload: field `{field}`: {message}")]
+    InvalidSynthetic { field: String, message: String },
+}

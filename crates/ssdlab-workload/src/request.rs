@@ -1,0 +1,30 @@
+//! The host request every workload source produces.
+
+use ssdlab_engine::SimTime;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IoOp {
+    Read,
+    Write,
+}
+
+/// One host I/O request. Offsets are in bytes in the flat logical address space the reader built
+/// (separate trace devices/ASUs are laid out one after another; see [`crate::trace`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IoRequest {
+    /// Arrival time relative to the first request of the trace (open-loop replay uses it).
+    pub arrival: SimTime,
+    pub op: IoOp,
+    pub offset_bytes: u64,
+    pub size_bytes: u64,
+    /// Line in the source file (1-based), or the request's index for synthetic workloads; used to
+    /// name the origin of a request in error messages.
+    pub origin_line: u64,
+}
+
+impl IoRequest {
+    pub fn end_bytes(&self) -> u64 {
+        self.offset_bytes + self.size_bytes
+    }
+}

@@ -1,0 +1,336 @@
+//! Opening and streaming trace files.
+//!
+//! A trace is read twice, both times streaming: [`TraceScan::scan`] learns the format (unless given),
+//! the time origin and each device's address extent; [`TraceReader`] then yields requests in a flat
+//! logical address space where devices (MSR volumes, SPC ASUs, MQSim device numbers) are laid out one
+//! after another, each starting on a 1 GiB boundary, so separate address spaces never alias.
+//! Compressed files (gzip, zstd) are recognised by their magic bytes.
+//!
+//! Timestamps that go backwards are clamped to the previous request's time (replay must be in order)
+//! and counted in [`TraceReader::reordered`]; nothing is dropped silently.
+
+use crate::error::WorkloadError;
+use crate::formats::{csv::CsvState, FieldError, ParsedLine, RawRecord, TraceFormat, KNOWN_FORMATS};
+use crate::request::IoRequest;
+use ssdlab_engine::SimTime;
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+/// Devices are placed on boundaries of this many bytes in the flat address space.
+pub const DEVICE_ALIGNMENT_BYTES: u64 = 1 << 30;
+/// How many skipped-line messages are kept for the report when skipping is on.
+const KEPT_SKIP_MESSAGES: usize = 5;
+
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TraceOptions {
+    /// Format name; guessed from content when absent.
+    pub format: Option<TraceFormat>,
+    /// Count and skip malformed lines instead of failing on the first one.
+    pub skip_bad_lines: bool,
+    /// Lay devices/ASUs out as separate address ranges (true) or overlay them all at offset 0.
+    pub merge_devices: bool,
+}
+
+/// Opens a file for line reading, decompressing gzip or zstd when its magic bytes say so.
+pub fn open_text(path: &Path) -> Result<Box<dyn BufRead + Send>, WorkloadError> {
+    let io_error = |source| WorkloadError::Io { path: path.to_path_buf(), source };
+    let mut file = File::open(path).map_err(io_error)?;
+    let mut magic = [0u8; 4];
+    let mut filled = 0;
+    while filled < 4 {
+        let n = file.read(&mut magic[filled..]).map_err(io_error)?;
+        if n == 0 {
+            break;
+        }
+        filled += n;
+    }
+    let file = File::open(path).map_err(io_error)?;
+    const BUFFER: usize = 1 << 16;
+    Ok(if filled >= 2 && magic[..2] == [0x1f, 0x8b] {
+        Box::new(BufReader::with_capacity(BUFFER, flate2::read::MultiGzDecoder::new(BufReader::new(file))))
+    } else if filled == 4 && magic == [0x28, 0xb5, 0x2f, 0xfd] {
+        let decoder = zstd::stream::read::Decoder::new(file).map_err(io_error)?;
+        Box::new(BufReader::with_capacity(BUFFER, decoder))
+    } else {
+        Box::new(BufReader::with_capacity(BUFFER, file))
+    })
+}
+
+/// Line-by-line access with 1-based line numbers, tolerant of a missing final newline.
+struct Lines {
+    input: Box<dyn BufRead + Send>,
+    buffer: Vec<u8>,
+    number: u64,
+}
+
+impl Lines {
+    fn next_line(&mut self, path: &Path) -> Result<Option<&str>, WorkloadError> {
+        self.buffer.clear();
+        let n = self
+            .input
+            .read_until(b'\n', &mut self.buffer)
+            .map_err(|source| WorkloadError::Io { path: path.to_path_buf(), source })?;
+        if n == 0 {
+            return Ok(None);
+        }
+        self.number += 1;
+        match std::str::from_utf8(&self.buffer) {
+            Ok(text) => Ok(Some(text.trim_end_matches(['\n', '\r']))),
+            Err(_) => Err(WorkloadError::Malformed {
+                path: path.to_path_buf(),
+                line: self.number,
+                field: "line",
+                message: "not valid UTF-8 text".into(),
+                text: String::from_utf8_lossy(&self.buffer).chars().take(120).collect(),
+            }),
+        }
+    }
+}
+
+fn guess_format(path: &Path) -> Result<TraceFormat, WorkloadError> {
+    let mut lines = Lines { input: open_text(path)?, buffer: Vec::new(), number: 0 };
+    let mut first = Vec::new();
+    while first.len() < 8 {
+        match lines.next_line(path)? {
+            Some(text) => first.push(text.to_string()),
+            None => break,
+        }
+    }
+    if first.iter().all(|l| l.trim().is_empty()) {
+        return Err(WorkloadError::Empty { path: path.to_path_buf() });
+    }
+    TraceFormat::guess(&first).map_err(|reason| WorkloadError::UnknownFormat {
+        path: path.to_path_buf(),
+        reason,
+        known: KNOWN_FORMATS,
+    })
+}
+
+/// Malformed lines skipped on request, with the first few messages kept for the report.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct SkippedLines {
+    pub count: u64,
+    pub first_messages: Vec<String>,
+}
+
+/// What one streaming pass learned about a trace file.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct TraceScan {
+    pub path: PathBuf,
+    pub format: TraceFormat,
+    pub requests: u64,
+    pub first_time_ns: u64,
+    pub last_time_ns: u64,
+    /// Per device: (largest offset + size seen, base offset in the flat address space).
+    pub devices: BTreeMap<u32, DeviceExtent>,
+    /// Size of the flat logical address space the reader produces, in bytes.
+    pub address_space_bytes: u64,
+    pub merge_devices: bool,
+    pub skip_bad_lines: bool,
+    pub skipped: SkippedLines,
+}
+
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct DeviceExtent {
+    pub extent_bytes: u64,
+    pub base_bytes: u64,
+}
+
+/// The raw-record stream shared by the scan and the reader.
+struct RecordStream {
+    path: PathBuf,
+    format: TraceFormat,
+    lines: Lines,
+    csv: CsvState,
+    skip_bad_lines: bool,
+    skipped: SkippedLines,
+    finished: bool,
+}
+
+impl RecordStream {
+    fn open(path: &Path, format: TraceFormat, skip_bad_lines: bool) -> Result<Self, WorkloadError> {
+        Ok(RecordStream {
+            path: path.to_path_buf(),
+            format,
+            lines: Lines { input: open_text(path)?, buffer: Vec::with_capacity(256), number: 0 },
+            csv: CsvState::default(),
+            skip_bad_lines,
+            skipped: SkippedLines::default(),
+            finished: false,
+        })
+    }
+
+    fn malformed(&self, error: FieldError, text: &str) -> WorkloadError {
+        WorkloadError::Malformed {
+            path: self.path.clone(),
+            line: self.lines.number,
+            field: error.field,
+            message: error.message,
+            text: text.chars().take(160).collect(),
+        }
+    }
+
+    /// Next request record with its line number.
+    fn next_record(&mut self) -> Result<Option<(RawRecord, u64)>, WorkloadError> {
+        if self.finished {
+            return Ok(None);
+        }
+        loop {
+            let path = self.path.clone();
+            let Some(text) = self.lines.next_line(&path)? else {
+                self.finished = true;
+                return Ok(None);
+            };
+            match self.format.parse_line(text, &mut self.csv) {
+                Ok(ParsedLine::Request(record)) => return Ok(Some((record, self.lines.number))),
+                Ok(ParsedLine::NotARequest) => continue,
+                Ok(ParsedLine::EndOfTrace) => {
+                    self.finished = true;
+                    return Ok(None);
+                }
+                Err(field_error) => {
+                    let text = text.to_string();
+                    let error = self.malformed(field_error, &text);
+                    if !self.skip_bad_lines {
+                        return Err(error);
+                    }
+                    self.skipped.count += 1;
+                    if self.skipped.first_messages.len() < KEPT_SKIP_MESSAGES {
+                        self.skipped.first_messages.push(error.to_string());
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl TraceScan {
+    /// Streams the whole file once. Fails on the first malformed line unless skipping is on.
+    pub fn scan(path: &Path, options: &TraceOptions) -> Result<TraceScan, WorkloadError> {
+        let format = match options.format {
+            Some(format) => format,
+            None => guess_format(path)?,
+        };
+        let mut stream = RecordStream::open(path, format, options.skip_bad_lines)?;
+        let mut requests = 0u64;
+        let mut first_time_ns = u64::MAX;
+        let mut last_time_ns = 0u64;
+        let mut extents: BTreeMap<u32, u64> = BTreeMap::new();
+        while let Some((record, _line)) = stream.next_record()? {
+            requests += 1;
+            first_time_ns = first_time_ns.min(record.time_ns);
+            last_time_ns = last_time_ns.max(record.time_ns);
+            let end = record.offset_bytes.saturating_add(record.size_bytes);
+            let extent = extents.entry(if options.merge_devices { 0 } else { record.device }).or_insert(0);
+            *extent = (*extent).max(end);
+        }
+        if requests == 0 {
+            return Err(WorkloadError::Empty { path: path.to_path_buf() });
+        }
+        let mut devices = BTreeMap::new();
+        let mut base = 0u64;
+        for (device, extent) in extents {
+            devices.insert(device, DeviceExtent { extent_bytes: extent, base_bytes: base });
+            base += extent.div_ceil(DEVICE_ALIGNMENT_BYTES).max(1) * DEVICE_ALIGNMENT_BYTES;
+        }
+        let address_space_bytes = if devices.len() == 1 {
+            devices.values().next().map_or(0, |d| d.extent_bytes)
+        } else {
+            base
+        };
+        Ok(TraceScan {
+            path: path.to_path_buf(),
+            format,
+            requests,
+            first_time_ns,
+            last_time_ns,
+            devices,
+            address_space_bytes,
+            merge_devices: options.merge_devices,
+            skip_bad_lines: options.skip_bad_lines,
+            skipped: stream.skipped,
+        })
+    }
+
+    pub fn duration_ns(&self) -> u64 {
+        self.last_time_ns.saturating_sub(self.first_time_ns)
+    }
+
+    /// Opens a fresh stream of requests laid out as this scan decided.
+    pub fn reader(&self) -> Result<TraceReader, WorkloadError> {
+        Ok(TraceReader {
+            stream: RecordStream::open(&self.path, self.format, self.skip_bad_lines)?,
+            bases: self.devices.iter().map(|(&d, e)| (d, e.base_bytes)).collect(),
+            merge_devices: self.merge_devices,
+            origin_ns: self.first_time_ns,
+            previous_ns: 0,
+            reordered: 0,
+        })
+    }
+}
+
+/// Streams requests of a scanned trace. Yields `Err` once and then ends if the file changed under it.
+pub struct TraceReader {
+    stream: RecordStream,
+    bases: BTreeMap<u32, u64>,
+    merge_devices: bool,
+    origin_ns: u64,
+    previous_ns: u64,
+    reordered: u64,
+}
+
+impl TraceReader {
+    /// How many requests had a timestamp earlier than their predecessor (replayed at the
+    /// predecessor's time).
+    pub fn reordered(&self) -> u64 {
+        self.reordered
+    }
+
+    pub fn skipped(&self) -> &SkippedLines {
+        &self.stream.skipped
+    }
+
+    pub fn next_request(&mut self) -> Result<Option<IoRequest>, WorkloadError> {
+        let Some((record, line)) = self.stream.next_record()? else { return Ok(None) };
+        let device = if self.merge_devices { 0 } else { record.device };
+        let base = match self.bases.get(&device) {
+            Some(&base) => base,
+            None => {
+                return Err(WorkloadError::Malformed {
+                    path: self.stream.path.clone(),
+                    line,
+                    field: "device",
+                    message: format!("device {device} was not in the file when it was scanned; was the file changed?"),
+                    text: String::new(),
+                })
+            }
+        };
+        let mut relative = record.time_ns.saturating_sub(self.origin_ns);
+        if relative < self.previous_ns {
+            self.reordered += 1;
+            relative = self.previous_ns;
+        }
+        self.previous_ns = relative;
+        Ok(Some(IoRequest {
+            arrival: SimTime(relative),
+            op: record.op,
+            offset_bytes: base + record.offset_bytes,
+            size_bytes: record.size_bytes,
+            origin_line: line,
+        }))
+    }
+}
+
+impl Iterator for TraceReader {
+    type Item = Result<IoRequest, WorkloadError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_request().transpose()
+    }
+}
+
+pub fn parse_format_name(name: &str) -> Result<TraceFormat, WorkloadError> {
+    TraceFormat::from_name(name).ok_or_else(|| WorkloadError::UnknownFormatName { name: name.to_string(), known: KNOWN_FORMATS })
+}
