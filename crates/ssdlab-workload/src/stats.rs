@@ -99,7 +99,7 @@ impl StatsBuilder {
             first_ns: None,
             last_ns: 0,
             previous_ns: None,
-            inter_arrival: Histogram::new(3).expect("3 significant figures is a valid histogram precision"),
+            inter_arrival: Histogram::new_with_bounds(1, 1 << 52, 3).expect("valid histogram bounds"),
             size_buckets: vec![0; 64],
             blocks: HashMap::new(),
         }

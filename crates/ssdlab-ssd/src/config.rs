@@ -1,0 +1,596 @@
+//! Simulation configuration: plain data, read from TOML, validated once.
+//!
+//! Every field carries its unit in its name (`read_latency_ns`, `page_size_bytes`). Unknown keys are
+//! errors. Errors name the origin (file or preset), the line when it can be found, and the field path
+//! (`device.geometry.pages_per_block`). `--set key=value` overrides are applied to the TOML tree before
+//! it is read, so they go through exactly the same checks.
+
+use crate::error::ConfigError;
+use serde::{Deserialize, Serialize};
+use ssdlab_workload::{SyntheticSpec, TraceFormat};
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimulationConfig {
+    #[serde(default)]
+    pub name: String,
+    /// Seed of every random stream in the run (workload, aging, preconditioning, middleware).
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    pub device: DeviceConfig,
+    #[serde(default)]
+    pub ftl: FtlConfig,
+    #[serde(default)]
+    pub host: HostConfig,
+    #[serde(default)]
+    pub workload: WorkloadConfig,
+    #[serde(default)]
+    pub read_path: ReadPathConfig,
+    #[serde(default)]
+    pub middleware: MiddlewareConfig,
+    #[serde(default)]
+    pub verification: VerificationConfig,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceConfig {
+    pub geometry: GeometryConfig,
+    pub nand: NandConfig,
+    pub channel: ChannelConfig,
+    #[serde(default)]
+    pub energy: EnergyConfig,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GeometryConfig {
+    pub channels: u32,
+    pub chips_per_channel: u32,
+    pub dies_per_chip: u32,
+    pub planes_per_die: u32,
+    pub blocks_per_plane: u32,
+    pub pages_per_block: u32,
+    pub page_size_bytes: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CellType {
+    Slc,
+    Mlc,
+    Tlc,
+}
+
+impl CellType {
+    pub fn bits_per_cell(self) -> usize {
+        match self {
+            CellType::Slc => 1,
+            CellType::Mlc => 2,
+            CellType::Tlc => 3,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NandConfig {
+    pub cell_type: CellType,
+    /// Array read (sensing) time per page type: [lower] for SLC, [lower, upper] for MLC,
+    /// [lower, upper, extra] for TLC. One value is accepted for all page types.
+    pub read_latency_ns: Vec<u64>,
+    /// Program time per page type, same layout as `read_latency_ns`.
+    pub program_latency_ns: Vec<u64>,
+    pub erase_latency_ns: u64,
+    /// Pages of one request on different planes of one die program together.
+    #[serde(default = "default_true")]
+    pub multi_plane: bool,
+    /// Rated program/erase cycles (reported beside erase counts; not enforced).
+    #[serde(default = "default_endurance")]
+    pub endurance_pe_cycles: u32,
+}
+
+fn default_true() -> bool {
+    true
+}
+fn default_endurance() -> u32 {
+    3000
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChannelConfig {
+    /// Transfers per second on the bus, in millions (ONFI/toggle MT/s).
+    pub transfer_rate_mts: f64,
+    #[serde(default = "default_bus_width")]
+    pub bus_width_bits: u32,
+    /// Command and address cycles before each data transfer.
+    #[serde(default)]
+    pub command_overhead_ns: u64,
+}
+
+fn default_bus_width() -> u32 {
+    8
+}
+
+/// Energy per operation, in microjoules (seed 002 §5.5 gives the values of its preset).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct EnergyConfig {
+    pub program_page_uj: f64,
+    pub read_sense_uj: f64,
+    pub extra_sensing_level_uj: f64,
+    pub page_transfer_uj: f64,
+    pub decode_uj: f64,
+    pub erase_block_uj: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FtlConfig {
+    /// How the physical capacity is set: by `device.geometry`, or from the workload's footprint
+    /// (NAND capacity = footprint / (1 - free_fraction), seed 003), which rewrites `blocks_per_plane`.
+    pub sizing: CapacitySizing,
+    /// Fraction of physical pages hidden from the host (used with sizing = "geometry").
+    pub overprovisioning_fraction: f64,
+    /// Free fraction of the NAND capacity when sizing = "footprint".
+    pub footprint_free_fraction: f64,
+    pub plane_allocation: PlaneAllocation,
+    pub garbage_collection: GarbageCollectionConfig,
+    pub wear_leveling: WearLevelingConfig,
+    pub precondition: PreconditionConfig,
+    pub aging: AgingConfig,
+}
+
+impl Default for FtlConfig {
+    fn default() -> Self {
+        FtlConfig {
+            sizing: CapacitySizing::Geometry,
+            overprovisioning_fraction: 0.07,
+            footprint_free_fraction: 0.2,
+            plane_allocation: PlaneAllocation::Static,
+            garbage_collection: GarbageCollectionConfig::default(),
+            wear_leveling: WearLevelingConfig::default(),
+            precondition: PreconditionConfig::default(),
+            aging: AgingConfig::default(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CapacitySizing {
+    Geometry,
+    Footprint,
+}
+
+/// Which plane a written logical page goes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlaneAllocation {
+    /// Fixed by the logical page number, striped channel-first (channel, chip, die, plane), as MQSim's
+    /// default CWDP scheme.
+    Static,
+    /// Each written page goes to the next plane in channel-first round-robin order.
+    Dynamic,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GarbageCollectionConfig {
+    pub policy: VictimPolicyKind,
+    /// GC starts in a plane when its free blocks drop below this many.
+    pub low_watermark_blocks: u32,
+    /// GC in a plane stops once it has this many free blocks again.
+    pub high_watermark_blocks: u32,
+    /// Copy valid pages inside the die (copyback) instead of through the controller and bus.
+    pub copyback: bool,
+}
+
+impl Default for GarbageCollectionConfig {
+    fn default() -> Self {
+        GarbageCollectionConfig { policy: VictimPolicyKind::Greedy, low_watermark_blocks: 3, high_watermark_blocks: 4, copyback: true }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VictimPolicyKind {
+    Greedy,
+    RoundRobin,
+    CostBenefit,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct WearLevelingConfig {
+    pub policy: WearLevelingKind,
+}
+
+impl Default for WearLevelingConfig {
+    fn default() -> Self {
+        WearLevelingConfig { policy: WearLevelingKind::RoundRobin }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WearLevelingKind {
+    /// Free blocks are reused in the order they were erased (seed 001's NAND wear leveling).
+    RoundRobin,
+    /// The free block with the fewest erases is opened next.
+    LeastWorn,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PreconditionConfig {
+    /// Write the workload's footprint once before the measured run.
+    pub enabled: bool,
+    /// Then overwrite this many footprints' worth of uniformly random pages, to reach GC steady state.
+    pub overwrite_passes: f64,
+}
+
+impl Default for PreconditionConfig {
+    fn default() -> Self {
+        PreconditionConfig { enabled: true, overwrite_passes: 1.0 }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct AgingConfig {
+    /// Every block starts with this many program/erase cycles (fast aging, not simulated).
+    pub pe_cycles: u32,
+    /// Relative spread of the starting count: uniform in pe_cycles x (1 +- spread).
+    pub spread_fraction: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HostConfig {
+    pub mode: HostMode,
+    /// Outstanding requests in closed-loop mode.
+    pub queue_depth: u32,
+    /// Arrival times are multiplied by this (0.5 replays twice as fast).
+    pub time_scale: f64,
+    /// Replay the workload this many times back to back, with time offsets that keep arrivals increasing.
+    pub loops: u32,
+}
+
+impl Default for HostConfig {
+    fn default() -> Self {
+        HostConfig { mode: HostMode::OpenLoop, queue_depth: 32, time_scale: 1.0, loops: 1 }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HostMode {
+    OpenLoop,
+    ClosedLoop,
+}
+
+/// Exactly one of `trace` and `synthetic`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct WorkloadConfig {
+    pub trace: Option<TraceWorkload>,
+    pub synthetic: Option<SyntheticSpec>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceWorkload {
+    pub path: PathBuf,
+    #[serde(default)]
+    pub format: Option<TraceFormat>,
+    #[serde(default)]
+    pub skip_bad_lines: bool,
+    #[serde(default)]
+    pub merge_devices: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ReadPathConfig {
+    pub strategy: ReadStrategyKind,
+    /// ECC decode time after each transfer.
+    pub decode_latency_ns: u64,
+    /// Extra time per additional sensing level (soft read).
+    pub extra_sensing_latency_ns: u64,
+    /// Extra sensing levels of a soft read.
+    pub soft_sensing_levels: u32,
+}
+
+impl Default for ReadPathConfig {
+    fn default() -> Self {
+        ReadPathConfig { strategy: ReadStrategyKind::HardDecision, decode_latency_ns: 0, extra_sensing_latency_ns: 14_000, soft_sensing_levels: 6 }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadStrategyKind {
+    /// One hard-decision sensing, transfer and decode; decoding always succeeds.
+    HardDecision,
+    /// Hard decision, then a full soft read on every page (the worst case of the two-step read).
+    AlwaysSoft,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MiddlewareConfig {
+    pub kind: MiddlewareKind,
+}
+
+impl Default for MiddlewareConfig {
+    fn default() -> Self {
+        MiddlewareConfig { kind: MiddlewareKind::None }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MiddlewareKind {
+    /// Host addresses go to the FTL unchanged.
+    None,
+    /// A fixed seeded bijection of logical pages (a test of the remapping seam).
+    Permutation,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct VerificationConfig {
+    /// Tag every written page and check that every read returns the latest write.
+    pub integrity_oracle: bool,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading, overrides, validation
+// ---------------------------------------------------------------------------------------------
+
+impl SimulationConfig {
+    /// Reads a config from TOML text. `origin` names the file or preset in error messages.
+    pub fn from_toml_str(text: &str, origin: &str, overrides: &[String]) -> Result<SimulationConfig, ConfigError> {
+        let mut table: toml::Table = text.parse().map_err(|e: toml::de::Error| ConfigError::Parse {
+            origin: origin.to_string(),
+            message: describe_toml_error(text, &e),
+        })?;
+        for assignment in overrides {
+            apply_override(&mut table, assignment)?;
+        }
+        let value = toml::Value::Table(table);
+        let config: SimulationConfig = serde_path_to_error::deserialize(value).map_err(|e| {
+            let field = e.path().to_string();
+            let line = locate_field(text, &field);
+            ConfigError::Invalid { origin: origin.to_string(), line, field, message: e.into_inner().to_string() }
+        })?;
+        config.validate().map_err(|(field, message)| ConfigError::Invalid {
+            origin: origin.to_string(),
+            line: locate_field(text, &field),
+            field,
+            message,
+        })?;
+        Ok(config)
+    }
+
+    pub fn from_file(path: &std::path::Path, overrides: &[String]) -> Result<SimulationConfig, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Io { path: path.to_path_buf(), message: e.to_string() })?;
+        let mut config = Self::from_toml_str(&text, &path.display().to_string(), overrides)?;
+        // A relative trace path in a config file is relative to that file.
+        if let Some(trace) = config.workload.trace.as_mut() {
+            if trace.path.is_relative() {
+                if let Some(parent) = path.parent() {
+                    let candidate = parent.join(&trace.path);
+                    if candidate.exists() {
+                        trace.path = candidate;
+                    }
+                }
+            }
+        }
+        Ok(config)
+    }
+
+    pub fn to_toml_string(&self) -> String {
+        toml::to_string(self).unwrap_or_else(|e| format!("# cannot render config: {e}"))
+    }
+
+    /// Checks every rule that types alone cannot. Returns (field path, message) on the first failure.
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        let fail = |field: &str, message: String| Err((field.to_string(), message));
+        let g = &self.device.geometry;
+        for (name, value) in [
+            ("channels", g.channels),
+            ("chips_per_channel", g.chips_per_channel),
+            ("dies_per_chip", g.dies_per_chip),
+            ("planes_per_die", g.planes_per_die),
+            ("blocks_per_plane", g.blocks_per_plane),
+            ("pages_per_block", g.pages_per_block),
+            ("page_size_bytes", g.page_size_bytes),
+        ] {
+            if value == 0 {
+                return fail(&format!("device.geometry.{name}"), "must be at least 1".into());
+            }
+        }
+        if !g.page_size_bytes.is_power_of_two() || g.page_size_bytes < 512 {
+            return fail("device.geometry.page_size_bytes", format!("must be a power of two of at least 512, got {}", g.page_size_bytes));
+        }
+        let total_pages = g.channels as u64 * g.chips_per_channel as u64 * g.dies_per_chip as u64 * g.planes_per_die as u64 * g.blocks_per_plane as u64 * g.pages_per_block as u64;
+        if total_pages >= u32::MAX as u64 {
+            return fail("device.geometry", format!("{total_pages} physical pages; at most {} are supported (physical page numbers are 32-bit)", u32::MAX - 1));
+        }
+        let bits = self.device.nand.cell_type.bits_per_cell();
+        if g.pages_per_block as usize % bits != 0 {
+            return fail("device.geometry.pages_per_block", format!("must be a multiple of {bits} (pages per word line of {:?})", self.device.nand.cell_type));
+        }
+        for (name, values) in [("read_latency_ns", &self.device.nand.read_latency_ns), ("program_latency_ns", &self.device.nand.program_latency_ns)] {
+            if values.len() != 1 && values.len() != bits {
+                return fail(&format!("device.nand.{name}"), format!("give 1 value or {bits} (one per page type of {:?}), got {}", self.device.nand.cell_type, values.len()));
+            }
+            if values.iter().any(|&v| v == 0) {
+                return fail(&format!("device.nand.{name}"), "latencies must be positive".into());
+            }
+        }
+        if self.device.nand.erase_latency_ns == 0 {
+            return fail("device.nand.erase_latency_ns", "must be positive".into());
+        }
+        let channel = &self.device.channel;
+        if !(channel.transfer_rate_mts > 0.0 && channel.transfer_rate_mts.is_finite()) {
+            return fail("device.channel.transfer_rate_mts", format!("must be positive, got {}", channel.transfer_rate_mts));
+        }
+        if channel.bus_width_bits == 0 || channel.bus_width_bits % 8 != 0 {
+            return fail("device.channel.bus_width_bits", format!("must be a positive multiple of 8, got {}", channel.bus_width_bits));
+        }
+        let energy = &self.device.energy;
+        for (name, value) in [
+            ("program_page_uj", energy.program_page_uj),
+            ("read_sense_uj", energy.read_sense_uj),
+            ("extra_sensing_level_uj", energy.extra_sensing_level_uj),
+            ("page_transfer_uj", energy.page_transfer_uj),
+            ("decode_uj", energy.decode_uj),
+            ("erase_block_uj", energy.erase_block_uj),
+        ] {
+            if !(value >= 0.0 && value.is_finite()) {
+                return fail(&format!("device.energy.{name}"), format!("must be a non-negative number, got {value}"));
+            }
+        }
+        let ftl = &self.ftl;
+        if !(0.0..0.95).contains(&ftl.overprovisioning_fraction) {
+            return fail("ftl.overprovisioning_fraction", format!("must be in [0, 0.95), got {}", ftl.overprovisioning_fraction));
+        }
+        if !(ftl.footprint_free_fraction > 0.0 && ftl.footprint_free_fraction < 0.95) {
+            return fail("ftl.footprint_free_fraction", format!("must be in (0, 0.95), got {}", ftl.footprint_free_fraction));
+        }
+        let gc = &ftl.garbage_collection;
+        if gc.low_watermark_blocks < 2 {
+            return fail("ftl.garbage_collection.low_watermark_blocks", format!("must be at least 2 (one block is needed to copy into), got {}", gc.low_watermark_blocks));
+        }
+        if gc.high_watermark_blocks < gc.low_watermark_blocks {
+            return fail("ftl.garbage_collection.high_watermark_blocks", format!("must be at least low_watermark_blocks ({}), got {}", gc.low_watermark_blocks, gc.high_watermark_blocks));
+        }
+        if ftl.sizing == CapacitySizing::Geometry {
+            let reserve = gc.high_watermark_blocks as u64 + 2;
+            if (g.blocks_per_plane as u64) <= reserve {
+                return fail("device.geometry.blocks_per_plane", format!("must exceed the GC reserve of {reserve} blocks per plane (high watermark + 2 open blocks)"));
+            }
+            let spare_blocks = (g.blocks_per_plane as f64 * ftl.overprovisioning_fraction).floor() as u64;
+            if spare_blocks < reserve {
+                return fail("ftl.overprovisioning_fraction", format!(
+                    "{} leaves {spare_blocks} spare blocks per plane, fewer than the {reserve} that garbage collection needs (high watermark + 2 open blocks); raise it to at least {:.4}",
+                    ftl.overprovisioning_fraction, reserve as f64 / g.blocks_per_plane as f64));
+            }
+        }
+        if !(ftl.precondition.overwrite_passes >= 0.0 && ftl.precondition.overwrite_passes.is_finite()) {
+            return fail("ftl.precondition.overwrite_passes", "must be a non-negative number".into());
+        }
+        if !(0.0..=1.0).contains(&ftl.aging.spread_fraction) {
+            return fail("ftl.aging.spread_fraction", format!("must be in [0, 1], got {}", ftl.aging.spread_fraction));
+        }
+        let host = &self.host;
+        if host.queue_depth == 0 {
+            return fail("host.queue_depth", "must be at least 1".into());
+        }
+        if !(host.time_scale > 0.0 && host.time_scale.is_finite()) {
+            return fail("host.time_scale", format!("must be positive, got {}", host.time_scale));
+        }
+        if host.loops == 0 {
+            return fail("host.loops", "must be at least 1".into());
+        }
+        match (&self.workload.trace, &self.workload.synthetic) {
+            (Some(_), Some(_)) => return fail("workload", "give either [workload.trace] or [workload.synthetic], not both".into()),
+            (None, None) => return fail("workload", "no workload: give [workload.trace] (path = ...) or [workload.synthetic]".into()),
+            (None, Some(spec)) => {
+                if let Err(ssdlab_workload::WorkloadError::InvalidSynthetic { field, message }) = spec.validate() {
+                    return fail(&format!("workload.synthetic.{field}"), message);
+                }
+            }
+            (Some(_), None) => {}
+        }
+        if self.read_path.soft_sensing_levels == 0 || self.read_path.soft_sensing_levels > 6 {
+            return fail("read_path.soft_sensing_levels", format!("must be 1..=6, got {}", self.read_path.soft_sensing_levels));
+        }
+        Ok(())
+    }
+}
+
+/// Applies `a.b.c=value` to a TOML tree. The value is read as a TOML value (number, bool, string in
+/// quotes, array, inline table) and otherwise taken as a bare string.
+pub fn apply_override(table: &mut toml::Table, assignment: &str) -> Result<(), ConfigError> {
+    let (key, raw) = assignment.split_once('=').ok_or_else(|| ConfigError::Override {
+        assignment: assignment.to_string(),
+        message: "expected key=value, e.g. ftl.garbage_collection.policy=greedy".into(),
+    })?;
+    let key = key.trim();
+    let raw = raw.trim();
+    let value = match format!("v = {raw}").parse::<toml::Table>() {
+        Ok(mut parsed) => parsed.remove("v").unwrap_or(toml::Value::String(raw.to_string())),
+        Err(_) => toml::Value::String(raw.to_string()),
+    };
+    let parts: Vec<&str> = key.split('.').collect();
+    if parts.iter().any(|p| p.is_empty()) {
+        return Err(ConfigError::Override { assignment: assignment.to_string(), message: format!("empty segment in key {key:?}") });
+    }
+    let mut current = table;
+    for part in &parts[..parts.len() - 1] {
+        let entry = current.entry(part.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        current = match entry {
+            toml::Value::Table(inner) => inner,
+            _ => {
+                return Err(ConfigError::Override {
+                    assignment: assignment.to_string(),
+                    message: format!("`{part}` is a value, not a table"),
+                })
+            }
+        };
+    }
+    current.insert(parts[parts.len() - 1].to_string(), value);
+    Ok(())
+}
+
+fn describe_toml_error(text: &str, error: &toml::de::Error) -> String {
+    match error.span() {
+        Some(span) => {
+            let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+            format!("line {line}: {}", error.message())
+        }
+        None => error.message().to_string(),
+    }
+}
+
+/// Best-effort line number of a dotted field path in TOML text (for error messages).
+pub fn locate_field(text: &str, field: &str) -> Option<usize> {
+    let parts: Vec<&str> = field.split('.').filter(|p| !p.is_empty()).collect();
+    if parts.is_empty() {
+        return None;
+    }
+    let mut section: Vec<String> = Vec::new();
+    let mut best: Option<usize> = None;
+    for (index, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.starts_with('[') {
+            let name = line.trim_matches(|c| c == '[' || c == ']').trim();
+            section = name.split('.').map(|s| s.trim().to_string()).collect();
+            if section.iter().map(String::as_str).eq(parts.iter().copied()) {
+                best = Some(index + 1);
+            }
+            continue;
+        }
+        if let Some((key, _)) = line.split_once('=') {
+            let mut path: Vec<&str> = section.iter().map(String::as_str).collect();
+            path.extend(key.trim().split('.').map(str::trim));
+            if path.iter().copied().eq(parts.iter().copied()) {
+                return Some(index + 1);
+            }
+            if best.is_none() && parts.starts_with(&path) {
+                best = Some(index + 1);
+            }
+        }
+    }
+    best
+}

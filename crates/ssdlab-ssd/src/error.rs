@@ -1,0 +1,56 @@
+//! One error enum per failure domain. Each names where the problem is (file, line, field) so the
+//! message alone is enough to fix the input. Nothing here panics or exits.
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{origin}: {message}")]
+    Parse { origin: String, message: String },
+
+    #[error("{origin}{}: field `{field}`: {message}", line.map(|l| format!(":{l}")).unwrap_or_default())]
+    Invalid { origin: String, line: Option<usize>, field: String, message: String },
+
+    #[error("{path}: cannot read config: {message}")]
+    Io { path: PathBuf, message: String },
+
+    #[error("override `{assignment}`: {message}")]
+    Override { assignment: String, message: String },
+
+    #[error("unknown preset `{name}`; shipped presets: {known}")]
+    UnknownPreset { name: String, known: String },
+}
+
+/// Errors inside the FTL: the device cannot hold what the workload asks of it.
+#[derive(Debug, thiserror::Error)]
+pub enum FtlError {
+    #[error("device full in plane {plane}: {message}")]
+    DeviceFull { plane: u32, message: String },
+
+    #[error("logical page {lpn} is beyond the logical capacity of {logical_pages} pages")]
+    LogicalPageOutOfRange { lpn: u64, logical_pages: u64 },
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SimulationError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+
+    #[error(transparent)]
+    Workload(#[from] ssdlab_workload::WorkloadError),
+
+    #[error("{origin}:{line}: field `{field}`: request [{offset_bytes}, {end_bytes}) lies beyond the device's logical capacity of {capacity_bytes} bytes; use a larger device, or size the device to the workload with ftl.sizing=footprint")]
+    AddressBeyondDevice { origin: String, line: u64, field: &'static str, offset_bytes: u64, end_bytes: u64, capacity_bytes: u64 },
+
+    #[error("{origin}: {source}")]
+    Ftl { origin: String, source: FtlError },
+
+    #[error("data integrity violated: {mismatches} read(s) did not return the latest write; first: {first}")]
+    Integrity { mismatches: u64, first: String },
+
+    #[error("run incomplete: {generated} requests were issued but {completed} completed")]
+    Incomplete { generated: u64, completed: u64 },
+
+    #[error("run interrupted: {reason}")]
+    Interrupted { reason: String },
+}

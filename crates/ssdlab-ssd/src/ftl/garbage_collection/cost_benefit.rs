@@ -1,0 +1,34 @@
+//! Cost-benefit (Rosenblum & Ousterhout, "The design and implementation of a log-structured file
+//! system", 1992; Kawaguchi et al., 1995): maximise (1 - u) / (2u) x age, where u is the valid fraction
+//! and age the time since the block was last written. Empty blocks are taken at once.
+
+use super::VictimPolicy;
+use crate::ftl::block_manager::{BlockState, PlaneView};
+
+pub struct CostBenefit;
+
+impl VictimPolicy for CostBenefit {
+    fn name(&self) -> &'static str {
+        "cost_benefit"
+    }
+
+    fn select(&self, plane: &PlaneView<'_>) -> Option<u32> {
+        let mut best: Option<(f64, u32)> = None;
+        for (index, block) in plane.blocks.iter().enumerate() {
+            if block.state != BlockState::Full {
+                continue;
+            }
+            if block.valid_pages == 0 {
+                return Some(index as u32);
+            }
+            let utilisation = block.valid_pages as f64 / plane.pages_per_block as f64;
+            // +1 ns keeps age positive so fully-valid young blocks still order by utilisation.
+            let age = plane.now_ns.saturating_sub(block.last_write_ns) as f64 + 1.0;
+            let score = (1.0 - utilisation) / (2.0 * utilisation) * age;
+            if best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, index as u32));
+            }
+        }
+        best.map(|(_, index)| index)
+    }
+}

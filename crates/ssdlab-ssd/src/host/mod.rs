@@ -1,0 +1,164 @@
+//! Host interface: where requests come from and how they become page operations.
+//!
+//! * [`RequestStream`] replays a trace or a synthetic workload, `loops` times back to back. Each loop
+//!   is shifted by the previous loop's span plus one mean inter-arrival gap, so arrivals keep increasing.
+//!   Arrival times are multiplied by `time_scale`.
+//! * [`PageSpan`] splits a byte range into logical pages and marks partial first/last pages (a partial
+//!   write of a page that holds data needs read-modify-write).
+//! * Open loop issues each request at its arrival time; closed loop keeps `queue_depth` requests
+//!   outstanding and issues the next one when the earliest outstanding one completes (arrival times
+//!   are ignored). Both are driven by the simulation (see `simulation.rs`).
+
+use crate::error::SimulationError;
+use ssdlab_engine::SimTime;
+use ssdlab_workload::{IoRequest, SyntheticGenerator, SyntheticSpec, TraceReader, TraceScan};
+
+/// A request's logical pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageSpan {
+    pub first: u64,
+    pub last: u64,
+    pub first_partial: bool,
+    pub last_partial: bool,
+}
+
+impl PageSpan {
+    pub fn of(offset_bytes: u64, size_bytes: u64, page_bytes: u64) -> PageSpan {
+        let end = offset_bytes + size_bytes.max(1);
+        let first = offset_bytes / page_bytes;
+        let last = (end - 1) / page_bytes;
+        PageSpan { first, last, first_partial: offset_bytes % page_bytes != 0 || (first == last && end % page_bytes != 0), last_partial: end % page_bytes != 0 }
+    }
+
+    pub fn pages(&self) -> u64 {
+        self.last - self.first + 1
+    }
+
+    pub fn is_partial(&self, page: u64) -> bool {
+        (page == self.first && self.first_partial) || (page == self.last && self.last_partial)
+    }
+}
+
+enum Source {
+    Trace(Box<TraceReader>),
+    Synthetic(SyntheticGenerator),
+}
+
+/// The workload as a stream of requests with final arrival times.
+pub struct RequestStream {
+    source: Source,
+    scan: Option<TraceScan>,
+    synthetic: Option<(SyntheticSpec, u64)>,
+    loops: u32,
+    current_loop: u32,
+    time_scale: f64,
+    offset_ns: u64,
+    last_arrival_ns: u64,
+    in_loop: u64,
+    reordered_before: u64,
+    pub per_loop: u64,
+}
+
+impl RequestStream {
+    pub fn from_trace(scan: TraceScan, loops: u32, time_scale: f64) -> Result<Self, SimulationError> {
+        let reader = scan.reader()?;
+        Ok(RequestStream {
+            source: Source::Trace(Box::new(reader)),
+            per_loop: scan.requests,
+            scan: Some(scan),
+            synthetic: None,
+            loops,
+            current_loop: 0,
+            time_scale,
+            offset_ns: 0,
+            last_arrival_ns: 0,
+            in_loop: 0,
+            reordered_before: 0,
+        })
+    }
+
+    pub fn from_synthetic(spec: &SyntheticSpec, seed: u64, loops: u32, time_scale: f64) -> Result<Self, SimulationError> {
+        let generator = SyntheticGenerator::new(spec, seed)?;
+        Ok(RequestStream {
+            per_loop: spec.requests,
+            source: Source::Synthetic(generator),
+            scan: None,
+            synthetic: Some((spec.clone(), seed)),
+            loops,
+            current_loop: 0,
+            time_scale,
+            offset_ns: 0,
+            last_arrival_ns: 0,
+            in_loop: 0,
+            reordered_before: 0,
+        })
+    }
+
+    pub fn expected_total(&self) -> u64 {
+        self.per_loop * self.loops as u64
+    }
+
+    pub fn timestamps_reordered(&self) -> u64 {
+        self.reordered_before
+            + match &self.source {
+                Source::Trace(reader) => reader.reordered(),
+                Source::Synthetic(_) => 0,
+            }
+    }
+
+    fn raw_next(&mut self) -> Result<Option<IoRequest>, SimulationError> {
+        Ok(match &mut self.source {
+            Source::Trace(reader) => reader.next_request()?,
+            Source::Synthetic(generator) => generator.next(),
+        })
+    }
+
+    pub fn next_request(&mut self) -> Result<Option<IoRequest>, SimulationError> {
+        loop {
+            if let Some(mut request) = self.raw_next()? {
+                let scaled = (request.arrival.0 as f64 * self.time_scale) as u64;
+                self.last_arrival_ns = scaled;
+                self.in_loop += 1;
+                request.arrival = SimTime(self.offset_ns + scaled);
+                return Ok(Some(request));
+            }
+            if self.in_loop != self.per_loop {
+                return Err(SimulationError::Incomplete { generated: self.in_loop, completed: self.per_loop });
+            }
+            self.current_loop += 1;
+            if self.current_loop >= self.loops {
+                return Ok(None);
+            }
+            let gap = if self.in_loop > 1 { (self.last_arrival_ns / (self.in_loop - 1)).max(1) } else { 1_000 };
+            self.offset_ns += self.last_arrival_ns + gap;
+            self.in_loop = 0;
+            self.last_arrival_ns = 0;
+            self.source = match (&self.scan, &self.synthetic) {
+                (Some(scan), _) => {
+                    if let Source::Trace(reader) = &self.source {
+                        self.reordered_before += reader.reordered();
+                    }
+                    Source::Trace(Box::new(scan.reader()?))
+                }
+                (None, Some((spec, seed))) => Source::Synthetic(SyntheticGenerator::new(spec, *seed)?),
+                (None, None) => return Ok(None),
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_span_marks_partial_pages() {
+        let span = PageSpan::of(0, 8192, 4096);
+        assert_eq!((span.first, span.last, span.first_partial, span.last_partial), (0, 1, false, false));
+        let span = PageSpan::of(512, 4096, 4096);
+        assert_eq!((span.first, span.last, span.first_partial, span.last_partial), (0, 1, true, true));
+        let span = PageSpan::of(4096, 512, 4096);
+        assert!(span.is_partial(1));
+        assert_eq!(span.pages(), 1);
+    }
+}

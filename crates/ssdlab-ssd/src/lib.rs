@@ -1,0 +1,32 @@
+//! # ssdlab-ssd
+//!
+//! The SSD model. Layers, top to bottom (a request's path):
+//!
+//! 1. [`host`]: workload replay (open loop by timestamps, closed loop at a queue depth), page splitting.
+//! 2. [`middleware`]: optional remapping of host pages before the FTL (seed 003's LBA scrambler seam).
+//! 3. [`ftl`]: page mapping, block manager, garbage collection, wear leveling.
+//! 4. [`read_path`]: per-read sensing/transfer/decode plans (seed 002 / seed 000 seam).
+//! 5. [`scheduler`]: books flash operations on die and channel timelines (discrete events).
+//! 6. [`media`]: NAND timing per page type; channel transfer timing.
+//!
+//! [`simulation`] is the one place that wires them together; [`config`] is the plain-data input,
+//! [`metrics`] the output, [`presets`] the shipped configs. Errors are typed per domain ([`error`]).
+
+pub mod config;
+pub mod energy;
+pub mod error;
+pub mod ftl;
+pub mod geometry;
+pub mod host;
+pub mod media;
+pub mod metrics;
+pub mod middleware;
+pub mod presets;
+pub mod read_path;
+pub mod scheduler;
+pub mod simulation;
+
+pub use config::SimulationConfig;
+pub use error::{ConfigError, FtlError, SimulationError};
+pub use metrics::RunResult;
+pub use simulation::{run, Simulation};

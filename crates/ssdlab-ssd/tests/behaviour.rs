@@ -1,0 +1,118 @@
+//! Determinism, presets, timing sanity and bad input.
+
+mod common;
+use common::*;
+use ssdlab_ssd::{presets, run, SimulationConfig, SimulationError};
+
+#[test]
+fn every_shipped_config_file_loads() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../configs");
+    let mut count = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            SimulationConfig::from_file(&path, &[]).unwrap_or_else(|e| panic!("{e}"));
+            count += 1;
+        }
+    }
+    assert!(count >= presets::names().len());
+    for name in presets::names() {
+        presets::load(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+#[test]
+fn same_config_and_seed_give_identical_results() {
+    let workload = synthetic(4_000, 0.6, 4 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"uniform\", min_bytes = 4096, max_bytes = 32768 }");
+    let config = small_config(&workload, &[]);
+    let mut a = serde_json::to_value(run(&config, &mut no_progress()).unwrap()).unwrap();
+    let mut b = serde_json::to_value(run(&config, &mut no_progress()).unwrap()).unwrap();
+    for value in [&mut a, &mut b] {
+        for field in ["wall_seconds", "replay_cpu_seconds", "requests_per_wall_second", "requests_per_cpu_second"] {
+            value[field] = serde_json::Value::Null;
+        }
+        value["precondition"]["wall_seconds"] = serde_json::Value::Null;
+    }
+    assert_eq!(a, b);
+    let other = small_config(&workload, &["seed=8"]);
+    let c = serde_json::to_value(run(&other, &mut no_progress()).unwrap()).unwrap();
+    assert_ne!(a["read"]["latency_us"], c["read"]["latency_us"]);
+}
+
+#[test]
+fn lone_read_costs_sense_plus_transfer() {
+    // One write then, much later, one read of the same page on an idle device.
+    let dir = std::env::temp_dir().join(format!("ssdlab-ssd-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("two.csv");
+    std::fs::write(&path, "time_us,op,offset,size\n0,W,0,4096\n100000,R,0,4096\n").unwrap();
+    let workload = format!("[workload.trace]\npath = {:?}\n", path.display().to_string());
+    let config = small_config(&workload, &["ftl.precondition.enabled=false"]);
+    let result = run(&config, &mut no_progress()).unwrap();
+    // Page 0 is a lower page: 40 us sense + 4096 B at 200 MB/s = 20.48 us.
+    let read_us = result.read.latency_us.mean;
+    assert!((read_us - 60.48).abs() < 0.05, "read latency {read_us}");
+    // Write: 20.48 us transfer + 200 us lower-page program.
+    let write_us = result.write.latency_us.mean;
+    assert!((write_us - 220.48).abs() < 0.05, "write latency {write_us}");
+}
+
+#[test]
+fn contention_queues_requests_on_one_die() {
+    // Two reads of pages on the same die at the same instant: the second waits for the first's sensing.
+    let dir = std::env::temp_dir().join(format!("ssdlab-ssd-contention-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("c.csv");
+    // Pages 0 and 8 map (static, channel-first striping over 8 planes) to the same plane.
+    std::fs::write(&path, "time_us,op,offset,size\n0,W,0,4096\n0,W,32768,4096\n100000,R,0,4096\n100000,R,32768,4096\n").unwrap();
+    let workload = format!("[workload.trace]\npath = {:?}\n", path.display().to_string());
+    let config = small_config(&workload, &["ftl.precondition.enabled=false"]);
+    let result = run(&config, &mut no_progress()).unwrap();
+    assert!(result.read.latency_us.max > result.read.latency_us.p50 + 30.0, "{:?}", result.read.latency_us);
+}
+
+#[test]
+fn unknown_key_is_named_with_line() {
+    let text = format!("{SMALL_DEVICE}\n[workload.synthetic]\nrequests = 1\nread_fraction = 0.5\nspan_bytes = 4096\naddress = {{ distribution = \"uniform\" }}\nsize = {{ distribution = \"fixed\", bytes = 4096 }}\n").replace("page_size_bytes = 4096", "page_size_bytes = 4096\npage_sise = 3");
+    let error = SimulationConfig::from_toml_str(&text, "my.toml", &[]).unwrap_err().to_string();
+    assert!(error.contains("my.toml"), "{error}");
+    assert!(error.contains("page_sise"), "{error}");
+    assert!(error.contains("device.geometry"), "{error}");
+}
+
+#[test]
+fn wrong_type_and_impossible_geometry_are_named() {
+    let workload = synthetic(10, 0.5, 1 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
+    let text = format!("{SMALL_DEVICE}\n{workload}");
+    let error = SimulationConfig::from_toml_str(&text, "t.toml", &["device.geometry.channels=\"eight\"".into()]).unwrap_err().to_string();
+    assert!(error.contains("device.geometry.channels"), "{error}");
+    let error = SimulationConfig::from_toml_str(&text, "t.toml", &["device.geometry.pages_per_block=0".into()]).unwrap_err().to_string();
+    assert!(error.contains("device.geometry.pages_per_block") && error.contains(":10"), "{error}");
+    let error = SimulationConfig::from_toml_str(&text, "t.toml", &["device.geometry.pages_per_block=15".into()]).unwrap_err().to_string();
+    assert!(error.contains("multiple of 2"), "{error}");
+    let error = SimulationConfig::from_toml_str(&text, "t.toml", &["ftl.overprovisioning_fraction=0.01".into()]).unwrap_err().to_string();
+    assert!(error.contains("ftl.overprovisioning_fraction"), "{error}");
+    let error = SimulationConfig::from_toml_str(&text, "t.toml", &["workload.synthetic.read_fraction=2".into()]).unwrap_err().to_string();
+    assert!(error.contains("workload.synthetic.read_fraction"), "{error}");
+}
+
+#[test]
+fn address_beyond_device_names_file_line_and_field() {
+    let dir = std::env::temp_dir().join(format!("ssdlab-ssd-beyond-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("far.csv");
+    std::fs::write(&path, "0.0,W,0,4096\n0.1,W,1099511627776,4096\n").unwrap();
+    let workload = format!("[workload.trace]\npath = {:?}\n", path.display().to_string());
+    let config = small_config(&workload, &["ftl.precondition.enabled=false"]);
+    let error = run(&config, &mut no_progress()).unwrap_err();
+    assert!(matches!(error, SimulationError::AddressBeyondDevice { line: 2, .. }), "{error}");
+    assert!(error.to_string().contains("far.csv:2"), "{error}");
+}
+
+#[test]
+fn footprint_larger_than_device_fails_loudly() {
+    let workload = synthetic(2_000, 0.0, 14 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
+    let config = small_config(&workload, &[]);
+    let error = run(&config, &mut no_progress()).unwrap_err();
+    assert!(matches!(error, SimulationError::AddressBeyondDevice { .. } | SimulationError::Ftl { .. }), "{error}");
+}

@@ -1,0 +1,60 @@
+#![allow(dead_code)]
+//! Shared helpers for the integration tests.
+
+use ssdlab_ssd::SimulationConfig;
+use std::path::PathBuf;
+
+/// A small device (2 ch x 2 chips x 1 die x 2 planes x 32 blocks x 16 pages x 4 KiB = 16 MiB, 12 MiB logical) so GC
+/// runs constantly.
+pub const SMALL_DEVICE: &str = r#"
+name = "small"
+seed = 7
+[device.geometry]
+channels = 2
+chips_per_channel = 2
+dies_per_chip = 1
+planes_per_die = 2
+blocks_per_plane = 32
+pages_per_block = 16
+page_size_bytes = 4096
+[device.nand]
+cell_type = "mlc"
+read_latency_ns = [40000, 60000]
+program_latency_ns = [200000, 1200000]
+erase_latency_ns = 3000000
+[device.channel]
+transfer_rate_mts = 200.0
+[ftl]
+overprovisioning_fraction = 0.25
+[ftl.garbage_collection]
+low_watermark_blocks = 2
+high_watermark_blocks = 3
+[verification]
+integrity_oracle = true
+"#;
+
+pub fn small_config(workload: &str, overrides: &[&str]) -> SimulationConfig {
+    let text = format!("{SMALL_DEVICE}\n{workload}");
+    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    SimulationConfig::from_toml_str(&text, "test", &overrides).unwrap_or_else(|e| panic!("{e}"))
+}
+
+pub fn synthetic(requests: u64, read_fraction: f64, span_bytes: u64, address: &str, size: &str) -> String {
+    format!(
+        "[workload.synthetic]\nrequests = {requests}\nread_fraction = {read_fraction}\nspan_bytes = {span_bytes}\naddress = {address}\nsize = {size}\narrival = {{ process = \"poisson\", mean_interarrival_ns = 20000.0 }}\n"
+    )
+}
+
+pub fn shared_trace(name: &str) -> Option<PathBuf> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/traces").join(name);
+    if path.exists() {
+        Some(path)
+    } else {
+        eprintln!("SKIPPED: {} not found (../shared/traces is not beside the checkout)", path.display());
+        None
+    }
+}
+
+pub fn no_progress() -> impl FnMut(u64, u64) -> Result<(), ssdlab_ssd::SimulationError> {
+    |_, _| Ok(())
+}
