@@ -11,12 +11,13 @@
 //! first-come-first-served, which is what a real controller queue does, and keeps booking O(1).
 
 use crate::time::{SimDuration, SimTime};
-use std::collections::VecDeque;
 
 #[derive(Debug, Clone, Default)]
 pub struct Timeline {
-    /// Busy intervals [start, end), sorted, non-overlapping, non-abutting.
-    busy: VecDeque<(u64, u64)>,
+    /// Busy intervals [start, end), sorted, non-overlapping, non-abutting; live from `head` on.
+    /// (A Vec with a moving head: pruning is O(1) and inserts are one contiguous memmove.)
+    busy: Vec<(u64, u64)>,
+    head: usize,
     /// Total booked time, for utilisation statistics.
     booked_ns: u64,
 }
@@ -32,13 +33,21 @@ impl Timeline {
     /// Forget intervals that ended at or before `now`; no later booking can start before `now`.
     #[inline]
     pub fn prune(&mut self, now: SimTime) {
-        while let Some(&(_, end)) = self.busy.front() {
-            if end <= now.0 {
-                self.busy.pop_front();
-            } else {
-                break;
-            }
+        while self.head < self.busy.len() && self.busy[self.head].1 <= now.0 {
+            self.head += 1;
         }
+        if self.head == self.busy.len() {
+            self.busy.clear();
+            self.head = 0;
+        } else if self.head >= 64 && self.head * 2 >= self.busy.len() {
+            self.busy.drain(..self.head);
+            self.head = 0;
+        }
+    }
+
+    #[inline]
+    fn live(&self) -> &[(u64, u64)] {
+        &self.busy[self.head..]
     }
 
     /// Books `duration` at the earliest time at or after `earliest` where the resource is idle.
@@ -52,20 +61,17 @@ impl Timeline {
         if length == 0 {
             return SimTime(candidate);
         }
-        let count = self.busy.len();
+        let count = self.live().len();
         // Fast path: empty or after the tail.
-        if count == 0 || candidate >= self.busy[count - 1].1 {
+        if count == 0 || candidate >= self.live()[count - 1].1 {
             self.insert_at(count, candidate, candidate + length);
             return SimTime(candidate);
         }
-        let mut index = 0;
         // Skip intervals that end before the candidate start.
-        while index < count && self.busy[index].1 <= candidate {
-            index += 1;
-        }
+        let mut index = self.live().partition_point(|&(_, end)| end <= candidate);
         let mut inspected = 0;
         while index < count {
-            let (start, end) = self.busy[index];
+            let (start, end) = self.live()[index];
             if candidate + length <= start {
                 self.insert_at(index, candidate, candidate + length);
                 return SimTime(candidate);
@@ -74,7 +80,7 @@ impl Timeline {
             index += 1;
             inspected += 1;
             if inspected >= Self::GAP_SEARCH_LIMIT {
-                candidate = candidate.max(self.busy[count - 1].1);
+                candidate = candidate.max(self.live()[count - 1].1);
                 index = count;
                 break;
             }
@@ -83,8 +89,10 @@ impl Timeline {
         SimTime(candidate)
     }
 
+    /// Inserts at `index` of the live part.
     fn insert_at(&mut self, index: usize, start: u64, end: u64) {
-        let merges_before = index > 0 && self.busy[index - 1].1 == start;
+        let index = index + self.head;
+        let merges_before = index > self.head && self.busy[index - 1].1 == start;
         let merges_after = index < self.busy.len() && self.busy[index].0 == end;
         match (merges_before, merges_after) {
             (true, true) => {
@@ -99,7 +107,7 @@ impl Timeline {
 
     /// True if nothing is booked at or after `time` (the resource has no queued work then).
     pub fn is_idle_from(&self, time: SimTime) -> bool {
-        match self.busy.back() {
+        match self.live().last() {
             None => true,
             Some(&(_, end)) => end <= time.0,
         }
@@ -107,7 +115,7 @@ impl Timeline {
 
     /// The time at which all booked work is finished.
     pub fn busy_until(&self) -> SimTime {
-        SimTime(self.busy.back().map_or(0, |&(_, end)| end))
+        SimTime(self.live().last().map_or(0, |&(_, end)| end))
     }
 
     pub fn booked(&self) -> SimDuration {
@@ -116,12 +124,12 @@ impl Timeline {
 
     /// Number of disjoint busy intervals currently remembered (for diagnostics).
     pub fn pending_intervals(&self) -> usize {
-        self.busy.len()
+        self.live().len()
     }
 
     /// Iterator over remembered busy intervals, for invariant checks.
     pub fn intervals(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        self.busy.iter().copied()
+        self.live().iter().copied()
     }
 }
 

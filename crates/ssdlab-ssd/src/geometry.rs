@@ -24,6 +24,38 @@ pub struct BlockIndex(pub u32);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PlaneIndex(pub u32);
 
+/// Division by a geometry dimension: a shift when it is a power of two (the usual case), else a
+/// hardware division. Address arithmetic runs several times per page operation.
+#[derive(Debug, Clone, Copy)]
+struct Divisor {
+    value: u32,
+    shift: u32,
+    power_of_two: bool,
+}
+
+impl Divisor {
+    fn new(value: u32) -> Self {
+        let value = value.max(1);
+        Divisor { value, shift: value.trailing_zeros(), power_of_two: value.is_power_of_two() }
+    }
+    #[inline]
+    fn div(self, x: u32) -> u32 {
+        if self.power_of_two {
+            x >> self.shift
+        } else {
+            x / self.value
+        }
+    }
+    #[inline]
+    fn rem(self, x: u32) -> u32 {
+        if self.power_of_two {
+            x & (self.value - 1)
+        } else {
+            x % self.value
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Geometry {
     pub channels: u32,
@@ -36,6 +68,13 @@ pub struct Geometry {
     pub bits_per_cell: u32,
     /// Plane visited by the k-th step of channel-first striping.
     stripe_planes: Vec<u32>,
+    by_pages_per_block: Divisor,
+    by_blocks_per_plane: Divisor,
+    by_planes_per_die: Divisor,
+    by_dies_per_chip: Divisor,
+    by_dies_per_channel: Divisor,
+    by_bits_per_cell: Divisor,
+    by_planes_total: Divisor,
 }
 
 impl Geometry {
@@ -50,7 +89,15 @@ impl Geometry {
             page_size_bytes: config.page_size_bytes,
             bits_per_cell: cell.bits_per_cell() as u32,
             stripe_planes: Vec::new(),
+            by_pages_per_block: Divisor::new(config.pages_per_block),
+            by_blocks_per_plane: Divisor::new(config.blocks_per_plane),
+            by_planes_per_die: Divisor::new(config.planes_per_die),
+            by_dies_per_chip: Divisor::new(config.dies_per_chip),
+            by_dies_per_channel: Divisor::new(config.dies_per_chip * config.chips_per_channel),
+            by_bits_per_cell: Divisor::new(cell.bits_per_cell() as u32),
+            by_planes_total: Divisor::new(1),
         };
+        geometry.by_planes_total = Divisor::new(geometry.planes_total());
         let (c, w, d, p) = (geometry.channels, geometry.chips_per_channel, geometry.dies_per_chip, geometry.planes_per_die);
         geometry.stripe_planes = (0..geometry.planes_total())
             .map(|step| {
@@ -88,16 +135,18 @@ impl Geometry {
     /// The plane at step `step` of channel-first striping (channel, then chip, die, plane).
     #[inline]
     pub fn stripe_plane(&self, step: u64) -> PlaneIndex {
-        PlaneIndex(self.stripe_planes[(step % self.stripe_planes.len() as u64) as usize])
+        // Logical page numbers and cursors fit in 32 bits of stripe position after the remainder.
+        let position = if self.by_planes_total.power_of_two { (step as u32) & (self.by_planes_total.value - 1) } else { (step % self.by_planes_total.value as u64) as u32 };
+        PlaneIndex(self.stripe_planes[position as usize])
     }
 
     #[inline]
     pub fn block_of(&self, ppn: Ppn) -> BlockIndex {
-        BlockIndex(ppn.0 / self.pages_per_block)
+        BlockIndex(self.by_pages_per_block.div(ppn.0))
     }
     #[inline]
     pub fn page_in_block(&self, ppn: Ppn) -> u32 {
-        ppn.0 % self.pages_per_block
+        self.by_pages_per_block.rem(ppn.0)
     }
     #[inline]
     pub fn first_page(&self, block: BlockIndex) -> Ppn {
@@ -105,7 +154,7 @@ impl Geometry {
     }
     #[inline]
     pub fn plane_of_block(&self, block: BlockIndex) -> PlaneIndex {
-        PlaneIndex(block.0 / self.blocks_per_plane)
+        PlaneIndex(self.by_blocks_per_plane.div(block.0))
     }
     #[inline]
     pub fn plane_of(&self, ppn: Ppn) -> PlaneIndex {
@@ -113,7 +162,7 @@ impl Geometry {
     }
     #[inline]
     pub fn die_of_plane(&self, plane: PlaneIndex) -> u32 {
-        plane.0 / self.planes_per_die
+        self.by_planes_per_die.div(plane.0)
     }
     #[inline]
     pub fn die_of(&self, ppn: Ppn) -> u32 {
@@ -121,16 +170,16 @@ impl Geometry {
     }
     #[inline]
     pub fn chip_of_die(&self, die: u32) -> u32 {
-        die / self.dies_per_chip
+        self.by_dies_per_chip.div(die)
     }
     #[inline]
     pub fn channel_of_die(&self, die: u32) -> u32 {
-        die / (self.dies_per_chip * self.chips_per_channel)
+        self.by_dies_per_channel.div(die)
     }
     /// 0 = lower, 1 = upper, 2 = extra.
     #[inline]
     pub fn page_type(&self, ppn: Ppn) -> usize {
-        (self.page_in_block(ppn) % self.bits_per_cell) as usize
+        self.by_bits_per_cell.rem(self.page_in_block(ppn)) as usize
     }
 }
 

@@ -322,6 +322,10 @@ impl Simulation {
     }
 
     fn read_page(&mut self, ppn: Ppn, now: SimTime, earliest: SimTime) -> SimTime {
+        if !self.read_strategy.uses_context() {
+            let plan = self.read_strategy.plan(&ReadContext::default());
+            return self.scheduler.read(now, earliest, ppn, &plan);
+        }
         let block = self.ftl.block(self.geometry.block_of(ppn));
         let programmed_ms = self.ftl.program_time_ms(ppn) as u64;
         let context = ReadContext {

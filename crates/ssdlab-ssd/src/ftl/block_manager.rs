@@ -1,10 +1,8 @@
 //! Per-block state: erase count, valid and written pages, and, for blocks that have ever been
 //! written, each page's logical owner, program time (for retention) and optional integrity tag.
 //!
-//! Page-level arrays are allocated the first time a block is opened, so a drive that a workload barely
-//! touches costs 32 bytes per block plus 8-12 bytes per written page.
-
-use crate::geometry::Lpn;
+//! Page-level records are allocated the first time a block is opened, so a drive that a workload barely
+//! touches costs 32 bytes per block plus 8 bytes (12 with integrity tags) per page of opened blocks.
 
 /// Marks a page that holds no valid data.
 pub const INVALID_PAGE: u32 = u32::MAX;
@@ -34,34 +32,107 @@ impl BlockInfo {
     }
 }
 
-/// Page-level arrays of one block.
-#[derive(Debug, Clone)]
-pub struct BlockPages {
-    /// Logical page stored in each physical page, or [`INVALID_PAGE`].
-    pub owner: Vec<u32>,
-    /// Program time of each page in milliseconds of simulated time (saturating at ~49 days).
-    pub program_time_ms: Vec<u32>,
-    /// Integrity tag of each page's data (empty unless the oracle is on).
-    pub tags: Vec<u32>,
+/// One physical page's FTL record: its logical owner and when it was programmed. Kept together so
+/// one cache line serves both (retention lookups on reads, owner updates on overwrites).
+#[derive(Debug, Clone, Copy)]
+pub struct PageEntry {
+    /// Logical page stored here, or [`INVALID_PAGE`].
+    pub owner: u32,
+    /// Program time in milliseconds of simulated time (saturating at ~49 days).
+    pub program_time_ms: u32,
 }
 
-impl BlockPages {
-    pub fn new(pages_per_block: u32, with_tags: bool) -> Self {
-        let n = pages_per_block as usize;
-        BlockPages { owner: vec![INVALID_PAGE; n], program_time_ms: vec![0; n], tags: if with_tags { vec![0; n] } else { Vec::new() } }
+const NO_SLOT: u32 = u32::MAX;
+
+/// Page-level records of every block ever opened, in one slab: a block gets a slot of
+/// `pages_per_block` entries the first time it is opened and keeps it. One indirection per lookup.
+#[derive(Debug, Clone)]
+pub struct PageTable {
+    pages_per_block: usize,
+    slot_of_block: Vec<u32>,
+    entries: Vec<PageEntry>,
+    /// Integrity tags, parallel to `entries` (empty unless the oracle is on).
+    tags: Vec<u32>,
+    with_tags: bool,
+}
+
+impl PageTable {
+    pub fn new(blocks: usize, pages_per_block: u32, with_tags: bool) -> Self {
+        PageTable { pages_per_block: pages_per_block as usize, slot_of_block: vec![NO_SLOT; blocks], entries: Vec::new(), tags: Vec::new(), with_tags }
     }
 
-    pub fn owner_of(&self, page: u32) -> Option<Lpn> {
-        let owner = self.owner[page as usize];
-        (owner != INVALID_PAGE).then_some(Lpn(owner))
+    /// Gives `block` its page records if it has none yet.
+    pub fn ensure(&mut self, block: usize) {
+        if self.slot_of_block[block] == NO_SLOT {
+            self.slot_of_block[block] = (self.entries.len() / self.pages_per_block) as u32;
+            self.entries.extend(std::iter::repeat_n(PageEntry { owner: INVALID_PAGE, program_time_ms: 0 }, self.pages_per_block));
+            if self.with_tags {
+                self.tags.extend(std::iter::repeat_n(0, self.pages_per_block));
+            }
+        }
     }
 
-    pub fn reset(&mut self) {
-        self.owner.fill(INVALID_PAGE);
+    #[inline]
+    fn index(&self, block: usize, page: usize) -> Option<usize> {
+        let slot = self.slot_of_block[block];
+        (slot != NO_SLOT).then(|| slot as usize * self.pages_per_block + page)
+    }
+
+    #[inline]
+    pub fn get(&self, block: usize, page: usize) -> Option<PageEntry> {
+        self.index(block, page).map(|i| self.entries[i])
+    }
+
+    #[inline]
+    pub fn owner(&self, block: usize, page: usize) -> u32 {
+        self.index(block, page).map_or(INVALID_PAGE, |i| self.entries[i].owner)
+    }
+
+    #[inline]
+    pub fn set_owner(&mut self, block: usize, page: usize, owner: u32) {
+        if let Some(i) = self.index(block, page) {
+            self.entries[i].owner = owner;
+        }
+    }
+
+    #[inline]
+    pub fn record_program(&mut self, block: usize, page: usize, owner: u32, program_time_ms: u32, tag: u32) {
+        if let Some(i) = self.index(block, page) {
+            self.entries[i] = PageEntry { owner, program_time_ms };
+            if self.with_tags {
+                self.tags[i] = tag;
+            }
+        }
+    }
+
+    #[inline]
+    pub fn tag(&self, block: usize, page: usize) -> u32 {
+        match self.index(block, page) {
+            Some(i) if self.with_tags => self.tags[i],
+            _ => 0,
+        }
+    }
+
+    /// Owners of a block's pages (empty if the block was never opened).
+    pub fn owners(&self, block: usize) -> impl Iterator<Item = u32> + '_ {
+        let range = match self.index(block, 0) {
+            Some(start) => start..start + self.pages_per_block,
+            None => 0..0,
+        };
+        self.entries[range].iter().map(|e| e.owner)
+    }
+
+    /// Marks every page of a block invalid (after erase).
+    pub fn reset(&mut self, block: usize) {
+        if let Some(start) = self.index(block, 0) {
+            for entry in &mut self.entries[start..start + self.pages_per_block] {
+                entry.owner = INVALID_PAGE;
+            }
+        }
     }
 
     pub fn memory_bytes(&self) -> u64 {
-        (self.owner.capacity() * 4 + self.program_time_ms.capacity() * 4 + self.tags.capacity() * 4) as u64
+        (self.slot_of_block.capacity() * 4 + self.entries.capacity() * std::mem::size_of::<PageEntry>() + self.tags.capacity() * 4) as u64
     }
 }
 

@@ -17,7 +17,7 @@ pub mod wear_leveling;
 use crate::config::{FtlConfig, PlaneAllocation};
 use crate::error::FtlError;
 use crate::geometry::{BlockIndex, Geometry, Lpn, PlaneIndex, Ppn};
-use block_manager::{BlockInfo, BlockPages, BlockState, PlaneView, INVALID_PAGE};
+use block_manager::{BlockInfo, BlockState, PageTable, PlaneView, INVALID_PAGE};
 use garbage_collection::VictimPolicy;
 use mapping::MappingTable;
 use ssdlab_engine::random::Xoshiro256PlusPlus;
@@ -59,7 +59,7 @@ pub struct Ftl {
     geometry: Geometry,
     mapping: MappingTable,
     blocks: Vec<BlockInfo>,
-    pages: Vec<Option<Box<BlockPages>>>,
+    pages: PageTable,
     planes: Vec<PlaneState>,
     victim_policy: Box<dyn VictimPolicy>,
     free_block_policy: Box<dyn FreeBlockPolicy>,
@@ -68,7 +68,6 @@ pub struct Ftl {
     low_watermark: usize,
     high_watermark: usize,
     logical_pages: u64,
-    keep_tags: bool,
     seal_counter: u64,
     pub stats: FtlStats,
 }
@@ -83,7 +82,7 @@ impl Ftl {
         Ftl {
             mapping: MappingTable::new(logical_pages),
             blocks: vec![BlockInfo::fresh(); blocks_total],
-            pages: (0..blocks_total).map(|_| None).collect(),
+            pages: PageTable::new(blocks_total, geometry.pages_per_block, keep_tags),
             planes,
             victim_policy: garbage_collection::build(config.garbage_collection.policy),
             free_block_policy: wear_leveling::build(config.wear_leveling.policy),
@@ -92,7 +91,6 @@ impl Ftl {
             low_watermark: config.garbage_collection.low_watermark_blocks as usize,
             high_watermark: config.garbage_collection.high_watermark_blocks as usize,
             logical_pages,
-            keep_tags,
             seal_counter: 0,
             geometry,
             stats: FtlStats::default(),
@@ -120,17 +118,13 @@ impl Ftl {
 
     /// The integrity tag stored with a physical page (0 when tags are off).
     pub fn tag(&self, ppn: Ppn) -> u32 {
-        let block = self.geometry.block_of(ppn);
-        match &self.pages[block.0 as usize] {
-            Some(pages) if !pages.tags.is_empty() => pages.tags[self.geometry.page_in_block(ppn) as usize],
-            _ => 0,
-        }
+        self.pages.tag(self.geometry.block_of(ppn).0 as usize, self.geometry.page_in_block(ppn) as usize)
     }
 
     /// Program time of a physical page in ms of simulated time.
     pub fn program_time_ms(&self, ppn: Ppn) -> u32 {
-        let block = self.geometry.block_of(ppn);
-        self.pages[block.0 as usize].as_ref().map_or(0, |p| p.program_time_ms[self.geometry.page_in_block(ppn) as usize])
+        let block = self.geometry.block_of(ppn).0 as usize;
+        self.pages.get(block, self.geometry.page_in_block(ppn) as usize).map_or(0, |entry| entry.program_time_ms)
     }
 
     pub fn block(&self, block: BlockIndex) -> &BlockInfo {
@@ -140,7 +134,7 @@ impl Ftl {
     /// Logical pages still valid in a block, in page order (the overwrite-recommendation list a
     /// middleware can build from the next victim).
     pub fn valid_pages_of(&self, block: BlockIndex) -> impl Iterator<Item = Lpn> + '_ {
-        self.pages[block.0 as usize].iter().flat_map(|p| p.owner.iter().filter(|&&o| o != INVALID_PAGE).map(|&o| Lpn(o)))
+        self.pages.owners(block.0 as usize).filter(|&o| o != INVALID_PAGE).map(Lpn)
     }
 
     /// The block garbage collection would collect next in `plane`, if GC ran now.
@@ -207,9 +201,7 @@ impl Ftl {
                 })?;
                 let global = start + local as usize;
                 self.blocks[global].state = BlockState::Open;
-                if self.pages[global].is_none() {
-                    self.pages[global] = Some(Box::new(BlockPages::new(pages_per_block, self.keep_tags)));
-                }
+                self.pages.ensure(global);
                 *frontier = Some(local);
                 local
             }
@@ -230,13 +222,7 @@ impl Ftl {
     fn program(&mut self, ppn: Ppn, lpn: Lpn, now_ns: u64, tag: u32) {
         let block = self.geometry.block_of(ppn).0 as usize;
         let page = self.geometry.page_in_block(ppn) as usize;
-        if let Some(pages) = self.pages[block].as_mut() {
-            pages.owner[page] = lpn.0;
-            pages.program_time_ms[page] = (now_ns / 1_000_000).min(u32::MAX as u64) as u32;
-            if !pages.tags.is_empty() {
-                pages.tags[page] = tag;
-            }
-        }
+        self.pages.record_program(block, page, lpn.0, (now_ns / 1_000_000).min(u32::MAX as u64) as u32, tag);
         let info = &mut self.blocks[block];
         info.valid_pages += 1;
         info.last_write_ns = now_ns;
@@ -245,9 +231,7 @@ impl Ftl {
     fn invalidate(&mut self, ppn: Ppn) {
         let block = self.geometry.block_of(ppn).0 as usize;
         let page = self.geometry.page_in_block(ppn) as usize;
-        if let Some(pages) = self.pages[block].as_mut() {
-            pages.owner[page] = INVALID_PAGE;
-        }
+        self.pages.set_owner(block, page, INVALID_PAGE);
         self.blocks[block].valid_pages -= 1;
     }
 
@@ -274,7 +258,7 @@ impl Ftl {
                 });
             }
             for page in 0..info.written_pages {
-                let owner = self.pages[victim.0 as usize].as_ref().map_or(INVALID_PAGE, |p| p.owner[page as usize]);
+                let owner = self.pages.owner(victim.0 as usize, page as usize);
                 if owner == INVALID_PAGE {
                     continue;
                 }
@@ -301,9 +285,7 @@ impl Ftl {
         info.valid_pages = 0;
         info.written_pages = 0;
         info.state = BlockState::Free;
-        if let Some(pages) = self.pages[block.0 as usize].as_mut() {
-            pages.reset();
-        }
+        self.pages.reset(block.0 as usize);
         self.stats.blocks_erased += 1;
         let plane = self.geometry.plane_of_block(block);
         self.planes[plane.0 as usize].free.push_back(block.0 % self.geometry.blocks_per_plane);
@@ -337,8 +319,7 @@ impl Ftl {
 
     /// Bytes held by the FTL's tables (mapping, block info, page arrays).
     pub fn memory_bytes(&self) -> u64 {
-        let pages: u64 = self.pages.iter().flatten().map(|p| p.memory_bytes() + 48).sum();
-        self.mapping.memory_bytes() + (self.blocks.capacity() * std::mem::size_of::<BlockInfo>()) as u64 + (self.pages.capacity() * 8) as u64 + pages
+        self.mapping.memory_bytes() + (self.blocks.capacity() * std::mem::size_of::<BlockInfo>()) as u64 + self.pages.memory_bytes()
     }
 
     /// Checks every structural invariant; returns a description of the first violation.
@@ -348,8 +329,7 @@ impl Ftl {
         let pages_per_block = self.geometry.pages_per_block;
         let mut valid_total = 0u64;
         for (index, info) in self.blocks.iter().enumerate() {
-            let owners = self.pages[index].as_ref();
-            let valid = owners.map_or(0, |p| p.owner.iter().filter(|&&o| o != INVALID_PAGE).count() as u32);
+            let valid = self.pages.owners(index).filter(|&o| o != INVALID_PAGE).count() as u32;
             if valid != info.valid_pages {
                 return Err(format!("block {index}: valid count {} but {} pages have owners", info.valid_pages, valid));
             }
@@ -359,8 +339,8 @@ impl Ftl {
             if info.state == BlockState::Free && info.written_pages != 0 {
                 return Err(format!("block {index}: free but has {} written pages", info.written_pages));
             }
-            if let Some(p) = owners {
-                for (page, &owner) in p.owner.iter().enumerate() {
+            {
+                for (page, owner) in self.pages.owners(index).enumerate() {
                     if owner == INVALID_PAGE {
                         continue;
                     }
@@ -380,8 +360,8 @@ impl Ftl {
         }
         for (lpn, ppn) in self.mapping.iter() {
             let block = self.geometry.block_of(ppn);
-            let owner = self.pages[block.0 as usize].as_ref().and_then(|p| p.owner_of(self.geometry.page_in_block(ppn)));
-            if owner != Some(lpn) {
+            let owner = self.pages.owner(block.0 as usize, self.geometry.page_in_block(ppn) as usize);
+            if owner != lpn.0 {
                 return Err(format!("logical page {} maps to physical page {} owned by {:?}", lpn.0, ppn.0, owner));
             }
         }

@@ -9,6 +9,9 @@ impl ReadStrategy for HardDecision {
     fn name(&self) -> &'static str {
         "hard_decision"
     }
+    fn uses_context(&self) -> bool {
+        false
+    }
     fn plan(&mut self, _context: &ReadContext) -> ReadPlan {
         let mut plan = ReadPlan::default();
         plan.push(ReadStep { hard_sense: true, extra_sensing_levels: 0, transfer_pages: 1, decode: true, overlap_previous_decode: false });

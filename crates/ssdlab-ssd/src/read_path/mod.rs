@@ -15,7 +15,7 @@ pub use hard_decision::HardDecision;
 use crate::config::{ReadPathConfig, ReadStrategyKind};
 
 /// What a strategy may base its decision on.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct ReadContext {
     pub pe_cycles: u32,
     pub retention_ns: u64,
@@ -65,6 +65,11 @@ impl ReadPlan {
 
 pub trait ReadStrategy: Send {
     fn name(&self) -> &'static str;
+    /// Whether `plan` looks at the context. Strategies that do not are spared the lookups (block
+    /// wear, page program time), which cost cache misses on every read.
+    fn uses_context(&self) -> bool {
+        true
+    }
     fn plan(&mut self, context: &ReadContext) -> ReadPlan;
 }
 
