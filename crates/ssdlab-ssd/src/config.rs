@@ -365,6 +365,15 @@ impl SimulationConfig {
         for assignment in overrides {
             apply_override(&mut table, assignment)?;
         }
+        // Giving a trace replaces a synthetic workload and vice versa (e.g. `--trace FILE` on a preset).
+        let touches = |prefix: &str| overrides.iter().any(|o| o.trim_start().starts_with(prefix));
+        if let Some(toml::Value::Table(workload)) = table.get_mut("workload") {
+            if touches("workload.trace") && !touches("workload.synthetic") {
+                workload.remove("synthetic");
+            } else if touches("workload.synthetic") && !touches("workload.trace") && workload.contains_key("synthetic") {
+                workload.remove("trace");
+            }
+        }
         let value = toml::Value::Table(table);
         let config: SimulationConfig = serde_path_to_error::deserialize(value).map_err(|e| {
             let field = e.path().to_string();

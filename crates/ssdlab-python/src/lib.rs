@@ -1,0 +1,155 @@
+//! The Python binding (`ssdlab._native`). It converts arguments and results (results as JSON text,
+//! parsed once on the Python side) and maps each Rust error domain to a Python exception class.
+//! The boundary is crossed once per run; the only calls back into Python are progress updates every
+//! 65,536 requests, which also let Ctrl-C stop a run.
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use ssdlab_ssd::{presets, ConfigError, SimulationError};
+use ssdlab_workload::{stats::StatsBuilder, TraceOptions, TraceScan, WorkloadError};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+create_exception!(_native, SsdlabError, PyException, "Base class of every ssdlab error.");
+create_exception!(_native, ConfigurationError, SsdlabError, "Invalid configuration: names the file, line and field.");
+create_exception!(_native, TraceError, SsdlabError, "Unreadable or malformed workload: names the file, line and field.");
+create_exception!(_native, SimulationFailure, SsdlabError, "The simulation could not complete (device full, address beyond device, incomplete run).");
+create_exception!(_native, IntegrityError, SimulationFailure, "A read did not return the latest write.");
+create_exception!(_native, InternalError, SsdlabError, "A bug in ssdlab (please report it with the config that triggers it).");
+
+fn config_error(error: ConfigError) -> PyErr {
+    ConfigurationError::new_err(error.to_string())
+}
+
+fn workload_error(error: WorkloadError) -> PyErr {
+    TraceError::new_err(error.to_string())
+}
+
+fn simulation_error(error: SimulationError) -> PyErr {
+    let message = error.to_string();
+    match error {
+        SimulationError::Config(_) => ConfigurationError::new_err(message),
+        SimulationError::Workload(_) => TraceError::new_err(message),
+        SimulationError::AddressBeyondDevice { .. } => TraceError::new_err(message),
+        SimulationError::Integrity { .. } => IntegrityError::new_err(message),
+        _ => SimulationFailure::new_err(message),
+    }
+}
+
+fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// Runs `body` without the GIL, turning a panic into InternalError instead of an abort.
+fn guarded<T: Send>(py: Python<'_>, body: impl FnOnce() -> Result<T, PyErr> + Send) -> PyResult<T> {
+    py.detach(|| match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(result) => result,
+        Err(payload) => Err(InternalError::new_err(format!("internal error: {}", panic_message(payload)))),
+    })
+}
+
+/// Validates a config (preset name or TOML path) with overrides; returns it as TOML text.
+#[pyfunction]
+#[pyo3(signature = (name_or_path, overrides=Vec::new()))]
+fn load_config(name_or_path: &str, overrides: Vec<String>) -> PyResult<String> {
+    let config = presets::resolve(name_or_path, &overrides).map_err(config_error)?;
+    Ok(config.to_toml_string())
+}
+
+/// Validates TOML text as a config; returns it normalised.
+#[pyfunction]
+#[pyo3(signature = (text, origin="<string>", overrides=Vec::new()))]
+fn check_config_text(text: &str, origin: &str, overrides: Vec<String>) -> PyResult<String> {
+    let config = ssdlab_ssd::SimulationConfig::from_toml_str(text, origin, &overrides).map_err(config_error)?;
+    Ok(config.to_toml_string())
+}
+
+#[pyfunction]
+fn preset_names() -> Vec<&'static str> {
+    presets::names()
+}
+
+#[pyfunction]
+fn preset_text(name: &str) -> PyResult<&'static str> {
+    presets::text(name).ok_or_else(|| ConfigurationError::new_err(format!("unknown preset `{name}`; shipped presets: {}", presets::names().join(", "))))
+}
+
+/// Runs a simulation. `config` is a preset name or TOML path, or TOML text when `is_text`.
+/// `progress(done, total)` is called every 65,536 requests. Returns the result as JSON text.
+#[pyfunction]
+#[pyo3(signature = (config, overrides=Vec::new(), progress=None, is_text=false, origin="<string>"))]
+fn run(py: Python<'_>, config: &str, overrides: Vec<String>, progress: Option<Py<PyAny>>, is_text: bool, origin: &str) -> PyResult<String> {
+    let config = if is_text {
+        ssdlab_ssd::SimulationConfig::from_toml_str(config, origin, &overrides)
+    } else {
+        presets::resolve(config, &overrides)
+    }
+    .map_err(config_error)?;
+    let callback_error: Mutex<Option<PyErr>> = Mutex::new(None);
+    let outcome = guarded(py, || {
+        let mut report = |done: u64, total: u64| -> Result<(), SimulationError> {
+            let Some(callback) = progress.as_ref() else { return Ok(()) };
+            Python::attach(|py| match callback.call1(py, (done, total)) {
+                Ok(_) => Ok(()),
+                Err(error) => {
+                    let reason = error.to_string();
+                    if let Ok(mut slot) = callback_error.lock() {
+                        *slot = Some(error);
+                    }
+                    Err(SimulationError::Interrupted { reason })
+                }
+            })
+        };
+        let result = ssdlab_ssd::run(&config, &mut report).map_err(simulation_error)?;
+        serde_json::to_string(&result).map_err(|e| InternalError::new_err(e.to_string()))
+    });
+    if let Some(error) = callback_error.lock().ok().and_then(|mut slot| slot.take()) {
+        // The progress callback raised (e.g. KeyboardInterrupt): re-raise that, not a wrapper.
+        return Err(error);
+    }
+    outcome
+}
+
+/// Statistics of a trace file (format guessed unless given). Returns JSON text with `scan` and `stats`.
+#[pyfunction]
+#[pyo3(signature = (path, format=None, skip_bad_lines=false, merge_devices=false, block_bytes=4096))]
+fn trace_stats(py: Python<'_>, path: PathBuf, format: Option<&str>, skip_bad_lines: bool, merge_devices: bool, block_bytes: u64) -> PyResult<String> {
+    let format = format.map(ssdlab_workload::trace::parse_format_name).transpose().map_err(workload_error)?;
+    let options = TraceOptions { format, skip_bad_lines, merge_devices };
+    guarded(py, || {
+        let scan = TraceScan::scan(&path, &options).map_err(workload_error)?;
+        let mut builder = StatsBuilder::new(block_bytes);
+        let mut reader = scan.reader().map_err(workload_error)?;
+        while let Some(request) = reader.next_request().map_err(workload_error)? {
+            builder.add(&request);
+        }
+        let stats = builder.finish();
+        let json = serde_json::json!({ "scan": scan, "stats": stats, "timestamps_reordered": reader.reordered() });
+        Ok(json.to_string())
+    })
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("SsdlabError", py.get_type::<SsdlabError>())?;
+    m.add("ConfigurationError", py.get_type::<ConfigurationError>())?;
+    m.add("TraceError", py.get_type::<TraceError>())?;
+    m.add("SimulationFailure", py.get_type::<SimulationFailure>())?;
+    m.add("IntegrityError", py.get_type::<IntegrityError>())?;
+    m.add("InternalError", py.get_type::<InternalError>())?;
+    m.add_function(wrap_pyfunction!(load_config, m)?)?;
+    m.add_function(wrap_pyfunction!(check_config_text, m)?)?;
+    m.add_function(wrap_pyfunction!(preset_names, m)?)?;
+    m.add_function(wrap_pyfunction!(preset_text, m)?)?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(trace_stats, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,111 @@
+"""The Python API for notebooks and scripts: run a simulation, inspect its result, read trace stats."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from ssdlab import _native
+
+
+def _toml_string(text: str) -> str:
+    # A JSON string literal is a valid TOML basic string (same escapes for quotes and backslashes).
+    return json.dumps(text)
+
+
+def _overrides(overrides: Iterable[str], trace: str | Path | None, trace_format: str | None) -> list[str]:
+    items = [str(item) for item in overrides]
+    if trace is not None:
+        path = Path(trace).expanduser().resolve()
+        items.append(f"workload.trace.path={_toml_string(str(path))}")
+        if trace_format is not None:
+            items.append(f"workload.trace.format={_toml_string(trace_format)}")
+    return items
+
+
+class _AttributeView(Mapping[str, Any]):
+    """Read-only attribute and key access over a JSON object."""
+
+    def __init__(self, data: Mapping[str, Any]):
+        self._data = data
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            value = self._data[name]
+        except KeyError:
+            raise AttributeError(name) from None
+        return _AttributeView(value) if isinstance(value, Mapping) else value
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self):
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({dict(self._data)!r})"
+
+
+class RunResult(_AttributeView):
+    """The result of one run: ``result.read.latency_us.p99``, ``result["gc"]``, ``result.to_json()``."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return json.loads(json.dumps(self._data))
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self._data, indent=indent, sort_keys=False)
+
+    def write_json(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_json() + "\n", encoding="utf-8")
+
+
+def run(
+    config: str | Path = "default",
+    *,
+    overrides: Iterable[str] = (),
+    trace: str | Path | None = None,
+    trace_format: str | None = None,
+    progress: Callable[[int, int], object] | None = None,
+) -> RunResult:
+    """Runs one simulation.
+
+    ``config`` is a shipped preset name (see :func:`preset_names`) or a path to a TOML file.
+    ``overrides`` are ``key=value`` strings (``ftl.garbage_collection.policy=cost_benefit``).
+    ``trace`` replaces the config's workload with a trace file (format guessed unless given).
+    ``progress(done, total)`` is called every 65,536 requests.
+    """
+    text = _native.run(str(config), _overrides(overrides, trace, trace_format), progress)
+    return RunResult(json.loads(text))
+
+
+def run_text(toml_text: str, *, origin: str = "<string>", overrides: Iterable[str] = (), progress=None) -> RunResult:
+    """Runs a simulation from TOML text (a config built in a notebook)."""
+    text = _native.run(toml_text, list(overrides), progress, True, origin)
+    return RunResult(json.loads(text))
+
+
+def load_config(config: str | Path = "default", *, overrides: Iterable[str] = (), trace: str | Path | None = None) -> str:
+    """Validates a config and returns it, with defaults filled in, as TOML text."""
+    return _native.load_config(str(config), _overrides(overrides, trace, None))
+
+
+def preset_names() -> list[str]:
+    return list(_native.preset_names())
+
+
+def trace_stats(
+    path: str | Path,
+    *,
+    format: str | None = None,
+    skip_bad_lines: bool = False,
+    merge_devices: bool = False,
+    block_bytes: int = 4096,
+) -> dict[str, Any]:
+    """Statistics of a trace file: requests, read share, footprint, sizes, timing, seed-000 class."""
+    text = _native.trace_stats(str(path), format, skip_bad_lines, merge_devices, block_bytes)
+    return json.loads(text)

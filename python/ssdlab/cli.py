@@ -1,0 +1,178 @@
+"""The ssdlab command line: ``ssdlab run | trace stats | presets | config | bench``.
+
+Exit codes: 0 success; 2 bad input (config, trace, arguments); 1 the simulation could not complete
+(device full, integrity violation, incomplete run); 3 an internal error (a bug); 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from ssdlab import _native, api
+from ssdlab.summary import render_run, render_trace_stats
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="ssdlab: trace-driven SSD simulator.")
+trace_app = typer.Typer(no_args_is_help=True, help="Trace files: statistics and workload class.")
+presets_app = typer.Typer(no_args_is_help=True, help="Shipped configuration presets.")
+app.add_typer(trace_app, name="trace")
+app.add_typer(presets_app, name="presets")
+
+console = Console()
+error_console = Console(stderr=True)
+
+
+def _fail(error: BaseException) -> None:
+    if isinstance(error, KeyboardInterrupt):
+        error_console.print("[red]interrupted[/red]")
+        raise typer.Exit(130)
+    if isinstance(error, (_native.ConfigurationError, _native.TraceError)):
+        code = 2
+    elif isinstance(error, _native.InternalError):
+        code = 3
+    elif isinstance(error, _native.SsdlabError):
+        code = 1
+    elif isinstance(error, (FileNotFoundError, IsADirectoryError, PermissionError)):
+        code = 2
+    else:
+        raise error
+    error_console.print(f"[red]error:[/red] {error}", highlight=False, markup=False) if False else error_console.print(
+        "[red]error:[/red] " + str(error).replace("[", "\\[")
+    )
+    raise typer.Exit(code)
+
+
+def _progress_bar(enabled: bool):
+    return Progress(
+        TextColumn("[bold]simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("requests"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=error_console,
+        transient=True,
+        disable=not enabled,
+    )
+
+
+@app.command()
+def run(
+    config: Annotated[str, typer.Argument(help="Preset name or TOML file.")] = "default",
+    trace: Annotated[Optional[Path], typer.Option("--trace", help="Replay this trace instead of the config's workload.")] = None,
+    trace_format: Annotated[Optional[str], typer.Option("--format", help="Trace format (guessed from content if absent).")] = None,
+    set_: Annotated[Optional[list[str]], typer.Option("--set", help="Override a config field: key=value (repeatable).")] = None,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the full result as JSON here.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
+) -> None:
+    """Run one simulation and print a summary (and optionally JSON)."""
+    if trace is not None and not trace.exists():
+        _fail(FileNotFoundError(f"{trace}: no such trace file"))
+    show_progress = not quiet and error_console.is_terminal
+    try:
+        with _progress_bar(show_progress) as bar:
+            task = bar.add_task("run", total=None)
+
+            def report(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            result = api.run(config, overrides=set_ or [], trace=trace, trace_format=trace_format, progress=report)
+    except BaseException as error:  # noqa: BLE001 - mapped to exit codes in _fail
+        _fail(error)
+        return
+    if json_out is not None:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        result.write_json(json_out)
+    if not quiet:
+        render_run(result, console)
+        if json_out is not None:
+            console.print(f"[dim]result written to {json_out}[/dim]")
+
+
+@trace_app.command("stats")
+def trace_stats(
+    path: Annotated[Path, typer.Argument(help="Trace file (.gz and .zst read transparently).")],
+    trace_format: Annotated[Optional[str], typer.Option("--format", help="msr, umass, blkparse, disksim, mqsim, ssdsim, csv")] = None,
+    skip_bad_lines: Annotated[bool, typer.Option("--skip-bad-lines", help="Count and skip malformed lines instead of failing.")] = False,
+    merge_devices: Annotated[bool, typer.Option("--merge-devices", help="Overlay all devices/ASUs at offset 0.")] = False,
+    block_bytes: Annotated[int, typer.Option("--block-bytes", help="Block size for footprint and write counts.")] = 4096,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the statistics as JSON here.")] = None,
+) -> None:
+    """Statistics of a trace: requests, read share, footprint, sizes, timing and seed-000 workload class."""
+    if not path.exists():
+        _fail(FileNotFoundError(f"{path}: no such trace file"))
+    try:
+        report = api.trace_stats(path, format=trace_format, skip_bad_lines=skip_bad_lines, merge_devices=merge_devices, block_bytes=block_bytes)
+    except BaseException as error:  # noqa: BLE001
+        _fail(error)
+        return
+    if json_out is not None:
+        json_out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    render_trace_stats(report, console)
+
+
+@presets_app.command("list")
+def presets_list() -> None:
+    """List the shipped presets."""
+    for name in api.preset_names():
+        first = next((line for line in _native.preset_text(name).splitlines() if line.startswith("#")), "")
+        console.print(f"[bold]{name}[/bold]  [dim]{first.lstrip('# ')}[/dim]")
+
+
+@presets_app.command("show")
+def presets_show(name: str) -> None:
+    """Print a preset's TOML."""
+    try:
+        console.print(_native.preset_text(name), markup=False, highlight=False)
+    except BaseException as error:  # noqa: BLE001
+        _fail(error)
+
+
+@app.command("config")
+def config_check(
+    config: Annotated[str, typer.Argument(help="Preset name or TOML file.")] = "default",
+    set_: Annotated[Optional[list[str]], typer.Option("--set", help="Override a field: key=value.")] = None,
+) -> None:
+    """Validate a config (with overrides) and print it with every default filled in."""
+    try:
+        text = api.load_config(config, overrides=set_ or [])
+    except BaseException as error:  # noqa: BLE001
+        _fail(error)
+        return
+    console.print(text, markup=False, highlight=False)
+
+
+@app.command()
+def bench(
+    scenarios: Annotated[Optional[list[str]], typer.Argument(help="Scenarios to run: a, b, c (default: all).")] = None,
+    trace: Annotated[Optional[Path], typer.Option("--trace", help="Trace for scenario c (default: the MSR web_0 sample in ../shared/traces).")] = None,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write measurements as JSON here.")] = None,
+) -> None:
+    """Measure simulated host requests per CPU-second and peak memory (each scenario in its own process)."""
+    from ssdlab import bench as bench_module
+
+    try:
+        rows = bench_module.run_benchmarks(scenarios or ["a", "b", "c"], trace, console)
+    except BaseException as error:  # noqa: BLE001
+        _fail(error)
+        return
+    if json_out is not None:
+        json_out.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        error_console.print("[red]interrupted[/red]")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

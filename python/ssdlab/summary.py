@@ -1,0 +1,128 @@
+"""Readable terminal summaries of results (rich tables)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+
+def _bytes(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if abs(n) < 1024 or unit == "TiB":
+            return f"{n:,.1f} {unit}" if unit != "B" else f"{int(n):,} B"
+        n /= 1024
+    return f"{n:.1f}"
+
+
+def render_run(result: Any, console: Console) -> None:
+    """Prints the summary of a run result (a RunResult or its dict)."""
+    r = result
+    workload = r["workload"]
+    device = r["device"]
+    console.print(
+        f"[bold]{r['name'] or 'run'}[/bold]  workload: {workload['kind']} [dim]{workload['source']}[/dim]"
+        + (f" ({workload['format']})" if workload.get("format") else "")
+        + (f" x{workload['loops']} loops" if workload["loops"] > 1 else "")
+    )
+    console.print(
+        f"device: {device['channels']} ch x {device['chips_per_channel']} chips x {device['dies_per_chip']} dies x "
+        f"{device['planes_per_die']} planes x {device['blocks_per_plane']} blocks x {device['pages_per_block']} pages x "
+        f"{device['page_size_bytes'] // 1024} KiB = {_bytes(device['physical_capacity_bytes'])} "
+        f"(logical {_bytes(device['logical_capacity_bytes'])}); GC {device['gc_policy']}, "
+        f"read path {device['read_strategy']}, middleware {device['middleware']}"
+    )
+    table = Table(show_header=True, header_style="bold")
+    for column in ("", "requests", "IOPS", "MB/s", "mean us", "p50 us", "p99 us", "p99.9 us", "max us"):
+        table.add_column(column, justify="right")
+    for label in ("read", "write", "all"):
+        op = r[label]
+        lat = op["latency_us"]
+        table.add_row(
+            label,
+            f"{op['count']:,}",
+            f"{op['iops']:,.0f}",
+            f"{op['mbps']:,.1f}",
+            f"{lat['mean']:,.1f}",
+            f"{lat['p50']:,.1f}",
+            f"{lat['p99']:,.1f}",
+            f"{lat['p999']:,.1f}",
+            f"{lat['max']:,.1f}",
+        )
+    console.print(table)
+    gc = r["gc"]
+    erase = r["erase_count"]
+    console.print(
+        f"GC: {gc['invocations']:,} invocations, {gc['blocks_collected']:,} blocks collected, "
+        f"{gc['pages_copied']:,} pages copied, {gc['blocks_erased']:,} erases; "
+        f"write amplification {r['write_amplification']:.3f}; erase count min/mean/max "
+        f"{erase['min']}/{erase['mean']:.2f}/{erase['max']} (rated {erase['endurance_pe_cycles']})"
+    )
+    console.print(
+        f"energy {r['energy_total_uj'] / 1e6:,.3f} J; die utilisation {r['utilisation']['die']:.1%}, "
+        f"channel {r['utilisation']['channel']:.1%}; unmapped page reads {r['unmapped_page_reads']:,}; "
+        f"read-modify-writes {r['read_modify_writes']:,}"
+    )
+    pre = r["precondition"]
+    if pre["pages_written"]:
+        console.print(
+            f"preconditioning: {pre['pages_written']:,} pages written, {pre['gc_pages_copied']:,} copied by GC "
+            f"({pre['wall_seconds']:.2f} s wall)"
+        )
+    integrity = r["integrity"]
+    if integrity["enabled"]:
+        console.print(
+            f"integrity oracle: {integrity['reads_checked']:,} reads and {integrity['pages_checked_at_end']:,} "
+            "pages at the end returned the latest write"
+        )
+    if workload["skipped_lines"]:
+        console.print(f"[yellow]skipped {workload['skipped_lines']:,} malformed trace lines[/yellow]")
+        for message in workload["skipped_line_messages"]:
+            console.print(f"  [dim]{message}[/dim]")
+    if workload["timestamps_reordered"]:
+        console.print(f"[yellow]{workload['timestamps_reordered']:,} requests had decreasing timestamps (replayed at the previous time)[/yellow]")
+    console.print(
+        f"{r['requests']:,} requests completed; simulated {r['simulated_seconds']:.3f} s in {r['wall_seconds']:.2f} s wall "
+        f"({r['requests_per_cpu_second']:,.0f} requests per CPU-second of replay)"
+    )
+
+
+def render_trace_stats(report: dict[str, Any], console: Console) -> None:
+    scan = report["scan"]
+    s = report["stats"]
+    console.print(f"[bold]{scan['path']}[/bold] ({scan['format']})")
+    table = Table(show_header=False)
+    table.add_column("", style="bold")
+    table.add_column("", justify="right")
+    rows = [
+        ("requests", f"{s['requests']:,}"),
+        ("reads / writes", f"{s['reads']:,} / {s['writes']:,} ({s['read_share']:.1%} reads)"),
+        ("bytes read / written", f"{_bytes(s['bytes_read'])} / {_bytes(s['bytes_written'])}"),
+        ("request size min / mean / max", f"{s['min_request_bytes']:,} / {s['mean_request_bytes']:,.0f} / {s['max_request_bytes']:,} B"),
+        (f"footprint ({s['block_bytes']} B blocks)", f"{s['footprint_blocks']:,} blocks = {_bytes(s['footprint_bytes'])}"),
+        ("written blocks", f"{s['written_blocks']:,}"),
+        ("devices / address space", f"{len(scan['devices'])} / {_bytes(scan['address_space_bytes'])}"),
+        ("duration", f"{s['duration_s']:,.3f} s"),
+        (
+            "inter-arrival mean / p50 / p99 / max",
+            f"{s['inter_arrival']['mean_us']:,.1f} / {s['inter_arrival']['p50_us']:,.1f} / "
+            f"{s['inter_arrival']['p99_us']:,.1f} / {s['inter_arrival']['max_us']:,.1f} us",
+        ),
+        ("writes per block per week", f"{s['writes_per_block_per_week']:,.2f}"),
+        ("workload class (seed 000)", f"{s['class'].replace('_', ' ')} ({s['class_basis']})"),
+    ]
+    for name, value in rows:
+        table.add_row(name, value)
+    console.print(table)
+    sizes = Table(title="request sizes", show_header=True, header_style="bold")
+    sizes.add_column("size <=", justify="right")
+    sizes.add_column("requests", justify="right")
+    sizes.add_column("share", justify="right")
+    for bucket in s["size_histogram"]:
+        sizes.add_row(_bytes(bucket["upper_bytes"]), f"{bucket['requests']:,}", f"{bucket['requests'] / s['requests']:.1%}")
+    console.print(sizes)
+    if scan["skipped"]["count"]:
+        console.print(f"[yellow]skipped {scan['skipped']['count']:,} malformed lines[/yellow]")
+        for message in scan["skipped"]["first_messages"]:
+            console.print(f"  [dim]{message}[/dim]")
