@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
+import rich.markup
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -24,8 +25,9 @@ presets_app = typer.Typer(no_args_is_help=True, help="Shipped configuration pres
 app.add_typer(trace_app, name="trace")
 app.add_typer(presets_app, name="presets")
 
-console = Console()
-error_console = Console(stderr=True)
+# Redirected output (files, CI logs) gets a fixed 120-column width so tables are not truncated.
+console = Console(width=None if sys.stdout.isatty() else 120)
+error_console = Console(stderr=True, width=None if sys.stderr.isatty() else 120)
 
 
 def _fail(error: BaseException) -> None:
@@ -42,9 +44,8 @@ def _fail(error: BaseException) -> None:
         code = 2
     else:
         raise error
-    error_console.print(f"[red]error:[/red] {error}", highlight=False, markup=False) if False else error_console.print(
-        "[red]error:[/red] " + str(error).replace("[", "\\[")
-    )
+    # The message is user data (paths, TOML snippets): escape it so rich does not read it as markup.
+    error_console.print("[red]error:[/red] " + rich.markup.escape(str(error)), highlight=False)
     raise typer.Exit(code)
 
 

@@ -22,7 +22,8 @@ def render_run(result: Any, console: Console) -> None:
     workload = r["workload"]
     device = r["device"]
     console.print(
-        f"[bold]{r['name'] or 'run'}[/bold]  workload: {workload['kind']} [dim]{workload['source']}[/dim]"
+        f"[bold]{r['name'] or 'run'}[/bold]  workload: "
+        + (workload["source"] if workload["kind"] == "synthetic" else f"trace [dim]{workload['source']}[/dim]")
         + (f" ({workload['format']})" if workload.get("format") else "")
         + (f" x{workload['loops']} loops" if workload["loops"] > 1 else "")
     )
@@ -59,8 +60,13 @@ def render_run(result: Any, console: Console) -> None:
         f"write amplification {r['write_amplification']:.3f}; erase count min/mean/max "
         f"{erase['min']}/{erase['mean']:.2f}/{erase['max']} (rated {erase['endurance_pe_cycles']})"
     )
+    energy = (
+        f"energy {r['energy_total_uj'] / 1e6:,.3f} J"
+        if r["energy_total_uj"] > 0
+        else "energy not modelled (set device.energy.*)"
+    )
     console.print(
-        f"energy {r['energy_total_uj'] / 1e6:,.3f} J; die utilisation {r['utilisation']['die']:.1%}, "
+        f"{energy}; die utilisation {r['utilisation']['die']:.1%}, "
         f"channel {r['utilisation']['channel']:.1%}; unmapped page reads {r['unmapped_page_reads']:,}; "
         f"read-modify-writes {r['read_modify_writes']:,}"
     )

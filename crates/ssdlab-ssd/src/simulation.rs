@@ -166,6 +166,22 @@ impl Simulation {
             }
             .into());
         }
+        if let Some(spec) = &config.workload.synthetic {
+            // Caught here, before any request, so the message names the config field to change.
+            let capacity_bytes = logical_pages * page_bytes;
+            if spec.span_bytes > capacity_bytes {
+                return Err(crate::error::ConfigError::Invalid {
+                    origin: config_origin(&config),
+                    line: None,
+                    field: "workload.synthetic.span_bytes".into(),
+                    message: format!(
+                        "{} bytes is beyond the device's logical capacity of {capacity_bytes} bytes; shrink the span, enlarge the device or lower ftl.overprovisioning_fraction",
+                        spec.span_bytes
+                    ),
+                }
+                .into());
+            }
+        }
         let geometry = Geometry::new(&config.device.geometry, config.device.nand.cell_type);
         let keep_tags = config.verification.integrity_oracle;
         let ftl = Ftl::new(geometry.clone(), &config.ftl, logical_pages, keep_tags);

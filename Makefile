@@ -1,0 +1,46 @@
+# The developer interface. Every target creates .venv itself and is safe to run again.
+#   make run     build everything (release) and run the default simulation, printing a summary
+#   make test    build and run every test (Rust and Python)
+#   make bench   throughput and memory benchmarks (issue 2 scenarios a, b, c)
+#   make build   build the Python package with its native extension into .venv
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.deps-installed
+PY_DEPS := maturin typer rich numpy pytest hypothesis polars pyarrow matplotlib "dask[distributed]"
+NATIVE_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock $(wildcard configs/*.toml)
+NATIVE_STAMP := $(VENV)/.native-built
+
+.PHONY: run test test-rust test-python bench build clean
+
+$(STAMP):
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet $(PY_DEPS)
+	touch $(STAMP)
+
+# maturin develop installs the package in editable mode: python/ssdlab is used in place and the
+# native module is rebuilt only when Rust sources or presets change.
+$(NATIVE_STAMP): $(STAMP) $(NATIVE_SOURCES) pyproject.toml
+	VIRTUAL_ENV=$(abspath $(VENV)) PATH=$(abspath $(BIN)):$$PATH $(BIN)/maturin develop --release --quiet
+	touch $(NATIVE_STAMP)
+
+build: $(NATIVE_STAMP)
+
+run: build
+	$(BIN)/ssdlab run default
+
+test-rust:
+	cargo test --workspace --release --quiet
+
+test-python: build
+	$(BIN)/pytest
+
+test: test-rust test-python
+
+bench: build
+	$(BIN)/ssdlab bench
+
+clean:
+	rm -rf $(VENV) target

@@ -1,0 +1,116 @@
+"""``ssdlab bench``: simulated host requests per CPU-second and peak memory, scenario by scenario.
+
+Each scenario runs in a fresh Python process so its peak resident set size (``ru_maxrss``) is its own,
+not that of an earlier, larger scenario. The throughput figure is the simulator's own measurement:
+requests replayed divided by the CPU time of the replay thread (trace parsing, config validation and
+preconditioning are reported separately, not hidden in the figure).
+
+Scenarios (issue 2):
+  a  1,000,000 requests, 60 % reads, 4-64 KiB uniform over 8 GiB, Poisson 100 us, MQSim default drive.
+  b  2,000,000 4 KiB uniform random writes at GC steady state, 32 GiB device with 20 % free, QD 32.
+  c  a real trace (default: the MSR web_0 100k segment) looped 10x on the MQSim default drive.
+
+Memory budget: 100 MB + 16 bytes per distinct logical page the workload touches.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from ssdlab.locations import shared_trace
+
+DEFAULT_TRACE = "msr-web_0.segment100k.csv.gz"
+MEMORY_BASE_BYTES = 100 * 1000 * 1000
+MEMORY_BYTES_PER_PAGE = 16
+TARGETS = {"a": 3_000_000.0, "b": 1_000_000.0, "c": None}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    key: str
+    title: str
+    config: str
+    overrides: tuple[str, ...]
+    trace: str | None
+
+
+def scenarios(trace: Path | None) -> dict[str, Scenario | str]:
+    """The scenarios by key; a string value is the reason a scenario cannot run here."""
+    chosen: Path | str
+    if trace is not None:
+        chosen = trace
+    else:
+        found = shared_trace(DEFAULT_TRACE)
+        chosen = found if found is not None else f"trace sample {DEFAULT_TRACE} not found (../shared/traces or SSDLAB_SHARED_DIR); pass --trace FILE"
+    table: dict[str, Scenario | str] = {
+        "a": Scenario("a", "1M mixed requests, MQSim default drive", "mqsim-default", (), None),
+        "b": Scenario("b", "4 KiB random writes, GC steady state, 32 GiB, 20 % free", "bench-gc-steady", (), None),
+    }
+    if isinstance(chosen, str):
+        table["c"] = chosen
+    else:
+        table["c"] = Scenario("c", f"{Path(chosen).name} looped 10x, MQSim default drive", "mqsim-default", ("host.loops=10",), str(chosen))
+    return table
+
+
+def _run_in_child(scenario: Scenario) -> dict[str, Any]:
+    request = json.dumps({"config": scenario.config, "overrides": list(scenario.overrides), "trace": scenario.trace})
+    completed = subprocess.run(
+        [sys.executable, "-m", "ssdlab.bench_worker", request], capture_output=True, text=True, check=False
+    )
+    if completed.returncode != 0:
+        detail = completed.stderr.strip().splitlines()
+        raise RuntimeError(f"bench scenario {scenario.key} failed: {detail[-1] if detail else 'no output'}")
+    return json.loads(completed.stdout.strip().splitlines()[-1])
+
+
+def run_benchmarks(keys: list[str], trace: Path | None, console: Console) -> list[dict[str, Any]]:
+    known = scenarios(trace)
+    unknown = [key for key in keys if key not in known]
+    if unknown:
+        raise ValueError(f"unknown bench scenario(s) {unknown}; choose from {sorted(known)}")
+    rows: list[dict[str, Any]] = []
+    table = Table(title="ssdlab bench (requests per CPU-second of the replay thread; peak RSS of the whole process)")
+    for column in ("scenario", "requests", "req/CPU-s", "target", "CPU µs/req", "precondition s", "peak RSS MB", "budget MB", "memory"):
+        table.add_column(column, justify="left" if column == "scenario" else "right")
+    for key in keys:
+        scenario = known[key]
+        if isinstance(scenario, str):
+            console.print(f"[yellow]skipping scenario {key}:[/yellow] {scenario}")
+            continue
+        console.print(f"[bold]{key}[/bold]: {scenario.title}")
+        with console.status(f"running scenario {key}"):
+            measured = _run_in_child(scenario)
+        budget = MEMORY_BASE_BYTES + MEMORY_BYTES_PER_PAGE * measured["footprint_pages"]
+        target = TARGETS[key]
+        row = {
+            "scenario": key,
+            "title": scenario.title,
+            **measured,
+            "target_requests_per_cpu_second": target,
+            "memory_budget_bytes": budget,
+            "memory_within_budget": measured["peak_rss_bytes"] <= budget,
+        }
+        rows.append(row)
+        speed = measured["requests_per_cpu_second"]
+        table.add_row(
+            key,
+            f"{measured['requests']:,}",
+            f"{speed:,.0f}",
+            "-" if target is None else f"{target:,.0f} {'✓' if speed >= target else '✗'}",
+            f"{1e6 / speed:.3f}" if speed > 0 else "-",
+            f"{measured['precondition_wall_seconds']:.2f}",
+            f"{measured['peak_rss_bytes'] / 1e6:.1f}",
+            f"{budget / 1e6:.1f}",
+            "✓" if row["memory_within_budget"] else "✗",
+        )
+    console.print(table)
+    return rows

@@ -1,0 +1,30 @@
+"""Shared fixtures: running the CLI in a subprocess and finding the shared trace samples."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ssdlab.locations import shared_trace
+
+SMALL = ["--set", "workload.synthetic.requests=5000"]
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Runs ``python -m ssdlab ARGS`` and returns the completed process (never raises on exit code)."""
+    return subprocess.run([sys.executable, "-m", "ssdlab", *args], capture_output=True, text=True, cwd=cwd, check=False)
+
+
+@pytest.fixture
+def cli():
+    return run_cli
+
+
+def trace_or_skip(name: str) -> Path:
+    path = shared_trace(name)
+    if path is None:
+        pytest.skip(f"shared trace sample {name} not found beside the repository (../shared/traces); set SSDLAB_SHARED_DIR")
+    return path

@@ -1,0 +1,80 @@
+"""The Python API: result objects, exceptions, determinism, one boundary crossing per run."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import ssdlab
+
+WALL_CLOCK_FIELDS = {"wall_seconds", "replay_cpu_seconds", "requests_per_wall_second", "requests_per_cpu_second"}
+
+
+def _without_wall_clock(result: ssdlab.RunResult) -> dict:
+    data = result.to_dict()
+    for field in WALL_CLOCK_FIELDS:
+        data.pop(field)
+    data["precondition"].pop("wall_seconds")
+    return data
+
+
+def test_run_returns_attribute_access_result():
+    result = ssdlab.run("default", overrides=["workload.synthetic.requests=3000"])
+    assert result.requests == 3000
+    assert result.read.latency_us.p99 >= result.read.latency_us.p50 > 0
+    assert result["gc"]["invocations"] == result.gc.invocations
+    assert json.loads(result.to_json())["requests"] == 3000
+
+
+def test_same_config_and_seed_give_identical_results():
+    overrides = ["workload.synthetic.requests=20000", "ftl.overprovisioning_fraction=0.1", "workload.synthetic.span_bytes=943718400"]
+    first = ssdlab.run("bench-gc-steady", overrides=[*overrides, "device.geometry.blocks_per_plane=64"])
+    second = ssdlab.run("bench-gc-steady", overrides=[*overrides, "device.geometry.blocks_per_plane=64"])
+    assert first.gc.invocations > 0, "the run should exercise garbage collection"
+    assert _without_wall_clock(first) == _without_wall_clock(second)
+
+
+def test_different_seed_changes_the_workload():
+    first = ssdlab.run("default", overrides=["workload.synthetic.requests=3000", "seed=1"])
+    second = ssdlab.run("default", overrides=["workload.synthetic.requests=3000", "seed=2"])
+    assert first.read.count != second.read.count or first.all.latency_us.mean != second.all.latency_us.mean
+
+
+def test_configuration_error_is_a_python_exception():
+    with pytest.raises(ssdlab.ConfigurationError, match="blocks_per_plane"):
+        ssdlab.run("default", overrides=["device.geometry.blocks_per_plane=-3"])
+    assert issubclass(ssdlab.ConfigurationError, ssdlab.SsdlabError)
+    assert issubclass(ssdlab.TraceError, ssdlab.SsdlabError)
+
+
+def test_run_text_reports_the_origin_in_errors():
+    text = ssdlab.load_config("default").replace("[ftl]\n", "[ftl]\nbogus_key = 1\n", 1)
+    with pytest.raises(ssdlab.ConfigurationError, match="notebook-cell"):
+        ssdlab.api.run_text(text, origin="notebook-cell")
+
+
+def test_load_config_round_trips():
+    text = ssdlab.load_config("seed002-ldpc")
+    result = ssdlab.api.run_text(text, overrides=["workload.synthetic.requests=2000"])
+    assert result.requests == 2000
+
+
+def test_progress_callback_sees_the_total():
+    seen: list[tuple[int, int]] = []
+    ssdlab.run("default", overrides=["workload.synthetic.requests=150000"], progress=lambda done, total: seen.append((done, total)))
+    assert seen, "a run of 150,000 requests reports progress"
+    assert all(total == 150000 for _, total in seen)
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+
+
+def test_exception_in_progress_callback_stops_the_run():
+    def boom(done: int, total: int) -> None:
+        raise ValueError("stop here")
+
+    with pytest.raises(ValueError, match="stop here"):
+        ssdlab.run("default", overrides=["workload.synthetic.requests=150000"], progress=boom)
+
+
+def test_preset_names():
+    assert {"default", "mqsim-default", "seed002-ldpc", "seed003-scrambler", "bench-gc-steady"} <= set(ssdlab.preset_names())

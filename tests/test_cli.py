@@ -1,0 +1,156 @@
+"""The command line end to end: summaries, JSON, exit codes and error messages."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import SMALL, trace_or_skip
+
+REQUIRED_OP_FIELDS = {"count", "bytes", "iops", "mbps", "latency_us"}
+REQUIRED_LATENCY_FIELDS = {"mean", "p50", "p99", "p999", "max"}
+
+
+def test_run_default_prints_summary(cli):
+    done = cli("run", *SMALL)
+    assert done.returncode == 0, done.stderr
+    assert "requests" in done.stdout and "write amplification" in done.stdout
+    assert "5,000 requests completed" in done.stdout
+
+
+def test_run_writes_json_with_every_required_field(cli, tmp_path: Path):
+    out = tmp_path / "nested" / "result.json"
+    done = cli("run", "default", *SMALL, "--json", str(out), "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
+    result = json.loads(out.read_text())
+    assert result["requests"] == result["requests_completed"] == 5000
+    for op in ("read", "write"):
+        assert REQUIRED_OP_FIELDS <= result[op].keys()
+        assert REQUIRED_LATENCY_FIELDS <= result[op]["latency_us"].keys()
+    assert {"invocations", "pages_copied", "blocks_erased"} <= result["gc"].keys()
+    assert {"min", "mean", "max"} <= result["erase_count"].keys()
+    for field in ("write_amplification", "simulated_seconds", "wall_seconds", "requests_per_wall_second"):
+        assert isinstance(result[field], float)
+    assert result["read"]["count"] + result["write"]["count"] == 5000
+
+
+def test_unknown_config_key_names_file_line_and_field(cli, tmp_path: Path):
+    config = tmp_path / "bad.toml"
+    text = Path(__file__).resolve().parent.parent.joinpath("configs", "default.toml").read_text()
+    config.write_text(text.replace("[ftl]\n", "[ftl]\nover_provisioning = 0.2\n"))
+    done = cli("run", str(config))
+    assert done.returncode == 2
+    line = text.replace("[ftl]\n", "[ftl]\nover_provisioning = 0.2\n").splitlines().index("over_provisioning = 0.2") + 1
+    assert f"bad.toml:{line}" in done.stderr
+    assert "over_provisioning" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_wrong_type_is_a_configuration_error(cli):
+    done = cli("run", "default", "--set", "device.geometry.channels=\"eight\"")
+    assert done.returncode == 2
+    assert "device.geometry.channels" in done.stderr
+
+
+def test_impossible_geometry_is_rejected(cli):
+    done = cli("run", "default", "--set", "device.geometry.pages_per_block=0")
+    assert done.returncode == 2
+    assert "pages_per_block" in done.stderr
+
+
+def test_unknown_preset_lists_the_known_ones(cli):
+    done = cli("run", "no-such-preset")
+    assert done.returncode == 2
+    assert "mqsim-default" in done.stderr
+
+
+def test_malformed_trace_line_names_file_line_and_field(cli, tmp_path: Path):
+    trace = tmp_path / "broken.csv"
+    trace.write_text(
+        "128166372000000000,web,0,Read,4096,4096,100\n"
+        "128166372000010000,web,0,Read,notanumber,4096,100\n"
+    )
+    done = cli("run", "default", "--trace", str(trace), "--format", "msr")
+    assert done.returncode == 2
+    assert "broken.csv:2" in done.stderr
+    assert "offset" in done.stderr.lower()
+
+
+def test_empty_trace_is_an_error_not_an_empty_success(cli, tmp_path: Path):
+    trace = tmp_path / "empty.csv"
+    trace.write_text("")
+    done = cli("run", "default", "--trace", str(trace), "--format", "msr")
+    assert done.returncode == 2
+    assert "empty.csv" in done.stderr
+
+
+def test_missing_trace_file(cli, tmp_path: Path):
+    done = cli("run", "default", "--trace", str(tmp_path / "nope.csv"))
+    assert done.returncode == 2
+    assert "nope.csv" in done.stderr
+
+
+def test_address_beyond_device_names_the_line(cli, tmp_path: Path):
+    trace = tmp_path / "far.csv"
+    # 1 PiB offset: beyond the 476 GiB logical capacity of the default drive.
+    trace.write_text("128166372000000000,web,0,Write,1125899906842624,4096,100\n")
+    done = cli("run", "default", "--trace", str(trace), "--format", "msr")
+    assert done.returncode == 2
+    assert "far.csv:1" in done.stderr
+    assert "beyond" in done.stderr
+
+
+def test_bad_override_syntax(cli):
+    done = cli("run", "default", "--set", "no_equals_sign")
+    assert done.returncode == 2
+    assert "no_equals_sign" in done.stderr
+
+
+def test_presets_list_and_show(cli):
+    listed = cli("presets", "list")
+    assert listed.returncode == 0
+    for name in ("default", "mqsim-default", "seed002-ldpc", "seed003-scrambler", "bench-gc-steady"):
+        assert name in listed.stdout
+    shown = cli("presets", "show", "seed002-ldpc")
+    assert shown.returncode == 0 and "[device.geometry]" in shown.stdout
+
+
+def test_config_prints_defaults_filled_in(cli):
+    done = cli("config", "default", "--set", "ftl.garbage_collection.policy=\"cost_benefit\"")
+    assert done.returncode == 0, done.stderr
+    assert 'policy = "cost_benefit"' in done.stdout
+    assert "queue_depth" in done.stdout  # a default the file does not set
+
+
+def test_trace_stats_of_a_shared_sample(cli, tmp_path: Path):
+    trace = trace_or_skip("msr-web_0.segment100k.csv.gz")
+    out = tmp_path / "stats.json"
+    done = cli("trace", "stats", str(trace), "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    stats = json.loads(out.read_text())["stats"]
+    # ../shared/traces/README.md: 100,000 records, 61,553 reads / 38,447 writes.
+    assert stats["requests"] == 100_000
+    assert stats["reads"] == 61_553 and stats["writes"] == 38_447
+    assert "workload class" in done.stdout
+
+
+def test_run_a_real_trace_with_loops(cli, tmp_path: Path):
+    trace = trace_or_skip("msr-hm_0.sample.csv.gz")
+    out = tmp_path / "hm0.json"
+    done = cli(
+        "run", "seed003-scrambler", "--trace", str(trace), "--set", "host.loops=3",
+        "--set", "verification.integrity_oracle=true", "--json", str(out), "--quiet",
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text())
+    # README: 7,016 records.
+    assert result["requests"] == result["requests_completed"] == 3 * 7016
+    assert result["integrity"]["mismatches"] == 0
+    assert result["integrity"]["reads_checked"] > 0
+
+
+def test_synthetic_span_beyond_device_names_the_field(cli):
+    done = cli("run", "bench-gc-steady", "--set", "device.geometry.blocks_per_plane=64")
+    assert done.returncode == 2
+    assert "workload.synthetic.span_bytes" in done.stderr
