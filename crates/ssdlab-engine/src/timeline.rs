@@ -18,6 +18,9 @@ pub struct Timeline {
     /// (A Vec with a moving head: pruning is O(1) and inserts are one contiguous memmove.)
     busy: Vec<(u64, u64)>,
     head: usize,
+    /// End of the last booked interval (0 when nothing was ever booked): the O(1) test for the
+    /// common case, a booking that starts after everything already booked.
+    tail_end: u64,
     /// Total booked time, for utilisation statistics.
     booked_ns: u64,
 }
@@ -25,6 +28,8 @@ pub struct Timeline {
 impl Timeline {
     /// How many future intervals a booking inspects for a gap before appending at the tail.
     pub const GAP_SEARCH_LIMIT: usize = 16;
+    /// Live intervals beyond which an append also prunes.
+    const FAST_PATH_PRUNE_LENGTH: usize = 32;
 
     pub fn new() -> Self {
         Self::default()
@@ -54,13 +59,35 @@ impl Timeline {
     /// `now` is the current host time (all bookings from now on start at or after it).
     /// Returns the start of the booked interval.
     pub fn book(&mut self, now: SimTime, earliest: SimTime, duration: SimDuration) -> SimTime {
-        self.prune(now);
         let length = duration.0;
         self.booked_ns += length;
         let mut candidate = earliest.0.max(now.0);
         if length == 0 {
             return SimTime(candidate);
         }
+        // Fast path: at or after the tail. No search; prune only now and then (the list is bounded
+        // because everything before `now` is dropped whenever it grows past a few intervals).
+        if candidate >= self.tail_end {
+            let end = candidate + length;
+            if self.tail_end <= now.0 {
+                // Everything booked has ended: the whole list is history.
+                self.busy.clear();
+                self.head = 0;
+                self.busy.push((candidate, end));
+            } else if candidate == self.tail_end {
+                if let Some(last) = self.busy.last_mut() {
+                    last.1 = end;
+                }
+            } else {
+                if self.busy.len() - self.head >= Self::FAST_PATH_PRUNE_LENGTH {
+                    self.prune(now);
+                }
+                self.busy.push((candidate, end));
+            }
+            self.tail_end = end;
+            return SimTime(candidate);
+        }
+        self.prune(now);
         let count = self.live().len();
         // Fast path: empty or after the tail.
         if count == 0 || candidate >= self.live()[count - 1].1 {
@@ -91,6 +118,7 @@ impl Timeline {
 
     /// Inserts at `index` of the live part.
     fn insert_at(&mut self, index: usize, start: u64, end: u64) {
+        self.tail_end = self.tail_end.max(end);
         let index = index + self.head;
         let merges_before = index > self.head && self.busy[index - 1].1 == start;
         let merges_after = index < self.busy.len() && self.busy[index].0 == end;
@@ -107,15 +135,12 @@ impl Timeline {
 
     /// True if nothing is booked at or after `time` (the resource has no queued work then).
     pub fn is_idle_from(&self, time: SimTime) -> bool {
-        match self.live().last() {
-            None => true,
-            Some(&(_, end)) => end <= time.0,
-        }
+        self.tail_end <= time.0
     }
 
     /// The time at which all booked work is finished.
     pub fn busy_until(&self) -> SimTime {
-        SimTime(self.live().last().map_or(0, |&(_, end)| end))
+        SimTime(self.tail_end)
     }
 
     pub fn booked(&self) -> SimDuration {

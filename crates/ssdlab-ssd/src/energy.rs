@@ -1,6 +1,11 @@
 //! Energy accounted per flash operation (seed 002 §5.5 and seed 004 use per-operation energies).
+//!
+//! Every operation of one kind costs the same energy, so the account is the operation counts times
+//! the per-operation energies, computed once at the end of a run rather than accumulated per
+//! operation on the hot path. Left out: idle/standby power and controller (non-ECC) energy.
 
 use crate::config::EnergyConfig;
+use crate::scheduler::FlashCounters;
 
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct EnergyAccount {
@@ -13,43 +18,32 @@ pub struct EnergyAccount {
 }
 
 impl EnergyAccount {
+    /// The energy of the operations counted in `counters` under the per-operation `model`.
+    pub fn of(model: &EnergyConfig, counters: &FlashCounters) -> Self {
+        EnergyAccount {
+            program_uj: model.program_page_uj * counters.page_programs as f64,
+            read_sense_uj: model.read_sense_uj * counters.page_reads as f64,
+            extra_sensing_uj: model.extra_sensing_level_uj * counters.extra_sensing_levels as f64,
+            transfer_uj: model.page_transfer_uj * counters.page_transfers as f64,
+            decode_uj: model.decode_uj * counters.decodes as f64,
+            erase_uj: model.erase_block_uj * counters.block_erases as f64,
+        }
+    }
+
     pub fn total_uj(&self) -> f64 {
         self.program_uj + self.read_sense_uj + self.extra_sensing_uj + self.transfer_uj + self.decode_uj + self.erase_uj
     }
 }
 
-/// Applies a per-operation energy model to an account.
-#[derive(Debug, Clone)]
-pub struct EnergyMeter {
-    pub model: EnergyConfig,
-    pub account: EnergyAccount,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl EnergyMeter {
-    pub fn new(model: &EnergyConfig) -> Self {
-        EnergyMeter { model: model.clone(), account: EnergyAccount::default() }
-    }
-    #[inline]
-    pub fn program(&mut self, pages: usize) {
-        self.account.program_uj += self.model.program_page_uj * pages as f64;
-    }
-    #[inline]
-    pub fn sense(&mut self, hard: bool, extra_levels: u32) {
-        if hard {
-            self.account.read_sense_uj += self.model.read_sense_uj;
-        }
-        self.account.extra_sensing_uj += self.model.extra_sensing_level_uj * extra_levels as f64;
-    }
-    #[inline]
-    pub fn transfer(&mut self, pages: usize) {
-        self.account.transfer_uj += self.model.page_transfer_uj * pages as f64;
-    }
-    #[inline]
-    pub fn decode(&mut self) {
-        self.account.decode_uj += self.model.decode_uj;
-    }
-    #[inline]
-    pub fn erase(&mut self) {
-        self.account.erase_uj += self.model.erase_block_uj;
+    #[test]
+    fn energy_is_counts_times_per_operation_energy() {
+        let model = EnergyConfig { program_page_uj: 52.0, read_sense_uj: 2.4, extra_sensing_level_uj: 0.7, page_transfer_uj: 3.7, decode_uj: 0.8, erase_block_uj: 10.0 };
+        let counters = FlashCounters { page_reads: 10, page_programs: 2, block_erases: 1, page_transfers: 12, extra_sensing_levels: 6, decodes: 10, multi_plane_programs: 0 };
+        let account = EnergyAccount::of(&model, &counters);
+        assert!((account.total_uj() - (104.0 + 24.0 + 4.2 + 44.4 + 8.0 + 10.0)).abs() < 1e-9);
     }
 }

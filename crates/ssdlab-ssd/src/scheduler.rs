@@ -12,7 +12,6 @@
 //! Left out: read/write priority classes and program/erase suspension; cache-read pipelining.
 
 use crate::config::DeviceConfig;
-use crate::energy::EnergyMeter;
 use crate::geometry::{BlockIndex, Geometry, Ppn};
 use crate::media::channel::ChannelTiming;
 use crate::media::nand::NandTiming;
@@ -40,7 +39,6 @@ pub struct FlashScheduler {
     extra_sensing_ns: u64,
     decode_ns: u64,
     copyback: bool,
-    pub energy: EnergyMeter,
     pub counters: FlashCounters,
 }
 
@@ -56,7 +54,6 @@ impl FlashScheduler {
             extra_sensing_ns,
             decode_ns,
             copyback,
-            energy: EnergyMeter::new(&device.energy),
             counters: FlashCounters::default(),
             geometry,
         }
@@ -80,6 +77,16 @@ impl FlashScheduler {
         let die = self.geometry.die_of(ppn);
         let channel = self.geometry.channel_of_die(die) as usize;
         let read_ns = self.nand.read_ns[self.geometry.page_type(ppn)];
+        if plan.is_plain_hard_read() {
+            // The common case, without the step loop: sense, transfer one page, decode.
+            let sensed = self.dies[die as usize].book(now, earliest, SimDuration(read_ns)) + SimDuration(read_ns);
+            let length = SimDuration(self.page_transfer_ns);
+            let transferred = self.channels[channel].book(now, sensed, length) + length;
+            self.counters.page_reads += 1;
+            self.counters.page_transfers += 1;
+            self.counters.decodes += 1;
+            return transferred + SimDuration(self.decode_ns);
+        }
         let mut ready = earliest;
         let mut previous_sense_end = earliest;
         for step in plan.steps() {
@@ -90,7 +97,6 @@ impl FlashScheduler {
                 let start = self.dies[die as usize].book(now, step_earliest, SimDuration(sense_ns));
                 data_ready = start + SimDuration(sense_ns);
                 previous_sense_end = data_ready;
-                self.energy.sense(step.hard_sense, step.extra_sensing_levels);
                 self.counters.page_reads += step.hard_sense as u64;
                 self.counters.extra_sensing_levels += step.extra_sensing_levels as u64;
             }
@@ -98,12 +104,10 @@ impl FlashScheduler {
                 let length = SimDuration(self.page_transfer_ns * step.transfer_pages as u64);
                 let start = self.channels[channel].book(now, data_ready, length);
                 data_ready = start + length;
-                self.energy.transfer(step.transfer_pages as usize);
                 self.counters.page_transfers += step.transfer_pages as u64;
             }
             if step.decode {
                 data_ready += SimDuration(self.decode_ns);
-                self.energy.decode();
                 self.counters.decodes += 1;
             }
             ready = ready.max(data_ready);
@@ -116,19 +120,17 @@ impl FlashScheduler {
         let Some(&first) = ppns.first() else { return earliest };
         let die = self.geometry.die_of(first);
         let channel = self.geometry.channel_of_die(die) as usize;
-        let mut data_in = earliest;
+        // The pages of a multi-plane program are loaded back to back in one bus transaction.
+        let length = SimDuration(self.page_transfer_ns * ppns.len() as u64);
+        let data_in = self.channels[channel].book(now, earliest, length) + length;
         let mut program_ns = 0;
         for &ppn in ppns {
-            let start = self.channels[channel].book(now, earliest, SimDuration(self.page_transfer_ns));
-            data_in = data_in.max(start + SimDuration(self.page_transfer_ns));
             program_ns = program_ns.max(self.nand.program_ns[self.geometry.page_type(ppn)]);
         }
         let start = self.dies[die as usize].book(now, data_in, SimDuration(program_ns));
         self.counters.page_programs += ppns.len() as u64;
         self.counters.page_transfers += ppns.len() as u64;
         self.counters.multi_plane_programs += (ppns.len() > 1) as u64;
-        self.energy.program(ppns.len());
-        self.energy.transfer(ppns.len());
         start + SimDuration(program_ns)
     }
 
@@ -140,20 +142,16 @@ impl FlashScheduler {
         let program_ns = self.nand.program_ns[self.geometry.page_type(destination)];
         let start = self.dies[die].book(now, earliest, SimDuration(read_ns));
         let mut data_ready = start + SimDuration(read_ns);
-        self.energy.sense(true, 0);
         self.counters.page_reads += 1;
         if !self.copyback {
             let channel = self.geometry.channel_of_die(die as u32) as usize;
             let length = SimDuration(2 * self.page_transfer_ns);
             let start = self.channels[channel].book(now, data_ready, length);
             data_ready = start + length + SimDuration(self.decode_ns);
-            self.energy.transfer(2);
-            self.energy.decode();
             self.counters.page_transfers += 2;
             self.counters.decodes += 1;
         }
         let start = self.dies[die].book(now, data_ready, SimDuration(program_ns));
-        self.energy.program(1);
         self.counters.page_programs += 1;
         start + SimDuration(program_ns)
     }
@@ -161,7 +159,6 @@ impl FlashScheduler {
     pub fn erase(&mut self, now: SimTime, earliest: SimTime, block: BlockIndex) -> SimTime {
         let die = self.geometry.die_of(self.geometry.first_page(block)) as usize;
         let start = self.dies[die].book(now, earliest, SimDuration(self.nand.erase_ns));
-        self.energy.erase();
         self.counters.block_erases += 1;
         start + SimDuration(self.nand.erase_ns)
     }

@@ -13,7 +13,7 @@ use crate::geometry::{Geometry, Lpn, Ppn};
 use crate::host::{PageSpan, RequestStream};
 use crate::metrics::*;
 use crate::middleware::{self, Middleware};
-use crate::read_path::{self, ReadContext, ReadStrategy};
+use crate::read_path::{self, ReadContext, ReadPlan, ReadStrategy};
 use crate::scheduler::FlashScheduler;
 use ssdlab_engine::random::{derive_seed, Xoshiro256PlusPlus};
 use ssdlab_engine::{EventQueue, SimTime};
@@ -92,6 +92,8 @@ pub struct Simulation {
     scheduler: FlashScheduler,
     middleware: Box<dyn Middleware>,
     read_strategy: Box<dyn ReadStrategy>,
+    /// The plan of every read when the strategy does not look at the context.
+    fixed_read_plan: Option<ReadPlan>,
     oracle: Option<Oracle>,
     stream: RequestStream,
     footprint: Footprint,
@@ -193,7 +195,9 @@ impl Simulation {
             config.ftl.garbage_collection.copyback,
         );
         let middleware = middleware::build(config.middleware.kind, logical_pages, derive_seed(config.seed, "middleware"));
-        let read_strategy = read_path::build(&config.read_path);
+        let mut read_strategy = read_path::build(&config.read_path);
+        // A strategy that ignores the context plans every read the same way: plan once.
+        let fixed_read_plan = (!read_strategy.uses_context()).then(|| read_strategy.plan(&ReadContext::default()));
         Ok(Simulation {
             oracle: keep_tags.then(Oracle::new),
             logical_capacity_bytes: logical_pages * page_bytes,
@@ -203,6 +207,7 @@ impl Simulation {
             scheduler,
             middleware,
             read_strategy,
+            fixed_read_plan,
             stream,
             footprint,
             origin,
@@ -338,9 +343,8 @@ impl Simulation {
     }
 
     fn read_page(&mut self, ppn: Ppn, now: SimTime, earliest: SimTime) -> SimTime {
-        if !self.read_strategy.uses_context() {
-            let plan = self.read_strategy.plan(&ReadContext::default());
-            return self.scheduler.read(now, earliest, ppn, &plan);
+        if let Some(plan) = &self.fixed_read_plan {
+            return self.scheduler.read(now, earliest, ppn, plan);
         }
         let block = self.ftl.block(self.geometry.block_of(ppn));
         let programmed_ms = self.ftl.program_time_ms(ppn) as u64;
@@ -462,7 +466,7 @@ impl Simulation {
         let (die_busy, channel_busy) = self.scheduler.busy_totals();
         let utilisation = |busy: f64, servers: usize| if simulated > 0.0 { busy / (simulated * servers as f64) } else { 0.0 };
         let g = &self.config.device.geometry;
-        let energy = self.scheduler.energy.account.clone();
+        let energy = crate::energy::EnergyAccount::of(&self.config.device.energy, &self.scheduler.counters);
         Ok(RunResult {
             name: self.config.name.clone(),
             seed: self.config.seed,

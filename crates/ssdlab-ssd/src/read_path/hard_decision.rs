@@ -14,7 +14,7 @@ impl ReadStrategy for HardDecision {
     }
     fn plan(&mut self, _context: &ReadContext) -> ReadPlan {
         let mut plan = ReadPlan::default();
-        plan.push(ReadStep { hard_sense: true, extra_sensing_levels: 0, transfer_pages: 1, decode: true, overlap_previous_decode: false });
+        plan.push(ReadStep::PLAIN_HARD);
         plan
     }
 }

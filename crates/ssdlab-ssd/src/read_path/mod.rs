@@ -42,6 +42,11 @@ pub struct ReadStep {
     pub overlap_previous_decode: bool,
 }
 
+impl ReadStep {
+    pub const PLAIN_HARD: ReadStep =
+        ReadStep { hard_sense: true, extra_sensing_levels: 0, transfer_pages: 1, decode: true, overlap_previous_decode: false };
+}
+
 pub const MAX_READ_STEPS: usize = 8;
 
 /// An ordered list of read steps; fixed capacity so planning never allocates.
@@ -60,6 +65,11 @@ impl ReadPlan {
     }
     pub fn steps(&self) -> &[ReadStep] {
         &self.steps[..self.len]
+    }
+    /// One hard sensing, one page transferred, one decode: the plan of every read without retries.
+    #[inline]
+    pub fn is_plain_hard_read(&self) -> bool {
+        self.len == 1 && self.steps[0] == ReadStep::PLAIN_HARD
     }
 }
 
