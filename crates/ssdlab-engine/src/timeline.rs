@@ -58,10 +58,11 @@ impl Timeline {
     /// Books `duration` at the earliest time at or after `earliest` where the resource is idle.
     /// `now` is the current host time (all bookings from now on start at or after it).
     /// Returns the start of the booked interval.
+    #[inline]
     pub fn book(&mut self, now: SimTime, earliest: SimTime, duration: SimDuration) -> SimTime {
         let length = duration.0;
         self.booked_ns += length;
-        let mut candidate = earliest.0.max(now.0);
+        let candidate = earliest.0.max(now.0);
         if length == 0 {
             return SimTime(candidate);
         }
@@ -87,6 +88,13 @@ impl Timeline {
             self.tail_end = end;
             return SimTime(candidate);
         }
+        self.book_before_tail(now, candidate, length)
+    }
+
+    /// The slow path of [`Timeline::book`]: the candidate start lies before the end of booked work,
+    /// so look for an idle gap that fits.
+    #[inline(never)]
+    fn book_before_tail(&mut self, now: SimTime, mut candidate: u64, length: u64) -> SimTime {
         self.prune(now);
         let count = self.live().len();
         // Fast path: empty or after the tail.

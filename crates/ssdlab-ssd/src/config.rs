@@ -434,6 +434,9 @@ impl SimulationConfig {
         if total_pages >= u32::MAX as u64 {
             return fail("device.geometry", format!("{total_pages} physical pages; at most {} are supported (physical page numbers are 32-bit)", u32::MAX - 1));
         }
+        if g.pages_per_block > 0x7FFF {
+            return fail("device.geometry.pages_per_block", format!("at most 32767 are supported, got {}", g.pages_per_block));
+        }
         let bits = self.device.nand.cell_type.bits_per_cell();
         if g.pages_per_block as usize % bits != 0 {
             return fail("device.geometry.pages_per_block", format!("must be a multiple of {bits} (pages per word line of {:?})", self.device.nand.cell_type));

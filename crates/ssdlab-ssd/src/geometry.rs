@@ -75,6 +75,8 @@ pub struct Geometry {
     by_dies_per_channel: Divisor,
     by_bits_per_cell: Divisor,
     by_planes_total: Divisor,
+    /// Pages per die: a physical page's die in one division (the hottest geometry question).
+    by_pages_per_die: Divisor,
 }
 
 impl Geometry {
@@ -96,6 +98,7 @@ impl Geometry {
             by_dies_per_channel: Divisor::new(config.dies_per_chip * config.chips_per_channel),
             by_bits_per_cell: Divisor::new(cell.bits_per_cell() as u32),
             by_planes_total: Divisor::new(1),
+            by_pages_per_die: Divisor::new(config.pages_per_block * config.blocks_per_plane * config.planes_per_die),
         };
         geometry.by_planes_total = Divisor::new(geometry.planes_total());
         let (c, w, d, p) = (geometry.channels, geometry.chips_per_channel, geometry.dies_per_chip, geometry.planes_per_die);
@@ -166,7 +169,7 @@ impl Geometry {
     }
     #[inline]
     pub fn die_of(&self, ppn: Ppn) -> u32 {
-        self.die_of_plane(self.plane_of(ppn))
+        self.by_pages_per_die.div(ppn.0)
     }
     #[inline]
     pub fn chip_of_die(&self, die: u32) -> u32 {

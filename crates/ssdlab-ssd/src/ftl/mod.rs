@@ -17,7 +17,7 @@ pub mod wear_leveling;
 use crate::config::{FtlConfig, PlaneAllocation};
 use crate::error::FtlError;
 use crate::geometry::{BlockIndex, Geometry, Lpn, PlaneIndex, Ppn};
-use block_manager::{BlockInfo, BlockState, PageTable, PlaneView, INVALID_PAGE};
+use block_manager::{BlockInfo, BlockState, PageTable, PlaneView, INVALID_PAGE, NOT_FULL, VALID_MASK};
 use garbage_collection::VictimPolicy;
 use mapping::MappingTable;
 use ssdlab_engine::random::Xoshiro256PlusPlus;
@@ -59,6 +59,9 @@ pub struct Ftl {
     geometry: Geometry,
     mapping: MappingTable,
     blocks: Vec<BlockInfo>,
+    /// Per block: valid pages, plus [`NOT_FULL`] unless the block is full (see `block_manager`).
+    /// Dense and small, because an overwrite touches it at a random block.
+    keys: Vec<u16>,
     pages: PageTable,
     planes: Vec<PlaneState>,
     victim_policy: Box<dyn VictimPolicy>,
@@ -82,6 +85,7 @@ impl Ftl {
         Ftl {
             mapping: MappingTable::new(logical_pages),
             blocks: vec![BlockInfo::fresh(); blocks_total],
+            keys: vec![NOT_FULL; blocks_total],
             pages: PageTable::new(blocks_total, geometry.pages_per_block, keep_tags),
             planes,
             victim_policy: garbage_collection::build(config.garbage_collection.policy),
@@ -131,6 +135,11 @@ impl Ftl {
         &self.blocks[block.0 as usize]
     }
 
+    /// Pages of `block` that hold the latest copy of some logical page.
+    pub fn valid_pages(&self, block: BlockIndex) -> u32 {
+        (self.keys[block.0 as usize] & VALID_MASK) as u32
+    }
+
     /// Logical pages still valid in a block, in page order (the overwrite-recommendation list a
     /// middleware can build from the next victim).
     pub fn valid_pages_of(&self, block: BlockIndex) -> impl Iterator<Item = Lpn> + '_ {
@@ -157,7 +166,10 @@ impl Ftl {
 
     fn plane_view(&self, plane: PlaneIndex, now_ns: u64) -> PlaneView<'_> {
         let start = (plane.0 * self.geometry.blocks_per_plane) as usize;
-        PlaneView { blocks: &self.blocks[start..start + self.geometry.blocks_per_plane as usize], pages_per_block: self.geometry.pages_per_block, now_ns }
+        PlaneView {
+            blocks: &self.blocks[start..start + self.geometry.blocks_per_plane as usize],
+            keys: &self.keys[start..start + self.geometry.blocks_per_plane as usize],
+            pages_per_block: self.geometry.pages_per_block, now_ns }
     }
 
     /// Writes one logical page out of place. Returns the new physical page; appends the GC work this
@@ -212,6 +224,7 @@ impl Ftl {
         block.written_pages += 1;
         if block.written_pages == pages_per_block {
             block.state = BlockState::Full;
+            self.keys[global] &= VALID_MASK;
             block.sealed_sequence = self.seal_counter;
             self.seal_counter += 1;
             *frontier = None;
@@ -223,16 +236,15 @@ impl Ftl {
         let block = self.geometry.block_of(ppn).0 as usize;
         let page = self.geometry.page_in_block(ppn) as usize;
         self.pages.record_program(block, page, lpn.0, (now_ns / 1_000_000).min(u32::MAX as u64) as u32, tag);
-        let info = &mut self.blocks[block];
-        info.valid_pages += 1;
-        info.last_write_ns = now_ns;
+        self.keys[block] += 1;
+        self.blocks[block].last_write_ns = now_ns;
     }
 
     fn invalidate(&mut self, ppn: Ppn) {
         let block = self.geometry.block_of(ppn).0 as usize;
         let page = self.geometry.page_in_block(ppn) as usize;
         self.pages.set_owner(block, page, INVALID_PAGE);
-        self.blocks[block].valid_pages -= 1;
+        self.keys[block] -= 1;
     }
 
     /// Garbage collection in one plane until it has `high_watermark` free blocks.
@@ -244,16 +256,19 @@ impl Ftl {
             rounds += 1;
             let Some(victim) = self.next_victim(plane, now_ns) else { break };
             let info = self.blocks[victim.0 as usize];
+            let victim_valid = self.valid_pages(victim);
             // A fully valid victim gains nothing, but round-robin may pick one and move on; the plane is
             // only full when no full block has an invalid page at all.
-            let no_gain_anywhere = info.valid_pages == pages_per_block
-                && self.plane_view(plane, now_ns).blocks.iter().all(|b| b.state != BlockState::Full || b.valid_pages == pages_per_block);
+            let no_gain_anywhere = victim_valid == pages_per_block && {
+                let view = self.plane_view(plane, now_ns);
+                (0..view.keys.len()).all(|index| !view.is_full(index) || view.valid_pages(index) == pages_per_block)
+            };
             if no_gain_anywhere || rounds > 4 * self.geometry.blocks_per_plane {
                 return Err(FtlError::DeviceFull {
                     plane: plane.0,
                     message: format!(
                         "garbage collection cannot free space: the best victim holds {} of {} pages valid; the workload's footprint ({} logical pages mapped) does not fit the physical capacity with the GC reserve",
-                        info.valid_pages, pages_per_block, self.mapping.mapped_pages()
+                        victim_valid, pages_per_block, self.mapping.mapped_pages()
                     ),
                 });
             }
@@ -282,7 +297,7 @@ impl Ftl {
     fn erase(&mut self, block: BlockIndex) {
         let info = &mut self.blocks[block.0 as usize];
         info.erase_count += 1;
-        info.valid_pages = 0;
+        self.keys[block.0 as usize] = NOT_FULL;
         info.written_pages = 0;
         info.state = BlockState::Free;
         self.pages.reset(block.0 as usize);
@@ -319,7 +334,7 @@ impl Ftl {
 
     /// Bytes held by the FTL's tables (mapping, block info, page arrays).
     pub fn memory_bytes(&self) -> u64 {
-        self.mapping.memory_bytes() + (self.blocks.capacity() * std::mem::size_of::<BlockInfo>()) as u64 + self.pages.memory_bytes()
+        self.mapping.memory_bytes() + (self.blocks.capacity() * std::mem::size_of::<BlockInfo>() + self.keys.capacity() * 2) as u64 + self.pages.memory_bytes()
     }
 
     /// Checks every structural invariant; returns a description of the first violation.
@@ -330,11 +345,15 @@ impl Ftl {
         let mut valid_total = 0u64;
         for (index, info) in self.blocks.iter().enumerate() {
             let valid = self.pages.owners(index).filter(|&o| o != INVALID_PAGE).count() as u32;
-            if valid != info.valid_pages {
-                return Err(format!("block {index}: valid count {} but {} pages have owners", info.valid_pages, valid));
+            let counted = (self.keys[index] & VALID_MASK) as u32;
+            if (self.keys[index] & NOT_FULL == 0) != (info.state == BlockState::Full) {
+                return Err(format!("block {index}: key flag disagrees with state {:?}", info.state));
             }
-            if info.written_pages > pages_per_block || info.valid_pages > info.written_pages {
-                return Err(format!("block {index}: written {} valid {}", info.written_pages, info.valid_pages));
+            if valid != counted {
+                return Err(format!("block {index}: valid count {counted} but {valid} pages have owners"));
+            }
+            if info.written_pages > pages_per_block || counted > info.written_pages {
+                return Err(format!("block {index}: written {} valid {counted}", info.written_pages));
             }
             if info.state == BlockState::Free && info.written_pages != 0 {
                 return Err(format!("block {index}: free but has {} written pages", info.written_pages));

@@ -3,7 +3,7 @@
 //! and age the time since the block was last written. Empty blocks are taken at once.
 
 use super::VictimPolicy;
-use crate::ftl::block_manager::{BlockState, PlaneView};
+use crate::ftl::block_manager::PlaneView;
 
 pub struct CostBenefit;
 
@@ -15,13 +15,14 @@ impl VictimPolicy for CostBenefit {
     fn select(&self, plane: &PlaneView<'_>) -> Option<u32> {
         let mut best: Option<(f64, u32)> = None;
         for (index, block) in plane.blocks.iter().enumerate() {
-            if block.state != BlockState::Full {
+            if !plane.is_full(index) {
                 continue;
             }
-            if block.valid_pages == 0 {
+            let valid = plane.valid_pages(index);
+            if valid == 0 {
                 return Some(index as u32);
             }
-            let utilisation = block.valid_pages as f64 / plane.pages_per_block as f64;
+            let utilisation = valid as f64 / plane.pages_per_block as f64;
             // +1 ns keeps age positive so fully-valid young blocks still order by utilisation.
             let age = plane.now_ns.saturating_sub(block.last_write_ns) as f64 + 1.0;
             let score = (1.0 - utilisation) / (2.0 * utilisation) * age;

@@ -2,7 +2,7 @@
 //! block, then the lower index, so the choice is deterministic.
 
 use super::VictimPolicy;
-use crate::ftl::block_manager::{BlockState, PlaneView};
+use crate::ftl::block_manager::{PlaneView, NOT_FULL};
 
 pub struct Greedy;
 
@@ -12,19 +12,21 @@ impl VictimPolicy for Greedy {
     }
 
     fn select(&self, plane: &PlaneView<'_>) -> Option<u32> {
-        let mut best: Option<(u32, u32, u32)> = None;
-        for (index, block) in plane.blocks.iter().enumerate() {
-            if block.state != BlockState::Full {
-                continue;
-            }
-            let key = (block.valid_pages, block.erase_count, index as u32);
-            if best.is_none_or(|b| key < b) {
-                best = Some(key);
-                if block.valid_pages == 0 && block.erase_count == 0 {
-                    break;
+        // Fewest valid pages first (smallest key; free and open blocks carry the NOT_FULL flag and
+        // sort after every full block), then fewest erases, then lowest index.
+        let fewest = *plane.keys.iter().min()?;
+        if fewest & NOT_FULL != 0 {
+            return None;
+        }
+        let mut best: Option<(u32, usize)> = None;
+        for (index, &key) in plane.keys.iter().enumerate() {
+            if key == fewest {
+                let erases = plane.blocks[index].erase_count;
+                if best.is_none_or(|(e, _)| erases < e) {
+                    best = Some((erases, index));
                 }
             }
         }
-        best.map(|(_, _, index)| index)
+        best.map(|(_, index)| index as u32)
     }
 }
