@@ -1,0 +1,333 @@
+//! Binary BCH codes: systematic encoder, Berlekamp-Massey and Chien search decoder.
+//!
+//! The storage code of ssdlab protects 4 KB (32,768 bits) of user data with at most 512 B (4,096
+//! bits) of parity over GF(2^16) (a 4 KB frame needs n > 2^15 - 1): t = 256 needs 4,088 parity bits,
+//! because 255 of the minimal polynomials of alpha^1, alpha^3, ..., alpha^511 have degree 16 and that
+//! of alpha^257 (which lies in the subfield GF(2^8)) has degree 8. So the code is the (36,856, 32,768)
+//! shortened BCH code correcting t = 256 errors, with 511 B of parity ([`BchCode::storage_4kb`]).
+//!
+//! Codeword layout: bit i is the coefficient of x^i; parity occupies bits 0..r and data bit j sits
+//! at r + j, with data bit j = bit j%8 of byte j/8. Left out: erasure decoding.
+//! Source: Lin & Costello, *Error Control Coding* (2nd ed.), ch. 6; Berlekamp-Massey after Massey
+//! (1969); Chien (1964).
+
+use crate::bits::BitVec;
+use crate::galois::GaloisField;
+
+#[derive(Debug, Clone)]
+pub struct BchCode {
+    field: GaloisField,
+    /// Correctable errors.
+    pub t: usize,
+    /// Data bits (a multiple of 8).
+    pub k: usize,
+    /// Parity bits (degree of the generator polynomial).
+    pub r: usize,
+    /// Generator polynomial's bits, padded so its x^r term... (see `encode_register`): the table
+    /// `shift_table[v]` is (v(x) x^r) mod g(x) for every byte v, in the padded register layout.
+    shift_table: Vec<u64>,
+    /// Words in the padded r-bit register.
+    register_words: usize,
+    /// Padding below the register's lowest coefficient so its top byte ends a word.
+    register_offset: usize,
+}
+
+/// Why a frame could not be decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BchFailure {
+    /// The error-locator polynomial's degree exceeds t.
+    TooManyErrors,
+    /// The locator has fewer roots in the codeword than its degree (more than t errors).
+    LocatorRootsMissing,
+}
+
+impl BchCode {
+    /// The (36,856, 32,768) t = 256 code protecting a 4 KB sector with 511 B of parity.
+    pub fn storage_4kb() -> Self {
+        BchCode::new(16, 32_768, 256)
+    }
+
+    /// A BCH code over GF(2^m) with `k` data bits correcting `t` errors (shortened as needed).
+    pub fn new(m: u32, k: usize, t: usize) -> Self {
+        assert!(k % 8 == 0 && k > 0, "data bits must be a positive multiple of 8");
+        let field = GaloisField::new(m);
+        // g(x) = lcm of the minimal polynomials of alpha^1 .. alpha^(2t); odd powers suffice.
+        let mut seen_cosets = vec![false; field.order as usize];
+        let mut generator: Vec<u8> = vec![1];
+        for power in (1..2 * t as u32).step_by(2) {
+            if seen_cosets[(power % field.order) as usize] {
+                continue;
+            }
+            let mut member = power % field.order;
+            loop {
+                seen_cosets[member as usize] = true;
+                member = (member * 2) % field.order;
+                if member == power % field.order {
+                    break;
+                }
+            }
+            generator = multiply_gf2(&generator, &field.minimal_polynomial(power));
+        }
+        let r = generator.len() - 1;
+        assert!(k + r <= field.order as usize, "k + r exceeds the natural length 2^m - 1");
+        let register_words = (r + 8).div_ceil(64);
+        let register_offset = register_words * 64 - r;
+        // shift_table[v] = (v(x) * x^r) mod g(x), computed bit-serially once.
+        let mut shift_table = vec![0u64; 256 * register_words];
+        for v in 0..256usize {
+            // Remainder of v(x) x^r: feed the 8 bits of v (highest first) into a zero register.
+            let mut register = vec![0u8; r];
+            for bit in (0..8).rev() {
+                let feedback = ((v >> bit) & 1) as u8 ^ register[r - 1];
+                for i in (1..r).rev() {
+                    register[i] = register[i - 1] ^ (feedback & generator[i]);
+                }
+                register[0] = feedback & generator[0];
+            }
+            let row = &mut shift_table[v * register_words..(v + 1) * register_words];
+            for (i, &bit) in register.iter().enumerate() {
+                if bit == 1 {
+                    let padded = i + register_offset;
+                    row[padded / 64] |= 1u64 << (padded % 64);
+                }
+            }
+        }
+        BchCode { field, t, k, r, shift_table, register_words, register_offset }
+    }
+
+    pub fn n(&self) -> usize {
+        self.k + self.r
+    }
+
+    /// (x^r m(x)) mod g(x) for the data bytes, in the padded register layout.
+    fn encode_register(&self, data: &[u8]) -> Vec<u64> {
+        let words = self.register_words;
+        let mut register = vec![0u64; words];
+        for &byte in data.iter().rev() {
+            let top = ((register[words - 1] >> 56) as u8 ^ byte) as usize;
+            for i in (1..words).rev() {
+                register[i] = (register[i] << 8) | (register[i - 1] >> 56);
+            }
+            register[0] <<= 8;
+            let row = &self.shift_table[top * words..(top + 1) * words];
+            for (reg, &t) in register.iter_mut().zip(row) {
+                *reg ^= t;
+            }
+        }
+        register
+    }
+
+    /// The systematic codeword of `data` (k/8 bytes).
+    pub fn encode(&self, data: &[u8]) -> BitVec {
+        assert_eq!(data.len() * 8, self.k, "data must be k/8 bytes");
+        let register = self.encode_register(data);
+        let mut codeword = BitVec::zeros(self.n());
+        for i in 0..self.r {
+            let padded = i + self.register_offset;
+            if (register[padded / 64] >> (padded % 64)) & 1 == 1 {
+                codeword.set(i, true);
+            }
+        }
+        for (j, &byte) in data.iter().enumerate() {
+            for bit in 0..8 {
+                if (byte >> bit) & 1 == 1 {
+                    codeword.set(self.r + 8 * j + bit, true);
+                }
+            }
+        }
+        codeword
+    }
+
+    /// The data bytes of a codeword.
+    pub fn data_of(&self, codeword: &BitVec) -> Vec<u8> {
+        let mut data = vec![0u8; self.k / 8];
+        for (j, byte) in data.iter_mut().enumerate() {
+            for bit in 0..8 {
+                if codeword.get(self.r + 8 * j + bit) {
+                    *byte |= 1 << bit;
+                }
+            }
+        }
+        data
+    }
+
+    /// Syndromes S_1..S_2t (index 0 unused) of a received word; all zero for a codeword.
+    pub fn syndromes(&self, received: &BitVec) -> Vec<u16> {
+        let data = self.data_of(received);
+        let mut register = self.encode_register(&data);
+        // received(x) mod g(x) = (x^r data(x) mod g) + parity(x).
+        for i in 0..self.r {
+            if received.get(i) {
+                let padded = i + self.register_offset;
+                register[padded / 64] ^= 1u64 << (padded % 64);
+            }
+        }
+        let order = self.field.order;
+        let exp = self.field.exp_table();
+        let two_t = 2 * self.t;
+        let mut odd = vec![0u16; self.t];
+        for (w, &word) in register.iter().enumerate() {
+            let mut rest = word;
+            while rest != 0 {
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let degree = (w * 64 + bit - self.register_offset) as u32 % order;
+                // S_j gets alpha^(j * degree) for j = 1, 3, 5, ...
+                let step = (2 * degree) % order;
+                let mut index = degree;
+                for s in odd.iter_mut() {
+                    *s ^= exp[index as usize];
+                    index += step;
+                    if index >= order {
+                        index -= order;
+                    }
+                }
+            }
+        }
+        let mut syndromes = vec![0u16; two_t + 1];
+        for (i, &s) in odd.iter().enumerate() {
+            syndromes[2 * i + 1] = s;
+        }
+        for j in 1..=self.t {
+            // Binary code: S_2j = S_j^2.
+            syndromes[2 * j] = self.field.mul(syndromes[j], syndromes[j]);
+        }
+        syndromes
+    }
+
+    /// Corrects `received` in place. Returns the number of bits corrected.
+    pub fn decode(&self, received: &mut BitVec) -> Result<usize, BchFailure> {
+        let syndromes = self.syndromes(received);
+        if syndromes[1..].iter().all(|&s| s == 0) {
+            return Ok(0);
+        }
+        let locator = self.berlekamp_massey(&syndromes)?;
+        let positions = self.chien_search(&locator)?;
+        for &p in &positions {
+            received.flip(p);
+        }
+        Ok(positions.len())
+    }
+
+    /// The error-locator polynomial Lambda(x) (Lambda_0 = 1) from the syndromes.
+    fn berlekamp_massey(&self, syndromes: &[u16]) -> Result<Vec<u16>, BchFailure> {
+        let f = &self.field;
+        let two_t = 2 * self.t;
+        let mut c = vec![0u16; two_t + 2];
+        let mut b = vec![0u16; two_t + 2];
+        c[0] = 1;
+        b[0] = 1;
+        let mut length = 0usize;
+        let mut shift = 1usize;
+        let mut last_discrepancy = 1u16;
+        for n in 0..two_t {
+            let mut discrepancy = syndromes[n + 1];
+            for i in 1..=length {
+                discrepancy ^= f.mul(c[i], syndromes[n + 1 - i]);
+            }
+            if discrepancy == 0 {
+                shift += 1;
+                continue;
+            }
+            let scale = f.div(discrepancy, last_discrepancy);
+            if 2 * length <= n {
+                let previous = c.clone();
+                for i in 0..(two_t + 2 - shift) {
+                    if b[i] != 0 {
+                        c[i + shift] ^= f.mul(scale, b[i]);
+                    }
+                }
+                length = n + 1 - length;
+                b = previous;
+                last_discrepancy = discrepancy;
+                shift = 1;
+            } else {
+                for i in 0..(two_t + 2 - shift) {
+                    if b[i] != 0 {
+                        c[i + shift] ^= f.mul(scale, b[i]);
+                    }
+                }
+                shift += 1;
+            }
+            if length > self.t {
+                return Err(BchFailure::TooManyErrors);
+            }
+        }
+        c.truncate(length + 1);
+        if c.iter().skip(1).all(|&x| x == 0) && length > 0 {
+            return Err(BchFailure::TooManyErrors);
+        }
+        Ok(c)
+    }
+
+    /// Error positions: the p in 0..n with Lambda(alpha^-p) = 0.
+    fn chien_search(&self, locator: &[u16]) -> Result<Vec<usize>, BchFailure> {
+        let n = self.n();
+        let order = self.field.order;
+        let exp = self.field.exp_table();
+        let degree = locator.len() - 1;
+        // acc[p] = sum_k lambda_k alpha^(-k p); terms added one k at a time so the inner loop is a
+        // stream of independent table lookups.
+        let mut acc = vec![locator[0]; n];
+        for (k, &lambda) in locator.iter().enumerate().skip(1) {
+            if lambda == 0 {
+                continue;
+            }
+            let step = (k as u32) % order;
+            let mut index = self.field.log(lambda);
+            for value in acc.iter_mut() {
+                *value ^= exp[index as usize];
+                index = if index >= step { index - step } else { index + order - step };
+            }
+        }
+        let positions: Vec<usize> = acc.iter().enumerate().filter(|(_, &v)| v == 0).map(|(p, _)| p).collect();
+        if positions.len() != degree {
+            return Err(BchFailure::LocatorRootsMissing);
+        }
+        Ok(positions)
+    }
+}
+
+/// Product of two GF(2) polynomials given as coefficient bits (index = degree).
+fn multiply_gf2(a: &[u8], b: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; a.len() + b.len() - 1];
+    for (i, &x) in a.iter().enumerate() {
+        if x == 1 {
+            for (j, &y) in b.iter().enumerate() {
+                out[i + j] ^= y;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn storage_code_has_the_documented_shape() {
+        let code = BchCode::storage_4kb();
+        assert_eq!((code.n(), code.k, code.r, code.t), (36_856, 32_768, 4_088, 256));
+        assert!(code.r <= 4096, "fits in 512 B of parity");
+    }
+
+    #[test]
+    fn small_code_corrects_up_to_t() {
+        // (63, 45) t = 3 BCH code over GF(2^6), shortened to k = 40 bits.
+        let code = BchCode::new(6, 40, 3);
+        assert_eq!(code.r, 18);
+        let data = [0xA5u8, 0x3C, 0xFF, 0x00, 0x81];
+        let clean = code.encode(&data);
+        assert!(code.syndromes(&clean)[1..].iter().all(|&s| s == 0));
+        for a in 0..code.n() {
+            for b in (a + 1)..code.n() {
+                let mut word = clean.clone();
+                word.flip(a);
+                word.flip(b);
+                assert_eq!(code.decode(&mut word), Ok(2));
+                assert_eq!(word, clean);
+            }
+        }
+    }
+}

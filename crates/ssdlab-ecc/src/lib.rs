@@ -1,0 +1,13 @@
+//! # ssdlab-ecc
+//!
+//! The ECC lab: real codes and a NAND threshold-voltage channel, to compute how often each decoder
+//! fails at a given raw bit error rate and sensing precision (seed 002 §2.2 and §4, SPEC §4.1).
+//! It knows nothing of SSDs; the SSD read path consumes the tables it produces.
+//!
+//! - [`galois`]: GF(2^m) arithmetic.
+//! - [`bits`]: packed bit vectors.
+//! - [`bch`]: binary BCH, systematic encoder, Berlekamp-Massey + Chien decoder.
+
+pub mod bch;
+pub mod bits;
+pub mod galois;
