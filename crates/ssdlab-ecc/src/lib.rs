@@ -7,7 +7,9 @@
 //! - [`galois`]: GF(2^m) arithmetic.
 //! - [`bits`]: packed bit vectors.
 //! - [`bch`]: binary BCH, systematic encoder, Berlekamp-Massey + Chien decoder.
+//! - [`ldpc`]: quasi-cyclic LDPC (girth >= 6), linear-time encoder, layered min-sum decoders.
 
 pub mod bch;
 pub mod bits;
 pub mod galois;
+pub mod ldpc;
