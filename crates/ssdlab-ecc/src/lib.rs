@@ -11,5 +11,8 @@
 
 pub mod bch;
 pub mod bits;
+pub mod channel;
 pub mod galois;
 pub mod ldpc;
+pub mod monte_carlo;
+pub mod sensing;

@@ -1,0 +1,201 @@
+//! Monte Carlo frame error rates of the decoders over the NAND channel.
+//!
+//! Each frame is real random data, encoded, written to cells (the other pages of the word line carry
+//! random data too, so the channel is asymmetric and data dependent), read through the channel
+//! model and decoded. Frame f draws from its own stream seeded by (seed, f), and frames run in
+//! batches on the rayon pool; the tally is folded in frame order and stops only at batch boundaries,
+//! so the result is the same for any number of threads. Stopping: at `target_failures` failures or
+//! `max_frames` frames. Confidence: Wilson score interval at 95 %.
+
+use crate::bch::BchCode;
+use crate::bits::BitVec;
+use crate::channel::{gray_bits, Channel};
+use crate::ldpc::min_sum::{CheckNodeRule, MinSumDecoder};
+use crate::ldpc::QcLdpcCode;
+use crate::sensing::QuantizedRead;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use ssdlab_engine::random::{splitmix64, Xoshiro256PlusPlus};
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "decoder")]
+pub enum DecoderKind {
+    Bch,
+    /// Min-sum on hard-decision LLRs.
+    LdpcHard,
+    /// Min-sum with hard plus `extra_levels` soft sensing levels.
+    LdpcSoft { extra_levels: u32 },
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct StopRule {
+    pub target_failures: u64,
+    pub max_frames: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CurvePoint {
+    pub decoder: DecoderKind,
+    pub page: usize,
+    pub pe_cycles: f64,
+    pub retention_hours: f64,
+    pub chip: usize,
+    /// Raw bit error rate of the page from the channel model (exact).
+    pub rber: f64,
+    /// Raw bit errors observed over the simulated frames.
+    pub measured_rber: f64,
+    pub frames: u64,
+    pub failures: u64,
+    pub frame_error_rate: f64,
+    pub ci95_low: f64,
+    pub ci95_high: f64,
+    pub mean_iterations: f64,
+}
+
+/// The codes a Monte Carlo run uses (built once; both are deterministic constructions).
+pub struct Codes {
+    pub bch: BchCode,
+    pub ldpc: QcLdpcCode,
+}
+
+impl Codes {
+    pub fn storage_4kb() -> Self {
+        Codes { bch: BchCode::storage_4kb(), ldpc: QcLdpcCode::storage_4kb() }
+    }
+}
+
+struct FrameResult {
+    failed: bool,
+    bit_errors: u64,
+    bits: u64,
+    iterations: u32,
+}
+
+pub fn wilson_interval(failures: u64, frames: u64) -> (f64, f64) {
+    if frames == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_985;
+    let n = frames as f64;
+    let p = failures as f64 / n;
+    let denominator = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denominator;
+    let half = z * ((p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt()) / denominator;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+fn gaussian(rng: &mut Xoshiro256PlusPlus) -> f64 {
+    // Box-Muller; one of the pair is enough here.
+    let u1 = rng.next_f64().max(f64::MIN_POSITIVE);
+    let u2 = rng.next_f64();
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+/// Threshold voltage of a cell storing `bit` on `page` with random other pages.
+fn cell_voltage(channel: &Channel, page: usize, bit: u8, rng: &mut Xoshiro256PlusPlus) -> f64 {
+    let states = channel.states();
+    let state = loop {
+        let candidate = rng.below(states as u64) as usize;
+        if ((gray_bits(candidate) >> page) & 1) as u8 == bit {
+            break candidate;
+        }
+    };
+    let neighbour = rng.below(states as u64) as usize;
+    channel.means[state] + channel.interference_v(neighbour) + channel.sigmas[state] * gaussian(rng)
+}
+
+fn frame_seed(seed: u64, frame: u64) -> u64 {
+    let mut state = seed ^ frame.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    splitmix64(&mut state)
+}
+
+/// Simulates one curve point.
+pub fn run_point(codes: &Codes, channel: &Channel, page: usize, decoder: DecoderKind, stop: StopRule, seed: u64) -> CurvePoint {
+    let hard = QuantizedRead::new(channel, page, 0);
+    let soft = match decoder {
+        DecoderKind::LdpcSoft { extra_levels } => QuantizedRead::new(channel, page, extra_levels),
+        _ => hard.clone(),
+    };
+    let batch = (rayon::current_num_threads() * 8).max(8) as u64;
+    let (mut frames, mut failures, mut bit_errors, mut bits, mut iterations) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    while frames < stop.max_frames && failures < stop.target_failures {
+        let count = batch.min(stop.max_frames - frames);
+        let results: Vec<FrameResult> = (frames..frames + count)
+            .into_par_iter()
+            .map_init(
+                || MinSumDecoder::new(&codes.ldpc, CheckNodeRule::Normalized { factor: 0.75 }, 20),
+                |ldpc_decoder, frame| simulate_frame(codes, channel, page, decoder, &hard, &soft, ldpc_decoder, frame_seed(seed, frame)),
+            )
+            .collect();
+        for result in results {
+            frames += 1;
+            failures += result.failed as u64;
+            bit_errors += result.bit_errors;
+            bits += result.bits;
+            iterations += result.iterations as u64;
+        }
+    }
+    let (ci95_low, ci95_high) = wilson_interval(failures, frames);
+    CurvePoint {
+        decoder,
+        page,
+        pe_cycles: channel.stress.pe_cycles,
+        retention_hours: channel.stress.retention_hours,
+        chip: channel.stress.chip,
+        rber: channel.raw_bit_error_rate(page),
+        measured_rber: if bits > 0 { bit_errors as f64 / bits as f64 } else { 0.0 },
+        frames,
+        failures,
+        frame_error_rate: if frames > 0 { failures as f64 / frames as f64 } else { 0.0 },
+        ci95_low,
+        ci95_high,
+        mean_iterations: if frames > 0 { iterations as f64 / frames as f64 } else { 0.0 },
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn simulate_frame(
+    codes: &Codes,
+    channel: &Channel,
+    page: usize,
+    decoder: DecoderKind,
+    hard: &QuantizedRead,
+    soft: &QuantizedRead,
+    ldpc_decoder: &mut MinSumDecoder<'_>,
+    seed: u64,
+) -> FrameResult {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    match decoder {
+        DecoderKind::Bch => {
+            let data: Vec<u8> = (0..codes.bch.k / 8).map(|_| rng.next_u64() as u8).collect();
+            let clean = codes.bch.encode(&data);
+            let mut received = BitVec::zeros(clean.len());
+            for i in 0..clean.len() {
+                let bit = clean.get(i) as u8;
+                let voltage = cell_voltage(channel, page, bit, &mut rng);
+                received.set(i, hard.llrs[hard.region(voltage)] < 0.0);
+            }
+            let bit_errors = received.distance(&clean) as u64;
+            let failed = codes.bch.decode(&mut received).is_err() || received != clean;
+            FrameResult { failed, bit_errors, bits: clean.len() as u64, iterations: 0 }
+        }
+        DecoderKind::LdpcHard | DecoderKind::LdpcSoft { .. } => {
+            let code = &codes.ldpc;
+            let info: Vec<u8> = (0..code.k()).map(|_| (rng.next_u64() & 1) as u8).collect();
+            let word = code.encode(&info);
+            let quantized: Vec<i16> = (0..code.n()).map(|_| 0).collect();
+            let mut quantized = quantized;
+            let mut bit_errors = 0u64;
+            let read = if matches!(decoder, DecoderKind::LdpcHard) { hard } else { soft };
+            for (i, &bit) in word.iter().enumerate() {
+                let voltage = cell_voltage(channel, page, bit, &mut rng);
+                let hard_bit = (hard.llrs[hard.region(voltage)] < 0.0) as u8;
+                bit_errors += (hard_bit != bit) as u64;
+                quantized[i] = MinSumDecoder::quantize(read.llrs[read.region(voltage)]);
+            }
+            let outcome = ldpc_decoder.decode(&quantized);
+            let failed = !outcome.success || !ldpc_decoder.information_matches(&info);
+            FrameResult { failed, bit_errors, bits: word.len() as u64, iterations: outcome.iterations }
+        }
+    }
+}
