@@ -147,19 +147,29 @@ impl<'a> MinSumDecoder<'a> {
         for e in 0..circulants.len() {
             let scratch = &self.scratch[e * z..(e + 1) * z];
             let index = e as i16;
-            for r in 0..z {
-                let value = scratch[r];
+            let rows = self.min1.iter_mut().zip(self.min2.iter_mut()).zip(self.argmin.iter_mut()).zip(self.signs.iter_mut()).zip(scratch);
+            for ((((min1, min2), argmin), sign), &value) in rows {
                 let magnitude = value.max(-i16::MAX).abs();
-                let smaller = magnitude < self.min1[r];
-                self.min2[r] = if smaller { self.min1[r] } else { self.min2[r].min(magnitude) };
-                self.min1[r] = self.min1[r].min(magnitude);
-                self.argmin[r] = if smaller { index } else { self.argmin[r] };
-                self.signs[r] ^= value >> 15;
+                let smaller = magnitude < *min1;
+                *min2 = if smaller { *min1 } else { (*min2).min(magnitude) };
+                *min1 = (*min1).min(magnitude);
+                *argmin = if smaller { index } else { *argmin };
+                *sign ^= value >> 15;
             }
         }
-        for r in 0..z {
-            self.min1[r] = self.scale(self.min1[r]);
-            self.min2[r] = self.scale(self.min2[r]);
+        match self.rule {
+            CheckNodeRule::Normalized { factor } => {
+                let numerator = (factor * 16.0).round() as i32;
+                for m in self.min1.iter_mut().chain(self.min2.iter_mut()) {
+                    *m = ((*m as i32 * numerator) >> 4) as i16;
+                }
+            }
+            CheckNodeRule::Offset { .. } => {
+                for r in 0..z {
+                    self.min1[r] = self.scale(self.min1[r]);
+                    self.min2[r] = self.scale(self.min2[r]);
+                }
+            }
         }
         // 3. New check messages and posteriors.
         for (e, c) in circulants.iter().enumerate() {
@@ -167,18 +177,21 @@ impl<'a> MinSumDecoder<'a> {
             let index = e as i16;
             let messages = &mut self.messages[base + e * z..base + (e + 1) * z];
             let scratch = &self.scratch[e * z..(e + 1) * z];
-            for r in 0..z {
-                let magnitude = if self.argmin[r] == index { self.min2[r] } else { self.min1[r] };
-                // signs[r] is -1 when an odd number of inputs are negative; exclude this edge's own sign.
-                let negative = self.signs[r] ^ (scratch[r] >> 15);
-                messages[r] = (magnitude ^ negative) - negative;
+            let rows = messages.iter_mut().zip(scratch).zip(&self.argmin).zip(&self.min1).zip(&self.min2).zip(&self.signs);
+            for (((((message, &value), &argmin), &min1), &min2), &sign) in rows {
+                let magnitude = if argmin == index { min2 } else { min1 };
+                // sign is -1 when an odd number of inputs are negative; exclude this edge's own sign.
+                let negative = sign ^ (value >> 15);
+                *message = (magnitude ^ negative) - negative;
             }
             let head = z - c.shift;
-            for r in 0..head {
-                self.posterior[column + c.shift + r] = scratch[r].saturating_add(messages[r]);
+            let (s_first, s_second) = scratch.split_at(head);
+            let (m_first, m_second) = messages.split_at(head);
+            for ((p, &t), &m) in self.posterior[column + c.shift..column + z].iter_mut().zip(s_first).zip(m_first) {
+                *p = t.saturating_add(m);
             }
-            for r in head..z {
-                self.posterior[column + r - head] = scratch[r].saturating_add(messages[r]);
+            for ((p, &t), &m) in self.posterior[column..column + c.shift].iter_mut().zip(s_second).zip(m_second) {
+                *p = t.saturating_add(m);
             }
         }
     }
