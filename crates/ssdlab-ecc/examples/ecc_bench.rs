@@ -59,11 +59,12 @@ fn main() {
     let words: Vec<_> = (0..16)
         .map(|_| {
             let data: Vec<u8> = (0..4096).map(|_| rng.next_u64() as u8).collect();
-            let mut word = bch.encode(&data);
+            let clean = bch.encode(&data);
+            let mut word = clean.clone();
             let mut flipped = 0;
             while flipped < 128 {
                 let p = rng.below(bch.n() as u64) as usize;
-                if word.get(p) == bch.encode(&data).get(p) {
+                if word.get(p) == clean.get(p) {
                     word.flip(p);
                     flipped += 1;
                 }

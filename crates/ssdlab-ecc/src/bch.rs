@@ -23,8 +23,8 @@ pub struct BchCode {
     pub k: usize,
     /// Parity bits (degree of the generator polynomial).
     pub r: usize,
-    /// Generator polynomial's bits, padded so its x^r term... (see `encode_register`): the table
-    /// `shift_table[v]` is (v(x) x^r) mod g(x) for every byte v, in the padded register layout.
+    /// `shift_table[v]` is (v(x) x^r) mod g(x) for every byte v, in the padded register layout
+    /// (see `encode_register`); it drives encoding and syndrome computation a byte at a time.
     shift_table: Vec<u64>,
     /// Words in the padded r-bit register.
     register_words: usize,

@@ -183,8 +183,7 @@ fn simulate_frame(
             let code = &codes.ldpc;
             let info: Vec<u8> = (0..code.k()).map(|_| (rng.next_u64() & 1) as u8).collect();
             let word = code.encode(&info);
-            let quantized: Vec<i16> = (0..code.n()).map(|_| 0).collect();
-            let mut quantized = quantized;
+            let mut quantized = vec![0i16; code.n()];
             let mut bit_errors = 0u64;
             let read = if matches!(decoder, DecoderKind::LdpcHard) { hard } else { soft };
             for (i, &bit) in word.iter().enumerate() {

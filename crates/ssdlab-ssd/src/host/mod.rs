@@ -62,28 +62,21 @@ pub struct RequestStream {
 impl RequestStream {
     pub fn from_trace(scan: TraceScan, loops: u32, time_scale: f64) -> Result<Self, SimulationError> {
         let reader = scan.reader()?;
-        Ok(RequestStream {
-            source: Source::Trace(Box::new(reader)),
-            per_loop: scan.requests,
-            scan: Some(scan),
-            synthetic: None,
-            loops,
-            current_loop: 0,
-            time_scale,
-            offset_ns: 0,
-            last_arrival_ns: 0,
-            in_loop: 0,
-            reordered_before: 0,
-        })
+        let per_loop = scan.requests;
+        Ok(Self::with_source(Source::Trace(Box::new(reader)), per_loop, Some(scan), None, loops, time_scale))
     }
 
     pub fn from_synthetic(spec: &SyntheticSpec, seed: u64, loops: u32, time_scale: f64) -> Result<Self, SimulationError> {
         let generator = SyntheticGenerator::new(spec, seed)?;
-        Ok(RequestStream {
-            per_loop: spec.requests,
-            source: Source::Synthetic(generator),
-            scan: None,
-            synthetic: Some((spec.clone(), seed)),
+        Ok(Self::with_source(Source::Synthetic(generator), spec.requests, None, Some((spec.clone(), seed)), loops, time_scale))
+    }
+
+    fn with_source(source: Source, per_loop: u64, scan: Option<TraceScan>, synthetic: Option<(SyntheticSpec, u64)>, loops: u32, time_scale: f64) -> Self {
+        RequestStream {
+            source,
+            per_loop,
+            scan,
+            synthetic,
             loops,
             current_loop: 0,
             time_scale,
@@ -91,7 +84,7 @@ impl RequestStream {
             last_arrival_ns: 0,
             in_loop: 0,
             reordered_before: 0,
-        })
+        }
     }
 
     pub fn expected_total(&self) -> u64 {
