@@ -16,7 +16,8 @@ use std::time::Instant;
 
 fn main() {
     let code = QcLdpcCode::storage_4kb();
-    let frames = 64usize;
+    let frames = 512usize;
+    let rber: f64 = std::env::var("RBER").ok().and_then(|v| v.parse().ok()).unwrap_or(2e-3);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
     // Hard-decision frames at RBER 2e-3 with channel LLR magnitude 3: several iterations each.
     let inputs: Vec<(Vec<u8>, Vec<i16>)> = (0..frames)
@@ -24,7 +25,7 @@ fn main() {
             let info: Vec<u8> = (0..code.k()).map(|_| (rng.next_u64() & 1) as u8).collect();
             let word = code.encode(&info);
             let llr = word.iter().map(|&b| {
-                let flipped = rng.next_f64() < 2e-3;
+                let flipped = rng.next_f64() < rber;
                 let value = if (b == 1) ^ flipped { -3.0 } else { 3.0 };
                 MinSumDecoder::quantize(value)
             }).collect();
@@ -56,7 +57,7 @@ fn main() {
     println!("  {threads} cores: {:.1} Mbit/s", info_bits / parallel / 1e6);
 
     let bch = BchCode::storage_4kb();
-    let words: Vec<_> = (0..16)
+    let words: Vec<_> = (0..64)
         .map(|_| {
             let data: Vec<u8> = (0..4096).map(|_| rng.next_u64() as u8).collect();
             let clean = bch.encode(&data);

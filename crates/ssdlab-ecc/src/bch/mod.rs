@@ -11,8 +11,11 @@
 //! Source: Lin & Costello, *Error Control Coding* (2nd ed.), ch. 6; Berlekamp-Massey after Massey
 //! (1969); Chien (1964).
 
+mod chien;
+
 use crate::bits::BitVec;
 use crate::galois::GaloisField;
+use chien::ChienSearch;
 
 #[derive(Debug, Clone)]
 pub struct BchCode {
@@ -30,6 +33,67 @@ pub struct BchCode {
     register_words: usize,
     /// Padding below the register's lowest coefficient so its top byte ends a word.
     register_offset: usize,
+    /// Root finder for the error locator, with its per-code tables.
+    chien: ChienSearch,
+    /// One per odd power j < 2t: reduction modulo the minimal polynomial of alpha^j.
+    syndrome_reducers: Vec<MinimalPolynomialReducer>,
+}
+
+/// Reduces a polynomial modulo the minimal polynomial m(x) of alpha^power, a byte at a time.
+#[derive(Debug, Clone)]
+struct MinimalPolynomialReducer {
+    power: u32,
+    /// Degree of m(x) (at most m).
+    degree: u32,
+    /// table[v] = (v(x) x^degree) mod m(x).
+    table: Vec<u16>,
+}
+
+impl MinimalPolynomialReducer {
+    fn new(field: &GaloisField, power: u32) -> Self {
+        let poly = field.minimal_polynomial(power);
+        let degree = (poly.len() - 1) as u32;
+        let low: u32 = poly[..degree as usize].iter().enumerate().map(|(i, &c)| (c as u32) << i).sum();
+        let table = (0..256u32)
+            .map(|v| {
+                // Shift v's bits (highest first) into a zero register of `degree` bits.
+                let mut register = 0u32;
+                for bit in (0..8).rev() {
+                    let feedback = ((v >> bit) & 1) ^ ((register >> (degree - 1)) & 1);
+                    register = (register << 1) & ((1 << degree) - 1);
+                    if feedback == 1 {
+                        register ^= low;
+                    }
+                }
+                register as u16
+            })
+            .collect();
+        MinimalPolynomialReducer { power, degree, table }
+    }
+
+    /// Feeds one byte (bit 7 first) into the systematic-encoder register of m(x): after all the
+    /// bytes of p(x) (highest degree first), the register holds (p(x) x^degree) mod m(x).
+    #[inline(always)]
+    fn step(&self, register: u32, byte: u8) -> u32 {
+        let degree = self.degree;
+        let mask = (1u32 << degree) - 1;
+        if degree >= 8 {
+            let top = (register >> (degree - 8)) as u8 ^ byte;
+            ((register << 8) & mask) ^ self.table[top as usize] as u32
+        } else {
+            // Bit-serial for m(x) of degree below 8 (small test codes only).
+            let low = self.table[1] as u32; // feeding a single 1 bit leaves m(x) - x^degree
+            let mut register = register;
+            for bit in (0..8).rev() {
+                let feedback = ((byte as u32 >> bit) & 1) ^ ((register >> (degree - 1)) & 1);
+                register = (register << 1) & mask;
+                if feedback == 1 {
+                    register ^= low;
+                }
+            }
+            register
+        }
+    }
 }
 
 /// Why a frame could not be decoded.
@@ -92,7 +156,9 @@ impl BchCode {
                 }
             }
         }
-        BchCode { field, t, k, r, shift_table, register_words, register_offset }
+        let chien = ChienSearch::new(&field, t);
+        let syndrome_reducers = (1..2 * t as u32).step_by(2).map(|j| MinimalPolynomialReducer::new(&field, j)).collect();
+        BchCode { field, t, k, r, shift_table, register_words, register_offset, chien, syndrome_reducers }
     }
 
     pub fn n(&self) -> usize {
@@ -140,53 +206,72 @@ impl BchCode {
 
     /// The data bytes of a codeword.
     pub fn data_of(&self, codeword: &BitVec) -> Vec<u8> {
-        let mut data = vec![0u8; self.k / 8];
-        for (j, byte) in data.iter_mut().enumerate() {
-            for bit in 0..8 {
-                if codeword.get(self.r + 8 * j + bit) {
-                    *byte |= 1 << bit;
+        let words = codeword.words();
+        (0..self.k / 8)
+            .map(|j| {
+                let offset = self.r + 8 * j;
+                let (word, shift) = (offset / 64, offset % 64);
+                let mut value = words[word] >> shift;
+                if shift > 56 {
+                    value |= words[word + 1] << (64 - shift);
                 }
-            }
-        }
-        data
+                value as u8
+            })
+            .collect()
     }
 
     /// Syndromes S_1..S_2t (index 0 unused) of a received word; all zero for a codeword.
+    ///
+    /// As in hardware BCH decoders (Lin & Costello §6.2): the received word is first reduced modulo
+    /// g(x) a byte at a time, that remainder (r bits) modulo each odd power's minimal polynomial
+    /// m_j(x) (degree <= m), and S_j is the small remainder evaluated at alpha^j. Even syndromes
+    /// are squares, S_2j = S_j^2, because the code is binary.
     pub fn syndromes(&self, received: &BitVec) -> Vec<u16> {
         let data = self.data_of(received);
         let mut register = self.encode_register(&data);
         // received(x) mod g(x) = (x^r data(x) mod g) + parity(x).
-        for i in 0..self.r {
-            if received.get(i) {
-                let padded = i + self.register_offset;
+        for (i, word) in received.words().iter().enumerate().take(self.r.div_ceil(64)) {
+            let mut rest = *word;
+            if (i + 1) * 64 > self.r {
+                rest &= (1u64 << (self.r - i * 64)) - 1;
+            }
+            while rest != 0 {
+                let padded = i * 64 + rest.trailing_zeros() as usize + self.register_offset;
+                rest &= rest - 1;
                 register[padded / 64] ^= 1u64 << (padded % 64);
             }
         }
-        let order = self.field.order;
+        // The remainder's coefficients as bytes, highest degree first (the padding below degree 0
+        // is register_offset bits, so byte boundaries are counted from the register's top).
+        let bytes: Vec<u8> = (0..self.register_words * 8).rev().map(|b| (register[b / 8] >> (8 * (b % 8))) as u8).collect();
         let exp = self.field.exp_table();
+        let order = self.field.order as usize;
         let two_t = 2 * self.t;
-        let mut odd = vec![0u16; self.t];
-        for (w, &word) in register.iter().enumerate() {
-            let mut rest = word;
-            while rest != 0 {
-                let bit = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let degree = (w * 64 + bit - self.register_offset) as u32 % order;
-                // S_j gets alpha^(j * degree) for j = 1, 3, 5, ...
-                let step = (2 * degree) % order;
-                let mut index = degree;
-                for s in odd.iter_mut() {
-                    *s ^= exp[index as usize];
-                    index += step;
-                    if index >= order {
-                        index -= order;
-                    }
-                }
+        let mut syndromes = vec![0u16; two_t + 1];
+        // All reducers advance together, byte by byte: their registers are independent, so the
+        // table lookups overlap instead of forming one long dependency chain.
+        let mut registers = vec![0u32; self.syndrome_reducers.len()];
+        for &byte in &bytes {
+            for (register, reducer) in registers.iter_mut().zip(&self.syndrome_reducers) {
+                *register = reducer.step(*register, byte);
             }
         }
-        let mut syndromes = vec![0u16; two_t + 1];
-        for (i, &s) in odd.iter().enumerate() {
-            syndromes[2 * i + 1] = s;
+        for (reducer, &remainder) in self.syndrome_reducers.iter().zip(&registers) {
+            // remainder = (p(x) x^degree) mod m_j(x) with p(x) = received(x) x^register_offset mod g,
+            // so, as m_j(alpha^j) = 0, S_j = remainder(alpha^j) alpha^(-j (degree + register_offset)).
+            let j = reducer.power as usize;
+            let mut value = 0u16;
+            let mut rest = remainder;
+            while rest != 0 {
+                let e = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                value ^= exp[(j * e) % order];
+            }
+            if value != 0 {
+                let correction = (j * (reducer.degree as usize + self.register_offset)) % order;
+                value = exp[(self.field.log(value) as usize + order - correction) % order];
+            }
+            syndromes[j] = value;
         }
         for j in 1..=self.t {
             // Binary code: S_2j = S_j^2.
@@ -202,7 +287,11 @@ impl BchCode {
             return Ok(0);
         }
         let locator = self.berlekamp_massey(&syndromes)?;
-        let positions = self.chien_search(&locator)?;
+        let positions = self.chien.roots(&self.field, &locator, self.n());
+        if positions.len() != locator.len() - 1 {
+            // Fewer roots among the codeword positions than the locator's degree: more than t errors.
+            return Err(BchFailure::LocatorRootsMissing);
+        }
         for &p in &positions {
             received.flip(p);
         }
@@ -258,33 +347,6 @@ impl BchCode {
             return Err(BchFailure::TooManyErrors);
         }
         Ok(c)
-    }
-
-    /// Error positions: the p in 0..n with Lambda(alpha^-p) = 0.
-    fn chien_search(&self, locator: &[u16]) -> Result<Vec<usize>, BchFailure> {
-        let n = self.n();
-        let order = self.field.order;
-        let exp = self.field.exp_table();
-        let degree = locator.len() - 1;
-        // acc[p] = sum_k lambda_k alpha^(-k p); terms added one k at a time so the inner loop is a
-        // stream of independent table lookups.
-        let mut acc = vec![locator[0]; n];
-        for (k, &lambda) in locator.iter().enumerate().skip(1) {
-            if lambda == 0 {
-                continue;
-            }
-            let step = (k as u32) % order;
-            let mut index = self.field.log(lambda);
-            for value in acc.iter_mut() {
-                *value ^= exp[index as usize];
-                index = if index >= step { index - step } else { index + order - step };
-            }
-        }
-        let positions: Vec<usize> = acc.iter().enumerate().filter(|(_, &v)| v == 0).map(|(p, _)| p).collect();
-        if positions.len() != degree {
-            return Err(BchFailure::LocatorRootsMissing);
-        }
-        Ok(positions)
     }
 }
 
