@@ -15,4 +15,5 @@ pub mod channel;
 pub mod galois;
 pub mod ldpc;
 pub mod monte_carlo;
+pub mod read_model;
 pub mod sensing;

@@ -9,22 +9,64 @@
 
 use crate::bch::BchCode;
 use crate::bits::BitVec;
-use crate::channel::{gray_bits, Channel};
+use crate::channel::Channel;
 use crate::ldpc::min_sum::{CheckNodeRule, MinSumDecoder};
 use crate::ldpc::QcLdpcCode;
-use crate::sensing::QuantizedRead;
+use crate::read_model::{ReadInput, ReadModel};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use ssdlab_engine::random::{splitmix64, Xoshiro256PlusPlus};
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// A decoder together with the read that feeds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "decoder")]
 pub enum DecoderKind {
+    /// BCH (t = 256) on one hard read of the page.
     Bch,
-    /// Min-sum on hard-decision LLRs.
+    /// Min-sum on one hard read with a fixed LLR magnitude.
     LdpcHard,
+    /// Quick-LDPC (seed 000): one hard read, LLRs predicted from P/E count and retention.
+    QuickLdpc,
+    /// EP-LDPC without upper/lower cells (seed 000): the whole word line read hard.
+    EpLdpc,
     /// Min-sum with hard plus `extra_levels` soft sensing levels.
     LdpcSoft { extra_levels: u32 },
+}
+
+impl DecoderKind {
+    pub fn read_input(self) -> ReadInput {
+        match self {
+            DecoderKind::Bch | DecoderKind::LdpcHard => ReadInput::Hard,
+            DecoderKind::QuickLdpc => ReadInput::Quick,
+            DecoderKind::EpLdpc => ReadInput::WordLine,
+            DecoderKind::LdpcSoft { extra_levels } => ReadInput::Soft { extra_levels },
+        }
+    }
+
+    /// Short stable name used in tables, figures and the command line.
+    pub fn label(self) -> String {
+        match self {
+            DecoderKind::Bch => "bch".into(),
+            DecoderKind::LdpcHard => "ldpc-hard".into(),
+            DecoderKind::QuickLdpc => "quick-ldpc".into(),
+            DecoderKind::EpLdpc => "ep-ldpc".into(),
+            DecoderKind::LdpcSoft { extra_levels } => format!("ldpc-soft-{extra_levels}"),
+        }
+    }
+
+    /// Parses a [`DecoderKind::label`].
+    pub fn from_label(label: &str) -> Option<Self> {
+        match label {
+            "bch" => Some(DecoderKind::Bch),
+            "ldpc-hard" => Some(DecoderKind::LdpcHard),
+            "quick-ldpc" => Some(DecoderKind::QuickLdpc),
+            "ep-ldpc" => Some(DecoderKind::EpLdpc),
+            _ => {
+                let levels: u32 = label.strip_prefix("ldpc-soft-")?.parse().ok()?;
+                (1..=crate::sensing::MAX_EXTRA_LEVELS).contains(&levels).then_some(DecoderKind::LdpcSoft { extra_levels: levels })
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
@@ -84,38 +126,19 @@ pub fn wilson_interval(failures: u64, frames: u64) -> (f64, f64) {
     ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
-fn gaussian(rng: &mut Xoshiro256PlusPlus) -> f64 {
-    // Box-Muller; one of the pair is enough here.
-    let u1 = rng.next_f64().max(f64::MIN_POSITIVE);
-    let u2 = rng.next_f64();
-    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
-}
-
-/// Threshold voltage of a cell storing `bit` on `page` with random other pages.
-fn cell_voltage(channel: &Channel, page: usize, bit: u8, rng: &mut Xoshiro256PlusPlus) -> f64 {
-    let states = channel.states();
-    let state = loop {
-        let candidate = rng.below(states as u64) as usize;
-        if ((gray_bits(candidate) >> page) & 1) as u8 == bit {
-            break candidate;
-        }
-    };
-    let neighbour = rng.below(states as u64) as usize;
-    channel.means[state] + channel.interference_v(neighbour) + channel.sigmas[state] * gaussian(rng)
-}
-
 fn frame_seed(seed: u64, frame: u64) -> u64 {
     let mut state = seed ^ frame.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     splitmix64(&mut state)
 }
 
+/// Min-sum settings used by every LDPC decoder of the lab (normalized, factor 0.75; 20 iterations).
+pub const MIN_SUM_RULE: CheckNodeRule = CheckNodeRule::Normalized { factor: 0.75 };
+pub const MIN_SUM_ITERATIONS: u32 = 20;
+
 /// Simulates one curve point.
 pub fn run_point(codes: &Codes, channel: &Channel, page: usize, decoder: DecoderKind, stop: StopRule, seed: u64) -> CurvePoint {
-    let hard = QuantizedRead::new(channel, page, 0);
-    let soft = match decoder {
-        DecoderKind::LdpcSoft { extra_levels } => QuantizedRead::new(channel, page, extra_levels),
-        _ => hard.clone(),
-    };
+    let model = ReadModel::new(channel, page, decoder.read_input());
+    let llr_of_fine: Vec<i16> = model.class_of_fine.iter().map(|&c| MinSumDecoder::quantize(model.class_llrs[c as usize])).collect();
     let batch = (rayon::current_num_threads() * 8).max(8) as u64;
     let (mut frames, mut failures, mut bit_errors, mut bits, mut iterations) = (0u64, 0u64, 0u64, 0u64, 0u64);
     while frames < stop.max_frames && failures < stop.target_failures {
@@ -123,8 +146,8 @@ pub fn run_point(codes: &Codes, channel: &Channel, page: usize, decoder: Decoder
         let results: Vec<FrameResult> = (frames..frames + count)
             .into_par_iter()
             .map_init(
-                || MinSumDecoder::new(&codes.ldpc, CheckNodeRule::Normalized { factor: 0.75 }, 20),
-                |ldpc_decoder, frame| simulate_frame(codes, channel, page, decoder, &hard, &soft, ldpc_decoder, frame_seed(seed, frame)),
+                || (MinSumDecoder::new(&codes.ldpc, MIN_SUM_RULE, MIN_SUM_ITERATIONS), Vec::new()),
+                |(ldpc_decoder, fine), frame| simulate_frame(codes, &model, &llr_of_fine, decoder, ldpc_decoder, fine, frame_seed(seed, frame)),
             )
             .collect();
         for result in results {
@@ -153,15 +176,13 @@ pub fn run_point(codes: &Codes, channel: &Channel, page: usize, decoder: Decoder
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn simulate_frame(
     codes: &Codes,
-    channel: &Channel,
-    page: usize,
+    model: &ReadModel,
+    llr_of_fine: &[i16],
     decoder: DecoderKind,
-    hard: &QuantizedRead,
-    soft: &QuantizedRead,
     ldpc_decoder: &mut MinSumDecoder<'_>,
+    fine: &mut Vec<u8>,
     seed: u64,
 ) -> FrameResult {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -169,29 +190,34 @@ fn simulate_frame(
         DecoderKind::Bch => {
             let data: Vec<u8> = (0..codes.bch.k / 8).map(|_| rng.next_u64() as u8).collect();
             let clean = codes.bch.encode(&data);
+            let bits: Vec<u8> = (0..clean.len()).map(|i| clean.get(i) as u8).collect();
+            fine.resize(bits.len(), 0);
+            model.sample(&bits, &mut rng, fine);
             let mut received = BitVec::zeros(clean.len());
-            for i in 0..clean.len() {
-                let bit = clean.get(i) as u8;
-                let voltage = cell_voltage(channel, page, bit, &mut rng);
-                received.set(i, hard.llrs[hard.region(voltage)] < 0.0);
+            for (i, &f) in fine.iter().enumerate() {
+                if model.page_bit_of_fine[f as usize] == 1 {
+                    received.set(i, true);
+                }
             }
             let bit_errors = received.distance(&clean) as u64;
             let failed = codes.bch.decode(&mut received).is_err() || received != clean;
             FrameResult { failed, bit_errors, bits: clean.len() as u64, iterations: 0 }
         }
-        DecoderKind::LdpcHard | DecoderKind::LdpcSoft { .. } => {
+        _ => {
             let code = &codes.ldpc;
             let info: Vec<u8> = (0..code.k()).map(|_| (rng.next_u64() & 1) as u8).collect();
             let word = code.encode(&info);
-            let mut quantized = vec![0i16; code.n()];
+            fine.resize(word.len(), 0);
+            model.sample(&word, &mut rng, fine);
             let mut bit_errors = 0u64;
-            let read = if matches!(decoder, DecoderKind::LdpcHard) { hard } else { soft };
-            for (i, &bit) in word.iter().enumerate() {
-                let voltage = cell_voltage(channel, page, bit, &mut rng);
-                let hard_bit = (hard.llrs[hard.region(voltage)] < 0.0) as u8;
-                bit_errors += (hard_bit != bit) as u64;
-                quantized[i] = MinSumDecoder::quantize(read.llrs[read.region(voltage)]);
-            }
+            let quantized: Vec<i16> = fine
+                .iter()
+                .zip(&word)
+                .map(|(&f, &bit)| {
+                    bit_errors += (model.page_bit_of_fine[f as usize] != bit) as u64;
+                    llr_of_fine[f as usize]
+                })
+                .collect();
             let outcome = ldpc_decoder.decode(&quantized);
             let failed = !outcome.success || !ldpc_decoder.information_matches(&info);
             FrameResult { failed, bit_errors, bits: word.len() as u64, iterations: outcome.iterations }

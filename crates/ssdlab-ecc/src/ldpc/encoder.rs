@@ -17,9 +17,15 @@ impl QcLdpcCode {
         let mut lambda = vec![vec![0u8; z]; self.block_rows];
         for (row, layer) in self.layers.iter().enumerate() {
             for c in layer.iter().filter(|c| c.block_column < self.info_block_columns) {
-                let base = c.block_column * z;
-                for r in 0..z {
-                    lambda[row][r] ^= info[base + (r + c.shift) % z];
+                // Row r of P^s picks bit (r + s) mod z: two contiguous runs, no modulo per bit.
+                let column = &info[c.block_column * z..(c.block_column + 1) * z];
+                let head = z - c.shift;
+                let target = &mut lambda[row];
+                for (t, &bit) in target[..head].iter_mut().zip(&column[c.shift..]) {
+                    *t ^= bit;
+                }
+                for (t, &bit) in target[head..].iter_mut().zip(&column[..c.shift]) {
+                    *t ^= bit;
                 }
             }
         }
