@@ -9,9 +9,11 @@
 //! - [`bch`]: binary BCH, systematic encoder, Berlekamp-Massey + Chien decoder.
 //! - [`ldpc`]: quasi-cyclic LDPC (girth >= 6), linear-time encoder, layered min-sum decoders.
 
+pub mod analytic;
 pub mod bch;
 pub mod bits;
 pub mod channel;
+pub mod curve;
 pub mod galois;
 pub mod ldpc;
 pub mod monte_carlo;

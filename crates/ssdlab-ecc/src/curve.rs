@@ -1,0 +1,524 @@
+//! Frame-error-rate curves (seed 002 Fig. 3 and Fig. 10) and the versioned table that stores them
+//! for the SSD read path.
+//!
+//! A curve puts each decoder's frame error rate against the page's raw bit error rate. Each RBER on
+//! the grid is reached through the channel, not by flipping bits: the P/E count is found (by
+//! bisection) at which the page's hard-read RBER equals the target after the given retention, and
+//! frames are written and read through that channel. So every point is a real stress point and the
+//! soft and word-line reads see the matching voltage distributions.
+//!
+//! What each number is, and how it was obtained, is in the table:
+//! - simulated points carry frames, failures and a 95 % Wilson interval;
+//! - BCH points also carry the exact binomial-tail failure rate (BCH fails exactly when more than t
+//!   bits are wrong, and cells err independently in this channel);
+//! - per decoder, the RBER tolerated at `comparison_frame_error_rate` (the lowest rate measured
+//!   directly in reasonable time) is interpolated log-log between measured points, and the RBER
+//!   tolerated at `target_frame_error_rate` (1e-15, seed 002) is exact for BCH and for LDPC
+//!   extrapolated by a straight-line fit of log FER against log RBER through the lowest measured
+//!   points with failures, and labelled so.
+//!
+//! Cost control: each decoder's grid is simulated from the highest RBER down, and stops after
+//! `clean_points_before_stop` consecutive points without a failure in `max_frames` frames (lower
+//! RBERs would only add more zero-failure points). Resolution where it matters: then up to
+//! `refinements` points are added per decoder, each at the geometric middle of the grid interval
+//! where the curve crosses `comparison_frame_error_rate`.
+//!
+//! The table is keyed by a hash of everything that determines it (table version, codes, decoder
+//! settings, channel parameters, sensing, grid, stopping rule, seed); a cached table is reused only
+//! when the key matches.
+
+use crate::analytic::{binomial_tail, binomial_tolerable_rate};
+use crate::channel::{CellKind, Channel, ChannelParameters, Stress};
+use crate::monte_carlo::{run_point, Codes, CurvePoint, DecoderKind, StopRule, MIN_SUM_ITERATIONS, MIN_SUM_RULE};
+use serde::{Deserialize, Serialize};
+use ssdlab_engine::random::derive_seed;
+use std::path::{Path, PathBuf};
+
+/// Bumped whenever the meaning of a table field or the simulation behind it changes.
+pub const TABLE_VERSION: u32 = 1;
+/// Highest P/E count searched when looking for a target RBER.
+const MAX_PE_CYCLES: f64 = 1.0e6;
+
+#[derive(Debug, thiserror::Error)]
+pub enum CurveError {
+    #[error("ecc curve: field `{field}`: {message}")]
+    InvalidSpec { field: &'static str, message: String },
+    #[error("ecc curve: raw bit error rate {target:.3e} is out of reach on page {page} after {retention_hours} h of retention: the channel gives {fresh:.3e} fresh and {worn:.3e} at {MAX_PE_CYCLES:.0} P/E cycles (field `rbers`)")]
+    RberOutOfReach { target: f64, page: usize, retention_hours: f64, fresh: f64, worn: f64 },
+    #[error("ecc curve table {path}: {message}")]
+    Table { path: PathBuf, message: String },
+    #[error("ecc curve interrupted: {reason}")]
+    Interrupted { reason: String },
+}
+
+/// What to simulate. Plain data; [`CurveSpec::validate`] checks it once.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CurveSpec {
+    pub cell: CellKind,
+    /// Channel constants; the cell kind's defaults when absent.
+    pub channel: Option<ChannelParameters>,
+    /// Page of the word line (0 = lower, 1 = upper, 2 = extra for TLC).
+    pub page: usize,
+    pub retention_hours: f64,
+    pub storage_temperature_c: f64,
+    pub chip: usize,
+    /// Raw bit error rates of the curve's x axis.
+    pub rbers: Vec<f64>,
+    /// Decoder labels: bch, ldpc-hard, quick-ldpc, ep-ldpc, ldpc-soft-1 .. ldpc-soft-6.
+    pub decoders: Vec<String>,
+    pub target_failures: u64,
+    pub max_frames: u64,
+    pub clean_points_before_stop: u32,
+    /// Extra points per decoder, each halving (in log) the RBER interval where the curve crosses
+    /// `comparison_frame_error_rate`, so the waterfall is resolved wherever it falls.
+    pub refinements: u32,
+    pub seed: u64,
+    pub target_frame_error_rate: f64,
+    pub comparison_frame_error_rate: f64,
+}
+
+impl Default for CurveSpec {
+    fn default() -> Self {
+        CurveSpec {
+            cell: CellKind::Mlc,
+            channel: None,
+            page: 1,
+            retention_hours: 720.0,
+            storage_temperature_c: 40.0,
+            chip: 0,
+            rbers: log_grid(3e-3, 3e-2, 25),
+            decoders: default_decoders(),
+            target_failures: 40,
+            max_frames: 10_000,
+            clean_points_before_stop: 2,
+            refinements: 4,
+            seed: 1,
+            target_frame_error_rate: 1e-15,
+            comparison_frame_error_rate: 1e-3,
+        }
+    }
+}
+
+pub fn default_decoders() -> Vec<String> {
+    let mut labels: Vec<String> = ["bch", "ldpc-hard", "quick-ldpc", "ep-ldpc"].iter().map(|s| s.to_string()).collect();
+    labels.extend((1..=6).map(|l| format!("ldpc-soft-{l}")));
+    labels
+}
+
+/// `count` points from `low` to `high`, evenly spaced in log.
+pub fn log_grid(low: f64, high: f64, count: usize) -> Vec<f64> {
+    if count < 2 {
+        return vec![low];
+    }
+    (0..count).map(|i| (low.ln() + (high.ln() - low.ln()) * i as f64 / (count - 1) as f64).exp()).collect()
+}
+
+impl CurveSpec {
+    pub fn channel_parameters(&self) -> ChannelParameters {
+        self.channel.clone().unwrap_or_else(|| ChannelParameters::default_for(self.cell))
+    }
+
+    pub fn decoder_kinds(&self) -> Result<Vec<DecoderKind>, CurveError> {
+        self.decoders
+            .iter()
+            .map(|label| {
+                DecoderKind::from_label(label).ok_or_else(|| CurveError::InvalidSpec {
+                    field: "decoders",
+                    message: format!("unknown decoder `{label}`; known: {}", default_decoders().join(", ")),
+                })
+            })
+            .collect()
+    }
+
+    pub fn validate(&self) -> Result<(), CurveError> {
+        let invalid = |field: &'static str, message: String| Err(CurveError::InvalidSpec { field, message });
+        let parameters = self.channel_parameters();
+        if parameters.cell != self.cell {
+            return invalid("channel.cell", format!("is {:?} but `cell` is {:?}", parameters.cell, self.cell));
+        }
+        let states = self.cell.states();
+        if parameters.state_means_v.len() != states || parameters.state_sigmas_v.len() != states {
+            return invalid("channel.state_means_v", format!("{:?} cells need {states} state means and sigmas", self.cell));
+        }
+        if parameters.state_sigmas_v.iter().any(|&s| !(s > 0.0 && s.is_finite())) {
+            return invalid("channel.state_sigmas_v", "every sigma must be positive".into());
+        }
+        if self.page >= self.cell.bits() {
+            return invalid("page", format!("{:?} word lines have pages 0..{}, got {}", self.cell, self.cell.bits() - 1, self.page));
+        }
+        if !(self.retention_hours >= 0.0 && self.retention_hours.is_finite()) {
+            return invalid("retention_hours", format!("must be a non-negative number, got {}", self.retention_hours));
+        }
+        if self.rbers.is_empty() || self.rbers.iter().any(|&r| !(r > 0.0 && r < 0.5)) {
+            return invalid("rbers", "must be a non-empty list of rates in (0, 0.5)".into());
+        }
+        if self.decoders.is_empty() {
+            return invalid("decoders", "must name at least one decoder".into());
+        }
+        self.decoder_kinds()?;
+        if self.max_frames == 0 || self.target_failures == 0 {
+            return invalid("max_frames", "max_frames and target_failures must be at least 1".into());
+        }
+        for (field, value) in [("target_frame_error_rate", self.target_frame_error_rate), ("comparison_frame_error_rate", self.comparison_frame_error_rate)] {
+            if !(value > 0.0 && value < 1.0) {
+                return invalid(field, format!("must lie in (0, 1), got {value}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The stress (P/E count at the spec's retention) at which the page's RBER equals `target`.
+    pub fn stress_for_rber(&self, target: f64) -> Result<Stress, CurveError> {
+        let parameters = self.channel_parameters();
+        let stress = |pe: f64| Stress { pe_cycles: pe, retention_hours: self.retention_hours, storage_temperature_c: self.storage_temperature_c, chip: self.chip };
+        let rber = |pe: f64| Channel::new(&parameters, stress(pe)).raw_bit_error_rate(self.page);
+        let (fresh, worn) = (rber(0.0), rber(MAX_PE_CYCLES));
+        if !(fresh <= target && target <= worn) {
+            return Err(CurveError::RberOutOfReach { target, page: self.page, retention_hours: self.retention_hours, fresh, worn });
+        }
+        let (mut low, mut high) = (0.0, MAX_PE_CYCLES);
+        for _ in 0..100 {
+            let mid = 0.5 * (low + high);
+            if rber(mid) < target {
+                low = mid;
+            } else {
+                high = mid;
+            }
+        }
+        Ok(stress(0.5 * (low + high)))
+    }
+}
+
+/// The codes and decoder settings behind a table (part of its key).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CodeDescription {
+    pub bch_n: usize,
+    pub bch_k: usize,
+    pub bch_t: usize,
+    pub ldpc_n: usize,
+    pub ldpc_k: usize,
+    pub ldpc_circulant_size: usize,
+    pub ldpc_block_rows: usize,
+    pub ldpc_block_columns: usize,
+    pub ldpc_column_weight: usize,
+    /// FNV-1a digest of the LDPC parity-check matrix (every circulant's position and shift).
+    pub ldpc_matrix_digest: String,
+    pub min_sum: String,
+    pub min_sum_iterations: u32,
+}
+
+impl CodeDescription {
+    pub fn of(codes: &Codes) -> Self {
+        let ldpc = &codes.ldpc;
+        let mut digest = Fnv1a::new();
+        for c in ldpc.layers.iter().flatten() {
+            digest.write(&(c.block_row as u64).to_le_bytes());
+            digest.write(&(c.block_column as u64).to_le_bytes());
+            digest.write(&(c.shift as u64).to_le_bytes());
+        }
+        CodeDescription {
+            bch_n: codes.bch.n(),
+            bch_k: codes.bch.k,
+            bch_t: codes.bch.t,
+            ldpc_n: ldpc.n(),
+            ldpc_k: ldpc.k(),
+            ldpc_circulant_size: ldpc.z,
+            ldpc_block_rows: ldpc.block_rows,
+            ldpc_block_columns: ldpc.block_columns,
+            ldpc_column_weight: ldpc.column_weight,
+            ldpc_matrix_digest: format!("{:016x}", digest.finish()),
+            min_sum: format!("{MIN_SUM_RULE:?}"),
+            min_sum_iterations: MIN_SUM_ITERATIONS,
+        }
+    }
+}
+
+/// One simulated point of one decoder's curve.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TablePoint {
+    /// Decoder label (see [`DecoderKind::label`]).
+    pub label: String,
+    /// The RBER asked for; `point.rber` is the channel's RBER at the stress found for it.
+    pub target_rber: f64,
+    #[serde(flatten)]
+    pub point: CurvePoint,
+    /// BCH only: exact binomial-tail failure rate at `point.rber`.
+    pub exact_frame_error_rate: Option<f64>,
+}
+
+/// An RBER read off a curve, with how it was obtained.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Estimate {
+    pub rber: f64,
+    pub method: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DecoderSummary {
+    pub label: String,
+    /// Smallest non-zero frame error rate measured on this curve.
+    pub lowest_measured_frame_error_rate: Option<f64>,
+    pub tolerable_rber_at_comparison: Option<Estimate>,
+    pub tolerable_rber_at_target: Option<Estimate>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CurveTable {
+    pub version: u32,
+    pub key: String,
+    pub spec: CurveSpec,
+    pub codes: CodeDescription,
+    pub points: Vec<TablePoint>,
+    pub summaries: Vec<DecoderSummary>,
+    pub threads: usize,
+    pub wall_seconds: f64,
+}
+
+#[derive(Serialize)]
+struct KeyMaterial<'a> {
+    version: u32,
+    codes: &'a CodeDescription,
+    spec: &'a CurveSpec,
+}
+
+/// The cache key of a spec (with its channel resolved) and codes.
+pub fn table_key(spec: &CurveSpec, codes: &CodeDescription) -> String {
+    let mut resolved = spec.clone();
+    resolved.channel = Some(spec.channel_parameters());
+    let material = serde_json::to_vec(&KeyMaterial { version: TABLE_VERSION, codes, spec: &resolved }).unwrap_or_default();
+    let mut hash = Fnv1a::new();
+    hash.write(&material);
+    format!("{:016x}", hash.finish())
+}
+
+/// Runs every (decoder, RBER) point of the spec. `progress(done, total)` is called after each point;
+/// an error from it stops the run.
+pub fn run_curve(spec: &CurveSpec, progress: &mut dyn FnMut(u64, u64) -> Result<(), CurveError>) -> Result<CurveTable, CurveError> {
+    spec.validate()?;
+    let started = std::time::Instant::now();
+    let codes = Codes::storage_4kb();
+    let description = CodeDescription::of(&codes);
+    let mut resolved = spec.clone();
+    resolved.channel = Some(spec.channel_parameters());
+    let parameters = resolved.channel_parameters();
+    let decoders = spec.decoder_kinds()?;
+    let stresses = spec.rbers.iter().map(|&r| spec.stress_for_rber(r)).collect::<Result<Vec<_>, _>>()?;
+    let mut order: Vec<usize> = (0..spec.rbers.len()).collect();
+    order.sort_by(|&a, &b| spec.rbers[b].total_cmp(&spec.rbers[a]));
+    let total = (decoders.len() * (spec.rbers.len() + spec.refinements as usize)) as u64;
+    let mut done = 0u64;
+    let mut points: Vec<TablePoint> = Vec::new();
+    let stop = StopRule { target_failures: spec.target_failures, max_frames: spec.max_frames };
+    let simulate = |decoder: DecoderKind, target_rber: f64, stress: Stress| -> TablePoint {
+        let label = decoder.label();
+        let channel = Channel::new(&parameters, stress);
+        // The seed depends on the decoder and the RBER, not on the point's position in the grid.
+        let seed = derive_seed(spec.seed, &format!("{label}@{:016x}", target_rber.to_bits()));
+        let point = run_point(&codes, &channel, spec.page, decoder, stop, seed);
+        let exact = (decoder == DecoderKind::Bch).then(|| binomial_tail(codes.bch.n() as u64, codes.bch.t as u64, point.rber));
+        TablePoint { label, target_rber, point, exact_frame_error_rate: exact }
+    };
+    for &decoder in &decoders {
+        let mut clean_in_a_row = 0;
+        let mut curve: Vec<TablePoint> = Vec::new();
+        for &index in &order {
+            done += 1;
+            if clean_in_a_row >= spec.clean_points_before_stop.max(1) {
+                continue;
+            }
+            let point = simulate(decoder, spec.rbers[index], stresses[index]);
+            clean_in_a_row = if point.point.failures == 0 { clean_in_a_row + 1 } else { 0 };
+            curve.push(point);
+            progress(done, total)?;
+        }
+        for _ in 0..spec.refinements {
+            done += 1;
+            curve.sort_by(|a, b| a.target_rber.total_cmp(&b.target_rber));
+            let level = spec.comparison_frame_error_rate;
+            let Some(pair) = curve.windows(2).find(|w| w[0].point.frame_error_rate < level && w[1].point.frame_error_rate >= level) else {
+                progress(done, total)?;
+                continue;
+            };
+            let (low, high) = (pair[0].target_rber, pair[1].target_rber);
+            if high / low < 1.005 {
+                progress(done, total)?;
+                continue;
+            }
+            let middle = (low * high).sqrt();
+            let point = simulate(decoder, middle, spec.stress_for_rber(middle)?);
+            curve.push(point);
+            progress(done, total)?;
+        }
+        points.extend(curve);
+    }
+    points.sort_by(|a, b| a.label.cmp(&b.label).then(a.target_rber.total_cmp(&b.target_rber)));
+    let summaries = decoders.iter().map(|&d| summarise(spec, &codes, d, &points)).collect();
+    Ok(CurveTable {
+        version: TABLE_VERSION,
+        key: table_key(spec, &description),
+        spec: resolved,
+        codes: description,
+        points,
+        summaries,
+        threads: rayon::current_num_threads(),
+        wall_seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+fn summarise(spec: &CurveSpec, codes: &Codes, decoder: DecoderKind, points: &[TablePoint]) -> DecoderSummary {
+    let label = decoder.label();
+    let mut measured: Vec<(f64, f64)> = points
+        .iter()
+        .filter(|p| p.label == label && p.point.failures > 0)
+        .map(|p| (p.point.rber, p.point.frame_error_rate))
+        .collect();
+    measured.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let lowest = measured.iter().map(|m| m.1).fold(None, |acc: Option<f64>, f| Some(acc.map_or(f, |a| a.min(f))));
+    let (n, t) = (codes.bch.n() as u64, codes.bch.t as u64);
+    let at = |level: f64| -> Option<Estimate> {
+        if decoder == DecoderKind::Bch {
+            return Some(Estimate { rber: binomial_tolerable_rate(n, t, level), method: "exact binomial tail".into() });
+        }
+        if let Some(rber) = interpolate_crossing(&measured, level) {
+            return Some(Estimate { rber, method: "measured (log-log interpolation between simulated points)".into() });
+        }
+        extrapolate(&measured, level)
+    };
+    DecoderSummary {
+        label,
+        lowest_measured_frame_error_rate: lowest,
+        tolerable_rber_at_comparison: at(spec.comparison_frame_error_rate),
+        tolerable_rber_at_target: at(spec.target_frame_error_rate),
+    }
+}
+
+/// The RBER where the measured curve (sorted by RBER) crosses `level`, interpolated in log-log.
+fn interpolate_crossing(measured: &[(f64, f64)], level: f64) -> Option<f64> {
+    measured.windows(2).find(|w| w[0].1 <= level && w[1].1 >= level && w[0].1 < w[1].1).map(|w| {
+        let (x0, y0, x1, y1) = (w[0].0.ln(), w[0].1.ln(), w[1].0.ln(), w[1].1.ln());
+        (x0 + (level.ln() - y0) * (x1 - x0) / (y1 - y0)).exp()
+    })
+}
+
+/// Straight line through log FER vs log RBER of the (up to three) lowest measured points with
+/// failures and a frame error rate below 0.5, evaluated at `level`.
+fn extrapolate(measured: &[(f64, f64)], level: f64) -> Option<Estimate> {
+    let usable: Vec<(f64, f64)> = measured.iter().filter(|m| m.1 < 0.5).take(3).map(|m| (m.0.ln(), m.1.ln())).collect();
+    if usable.len() < 2 {
+        return None;
+    }
+    let count = usable.len() as f64;
+    let mean_x = usable.iter().map(|u| u.0).sum::<f64>() / count;
+    let mean_y = usable.iter().map(|u| u.1).sum::<f64>() / count;
+    let sxy: f64 = usable.iter().map(|u| (u.0 - mean_x) * (u.1 - mean_y)).sum();
+    let sxx: f64 = usable.iter().map(|u| (u.0 - mean_x).powi(2)).sum();
+    if sxx <= 0.0 || sxy <= 0.0 {
+        return None;
+    }
+    let slope = sxy / sxx;
+    let rber = (mean_x + (level.ln() - mean_y) / slope).exp();
+    Some(Estimate {
+        rber,
+        method: format!("extrapolated: straight line in log FER vs log RBER through the {} lowest measured points (slope {slope:.1})", usable.len()),
+    })
+}
+
+impl CurveTable {
+    /// Where a table for `key` is cached in `directory`.
+    pub fn cache_path(directory: &Path, key: &str) -> PathBuf {
+        directory.join(format!("ecc-curve-v{TABLE_VERSION}-{key}.json"))
+    }
+
+    pub fn load(path: &Path) -> Result<CurveTable, CurveError> {
+        let error = |message: String| CurveError::Table { path: path.to_path_buf(), message };
+        let text = std::fs::read_to_string(path).map_err(|e| error(e.to_string()))?;
+        let table: CurveTable = serde_json::from_str(&text).map_err(|e| error(format!("line {}, column {}: {e}", e.line(), e.column())))?;
+        if table.version != TABLE_VERSION {
+            return Err(error(format!("table version {} but this ssdlab reads version {TABLE_VERSION}; rerun the curve", table.version)));
+        }
+        Ok(table)
+    }
+
+    pub fn save(&self, path: &Path) -> Result<(), CurveError> {
+        let error = |message: String| CurveError::Table { path: path.to_path_buf(), message };
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| error(e.to_string()))?;
+        }
+        let text = serde_json::to_string_pretty(self).map_err(|e| error(e.to_string()))?;
+        // Write then rename, so an interrupted save never leaves a truncated table behind.
+        let partial = path.with_extension("json.partial");
+        std::fs::write(&partial, text).map_err(|e| error(e.to_string()))?;
+        std::fs::rename(&partial, path).map_err(|e| error(e.to_string()))
+    }
+
+    /// Frame error rate of a decoder at a raw bit error rate, for the SSD read path: exact for
+    /// BCH; for the others log-log interpolation between measured points, clamped to the measured
+    /// range (0 below the lowest failing point, 1 above the highest).
+    pub fn frame_error_rate(&self, label: &str, rber: f64) -> Option<f64> {
+        if label == "bch" {
+            return Some(binomial_tail(self.codes.bch_n as u64, self.codes.bch_t as u64, rber));
+        }
+        let mut measured: Vec<(f64, f64)> = self.points.iter().filter(|p| p.label == label).map(|p| (p.point.rber, p.point.frame_error_rate)).collect();
+        if measured.is_empty() {
+            return None;
+        }
+        measured.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let failing: Vec<(f64, f64)> = measured.iter().copied().filter(|m| m.1 > 0.0).collect();
+        let Some(&first) = failing.first() else { return Some(0.0) };
+        if rber < first.0 {
+            return Some(0.0);
+        }
+        for w in failing.windows(2) {
+            if rber >= w[0].0 && rber <= w[1].0 {
+                let (x0, y0, x1, y1) = (w[0].0.ln(), w[0].1.ln(), w[1].0.ln(), w[1].1.ln());
+                return Some((y0 + (rber.ln() - x0) * (y1 - y0) / (x1 - x0)).exp().min(1.0));
+            }
+        }
+        // Beyond the highest failing point: that point's rate (the curve is non-decreasing).
+        failing.last().map(|l| l.1)
+    }
+}
+
+/// Runs the curve unless `cache_directory` holds a table with the same key. Returns the table and
+/// whether it came from the cache. A fresh table is written to the cache.
+pub fn load_or_run(
+    spec: &CurveSpec,
+    cache_directory: Option<&Path>,
+    progress: &mut dyn FnMut(u64, u64) -> Result<(), CurveError>,
+) -> Result<(CurveTable, bool), CurveError> {
+    spec.validate()?;
+    let key = table_key(spec, &CodeDescription::of(&Codes::storage_4kb()));
+    if let Some(directory) = cache_directory {
+        let path = CurveTable::cache_path(directory, &key);
+        if path.exists() {
+            let table = CurveTable::load(&path)?;
+            if table.key == key {
+                return Ok((table, true));
+            }
+        }
+    }
+    let table = run_curve(spec, progress)?;
+    if let Some(directory) = cache_directory {
+        table.save(&CurveTable::cache_path(directory, &table.key))?;
+    }
+    Ok((table, false))
+}
+
+/// 64-bit FNV-1a: a stable, dependency-free digest for cache keys (not for security).
+struct Fnv1a(u64);
+
+impl Fnv1a {
+    fn new() -> Self {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= b as u64;
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}

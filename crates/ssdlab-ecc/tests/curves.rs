@@ -1,0 +1,118 @@
+//! The shape the seeds' read-path results rest on, checked on small, deterministic curves:
+//! BCH's simulated failure rate agrees with the exact binomial tail, soft decoding beats hard, and
+//! more sensing levels are never worse.
+
+use ssdlab_ecc::curve::{run_curve, CurveError, CurveSpec, CurveTable};
+
+fn curve(decoders: &[&str], rbers: &[f64], max_frames: u64) -> CurveTable {
+    let spec = CurveSpec {
+        rbers: rbers.to_vec(),
+        decoders: decoders.iter().map(|d| d.to_string()).collect(),
+        max_frames,
+        target_failures: max_frames,
+        clean_points_before_stop: 100,
+        ..CurveSpec::default()
+    };
+    run_curve(&spec, &mut |_, _| Ok(())).expect("curve runs")
+}
+
+fn fer(table: &CurveTable, label: &str, target_rber: f64) -> (f64, f64, f64) {
+    let p = table.points.iter().find(|p| p.label == label && p.target_rber == target_rber).expect("point exists");
+    (p.point.frame_error_rate, p.point.ci95_low, p.point.ci95_high)
+}
+
+#[test]
+fn bch_monte_carlo_agrees_with_the_binomial_tail() {
+    let table = curve(&["bch"], &[6.2e-3, 6.8e-3], 400);
+    for p in &table.points {
+        let exact = p.exact_frame_error_rate.expect("BCH points carry the exact rate");
+        assert!(p.point.failures > 0, "the chosen RBERs sit on BCH's waterfall");
+        assert!(
+            p.point.ci95_low <= exact && exact <= p.point.ci95_high,
+            "rber {:.3e}: exact {exact:.3e} outside [{:.3e}, {:.3e}]",
+            p.point.rber,
+            p.point.ci95_low,
+            p.point.ci95_high
+        );
+        // The channel's exact RBER and the bits actually flipped agree too.
+        assert!((p.point.measured_rber / p.point.rber - 1.0).abs() < 0.05);
+    }
+}
+
+#[test]
+fn soft_beats_hard_and_more_levels_are_never_worse() {
+    let labels = ["ldpc-hard", "ldpc-soft-1", "ldpc-soft-2", "ldpc-soft-3", "ldpc-soft-4", "ldpc-soft-5", "ldpc-soft-6"];
+    let rbers = [9.5e-3, 1.4e-2, 2.0e-2];
+    let table = curve(&labels, &rbers, 96);
+    for &rber in &rbers {
+        let (hard, _, _) = fer(&table, "ldpc-hard", rber);
+        let (soft6, _, _) = fer(&table, "ldpc-soft-6", rber);
+        assert!(soft6 <= hard, "rber {rber}: soft-6 {soft6} vs hard {hard}");
+        for pair in labels.windows(2) {
+            let (fewer, _, fewer_high) = fer(&table, pair[0], rber);
+            let (more, more_low, _) = fer(&table, pair[1], rber);
+            // Never worse: the better-informed decoder's rate may exceed the other's only within
+            // their joint sampling error.
+            assert!(more <= fewer || more_low <= fewer_high, "rber {rber}: {} {more} vs {} {fewer}", pair[1], pair[0]);
+        }
+    }
+    // Where hard decoding has collapsed, six extra levels still decode most frames.
+    let (hard, _, _) = fer(&table, "ldpc-hard", 1.4e-2);
+    let (soft6, _, _) = fer(&table, "ldpc-soft-6", 1.4e-2);
+    assert!(hard > 0.9 && soft6 < 0.1, "hard {hard}, soft-6 {soft6}");
+}
+
+#[test]
+fn summaries_show_the_seed_002_shape() {
+    // Seed 002 Fig. 3: hard LDPC tolerates slightly more RBER than BCH, soft LDPC with six extra
+    // levels about 3x. Compared at FER 1e-2, reachable with a few hundred frames.
+    let spec = CurveSpec {
+        rbers: ssdlab_ecc::curve::log_grid(5e-3, 2.6e-2, 12),
+        decoders: vec!["bch".into(), "ldpc-hard".into(), "ldpc-soft-6".into()],
+        max_frames: 300,
+        target_failures: 30,
+        comparison_frame_error_rate: 1e-2,
+        ..CurveSpec::default()
+    };
+    let table = run_curve(&spec, &mut |_, _| Ok(())).expect("curve runs");
+    let tolerable = |label: &str| table.summaries.iter().find(|s| s.label == label).and_then(|s| s.tolerable_rber_at_comparison.clone()).map(|e| e.rber).expect(label);
+    let (bch, hard, soft) = (tolerable("bch"), tolerable("ldpc-hard"), tolerable("ldpc-soft-6"));
+    assert!(hard > bch && hard < 2.0 * bch, "hard {hard:e} vs bch {bch:e}");
+    assert!(soft > 2.5 * bch && soft < 4.5 * bch, "soft-6 {soft:e} vs bch {bch:e}");
+}
+
+#[test]
+fn bad_specs_name_the_field() {
+    let spec = CurveSpec { decoders: vec!["ldpc-soft-9".into()], ..CurveSpec::default() };
+    let error = run_curve(&spec, &mut |_, _| Ok(())).unwrap_err();
+    assert!(matches!(error, CurveError::InvalidSpec { field: "decoders", .. }), "{error}");
+    let spec = CurveSpec { page: 2, ..CurveSpec::default() };
+    assert!(matches!(run_curve(&spec, &mut |_, _| Ok(())).unwrap_err(), CurveError::InvalidSpec { field: "page", .. }));
+    let spec = CurveSpec { rbers: vec![1e-9], decoders: vec!["bch".into()], ..CurveSpec::default() };
+    let error = run_curve(&spec, &mut |_, _| Ok(())).unwrap_err();
+    assert!(matches!(error, CurveError::RberOutOfReach { .. }), "{error}");
+    assert!(error.to_string().contains("rbers"));
+}
+
+#[test]
+fn tables_round_trip_through_the_cache_and_reject_other_versions() {
+    let directory = std::env::temp_dir().join(format!("ssdlab-ecc-cache-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&directory);
+    let spec = CurveSpec { rbers: vec![2e-2], decoders: vec!["bch".into()], max_frames: 16, target_failures: 16, ..CurveSpec::default() };
+    let (first, cached) = ssdlab_ecc::curve::load_or_run(&spec, Some(&directory), &mut |_, _| Ok(())).expect("runs");
+    assert!(!cached);
+    let (second, cached) = ssdlab_ecc::curve::load_or_run(&spec, Some(&directory), &mut |_, _| Ok(())).expect("loads");
+    assert!(cached);
+    assert_eq!(serde_json::to_string(&first.points).unwrap(), serde_json::to_string(&second.points).unwrap());
+    // A different seed is a different table.
+    let other = CurveSpec { seed: 2, ..spec.clone() };
+    let (_, cached) = ssdlab_ecc::curve::load_or_run(&other, Some(&directory), &mut |_, _| Ok(())).expect("runs");
+    assert!(!cached);
+    // A table written by another version is refused with the path in the message.
+    let path = CurveTable::cache_path(&directory, &first.key);
+    let text = std::fs::read_to_string(&path).unwrap().replacen("\"version\": 1", "\"version\": 999", 1);
+    std::fs::write(&path, text).unwrap();
+    let error = ssdlab_ecc::curve::load_or_run(&spec, Some(&directory), &mut |_, _| Ok(())).unwrap_err();
+    assert!(error.to_string().contains("version 999"), "{error}");
+    let _ = std::fs::remove_dir_all(&directory);
+}
