@@ -196,6 +196,76 @@ impl Channel {
     }
 }
 
+/// A grid of stresses whose raw bit error rates the simulator (and `ssdlab ecc rber`) reads.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RberGrid {
+    pub cell: CellKind,
+    /// Channel constants; the cell kind's defaults when absent.
+    pub channel: Option<ChannelParameters>,
+    pub pe_cycles: Vec<f64>,
+    pub retention_hours: Vec<f64>,
+    pub chips: Vec<usize>,
+    pub storage_temperature_c: f64,
+}
+
+impl Default for RberGrid {
+    fn default() -> Self {
+        RberGrid {
+            cell: CellKind::Mlc,
+            channel: None,
+            pe_cycles: vec![0.0, 1000.0, 2000.0, 3000.0, 5000.0, 7000.0, 10_000.0, 15_000.0, 20_000.0],
+            retention_hours: vec![24.0, 168.0, 720.0, 8760.0],
+            chips: vec![0],
+            storage_temperature_c: 40.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RberRow {
+    pub pe_cycles: f64,
+    pub retention_hours: f64,
+    pub chip: usize,
+    pub page: usize,
+    pub rber: f64,
+}
+
+impl RberGrid {
+    /// One row per (P/E, retention, chip, page); an error names the offending field.
+    pub fn rows(&self) -> Result<Vec<RberRow>, String> {
+        let parameters = self.channel.clone().unwrap_or_else(|| ChannelParameters::default_for(self.cell));
+        if parameters.cell != self.cell {
+            return Err(format!("rber grid: field `channel.cell` is {:?} but `cell` is {:?}", parameters.cell, self.cell));
+        }
+        let states = self.cell.states();
+        if parameters.state_means_v.len() != states || parameters.state_sigmas_v.len() != states {
+            return Err(format!("rber grid: field `channel.state_means_v`: {:?} cells need {states} state means and sigmas", self.cell));
+        }
+        for (field, values) in [("pe_cycles", &self.pe_cycles), ("retention_hours", &self.retention_hours)] {
+            if values.is_empty() || values.iter().any(|v| !(v.is_finite() && *v >= 0.0)) {
+                return Err(format!("rber grid: field `{field}` must be a non-empty list of non-negative numbers"));
+            }
+        }
+        if self.chips.is_empty() {
+            return Err("rber grid: field `chips` must list at least one chip".into());
+        }
+        let mut rows = Vec::new();
+        for &chip in &self.chips {
+            for &retention_hours in &self.retention_hours {
+                for &pe_cycles in &self.pe_cycles {
+                    let stress = Stress { pe_cycles, retention_hours, storage_temperature_c: self.storage_temperature_c, chip };
+                    let channel = Channel::new(&parameters, stress);
+                    for page in 0..self.cell.bits() {
+                        rows.push(RberRow { pe_cycles, retention_hours, chip, page, rber: channel.raw_bit_error_rate(page) });
+                    }
+                }
+            }
+        }
+        Ok(rows)
+    }
+}
+
 /// Arrhenius acceleration factor of storing at `storage_c` instead of `operating_c` (seed 002 eq. 6).
 pub fn arrhenius_acceleration(activation_energy_ev: f64, operating_c: f64, storage_c: f64) -> f64 {
     let operating_k = operating_c + 273.15;

@@ -49,6 +49,8 @@ pub enum CurveError {
     Table { path: PathBuf, message: String },
     #[error("ecc curve interrupted: {reason}")]
     Interrupted { reason: String },
+    #[error(transparent)]
+    Settings(#[from] ssdlab_settings::SettingsError),
 }
 
 /// What to simulate. Plain data; [`CurveSpec::validate`] checks it once.
@@ -115,6 +117,14 @@ pub fn log_grid(low: f64, high: f64, count: usize) -> Vec<f64> {
 }
 
 impl CurveSpec {
+    /// Reads a spec from TOML text (missing fields take their defaults) with `key=value` overrides;
+    /// `origin` names the file in errors. The result is validated.
+    pub fn from_toml_str(text: &str, origin: &str, overrides: &[String]) -> Result<CurveSpec, CurveError> {
+        let spec: CurveSpec = ssdlab_settings::load(text, origin, overrides)?;
+        spec.validate()?;
+        Ok(spec)
+    }
+
     pub fn channel_parameters(&self) -> ChannelParameters {
         self.channel.clone().unwrap_or_else(|| ChannelParameters::default_for(self.cell))
     }

@@ -11,6 +11,7 @@
 
 pub mod analytic;
 pub mod bch;
+pub mod bench;
 pub mod bits;
 pub mod channel;
 pub mod curve;

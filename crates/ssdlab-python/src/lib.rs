@@ -116,6 +116,83 @@ fn run(py: Python<'_>, config: &str, overrides: Vec<String>, progress: Option<Py
     outcome
 }
 
+fn curve_error(error: ssdlab_ecc::curve::CurveError) -> PyErr {
+    use ssdlab_ecc::curve::CurveError;
+    let message = error.to_string();
+    match error {
+        CurveError::InvalidSpec { .. } | CurveError::RberOutOfReach { .. } | CurveError::Table { .. } | CurveError::Settings(_) => ConfigurationError::new_err(message),
+        CurveError::Interrupted { .. } => SsdlabError::new_err(message),
+    }
+}
+
+/// Parses JSON settings into `T`, naming `what`, line and column on error.
+fn parse_settings<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> PyResult<T> {
+    serde_json::from_str(text).map_err(|e| ConfigurationError::new_err(format!("{what}: line {}, column {}: {e}", e.line(), e.column())))
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> PyResult<String> {
+    serde_json::to_string(value).map_err(|e| InternalError::new_err(e.to_string()))
+}
+
+/// Validates an ECC curve spec (TOML text with `key=value` overrides); returns it as JSON text.
+#[pyfunction]
+#[pyo3(signature = (text, origin="<string>", overrides=Vec::new()))]
+fn ecc_curve_spec(text: &str, origin: &str, overrides: Vec<String>) -> PyResult<String> {
+    let spec = ssdlab_ecc::curve::CurveSpec::from_toml_str(text, origin, &overrides).map_err(curve_error)?;
+    to_json(&spec)
+}
+
+/// Runs (or loads from `cache_dir`) a frame-error-rate curve. `spec` is TOML text (fields of
+/// `ssdlab_ecc::curve::CurveSpec`; missing fields take their defaults) with `key=value` overrides.
+/// `progress(done, total)` is called after each point. Returns JSON text `{"table": ..., "from_cache": bool}`.
+#[pyfunction]
+#[pyo3(signature = (spec, origin="<string>", overrides=Vec::new(), cache_dir=None, progress=None))]
+fn ecc_curve(py: Python<'_>, spec: &str, origin: &str, overrides: Vec<String>, cache_dir: Option<PathBuf>, progress: Option<Py<PyAny>>) -> PyResult<String> {
+    let spec = ssdlab_ecc::curve::CurveSpec::from_toml_str(spec, origin, &overrides).map_err(curve_error)?;
+    let callback_error: Mutex<Option<PyErr>> = Mutex::new(None);
+    let outcome = guarded(py, || {
+        let mut report = |done: u64, total: u64| -> Result<(), ssdlab_ecc::curve::CurveError> {
+            let Some(callback) = progress.as_ref() else { return Ok(()) };
+            Python::attach(|py| match callback.call1(py, (done, total)) {
+                Ok(_) => Ok(()),
+                Err(error) => {
+                    let reason = error.to_string();
+                    if let Ok(mut slot) = callback_error.lock() {
+                        *slot = Some(error);
+                    }
+                    Err(ssdlab_ecc::curve::CurveError::Interrupted { reason })
+                }
+            })
+        };
+        let (table, from_cache) = ssdlab_ecc::curve::load_or_run(&spec, cache_dir.as_deref(), &mut report).map_err(curve_error)?;
+        to_json(&serde_json::json!({ "table": table, "from_cache": from_cache }))
+    });
+    if let Some(error) = callback_error.lock().ok().and_then(|mut slot| slot.take()) {
+        return Err(error);
+    }
+    outcome
+}
+
+/// Decoder throughput and Monte Carlo rate. `settings` is JSON (fields of
+/// `ssdlab_ecc::bench::EccBenchSettings`). Returns the report as JSON text.
+#[pyfunction]
+#[pyo3(signature = (settings="{}"))]
+fn ecc_bench(py: Python<'_>, settings: &str) -> PyResult<String> {
+    let settings: ssdlab_ecc::bench::EccBenchSettings = parse_settings(settings, "ecc bench settings")?;
+    guarded(py, || to_json(&ssdlab_ecc::bench::run(&settings)))
+}
+
+/// Raw bit error rate of every page over a grid of stresses. `spec` is JSON (fields of
+/// `ssdlab_ecc::channel::RberGrid`). Returns JSON text: a list of rows.
+#[pyfunction]
+fn ecc_rber(py: Python<'_>, spec: &str) -> PyResult<String> {
+    let grid: ssdlab_ecc::channel::RberGrid = parse_settings(spec, "rber grid")?;
+    guarded(py, || {
+        let rows = grid.rows().map_err(ConfigurationError::new_err)?;
+        to_json(&rows)
+    })
+}
+
 /// Statistics of a trace file (format guessed unless given). Returns JSON text with `scan` and `stats`.
 #[pyfunction]
 #[pyo3(signature = (path, format=None, skip_bad_lines=false, merge_devices=false, block_bytes=4096))]
@@ -150,6 +227,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(preset_text, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(trace_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(ecc_curve_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(ecc_curve, m)?)?;
+    m.add_function(wrap_pyfunction!(ecc_bench, m)?)?;
+    m.add_function(wrap_pyfunction!(ecc_rber, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -358,13 +358,7 @@ pub struct VerificationConfig {
 impl SimulationConfig {
     /// Reads a config from TOML text. `origin` names the file or preset in error messages.
     pub fn from_toml_str(text: &str, origin: &str, overrides: &[String]) -> Result<SimulationConfig, ConfigError> {
-        let mut table: toml::Table = text.parse().map_err(|e: toml::de::Error| ConfigError::Parse {
-            origin: origin.to_string(),
-            message: describe_toml_error(text, &e),
-        })?;
-        for assignment in overrides {
-            apply_override(&mut table, assignment)?;
-        }
+        let mut table = ssdlab_settings::parse_with_overrides(text, origin, overrides)?;
         // Giving a trace replaces a synthetic workload and vice versa (e.g. `--trace FILE` on a preset).
         let touches = |prefix: &str| overrides.iter().any(|o| o.trim_start().starts_with(prefix));
         if let Some(toml::Value::Table(workload)) = table.get_mut("workload") {
@@ -374,15 +368,10 @@ impl SimulationConfig {
                 workload.remove("trace");
             }
         }
-        let value = toml::Value::Table(table);
-        let config: SimulationConfig = serde_path_to_error::deserialize(value).map_err(|e| {
-            let field = e.path().to_string();
-            let line = locate_field(text, &field);
-            ConfigError::Invalid { origin: origin.to_string(), line, field, message: e.into_inner().to_string() }
-        })?;
+        let config: SimulationConfig = ssdlab_settings::deserialize_located(table, text, origin)?;
         config.validate().map_err(|(field, message)| ConfigError::Invalid {
             origin: origin.to_string(),
-            line: locate_field(text, &field),
+            line: ssdlab_settings::locate_field(text, &field),
             field,
             message,
         })?;
@@ -531,78 +520,3 @@ impl SimulationConfig {
     }
 }
 
-/// Applies `a.b.c=value` to a TOML tree. The value is read as a TOML value (number, bool, string in
-/// quotes, array, inline table) and otherwise taken as a bare string.
-pub fn apply_override(table: &mut toml::Table, assignment: &str) -> Result<(), ConfigError> {
-    let (key, raw) = assignment.split_once('=').ok_or_else(|| ConfigError::Override {
-        assignment: assignment.to_string(),
-        message: "expected key=value, e.g. ftl.garbage_collection.policy=greedy".into(),
-    })?;
-    let key = key.trim();
-    let raw = raw.trim();
-    let value = match format!("v = {raw}").parse::<toml::Table>() {
-        Ok(mut parsed) => parsed.remove("v").unwrap_or(toml::Value::String(raw.to_string())),
-        Err(_) => toml::Value::String(raw.to_string()),
-    };
-    let parts: Vec<&str> = key.split('.').collect();
-    if parts.iter().any(|p| p.is_empty()) {
-        return Err(ConfigError::Override { assignment: assignment.to_string(), message: format!("empty segment in key {key:?}") });
-    }
-    let mut current = table;
-    for part in &parts[..parts.len() - 1] {
-        let entry = current.entry(part.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
-        current = match entry {
-            toml::Value::Table(inner) => inner,
-            _ => {
-                return Err(ConfigError::Override {
-                    assignment: assignment.to_string(),
-                    message: format!("`{part}` is a value, not a table"),
-                })
-            }
-        };
-    }
-    current.insert(parts[parts.len() - 1].to_string(), value);
-    Ok(())
-}
-
-fn describe_toml_error(text: &str, error: &toml::de::Error) -> String {
-    match error.span() {
-        Some(span) => {
-            let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
-            format!("line {line}: {}", error.message())
-        }
-        None => error.message().to_string(),
-    }
-}
-
-/// Best-effort line number of a dotted field path in TOML text (for error messages).
-pub fn locate_field(text: &str, field: &str) -> Option<usize> {
-    let parts: Vec<&str> = field.split('.').filter(|p| !p.is_empty()).collect();
-    if parts.is_empty() {
-        return None;
-    }
-    let mut section: Vec<String> = Vec::new();
-    let mut best: Option<usize> = None;
-    for (index, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.starts_with('[') {
-            let name = line.trim_matches(|c| c == '[' || c == ']').trim();
-            section = name.split('.').map(|s| s.trim().to_string()).collect();
-            if section.iter().map(String::as_str).eq(parts.iter().copied()) {
-                best = Some(index + 1);
-            }
-            continue;
-        }
-        if let Some((key, _)) = line.split_once('=') {
-            let mut path: Vec<&str> = section.iter().map(String::as_str).collect();
-            path.extend(key.trim().split('.').map(str::trim));
-            if path.iter().copied().eq(parts.iter().copied()) {
-                return Some(index + 1);
-            }
-            if best.is_none() && parts.starts_with(&path) {
-                best = Some(index + 1);
-            }
-        }
-    }
-    best
-}

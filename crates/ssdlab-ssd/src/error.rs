@@ -21,6 +21,17 @@ pub enum ConfigError {
     UnknownPreset { name: String, known: String },
 }
 
+impl From<ssdlab_settings::SettingsError> for ConfigError {
+    fn from(error: ssdlab_settings::SettingsError) -> Self {
+        use ssdlab_settings::SettingsError;
+        match error {
+            SettingsError::Parse { origin, message } => ConfigError::Parse { origin, message },
+            SettingsError::Invalid { origin, line, field, message } => ConfigError::Invalid { origin, line, field, message },
+            SettingsError::Override { assignment, message } => ConfigError::Override { assignment, message },
+        }
+    }
+}
+
 /// Errors inside the FTL: the device cannot hold what the workload asks of it.
 #[derive(Debug, thiserror::Error)]
 pub enum FtlError {
