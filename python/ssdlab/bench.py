@@ -114,3 +114,44 @@ def run_benchmarks(keys: list[str], trace: Path | None, console: Console) -> lis
         )
     console.print(table)
     return rows
+
+
+def run_ecc_benchmark(console: Console) -> dict[str, Any]:
+    """``ssdlab bench ecc``: decoder throughput on one core and all cores, Monte Carlo frames/s."""
+    from ssdlab import ecc
+
+    with console.status("running the ECC decoder benchmark"):
+        report = ecc.bench()
+    ldpc, bch = report["ldpc"], report["bch"]
+    table = Table(title=f"ssdlab bench ecc ({report['vector_unit']}, {report['threads']} threads)")
+    for column in ("decoder", "workload", "1 core", "target (1 core)", f"{report['threads']} cores"):
+        table.add_column(column, justify="left" if column in ("decoder", "workload") else "right")
+    ldpc_ok = ldpc["one_core_mbit_per_s"] >= ECC_TARGETS["ldpc_mbit_per_s"]
+    table.add_row(
+        "layered NMS, 36,864-bit rate 8/9, 16-bit",
+        f"{ldpc['frames']} frames, RBER {ldpc['rber']:.1e}, {ldpc['mean_iterations']:.1f} iterations",
+        f"{ldpc['one_core_mbit_per_s']:.1f} Mbit/s ({ldpc['one_core_us_per_frame']:.0f} µs/frame)",
+        f"≥ {ECC_TARGETS['ldpc_mbit_per_s']:.0f} Mbit/s {'✓' if ldpc_ok else '✗'}",
+        f"{ldpc['all_cores_mbit_per_s']:.1f} Mbit/s",
+    )
+    bch_ok = bch["one_core_ms_per_frame"] <= ECC_TARGETS["bch_ms_per_frame"]
+    table.add_row(
+        "BCH (36,856, 32,768), t = 256",
+        f"{bch['frames']} frames, {bch['errors_per_frame']} errors each",
+        f"{bch['one_core_ms_per_frame']:.2f} ms/frame ({bch['one_core_mbit_per_s']:.1f} Mbit/s)",
+        f"≤ {ECC_TARGETS['bch_ms_per_frame']:.0f} ms {'✓' if bch_ok else '✗'}",
+        f"{bch['all_cores_mbit_per_s']:.1f} Mbit/s",
+    )
+    for m in report["monte_carlo"]:
+        table.add_row(
+            f"Monte Carlo, {m['decoder']}",
+            f"MLC upper page, 10k P/E, 1 month (RBER {m['rber']:.2e})",
+            "-",
+            "-",
+            f"{m['frames_per_second']:,.0f} frames/s",
+        )
+    console.print(table)
+    return {"scenario": "ecc", **report, "targets": ECC_TARGETS}
+
+
+ECC_TARGETS = {"ldpc_mbit_per_s": 150.0, "bch_ms_per_frame": 2.0}

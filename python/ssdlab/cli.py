@@ -1,4 +1,4 @@
-"""The ssdlab command line: ``ssdlab run | trace stats | presets | config | bench``.
+"""The ssdlab command line: ``ssdlab run | trace stats | presets | config | bench | ecc curve | ecc rber``.
 
 Exit codes: 0 success; 2 bad input (config, trace, arguments); 1 the simulation could not complete
 (device full, integrity violation, incomplete run); 3 an internal error (a bug); 130 interrupted.
@@ -24,6 +24,8 @@ trace_app = typer.Typer(no_args_is_help=True, help="Trace files: statistics and 
 presets_app = typer.Typer(no_args_is_help=True, help="Shipped configuration presets.")
 app.add_typer(trace_app, name="trace")
 app.add_typer(presets_app, name="presets")
+ecc_app = typer.Typer(no_args_is_help=True, help="ECC lab: frame-error-rate curves and raw bit error rates.")
+app.add_typer(ecc_app, name="ecc")
 
 # Redirected output (files, CI logs) gets a fixed 120-column width so tables are not truncated.
 console = Console(width=None if sys.stdout.isatty() else 120)
@@ -49,12 +51,12 @@ def _fail(error: BaseException) -> None:
     raise typer.Exit(code)
 
 
-def _progress_bar(enabled: bool):
+def _progress_bar(enabled: bool, what: str = "requests"):
     return Progress(
         TextColumn("[bold]simulating"),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("requests"),
+        TextColumn(what),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
         console=error_console,
@@ -151,7 +153,7 @@ def config_check(
 
 @app.command()
 def bench(
-    scenarios: Annotated[Optional[list[str]], typer.Argument(help="Scenarios to run: a, b, c (default: all).")] = None,
+    scenarios: Annotated[Optional[list[str]], typer.Argument(help="Scenarios to run: a, b, c (default: all), or ecc for the ECC decoders.")] = None,
     trace: Annotated[Optional[Path], typer.Option("--trace", help="Trace for scenario c (default: the MSR web_0 sample in ../shared/traces).")] = None,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write measurements as JSON here.")] = None,
 ) -> None:
@@ -159,12 +161,78 @@ def bench(
     from ssdlab import bench as bench_module
 
     try:
-        rows = bench_module.run_benchmarks(scenarios or ["a", "b", "c"], trace, console)
+        chosen = scenarios or ["a", "b", "c"]
+        rows = []
+        if "ecc" in chosen:
+            rows.append(bench_module.run_ecc_benchmark(console))
+        simulator = [key for key in chosen if key != "ecc"]
+        if simulator:
+            rows.extend(bench_module.run_benchmarks(simulator, trace, console))
     except BaseException as error:  # noqa: BLE001
         _fail(error)
         return
     if json_out is not None:
         json_out.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
+
+
+@ecc_app.command("curve")
+def ecc_curve(
+    spec: Annotated[str, typer.Argument(help="Shipped spec name (seed002-fig3, quick) or a TOML spec file.")] = "seed002-fig3",
+    set_: Annotated[Optional[list[str]], typer.Option("--set", help="Override a spec field: key=value (repeatable), e.g. max_frames=20000.")] = None,
+    out: Annotated[Path, typer.Option("--out", help="Folder for the table (JSON, Parquet) and figures (PNG, SVG).")] = Path("ecc-curve"),
+    cache_dir: Annotated[Optional[Path], typer.Option("--cache-dir", help="Table cache (default: $SSDLAB_CACHE_DIR/ecc or ~/.cache/ssdlab/ecc).")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Always simulate; do not read or write the cache.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
+) -> None:
+    """Frame error rate vs raw bit error rate for BCH, hard/Quick/EP/soft LDPC: table and figures (seed 002 Fig. 3, Fig. 10)."""
+    from ssdlab import ecc
+    from ssdlab.summary import render_ecc_curve
+
+    show_progress = not quiet and error_console.is_terminal
+    try:
+        with _progress_bar(show_progress, "curve points") as bar:
+            task = bar.add_task("curve", total=None)
+
+            def report(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            directory: Path | None | str = None if no_cache else (cache_dir if cache_dir is not None else "default")
+            result = ecc.curve(spec, overrides=set_ or [], cache_dir=directory, progress=report)
+        paths = result.write(out)
+    except BaseException as error:  # noqa: BLE001
+        _fail(error)
+        return
+    if not quiet:
+        render_ecc_curve(result, paths, console)
+
+
+@ecc_app.command("rber")
+def ecc_rber(
+    cell: Annotated[str, typer.Option("--cell", help="mlc or tlc.")] = "mlc",
+    pe_cycles: Annotated[Optional[list[float]], typer.Option("--pe", help="P/E cycles (repeatable).")] = None,
+    retention_hours: Annotated[Optional[list[float]], typer.Option("--retention-hours", help="Retention time in hours (repeatable).")] = None,
+    chips: Annotated[Optional[list[int]], typer.Option("--chip", help="Chip index (repeatable).")] = None,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the rows as JSON here.")] = None,
+) -> None:
+    """Raw bit error rate of each page of the NAND channel model over P/E cycles and retention."""
+    from ssdlab import ecc
+    from ssdlab.summary import render_rber
+
+    grid: dict[str, object] = {"cell": cell}
+    if pe_cycles:
+        grid["pe_cycles"] = pe_cycles
+    if retention_hours:
+        grid["retention_hours"] = retention_hours
+    if chips:
+        grid["chips"] = chips
+    try:
+        rows = ecc.rber(**grid)
+    except BaseException as error:  # noqa: BLE001
+        _fail(error)
+        return
+    if json_out is not None:
+        json_out.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
+    render_rber(rows, console)
 
 
 def main() -> None:

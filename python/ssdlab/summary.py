@@ -132,3 +132,46 @@ def render_trace_stats(report: dict[str, Any], console: Console) -> None:
         console.print(f"[yellow]skipped {scan['skipped']['count']:,} malformed lines[/yellow]")
         for message in scan["skipped"]["first_messages"]:
             console.print(f"  [dim]{message}[/dim]")
+
+
+def _rate(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2e}"
+
+
+def render_ecc_curve(result: Any, paths: dict[str, Any], console: Console) -> None:
+    spec = result.table["spec"]
+    source = "loaded from cache" if result.from_cache else f"simulated in {result.table['wall_seconds']:.1f} s on {result.table['threads']} threads"
+    frames = sum(p["frames"] for p in result.points)
+    console.print(
+        f"[bold]ECC curve[/bold] {spec['cell'].upper()} page {spec['page']}, {spec['retention_hours']:g} h retention: "
+        f"{len(result.points)} points, {frames:,} frames, {source} (table {result.table['key']}, v{result.table['version']})"
+    )
+    table = Table(title=f"Tolerable raw bit error rate per decoder (FER {spec['comparison_frame_error_rate']:g} measured; {spec['target_frame_error_rate']:g} exact or extrapolated)")
+    for column in ("decoder", "lowest FER measured", f"RBER @ {spec['comparison_frame_error_rate']:g}", "x BCH", f"RBER @ {spec['target_frame_error_rate']:g}", "how"):
+        table.add_column(column, justify="left" if column in ("decoder", "how") else "right")
+    for row in result.summary_rows():
+        how = row["target_method"] or "-"
+        table.add_row(
+            row["decoder"],
+            _rate(row["lowest_measured_fer"]),
+            _rate(row["rber_at_comparison_fer"]),
+            "-" if row["vs_bch"] is None else f"{row['vs_bch']:.2f}",
+            _rate(row["rber_at_target_fer"]),
+            how if len(how) < 60 else how[:57] + "...",
+        )
+    console.print(table)
+    for name, path in paths.items():
+        console.print(f"[dim]{name}: {path}[/dim]")
+
+
+def render_rber(rows: list[dict[str, Any]], console: Console) -> None:
+    pages = sorted({r["page"] for r in rows})
+    table = Table(title="Raw bit error rate of the NAND channel model (hard references)")
+    for column in ["chip", "retention h", "P/E cycles"] + [f"page {p}" for p in pages]:
+        table.add_column(column, justify="right")
+    grouped: dict[tuple[int, float, float], dict[int, float]] = {}
+    for r in rows:
+        grouped.setdefault((r["chip"], r["retention_hours"], r["pe_cycles"]), {})[r["page"]] = r["rber"]
+    for (chip, retention, pe), by_page in grouped.items():
+        table.add_row(str(chip), f"{retention:g}", f"{pe:,.0f}", *[_rate(by_page.get(p)) for p in pages])
+    console.print(table)

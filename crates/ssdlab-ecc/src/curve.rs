@@ -53,6 +53,17 @@ pub enum CurveError {
     Settings(#[from] ssdlab_settings::SettingsError),
 }
 
+/// The curve specs shipped in `configs/ecc/`, compiled in so `ssdlab ecc curve NAME` works anywhere.
+const SHIPPED_SPECS: [(&str, &str); 2] = [
+    ("seed002-fig3", include_str!("../../../configs/ecc/seed002-fig3.toml")),
+    ("quick", include_str!("../../../configs/ecc/quick.toml")),
+];
+
+/// Names and TOML texts of the shipped curve specs.
+pub fn shipped_specs() -> &'static [(&'static str, &'static str)] {
+    &SHIPPED_SPECS
+}
+
 /// What to simulate. Plain data; [`CurveSpec::validate`] checks it once.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -257,6 +268,12 @@ pub struct TablePoint {
     pub exact_frame_error_rate: Option<f64>,
 }
 
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ExactPoint {
+    pub rber: f64,
+    pub frame_error_rate: f64,
+}
+
 /// An RBER read off a curve, with how it was obtained.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Estimate {
@@ -281,6 +298,9 @@ pub struct CurveTable {
     pub codes: CodeDescription,
     pub points: Vec<TablePoint>,
     pub summaries: Vec<DecoderSummary>,
+    /// BCH's exact curve on a dense grid (empty when BCH is not among the decoders), from the
+    /// target frame error rate up to the spec's highest RBER, for plotting.
+    pub exact_bch: Vec<ExactPoint>,
     pub threads: usize,
     pub wall_seconds: f64,
 }
@@ -364,6 +384,14 @@ pub fn run_curve(spec: &CurveSpec, progress: &mut dyn FnMut(u64, u64) -> Result<
     }
     points.sort_by(|a, b| a.label.cmp(&b.label).then(a.target_rber.total_cmp(&b.target_rber)));
     let summaries = decoders.iter().map(|&d| summarise(spec, &codes, d, &points)).collect();
+    let (n, t) = (codes.bch.n() as u64, codes.bch.t as u64);
+    let exact_bch = if decoders.contains(&DecoderKind::Bch) {
+        let low = binomial_tolerable_rate(n, t, spec.target_frame_error_rate * 0.1);
+        let high = spec.rbers.iter().copied().fold(low, f64::max);
+        log_grid(low, high, 80).into_iter().map(|rber| ExactPoint { rber, frame_error_rate: binomial_tail(n, t, rber) }).collect()
+    } else {
+        Vec::new()
+    };
     Ok(CurveTable {
         version: TABLE_VERSION,
         key: table_key(spec, &description),
@@ -371,6 +399,7 @@ pub fn run_curve(spec: &CurveSpec, progress: &mut dyn FnMut(u64, u64) -> Result<
         codes: description,
         points,
         summaries,
+        exact_bch,
         threads: rayon::current_num_threads(),
         wall_seconds: started.elapsed().as_secs_f64(),
     })

@@ -116,3 +116,20 @@ fn tables_round_trip_through_the_cache_and_reject_other_versions() {
     assert!(error.to_string().contains("version 999"), "{error}");
     let _ = std::fs::remove_dir_all(&directory);
 }
+
+#[test]
+fn every_shipped_spec_loads() {
+    let directory = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../configs/ecc");
+    let mut files = 0;
+    for entry in std::fs::read_dir(&directory).expect("configs/ecc exists") {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            CurveSpec::from_toml_str(&text, &path.display().to_string(), &[]).unwrap_or_else(|e| panic!("{e}"));
+            files += 1;
+        }
+    }
+    assert_eq!(files, ssdlab_ecc::curve::shipped_specs().len(), "every file in configs/ecc is shipped");
+    let error = CurveSpec::from_toml_str("page = 1\nmax_frame = 3\n", "spec.toml", &[]).unwrap_err().to_string();
+    assert!(error.contains("spec.toml") && error.contains("max_frame"), "{error}");
+}

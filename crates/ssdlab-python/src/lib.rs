@@ -134,6 +134,12 @@ fn to_json<T: serde::Serialize>(value: &T) -> PyResult<String> {
     serde_json::to_string(value).map_err(|e| InternalError::new_err(e.to_string()))
 }
 
+/// The shipped ECC curve specs as (name, TOML text) pairs.
+#[pyfunction]
+fn ecc_shipped_specs() -> Vec<(&'static str, &'static str)> {
+    ssdlab_ecc::curve::shipped_specs().to_vec()
+}
+
 /// Validates an ECC curve spec (TOML text with `key=value` overrides); returns it as JSON text.
 #[pyfunction]
 #[pyo3(signature = (text, origin="<string>", overrides=Vec::new()))]
@@ -227,6 +233,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(preset_text, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(trace_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(ecc_shipped_specs, m)?)?;
     m.add_function(wrap_pyfunction!(ecc_curve_spec, m)?)?;
     m.add_function(wrap_pyfunction!(ecc_curve, m)?)?;
     m.add_function(wrap_pyfunction!(ecc_bench, m)?)?;
