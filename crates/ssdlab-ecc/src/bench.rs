@@ -7,6 +7,7 @@
 //! - Monte Carlo frames per second (channel sampling + encoding + decoding) for BCH, hard LDPC and
 //!   soft LDPC with six extra levels, at the stress of seed 002's measurements (10,000 P/E cycles,
 //!   one month of retention).
+//!
 //! Inputs are generated before the clock starts. Times are wall-clock; on one thread that is its
 //! CPU time when the machine is otherwise idle.
 

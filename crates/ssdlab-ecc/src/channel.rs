@@ -12,6 +12,7 @@
 //!   neighbouring word line is programmed after it (the neighbour's state is random data);
 //! - chip-to-chip variation: each chip multiplies every sigma by its own factor (seed 002 Fig. 9
 //!   shows four chips with visibly different error rates).
+//!
 //! The default constants are ours, calibrated so that MLC raw bit error rate runs from about 1e-4
 //! fresh to a few 1e-3 at 10,000 P/E cycles with one month of retention at 40 C, the range of seed
 //! 002's 25 nm MLC characterisation; they are settings, not measurements. Left out: read disturb,

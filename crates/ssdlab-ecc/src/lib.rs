@@ -8,6 +8,12 @@
 //! - [`bits`]: packed bit vectors.
 //! - [`bch`]: binary BCH, systematic encoder, Berlekamp-Massey + Chien decoder.
 //! - [`ldpc`]: quasi-cyclic LDPC (girth >= 6), linear-time encoder, layered min-sum decoders.
+//! - [`channel`]: the NAND threshold-voltage channel (MLC/TLC, wear, retention, interference, chips).
+//! - [`sensing`], [`read_model`]: hard and soft reads, Quick-LDPC and EP-LDPC inputs, their LLRs.
+//! - [`monte_carlo`]: deterministic multi-threaded frame error rates with Wilson intervals.
+//! - [`analytic`]: exact BCH failure (binomial and beta-binomial tails).
+//! - [`curve`]: FER-vs-RBER curves and the versioned, cached table the SSD read path loads.
+//! - [`bench`]: decoder throughput and Monte Carlo rate.
 
 pub mod analytic;
 pub mod bch;

@@ -113,7 +113,7 @@ impl BchCode {
 
     /// A BCH code over GF(2^m) with `k` data bits correcting `t` errors (shortened as needed).
     pub fn new(m: u32, k: usize, t: usize) -> Self {
-        assert!(k % 8 == 0 && k > 0, "data bits must be a positive multiple of 8");
+        assert!(k.is_multiple_of(8) && k > 0, "data bits must be a positive multiple of 8");
         let field = GaloisField::new(m);
         // g(x) = lcm of the minimal polynomials of alpha^1 .. alpha^(2t); odd powers suffice.
         let mut seen_cosets = vec![false; field.order as usize];

@@ -14,7 +14,7 @@ use ssdlab_engine::random::Xoshiro256PlusPlus;
 
 /// The storage code: Z = 512, 8 x 72 blocks, information column weight 4, rate 8/9.
 pub fn storage_4kb() -> QcLdpcCode {
-    build(512, 8, 64, 4, 0x1d_9c_00de).expect("the storage code's construction is known to succeed with this seed")
+    build(512, 8, 64, 4, 0x1d9c_00de).expect("the storage code's construction is known to succeed with this seed")
 }
 
 impl QcLdpcCode {

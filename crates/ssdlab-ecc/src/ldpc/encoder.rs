@@ -40,8 +40,9 @@ impl QcLdpcCode {
         // p_1 = lambda_0 + P^s p_0: row r of P^s picks p0[(r + s) % z].
         let mut previous: Vec<u8> = (0..z).map(|r| lambda[0][r] ^ p0[(r + self.parity_shift) % z]).collect();
         codeword[parity_base + z..parity_base + 2 * z].copy_from_slice(&previous);
-        for i in 1..self.block_rows - 1 {
-            let next: Vec<u8> = (0..z).map(|r| lambda[i][r] ^ previous[r] ^ if i == self.middle_row { p0[r] } else { 0 }).collect();
+        for (i, row) in lambda.iter().enumerate().take(self.block_rows - 1).skip(1) {
+            let middle = i == self.middle_row;
+            let next: Vec<u8> = (0..z).map(|r| row[r] ^ previous[r] ^ if middle { p0[r] } else { 0 }).collect();
             let start = parity_base + (i + 1) * z;
             codeword[start..start + z].copy_from_slice(&next);
             previous = next;
