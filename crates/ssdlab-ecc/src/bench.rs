@@ -15,6 +15,7 @@ use crate::bch::BchCode;
 use crate::channel::{CellKind, Channel, ChannelParameters, Stress};
 use crate::ldpc::min_sum::MinSumDecoder;
 use crate::ldpc::QcLdpcCode;
+use crate::read_model::LlrSource;
 use crate::monte_carlo::{run_point, Codes, DecoderKind, StopRule, MIN_SUM_ITERATIONS, MIN_SUM_RULE};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -170,7 +171,7 @@ pub fn run(settings: &EccBenchSettings) -> EccBenchReport {
         .map(|decoder| {
             let started = Instant::now();
             let stop = StopRule { target_failures: u64::MAX, max_frames: settings.monte_carlo_frames };
-            let point = run_point(&codes, &channel, 1, decoder, stop, settings.seed);
+            let point = run_point(&codes, &channel, 1, decoder, stop, settings.seed, LlrSource::Channel);
             MonteCarloRate {
                 decoder: decoder.label(),
                 rber: point.rber,

@@ -29,6 +29,7 @@
 
 use crate::analytic::{binomial_tail, binomial_tolerable_rate};
 use crate::channel::{CellKind, Channel, ChannelParameters, Stress};
+use crate::read_model::LlrSource;
 use crate::monte_carlo::{run_point, Codes, CurvePoint, DecoderKind, StopRule, MIN_SUM_ITERATIONS, MIN_SUM_RULE};
 use serde::{Deserialize, Serialize};
 use ssdlab_engine::random::derive_seed;
@@ -80,6 +81,9 @@ pub struct CurveSpec {
     pub rbers: Vec<f64>,
     /// Decoder labels: bch, ldpc-hard, quick-ldpc, ep-ldpc, ldpc-soft-1 .. ldpc-soft-6.
     pub decoders: Vec<String>,
+    /// Decoder LLRs from the channel model (`channel`) or estimated from reads of known data
+    /// (`estimated`, 2^20 cells per point).
+    pub llr_source: LlrSource,
     pub target_failures: u64,
     pub max_frames: u64,
     pub clean_points_before_stop: u32,
@@ -102,6 +106,7 @@ impl Default for CurveSpec {
             chip: 0,
             rbers: log_grid(3e-3, 3e-2, 25),
             decoders: default_decoders(),
+            llr_source: LlrSource::Channel,
             target_failures: 40,
             max_frames: 10_000,
             clean_points_before_stop: 2,
@@ -345,7 +350,7 @@ pub fn run_curve(spec: &CurveSpec, progress: &mut dyn FnMut(u64, u64) -> Result<
         let channel = Channel::new(&parameters, stress);
         // The seed depends on the decoder and the RBER, not on the point's position in the grid.
         let seed = derive_seed(spec.seed, &format!("{label}@{:016x}", target_rber.to_bits()));
-        let point = run_point(&codes, &channel, spec.page, decoder, stop, seed);
+        let point = run_point(&codes, &channel, spec.page, decoder, stop, seed, spec.llr_source);
         let exact = (decoder == DecoderKind::Bch).then(|| binomial_tail(codes.bch.n() as u64, codes.bch.t as u64, point.rber));
         TablePoint { label, target_rber, point, exact_frame_error_rate: exact }
     };

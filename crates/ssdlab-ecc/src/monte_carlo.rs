@@ -12,7 +12,7 @@ use crate::bits::BitVec;
 use crate::channel::Channel;
 use crate::ldpc::min_sum::{CheckNodeRule, MinSumDecoder};
 use crate::ldpc::QcLdpcCode;
-use crate::read_model::{ReadInput, ReadModel};
+use crate::read_model::{LlrSource, ReadInput, ReadModel};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use ssdlab_engine::random::{splitmix64, Xoshiro256PlusPlus};
@@ -136,8 +136,15 @@ pub const MIN_SUM_RULE: CheckNodeRule = CheckNodeRule::Normalized { factor: 0.75
 pub const MIN_SUM_ITERATIONS: u32 = 20;
 
 /// Simulates one curve point.
-pub fn run_point(codes: &Codes, channel: &Channel, page: usize, decoder: DecoderKind, stop: StopRule, seed: u64) -> CurvePoint {
-    let model = ReadModel::new(channel, page, decoder.read_input());
+/// Cells read (with known data) to estimate LLRs when they come from data, not the channel.
+pub const LLR_TRAINING_CELLS: usize = 1 << 20;
+
+pub fn run_point(codes: &Codes, channel: &Channel, page: usize, decoder: DecoderKind, stop: StopRule, seed: u64, llr_source: LlrSource) -> CurvePoint {
+    let mut model = ReadModel::new(channel, page, decoder.read_input());
+    if llr_source == LlrSource::Estimated {
+        // Training reads draw from their own stream, apart from the frames'.
+        model.estimate_llrs(LLR_TRAINING_CELLS, &mut Xoshiro256PlusPlus::seed_from_u64(frame_seed(seed, u64::MAX)));
+    }
     let llr_of_fine: Vec<i16> = model.class_of_fine.iter().map(|&c| MinSumDecoder::quantize(model.class_llrs[c as usize])).collect();
     let batch = (rayon::current_num_threads() * 8).max(8) as u64;
     let (mut frames, mut failures, mut bit_errors, mut bits, mut iterations) = (0u64, 0u64, 0u64, 0u64, 0u64);

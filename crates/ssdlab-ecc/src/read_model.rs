@@ -38,6 +38,17 @@ pub enum ReadInput {
     Soft { extra_levels: u32 },
 }
 
+/// Where a decoder's LLRs come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LlrSource {
+    /// Computed from the channel model at the page's stress (the controller knows the channel).
+    Channel,
+    /// Estimated from reads of known data (a controller without a channel model, calibrating on
+    /// reference pages): per class, ln((n0 + 1/2) / (n1 + 1/2)) over `training_cells` cells.
+    Estimated,
+}
+
 #[derive(Debug, Clone)]
 pub struct ReadModel {
     pub page: usize,
@@ -137,6 +148,23 @@ impl ReadModel {
         ReadModel { page, input, fine_thresholds, cumulative, page_bit_of_fine, class_of_fine, class_llrs, states_with_bit }
     }
 
+    /// Replaces the class LLRs by estimates from `training_cells` reads of known random data (the
+    /// fixed-magnitude hard input is left alone: it uses no knowledge of the channel by definition).
+    pub fn estimate_llrs(&mut self, training_cells: usize, rng: &mut Xoshiro256PlusPlus) {
+        if self.input == ReadInput::Hard || training_cells == 0 {
+            return;
+        }
+        let bits: Vec<u8> = (0..training_cells).map(|_| (rng.next_u64() & 1) as u8).collect();
+        let mut fine = vec![0u8; training_cells];
+        self.sample(&bits, rng, &mut fine);
+        let mut counts = vec![[0u64; 2]; self.class_llrs.len()];
+        for (&bit, &f) in bits.iter().zip(&fine) {
+            counts[self.class_of_fine[f as usize] as usize][bit as usize] += 1;
+        }
+        // Add-one-half (Krichevsky-Trofimov) smoothing keeps unseen classes finite.
+        self.class_llrs = counts.iter().map(|c| ((c[0] as f64 + 0.5) / (c[1] as f64 + 0.5)).ln().clamp(-LLR_LIMIT, LLR_LIMIT)).collect();
+    }
+
     pub fn fine_regions(&self) -> usize {
         self.fine_thresholds.len() + 1
     }
@@ -178,6 +206,22 @@ mod tests {
             let exact = channel.raw_bit_error_rate(page);
             let sigma = (exact / bits.len() as f64).sqrt();
             assert!((measured - exact).abs() < 5.0 * sigma, "page {page}: measured {measured:e}, exact {exact:e}");
+        }
+    }
+
+    #[test]
+    fn estimated_llrs_approach_the_channel_llrs() {
+        let channel = Channel::new(&ChannelParameters::default_for(CellKind::Mlc), Stress::new(20_000.0, 720.0));
+        let exact = ReadModel::new(&channel, 1, ReadInput::Soft { extra_levels: 6 });
+        let mut estimated = exact.clone();
+        estimated.estimate_llrs(4_000_000, &mut Xoshiro256PlusPlus::seed_from_u64(3));
+        for (e, x) in estimated.class_llrs.iter().zip(&exact.class_llrs) {
+            // The well-populated (low-confidence) classes match closely; saturated ones stay large.
+            if x.abs() < 6.0 {
+                assert!((e - x).abs() < 0.15, "estimated {e} vs channel {x}");
+            } else {
+                assert!(e.signum() == x.signum() && e.abs() > 5.0, "estimated {e} vs channel {x}");
+            }
         }
     }
 

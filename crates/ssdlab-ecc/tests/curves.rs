@@ -133,3 +133,23 @@ fn every_shipped_spec_loads() {
     let error = CurveSpec::from_toml_str("page = 1\nmax_frame = 3\n", "spec.toml", &[]).unwrap_err().to_string();
     assert!(error.contains("spec.toml") && error.contains("max_frame"), "{error}");
 }
+
+#[test]
+fn llrs_estimated_from_data_decode_about_as_well_as_channel_llrs() {
+    use ssdlab_ecc::read_model::LlrSource;
+    let base = CurveSpec {
+        rbers: vec![1.6e-2, 2.1e-2],
+        decoders: vec!["ldpc-soft-6".into(), "ep-ldpc".into()],
+        max_frames: 96,
+        target_failures: 96,
+        clean_points_before_stop: 100,
+        refinements: 0,
+        ..CurveSpec::default()
+    };
+    let channel = run_curve(&base, &mut |_, _| Ok(())).unwrap();
+    let estimated = run_curve(&CurveSpec { llr_source: LlrSource::Estimated, ..base }, &mut |_, _| Ok(())).unwrap();
+    for (c, e) in channel.points.iter().zip(&estimated.points) {
+        assert_eq!((c.label.as_str(), c.target_rber), (e.label.as_str(), e.target_rber));
+        assert!(e.point.ci95_low <= c.point.ci95_high, "{} at {}: estimated {} vs channel {}", c.label, c.target_rber, e.point.frame_error_rate, c.point.frame_error_rate);
+    }
+}
