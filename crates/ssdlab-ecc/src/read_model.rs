@@ -14,7 +14,9 @@
 //!   through the channel's interference mixture, how likely the neighbour pushed it across. The
 //!   neighbours themselves are not read ("without upper/lower cells").
 //! - [`ReadInput::Soft`]: hard plus 1..6 extra sensing levels per boundary of the page
-//!   ([`crate::sensing::QuantizedRead`]).
+//!   ([`crate::sensing::QuantizedRead`]). Left out: a real chip's soft output may not say which
+//!   of the page's boundaries a cell sits near; here every soft region is its own class, which is
+//!   slightly optimistic for pages with more than one boundary.
 //!
 //! Sampling: instead of drawing a Gaussian voltage per cell and comparing it with the references,
 //! the read region is drawn directly from its exact probability given the cell's state and its
