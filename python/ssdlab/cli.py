@@ -51,6 +51,11 @@ def _fail(error: BaseException) -> None:
     raise typer.Exit(code)
 
 
+def _write_json(path: Path, data: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
 def _progress_bar(enabled: bool, what: str = "requests"):
     return Progress(
         TextColumn("[bold]simulating"),
@@ -116,7 +121,7 @@ def trace_stats(
         _fail(error)
         return
     if json_out is not None:
-        json_out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        _write_json(json_out, report)
     render_trace_stats(report, console)
 
 
@@ -172,7 +177,7 @@ def bench(
         _fail(error)
         return
     if json_out is not None:
-        json_out.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
+        _write_json(json_out, rows)
 
 
 @ecc_app.command("curve")
@@ -231,7 +236,7 @@ def ecc_rber(
         _fail(error)
         return
     if json_out is not None:
-        json_out.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
+        _write_json(json_out, rows)
     render_rber(rows, console)
 
 

@@ -331,9 +331,12 @@ pub fn table_key(spec: &CurveSpec, codes: &CodeDescription) -> String {
 /// an error from it stops the run.
 pub fn run_curve(spec: &CurveSpec, progress: &mut dyn FnMut(u64, u64) -> Result<(), CurveError>) -> Result<CurveTable, CurveError> {
     spec.validate()?;
+    run_validated(spec, &Codes::storage_4kb(), progress)
+}
+
+fn run_validated(spec: &CurveSpec, codes: &Codes, progress: &mut dyn FnMut(u64, u64) -> Result<(), CurveError>) -> Result<CurveTable, CurveError> {
     let started = std::time::Instant::now();
-    let codes = Codes::storage_4kb();
-    let description = CodeDescription::of(&codes);
+    let description = CodeDescription::of(codes);
     let mut resolved = spec.clone();
     resolved.channel = Some(spec.channel_parameters());
     let parameters = resolved.channel_parameters();
@@ -350,7 +353,7 @@ pub fn run_curve(spec: &CurveSpec, progress: &mut dyn FnMut(u64, u64) -> Result<
         let channel = Channel::new(&parameters, stress);
         // The seed depends on the decoder and the RBER, not on the point's position in the grid.
         let seed = derive_seed(spec.seed, &format!("{label}@{:016x}", target_rber.to_bits()));
-        let point = run_point(&codes, &channel, spec.page, decoder, stop, seed, spec.llr_source);
+        let point = run_point(codes, &channel, spec.page, decoder, stop, seed, spec.llr_source);
         let exact = (decoder == DecoderKind::Bch).then(|| binomial_tail(codes.bch.n() as u64, codes.bch.t as u64, point.rber));
         TablePoint { label, target_rber, point, exact_frame_error_rate: exact }
     };
@@ -388,7 +391,7 @@ pub fn run_curve(spec: &CurveSpec, progress: &mut dyn FnMut(u64, u64) -> Result<
         points.extend(curve);
     }
     points.sort_by(|a, b| a.label.cmp(&b.label).then(a.target_rber.total_cmp(&b.target_rber)));
-    let summaries = decoders.iter().map(|&d| summarise(spec, &codes, d, &points)).collect();
+    let summaries = decoders.iter().map(|&d| summarise(spec, codes, d, &points)).collect();
     let (n, t) = (codes.bch.n() as u64, codes.bch.t as u64);
     let exact_bch = if decoders.contains(&DecoderKind::Bch) {
         let low = binomial_tolerable_rate(n, t, spec.target_frame_error_rate * 0.1);
@@ -532,7 +535,8 @@ pub fn load_or_run(
     progress: &mut dyn FnMut(u64, u64) -> Result<(), CurveError>,
 ) -> Result<(CurveTable, bool), CurveError> {
     spec.validate()?;
-    let key = table_key(spec, &CodeDescription::of(&Codes::storage_4kb()));
+    let codes = Codes::storage_4kb();
+    let key = table_key(spec, &CodeDescription::of(&codes));
     if let Some(directory) = cache_directory {
         let path = CurveTable::cache_path(directory, &key);
         if path.exists() {
@@ -542,7 +546,7 @@ pub fn load_or_run(
             }
         }
     }
-    let table = run_curve(spec, progress)?;
+    let table = run_validated(spec, &codes, progress)?;
     if let Some(directory) = cache_directory {
         table.save(&CurveTable::cache_path(directory, &table.key))?;
     }

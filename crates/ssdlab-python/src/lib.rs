@@ -91,29 +91,48 @@ fn run(py: Python<'_>, config: &str, overrides: Vec<String>, progress: Option<Py
         presets::resolve(config, &overrides)
     }
     .map_err(config_error)?;
-    let callback_error: Mutex<Option<PyErr>> = Mutex::new(None);
+    let relay = ProgressRelay::new(progress);
     let outcome = guarded(py, || {
-        let mut report = |done: u64, total: u64| -> Result<(), SimulationError> {
-            let Some(callback) = progress.as_ref() else { return Ok(()) };
-            Python::attach(|py| match callback.call1(py, (done, total)) {
-                Ok(_) => Ok(()),
-                Err(error) => {
-                    let reason = error.to_string();
-                    if let Ok(mut slot) = callback_error.lock() {
-                        *slot = Some(error);
-                    }
-                    Err(SimulationError::Interrupted { reason })
-                }
-            })
-        };
+        let mut report = |done: u64, total: u64| relay.report(done, total).map_err(|reason| SimulationError::Interrupted { reason });
         let result = ssdlab_ssd::run(&config, &mut report).map_err(simulation_error)?;
-        serde_json::to_string(&result).map_err(|e| InternalError::new_err(e.to_string()))
+        to_json(&result)
     });
-    if let Some(error) = callback_error.lock().ok().and_then(|mut slot| slot.take()) {
-        // The progress callback raised (e.g. KeyboardInterrupt): re-raise that, not a wrapper.
-        return Err(error);
+    relay.finish(outcome)
+}
+
+/// Calls a Python `progress(done, total)` from inside a run. If the callback raises (e.g.
+/// KeyboardInterrupt), the run is stopped and that exception, not a wrapper, reaches the caller.
+struct ProgressRelay {
+    callback: Option<Py<PyAny>>,
+    raised: Mutex<Option<PyErr>>,
+}
+
+impl ProgressRelay {
+    fn new(callback: Option<Py<PyAny>>) -> Self {
+        ProgressRelay { callback, raised: Mutex::new(None) }
     }
-    outcome
+
+    /// Ok to go on, or the reason to stop.
+    fn report(&self, done: u64, total: u64) -> Result<(), String> {
+        let Some(callback) = self.callback.as_ref() else { return Ok(()) };
+        Python::attach(|py| match callback.call1(py, (done, total)) {
+            Ok(_) => Ok(()),
+            Err(error) => {
+                let reason = error.to_string();
+                if let Ok(mut slot) = self.raised.lock() {
+                    *slot = Some(error);
+                }
+                Err(reason)
+            }
+        })
+    }
+
+    fn finish<T>(self, outcome: PyResult<T>) -> PyResult<T> {
+        match self.raised.into_inner().ok().flatten() {
+            Some(error) => Err(error),
+            None => outcome,
+        }
+    }
 }
 
 fn curve_error(error: ssdlab_ecc::curve::CurveError) -> PyErr {
@@ -155,28 +174,13 @@ fn ecc_curve_spec(text: &str, origin: &str, overrides: Vec<String>) -> PyResult<
 #[pyo3(signature = (spec, origin="<string>", overrides=Vec::new(), cache_dir=None, progress=None))]
 fn ecc_curve(py: Python<'_>, spec: &str, origin: &str, overrides: Vec<String>, cache_dir: Option<PathBuf>, progress: Option<Py<PyAny>>) -> PyResult<String> {
     let spec = ssdlab_ecc::curve::CurveSpec::from_toml_str(spec, origin, &overrides).map_err(curve_error)?;
-    let callback_error: Mutex<Option<PyErr>> = Mutex::new(None);
+    let relay = ProgressRelay::new(progress);
     let outcome = guarded(py, || {
-        let mut report = |done: u64, total: u64| -> Result<(), ssdlab_ecc::curve::CurveError> {
-            let Some(callback) = progress.as_ref() else { return Ok(()) };
-            Python::attach(|py| match callback.call1(py, (done, total)) {
-                Ok(_) => Ok(()),
-                Err(error) => {
-                    let reason = error.to_string();
-                    if let Ok(mut slot) = callback_error.lock() {
-                        *slot = Some(error);
-                    }
-                    Err(ssdlab_ecc::curve::CurveError::Interrupted { reason })
-                }
-            })
-        };
+        let mut report = |done: u64, total: u64| relay.report(done, total).map_err(|reason| ssdlab_ecc::curve::CurveError::Interrupted { reason });
         let (table, from_cache) = ssdlab_ecc::curve::load_or_run(&spec, cache_dir.as_deref(), &mut report).map_err(curve_error)?;
         to_json(&serde_json::json!({ "table": table, "from_cache": from_cache }))
     });
-    if let Some(error) = callback_error.lock().ok().and_then(|mut slot| slot.take()) {
-        return Err(error);
-    }
-    outcome
+    relay.finish(outcome)
 }
 
 /// Decoder throughput and Monte Carlo rate. `settings` is JSON (fields of
