@@ -261,11 +261,16 @@ pub struct HostConfig {
     pub time_scale: f64,
     /// Replay the workload this many times back to back, with time offsets that keep arrivals increasing.
     pub loops: u32,
+    /// Replay the workload as this many independent volumes side by side: every request is issued
+    /// `tiles` times at the same arrival time, copy k shifted by k x the workload's address space.
+    /// Footprint and offered load grow `tiles`-fold, locality within each copy is the workload's own.
+    /// Used to bring a small trace sample up to a published data size (seed 003 reproduction).
+    pub tiles: u32,
 }
 
 impl Default for HostConfig {
     fn default() -> Self {
-        HostConfig { mode: HostMode::OpenLoop, queue_depth: 32, time_scale: 1.0, loops: 1 }
+        HostConfig { mode: HostMode::OpenLoop, queue_depth: 32, time_scale: 1.0, loops: 1, tiles: 1 }
     }
 }
 
@@ -327,11 +332,33 @@ pub enum ReadStrategyKind {
 #[serde(deny_unknown_fields, default)]
 pub struct MiddlewareConfig {
     pub kind: MiddlewareKind,
+    /// Settings of the LBA scrambler (used when kind = "lba_scrambler").
+    pub lba_scrambler: LbaScramblerConfig,
 }
 
 impl Default for MiddlewareConfig {
     fn default() -> Self {
-        MiddlewareConfig { kind: MiddlewareKind::None }
+        MiddlewareConfig { kind: MiddlewareKind::None, lba_scrambler: LbaScramblerConfig::default() }
+    }
+}
+
+/// The two thresholds seed 003 names but does not quantify (see `middleware/lba_scrambler.rs`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LbaScramblerConfig {
+    /// Rule 1 ("free space is plentiful"): write to empty logical pages while more than this fraction
+    /// of the NAND pages is not mapped by the FTL. Default 0.5: the SSD is less than half full.
+    /// 1 turns rule 1 off.
+    pub plentiful_free_fraction: f64,
+    /// Rule 2 ("the next victim has enough fragmented pages"): redirect writes into the next victim
+    /// while it holds at least this many fragmented pages. Default 1: every fragmented page in the
+    /// victim that a write can take is one page GC need not copy.
+    pub victim_min_fragmented_pages: u32,
+}
+
+impl Default for LbaScramblerConfig {
+    fn default() -> Self {
+        LbaScramblerConfig { plentiful_free_fraction: 0.5, victim_min_fragmented_pages: 1 }
     }
 }
 
@@ -342,6 +369,8 @@ pub enum MiddlewareKind {
     None,
     /// A fixed seeded bijection of logical pages (a test of the remapping seam).
     Permutation,
+    /// Seed 003's LBA scrambler: writes aimed at the next GC victim's fragmented pages.
+    LbaScrambler,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
@@ -493,12 +522,24 @@ impl SimulationConfig {
         if !(0.0..=1.0).contains(&ftl.aging.spread_fraction) {
             return fail("ftl.aging.spread_fraction", format!("must be in [0, 1], got {}", ftl.aging.spread_fraction));
         }
+        let scrambler = &self.middleware.lba_scrambler;
+        if !(scrambler.plentiful_free_fraction >= 0.1 && scrambler.plentiful_free_fraction <= 1.0) {
+            return fail("middleware.lba_scrambler.plentiful_free_fraction", format!(
+                "must be in [0.1, 1] (below 0.1 rule 1 would fill the NAND past the FTL's spare blocks; 1 turns rule 1 off), got {}",
+                scrambler.plentiful_free_fraction));
+        }
+        if scrambler.victim_min_fragmented_pages == 0 {
+            return fail("middleware.lba_scrambler.victim_min_fragmented_pages", "must be at least 1".into());
+        }
         let host = &self.host;
         if host.queue_depth == 0 {
             return fail("host.queue_depth", "must be at least 1".into());
         }
         if !(host.time_scale > 0.0 && host.time_scale.is_finite()) {
             return fail("host.time_scale", format!("must be positive, got {}", host.time_scale));
+        }
+        if host.tiles == 0 {
+            return fail("host.tiles", "must be at least 1".into());
         }
         if host.loops == 0 {
             return fail("host.loops", "must be at least 1".into());

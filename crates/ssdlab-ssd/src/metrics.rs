@@ -55,7 +55,7 @@ impl LatencyRecorder {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LatencySummary {
     pub mean: f64,
     pub p50: f64,
@@ -74,7 +74,7 @@ pub struct OpMetrics {
     pub latency_us: LatencySummary,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GcMetrics {
     pub invocations: u64,
     pub blocks_collected: u64,
@@ -97,6 +97,8 @@ pub struct WorkloadSummary {
     pub source: String,
     pub format: Option<String>,
     pub loops: u32,
+    /// Copies of the workload replayed side by side (`host.tiles`).
+    pub tiles: u32,
     /// Distinct logical pages the workload touches (one pass).
     pub footprint_pages: u64,
     pub address_space_bytes: u64,
@@ -157,6 +159,8 @@ pub struct RunResult {
     pub write: OpMetrics,
     pub all: OpMetrics,
     pub gc: GcMetrics,
+    /// Pages the host's writes programmed (after page splitting), the denominator of write amplification.
+    pub host_pages_written: u64,
     pub write_amplification: f64,
     pub erase_count: EraseCountSummary,
     pub flash: FlashCounters,
@@ -177,6 +181,8 @@ pub struct RunResult {
     pub requests_per_cpu_second: f64,
     /// Bytes held by the model's tables at the end of the run.
     pub model_memory_bytes: u64,
+    /// What the host-side middleware did (seed 003's rule counts for the LBA scrambler).
+    pub middleware: crate::middleware::MiddlewareStats,
 }
 
 pub fn gc_metrics(stats: &FtlStats) -> GcMetrics {

@@ -45,6 +45,25 @@ impl Footprint {
             Footprint::List(pages) => pages[index as usize],
         }
     }
+    /// The footprint of `tiles` copies, copy k shifted by k x `stride_pages`.
+    fn tiled(self, tiles: u64, stride_pages: u64) -> Result<Footprint, SimulationError> {
+        if stride_pages * tiles >= u32::MAX as u64 {
+            return Err(crate::error::ConfigError::Invalid {
+                origin: "config".into(),
+                line: None,
+                field: "host.tiles".into(),
+                message: format!("{tiles} copies of a {stride_pages}-page address space exceed the 32-bit logical page space"),
+            }
+            .into());
+        }
+        Ok(match self {
+            Footprint::Range(n) if n == stride_pages => Footprint::Range(n * tiles),
+            other => {
+                let one: Vec<u32> = (0..other.len()).map(|index| other.get(index)).collect();
+                Footprint::List((0..tiles).flat_map(|k| one.iter().map(move |&page| page + (k * stride_pages) as u32)).collect())
+            }
+        })
+    }
 }
 
 /// Checks that every read returns the latest write: each host page write gets a fresh tag, stored
@@ -103,6 +122,8 @@ pub struct Simulation {
     address_space_bytes: u64,
     skipped_lines: (u64, Vec<String>),
     logical_capacity_bytes: u64,
+    /// Logical pages the host may address (the FTL's space may be larger, see `middleware`).
+    host_logical_pages: u64,
     page_bytes: u64,
     ops: Vec<FlashOp>,
     program_group: Vec<Ppn>,
@@ -141,6 +162,14 @@ impl Simulation {
             return Err(crate::error::ConfigError::Invalid { origin: config_origin(config), line: None, field: "workload".into(), message: "no workload given".into() }.into());
         };
 
+        // Tiles: independent copies of the workload side by side, each over its own address range.
+        let tiles = config.host.tiles.max(1) as u64;
+        let tile_stride_bytes = address_space_bytes.div_ceil(page_bytes) * page_bytes;
+        let (stream, footprint, address_space_bytes) = if tiles > 1 {
+            (stream.tiled(tiles as u32, tile_stride_bytes), footprint.tiled(tiles, tile_stride_bytes / page_bytes)?, tile_stride_bytes * tiles)
+        } else {
+            (stream, footprint, address_space_bytes)
+        };
         let mut config = config.clone();
         let address_pages = address_space_bytes.div_ceil(page_bytes);
         let logical_pages = match config.ftl.sizing {
@@ -186,7 +215,28 @@ impl Simulation {
         }
         let geometry = Geometry::new(&config.device.geometry, config.device.nand.cell_type);
         let keep_tags = config.verification.integrity_oracle;
-        let ftl = Ftl::new(geometry.clone(), &config.ftl, logical_pages, keep_tags);
+        if config.middleware.kind == crate::config::MiddlewareKind::LbaScrambler {
+            // Rule 1 may fill the NAND up to 1 - plentiful_free_fraction; GC needs its reserve
+            // (high watermark + 2 open blocks) and one more block per plane of slack to make progress.
+            let reserve_pages = geometry.planes_total() as u64 * (config.ftl.garbage_collection.high_watermark_blocks as u64 + 3) * geometry.pages_per_block as u64;
+            let minimum = reserve_pages as f64 / geometry.pages_total() as f64;
+            let plentiful = config.middleware.lba_scrambler.plentiful_free_fraction;
+            if plentiful < minimum {
+                return Err(crate::error::ConfigError::Invalid {
+                    origin: config_origin(&config),
+                    line: None,
+                    field: "middleware.lba_scrambler.plentiful_free_fraction".into(),
+                    message: format!(
+                        "{plentiful} would let rule 1 fill the NAND into the GC reserve of this device ({reserve_pages} of {} pages); use at least {:.3}",
+                        geometry.pages_total(), minimum
+                    ),
+                }
+                .into());
+            }
+        }
+        // The FTL's logical space: the host's, or larger when the middleware remaps into more.
+        let ftl_logical_pages = middleware::ftl_logical_pages(config.middleware.kind, logical_pages, geometry.pages_total());
+        let ftl = Ftl::new(geometry.clone(), &config.ftl, ftl_logical_pages, keep_tags);
         let scheduler = FlashScheduler::new(
             geometry.clone(),
             &config.device,
@@ -194,11 +244,12 @@ impl Simulation {
             config.read_path.decode_latency_ns,
             config.ftl.garbage_collection.copyback,
         );
-        let middleware = middleware::build(config.middleware.kind, logical_pages, derive_seed(config.seed, "middleware"));
+        let middleware = middleware::build(&config.middleware, ftl_logical_pages, derive_seed(config.seed, "middleware"));
         let mut read_strategy = read_path::build(&config.read_path);
         // A strategy that ignores the context plans every read the same way: plan once.
         let fixed_read_plan = (!read_strategy.uses_context()).then(|| read_strategy.plan(&ReadContext::default()));
         Ok(Simulation {
+            host_logical_pages: logical_pages,
             oracle: keep_tags.then(Oracle::new),
             logical_capacity_bytes: logical_pages * page_bytes,
             page_bytes,
@@ -244,7 +295,7 @@ impl Simulation {
         }
         if self.config.ftl.precondition.enabled && self.footprint.len() > 0 {
             let footprint_pages = self.footprint.len();
-            let logical_pages = self.ftl.logical_pages();
+            let logical_pages = self.host_logical_pages;
             for index in 0..footprint_pages {
                 let page = self.footprint.get(index);
                 if (page as u64) < logical_pages {
@@ -267,6 +318,7 @@ impl Simulation {
                 wall_seconds: started.elapsed().as_secs_f64(),
             };
             self.ftl.reset_stats();
+            self.middleware.reset_stats();
         }
         // The footprint list is not needed any more.
         self.footprint = Footprint::Range(self.footprint.len());
@@ -274,7 +326,7 @@ impl Simulation {
     }
 
     fn untimed_write(&mut self, host_page: u32) -> Result<(), SimulationError> {
-        let target = self.middleware.write_target(Lpn(host_page), &self.ftl);
+        let target = self.middleware.write_target(Lpn(host_page), &self.ftl, 0);
         let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(host_page));
         self.ops.clear();
         self.ftl.write(target, 0, tag, &mut self.ops).map_err(|source| SimulationError::Ftl { origin: format!("{} (preconditioning)", self.origin), source })?;
@@ -390,7 +442,7 @@ impl Simulation {
                     self.read_modify_writes += 1;
                 }
             }
-            let target = self.middleware.write_target(host, &self.ftl);
+            let target = self.middleware.write_target(host, &self.ftl, now.0);
             let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(host.0));
             self.ops.clear();
             let ppn = self.ftl.write(target, now.0, tag, &mut self.ops).map_err(|source| SimulationError::Ftl {
@@ -475,10 +527,11 @@ impl Simulation {
                 source: self.origin.clone(),
                 format: self.format.clone(),
                 loops: self.config.host.loops,
+                tiles: self.config.host.tiles,
                 footprint_pages: self.footprint.len(),
                 address_space_bytes: self.address_space_bytes,
                 timestamps_reordered: self.stream.timestamps_reordered(),
-                skipped_lines: self.skipped_lines.0 * self.config.host.loops as u64,
+                skipped_lines: self.skipped_lines.0 * self.config.host.loops as u64 * self.config.host.tiles as u64,
                 skipped_line_messages: self.skipped_lines.1.clone(),
             },
             device: DeviceSummary {
@@ -502,6 +555,7 @@ impl Simulation {
             write: self.write_latency.summary(simulated),
             all: self.all_latency.summary(simulated),
             gc: gc_metrics(&stats),
+            host_pages_written: stats.host_pages_written,
             write_amplification: if stats.host_pages_written == 0 { 0.0 } else { (stats.host_pages_written + stats.gc_pages_copied) as f64 / stats.host_pages_written as f64 },
             erase_count: EraseCountSummary { min: erase_min, mean: erase_mean, max: erase_max, endurance_pe_cycles: self.config.device.nand.endurance_pe_cycles },
             flash: self.scheduler.counters,
@@ -525,7 +579,8 @@ impl Simulation {
             replay_cpu_seconds,
             requests_per_wall_second: if wall_seconds > 0.0 { self.requests_issued as f64 / wall_seconds } else { 0.0 },
             requests_per_cpu_second: if replay_cpu_seconds > 0.0 { self.requests_issued as f64 / replay_cpu_seconds } else { 0.0 },
-            model_memory_bytes: self.ftl.memory_bytes(),
+            model_memory_bytes: self.ftl.memory_bytes() + self.middleware.memory_bytes(),
+            middleware: self.middleware.stats(),
         })
     }
 }

@@ -116,3 +116,27 @@ fn footprint_larger_than_device_fails_loudly() {
     let error = run(&config, &mut no_progress()).unwrap_err();
     assert!(error.to_string().contains("workload.synthetic.span_bytes"), "{error}");
 }
+
+/// Seed 003's scrambler: with rule 1 off nothing is ever left fragmented, so it must behave exactly
+/// like no middleware; with rule 1 on it leaves fragmented pages and rule 2 redirects writes into the
+/// next victim's.
+#[test]
+fn lba_scrambler_rules_do_what_they_say() {
+    let workload = synthetic(20_000, 0.2, 6 << 20, "{ distribution = \"hot_cold\", hot_space_fraction = 0.2, hot_access_fraction = 0.8 }", "{ distribution = \"fixed\", bytes = 4096 }");
+    let base = ["ftl.plane_allocation=dynamic", "ftl.precondition.overwrite_passes=1"];
+    let plain = run(&small_config(&workload, &base), &mut no_progress()).unwrap();
+    let mut off = base.to_vec();
+    off.extend(["middleware.kind=lba_scrambler", "middleware.lba_scrambler.plentiful_free_fraction=1.0"]);
+    let rule3_only = run(&small_config(&workload, &off), &mut no_progress()).unwrap();
+    assert_eq!(rule3_only.gc, plain.gc);
+    assert_eq!(rule3_only.write.latency_us, plain.write.latency_us);
+    assert_eq!(rule3_only.middleware.rule3_other_page_writes, rule3_only.host_pages_written);
+    assert_eq!(rule3_only.middleware.fragmented_pages, 0);
+
+    let mut on = base.to_vec();
+    on.extend(["middleware.kind=lba_scrambler", "middleware.lba_scrambler.plentiful_free_fraction=0.5"]);
+    let scrambled = run(&small_config(&workload, &on), &mut no_progress()).unwrap();
+    assert!(scrambled.middleware.fragmented_pages > 0);
+    assert!(scrambled.middleware.rule2_victim_page_writes > 0, "{:?}", scrambled.middleware);
+    assert_ne!(scrambled.gc, plain.gc);
+}

@@ -14,7 +14,7 @@ fn every_policy_combination_keeps_data() {
     for policy in ["greedy", "round_robin", "cost_benefit"] {
         for wear in ["round_robin", "least_worn"] {
             for allocation in ["static", "dynamic"] {
-                for middleware in ["none", "permutation"] {
+                for middleware in ["none", "permutation", "lba_scrambler"] {
                     let workload = synthetic(20_000, 0.4, 11 << 20, UNIFORM, SMALL_WRITES);
                     let config = small_config(&workload, &[
                         &format!("ftl.garbage_collection.policy={policy}"),
@@ -67,6 +67,36 @@ fn umass_trace_with_permutation_keeps_data() {
     assert!(result.gc.pages_copied > 0);
 }
 
+#[test]
+fn real_traces_through_the_lba_scrambler_keep_data() {
+    for name in ["umass-financial1.ssdsim-ascii.first10k.txt.gz", "msr-hm_0.sample.csv.gz", "mqsim-tpcc-small.trace.gz"] {
+        let Some(path) = shared_trace(name) else { return };
+        let workload = format!("[workload.trace]\npath = {:?}\n", path.display().to_string());
+        for free in ["0.2", "0.6"] {
+            let config = small_config(&workload, &[
+                "ftl.sizing=footprint",
+                &format!("ftl.footprint_free_fraction={free}"),
+                "host.loops=3",
+                "host.tiles=2",
+                "middleware.kind=lba_scrambler",
+                "ftl.plane_allocation=dynamic",
+                "ftl.precondition.overwrite_passes=2",
+            ]);
+            let result = run(&config, &mut no_progress()).unwrap_or_else(|e| panic!("{name} at {free} free: {e}"));
+            assert_eq!(result.requests_completed, result.requests);
+            assert_eq!(result.workload.tiles, 2);
+            assert!(result.integrity.reads_checked > 0, "{name}");
+            assert!(result.gc.blocks_collected > 0, "{name} at {free} free: GC must run");
+            let rules = result.middleware;
+            assert_eq!(
+                rules.rule1_empty_page_writes + rules.rule2_victim_page_writes + rules.rule3_other_page_writes,
+                result.host_pages_written,
+                "{name}: every host page write goes through one rule"
+            );
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
     #[test]
@@ -76,6 +106,9 @@ proptest! {
         span_pages in 64u64..3_000,
         policy in prop_oneof![Just("greedy"), Just("round_robin"), Just("cost_benefit")],
         allocation in prop_oneof![Just("static"), Just("dynamic")],
+        middleware in prop_oneof![Just("none"), Just("permutation"), Just("lba_scrambler")],
+        plentiful in 0.2f64..1.0,
+        victim_min in 1u32..8,
     ) {
         let workload = synthetic(3_000, read_fraction, span_pages * 4096, UNIFORM, SMALL_WRITES);
         let config = small_config(&workload, &[
@@ -84,6 +117,9 @@ proptest! {
             &format!("ftl.plane_allocation={allocation}"),
             "workload.synthetic.alignment_bytes=512",
             "ftl.precondition.overwrite_passes=0.5",
+            &format!("middleware.kind={middleware}"),
+            &format!("middleware.lba_scrambler.plentiful_free_fraction={plentiful}"),
+            &format!("middleware.lba_scrambler.victim_min_fragmented_pages={victim_min}"),
         ]);
         let result = run(&config, &mut no_progress());
         prop_assert!(result.is_ok(), "{:?}", result.err().map(|e| e.to_string()));

@@ -2,7 +2,8 @@
 //!
 //! * [`RequestStream`] replays a trace or a synthetic workload, `loops` times back to back. Each loop
 //!   is shifted by the previous loop's span plus one mean inter-arrival gap, so arrivals keep increasing.
-//!   Arrival times are multiplied by `time_scale`.
+//!   Arrival times are multiplied by `time_scale`. With `tiles` > 1 every request is issued that many
+//!   times at the same arrival, copy k shifted by k x `tile_stride_bytes` (independent volumes side by side).
 //! * [`PageSpan`] splits a byte range into logical pages and marks partial first/last pages (a partial
 //!   write of a page that holds data needs read-modify-write).
 //! * Open loop issues each request at its arrival time; closed loop keeps `queue_depth` requests
@@ -56,6 +57,10 @@ pub struct RequestStream {
     last_arrival_ns: u64,
     in_loop: u64,
     reordered_before: u64,
+    tiles: u32,
+    tile_stride_bytes: u64,
+    /// The request whose further copies are still to be issued, and the next copy's index.
+    pending_copy: Option<(IoRequest, u32)>,
     pub per_loop: u64,
 }
 
@@ -84,11 +89,21 @@ impl RequestStream {
             last_arrival_ns: 0,
             in_loop: 0,
             reordered_before: 0,
+            tiles: 1,
+            tile_stride_bytes: 0,
+            pending_copy: None,
         }
     }
 
+    /// Issues every request `tiles` times, copy k shifted by k x `stride_bytes`.
+    pub fn tiled(mut self, tiles: u32, stride_bytes: u64) -> Self {
+        self.tiles = tiles.max(1);
+        self.tile_stride_bytes = stride_bytes;
+        self
+    }
+
     pub fn expected_total(&self) -> u64 {
-        self.per_loop * self.loops as u64
+        self.per_loop * self.loops as u64 * self.tiles as u64
     }
 
     pub fn timestamps_reordered(&self) -> u64 {
@@ -107,6 +122,24 @@ impl RequestStream {
     }
 
     pub fn next_request(&mut self) -> Result<Option<IoRequest>, SimulationError> {
+        if let Some((original, copy)) = self.pending_copy.take() {
+            let mut request = original;
+            request.offset_bytes += copy as u64 * self.tile_stride_bytes;
+            if copy + 1 < self.tiles {
+                self.pending_copy = Some((original, copy + 1));
+            }
+            return Ok(Some(request));
+        }
+        let next = self.next_original()?;
+        if let Some(request) = &next {
+            if self.tiles > 1 {
+                self.pending_copy = Some((*request, 1));
+            }
+        }
+        Ok(next)
+    }
+
+    fn next_original(&mut self) -> Result<Option<IoRequest>, SimulationError> {
         loop {
             if let Some(mut request) = self.raw_next()? {
                 let scaled = (request.arrival.0 as f64 * self.time_scale) as u64;
@@ -143,6 +176,30 @@ impl RequestStream {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ssdlab_workload::SyntheticSpec;
+
+    #[test]
+    fn tiles_issue_shifted_copies_at_the_same_time() {
+        let spec: SyntheticSpec = toml::from_str(
+            "requests = 5\nread_fraction = 0.5\nspan_bytes = 1048576\naddress = { distribution = \"uniform\" }\nsize = { distribution = \"fixed\", bytes = 4096 }\narrival = { process = \"poisson\", mean_interarrival_ns = 1000.0 }\n",
+        )
+        .unwrap();
+        let mut plain = RequestStream::from_synthetic(&spec, 1, 2, 1.0).unwrap();
+        let mut tiled = RequestStream::from_synthetic(&spec, 1, 2, 1.0).unwrap().tiled(3, 1 << 20);
+        assert_eq!(tiled.expected_total(), 30);
+        let mut count = 0;
+        while let Some(original) = plain.next_request().unwrap() {
+            for copy in 0..3u64 {
+                let request = tiled.next_request().unwrap().unwrap();
+                assert_eq!(request.arrival, original.arrival);
+                assert_eq!(request.offset_bytes, original.offset_bytes + copy * (1 << 20));
+                assert_eq!(request.op, original.op);
+                count += 1;
+            }
+        }
+        assert!(tiled.next_request().unwrap().is_none());
+        assert_eq!(count, 30);
+    }
 
     #[test]
     fn page_span_marks_partial_pages() {

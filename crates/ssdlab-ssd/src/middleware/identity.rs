@@ -11,7 +11,7 @@ impl Middleware for Identity {
         "none"
     }
     #[inline]
-    fn write_target(&mut self, host: Lpn, _ftl: &Ftl) -> Lpn {
+    fn write_target(&mut self, host: Lpn, _ftl: &Ftl, _now_ns: u64) -> Lpn {
         host
     }
     #[inline]

@@ -40,7 +40,7 @@ impl Middleware for Permutation {
     fn name(&self) -> &'static str {
         "permutation"
     }
-    fn write_target(&mut self, host: Lpn, _ftl: &Ftl) -> Lpn {
+    fn write_target(&mut self, host: Lpn, _ftl: &Ftl, _now_ns: u64) -> Lpn {
         self.read_target(host).unwrap_or(host)
     }
     fn read_target(&self, host: Lpn) -> Option<Lpn> {
