@@ -1,4 +1,4 @@
-"""The ssdlab command line: ``ssdlab run | trace stats | presets | config | bench | ecc curve | ecc rber``.
+"""The ssdlab command line: ``ssdlab run | sweep | reproduce | trace stats | presets | config | bench | ecc``.
 
 Exit codes: 0 success; 2 bad input (config, trace, arguments); 1 the simulation could not complete
 (device full, integrity violation, incomplete run); 3 an internal error (a bug); 130 interrupted.
@@ -26,6 +26,8 @@ app.add_typer(trace_app, name="trace")
 app.add_typer(presets_app, name="presets")
 ecc_app = typer.Typer(no_args_is_help=True, help="ECC lab: frame-error-rate curves and raw bit error rates.")
 app.add_typer(ecc_app, name="ecc")
+reproduce_app = typer.Typer(no_args_is_help=True, help="Reproduce a seed study: run its grid, write its figures and a report.")
+app.add_typer(reproduce_app, name="reproduce")
 
 # Redirected output (files, CI logs) gets a fixed 120-column width so tables are not truncated.
 console = Console(width=None if sys.stdout.isatty() else 120)
@@ -43,6 +45,8 @@ def _fail(error: BaseException) -> None:
     elif isinstance(error, _native.SsdlabError):
         code = 1
     elif isinstance(error, (FileNotFoundError, IsADirectoryError, PermissionError)):
+        code = 2
+    elif type(error).__name__ == "SweepError":
         code = 2
     else:
         raise error
@@ -238,6 +242,86 @@ def ecc_rber(
     if json_out is not None:
         _write_json(json_out, rows)
     render_rber(rows, console)
+
+
+def _sweep_progress(enabled: bool):
+    bar = Progress(
+        TextColumn("[bold]sweep"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("points"),
+        TextColumn("{task.fields[last]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=error_console,
+        transient=True,
+        disable=not enabled,
+    )
+    return bar
+
+
+def _sweep_reporter(bar, task):
+    def report(done: int, total: int, point, row) -> None:
+        last = ""
+        if point is not None and row is not None:
+            last = ", ".join(f"{k}={v}" for k, v in point.labels) + ("" if row["status"] == "ok" else " [red]FAILED[/red]")
+        bar.update(task, completed=done, total=total, last=last)
+
+    return report
+
+
+@app.command()
+def sweep(
+    sweep_file: Annotated[Path, typer.Argument(help="Sweep file (TOML): base config + grid of overrides.")],
+    out: Annotated[Optional[Path], typer.Option("--out", help="Output folder (default: sweeps/<name>).")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Run on this Dask distributed scheduler (tcp://host:8786).")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
+) -> None:
+    """Run every point of a sweep (skipping points already stored); one Parquet row per point."""
+    from ssdlab import sweep as sweeps
+    from ssdlab.summary import render_sweep
+
+    try:
+        definition = sweeps.Sweep.from_file(sweep_file)
+        folder = out if out is not None else Path("sweeps") / definition.name
+        with _sweep_progress(not quiet and error_console.is_terminal) as bar:
+            task = bar.add_task("sweep", total=None, last="")
+            outcome = sweeps.run_sweep(definition, folder, scheduler=scheduler, workers=workers, progress=_sweep_reporter(bar, task))
+    except BaseException as error:  # noqa: BLE001
+        _fail(error)
+        return
+    if not quiet:
+        render_sweep(outcome, console)
+    if outcome.failed:
+        raise typer.Exit(1)
+
+
+@reproduce_app.command("lba-scrambler")
+def reproduce_lba_scrambler(
+    out: Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report.")] = Path("reproduce/lba-scrambler"),
+    trace: Annotated[Optional[list[str]], typer.Option("--trace", help="Use a full trace for a workload: NAME=PATH (financial1, tpcc-mysql, prxy_0, prxy_1, src1_0); repeatable.")] = None,
+    full_size: Annotated[bool, typer.Option("--full-size", help="Stand-ins at the seed's full data sizes (slow) instead of capped at 1 GiB.")] = False,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
+) -> None:
+    """Seed 003: LBA scrambler vs conventional, 5 workloads x free space 20-80 %; Fig. 4(a), 4(b), 5 and a report."""
+    from ssdlab.reproduce import lba_scrambler
+
+    try:
+        traces = lba_scrambler.parse_trace_options(trace or [])
+        with _sweep_progress(not quiet and error_console.is_terminal) as bar:
+            task = bar.add_task("sweep", total=None, last="")
+            report = lba_scrambler.reproduce(out, traces=traces, full_size=full_size, scheduler=scheduler, workers=workers, progress=_sweep_reporter(bar, task))
+    except BaseException as error:  # noqa: BLE001
+        _fail(error)
+        return
+    if not quiet:
+        console.print(report.summary_markdown())
+        console.print(f"[dim]report: {report.report_path}[/dim]")
+    if report.failed:
+        raise typer.Exit(1)
 
 
 def main() -> None:

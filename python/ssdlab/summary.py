@@ -175,3 +175,28 @@ def render_rber(rows: list[dict[str, Any]], console: Console) -> None:
     for (chip, retention, pe), by_page in grouped.items():
         table.add_row(str(chip), f"{retention:g}", f"{pe:,.0f}", *[_rate(by_page.get(p)) for p in pages])
     console.print(table)
+
+
+def render_sweep(outcome: Any, console: Console) -> None:
+    """One line per point: its axis labels, status, and a few headline metrics."""
+    rows = outcome.rows
+    label_keys = sorted({k for row in rows for k in row if k.startswith("point.")})
+    table = Table(title=f"Sweep: {len(rows)} points ({outcome.ran} run now, {outcome.skipped} already stored, {outcome.failed} failed) in {outcome.wall_seconds:.1f} s")
+    for key in label_keys:
+        table.add_column(key.removeprefix("point."))
+    for column in ("status", "GC invocations", "pages copied", "WA", "write MB/s", "seconds"):
+        table.add_column(column, justify="right")
+    for row in rows:
+        ok = row["status"] == "ok"
+        metric = lambda key, fmt: fmt.format(row[key]) if ok and row.get(key) is not None else "-"  # noqa: E731
+        table.add_row(
+            *[str(row.get(k, "")) for k in label_keys],
+            "ok" if ok else f"[red]failed[/red]: {str(row.get('error', ''))[:60]}",
+            metric("result.gc.invocations", "{:,.0f}"),
+            metric("result.gc.pages_copied", "{:,.0f}"),
+            metric("result.write_amplification", "{:.3f}"),
+            metric("result.write.mbps", "{:.1f}"),
+            f"{row['point_seconds']:.1f}",
+        )
+    console.print(table)
+    console.print(f"[dim]results: {outcome.out_dir / 'results.parquet'} (one row per point; per-point files in {outcome.out_dir / 'points'})[/dim]")

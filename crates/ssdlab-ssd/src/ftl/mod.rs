@@ -3,7 +3,9 @@
 //! What it models: out-of-place page writes into one open host block and one open GC block per
 //! plane; per-plane GC that starts below a low watermark of free blocks and runs until a high
 //! watermark, copying valid pages within the plane; victim and free-block policies as plug-ins;
-//! fast aging; the ability to name the next GC victim ahead of time.
+//! fast aging; the ability to name the next GC victim ahead of time. With dynamic plane allocation a
+//! plane whose full blocks hold only valid data is marked stuck and skipped by host writes until an
+//! overwrite frees one of its pages; the device is full only when every plane is stuck.
 //! What it leaves out: mapping-table caching (the whole table is in controller DRAM, as in MQSim's
 //! default), static wear leveling by cold-data migration, bad blocks, power loss.
 //! Timing is not decided here: the FTL returns the flash operations it needs (GC reads, programs,
@@ -51,6 +53,9 @@ enum Stream {
 
 struct PlaneState {
     free: VecDeque<u32>,
+    /// Set (dynamic allocation only) when GC found no invalid page in any full block of the plane;
+    /// host writes then go to other planes until an overwrite invalidates a page here.
+    stuck: bool,
     host_frontier: Option<u32>,
     gc_frontier: Option<u32>,
 }
@@ -79,7 +84,7 @@ impl Ftl {
     /// `logical_pages` is the size of the logical page space the host may address.
     pub fn new(geometry: Geometry, config: &FtlConfig, logical_pages: u64, keep_tags: bool) -> Self {
         let planes = (0..geometry.planes_total())
-            .map(|_| PlaneState { free: (0..geometry.blocks_per_plane).collect(), host_frontier: None, gc_frontier: None })
+            .map(|_| PlaneState { free: (0..geometry.blocks_per_plane).collect(), stuck: false, host_frontier: None, gc_frontier: None })
             .collect();
         let blocks_total = geometry.blocks_total() as usize;
         Ftl {
@@ -178,9 +183,17 @@ impl Ftl {
         if lpn.0 as u64 >= self.logical_pages {
             return Err(FtlError::LogicalPageOutOfRange { lpn: lpn.0 as u64, logical_pages: self.logical_pages });
         }
-        let plane = self.plane_for_write(lpn);
+        let mut plane = self.plane_for_write(lpn);
         if self.plane_allocation == PlaneAllocation::Dynamic {
             self.dynamic_cursor += 1;
+            if self.planes[plane.0 as usize].stuck {
+                // A plane whose blocks hold only valid data cannot make room; write elsewhere until an
+                // overwrite invalidates one of its pages (see `collect`).
+                let planes = self.planes.len();
+                if let Some(other) = (1..planes).map(|step| (plane.0 as usize + step) % planes).find(|&index| !self.planes[index].stuck) {
+                    plane = PlaneIndex(other as u32);
+                }
+            }
         }
         let ppn = self.allocate(plane, Stream::Host)?;
         if let Some(old) = self.mapping.set(lpn, ppn) {
@@ -245,6 +258,8 @@ impl Ftl {
         let page = self.geometry.page_in_block(ppn) as usize;
         self.pages.set_owner(block, page, INVALID_PAGE);
         self.keys[block] -= 1;
+        let plane = block / self.geometry.blocks_per_plane as usize;
+        self.planes[plane].stuck = false;
     }
 
     /// Garbage collection in one plane until it has `high_watermark` free blocks.
@@ -263,6 +278,16 @@ impl Ftl {
                 let view = self.plane_view(plane, now_ns);
                 (0..view.keys.len()).all(|index| !view.is_full(index) || view.valid_pages(index) == pages_per_block)
             };
+            if no_gain_anywhere && self.plane_allocation == PlaneAllocation::Dynamic && self.planes[plane.0 as usize].free.len() >= 1 {
+                // With dynamic allocation the device is full only when every plane is: this plane
+                // still has a free block and waits for overwrites while writes go elsewhere.
+                let index = plane.0 as usize;
+                self.planes[index].stuck = true;
+                if self.planes.iter().any(|state| !state.stuck) {
+                    return Ok(());
+                }
+                self.planes[index].stuck = false;
+            }
             if no_gain_anywhere || rounds > 4 * self.geometry.blocks_per_plane {
                 return Err(FtlError::DeviceFull {
                     plane: plane.0,

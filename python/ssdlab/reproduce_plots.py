@@ -1,0 +1,63 @@
+"""Figures of the reproduction recipes (matplotlib, PNG and SVG), in the shape of the seeds' figures."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+FREE_COLOURS = {0.2: "#1b9e77", 0.4: "#d95f02", 0.6: "#7570b3", 0.8: "#e7298a"}
+
+
+def _grouped_bars(table: Sequence[Mapping[str, Any]], key: str, scale: float, ylabel: str, title: str, baseline: float, path_stem: Path) -> list[Path]:
+    workloads = list(dict.fromkeys(r["workload"] for r in table))
+    frees = sorted({r["free_fraction"] for r in table})
+    width = 0.8 / max(1, len(frees))
+    figure, axes = plt.subplots(figsize=(9, 4.2))
+    for index, free in enumerate(frees):
+        xs, heights, missing = [], [], []
+        for position, workload in enumerate(workloads):
+            row = next((r for r in table if r["workload"] == workload and r["free_fraction"] == free), None)
+            x = position - 0.4 + width * (index + 0.5)
+            if row is None or row[key] is None:
+                missing.append(x)
+                continue
+            xs.append(x)
+            heights.append(row[key] * scale - baseline)
+        axes.bar(xs, heights, width=width, bottom=baseline, color=FREE_COLOURS.get(free, None), label=f"{free:.0%} free")
+        for x in missing:
+            axes.text(x, baseline, "n/a", ha="center", va="bottom", fontsize=7, rotation=90)
+    axes.axhline(baseline, color="black", linewidth=0.8)
+    axes.set_xticks(range(len(workloads)), [w.replace(" (", "\n(") for w in workloads], fontsize=8)
+    axes.set_ylabel(ylabel)
+    axes.set_title(title, fontsize=10)
+    axes.legend(fontsize=8, ncols=len(frees))
+    axes.grid(axis="y", alpha=0.3)
+    figure.tight_layout()
+    paths = []
+    for suffix in (".png", ".svg"):
+        path = path_stem.with_suffix(suffix)
+        figure.savefig(path, dpi=150)
+        paths.append(path)
+    plt.close(figure)
+    return paths
+
+
+def write_lba_scrambler_figures(table: Sequence[Mapping[str, Any]], out: Path) -> dict[str, Path]:
+    """Seed 003 Fig. 4(a) GC-count reduction, 4(b) GC page-copy reduction, 5 write-performance gain."""
+    figures: dict[str, Path] = {}
+    specs = [
+        ("fig4a", "gc_count_reduction", 100.0, "GC count reduction (%)", "Fig. 4(a): GC count reduction by the LBA scrambler (positive = fewer GCs)", 0.0),
+        ("fig4b", "pages_copied_reduction", 100.0, "GC page-copy reduction (%)", "Fig. 4(b): reduction of pages copied during GC (positive = fewer copies)", 0.0),
+        ("fig5", "write_performance_ratio", 1.0, "write performance (scrambler / conventional)", "Fig. 5: SSD write performance with the LBA scrambler relative to conventional", 1.0),
+    ]
+    for name, key, scale, ylabel, title, baseline in specs:
+        png, svg = _grouped_bars(table, key, scale, ylabel, title, baseline, out / name)
+        figures[f"{name} (PNG)"] = png
+        figures[f"{name} (SVG)"] = svg
+    return figures

@@ -1,0 +1,354 @@
+"""Sweeps: a base config plus a grid of overrides, run point by point in local processes or on a Dask
+cluster, each point stored (Parquet, one row) as soon as it finishes.
+
+A sweep file (TOML)::
+
+    name = "gc-policies"
+    base = "seed003-scrambler"          # preset name, or a path relative to this file
+    set = ["host.loops=2"]              # overrides applied to every point
+    [grid]                              # one axis per key; every combination is a point
+    "ftl.footprint_free_fraction" = [0.2, 0.4]
+    "middleware.kind" = ["none", "lba_scrambler"]
+    [cases.workload]                    # an axis whose values are named groups of overrides
+    financial1 = ["workload.trace.path='...'", "host.tiles=16"]
+    synthetic = []
+
+A point is identified by the SHA-256 of its fully resolved config (defaults filled in, as TOML), so a
+rerun with the same file skips every point already stored, and a changed base or override is a new
+point. A point that fails is stored with its error and retried on the next run; it never stops the
+others. Results: ``OUT/points/<hash>.parquet`` (one row each, written when the point finishes) and
+``OUT/results.parquet`` + ``OUT/results.json`` (all rows) at the end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+import time
+import tomllib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ssdlab import _native
+
+SWEEP_FORMAT_VERSION = 1
+
+
+class SweepError(ValueError):
+    """A malformed sweep file or an unusable output folder."""
+
+
+@dataclass(frozen=True)
+class Point:
+    """One configuration of a sweep: its axis labels and the overrides that make it."""
+
+    labels: tuple[tuple[str, str], ...]
+    overrides: tuple[str, ...]
+    config_text: str
+    config_hash: str
+
+    def label_dict(self) -> dict[str, str]:
+        return dict(self.labels)
+
+
+@dataclass
+class Sweep:
+    name: str
+    base: str
+    common: list[str] = field(default_factory=list)
+    grid: dict[str, list[Any]] = field(default_factory=dict)
+    cases: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    origin: str = "<sweep>"
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def from_file(cls, path: str | Path) -> Sweep:
+        path = Path(path)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise SweepError(f"{path}: no such sweep file") from None
+        except tomllib.TOMLDecodeError as error:
+            raise SweepError(f"{path}: {error}") from None
+        return cls.from_dict(data, origin=str(path), relative_to=path.parent)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, origin: str = "<sweep>", relative_to: Path | None = None) -> Sweep:
+        known = {"name", "base", "set", "grid", "cases"}
+        for key in data:
+            if key not in known:
+                raise SweepError(f"{origin}: field `{key}`: unknown (expected one of {', '.join(sorted(known))})")
+        base = data.get("base")
+        if not isinstance(base, str) or not base:
+            raise SweepError(f"{origin}: field `base`: give a preset name or a config file path")
+        if relative_to is not None and (base.endswith(".toml") or "/" in base):
+            candidate = (relative_to / base).resolve()
+            base = str(candidate)
+            if not candidate.exists():
+                raise SweepError(f"{origin}: field `base`: {candidate} does not exist")
+        common = data.get("set", [])
+        if not isinstance(common, list) or not all(isinstance(item, str) for item in common):
+            raise SweepError(f"{origin}: field `set`: must be a list of \"key=value\" strings")
+        grid = data.get("grid", {})
+        if not isinstance(grid, dict):
+            raise SweepError(f"{origin}: field `grid`: must be a table of key = [values]")
+        for key, values in grid.items():
+            if not isinstance(values, list) or not values:
+                raise SweepError(f"{origin}: field `grid.{key}`: must be a non-empty list of values")
+        cases = data.get("cases", {})
+        if not isinstance(cases, dict):
+            raise SweepError(f"{origin}: field `cases`: must be a table of axes, each a table of name = [overrides]")
+        for axis, named in cases.items():
+            if not isinstance(named, dict) or not named:
+                raise SweepError(f"{origin}: field `cases.{axis}`: must be a non-empty table of name = [\"key=value\", ...]")
+            for case, overrides in named.items():
+                if not isinstance(overrides, list) or not all(isinstance(item, str) for item in overrides):
+                    raise SweepError(f"{origin}: field `cases.{axis}.{case}`: must be a list of \"key=value\" strings")
+        name = data.get("name", Path(origin).stem if origin != "<sweep>" else "sweep")
+        return cls(name=str(name), base=base, common=list(common), grid=dict(grid), cases={a: dict(c) for a, c in cases.items()}, origin=origin)
+
+    # -- expansion ----------------------------------------------------------------------------
+    def points(self) -> list[Point]:
+        """Every combination of the axes, each validated and hashed (a bad override fails here, before
+        anything runs, naming the point)."""
+        case_axes = [[(axis, name, tuple(overrides)) for name, overrides in named.items()] for axis, named in self.cases.items()]
+        grid_axes = [[(key, value) for value in values] for key, values in self.grid.items()]
+        points = []
+        for case_choice in itertools.product(*case_axes) if case_axes else [()]:
+            for grid_choice in itertools.product(*grid_axes) if grid_axes else [()]:
+                labels = tuple((axis, name) for axis, name, _ in case_choice) + tuple((key, _label(value)) for key, value in grid_choice)
+                overrides = tuple(self.common) + tuple(item for _, _, group in case_choice for item in group) + tuple(
+                    f"{key}={_toml_value(value)}" for key, value in grid_choice
+                )
+                try:
+                    text = _native.load_config(self.base, list(overrides))
+                except _native.SsdlabError as error:
+                    where = ", ".join(f"{k}={v}" for k, v in labels) or "the base config"
+                    raise type(error)(f"{self.origin}: point {where}: {error}") from None
+                digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+                points.append(Point(labels=labels, overrides=overrides, config_text=text, config_hash=digest))
+        hashes = [p.config_hash for p in points]
+        if len(set(hashes)) != len(hashes):
+            raise SweepError(f"{self.origin}: two points resolve to the same config; an axis has no effect")
+        return points
+
+
+def _label(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    raise SweepError(f"grid values must be numbers, booleans or strings, got {value!r}")
+
+
+# -- running ----------------------------------------------------------------------------------
+
+def run_point(config_text: str, origin: str) -> dict[str, Any]:
+    """Runs one point in this process; never raises for a simulation failure (it is returned)."""
+    started = time.perf_counter()
+    try:
+        text = _native.run(config_text, [], None, True, origin)
+        return {"status": "ok", "error": None, "result": json.loads(text), "seconds": time.perf_counter() - started}
+    except Exception as error:  # noqa: BLE001 - any failure of one point is recorded, not raised
+        return {"status": "failed", "error": f"{type(error).__name__}: {error}", "result": None, "seconds": time.perf_counter() - started}
+
+
+def _flatten(prefix: str, value: Any, into: dict[str, Any]) -> None:
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            _flatten(f"{prefix}.{key}" if prefix else str(key), item, into)
+    elif isinstance(value, list):
+        into[prefix] = json.dumps(value)
+    else:
+        into[prefix] = value
+
+
+def point_row(sweep_name: str, point: Point, outcome: Mapping[str, Any]) -> dict[str, Any]:
+    row: dict[str, Any] = {"sweep": sweep_name, "config_hash": point.config_hash}
+    for key, value in point.labels:
+        row[f"point.{key}"] = value
+    row["status"] = outcome["status"]
+    row["error"] = outcome["error"]
+    row["point_seconds"] = float(outcome["seconds"])
+    row["config_toml"] = point.config_text
+    row["overrides"] = json.dumps(list(point.overrides))
+    if outcome["result"] is not None:
+        metrics: dict[str, Any] = {}
+        _flatten("", outcome["result"], metrics)
+        for key, value in metrics.items():
+            row[f"result.{key}"] = float(value) if isinstance(value, int) and not isinstance(value, bool) else value
+        row["result_json"] = json.dumps(outcome["result"])
+    else:
+        row["result_json"] = None
+    return row
+
+
+def _write_row(path: Path, row: Mapping[str, Any]) -> None:
+    import polars as pl
+
+    temporary = path.with_suffix(".parquet.partial")
+    pl.DataFrame([dict(row)]).write_parquet(temporary)
+    os.replace(temporary, path)  # a point's file is either absent or complete
+
+
+def _read_row(path: Path) -> dict[str, Any] | None:
+    import polars as pl
+
+    try:
+        rows = pl.read_parquet(path).to_dicts()
+    except Exception:  # noqa: BLE001 - an unreadable file is treated as not done
+        return None
+    return rows[0] if rows else None
+
+
+@dataclass
+class SweepOutcome:
+    out_dir: Path
+    rows: list[dict[str, Any]]
+    ran: int
+    skipped: int
+    failed: int
+    wall_seconds: float
+
+    def frame(self):
+        import polars as pl
+
+        return pl.DataFrame(self.rows) if self.rows else pl.DataFrame()
+
+
+def run_sweep(
+    sweep: Sweep,
+    out_dir: str | Path,
+    *,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    progress: Callable[[int, int, Point | None, Mapping[str, Any] | None], object] | None = None,
+    points: Sequence[Point] | None = None,
+) -> SweepOutcome:
+    """Runs every point not already stored in ``out_dir``; returns all rows (stored and new).
+
+    ``scheduler`` is a Dask distributed scheduler address (``tcp://host:8786``); without it the
+    points run in ``workers`` local processes (default: the number of CPU cores).
+    ``progress(done, total, point, row)`` is called once at the start and after each point.
+    """
+    started = time.perf_counter()
+    out = Path(out_dir)
+    point_dir = out / "points"
+    point_dir.mkdir(parents=True, exist_ok=True)
+    points = list(points) if points is not None else sweep.points()
+    (out / "sweep.json").write_text(
+        json.dumps({"format_version": SWEEP_FORMAT_VERSION, "name": sweep.name, "base": sweep.base, "set": sweep.common, "grid": sweep.grid, "cases": sweep.cases, "points": len(points)}, indent=2) + "\n",
+        encoding="utf-8",
+    )
+    rows: dict[str, dict[str, Any]] = {}
+    todo: list[Point] = []
+    for point in points:
+        stored = _read_row(point_dir / f"{point.config_hash}.parquet")
+        if stored is not None and stored.get("status") == "ok":
+            rows[point.config_hash] = stored
+        else:
+            todo.append(point)
+    skipped = len(points) - len(todo)
+    done = skipped
+    if progress:
+        progress(done, len(points), None, None)
+
+    def finished(point: Point, outcome: Mapping[str, Any]) -> None:
+        nonlocal done
+        row = point_row(sweep.name, point, outcome)
+        _write_row(point_dir / f"{point.config_hash}.parquet", row)
+        rows[point.config_hash] = row
+        done += 1
+        if progress:
+            progress(done, len(points), point, row)
+
+    origin = lambda point: f"{sweep.origin} [{', '.join(f'{k}={v}' for k, v in point.labels)}]"  # noqa: E731
+    if todo:
+        if scheduler:
+            _run_on_dask(scheduler, todo, origin, finished)
+        else:
+            _run_locally(todo, origin, finished, workers)
+    ordered = [rows[p.config_hash] for p in points if p.config_hash in rows]
+    outcome = SweepOutcome(out_dir=out, rows=ordered, ran=len(todo), skipped=skipped, failed=sum(1 for r in ordered if r["status"] != "ok"), wall_seconds=time.perf_counter() - started)
+    _write_combined(out, ordered)
+    return outcome
+
+
+def _run_locally(todo: Sequence[Point], origin, finished, workers: int | None) -> None:
+    workers = max(1, workers or os.cpu_count() or 1)
+    if workers == 1 or len(todo) == 1:
+        for point in todo:
+            finished(point, run_point(point.config_text, origin(point)))
+        return
+    import multiprocessing
+
+    # spawn: a fresh interpreter per worker, so no state of the parent (threads, open files) is forked.
+    with ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=multiprocessing.get_context("spawn")) as pool:
+        pending = {pool.submit(run_point, point.config_text, origin(point)): point for point in todo}
+        try:
+            while pending:
+                complete, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in complete:
+                    point = pending.pop(future)
+                    try:
+                        outcome = future.result()
+                    except Exception as error:  # noqa: BLE001 - a crashed worker fails only its point
+                        outcome = {"status": "failed", "error": f"worker failed: {type(error).__name__}: {error}", "result": None, "seconds": 0.0}
+                    finished(point, outcome)
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+
+
+def _run_on_dask(address: str, todo: Sequence[Point], origin, finished) -> None:
+    try:
+        from distributed import Client, as_completed
+    except ImportError as error:  # pragma: no cover - dask is a declared dependency
+        raise SweepError(f"--scheduler needs dask.distributed: {error}") from None
+    try:
+        client = Client(address, timeout="20s")
+    except OSError as error:
+        raise SweepError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+    with client:
+        futures = {}
+        for point in todo:
+            # pure=False: a point is an experiment, never deduplicated or cached by Dask.
+            futures[client.submit(run_point, point.config_text, origin(point), pure=False, key=f"ssdlab-{point.config_hash}")] = point
+        for future in as_completed(list(futures)):
+            point = futures[future]
+            try:
+                outcome = future.result()
+            except Exception as error:  # noqa: BLE001 - a lost worker fails only its point
+                outcome = {"status": "failed", "error": f"dask worker failed: {type(error).__name__}: {error}", "result": None, "seconds": 0.0}
+            finished(point, outcome)
+
+
+def _write_combined(out: Path, rows: Iterable[Mapping[str, Any]]) -> None:
+    import polars as pl
+
+    rows = list(rows)
+    if not rows:
+        return
+    frame = pl.concat([pl.DataFrame([dict(row)]) for row in rows], how="diagonal_relaxed")
+    frame.write_parquet(out / "results.parquet")
+    slim = [{k: v for k, v in row.items() if k not in ("config_toml", "result_json")} | {"result": json.loads(row["result_json"]) if row.get("result_json") else None} for row in rows]
+    (out / "results.json").write_text(json.dumps(slim, indent=1, default=str) + "\n", encoding="utf-8")
+
+
+def load_results(out_dir: str | Path):
+    """The combined results of a finished sweep as a polars DataFrame."""
+    import polars as pl
+
+    return pl.read_parquet(Path(out_dir) / "results.parquet")
