@@ -1,0 +1,163 @@
+"""Sweeps: expansion and validation, local processes, resume, failure recording, Dask, and the
+seed-003 reproduction end to end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from conftest import trace_or_skip
+from ssdlab import _native
+from ssdlab.sweep import Sweep, SweepError, run_sweep
+
+REPO = Path(__file__).resolve().parent.parent
+TINY = [
+    "workload.synthetic.requests=3000",
+    "workload.synthetic.span_bytes=67108864",
+    "ftl.precondition.enabled=false",
+]
+
+
+def tiny_sweep(**grid) -> Sweep:
+    return Sweep.from_dict({"name": "tiny", "base": "default", "set": TINY, "grid": grid or {"ftl.garbage_collection.policy": ["greedy", "round_robin"]}})
+
+
+def test_every_shipped_sweep_file_expands():
+    files = sorted((REPO / "configs" / "sweeps").glob("*.toml"))
+    assert files, "configs/sweeps must ship at least one example"
+    for path in files:
+        points = Sweep.from_file(path).points()
+        assert len(points) >= 2
+        assert len({p.config_hash for p in points}) == len(points)
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"base": "default", "gird": {}}, "field `gird`: unknown"),
+        ({"grid": {}}, "field `base`"),
+        ({"base": "default", "grid": {"ftl.overprovisioning_fraction": []}}, "field `grid.ftl.overprovisioning_fraction`"),
+        ({"base": "default", "cases": {"workload": {"a": "not a list"}}}, "field `cases.workload.a`"),
+        ({"base": "default", "set": "host.loops=2"}, "field `set`"),
+    ],
+)
+def test_malformed_sweeps_name_the_field(data, message):
+    with pytest.raises(SweepError, match=message.replace("(", r"\(").replace(".", r"\.")):
+        Sweep.from_dict(data, origin="s.toml").points()
+
+
+def test_a_bad_override_fails_before_anything_runs():
+    sweep = Sweep.from_dict({"base": "default", "grid": {"ftl.no_such_field": [1, 2]}}, origin="s.toml")
+    with pytest.raises(_native.ConfigurationError, match="no_such_field"):
+        sweep.points()
+
+
+def test_local_sweep_stores_each_point_resumes_and_records_failures(tmp_path: Path):
+    # The 2 GiB span point fails at run time (beyond the device's logical capacity): recorded, not raised.
+    sweep = tiny_sweep(**{"workload.synthetic.span_bytes": [33554432, 67108864, 2147483648000]})
+    seen = []
+    outcome = run_sweep(sweep, tmp_path, workers=2, progress=lambda done, total, point, row: seen.append((done, total)))
+    assert (outcome.ran, outcome.skipped, outcome.failed) == (3, 0, 1)
+    assert seen[0] == (0, 3) and seen[-1] == (3, 3)
+    assert len(list((tmp_path / "points").glob("*.parquet"))) == 3
+    frame = pl.read_parquet(tmp_path / "results.parquet")
+    assert frame.height == 3
+    failed = frame.filter(pl.col("status") == "failed").row(0, named=True)
+    assert "beyond the device's logical capacity" in failed["error"]
+    ok = frame.filter(pl.col("status") == "ok")
+    assert ok["result.requests"].to_list() == [3000.0, 3000.0]
+    # Each row carries its full config and its hash.
+    for row in ok.iter_rows(named=True):
+        assert "[ftl.garbage_collection]" in row["config_toml"]
+        assert json.loads(row["result_json"])["requests_completed"] == 3000
+    # Rerun: finished points are skipped, the failed one is tried again (and fails again).
+    again = run_sweep(sweep, tmp_path, workers=2)
+    assert (again.ran, again.skipped, again.failed) == (1, 2, 1)
+    assert [r["config_hash"] for r in again.rows] == frame["config_hash"].to_list()
+
+
+def test_interrupted_sweep_loses_no_finished_point(tmp_path: Path):
+    sweep = tiny_sweep(**{"ftl.overprovisioning_fraction": [0.1, 0.2, 0.3]})
+
+    def interrupt_after_two(done, total, point, row):
+        if done == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(sweep, tmp_path, workers=1, progress=interrupt_after_two)
+    assert len(list((tmp_path / "points").glob("*.parquet"))) == 2
+    outcome = run_sweep(sweep, tmp_path, workers=1)
+    assert (outcome.ran, outcome.skipped, outcome.failed) == (1, 2, 0)
+
+
+def test_sweep_on_a_dask_local_cluster_matches_local(tmp_path: Path):
+    distributed = pytest.importorskip("distributed")
+    sweep = tiny_sweep()
+    local = run_sweep(sweep, tmp_path / "local", workers=1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", protocol="tcp", dashboard_address=None) as cluster:
+        assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
+        remote = run_sweep(sweep, tmp_path / "dask", scheduler=cluster.scheduler_address)
+    assert (remote.ran, remote.failed) == (2, 0)
+    assert _without_wall_clock(remote.rows) == _without_wall_clock(local.rows), "same config and seed must give the same results anywhere"
+
+
+WALL_CLOCK_FIELDS = ("wall_seconds", "replay_cpu_seconds", "requests_per_wall_second", "requests_per_cpu_second")
+
+
+def _without_wall_clock(rows):
+    results = []
+    for row in rows:
+        result = json.loads(row["result_json"])
+        for field in WALL_CLOCK_FIELDS:
+            result.pop(field)
+        result["precondition"].pop("wall_seconds")
+        results.append(result)
+    return results
+
+
+def test_sweep_cli_exit_codes(cli, tmp_path: Path):
+    sweep_file = tmp_path / "s.toml"
+    sweep_file.write_text('base = "default"\nset = ' + json.dumps(TINY) + '\n[grid]\n"ftl.garbage_collection.policy" = ["greedy", "cost_benefit"]\n')
+    done = cli("sweep", str(sweep_file), "--out", str(tmp_path / "out"), "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    assert "2 run now" in done.stdout
+    again = cli("sweep", str(sweep_file), "--out", str(tmp_path / "out"))
+    assert again.returncode == 0 and "0 run now, 2 already stored" in again.stdout
+    bad = tmp_path / "bad.toml"
+    bad.write_text('base = "default"\n[grid]\nx = 3\n')
+    done = cli("sweep", str(bad))
+    assert done.returncode == 2 and "grid.x" in done.stderr
+    missing = cli("sweep", str(tmp_path / "nope.toml"))
+    assert missing.returncode == 2 and "no such sweep file" in missing.stderr
+
+
+def test_reproduce_lba_scrambler_end_to_end(cli, tmp_path: Path):
+    for name in ("umass-financial1.ssdsim-ascii.first10k.txt.gz", "mqsim-tpcc-small.trace.gz"):
+        trace_or_skip(name)
+    out = tmp_path / "repro"
+    done = cli("reproduce", "lba-scrambler", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    table = pl.read_parquet(out / "table.parquet")
+    assert table.height == 5 * 4
+    assert set(table["free_fraction"].to_list()) == {0.2, 0.4, 0.6, 0.8}
+    assert table["conventional_status"].to_list() == ["ok"] * 20
+    assert table["scrambler_status"].to_list() == ["ok"] * 20
+    for name in ("fig4a", "fig4b", "fig5"):
+        assert (out / f"{name}.png").stat().st_size > 1000
+        assert (out / f"{name}.svg").stat().st_size > 1000
+    report = (out / "report.md").read_text()
+    assert "stand-in" in report and "seed 003" in report
+    assert "Financial1 (sample)" in report and "prxy_0 (stand-in)" in report
+    # Every row of the report's table is a measured pair; the stand-ins are labelled in the table.
+    assert sum(1 for line in report.splitlines() if line.startswith("| ") and "%" in line.split("|")[2]) == 20
+    again = cli("reproduce", "lba-scrambler", "--out", str(out), "--quiet")
+    assert again.returncode == 0
+    assert "0 points run now, 40 reused" in (out / "report.md").read_text()
+
+
+def test_reproduce_rejects_unknown_trace_names(cli, tmp_path: Path):
+    done = cli("reproduce", "lba-scrambler", "--trace", "nosuch=/tmp/x", "--out", str(tmp_path))
+    assert done.returncode == 2 and "unknown workload" in done.stderr
