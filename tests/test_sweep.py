@@ -138,7 +138,8 @@ def test_reproduce_lba_scrambler_end_to_end(cli, tmp_path: Path):
     for name in ("umass-financial1.ssdsim-ascii.first10k.txt.gz", "mqsim-tpcc-small.trace.gz"):
         trace_or_skip(name)
     out = tmp_path / "repro"
-    done = cli("reproduce", "lba-scrambler", "--out", str(out))
+    # Stand-ins capped at 1 GiB to keep the suite quick; the default (the seed's sizes) takes minutes.
+    done = cli("reproduce", "lba-scrambler", "--out", str(out), "--stand-in-cap-gib", "1")
     assert done.returncode == 0, done.stderr
     table = pl.read_parquet(out / "table.parquet")
     assert table.height == 5 * 4
@@ -153,7 +154,8 @@ def test_reproduce_lba_scrambler_end_to_end(cli, tmp_path: Path):
     assert "Financial1 (sample)" in report and "prxy_0 (stand-in)" in report
     # Every row of the report's table is a measured pair; the stand-ins are labelled in the table.
     assert sum(1 for line in report.splitlines() if line.startswith("| ") and "%" in line.split("|")[2]) == 20
-    again = cli("reproduce", "lba-scrambler", "--out", str(out), "--quiet")
+    assert "scaled down to 1.00 GiB" in report
+    again = cli("reproduce", "lba-scrambler", "--out", str(out), "--quiet", "--stand-in-cap-gib", "1")
     assert again.returncode == 0
     assert "0 points run now, 40 reused" in (out / "report.md").read_text()
 

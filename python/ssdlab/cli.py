@@ -301,7 +301,7 @@ def sweep(
 def reproduce_lba_scrambler(
     out: Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report.")] = Path("reproduce/lba-scrambler"),
     trace: Annotated[Optional[list[str]], typer.Option("--trace", help="Use a full trace for a workload: NAME=PATH (financial1, tpcc-mysql, prxy_0, prxy_1, src1_0); repeatable.")] = None,
-    full_size: Annotated[bool, typer.Option("--full-size", help="Stand-ins at the seed's full data sizes (slow) instead of capped at 1 GiB.")] = False,
+    stand_in_cap_gib: Annotated[Optional[float], typer.Option("--stand-in-cap-gib", help="Shrink stand-ins larger than this (GiB) for a quick look; default: the seed's data sizes.")] = None,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
@@ -313,7 +313,8 @@ def reproduce_lba_scrambler(
         traces = lba_scrambler.parse_trace_options(trace or [])
         with _sweep_progress(not quiet and error_console.is_terminal) as bar:
             task = bar.add_task("sweep", total=None, last="")
-            report = lba_scrambler.reproduce(out, traces=traces, full_size=full_size, scheduler=scheduler, workers=workers, progress=_sweep_reporter(bar, task))
+            cap = None if stand_in_cap_gib is None else stand_in_cap_gib * (1 << 30)
+            report = lba_scrambler.reproduce(out, traces=traces, stand_in_cap_bytes=cap, scheduler=scheduler, workers=workers, progress=_sweep_reporter(bar, task))
     except BaseException as error:  # noqa: BLE001
         _fail(error)
         return

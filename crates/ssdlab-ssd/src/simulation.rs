@@ -183,8 +183,12 @@ impl Simulation {
                 let planes = g.channels as u64 * g.chips_per_channel as u64 * g.dies_per_chip as u64 * g.planes_per_die as u64;
                 let needed_pages = (footprint.len() as f64 / (1.0 - config.ftl.footprint_free_fraction)).ceil() as u64;
                 let per_plane = needed_pages.div_ceil(planes * g.pages_per_block as u64);
+                // A footprint too small for the GC reserve (high watermark + open blocks + one of slack
+                // per plane) gets the reserve on top of its data: the free fraction is then larger than
+                // asked (the result's physical capacity shows by how much).
                 let reserve = config.ftl.garbage_collection.high_watermark_blocks as u64 + 3;
-                config.device.geometry.blocks_per_plane = per_plane.max(reserve) as u32;
+                let data_per_plane = footprint.len().div_ceil(planes * g.pages_per_block as u64);
+                config.device.geometry.blocks_per_plane = per_plane.max(data_per_plane + reserve) as u32;
                 address_pages.max(1)
             }
         };

@@ -7,8 +7,8 @@ src1_0 60.62 GB. The full traces are not available here, so (see ``WORKLOADS``):
 * Financial1 and tpcc-mysql: the real samples in ``../shared/traces``, tiled (``host.tiles``) into
   independent copies side by side until the data size matches the seed's.
 * prxy_0, prxy_1, src1_0: synthetic stand-ins whose read share, request sizes, footprint and write skew
-  follow the published statistics in ``../shared/traces/STANDINS.md``; footprints above 1 GiB are
-  scaled down to 1 GiB unless ``full_size`` (the scale is reported). Labelled "stand-in" everywhere.
+  follow the published statistics in ``../shared/traces/STANDINS.md``, at the seed's data sizes (or
+  capped at ``stand_in_cap_bytes`` for a quick look; the scale is reported). Labelled "stand-in" everywhere.
 
 Users with the full traces pass them by name (``--trace prxy_0=/data/prxy_0.csv.gz``); the same recipe
 then runs them (no tiling, loops as needed).
@@ -37,7 +37,6 @@ FREE_FRACTIONS = (0.2, 0.4, 0.6, 0.8)
 VARIANTS = {"conventional": "none", "scrambler": "lba_scrambler"}
 PAGE_BYTES = 16384
 GIB = 1 << 30
-STAND_IN_CAP_BYTES = GIB
 # Host page writes in the measured replay, as a multiple of the NAND capacity.
 MEASURED_CAPACITY_WRITES = 1.0
 # Closed-loop queue depth of the measured replay.
@@ -137,8 +136,8 @@ def _trace_plan(workload: Workload, path: Path, tiles: int, description: str, la
     return plan
 
 
-def _stand_in_plan(workload: Workload, full_size: bool) -> WorkloadPlan:
-    footprint = workload.seed_data_bytes if full_size else min(workload.seed_data_bytes, STAND_IN_CAP_BYTES)
+def _stand_in_plan(workload: Workload, cap_bytes: float | None) -> WorkloadPlan:
+    footprint = workload.seed_data_bytes if cap_bytes is None else min(workload.seed_data_bytes, cap_bytes)
     span = int(footprint // PAGE_BYTES) * PAGE_BYTES
     scale = span / workload.seed_data_bytes
     if workload.hot_space_fraction > 0:
@@ -156,7 +155,7 @@ def _stand_in_plan(workload: Workload, full_size: bool) -> WorkloadPlan:
         "workload.synthetic.alignment_bytes=4096",
     ]
     label = f"{workload.name} (stand-in)"
-    description = workload.basis + ("" if scale >= 0.999 else f"; scaled to {span / GIB:.2f} GiB (x{scale:.3f}) to fit the time budget — pass --full-size for the seed's size")
+    description = workload.basis + ("" if scale >= 0.999 else f"; scaled down to {span / GIB:.2f} GiB (x{scale:.3f}) by --stand-in-cap-gib")
     plan = WorkloadPlan(workload, label, overrides, span, scale, description)
     for free in FREE_FRACTIONS:
         nand_pages = span / PAGE_BYTES / (1 - free)
@@ -165,7 +164,7 @@ def _stand_in_plan(workload: Workload, full_size: bool) -> WorkloadPlan:
     return plan
 
 
-def plan_workloads(traces: Mapping[str, Path] | None = None, full_size: bool = False) -> list[WorkloadPlan]:
+def plan_workloads(traces: Mapping[str, Path] | None = None, stand_in_cap_bytes: float | None = None) -> list[WorkloadPlan]:
     traces = dict(traces or {})
     plans = []
     for workload in WORKLOADS:
@@ -184,7 +183,7 @@ def plan_workloads(traces: Mapping[str, Path] | None = None, full_size: bool = F
             tiles = max(1, round(workload.seed_data_bytes / footprint))
             plans.append(_trace_plan(workload, path, tiles, workload.basis + f" ({tiles} copies)", f"{workload.name} (sample)"))
         else:
-            plans.append(_stand_in_plan(workload, full_size))
+            plans.append(_stand_in_plan(workload, stand_in_cap_bytes))
     return plans
 
 
@@ -287,7 +286,7 @@ def reproduce(
     out_dir: str | Path,
     *,
     traces: Mapping[str, Path] | None = None,
-    full_size: bool = False,
+    stand_in_cap_bytes: float | None = None,
     scheduler: str | None = None,
     workers: int | None = None,
     progress: Callable[..., object] | None = None,
@@ -296,7 +295,9 @@ def reproduce(
     from ssdlab import reproduce_plots
 
     out = Path(out_dir)
-    plans = plan_workloads(traces, full_size)
+    if stand_in_cap_bytes is not None and stand_in_cap_bytes < 64 * (1 << 20):
+        raise SweepError(f"stand-in cap of {stand_in_cap_bytes / GIB:g} GiB is below the 64 MiB the seed's 4 MB blocks need to be meaningful")
+    plans = plan_workloads(traces, stand_in_cap_bytes)
     sweep = build_sweep(plans)
     outcome = run_sweep(sweep, out / "sweep", scheduler=scheduler, workers=workers, progress=progress)
     table = _pair_rows(outcome.rows)
