@@ -14,7 +14,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 FREE_COLOURS = {0.2: "#1b9e77", 0.4: "#d95f02", 0.6: "#7570b3", 0.8: "#e7298a"}
 
 
-def _grouped_bars(table: Sequence[Mapping[str, Any]], key: str, scale: float, ylabel: str, title: str, baseline: float, path_stem: Path) -> list[Path]:
+def _grouped_bars(table: Sequence[Mapping[str, Any]], key: str, scale: float, ylabel: str, title: str, baseline: float, path_stem: Path, symlog: float | None = None) -> list[Path]:
     workloads = list(dict.fromkeys(r["workload"] for r in table))
     frees = sorted({r["free_fraction"] for r in table})
     width = 0.8 / max(1, len(frees))
@@ -30,9 +30,19 @@ def _grouped_bars(table: Sequence[Mapping[str, Any]], key: str, scale: float, yl
             xs.append(x)
             heights.append(row[key] * scale - baseline)
         axes.bar(xs, heights, width=width, bottom=baseline, color=FREE_COLOURS.get(free, None), label=f"{free:.0%} free")
+        for x, height in zip(xs, heights):
+            if abs(height) < 1e-12:
+                # An equal result has no bar; mark it so it is not mistaken for a missing point.
+                axes.text(x, baseline, "=", ha="center", va="bottom", fontsize=8, color=FREE_COLOURS.get(free, "black"))
         for x in missing:
             axes.text(x, baseline, "n/a", ha="center", va="bottom", fontsize=7, rotation=90)
     axes.axhline(baseline, color="black", linewidth=0.8)
+    if symlog is not None:
+        # Values span orders of magnitude (a few % to thousands of %): linear near zero, log beyond.
+        axes.set_yscale("symlog", linthresh=symlog)
+    low, high = axes.get_ylim()
+    # Room above the baseline for the '=' marks even when every bar points down.
+    axes.set_ylim(low, max(high, baseline + (symlog if symlog is not None else 0.08 * max(abs(low - baseline), 1e-3))))
     axes.set_xticks(range(len(workloads)), [w.replace(" (", "\n(") for w in workloads], fontsize=8)
     axes.set_ylabel(ylabel)
     axes.set_title(title, fontsize=10)
@@ -52,12 +62,12 @@ def write_lba_scrambler_figures(table: Sequence[Mapping[str, Any]], out: Path) -
     """Seed 003 Fig. 4(a) GC-count reduction, 4(b) GC page-copy reduction, 5 write-performance gain."""
     figures: dict[str, Path] = {}
     specs = [
-        ("fig4a", "gc_count_reduction", 100.0, "GC count reduction (%)", "Fig. 4(a): GC count reduction by the LBA scrambler (positive = fewer GCs)", 0.0),
-        ("fig4b", "pages_copied_reduction", 100.0, "GC page-copy reduction (%)", "Fig. 4(b): reduction of pages copied during GC (positive = fewer copies)", 0.0),
-        ("fig5", "write_performance_ratio", 1.0, "write performance (scrambler / conventional)", "Fig. 5: SSD write performance with the LBA scrambler relative to conventional", 1.0),
+        ("fig4a", "gc_count_reduction", 100.0, "GC count reduction (%)", "Fig. 4(a): GC count reduction by the LBA scrambler (positive = fewer GCs; '=' equal)", 0.0, 10.0),
+        ("fig4b", "pages_copied_reduction", 100.0, "GC page-copy reduction (%, symlog)", "Fig. 4(b): reduction of pages copied during GC (positive = fewer copies; '=' equal)", 0.0, 10.0),
+        ("fig5", "write_performance_ratio", 1.0, "write performance (scrambler / conventional)", "Fig. 5: SSD write performance with the LBA scrambler relative to conventional ('=' equal)", 1.0, None),
     ]
-    for name, key, scale, ylabel, title, baseline in specs:
-        png, svg = _grouped_bars(table, key, scale, ylabel, title, baseline, out / name)
+    for name, key, scale, ylabel, title, baseline, symlog in specs:
+        png, svg = _grouped_bars(table, key, scale, ylabel, title, baseline, out / name, symlog)
         figures[f"{name} (PNG)"] = png
         figures[f"{name} (SVG)"] = svg
     return figures
