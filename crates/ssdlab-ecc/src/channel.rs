@@ -13,10 +13,19 @@
 //! - chip-to-chip variation: each chip multiplies every sigma by its own factor (seed 002 Fig. 9
 //!   shows four chips with visibly different error rates).
 //!
-//! The default constants are ours, calibrated so that MLC raw bit error rate runs from about 1e-4
-//! fresh to a few 1e-3 at 10,000 P/E cycles with one month of retention at 40 C, the range of seed
-//! 002's 25 nm MLC characterisation; they are settings, not measurements. Left out: read disturb,
-//! program disturb, erase-state tail from over-programming, temperature during reads.
+//! Defaults. The model's structure and the Arrhenius constant are published (above; Ea = 1.1 eV from
+//! seed 002). The MLC wear constant is fitted to seed 002's measurement of commercial 25 nm MLC chips:
+//! at 10,000 P/E cycles and one month of retention at 40 C, hard-decision LDPC decoding failed on
+//! 28.8 % of reads (seed 002 §4.1 and §5). `wear_scale_cycles = 1770` makes our hard-decision decoder
+//! fail on 28.8 % of reads at that stress, averaged over the four chip factors and both pages
+//! (`calibration.rs`; refit with `cargo run --release -p ssdlab-ecc --example calibrate_seed002`; a test
+//! keeps it within the Monte Carlo tolerance). The state means and fresh widths (erased state wide,
+//! programmed states narrow, as in Dong/Xie/Zhang and Cai et al.), the drift, coupling and chip factors
+//! are our choice, giving MLC raw bit error rates of about 1e-6 fresh, a few 1e-4 at 3,000 P/E and
+//! 2e-3 to 1e-2 at 10,000 P/E (one month, 40 C). TLC has no published anchor here: its wear constant
+//! keeps the same ratio to MLC's as before the fit (one half), so TLC wears about twice as fast; treat
+//! TLC numbers as a model, not a measurement. Left out: read disturb, program disturb, erase-state
+//! tail from over-programming, temperature during reads, block-to-block spread within a chip.
 
 use serde::{Deserialize, Serialize};
 
@@ -68,7 +77,8 @@ impl ChannelParameters {
                 cell,
                 state_means_v: vec![-2.0, 1.2, 2.4, 3.6],
                 state_sigmas_v: vec![0.35, 0.10, 0.10, 0.10],
-                wear_scale_cycles: 3000.0,
+                // Fitted to seed 002's 28.8 % hard-decision failure at 10,000 P/E (see module docs).
+                wear_scale_cycles: 1770.0,
                 wear_exponent: 0.8,
                 drift_v: 0.012,
                 drift_wear_cycles: 4000.0,
@@ -81,7 +91,8 @@ impl ChannelParameters {
                 cell,
                 state_means_v: vec![-2.0, 0.6, 1.2, 1.8, 2.4, 3.0, 3.6, 4.2],
                 state_sigmas_v: vec![0.35, 0.075, 0.075, 0.075, 0.075, 0.075, 0.075, 0.075],
-                wear_scale_cycles: 1500.0,
+                // Half of MLC's (no published TLC anchor here; see module docs).
+                wear_scale_cycles: 885.0,
                 wear_exponent: 0.8,
                 drift_v: 0.008,
                 drift_wear_cycles: 2000.0,

@@ -19,6 +19,7 @@ pub mod analytic;
 pub mod bch;
 pub mod bench;
 pub mod bits;
+pub mod calibration;
 pub mod channel;
 pub mod curve;
 pub mod galois;
