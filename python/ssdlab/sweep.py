@@ -13,15 +13,16 @@ A sweep file (TOML)::
     financial1 = ["workload.trace.path='...'", "host.tiles=16"]
     synthetic = []
 
-A point is identified by the SHA-256 of its fully resolved config (defaults filled in, as TOML), so a
-rerun with the same file skips every point already stored, and a changed base or override is a new
-point. A point that fails is stored with its error and retried on the next run; it never stops the
+A point is identified by the SHA-256 of its fully resolved config (defaults filled in, as TOML) and of
+the simulator build (the native library's bytes), so a rerun with the same file and the same build
+skips every point already stored, while a changed base, override or simulator is a new point. A point that fails is stored with its error and retried on the next run; it never stops the
 others. Results: ``OUT/points/<hash>.parquet`` (one row each, written when the point finishes) and
 ``OUT/results.parquet`` + ``OUT/results.json`` (all rows) at the end.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -37,6 +38,16 @@ from typing import Any
 from ssdlab import _native
 
 SWEEP_FORMAT_VERSION = 1
+
+
+@functools.cache
+def simulator_build() -> str:
+    """A digest of the native library: results from another build are not reused."""
+    digest = hashlib.sha256()
+    with open(_native.__file__, "rb") as library:
+        for block in iter(lambda: library.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()[:16]
 
 
 class SweepError(ValueError):
@@ -130,7 +141,7 @@ class Sweep:
                 except _native.SsdlabError as error:
                     where = ", ".join(f"{k}={v}" for k, v in labels) or "the base config"
                     raise type(error)(f"{self.origin}: point {where}: {error}") from None
-                digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+                digest = hashlib.sha256((simulator_build() + "\n" + text).encode("utf-8")).hexdigest()[:16]
                 points.append(Point(labels=labels, overrides=overrides, config_text=text, config_hash=digest))
         hashes = [p.config_hash for p in points]
         if len(set(hashes)) != len(hashes):
@@ -175,7 +186,7 @@ def _flatten(prefix: str, value: Any, into: dict[str, Any]) -> None:
 
 
 def point_row(sweep_name: str, point: Point, outcome: Mapping[str, Any]) -> dict[str, Any]:
-    row: dict[str, Any] = {"sweep": sweep_name, "config_hash": point.config_hash}
+    row: dict[str, Any] = {"sweep": sweep_name, "config_hash": point.config_hash, "simulator_build": simulator_build(), "ssdlab_version": _native.__version__}
     for key, value in point.labels:
         row[f"point.{key}"] = value
     row["status"] = outcome["status"]

@@ -52,6 +52,8 @@ pub struct LbaScrambler {
     /// The overwrite-recommendation list: fragmented SLBAs stored in `victim`.
     recommendations: Vec<u32>,
     victim: Option<(BlockIndex, u32)>,
+    /// Whether the victim held at least `victim_min_fragmented_pages` fragmented pages when read (rule 2).
+    victim_has_enough: bool,
     writes_since_refresh: u64,
     stats: MiddlewareStats,
 }
@@ -69,6 +71,7 @@ impl LbaScrambler {
             fragmented_count: 0,
             recommendations: Vec::new(),
             victim: None,
+            victim_has_enough: false,
             writes_since_refresh: 0,
             stats: MiddlewareStats::default(),
         }
@@ -116,6 +119,9 @@ impl LbaScrambler {
             self.refresh(ftl, now_ns);
         }
         let (victim, _) = self.victim?;
+        if !self.victim_has_enough {
+            return None;
+        }
         while let Some(slba) = self.recommendations.pop() {
             let here = ftl.lookup(Lpn(slba)).map(|ppn| ftl.geometry().block_of(ppn));
             if here == Some(victim) && self.reverse.get(Lpn(slba)).is_none() {
@@ -130,6 +136,7 @@ impl LbaScrambler {
         self.writes_since_refresh = 0;
         self.recommendations.clear();
         self.victim = None;
+        self.victim_has_enough = false;
         self.stats.victim_refreshes += 1;
         let planes = ftl.geometry().planes_total();
         let Some(plane) = (0..planes).min_by_key(|&plane| ftl.free_blocks(PlaneIndex(plane))) else { return };
@@ -137,7 +144,8 @@ impl LbaScrambler {
         self.victim = Some((victim, ftl.block(victim).erase_count));
         let reverse = &self.reverse;
         self.recommendations.extend(ftl.valid_pages_of(victim).filter(|&slba| reverse.get(slba).is_none()).map(|slba| slba.0));
-        if (self.recommendations.len() as u32) < self.settings.victim_min_fragmented_pages {
+        self.victim_has_enough = self.recommendations.len() as u32 >= self.settings.victim_min_fragmented_pages;
+        if !self.victim_has_enough {
             self.recommendations.clear();
         }
         // Popped from the end: take the victim's pages in page order.
@@ -155,7 +163,7 @@ impl LbaScrambler {
                 self.reverse.remove(previous);
                 self.fragmented.push(previous.0);
                 self.fragmented_count += 1;
-                if let (Some((victim, _)), Some(ppn)) = (self.victim, ftl.lookup(previous)) {
+                if let (Some((victim, _)), Some(ppn), true) = (self.victim, ftl.lookup(previous), self.victim_has_enough) {
                     if ftl.geometry().block_of(ppn) == victim {
                         self.recommendations.push(previous.0);
                     }
