@@ -437,6 +437,13 @@ impl Simulation {
         let planes_per_die = self.geometry.planes_per_die as usize;
         let mut group_earliest = now;
         self.program_group.clear();
+        if span.pages() > 1 {
+            for page in span.first..=span.last {
+                if let Some(target) = self.middleware.read_target(Lpn(page as u32)) {
+                    self.ftl.prefetch_overwrite(target);
+                }
+            }
+        }
         for page in span.first..=span.last {
             let host = Lpn(page as u32);
             let mut earliest = now;

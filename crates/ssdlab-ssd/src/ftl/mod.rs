@@ -73,6 +73,8 @@ pub struct Ftl {
     free_block_policy: Box<dyn FreeBlockPolicy>,
     plane_allocation: PlaneAllocation,
     dynamic_cursor: u64,
+    /// Planes marked stuck (so the common case, none, costs one compare per overwrite).
+    stuck_planes: usize,
     low_watermark: usize,
     high_watermark: usize,
     logical_pages: u64,
@@ -97,6 +99,7 @@ impl Ftl {
             free_block_policy: wear_leveling::build(config.wear_leveling.policy),
             plane_allocation: config.plane_allocation,
             dynamic_cursor: 0,
+            stuck_planes: 0,
             low_watermark: config.garbage_collection.low_watermark_blocks as usize,
             high_watermark: config.garbage_collection.high_watermark_blocks as usize,
             logical_pages,
@@ -177,6 +180,17 @@ impl Ftl {
             pages_per_block: self.geometry.pages_per_block, now_ns }
     }
 
+    /// Starts loading what overwriting `lpn` will touch (its old page's record and its block's key),
+    /// so the cache misses of a multi-page request overlap instead of following one another.
+    #[inline]
+    pub fn prefetch_overwrite(&self, lpn: Lpn) {
+        if let Some(ppn) = self.mapping.get(lpn) {
+            let block = self.geometry.block_of(ppn).0 as usize;
+            block_manager::prefetch_read(self.keys.as_ptr().wrapping_add(block));
+            self.pages.prefetch(block, self.geometry.page_in_block(ppn) as usize);
+        }
+    }
+
     /// Writes one logical page out of place. Returns the new physical page; appends the GC work this
     /// write set off to `ops`.
     pub fn write(&mut self, lpn: Lpn, now_ns: u64, tag: u32, ops: &mut Vec<FlashOp>) -> Result<Ppn, FtlError> {
@@ -186,7 +200,7 @@ impl Ftl {
         let mut plane = self.plane_for_write(lpn);
         if self.plane_allocation == PlaneAllocation::Dynamic {
             self.dynamic_cursor += 1;
-            if self.planes[plane.0 as usize].stuck {
+            if self.stuck_planes > 0 && self.planes[plane.0 as usize].stuck {
                 // A plane whose blocks hold only valid data cannot make room; write elsewhere until an
                 // overwrite invalidates one of its pages (see `collect`).
                 let planes = self.planes.len();
@@ -258,8 +272,12 @@ impl Ftl {
         let page = self.geometry.page_in_block(ppn) as usize;
         self.pages.set_owner(block, page, INVALID_PAGE);
         self.keys[block] -= 1;
-        let plane = block / self.geometry.blocks_per_plane as usize;
-        self.planes[plane].stuck = false;
+        if self.stuck_planes > 0 {
+            let plane = block / self.geometry.blocks_per_plane as usize;
+            if std::mem::take(&mut self.planes[plane].stuck) {
+                self.stuck_planes -= 1;
+            }
+        }
     }
 
     /// Garbage collection in one plane until it has `high_watermark` free blocks.
@@ -282,11 +300,15 @@ impl Ftl {
                 // With dynamic allocation the device is full only when every plane is: this plane
                 // still has a free block and waits for overwrites while writes go elsewhere.
                 let index = plane.0 as usize;
-                self.planes[index].stuck = true;
-                if self.planes.iter().any(|state| !state.stuck) {
+                if !self.planes[index].stuck {
+                    self.planes[index].stuck = true;
+                    self.stuck_planes += 1;
+                }
+                if self.stuck_planes < self.planes.len() {
                     return Ok(());
                 }
                 self.planes[index].stuck = false;
+                self.stuck_planes -= 1;
             }
             if no_gain_anywhere || rounds > 4 * self.geometry.blocks_per_plane {
                 return Err(FtlError::DeviceFull {

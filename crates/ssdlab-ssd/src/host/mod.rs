@@ -121,7 +121,11 @@ impl RequestStream {
         })
     }
 
+    #[inline]
     pub fn next_request(&mut self) -> Result<Option<IoRequest>, SimulationError> {
+        if self.tiles == 1 {
+            return self.next_original();
+        }
         if let Some((original, copy)) = self.pending_copy.take() {
             let mut request = original;
             request.offset_bytes += copy as u64 * self.tile_stride_bytes;
@@ -139,6 +143,7 @@ impl RequestStream {
         Ok(next)
     }
 
+    #[inline]
     fn next_original(&mut self) -> Result<Option<IoRequest>, SimulationError> {
         loop {
             if let Some(mut request) = self.raw_next()? {
