@@ -36,6 +36,18 @@ impl LatencyRecorder {
         self.sum_ns += latency_ns as u128;
     }
 
+    /// Reads and writes together, from the two recorders (so each request is recorded once).
+    pub fn combined(a: &LatencyRecorder, b: &LatencyRecorder) -> LatencyRecorder {
+        let mut histogram = a.histogram.clone();
+        // Same bounds on both sides, so adding cannot fail; saturate rather than abort if it ever did.
+        if histogram.add(&b.histogram).is_err() {
+            for value in b.histogram.iter_recorded() {
+                histogram.saturating_record_n(value.value_iterated_to(), value.count_at_value());
+            }
+        }
+        LatencyRecorder { histogram, count: a.count + b.count, bytes: a.bytes + b.bytes, sum_ns: a.sum_ns + b.sum_ns }
+    }
+
     pub fn summary(&self, duration_s: f64) -> OpMetrics {
         let us = |ns: u64| ns as f64 * 1e-3;
         let empty = self.count == 0;

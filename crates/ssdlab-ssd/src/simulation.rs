@@ -129,7 +129,6 @@ pub struct Simulation {
     program_group: Vec<Ppn>,
     read_latency: LatencyRecorder,
     write_latency: LatencyRecorder,
-    all_latency: LatencyRecorder,
     unmapped_page_reads: u64,
     read_modify_writes: u64,
     precondition: PreconditionSummary,
@@ -274,7 +273,6 @@ impl Simulation {
             program_group: Vec::with_capacity(16),
             read_latency: LatencyRecorder::default(),
             write_latency: LatencyRecorder::default(),
-            all_latency: LatencyRecorder::default(),
             unmapped_page_reads: 0,
             read_modify_writes: 0,
             precondition: PreconditionSummary { pages_written: 0, gc_pages_copied: 0, blocks_erased: 0, wall_seconds: 0.0 },
@@ -392,7 +390,6 @@ impl Simulation {
             IoOp::Read => self.read_latency.record(latency, request.size_bytes),
             IoOp::Write => self.write_latency.record(latency, request.size_bytes),
         }
-        self.all_latency.record(latency, request.size_bytes);
         self.last_completion = self.last_completion.max(completion);
         self.requests_completed += 1;
         Ok(completion)
@@ -564,7 +561,7 @@ impl Simulation {
             requests_completed: self.requests_completed,
             read: self.read_latency.summary(simulated),
             write: self.write_latency.summary(simulated),
-            all: self.all_latency.summary(simulated),
+            all: LatencyRecorder::combined(&self.read_latency, &self.write_latency).summary(simulated),
             gc: gc_metrics(&stats),
             host_pages_written: stats.host_pages_written,
             write_amplification: if stats.host_pages_written == 0 { 0.0 } else { (stats.host_pages_written + stats.gc_pages_copied) as f64 / stats.host_pages_written as f64 },
