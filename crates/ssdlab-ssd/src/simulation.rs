@@ -342,7 +342,24 @@ impl Simulation {
         let queue_depth = self.config.host.queue_depth as usize;
         let mut outstanding: EventQueue<()> = EventQueue::with_capacity(queue_depth + 1);
         progress(0, total)?;
-        while let Some(request) = self.stream.next_request()? {
+        // Two requests of lookahead, so cache misses overlap the current request's work instead of
+        // following it: the mapping entry of the request after next is prefetched, and, the next
+        // request's mapping being in cache by then, the records its writes will overwrite.
+        let mut next = self.stream.next_request()?;
+        let mut after_next = self.stream.next_request()?;
+        while let Some(request) = next {
+            next = after_next;
+            after_next = self.stream.next_request()?;
+            if let Some(upcoming) = &after_next {
+                if let Some(target) = self.middleware.read_target(Lpn((upcoming.offset_bytes / self.page_bytes).min(u32::MAX as u64) as u32)) {
+                    self.ftl.prefetch_mapping(target);
+                }
+            }
+            if let Some(upcoming) = &next {
+                if upcoming.op == IoOp::Write {
+                    self.prefetch_overwrites(upcoming);
+                }
+            }
             let issue = if closed_loop {
                 if outstanding.len() >= queue_depth {
                     outstanding.pop().map_or(SimTime::ZERO, |(time, ())| time)
@@ -365,6 +382,19 @@ impl Simulation {
             return Err(SimulationError::Incomplete { generated: total, completed: self.requests_completed });
         }
         Ok(())
+    }
+
+    /// Prefetches the records a write request's pages will overwrite (see `replay`).
+    fn prefetch_overwrites(&self, request: &IoRequest) {
+        if request.end_bytes() > self.logical_capacity_bytes {
+            return;
+        }
+        let span = PageSpan::of(request.offset_bytes, request.size_bytes, self.page_bytes);
+        for page in span.first..=span.last.min(span.first + 31) {
+            if let Some(target) = self.middleware.read_target(Lpn(page as u32)) {
+                self.ftl.prefetch_overwrite(target);
+            }
+        }
     }
 
     fn serve(&mut self, request: &IoRequest, issue: SimTime) -> Result<SimTime, SimulationError> {
@@ -434,13 +464,6 @@ impl Simulation {
         let planes_per_die = self.geometry.planes_per_die as usize;
         let mut group_earliest = now;
         self.program_group.clear();
-        if span.pages() > 1 {
-            for page in span.first..=span.last {
-                if let Some(target) = self.middleware.read_target(Lpn(page as u32)) {
-                    self.ftl.prefetch_overwrite(target);
-                }
-            }
-        }
         for page in span.first..=span.last {
             let host = Lpn(page as u32);
             let mut earliest = now;

@@ -70,6 +70,17 @@ impl<K: PageNumber, V: PageNumber> MappingTable<K, V> {
         (value != UNMAPPED).then(|| V::from_raw(value))
     }
 
+    /// Starts loading `key`'s entry into the cache (a hint; no effect on the table).
+    #[inline]
+    pub fn prefetch(&self, key: K) {
+        let key = key.raw();
+        if let Some(&slot) = self.index.get((key >> CHUNK_BITS) as usize) {
+            if slot != NO_CHUNK {
+                super::block_manager::prefetch_read(self.chunks[slot as usize].as_ptr().wrapping_add(key as usize & (CHUNK - 1)));
+            }
+        }
+    }
+
     /// Maps `key` to `value`; returns the previous mapping. `key` must be below the size given at
     /// construction (callers check before calling).
     #[inline]

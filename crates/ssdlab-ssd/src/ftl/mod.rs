@@ -180,6 +180,12 @@ impl Ftl {
             pages_per_block: self.geometry.pages_per_block, now_ns }
     }
 
+    /// Starts loading `lpn`'s mapping entry.
+    #[inline]
+    pub fn prefetch_mapping(&self, lpn: Lpn) {
+        self.mapping.prefetch(lpn);
+    }
+
     /// Starts loading what overwriting `lpn` will touch (its old page's record and its block's key),
     /// so the cache misses of a multi-page request overlap instead of following one another.
     #[inline]
