@@ -302,7 +302,7 @@ impl Ftl {
                 let view = self.plane_view(plane, now_ns);
                 (0..view.keys.len()).all(|index| !view.is_full(index) || view.valid_pages(index) == pages_per_block)
             };
-            if no_gain_anywhere && self.plane_allocation == PlaneAllocation::Dynamic && self.planes[plane.0 as usize].free.len() >= 1 {
+            if no_gain_anywhere && self.plane_allocation == PlaneAllocation::Dynamic && !self.planes[plane.0 as usize].free.is_empty() {
                 // With dynamic allocation the device is full only when every plane is: this plane
                 // still has a free block and waits for overwrites while writes go elsewhere.
                 let index = plane.0 as usize;
