@@ -58,7 +58,7 @@ impl Timeline {
     /// Books `duration` at the earliest time at or after `earliest` where the resource is idle.
     /// `now` is the current host time (all bookings from now on start at or after it).
     /// Returns the start of the booked interval.
-    #[inline]
+    #[inline(always)]
     pub fn book(&mut self, now: SimTime, earliest: SimTime, duration: SimDuration) -> SimTime {
         let length = duration.0;
         self.booked_ns += length;
@@ -92,30 +92,38 @@ impl Timeline {
     }
 
     /// The slow path of [`Timeline::book`]: the candidate start lies before the end of booked work,
-    /// so look for an idle gap that fits.
+    /// so look for an idle gap that fits. One linear scan (the live list is short: everything that
+    /// ended before `now` is dropped on the way).
     #[inline(never)]
     fn book_before_tail(&mut self, now: SimTime, mut candidate: u64, length: u64) -> SimTime {
-        self.prune(now);
-        let count = self.live().len();
-        // Fast path: empty or after the tail.
-        if count == 0 || candidate >= self.live()[count - 1].1 {
-            self.insert_at(count, candidate, candidate + length);
-            return SimTime(candidate);
+        let busy = &mut self.busy;
+        let count = busy.len();
+        // Drop history: intervals that ended by `now` can never hold a later booking.
+        let mut head = self.head;
+        while head < count && busy[head].1 <= now.0 {
+            head += 1;
         }
-        // Skip intervals that end before the candidate start.
-        let mut index = self.live().partition_point(|&(_, end)| end <= candidate);
-        let mut inspected = 0;
+        if head >= 64 && head * 2 >= count {
+            busy.drain(..head);
+            head = 0;
+        }
+        self.head = head;
+        let count = busy.len();
+        let mut index = head;
+        // Skip intervals that end at or before the candidate start.
+        while index < count && busy[index].1 <= candidate {
+            index += 1;
+        }
+        let limit = index + Self::GAP_SEARCH_LIMIT;
         while index < count {
-            let (start, end) = self.live()[index];
+            let (start, end) = busy[index];
             if candidate + length <= start {
-                self.insert_at(index, candidate, candidate + length);
-                return SimTime(candidate);
+                break;
             }
             candidate = candidate.max(end);
             index += 1;
-            inspected += 1;
-            if inspected >= Self::GAP_SEARCH_LIMIT {
-                candidate = candidate.max(self.live()[count - 1].1);
+            if index >= limit {
+                candidate = candidate.max(self.tail_end);
                 index = count;
                 break;
             }
@@ -124,10 +132,11 @@ impl Timeline {
         SimTime(candidate)
     }
 
-    /// Inserts at `index` of the live part.
+    /// Inserts [start, end) at absolute position `index` of `busy` (at or after `head`), merging
+    /// with abutting neighbours.
+    #[inline(always)]
     fn insert_at(&mut self, index: usize, start: u64, end: u64) {
         self.tail_end = self.tail_end.max(end);
-        let index = index + self.head;
         let merges_before = index > self.head && self.busy[index - 1].1 == start;
         let merges_after = index < self.busy.len() && self.busy[index].0 == end;
         match (merges_before, merges_after) {
@@ -137,6 +146,7 @@ impl Timeline {
             }
             (true, false) => self.busy[index - 1].1 = end,
             (false, true) => self.busy[index].0 = start,
+            (false, false) if index == self.busy.len() => self.busy.push((start, end)),
             (false, false) => self.busy.insert(index, (start, end)),
         }
     }
