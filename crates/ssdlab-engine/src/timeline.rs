@@ -21,6 +21,9 @@ pub struct Timeline {
     /// End of the last booked interval (0 when nothing was ever booked): the O(1) test for the
     /// common case, a booking that starts after everything already booked.
     tail_end: u64,
+    /// Start of the last booked interval: a booking that starts inside it can only queue behind it
+    /// (the second O(1) case).
+    tail_start: u64,
     /// Total booked time, for utilisation statistics.
     booked_ns: u64,
 }
@@ -75,6 +78,7 @@ impl Timeline {
                 self.busy.clear();
                 self.head = 0;
                 self.busy.push((candidate, end));
+                self.tail_start = candidate;
             } else if candidate == self.tail_end {
                 if let Some(last) = self.busy.last_mut() {
                     last.1 = end;
@@ -84,9 +88,20 @@ impl Timeline {
                     self.prune(now);
                 }
                 self.busy.push((candidate, end));
+                self.tail_start = candidate;
             }
             self.tail_end = end;
             return SimTime(candidate);
+        }
+        if candidate >= self.tail_start {
+            // Inside the last interval: no idle time between the candidate and the tail, so queue
+            // behind it (what the gap search would find, without the search).
+            let start = self.tail_end;
+            self.tail_end += length;
+            if let Some(last) = self.busy.last_mut() {
+                last.1 = self.tail_end;
+            }
+            return SimTime(start);
         }
         self.book_before_tail(now, candidate, length)
     }
@@ -149,6 +164,9 @@ impl Timeline {
             (false, false) if index == self.busy.len() => self.busy.push((start, end)),
             (false, false) => self.busy.insert(index, (start, end)),
         }
+        if let Some(last) = self.busy.last() {
+            self.tail_start = last.0;
+        }
     }
 
     /// True if nothing is booked at or after `time` (the resource has no queued work then).
@@ -202,7 +220,66 @@ mod tests {
         assert_eq!(line.busy_until(), SimTime(5000));
     }
 
+    /// The booking rule written plainly, without pruning or fast paths: skip intervals that end by
+    /// the candidate start, take the first gap that fits among the next `GAP_SEARCH_LIMIT`
+    /// intervals, else queue behind everything; abutting intervals are merged.
+    fn reference_book(intervals: &mut Vec<(u64, u64)>, now: u64, earliest: u64, length: u64) -> u64 {
+        let mut candidate = earliest.max(now);
+        if length == 0 {
+            return candidate;
+        }
+        let mut index = intervals.iter().position(|&(_, end)| end > candidate).unwrap_or(intervals.len());
+        let first = index;
+        while index < intervals.len() {
+            let (start, end) = intervals[index];
+            if candidate + length <= start {
+                break;
+            }
+            candidate = candidate.max(end);
+            index += 1;
+            if index - first >= Timeline::GAP_SEARCH_LIMIT {
+                candidate = candidate.max(intervals.last().map_or(0, |last| last.1));
+                index = intervals.len();
+                break;
+            }
+        }
+        intervals.insert(index, (candidate, candidate + length));
+        let mut merged: Vec<(u64, u64)> = Vec::with_capacity(intervals.len());
+        for &(start, end) in intervals.iter() {
+            match merged.last_mut() {
+                Some(last) if last.1 == start => last.1 = end,
+                _ => merged.push((start, end)),
+            }
+        }
+        *intervals = merged;
+        candidate
+    }
+
+    #[test]
+    fn booking_inside_the_last_interval_queues_behind_it() {
+        let mut line = Timeline::new();
+        line.book(SimTime(0), SimTime(10), SimDuration(100));
+        assert_eq!(line.book(SimTime(50), SimTime(50), SimDuration(5)), SimTime(110));
+        assert_eq!(line.pending_intervals(), 1);
+        assert_eq!(line.busy_until(), SimTime(115));
+    }
+
     proptest! {
+        #[test]
+        fn bookings_match_the_plain_rule(
+            ops in proptest::collection::vec((0u64..30, 0u64..300, 0u64..40), 1..300)
+        ) {
+            let mut line = Timeline::new();
+            let mut reference = Vec::new();
+            let mut now = 0u64;
+            for (advance, delay, length) in ops {
+                now += advance;
+                let fast = line.book(SimTime(now), SimTime(now + delay), SimDuration(length)).0;
+                let plain = reference_book(&mut reference, now, now + delay, length);
+                prop_assert_eq!(fast, plain);
+            }
+        }
+
         #[test]
         fn bookings_never_overlap_and_never_start_early(
             ops in proptest::collection::vec((0u64..50, 0u64..200, 1u64..40), 1..200)
