@@ -74,19 +74,12 @@ impl FlashScheduler {
 
     /// Executes a read plan; returns when the data is decoded and ready for the host.
     pub fn read(&mut self, now: SimTime, earliest: SimTime, ppn: Ppn, plan: &ReadPlan) -> SimTime {
+        if plan.is_plain_hard_read() {
+            return self.read_plain(now, earliest, ppn);
+        }
         let die = self.geometry.die_of(ppn);
         let channel = self.geometry.channel_of_die(die) as usize;
         let read_ns = self.nand.read_ns[self.geometry.page_type(ppn)];
-        if plan.is_plain_hard_read() {
-            // The common case, without the step loop: sense, transfer one page, decode.
-            let sensed = self.dies[die as usize].book(now, earliest, SimDuration(read_ns)) + SimDuration(read_ns);
-            let length = SimDuration(self.page_transfer_ns);
-            let transferred = self.channels[channel].book(now, sensed, length) + length;
-            self.counters.page_reads += 1;
-            self.counters.page_transfers += 1;
-            self.counters.decodes += 1;
-            return transferred + SimDuration(self.decode_ns);
-        }
         let mut ready = earliest;
         let mut previous_sense_end = earliest;
         for step in plan.steps() {
@@ -113,6 +106,21 @@ impl FlashScheduler {
             ready = ready.max(data_ready);
         }
         ready
+    }
+
+    /// The common read, without the step loop: sense, transfer one page, decode.
+    #[inline]
+    pub fn read_plain(&mut self, now: SimTime, earliest: SimTime, ppn: Ppn) -> SimTime {
+        let die = self.geometry.die_of(ppn);
+        let channel = self.geometry.channel_of_die(die) as usize;
+        let read_ns = self.nand.read_ns[self.geometry.page_type(ppn)];
+        let sensed = self.dies[die as usize].book(now, earliest, SimDuration(read_ns)) + SimDuration(read_ns);
+        let length = SimDuration(self.page_transfer_ns);
+        let transferred = self.channels[channel].book(now, sensed, length) + length;
+        self.counters.page_reads += 1;
+        self.counters.page_transfers += 1;
+        self.counters.decodes += 1;
+        transferred + SimDuration(self.decode_ns)
     }
 
     /// Programs pages on one die together (multi-plane when more than one); returns completion.

@@ -113,6 +113,8 @@ pub struct Simulation {
     read_strategy: Box<dyn ReadStrategy>,
     /// The plan of every read when the strategy does not look at the context.
     fixed_read_plan: Option<ReadPlan>,
+    /// True when that fixed plan is one plain hard read (sense, transfer, decode): the hot path.
+    plain_reads: bool,
     oracle: Option<Oracle>,
     stream: RequestStream,
     footprint: Footprint,
@@ -261,6 +263,7 @@ impl Simulation {
             scheduler,
             middleware,
             read_strategy,
+            plain_reads: fixed_read_plan.as_ref().is_some_and(ReadPlan::is_plain_hard_read),
             fixed_read_plan,
             stream,
             footprint,
@@ -425,7 +428,16 @@ impl Simulation {
         Ok(completion)
     }
 
+    #[inline]
     fn read_page(&mut self, ppn: Ppn, now: SimTime, earliest: SimTime) -> SimTime {
+        if self.plain_reads {
+            return self.scheduler.read_plain(now, earliest, ppn);
+        }
+        self.read_page_planned(ppn, now, earliest)
+    }
+
+    #[inline(never)]
+    fn read_page_planned(&mut self, ppn: Ppn, now: SimTime, earliest: SimTime) -> SimTime {
         if let Some(plan) = &self.fixed_read_plan {
             return self.scheduler.read(now, earliest, ppn, plan);
         }
