@@ -31,8 +31,8 @@ pub struct Timeline {
 impl Timeline {
     /// How many future intervals a booking inspects for a gap before appending at the tail.
     pub const GAP_SEARCH_LIMIT: usize = 16;
-    /// Live intervals beyond which an append also prunes.
-    const FAST_PATH_PRUNE_LENGTH: usize = 32;
+    /// Stored intervals (history included) beyond which an append first drops the history.
+    const COMPACT_LENGTH: usize = 32;
 
     pub fn new() -> Self {
         Self::default()
@@ -47,7 +47,7 @@ impl Timeline {
         if self.head == self.busy.len() {
             self.busy.clear();
             self.head = 0;
-        } else if self.head >= 64 && self.head * 2 >= self.busy.len() {
+        } else if self.head >= Self::COMPACT_LENGTH / 2 && self.head * 2 >= self.busy.len() {
             self.busy.drain(..self.head);
             self.head = 0;
         }
@@ -69,38 +69,27 @@ impl Timeline {
         if length == 0 {
             return SimTime(candidate);
         }
-        // Fast path: at or after the tail. No search; prune only now and then (the list is bounded
-        // because everything before `now` is dropped whenever it grows past a few intervals).
-        if candidate >= self.tail_end {
-            let end = candidate + length;
-            if self.tail_end <= now.0 {
-                // Everything booked has ended: the whole list is history.
-                self.busy.clear();
-                self.head = 0;
-                self.busy.push((candidate, end));
-                self.tail_start = candidate;
-            } else if candidate == self.tail_end {
-                if let Some(last) = self.busy.last_mut() {
-                    last.1 = end;
-                }
+        // Fast path: at or after the start of the last interval, so no gap can be involved: the
+        // booking starts at the candidate or, if that lies inside the last interval, at its end.
+        // Written with few data-dependent branches (their mispredictions, not instructions, were
+        // the cost): history is dropped by moving `head` (a conditional move), and the list is
+        // compacted only when it grows long.
+        if candidate >= self.tail_start {
+            let start = candidate.max(self.tail_end);
+            let end = start + length;
+            let length_before = self.busy.len();
+            self.head = std::hint::select_unpredictable(self.tail_end <= now.0, length_before, self.head);
+            if (start == self.tail_end) & (length_before > self.head) {
+                // Abuts the last live interval: extend it.
+                self.busy[length_before - 1].1 = end;
             } else {
-                if self.busy.len() - self.head >= Self::FAST_PATH_PRUNE_LENGTH {
+                if length_before >= Self::COMPACT_LENGTH {
                     self.prune(now);
                 }
-                self.busy.push((candidate, end));
-                self.tail_start = candidate;
+                self.busy.push((start, end));
+                self.tail_start = start;
             }
             self.tail_end = end;
-            return SimTime(candidate);
-        }
-        if candidate >= self.tail_start {
-            // Inside the last interval: no idle time between the candidate and the tail, so queue
-            // behind it (what the gap search would find, without the search).
-            let start = self.tail_end;
-            self.tail_end += length;
-            if let Some(last) = self.busy.last_mut() {
-                last.1 = self.tail_end;
-            }
             return SimTime(start);
         }
         self.book_before_tail(now, candidate, length)
@@ -115,6 +104,8 @@ impl Timeline {
         let count = busy.len();
         // Drop history: intervals that ended by `now` can never hold a later booking.
         let mut head = self.head;
+        // Usually zero or one interval has just ended: take that step without a branch.
+        head += (busy[head].1 <= now.0) as usize;
         while head < count && busy[head].1 <= now.0 {
             head += 1;
         }
