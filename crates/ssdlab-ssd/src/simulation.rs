@@ -354,7 +354,7 @@ impl Simulation {
             next = after_next;
             after_next = self.stream.next_request()?;
             if let Some(upcoming) = &after_next {
-                if let Some(target) = self.middleware.read_target(Lpn((upcoming.offset_bytes / self.page_bytes).min(u32::MAX as u64) as u32)) {
+                if let Some(target) = self.middleware.read_target(Lpn((upcoming.offset_bytes >> self.page_bytes.trailing_zeros()).min(u32::MAX as u64) as u32)) {
                     self.ftl.prefetch_mapping(target);
                 }
             }
