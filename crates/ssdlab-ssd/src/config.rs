@@ -456,14 +456,14 @@ impl SimulationConfig {
             return fail("device.geometry.pages_per_block", format!("at most 32767 are supported, got {}", g.pages_per_block));
         }
         let bits = self.device.nand.cell_type.bits_per_cell();
-        if g.pages_per_block as usize % bits != 0 {
+        if !(g.pages_per_block as usize).is_multiple_of(bits) {
             return fail("device.geometry.pages_per_block", format!("must be a multiple of {bits} (pages per word line of {:?})", self.device.nand.cell_type));
         }
         for (name, values) in [("read_latency_ns", &self.device.nand.read_latency_ns), ("program_latency_ns", &self.device.nand.program_latency_ns)] {
             if values.len() != 1 && values.len() != bits {
                 return fail(&format!("device.nand.{name}"), format!("give 1 value or {bits} (one per page type of {:?}), got {}", self.device.nand.cell_type, values.len()));
             }
-            if values.iter().any(|&v| v == 0) {
+            if values.contains(&0) {
                 return fail(&format!("device.nand.{name}"), "latencies must be positive".into());
             }
         }
@@ -474,7 +474,7 @@ impl SimulationConfig {
         if !(channel.transfer_rate_mts > 0.0 && channel.transfer_rate_mts.is_finite()) {
             return fail("device.channel.transfer_rate_mts", format!("must be positive, got {}", channel.transfer_rate_mts));
         }
-        if channel.bus_width_bits == 0 || channel.bus_width_bits % 8 != 0 {
+        if channel.bus_width_bits == 0 || !channel.bus_width_bits.is_multiple_of(8) {
             return fail("device.channel.bus_width_bits", format!("must be a positive multiple of 8, got {}", channel.bus_width_bits));
         }
         let energy = &self.device.energy;

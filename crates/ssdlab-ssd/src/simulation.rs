@@ -376,7 +376,7 @@ impl Simulation {
             if closed_loop {
                 outstanding.schedule(completion, ());
             }
-            if self.requests_issued % PROGRESS_INTERVAL == 0 {
+            if self.requests_issued.is_multiple_of(PROGRESS_INTERVAL) {
                 progress(self.requests_issued, total)?;
             }
         }

@@ -70,14 +70,24 @@ impl PageTable {
         PageTable { pages_per_block: pages_per_block as usize, slot_of_block: vec![NO_SLOT; blocks], entries: Vec::new(), tags: Vec::new(), with_tags }
     }
 
-    /// Gives `block` its page records if it has none yet.
-    pub fn ensure(&mut self, block: usize) {
+    /// Gives `block` its page records if it has none yet; returns the index of its first record.
+    pub fn ensure(&mut self, block: usize) -> usize {
         if self.slot_of_block[block] == NO_SLOT {
             self.slot_of_block[block] = (self.entries.len() / self.pages_per_block) as u32;
             self.entries.extend(std::iter::repeat_n(PageEntry { owner: INVALID_PAGE, program_time_ms: 0 }, self.pages_per_block));
             if self.with_tags {
                 self.tags.extend(std::iter::repeat_n(0, self.pages_per_block));
             }
+        }
+        self.slot_of_block[block] as usize * self.pages_per_block
+    }
+
+    /// Records a program at a record index `ensure` gave (plus the page within the block).
+    #[inline]
+    pub fn record_program_at(&mut self, index: usize, owner: u32, program_time_ms: u32, tag: u32) {
+        self.entries[index] = PageEntry { owner, program_time_ms };
+        if self.with_tags {
+            self.tags[index] = tag;
         }
     }
 

@@ -56,8 +56,21 @@ struct PlaneState {
     /// Set (dynamic allocation only) when GC found no invalid page in any full block of the plane;
     /// host writes then go to other planes until an overwrite invalidates a page here.
     stuck: bool,
-    host_frontier: Option<u32>,
-    gc_frontier: Option<u32>,
+    host_frontier: Option<Frontier>,
+    gc_frontier: Option<Frontier>,
+}
+
+/// The open block a write stream fills, with what a page program needs of it kept here: a plane's
+/// state stays in cache, while the block's record and its page-record slot sit in large arrays
+/// that a random workload keeps evicting.
+#[derive(Debug, Clone, Copy)]
+struct Frontier {
+    /// Block index within the plane.
+    local: u32,
+    /// Next page to program (mirrors the block's `written_pages`).
+    next_page: u32,
+    /// Index of the block's first page record in the page table.
+    first_record: u32,
 }
 
 pub struct Ftl {
@@ -215,11 +228,11 @@ impl Ftl {
                 }
             }
         }
-        let ppn = self.allocate(plane, Stream::Host)?;
+        let (ppn, record) = self.allocate(plane, Stream::Host)?;
         if let Some(old) = self.mapping.set(lpn, ppn) {
             self.invalidate(old);
         }
-        self.program(ppn, lpn, now_ns, tag);
+        self.program(ppn, record, lpn, now_ns, tag);
         self.stats.host_pages_written += 1;
         if self.planes[plane.0 as usize].free.len() < self.low_watermark {
             self.collect(plane, now_ns, ops)?;
@@ -227,7 +240,8 @@ impl Ftl {
         Ok(ppn)
     }
 
-    fn allocate(&mut self, plane: PlaneIndex, stream: Stream) -> Result<Ppn, FtlError> {
+    /// The next page of the stream's open block (opening one if needed) and its page record's index.
+    fn allocate(&mut self, plane: PlaneIndex, stream: Stream) -> Result<(Ppn, usize), FtlError> {
         let blocks_per_plane = self.geometry.blocks_per_plane;
         let pages_per_block = self.geometry.pages_per_block;
         let state = &mut self.planes[plane.0 as usize];
@@ -235,8 +249,8 @@ impl Ftl {
             Stream::Host => &mut state.host_frontier,
             Stream::GarbageCollection => &mut state.gc_frontier,
         };
-        let local = match *frontier {
-            Some(local) => local,
+        let current = match *frontier {
+            Some(current) => current,
             None => {
                 let start = (plane.0 * blocks_per_plane) as usize;
                 let plane_blocks = &self.blocks[start..start + blocks_per_plane as usize];
@@ -246,29 +260,30 @@ impl Ftl {
                 })?;
                 let global = start + local as usize;
                 self.blocks[global].state = BlockState::Open;
-                self.pages.ensure(global);
-                *frontier = Some(local);
-                local
+                let first_record = self.pages.ensure(global) as u32;
+                Frontier { local, next_page: self.blocks[global].written_pages, first_record }
             }
         };
-        let global = (plane.0 * blocks_per_plane + local) as usize;
+        let global = (plane.0 * blocks_per_plane + current.local) as usize;
+        let page = current.next_page;
         let block = &mut self.blocks[global];
-        let page = block.written_pages;
-        block.written_pages += 1;
-        if block.written_pages == pages_per_block {
+        block.written_pages = page + 1;
+        if page + 1 == pages_per_block {
             block.state = BlockState::Full;
             self.keys[global] &= VALID_MASK;
             block.sealed_sequence = self.seal_counter;
             self.seal_counter += 1;
             *frontier = None;
+        } else {
+            *frontier = Some(Frontier { next_page: page + 1, ..current });
         }
-        Ok(Ppn(global as u32 * pages_per_block + page))
+        Ok((Ppn(global as u32 * pages_per_block + page), (current.first_record + page) as usize))
     }
 
-    fn program(&mut self, ppn: Ppn, lpn: Lpn, now_ns: u64, tag: u32) {
+    /// Records a program of `ppn` (whose page record is at `record`, as `allocate` returned).
+    fn program(&mut self, ppn: Ppn, record: usize, lpn: Lpn, now_ns: u64, tag: u32) {
         let block = self.geometry.block_of(ppn).0 as usize;
-        let page = self.geometry.page_in_block(ppn) as usize;
-        self.pages.record_program(block, page, lpn.0, (now_ns / 1_000_000).min(u32::MAX as u64) as u32, tag);
+        self.pages.record_program_at(record, lpn.0, (now_ns / 1_000_000).min(u32::MAX as u64) as u32, tag);
         self.keys[block] += 1;
         self.blocks[block].last_write_ns = now_ns;
     }
@@ -332,10 +347,10 @@ impl Ftl {
                 }
                 let source = Ppn(victim.0 * pages_per_block + page);
                 let tag = self.tag(source);
-                let destination = self.allocate(plane, Stream::GarbageCollection)?;
+                let (destination, record) = self.allocate(plane, Stream::GarbageCollection)?;
                 self.mapping.set(Lpn(owner), destination);
                 self.invalidate(source);
-                self.program(destination, Lpn(owner), now_ns, tag);
+                self.program(destination, record, Lpn(owner), now_ns, tag);
                 ops.push(FlashOp::GcRead { ppn: source });
                 ops.push(FlashOp::GcProgram { ppn: destination });
                 self.stats.gc_pages_copied += 1;

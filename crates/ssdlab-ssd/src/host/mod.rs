@@ -48,6 +48,8 @@ impl PageSpan {
     }
 }
 
+// One per run, and the generator is called once per request: kept inline rather than boxed.
+#[allow(clippy::large_enum_variant)]
 enum Source {
     Trace(Box<TraceReader>),
     Synthetic(SyntheticGenerator),
