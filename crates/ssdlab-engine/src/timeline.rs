@@ -14,16 +14,15 @@ use crate::time::{SimDuration, SimTime};
 
 #[derive(Debug, Clone, Default)]
 pub struct Timeline {
-    /// Busy intervals [start, end), sorted, non-overlapping, non-abutting; live from `head` on.
-    /// (A Vec with a moving head: pruning is O(1) and inserts are one contiguous memmove.)
-    busy: Vec<(u64, u64)>,
+    /// Busy intervals before the last one, [start, end), sorted, non-overlapping, non-abutting;
+    /// live from `head` on. (A Vec with a moving head: pruning is O(1) and inserts are one
+    /// contiguous memmove.)
+    earlier: Vec<(u64, u64)>,
     head: usize,
-    /// End of the last booked interval (0 when nothing was ever booked): the O(1) test for the
-    /// common case, a booking that starts after everything already booked.
-    tail_end: u64,
-    /// Start of the last booked interval: a booking that starts inside it can only queue behind it
-    /// (the second O(1) case).
+    /// The last booked interval, [tail_start, tail_end) (0..0 before the first booking). Kept out of
+    /// the list because nearly every booking starts at or after its start and only needs it.
     tail_start: u64,
+    tail_end: u64,
     /// Total booked time, for utilisation statistics.
     booked_ns: u64,
 }
@@ -31,31 +30,27 @@ pub struct Timeline {
 impl Timeline {
     /// How many future intervals a booking inspects for a gap before appending at the tail.
     pub const GAP_SEARCH_LIMIT: usize = 16;
-    /// Stored intervals (history included) beyond which an append first drops the history.
+    /// Stored earlier intervals (history included) beyond which a booking first drops the history.
     const COMPACT_LENGTH: usize = 32;
 
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Forget intervals that ended at or before `now`; no later booking can start before `now`.
+    /// Forget earlier intervals that ended at or before `now`; no later booking can start before
+    /// `now`.
     #[inline]
     pub fn prune(&mut self, now: SimTime) {
-        while self.head < self.busy.len() && self.busy[self.head].1 <= now.0 {
+        while self.head < self.earlier.len() && self.earlier[self.head].1 <= now.0 {
             self.head += 1;
         }
-        if self.head == self.busy.len() {
-            self.busy.clear();
+        if self.head == self.earlier.len() {
+            self.earlier.clear();
             self.head = 0;
-        } else if self.head >= Self::COMPACT_LENGTH / 2 && self.head * 2 >= self.busy.len() {
-            self.busy.drain(..self.head);
+        } else if self.head >= Self::COMPACT_LENGTH / 2 && self.head * 2 >= self.earlier.len() {
+            self.earlier.drain(..self.head);
             self.head = 0;
         }
-    }
-
-    #[inline]
-    fn live(&self) -> &[(u64, u64)] {
-        &self.busy[self.head..]
     }
 
     /// Books `duration` at the earliest time at or after `earliest` where the resource is idle.
@@ -71,38 +66,41 @@ impl Timeline {
         }
         // Fast path: at or after the start of the last interval, so no gap can be involved: the
         // booking starts at the candidate or, if that lies inside the last interval, at its end.
-        // Written with few data-dependent branches (their mispredictions, not instructions, were
-        // the cost): history is dropped by moving `head` (a conditional move), and the list is
-        // compacted only when it grows long.
+        // Whether a die or channel is busy is as random as the workload, so this path has no
+        // data-dependent branch (mispredictions, not instructions, were its cost): the old last
+        // interval is always written to the list and then kept or dropped by the list's length.
         if candidate >= self.tail_start {
+            if self.earlier.len() >= Self::COMPACT_LENGTH {
+                self.prune(now);
+            }
             let start = candidate.max(self.tail_end);
             let end = start + length;
-            let length_before = self.busy.len();
-            self.head = std::hint::select_unpredictable(self.tail_end <= now.0, length_before, self.head);
-            if (start == self.tail_end) & (length_before > self.head) {
-                // Abuts the last live interval: extend it.
-                self.busy[length_before - 1].1 = end;
-            } else {
-                if length_before >= Self::COMPACT_LENGTH {
-                    self.prune(now);
-                }
-                self.busy.push((start, end));
-                self.tail_start = start;
-            }
+            // Everything booked has ended: the list is history.
+            let history = self.tail_end <= now.0;
+            // The booking abuts the last interval: extend it.
+            let extend = start == self.tail_end;
+            let kept = std::hint::select_unpredictable(history, 0, self.earlier.len()) + (!extend & !history) as usize;
+            self.earlier.push((self.tail_start, self.tail_end));
+            self.earlier.truncate(kept);
+            self.head = std::hint::select_unpredictable(history, 0, self.head);
+            self.tail_start = std::hint::select_unpredictable(extend, self.tail_start, start);
             self.tail_end = end;
             return SimTime(start);
         }
         self.book_before_tail(now, candidate, length)
     }
 
-    /// The slow path of [`Timeline::book`]: the candidate start lies before the end of booked work,
-    /// so look for an idle gap that fits. One linear scan (the live list is short: everything that
-    /// ended before `now` is dropped on the way).
+    /// The slow path of [`Timeline::book`]: the candidate start lies before the start of the last
+    /// interval, so look for an idle gap that fits. One linear scan over the list with the last
+    /// interval put back at its end (the live list is short: everything that ended before `now` is
+    /// dropped on the way).
     #[inline(never)]
     fn book_before_tail(&mut self, now: SimTime, mut candidate: u64, length: u64) -> SimTime {
-        let busy = &mut self.busy;
+        let busy = &mut self.earlier;
+        busy.push((self.tail_start, self.tail_end));
         let count = busy.len();
-        // Drop history: intervals that ended by `now` can never hold a later booking.
+        // Drop history: intervals that ended by `now` can never hold a later booking. (The last
+        // interval ends after the candidate, so the scan stops at it at the latest.)
         let mut head = self.head;
         // Usually zero or one interval has just ended: take that step without a branch.
         head += (busy[head].1 <= now.0) as usize;
@@ -135,28 +133,30 @@ impl Timeline {
             }
         }
         self.insert_at(index, candidate, candidate + length);
+        // Take the last interval back out of the list.
+        if let Some((start, end)) = self.earlier.pop() {
+            self.tail_start = start;
+            self.tail_end = end;
+        }
         SimTime(candidate)
     }
 
-    /// Inserts [start, end) at absolute position `index` of `busy` (at or after `head`), merging
+    /// Inserts [start, end) at absolute position `index` of the list (at or after `head`), merging
     /// with abutting neighbours.
     #[inline(always)]
     fn insert_at(&mut self, index: usize, start: u64, end: u64) {
-        self.tail_end = self.tail_end.max(end);
-        let merges_before = index > self.head && self.busy[index - 1].1 == start;
-        let merges_after = index < self.busy.len() && self.busy[index].0 == end;
+        let busy = &mut self.earlier;
+        let merges_before = index > self.head && busy[index - 1].1 == start;
+        let merges_after = index < busy.len() && busy[index].0 == end;
         match (merges_before, merges_after) {
             (true, true) => {
-                self.busy[index - 1].1 = self.busy[index].1;
-                self.busy.remove(index);
+                busy[index - 1].1 = busy[index].1;
+                busy.remove(index);
             }
-            (true, false) => self.busy[index - 1].1 = end,
-            (false, true) => self.busy[index].0 = start,
-            (false, false) if index == self.busy.len() => self.busy.push((start, end)),
-            (false, false) => self.busy.insert(index, (start, end)),
-        }
-        if let Some(last) = self.busy.last() {
-            self.tail_start = last.0;
+            (true, false) => busy[index - 1].1 = end,
+            (false, true) => busy[index].0 = start,
+            (false, false) if index == busy.len() => busy.push((start, end)),
+            (false, false) => busy.insert(index, (start, end)),
         }
     }
 
@@ -176,12 +176,13 @@ impl Timeline {
 
     /// Number of disjoint busy intervals currently remembered (for diagnostics).
     pub fn pending_intervals(&self) -> usize {
-        self.live().len()
+        self.intervals().count()
     }
 
     /// Iterator over remembered busy intervals, for invariant checks.
     pub fn intervals(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        self.live().iter().copied()
+        let tail = (self.tail_end > self.tail_start).then_some((self.tail_start, self.tail_end));
+        self.earlier[self.head..].iter().copied().chain(tail)
     }
 }
 
