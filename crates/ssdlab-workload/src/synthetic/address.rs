@@ -58,6 +58,7 @@ impl AddressSampler {
     }
 
     /// A starting slot such that `size_slots` slots fit in the span.
+    #[inline]
     pub fn sample(&mut self, rng: &mut Xoshiro256PlusPlus, size_slots: u64) -> u64 {
         let room = self.slots - size_slots.min(self.slots) + 1;
         match self.kind {

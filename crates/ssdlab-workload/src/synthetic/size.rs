@@ -46,6 +46,7 @@ impl SizeDistribution {
         }
     }
 
+    #[inline]
     pub fn sample(&self, rng: &mut Xoshiro256PlusPlus, alignment: u64) -> u64 {
         match self {
             SizeDistribution::Fixed { bytes } => *bytes,
