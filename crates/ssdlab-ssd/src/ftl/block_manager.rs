@@ -53,13 +53,29 @@ pub struct PageEntry {
 
 const NO_SLOT: u32 = u32::MAX;
 
+/// Where a page's record lives: its block's slot in the page table and the page within the block
+/// (what a write frontier keeps so a program needs no slot lookup).
+#[derive(Debug, Clone, Copy)]
+pub struct RecordAddress {
+    pub slot: u32,
+    pub page: u32,
+}
+
 /// Page-level records of every block ever opened, in one slab: a block gets a slot of
 /// `pages_per_block` entries the first time it is opened and keeps it. One indirection per lookup.
+///
+/// Whether a page still holds its owner's current data is one bit in a separate bitmap, not a
+/// value in the record: an overwrite invalidates a page at a random place in the drive, and the
+/// bitmap (1 bit per page) stays in cache where the 8-byte records would not. The records are
+/// written where the write frontier is (sequentially) and read by garbage collection and reads.
 #[derive(Debug, Clone)]
 pub struct PageTable {
     pages_per_block: usize,
+    /// 64-bit words of the validity bitmap per slot.
+    valid_words_per_block: usize,
     slot_of_block: Vec<u32>,
     entries: Vec<PageEntry>,
+    valid: Vec<u64>,
     /// Integrity tags, parallel to `entries` (empty unless the oracle is on).
     tags: Vec<u32>,
     with_tags: bool,
@@ -67,99 +83,127 @@ pub struct PageTable {
 
 impl PageTable {
     pub fn new(blocks: usize, pages_per_block: u32, with_tags: bool) -> Self {
-        PageTable { pages_per_block: pages_per_block as usize, slot_of_block: vec![NO_SLOT; blocks], entries: Vec::new(), tags: Vec::new(), with_tags }
+        PageTable {
+            pages_per_block: pages_per_block as usize,
+            valid_words_per_block: (pages_per_block as usize).div_ceil(64),
+            slot_of_block: vec![NO_SLOT; blocks],
+            entries: Vec::new(),
+            valid: Vec::new(),
+            tags: Vec::new(),
+            with_tags,
+        }
     }
 
-    /// Gives `block` its page records if it has none yet; returns the index of its first record.
-    pub fn ensure(&mut self, block: usize) -> usize {
+    /// Gives `block` its page records if it has none yet; returns its slot.
+    pub fn ensure(&mut self, block: usize) -> u32 {
         if self.slot_of_block[block] == NO_SLOT {
             self.slot_of_block[block] = (self.entries.len() / self.pages_per_block) as u32;
             self.entries.extend(std::iter::repeat_n(PageEntry { owner: INVALID_PAGE, program_time_ms: 0 }, self.pages_per_block));
+            self.valid.extend(std::iter::repeat_n(0, self.valid_words_per_block));
             if self.with_tags {
                 self.tags.extend(std::iter::repeat_n(0, self.pages_per_block));
             }
         }
-        self.slot_of_block[block] as usize * self.pages_per_block
+        self.slot_of_block[block]
     }
 
-    /// Records a program at a record index `ensure` gave (plus the page within the block).
     #[inline]
-    pub fn record_program_at(&mut self, index: usize, owner: u32, program_time_ms: u32, tag: u32) {
+    fn slot(&self, block: usize) -> Option<usize> {
+        let slot = self.slot_of_block[block];
+        (slot != NO_SLOT).then_some(slot as usize)
+    }
+
+    #[inline]
+    fn entry_index(&self, slot: usize, page: usize) -> usize {
+        slot * self.pages_per_block + page
+    }
+
+    /// Bit position of a page in the validity bitmap.
+    #[inline]
+    fn valid_bit(&self, slot: usize, page: usize) -> usize {
+        slot * self.valid_words_per_block * 64 + page
+    }
+
+    #[inline]
+    fn is_valid(&self, bit: usize) -> bool {
+        (self.valid[bit >> 6] >> (bit & 63)) & 1 != 0
+    }
+
+    /// Asks the CPU to start loading what invalidating a page touches: its validity word (no
+    /// effect where prefetch is unavailable).
+    #[inline]
+    pub fn prefetch(&self, block: usize, page: usize) {
+        if let Some(slot) = self.slot(block) {
+            prefetch_read(self.valid.as_ptr().wrapping_add(self.valid_bit(slot, page) >> 6));
+        }
+    }
+
+    /// A page's record; its owner is [`INVALID_PAGE`] unless the page holds current data.
+    #[inline]
+    pub fn get(&self, block: usize, page: usize) -> Option<PageEntry> {
+        let slot = self.slot(block)?;
+        let mut entry = self.entries[self.entry_index(slot, page)];
+        if !self.is_valid(self.valid_bit(slot, page)) {
+            entry.owner = INVALID_PAGE;
+        }
+        Some(entry)
+    }
+
+    #[inline]
+    pub fn owner(&self, block: usize, page: usize) -> u32 {
+        self.get(block, page).map_or(INVALID_PAGE, |entry| entry.owner)
+    }
+
+    /// Marks a page as no longer holding current data.
+    #[inline]
+    pub fn invalidate(&mut self, block: usize, page: usize) {
+        if let Some(slot) = self.slot(block) {
+            let bit = self.valid_bit(slot, page);
+            self.valid[bit >> 6] &= !(1u64 << (bit & 63));
+        }
+    }
+
+    /// Records a program at an address `ensure` gave; the page becomes valid.
+    #[inline]
+    pub fn record_program_at(&mut self, address: RecordAddress, owner: u32, program_time_ms: u32, tag: u32) {
+        let (slot, page) = (address.slot as usize, address.page as usize);
+        let index = self.entry_index(slot, page);
         self.entries[index] = PageEntry { owner, program_time_ms };
+        let bit = self.valid_bit(slot, page);
+        self.valid[bit >> 6] |= 1u64 << (bit & 63);
         if self.with_tags {
             self.tags[index] = tag;
         }
     }
 
     #[inline]
-    fn index(&self, block: usize, page: usize) -> Option<usize> {
-        let slot = self.slot_of_block[block];
-        (slot != NO_SLOT).then(|| slot as usize * self.pages_per_block + page)
-    }
-
-    /// Asks the CPU to start loading a page's record (no effect where prefetch is unavailable).
-    #[inline]
-    pub fn prefetch(&self, block: usize, page: usize) {
-        if let Some(i) = self.index(block, page) {
-            prefetch_read(self.entries.as_ptr().wrapping_add(i));
-        }
-    }
-
-    #[inline]
-    pub fn get(&self, block: usize, page: usize) -> Option<PageEntry> {
-        self.index(block, page).map(|i| self.entries[i])
-    }
-
-    #[inline]
-    pub fn owner(&self, block: usize, page: usize) -> u32 {
-        self.index(block, page).map_or(INVALID_PAGE, |i| self.entries[i].owner)
-    }
-
-    #[inline]
-    pub fn set_owner(&mut self, block: usize, page: usize, owner: u32) {
-        if let Some(i) = self.index(block, page) {
-            self.entries[i].owner = owner;
-        }
-    }
-
-    #[inline]
-    pub fn record_program(&mut self, block: usize, page: usize, owner: u32, program_time_ms: u32, tag: u32) {
-        if let Some(i) = self.index(block, page) {
-            self.entries[i] = PageEntry { owner, program_time_ms };
-            if self.with_tags {
-                self.tags[i] = tag;
-            }
-        }
-    }
-
-    #[inline]
     pub fn tag(&self, block: usize, page: usize) -> u32 {
-        match self.index(block, page) {
-            Some(i) if self.with_tags => self.tags[i],
+        match self.slot(block) {
+            Some(slot) if self.with_tags => self.tags[self.entry_index(slot, page)],
             _ => 0,
         }
     }
 
-    /// Owners of a block's pages (empty if the block was never opened).
+    /// Owners of a block's pages, [`INVALID_PAGE`] where a page holds no current data (empty if the
+    /// block was never opened).
     pub fn owners(&self, block: usize) -> impl Iterator<Item = u32> + '_ {
-        let range = match self.index(block, 0) {
-            Some(start) => start..start + self.pages_per_block,
-            None => 0..0,
+        let (slot, pages) = match self.slot(block) {
+            Some(slot) => (slot, self.pages_per_block),
+            None => (0, 0),
         };
-        self.entries[range].iter().map(|e| e.owner)
+        (0..pages).map(move |page| if self.is_valid(self.valid_bit(slot, page)) { self.entries[self.entry_index(slot, page)].owner } else { INVALID_PAGE })
     }
 
     /// Marks every page of a block invalid (after erase).
     pub fn reset(&mut self, block: usize) {
-        if let Some(start) = self.index(block, 0) {
-            for entry in &mut self.entries[start..start + self.pages_per_block] {
-                entry.owner = INVALID_PAGE;
-            }
+        if let Some(slot) = self.slot(block) {
+            let first = slot * self.valid_words_per_block;
+            self.valid[first..first + self.valid_words_per_block].fill(0);
         }
     }
 
     pub fn memory_bytes(&self) -> u64 {
-        (self.slot_of_block.capacity() * 4 + self.entries.capacity() * std::mem::size_of::<PageEntry>() + self.tags.capacity() * 4) as u64
+        (self.slot_of_block.capacity() * 4 + self.entries.capacity() * std::mem::size_of::<PageEntry>() + self.valid.capacity() * 8 + self.tags.capacity() * 4) as u64
     }
 }
 

@@ -19,7 +19,7 @@ pub mod wear_leveling;
 use crate::config::{FtlConfig, PlaneAllocation};
 use crate::error::FtlError;
 use crate::geometry::{BlockIndex, Geometry, Lpn, PlaneIndex, Ppn};
-use block_manager::{BlockInfo, BlockState, PageTable, PlaneView, INVALID_PAGE, NOT_FULL, VALID_MASK};
+use block_manager::{BlockInfo, BlockState, PageTable, PlaneView, RecordAddress, INVALID_PAGE, NOT_FULL, VALID_MASK};
 use garbage_collection::VictimPolicy;
 use mapping::MappingTable;
 use ssdlab_engine::random::Xoshiro256PlusPlus;
@@ -69,8 +69,8 @@ struct Frontier {
     local: u32,
     /// Next page to program (mirrors the block's `written_pages`).
     next_page: u32,
-    /// Index of the block's first page record in the page table.
-    first_record: u32,
+    /// The block's slot in the page table.
+    slot: u32,
 }
 
 pub struct Ftl {
@@ -241,7 +241,7 @@ impl Ftl {
     }
 
     /// The next page of the stream's open block (opening one if needed) and its page record's index.
-    fn allocate(&mut self, plane: PlaneIndex, stream: Stream) -> Result<(Ppn, usize), FtlError> {
+    fn allocate(&mut self, plane: PlaneIndex, stream: Stream) -> Result<(Ppn, RecordAddress), FtlError> {
         let blocks_per_plane = self.geometry.blocks_per_plane;
         let pages_per_block = self.geometry.pages_per_block;
         let state = &mut self.planes[plane.0 as usize];
@@ -260,8 +260,8 @@ impl Ftl {
                 })?;
                 let global = start + local as usize;
                 self.blocks[global].state = BlockState::Open;
-                let first_record = self.pages.ensure(global) as u32;
-                Frontier { local, next_page: self.blocks[global].written_pages, first_record }
+                let slot = self.pages.ensure(global);
+                Frontier { local, next_page: self.blocks[global].written_pages, slot }
             }
         };
         let global = (plane.0 * blocks_per_plane + current.local) as usize;
@@ -277,11 +277,11 @@ impl Ftl {
         } else {
             *frontier = Some(Frontier { next_page: page + 1, ..current });
         }
-        Ok((Ppn(global as u32 * pages_per_block + page), (current.first_record + page) as usize))
+        Ok((Ppn(global as u32 * pages_per_block + page), RecordAddress { slot: current.slot, page }))
     }
 
     /// Records a program of `ppn` (whose page record is at `record`, as `allocate` returned).
-    fn program(&mut self, ppn: Ppn, record: usize, lpn: Lpn, now_ns: u64, tag: u32) {
+    fn program(&mut self, ppn: Ppn, record: RecordAddress, lpn: Lpn, now_ns: u64, tag: u32) {
         let block = self.geometry.block_of(ppn).0 as usize;
         self.pages.record_program_at(record, lpn.0, (now_ns / 1_000_000).min(u32::MAX as u64) as u32, tag);
         self.keys[block] += 1;
@@ -291,7 +291,7 @@ impl Ftl {
     fn invalidate(&mut self, ppn: Ppn) {
         let block = self.geometry.block_of(ppn).0 as usize;
         let page = self.geometry.page_in_block(ppn) as usize;
-        self.pages.set_owner(block, page, INVALID_PAGE);
+        self.pages.invalidate(block, page);
         self.keys[block] -= 1;
         if self.stuck_planes > 0 {
             let plane = block / self.geometry.blocks_per_plane as usize;
