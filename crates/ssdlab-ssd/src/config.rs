@@ -87,7 +87,8 @@ pub struct NandConfig {
     /// Program time per page type, same layout as `read_latency_ns`.
     pub program_latency_ns: Vec<u64>,
     pub erase_latency_ns: u64,
-    /// Pages of one request on different planes of one die program together.
+    /// Pages of one request on different planes of one die program together, and are read together
+    /// (one sensing) when no read-path strategy plans reads page by page.
     #[serde(default = "default_true")]
     pub multi_plane: bool,
     /// Rated program/erase cycles (reported beside erase counts; not enforced).

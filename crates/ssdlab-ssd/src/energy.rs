@@ -42,7 +42,7 @@ mod tests {
     #[test]
     fn energy_is_counts_times_per_operation_energy() {
         let model = EnergyConfig { program_page_uj: 52.0, read_sense_uj: 2.4, extra_sensing_level_uj: 0.7, page_transfer_uj: 3.7, decode_uj: 0.8, erase_block_uj: 10.0 };
-        let counters = FlashCounters { page_reads: 10, page_programs: 2, block_erases: 1, page_transfers: 12, extra_sensing_levels: 6, decodes: 10, multi_plane_programs: 0 };
+        let counters = FlashCounters { page_reads: 10, page_programs: 2, block_erases: 1, page_transfers: 12, extra_sensing_levels: 6, decodes: 10, multi_plane_programs: 0, multi_plane_reads: 0 };
         let account = EnergyAccount::of(&model, &counters);
         assert!((account.total_uj() - (104.0 + 24.0 + 4.2 + 44.4 + 8.0 + 10.0)).abs() < 1e-9);
     }

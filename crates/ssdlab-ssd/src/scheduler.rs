@@ -27,6 +27,7 @@ pub struct FlashCounters {
     pub extra_sensing_levels: u64,
     pub decodes: u64,
     pub multi_plane_programs: u64,
+    pub multi_plane_reads: u64,
 }
 
 pub struct FlashScheduler {
@@ -120,6 +121,33 @@ impl FlashScheduler {
         self.counters.page_reads += 1;
         self.counters.page_transfers += 1;
         self.counters.decodes += 1;
+        transferred + SimDuration(self.decode_ns)
+    }
+
+    /// Plain reads of pages on one die in different planes, sensed together (multi-plane read: the
+    /// die is busy for the slowest page type), then moved back to back in one bus transaction and
+    /// decoded as they arrive. One page is an ordinary plain read.
+    #[inline]
+    pub fn read_plain_multi_plane(&mut self, now: SimTime, earliest: SimTime, ppns: &[Ppn]) -> SimTime {
+        let Some(&first) = ppns.first() else { return earliest };
+        if ppns.len() == 1 {
+            return self.read_plain(now, earliest, first);
+        }
+        let die = self.geometry.die_of(first);
+        let channel = self.geometry.channel_of_die(die) as usize;
+        let mut read_ns = 0;
+        for &ppn in ppns {
+            read_ns = read_ns.max(self.nand.read_ns[self.geometry.page_type(ppn)]);
+        }
+        let sensed = self.dies[die as usize].book(now, earliest, SimDuration(read_ns)) + SimDuration(read_ns);
+        let length = SimDuration(self.page_transfer_ns * ppns.len() as u64);
+        let transferred = self.channels[channel].book(now, sensed, length) + length;
+        let pages = ppns.len() as u64;
+        self.counters.page_reads += pages;
+        self.counters.page_transfers += pages;
+        self.counters.decodes += pages;
+        self.counters.multi_plane_reads += 1;
+        // The last page's decode ends the operation.
         transferred + SimDuration(self.decode_ns)
     }
 

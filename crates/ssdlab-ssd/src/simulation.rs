@@ -129,6 +129,8 @@ pub struct Simulation {
     page_bytes: u64,
     ops: Vec<FlashOp>,
     program_group: Vec<Ppn>,
+    /// Pages of a multi-plane read being gathered (see `serve_read`).
+    read_group: Vec<Ppn>,
     read_latency: LatencyRecorder,
     write_latency: LatencyRecorder,
     unmapped_page_reads: u64,
@@ -274,6 +276,7 @@ impl Simulation {
             skipped_lines: skipped,
             ops: Vec::with_capacity(1024),
             program_group: Vec::with_capacity(16),
+            read_group: Vec::with_capacity(16),
             read_latency: LatencyRecorder::default(),
             write_latency: LatencyRecorder::default(),
             unmapped_page_reads: 0,
@@ -456,6 +459,11 @@ impl Simulation {
 
     fn serve_read(&mut self, span: PageSpan, now: SimTime) -> SimTime {
         let mut completion = now;
+        // Plain reads of consecutive pages on one die, in different planes, are sensed together
+        // (a multi-plane read) when the device supports multi-plane operations; reads with a
+        // read-path strategy in play are planned page by page.
+        let group_reads = self.plain_reads && self.config.device.nand.multi_plane;
+        self.read_group.clear();
         for page in span.first..=span.last {
             let host = Lpn(page as u32);
             let physical = self.middleware.read_target(host).and_then(|target| self.ftl.lookup(target));
@@ -463,17 +471,34 @@ impl Simulation {
                 oracle.check(host.0, physical.map(|ppn| self.ftl.tag(ppn)), "host read");
             }
             match physical {
+                Some(ppn) if group_reads => {
+                    if !self.read_group.is_empty() && !self.joins_multi_plane_group(&self.read_group, ppn) {
+                        completion = completion.max(self.scheduler.read_plain_multi_plane(now, now, &self.read_group));
+                        self.read_group.clear();
+                    }
+                    self.read_group.push(ppn);
+                }
                 Some(ppn) => completion = completion.max(self.read_page(ppn, now, now)),
                 None => self.unmapped_page_reads += 1,
             }
         }
+        if !self.read_group.is_empty() {
+            completion = completion.max(self.scheduler.read_plain_multi_plane(now, now, &self.read_group));
+        }
         completion
+    }
+
+    /// True if `ppn` can join a multi-plane operation on `group`: same die, a plane not yet in it.
+    #[inline]
+    fn joins_multi_plane_group(&self, group: &[Ppn], ppn: Ppn) -> bool {
+        group.len() < self.geometry.planes_per_die as usize
+            && self.geometry.die_of(group[0]) == self.geometry.die_of(ppn)
+            && group.iter().all(|&p| self.geometry.plane_of(p) != self.geometry.plane_of(ppn))
     }
 
     fn serve_write(&mut self, span: PageSpan, now: SimTime, request: &IoRequest) -> Result<SimTime, SimulationError> {
         let mut completion = now;
         let multi_plane = self.config.device.nand.multi_plane;
-        let planes_per_die = self.geometry.planes_per_die as usize;
         let mut group_earliest = now;
         self.program_group.clear();
         for page in span.first..=span.last {
@@ -495,11 +520,7 @@ impl Simulation {
             if !self.ops.is_empty() {
                 self.run_garbage_collection(now);
             }
-            let joins_group = multi_plane
-                && !self.program_group.is_empty()
-                && self.program_group.len() < planes_per_die
-                && self.geometry.die_of(self.program_group[0]) == self.geometry.die_of(ppn)
-                && self.program_group.iter().all(|&p| self.geometry.plane_of(p) != self.geometry.plane_of(ppn));
+            let joins_group = multi_plane && !self.program_group.is_empty() && self.joins_multi_plane_group(&self.program_group, ppn);
             if !joins_group && !self.program_group.is_empty() {
                 completion = completion.max(self.scheduler.program(now, group_earliest, &self.program_group));
                 self.program_group.clear();

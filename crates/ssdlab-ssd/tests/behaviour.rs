@@ -58,6 +58,33 @@ fn lone_read_costs_sense_plus_transfer() {
 }
 
 #[test]
+fn multi_plane_reads_and_programs_share_one_sensing_and_one_program() {
+    // One die with two planes: pages 0 and 1 stripe to its two planes, so a two-page write is one
+    // multi-plane program and a two-page read one multi-plane read when the device supports them.
+    let dir = std::env::temp_dir().join(format!("ssdlab-ssd-multiplane-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("mp.csv");
+    std::fs::write(&path, "time_us,op,offset,size\n0,W,0,8192\n100000,R,0,8192\n").unwrap();
+    let workload = format!("[workload.trace]\npath = {:?}\n", path.display().to_string());
+    let run_with = |multi_plane: &str| {
+        let overrides = ["ftl.precondition.enabled=false", "device.geometry.channels=1", "device.geometry.chips_per_channel=1", multi_plane];
+        run(&small_config(&workload, &overrides), &mut no_progress()).unwrap()
+    };
+    let together = run_with("device.nand.multi_plane=true");
+    let apart = run_with("device.nand.multi_plane=false");
+    // Both pages are lower pages (40 us sense, 200 us program); a page moves in 20.48 us.
+    // Multi-plane read: one 40 us sensing, then both pages over the bus: 40 + 2 x 20.48 = 80.96 us.
+    assert!((together.read.latency_us.mean - 80.96).abs() < 0.05, "{:?}", together.read.latency_us);
+    assert_eq!(together.flash.multi_plane_reads, 1);
+    // Page by page: the second sensing follows the first on the die (40 + 40), then its transfer.
+    assert!((apart.read.latency_us.mean - 100.48).abs() < 0.05, "{:?}", apart.read.latency_us);
+    assert_eq!(apart.flash.multi_plane_reads, 0);
+    // Multi-plane program: both pages in, then one 200 us program: 40.96 + 200.
+    assert!((together.write.latency_us.mean - 240.96).abs() < 0.05, "{:?}", together.write.latency_us);
+    assert_eq!(together.flash.page_reads, apart.flash.page_reads);
+}
+
+#[test]
 fn contention_queues_requests_on_one_die() {
     // Two reads of pages on the same die at the same instant: the second waits for the first's sensing.
     let dir = std::env::temp_dir().join(format!("ssdlab-ssd-contention-{}", std::process::id()));
