@@ -464,6 +464,11 @@ impl Simulation {
         // read-path strategy in play are planned page by page.
         let group_reads = self.plain_reads && self.config.device.nand.multi_plane;
         self.read_group.clear();
+        // The group's die and its planes as bits (the planes of one die have consecutive global
+        // indices, so up to 64 planes per die their low six bits differ; beyond, a collision only
+        // ends a group early).
+        let mut group_die = u32::MAX;
+        let mut group_planes = 0u64;
         for page in span.first..=span.last {
             let host = Lpn(page as u32);
             let physical = self.middleware.read_target(host).and_then(|target| self.ftl.lookup(target));
@@ -472,11 +477,18 @@ impl Simulation {
             }
             match physical {
                 Some(ppn) if group_reads => {
-                    if !self.read_group.is_empty() && !self.joins_multi_plane_group(&self.read_group, ppn) {
-                        completion = completion.max(self.scheduler.read_plain_multi_plane(now, now, &self.read_group));
-                        self.read_group.clear();
+                    let die = self.geometry.die_of(ppn);
+                    let plane_bit = 1u64 << (self.geometry.plane_of(ppn).0 & 63);
+                    if die != group_die || group_planes & plane_bit != 0 {
+                        if !self.read_group.is_empty() {
+                            completion = completion.max(self.scheduler.read_plain_multi_plane(now, now, &self.read_group));
+                            self.read_group.clear();
+                        }
+                        group_die = die;
+                        group_planes = 0;
                     }
                     self.read_group.push(ppn);
+                    group_planes |= plane_bit;
                 }
                 Some(ppn) => completion = completion.max(self.read_page(ppn, now, now)),
                 None => self.unmapped_page_reads += 1,
