@@ -350,7 +350,7 @@ impl Simulation {
         progress(0, total)?;
         // Two requests of lookahead, so cache misses overlap the current request's work instead of
         // following it: the mapping entry of the request after next is prefetched, and, the next
-        // request's mapping being in cache by then, the records its writes will overwrite.
+        // request's mapping being in cache by then, what its writes' overwrites will touch.
         let mut next = self.stream.next_request()?;
         let mut after_next = self.stream.next_request()?;
         while let Some(request) = next {
@@ -390,7 +390,7 @@ impl Simulation {
         Ok(())
     }
 
-    /// Prefetches the records a write request's pages will overwrite (see `replay`).
+    /// Prefetches what a write request's overwrites will touch (see `replay`).
     fn prefetch_overwrites(&self, request: &IoRequest) {
         if request.end_bytes() > self.logical_capacity_bytes {
             return;

@@ -4,7 +4,8 @@
 //! Page-level records are allocated the first time a block is opened, so a drive that a workload barely
 //! touches costs 32 bytes per block (plus a 2-byte valid count kept in its own dense array: it is
 //! updated on every overwrite at a random block, and 256 KiB of counts stay in cache where 4 MiB of
-//! block records would not) plus 8 bytes (12 with integrity tags) per page of opened blocks.
+//! block records would not) plus 8 bytes (12 with integrity tags) and one validity bit per page of
+//! opened blocks.
 
 /// Set in a block's key while the block is free or open, i.e. not a garbage-collection candidate.
 /// A key is the block's valid-page count with this flag, so the smallest key in a plane belongs to

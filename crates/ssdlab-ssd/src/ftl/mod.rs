@@ -199,8 +199,9 @@ impl Ftl {
         self.mapping.prefetch(lpn);
     }
 
-    /// Starts loading what overwriting `lpn` will touch (its old page's record and its block's key),
-    /// so the cache misses of a multi-page request overlap instead of following one another.
+    /// Starts loading what overwriting `lpn` will touch (its old page's validity word and its
+    /// block's key), so the cache misses of a multi-page request overlap instead of following one
+    /// another.
     #[inline]
     pub fn prefetch_overwrite(&self, lpn: Lpn) {
         if let Some(ppn) = self.mapping.get(lpn) {
