@@ -67,7 +67,8 @@ struct PlaneState {
 struct Frontier {
     /// Block index within the plane.
     local: u32,
-    /// Next page to program (mirrors the block's `written_pages`).
+    /// Next page to program (the block's write pointer; its record's `written_pages` is brought up
+    /// to date when the block fills).
     next_page: u32,
     /// The block's slot in the page table.
     slot: u32,
@@ -229,7 +230,7 @@ impl Ftl {
                 }
             }
         }
-        let (ppn, record) = self.allocate(plane, Stream::Host)?;
+        let (ppn, record) = self.allocate(plane, Stream::Host, now_ns)?;
         if let Some(old) = self.mapping.set(lpn, ppn) {
             self.invalidate(old);
         }
@@ -242,7 +243,7 @@ impl Ftl {
     }
 
     /// The next page of the stream's open block (opening one if needed) and its page record's index.
-    fn allocate(&mut self, plane: PlaneIndex, stream: Stream) -> Result<(Ppn, RecordAddress), FtlError> {
+    fn allocate(&mut self, plane: PlaneIndex, stream: Stream, now_ns: u64) -> Result<(Ppn, RecordAddress), FtlError> {
         let blocks_per_plane = self.geometry.blocks_per_plane;
         let pages_per_block = self.geometry.pages_per_block;
         let state = &mut self.planes[plane.0 as usize];
@@ -267,9 +268,13 @@ impl Ftl {
         };
         let global = (plane.0 * blocks_per_plane + current.local) as usize;
         let page = current.next_page;
-        let block = &mut self.blocks[global];
-        block.written_pages = page + 1;
         if page + 1 == pages_per_block {
+            // The block's record is brought up to date when it fills: while it is open the frontier
+            // holds its write pointer, and its last-write time (cost-benefit's age) only matters
+            // once it is a GC candidate. (Writing the record on every page stalled the write path.)
+            let block = &mut self.blocks[global];
+            block.written_pages = pages_per_block;
+            block.last_write_ns = now_ns;
             block.state = BlockState::Full;
             self.keys[global] &= VALID_MASK;
             block.sealed_sequence = self.seal_counter;
@@ -283,10 +288,10 @@ impl Ftl {
 
     /// Records a program of `ppn` (whose page record is at `record`, as `allocate` returned).
     fn program(&mut self, ppn: Ppn, record: RecordAddress, lpn: Lpn, now_ns: u64, tag: u32) {
+        // (The block's last-write time is set when it fills; see `allocate`.)
         let block = self.geometry.block_of(ppn).0 as usize;
         self.pages.record_program_at(record, lpn.0, (now_ns / 1_000_000).min(u32::MAX as u64) as u32, tag);
         self.keys[block] += 1;
-        self.blocks[block].last_write_ns = now_ns;
     }
 
     fn invalidate(&mut self, ppn: Ppn) {
@@ -348,7 +353,7 @@ impl Ftl {
                 }
                 let source = Ppn(victim.0 * pages_per_block + page);
                 let tag = self.tag(source);
-                let (destination, record) = self.allocate(plane, Stream::GarbageCollection)?;
+                let (destination, record) = self.allocate(plane, Stream::GarbageCollection, now_ns)?;
                 self.mapping.set(Lpn(owner), destination);
                 self.invalidate(source);
                 self.program(destination, record, Lpn(owner), now_ns, tag);
@@ -406,13 +411,26 @@ impl Ftl {
         self.mapping.memory_bytes() + (self.blocks.capacity() * std::mem::size_of::<BlockInfo>() + self.keys.capacity() * 2) as u64 + self.pages.memory_bytes()
     }
 
+    /// Pages written into a block: an open block's write pointer is in its plane's frontier.
+    fn written_pages(&self, block: usize) -> u32 {
+        let plane = &self.planes[block / self.geometry.blocks_per_plane as usize];
+        let local = (block % self.geometry.blocks_per_plane as usize) as u32;
+        [plane.host_frontier, plane.gc_frontier]
+            .into_iter()
+            .flatten()
+            .find(|frontier| frontier.local == local)
+            .map_or(self.blocks[block].written_pages, |frontier| frontier.next_page)
+    }
+
     /// Checks every structural invariant; returns a description of the first violation.
     /// Mapping and owners agree in both directions, valid counts match owners, free blocks are empty,
     /// and no physical page is claimed twice.
     pub fn check_invariants(&self) -> Result<(), String> {
         let pages_per_block = self.geometry.pages_per_block;
         let mut valid_total = 0u64;
-        for (index, info) in self.blocks.iter().enumerate() {
+        for (index, stored) in self.blocks.iter().enumerate() {
+            let mut info = *stored;
+            info.written_pages = self.written_pages(index);
             let valid = self.pages.owners(index).filter(|&o| o != INVALID_PAGE).count() as u32;
             let counted = (self.keys[index] & VALID_MASK) as u32;
             if (self.keys[index] & NOT_FULL == 0) != (info.state == BlockState::Full) {
