@@ -156,7 +156,17 @@ impl Timeline {
             (true, false) => busy[index - 1].1 = end,
             (false, true) => busy[index].0 = start,
             (false, false) if index == busy.len() => busy.push((start, end)),
-            (false, false) => busy.insert(index, (start, end)),
+            (false, false) => {
+                // Only a few intervals ever follow a gap, so shift them by hand rather than
+                // through `Vec::insert`'s library memmove call.
+                busy.push((start, end));
+                let mut position = busy.len() - 1;
+                while position > index {
+                    busy[position] = busy[position - 1];
+                    position -= 1;
+                }
+                busy[index] = (start, end);
+            }
         }
     }
 

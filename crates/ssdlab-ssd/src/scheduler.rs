@@ -127,12 +127,18 @@ impl FlashScheduler {
     /// Plain reads of pages on one die in different planes, sensed together (multi-plane read: the
     /// die is busy for the slowest page type), then moved back to back in one bus transaction and
     /// decoded as they arrive. One page is an ordinary plain read.
-    #[inline]
+    #[inline(always)]
     pub fn read_plain_multi_plane(&mut self, now: SimTime, earliest: SimTime, ppns: &[Ppn]) -> SimTime {
-        let Some(&first) = ppns.first() else { return earliest };
-        if ppns.len() == 1 {
-            return self.read_plain(now, earliest, first);
+        match ppns {
+            [] => earliest,
+            [single] => self.read_plain(now, earliest, *single),
+            _ => self.read_plain_together(now, earliest, ppns),
         }
+    }
+
+    #[inline(never)]
+    fn read_plain_together(&mut self, now: SimTime, earliest: SimTime, ppns: &[Ppn]) -> SimTime {
+        let first = ppns[0];
         let die = self.geometry.die_of(first);
         let channel = self.geometry.channel_of_die(die) as usize;
         let mut read_ns = 0;
