@@ -42,11 +42,7 @@ fn same_config_and_seed_give_identical_results() {
 #[test]
 fn lone_read_costs_sense_plus_transfer() {
     // One write then, much later, one read of the same page on an idle device.
-    let dir = std::env::temp_dir().join(format!("ssdlab-ssd-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("two.csv");
-    std::fs::write(&path, "time_us,op,offset,size\n0,W,0,4096\n100000,R,0,4096\n").unwrap();
-    let workload = format!("[workload.trace]\npath = {:?}\n", path.display().to_string());
+    let workload = trace_workload("two.csv", "time_us,op,offset,size\n0,W,0,4096\n100000,R,0,4096\n");
     let config = small_config(&workload, &["ftl.precondition.enabled=false"]);
     let result = run(&config, &mut no_progress()).unwrap();
     // Page 0 is a lower page: 40 us sense + 4096 B at 200 MB/s = 20.48 us.
@@ -61,11 +57,7 @@ fn lone_read_costs_sense_plus_transfer() {
 fn multi_plane_reads_and_programs_share_one_sensing_and_one_program() {
     // One die with two planes: pages 0 and 1 stripe to its two planes, so a two-page write is one
     // multi-plane program and a two-page read one multi-plane read when the device supports them.
-    let dir = std::env::temp_dir().join(format!("ssdlab-ssd-multiplane-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("mp.csv");
-    std::fs::write(&path, "time_us,op,offset,size\n0,W,0,8192\n100000,R,0,8192\n").unwrap();
-    let workload = format!("[workload.trace]\npath = {:?}\n", path.display().to_string());
+    let workload = trace_workload("mp.csv", "time_us,op,offset,size\n0,W,0,8192\n100000,R,0,8192\n");
     let run_with = |multi_plane: &str| {
         let overrides = ["ftl.precondition.enabled=false", "device.geometry.channels=1", "device.geometry.chips_per_channel=1", multi_plane];
         run(&small_config(&workload, &overrides), &mut no_progress()).unwrap()
@@ -87,12 +79,8 @@ fn multi_plane_reads_and_programs_share_one_sensing_and_one_program() {
 #[test]
 fn contention_queues_requests_on_one_die() {
     // Two reads of pages on the same die at the same instant: the second waits for the first's sensing.
-    let dir = std::env::temp_dir().join(format!("ssdlab-ssd-contention-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("c.csv");
     // Pages 0 and 8 map (static, channel-first striping over 8 planes) to the same plane.
-    std::fs::write(&path, "time_us,op,offset,size\n0,W,0,4096\n0,W,32768,4096\n100000,R,0,4096\n100000,R,32768,4096\n").unwrap();
-    let workload = format!("[workload.trace]\npath = {:?}\n", path.display().to_string());
+    let workload = trace_workload("c.csv", "time_us,op,offset,size\n0,W,0,4096\n0,W,32768,4096\n100000,R,0,4096\n100000,R,32768,4096\n");
     let config = small_config(&workload, &["ftl.precondition.enabled=false"]);
     let result = run(&config, &mut no_progress()).unwrap();
     assert!(result.read.latency_us.max > result.read.latency_us.p50 + 30.0, "{:?}", result.read.latency_us);
@@ -125,11 +113,7 @@ fn wrong_type_and_impossible_geometry_are_named() {
 
 #[test]
 fn address_beyond_device_names_file_line_and_field() {
-    let dir = std::env::temp_dir().join(format!("ssdlab-ssd-beyond-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("far.csv");
-    std::fs::write(&path, "0.0,W,0,4096\n0.1,W,1099511627776,4096\n").unwrap();
-    let workload = format!("[workload.trace]\npath = {:?}\n", path.display().to_string());
+    let workload = trace_workload("far.csv", "0.0,W,0,4096\n0.1,W,1099511627776,4096\n");
     let config = small_config(&workload, &["ftl.precondition.enabled=false"]);
     let error = run(&config, &mut no_progress()).unwrap_err();
     assert!(matches!(error, SimulationError::AddressBeyondDevice { line: 2, .. }), "{error}");

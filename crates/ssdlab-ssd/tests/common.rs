@@ -58,3 +58,13 @@ pub fn shared_trace(name: &str) -> Option<PathBuf> {
 pub fn no_progress() -> impl FnMut(u64, u64) -> Result<(), ssdlab_ssd::SimulationError> {
     |_, _| Ok(())
 }
+
+/// Writes `lines` to a fresh trace file `name` in this test process's temporary folder and returns
+/// the `[workload.trace]` table that replays it.
+pub fn trace_workload(name: &str, lines: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("ssdlab-ssd-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, lines).unwrap();
+    format!("[workload.trace]\npath = {:?}\n", path.display().to_string())
+}
