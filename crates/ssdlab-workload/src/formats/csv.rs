@@ -21,7 +21,7 @@ pub fn parse(line: &str, state: &mut CsvState) -> Result<ParsedLine, FieldError>
     if line.is_empty() || line.starts_with('#') {
         return Ok(ParsedLine::NotARequest);
     }
-    let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+    let fields: Vec<&str> = super::comma_fields(line).map(str::trim).collect();
     if fields.len() != 4 {
         return Err(FieldError::new("time", format!("expected 4 comma-separated fields (time,op,offset,size), found {}", fields.len())));
     }

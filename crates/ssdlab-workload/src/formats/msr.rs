@@ -3,7 +3,7 @@
 //! FAST 2008, and ../shared/traces/README.md §1. The volume (Hostname, DiskNumber) becomes the device;
 //! DiskNumber is used as the device number, since a file holds one volume.
 
-use super::{parse_u64, require_nonzero_size, FieldError, ParsedLine, RawRecord};
+use super::{comma_fields, parse_u64, require_nonzero_size, FieldError, ParsedLine, RawRecord};
 use crate::request::IoOp;
 
 pub fn parse(line: &str) -> Result<ParsedLine, FieldError> {
@@ -11,7 +11,7 @@ pub fn parse(line: &str) -> Result<ParsedLine, FieldError> {
     if line.is_empty() || line.starts_with('#') {
         return Ok(ParsedLine::NotARequest);
     }
-    let mut fields = line.split(',');
+    let mut fields = comma_fields(line);
     let mut next = |name: &'static str| fields.next().ok_or_else(|| FieldError::new(name, "missing (expected 7 comma-separated fields)"));
     let timestamp = next("Timestamp")?;
     if timestamp.trim().eq_ignore_ascii_case("timestamp") {

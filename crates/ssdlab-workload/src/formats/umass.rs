@@ -2,7 +2,7 @@
 //! sectors, Size in bytes, Opcode r/w, Timestamp in seconds. Each ASU is its own address space
 //! (SPEC §1), so the ASU becomes the device. Financial1/2 and WebSearch1-3 use this layout.
 
-use super::{parse_time, parse_u64, require_nonzero_size, FieldError, ParsedLine, RawRecord};
+use super::{comma_fields, parse_time, parse_u64, require_nonzero_size, FieldError, ParsedLine, RawRecord};
 use crate::request::IoOp;
 
 pub fn parse(line: &str) -> Result<ParsedLine, FieldError> {
@@ -10,7 +10,7 @@ pub fn parse(line: &str) -> Result<ParsedLine, FieldError> {
     if line.is_empty() || line.starts_with('#') {
         return Ok(ParsedLine::NotARequest);
     }
-    let mut fields = line.split(',');
+    let mut fields = comma_fields(line);
     let mut next = |name: &'static str| fields.next().ok_or_else(|| FieldError::new(name, "missing (expected at least 5 comma-separated fields)"));
     let asu = parse_u64(next("ASU")?, "ASU")?;
     let lba = parse_u64(next("LBA")?, "LBA")?;
