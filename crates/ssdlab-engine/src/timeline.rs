@@ -15,8 +15,7 @@ use crate::time::{SimDuration, SimTime};
 #[derive(Debug, Clone, Default)]
 pub struct Timeline {
     /// Busy intervals before the last one, [start, end), sorted, non-overlapping, non-abutting;
-    /// live from `head` on. (A Vec with a moving head: pruning is O(1) and inserts are one
-    /// contiguous memmove.)
+    /// live from `head` on. (A Vec with a moving head: pruning is O(1) amortised.)
     earlier: Vec<(u64, u64)>,
     head: usize,
     /// The last booked interval, [tail_start, tail_end) (0..0 before the first booking). Kept out of
@@ -41,13 +40,18 @@ impl Timeline {
     /// `now`.
     #[inline]
     pub fn prune(&mut self, now: SimTime) {
+        // Usually zero or one interval has just ended: take that step without a data-dependent
+        // branch (it mispredicted on random workloads).
+        if let Some(&(_, end)) = self.earlier.get(self.head) {
+            self.head += (end <= now.0) as usize;
+        }
         while self.head < self.earlier.len() && self.earlier[self.head].1 <= now.0 {
             self.head += 1;
         }
         if self.head == self.earlier.len() {
             self.earlier.clear();
             self.head = 0;
-        } else if self.head >= Self::COMPACT_LENGTH / 2 && self.head * 2 >= self.earlier.len() {
+        } else if self.head >= 2 * Self::COMPACT_LENGTH && self.head * 2 >= self.earlier.len() {
             self.earlier.drain(..self.head);
             self.head = 0;
         }
@@ -96,22 +100,13 @@ impl Timeline {
     /// dropped on the way).
     #[inline(never)]
     fn book_before_tail(&mut self, now: SimTime, mut candidate: u64, length: u64) -> SimTime {
+        // Put the last interval back at the end of the list, then drop history: intervals that
+        // ended by `now` can never hold a later booking. (The last interval ends after the
+        // candidate, so it is never dropped and the scan stops at it at the latest.)
+        self.earlier.push((self.tail_start, self.tail_end));
+        self.prune(now);
+        let head = self.head;
         let busy = &mut self.earlier;
-        busy.push((self.tail_start, self.tail_end));
-        let count = busy.len();
-        // Drop history: intervals that ended by `now` can never hold a later booking. (The last
-        // interval ends after the candidate, so the scan stops at it at the latest.)
-        let mut head = self.head;
-        // Usually zero or one interval has just ended: take that step without a branch.
-        head += (busy[head].1 <= now.0) as usize;
-        while head < count && busy[head].1 <= now.0 {
-            head += 1;
-        }
-        if head >= 64 && head * 2 >= count {
-            busy.drain(..head);
-            head = 0;
-        }
-        self.head = head;
         let count = busy.len();
         let mut index = head;
         // Skip intervals that end at or before the candidate start.
@@ -155,7 +150,6 @@ impl Timeline {
             }
             (true, false) => busy[index - 1].1 = end,
             (false, true) => busy[index].0 = start,
-            (false, false) if index == busy.len() => busy.push((start, end)),
             (false, false) => {
                 // Only a few intervals ever follow a gap, so shift them by hand rather than
                 // through `Vec::insert`'s library memmove call.
