@@ -12,7 +12,7 @@
 //! Left out: read/write priority classes and program/erase suspension; cache-read pipelining.
 
 use crate::config::DeviceConfig;
-use crate::geometry::{BlockIndex, Geometry, Ppn};
+use crate::geometry::{BlockIndex, Geometry, PlaneIndex, Ppn};
 use crate::media::channel::ChannelTiming;
 use crate::media::nand::NandTiming;
 use crate::read_path::ReadPlan;
@@ -28,6 +28,47 @@ pub struct FlashCounters {
     pub decodes: u64,
     pub multi_plane_programs: u64,
     pub multi_plane_reads: u64,
+}
+
+/// Pages gathered for one multi-plane operation: pages of one die, at most one per plane.
+#[derive(Debug, Default)]
+pub struct PlaneGroup {
+    pages: Vec<Ppn>,
+    die: u32,
+    /// The planes taken, as bits of their global index (the planes of one die have consecutive
+    /// indices, so up to 64 planes per die the bits differ; beyond, a collision only ends a group
+    /// early).
+    planes: u64,
+}
+
+impl PlaneGroup {
+    pub fn pages(&self) -> &[Ppn] {
+        &self.pages
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pages.is_empty()
+    }
+
+    /// Adds `ppn` (on `die`, in `plane`) if it fits: the group is empty, or it is on the group's
+    /// die in a plane not yet taken. Returns false, leaving the group unchanged, otherwise.
+    #[inline]
+    pub fn add(&mut self, die: u32, plane: PlaneIndex, ppn: Ppn) -> bool {
+        let bit = 1u64 << (plane.0 & 63);
+        if self.pages.is_empty() {
+            self.die = die;
+            self.planes = 0;
+        } else if die != self.die || self.planes & bit != 0 {
+            return false;
+        }
+        self.pages.push(ppn);
+        self.planes |= bit;
+        true
+    }
+
+    pub fn clear(&mut self) {
+        self.pages.clear();
+    }
 }
 
 pub struct FlashScheduler {

@@ -14,7 +14,7 @@ use crate::host::{PageSpan, RequestStream};
 use crate::metrics::*;
 use crate::middleware::{self, Middleware};
 use crate::read_path::{self, ReadContext, ReadPlan, ReadStrategy};
-use crate::scheduler::FlashScheduler;
+use crate::scheduler::{FlashScheduler, PlaneGroup};
 use ssdlab_engine::random::{derive_seed, Xoshiro256PlusPlus};
 use ssdlab_engine::{EventQueue, SimTime};
 use ssdlab_workload::{IoOp, IoRequest, TraceOptions, TraceScan};
@@ -128,9 +128,9 @@ pub struct Simulation {
     host_logical_pages: u64,
     page_bytes: u64,
     ops: Vec<FlashOp>,
-    program_group: Vec<Ppn>,
+    program_group: PlaneGroup,
     /// Pages of a multi-plane read being gathered (see `serve_read`).
-    read_group: Vec<Ppn>,
+    read_group: PlaneGroup,
     read_latency: LatencyRecorder,
     write_latency: LatencyRecorder,
     unmapped_page_reads: u64,
@@ -275,8 +275,8 @@ impl Simulation {
             address_space_bytes,
             skipped_lines: skipped,
             ops: Vec::with_capacity(1024),
-            program_group: Vec::with_capacity(16),
-            read_group: Vec::with_capacity(16),
+            program_group: PlaneGroup::default(),
+            read_group: PlaneGroup::default(),
             read_latency: LatencyRecorder::default(),
             write_latency: LatencyRecorder::default(),
             unmapped_page_reads: 0,
@@ -464,11 +464,6 @@ impl Simulation {
         // read-path strategy in play are planned page by page.
         let group_reads = self.plain_reads && self.config.device.nand.multi_plane;
         self.read_group.clear();
-        // The group's die and its planes as bits (the planes of one die have consecutive global
-        // indices, so up to 64 planes per die their low six bits differ; beyond, a collision only
-        // ends a group early).
-        let mut group_die = u32::MAX;
-        let mut group_planes = 0u64;
         for page in span.first..=span.last {
             let host = Lpn(page as u32);
             let physical = self.middleware.read_target(host).and_then(|target| self.ftl.lookup(target));
@@ -477,35 +472,21 @@ impl Simulation {
             }
             match physical {
                 Some(ppn) if group_reads => {
-                    let die = self.geometry.die_of(ppn);
-                    let plane_bit = 1u64 << (self.geometry.plane_of(ppn).0 & 63);
-                    if die != group_die || group_planes & plane_bit != 0 {
-                        if !self.read_group.is_empty() {
-                            completion = completion.max(self.scheduler.read_plain_multi_plane(now, now, &self.read_group));
-                            self.read_group.clear();
-                        }
-                        group_die = die;
-                        group_planes = 0;
+                    let (die, plane) = (self.geometry.die_of(ppn), self.geometry.plane_of(ppn));
+                    if !self.read_group.add(die, plane, ppn) {
+                        completion = completion.max(self.scheduler.read_plain_multi_plane(now, now, self.read_group.pages()));
+                        self.read_group.clear();
+                        self.read_group.add(die, plane, ppn);
                     }
-                    self.read_group.push(ppn);
-                    group_planes |= plane_bit;
                 }
                 Some(ppn) => completion = completion.max(self.read_page(ppn, now, now)),
                 None => self.unmapped_page_reads += 1,
             }
         }
         if !self.read_group.is_empty() {
-            completion = completion.max(self.scheduler.read_plain_multi_plane(now, now, &self.read_group));
+            completion = completion.max(self.scheduler.read_plain_multi_plane(now, now, self.read_group.pages()));
         }
         completion
-    }
-
-    /// True if `ppn` can join a multi-plane operation on `group`: same die, a plane not yet in it.
-    #[inline]
-    fn joins_multi_plane_group(&self, group: &[Ppn], ppn: Ppn) -> bool {
-        group.len() < self.geometry.planes_per_die as usize
-            && self.geometry.die_of(group[0]) == self.geometry.die_of(ppn)
-            && group.iter().all(|&p| self.geometry.plane_of(p) != self.geometry.plane_of(ppn))
     }
 
     fn serve_write(&mut self, span: PageSpan, now: SimTime, request: &IoRequest) -> Result<SimTime, SimulationError> {
@@ -532,17 +513,18 @@ impl Simulation {
             if !self.ops.is_empty() {
                 self.run_garbage_collection(now);
             }
-            let joins_group = multi_plane && !self.program_group.is_empty() && self.joins_multi_plane_group(&self.program_group, ppn);
-            if !joins_group && !self.program_group.is_empty() {
-                completion = completion.max(self.scheduler.program(now, group_earliest, &self.program_group));
+            let (die, plane) = (self.geometry.die_of(ppn), self.geometry.plane_of(ppn));
+            // Without multi-plane operations every page is its own group.
+            if (!multi_plane && !self.program_group.is_empty()) || !self.program_group.add(die, plane, ppn) {
+                completion = completion.max(self.scheduler.program(now, group_earliest, self.program_group.pages()));
                 self.program_group.clear();
                 group_earliest = now;
+                self.program_group.add(die, plane, ppn);
             }
-            self.program_group.push(ppn);
             group_earliest = group_earliest.max(earliest);
         }
         if !self.program_group.is_empty() {
-            completion = completion.max(self.scheduler.program(now, group_earliest, &self.program_group));
+            completion = completion.max(self.scheduler.program(now, group_earliest, self.program_group.pages()));
             self.program_group.clear();
         }
         Ok(completion)
