@@ -162,7 +162,7 @@ impl Simulation {
             let stream = RequestStream::from_synthetic(spec, workload_seed, config.host.loops, config.host.time_scale)?;
             (stream, footprint, "synthetic workload".to_string(), "synthetic", None, spec.span_bytes, (0, Vec::new()))
         } else {
-            return Err(crate::error::ConfigError::Invalid { origin: config_origin(config), line: None, field: "workload".into(), message: "no workload given".into() }.into());
+            return Err(config_invalid(config, "workload", "no workload given".into()));
         };
 
         // Tiles: independent copies of the workload side by side, each over its own address range.
@@ -196,28 +196,17 @@ impl Simulation {
             }
         };
         if logical_pages >= u32::MAX as u64 {
-            return Err(crate::error::ConfigError::Invalid {
-                origin: config_origin(&config),
-                line: None,
-                field: "device.geometry".into(),
-                message: format!("{logical_pages} logical pages; at most {} are supported", u32::MAX - 1),
-            }
-            .into());
+            return Err(config_invalid(&config, "device.geometry", format!("{logical_pages} logical pages; at most {} are supported", u32::MAX - 1)));
         }
         if let Some(spec) = &config.workload.synthetic {
             // Caught here, before any request, so the message names the config field to change.
             let capacity_bytes = logical_pages * page_bytes;
             if spec.span_bytes > capacity_bytes {
-                return Err(crate::error::ConfigError::Invalid {
-                    origin: config_origin(&config),
-                    line: None,
-                    field: "workload.synthetic.span_bytes".into(),
-                    message: format!(
-                        "{} bytes is beyond the device's logical capacity of {capacity_bytes} bytes; shrink the span, enlarge the device or lower ftl.overprovisioning_fraction",
-                        spec.span_bytes
-                    ),
-                }
-                .into());
+                let message = format!(
+                    "{} bytes is beyond the device's logical capacity of {capacity_bytes} bytes; shrink the span, enlarge the device or lower ftl.overprovisioning_fraction",
+                    spec.span_bytes
+                );
+                return Err(config_invalid(&config, "workload.synthetic.span_bytes", message));
             }
         }
         let geometry = Geometry::new(&config.device.geometry, config.device.nand.cell_type);
@@ -229,16 +218,11 @@ impl Simulation {
             let minimum = reserve_pages as f64 / geometry.pages_total() as f64;
             let plentiful = config.middleware.lba_scrambler.plentiful_free_fraction;
             if plentiful < minimum {
-                return Err(crate::error::ConfigError::Invalid {
-                    origin: config_origin(&config),
-                    line: None,
-                    field: "middleware.lba_scrambler.plentiful_free_fraction".into(),
-                    message: format!(
-                        "{plentiful} would let rule 1 fill the NAND into the GC reserve of this device ({reserve_pages} of {} pages); use at least {:.3}",
-                        geometry.pages_total(), minimum
-                    ),
-                }
-                .into());
+                let message = format!(
+                    "{plentiful} would let rule 1 fill the NAND into the GC reserve of this device ({reserve_pages} of {} pages); use at least {minimum:.3}",
+                    geometry.pages_total()
+                );
+                return Err(config_invalid(&config, "middleware.lba_scrambler.plentiful_free_fraction", message));
             }
         }
         // The FTL's logical space: the host's, or larger when the middleware remaps into more.
@@ -641,6 +625,11 @@ impl Simulation {
             middleware: self.middleware.stats(),
         })
     }
+}
+
+/// A configuration error found while building the simulation, naming the config and the field.
+fn config_invalid(config: &SimulationConfig, field: &str, message: String) -> SimulationError {
+    crate::error::ConfigError::Invalid { origin: config_origin(config), line: None, field: field.into(), message }.into()
 }
 
 fn config_origin(config: &SimulationConfig) -> String {
