@@ -5,8 +5,9 @@
 //! those raw bit error rates and its LDPC curves estimated that hard-decision LDPC decoding fails on
 //! 28.8 % of reads. That is the one published operating point this lab can be tied to: the failure
 //! probability of *our* hard-decision decoder on *our* channel at that stress, averaged over the four
-//! chips and both page types, should be 28.8 %. [`fit_wear_scale`] finds the wear constant
-//! (`wear_scale_cycles`) that makes it so, by bisection on a Monte Carlo estimate with a fixed seed;
+//! chips and both page types, should be 28.8 %. [`fit_wear_noise_scale`] finds the multiplier of the
+//! wear-induced noise (`wear_noise_scale`) that makes it so, by bisection on a Monte Carlo estimate
+//! with a fixed seed;
 //! [`hard_failure_probability`] is the estimate itself. Run it with
 //! `cargo run --release -p ssdlab-ecc --example calibrate_seed002`.
 //!
@@ -40,16 +41,16 @@ pub fn hard_failure_probability(codes: &Codes, parameters: &ChannelParameters, p
     total / (chips * pages) as f64
 }
 
-/// The `wear_scale_cycles` (other constants kept) at which [`hard_failure_probability`] at seed
-/// 002's stress equals `target`; the failure probability falls as the scale grows.
-pub fn fit_wear_scale(codes: &Codes, parameters: &ChannelParameters, target: f64, frames_per_case: u64, seed: u64, mut report: impl FnMut(f64, f64)) -> f64 {
-    let (mut low, mut high) = (200.0f64, 20_000.0f64);
-    for _ in 0..14 {
+/// The `wear_noise_scale` (other constants kept) at which [`hard_failure_probability`] at seed
+/// 002's stress equals `target`; the failure probability grows with the scale.
+pub fn fit_wear_noise_scale(codes: &Codes, parameters: &ChannelParameters, target: f64, frames_per_case: u64, seed: u64, mut report: impl FnMut(f64, f64)) -> f64 {
+    let (mut low, mut high) = (0.25f64, 16.0f64);
+    for _ in 0..12 {
         let middle = (low * high).sqrt();
-        let trial = ChannelParameters { wear_scale_cycles: middle, ..parameters.clone() };
+        let trial = ChannelParameters { wear_noise_scale: middle, ..parameters.clone() };
         let failure = hard_failure_probability(codes, &trial, SEED002_PE_CYCLES, SEED002_RETENTION_HOURS, frames_per_case, seed);
         report(middle, failure);
-        if failure > target {
+        if failure < target {
             low = middle;
         } else {
             high = middle;

@@ -12,7 +12,9 @@
 //! - BCH points also carry the exact binomial-tail failure rate (BCH fails exactly when more than t
 //!   bits are wrong, and cells err independently in this channel);
 //! - per decoder, the RBER tolerated at `comparison_frame_error_rate` (the lowest rate measured
-//!   directly in reasonable time) is interpolated log-log between measured points, and the RBER
+//!   directly in reasonable time) is interpolated log-log between measured points (or, where the
+//!   waterfall is so steep that the last point below it saw no failure, the middle of that
+//!   measured bracket, labelled so), and the RBER
 //!   tolerated at `target_frame_error_rate` (1e-15, seed 002) is exact for BCH and for LDPC
 //!   extrapolated by a straight-line fit of log FER against log RBER through the lowest measured
 //!   points with failures, and labelled so.
@@ -36,7 +38,7 @@ use ssdlab_engine::random::derive_seed;
 use std::path::{Path, PathBuf};
 
 /// Bumped whenever the meaning of a table field or the simulation behind it changes.
-pub const TABLE_VERSION: u32 = 1;
+pub const TABLE_VERSION: u32 = 2;
 /// Highest P/E count searched when looking for a target RBER.
 const MAX_PE_CYCLES: f64 = 1.0e6;
 
@@ -163,12 +165,8 @@ impl CurveSpec {
         if parameters.cell != self.cell {
             return invalid("channel.cell", format!("is {:?} but `cell` is {:?}", parameters.cell, self.cell));
         }
-        let states = self.cell.states();
-        if parameters.state_means_v.len() != states || parameters.state_sigmas_v.len() != states {
-            return invalid("channel.state_means_v", format!("{:?} cells need {states} state means and sigmas", self.cell));
-        }
-        if parameters.state_sigmas_v.iter().any(|&s| !(s > 0.0 && s.is_finite())) {
-            return invalid("channel.state_sigmas_v", "every sigma must be positive".into());
+        if let Err((field, message)) = parameters.validate() {
+            return invalid(field, message);
         }
         if self.page >= self.cell.bits() {
             return invalid("page", format!("{:?} word lines have pages 0..{}, got {}", self.cell, self.cell.bits() - 1, self.page));
@@ -415,22 +413,20 @@ fn run_validated(spec: &CurveSpec, codes: &Codes, progress: &mut dyn FnMut(u64, 
 
 fn summarise(spec: &CurveSpec, codes: &Codes, decoder: DecoderKind, points: &[TablePoint]) -> DecoderSummary {
     let label = decoder.label();
-    let mut measured: Vec<(f64, f64)> = points
+    let mut curve: Vec<MeasuredPoint> = points
         .iter()
-        .filter(|p| p.label == label && p.point.failures > 0)
-        .map(|p| (p.point.rber, p.point.frame_error_rate))
+        .filter(|p| p.label == label)
+        .map(|p| MeasuredPoint { rber: p.point.rber, frame_error_rate: p.point.frame_error_rate, frames: p.point.frames })
         .collect();
-    measured.sort_by(|a, b| a.0.total_cmp(&b.0));
+    curve.sort_by(|a, b| a.rber.total_cmp(&b.rber));
+    let measured: Vec<(f64, f64)> = curve.iter().filter(|m| m.frame_error_rate > 0.0).map(|m| (m.rber, m.frame_error_rate)).collect();
     let lowest = measured.iter().map(|m| m.1).fold(None, |acc: Option<f64>, f| Some(acc.map_or(f, |a| a.min(f))));
     let (n, t) = (codes.bch.n() as u64, codes.bch.t as u64);
     let at = |level: f64| -> Option<Estimate> {
         if decoder == DecoderKind::Bch {
             return Some(Estimate { rber: binomial_tolerable_rate(n, t, level), method: "exact binomial tail".into() });
         }
-        if let Some(rber) = interpolate_crossing(&measured, level) {
-            return Some(Estimate { rber, method: "measured (log-log interpolation between simulated points)".into() });
-        }
-        extrapolate(&measured, level)
+        crossing(&curve, level).or_else(|| extrapolate(&measured, level))
     };
     DecoderSummary {
         label,
@@ -440,11 +436,36 @@ fn summarise(spec: &CurveSpec, codes: &Codes, decoder: DecoderKind, points: &[Ta
     }
 }
 
-/// The RBER where the measured curve (sorted by RBER) crosses `level`, interpolated in log-log.
-fn interpolate_crossing(measured: &[(f64, f64)], level: f64) -> Option<f64> {
-    measured.windows(2).find(|w| w[0].1 <= level && w[1].1 >= level && w[0].1 < w[1].1).map(|w| {
-        let (x0, y0, x1, y1) = (w[0].0.ln(), w[0].1.ln(), w[1].0.ln(), w[1].1.ln());
-        (x0 + (level.ln() - y0) * (x1 - x0) / (y1 - y0)).exp()
+struct MeasuredPoint {
+    rber: f64,
+    frame_error_rate: f64,
+    frames: u64,
+}
+
+/// Zero failures in `frames` frames bound the frame error rate below about 3 / frames (95 %, the
+/// rule of three); a level under that bound is not one this point measured.
+const RULE_OF_THREE: f64 = 3.0;
+
+/// Where the simulated curve (all points, sorted by RBER) first rises through `level`. Between two
+/// points with failures the crossing is interpolated in log-log. A waterfall can be so steep that
+/// the last point below `level` saw no failure at all (log 0 has no line through it); then, if its
+/// frames were enough to tell its rate is below `level`, the crossing is only known to lie in that
+/// bracket, and its geometric middle is reported with the bracket in the method.
+fn crossing(curve: &[MeasuredPoint], level: f64) -> Option<Estimate> {
+    let pair = curve.windows(2).find(|w| w[0].frame_error_rate < level && w[1].frame_error_rate >= level)?;
+    let (below, above) = (&pair[0], &pair[1]);
+    let (x0, x1, y1) = (below.rber, above.rber, above.frame_error_rate);
+    if below.frame_error_rate > 0.0 {
+        let (lx0, ly0, lx1, ly1) = (x0.ln(), below.frame_error_rate.ln(), x1.ln(), y1.ln());
+        let rber = (lx0 + (level.ln() - ly0) * (lx1 - lx0) / (ly1 - ly0)).exp();
+        return Some(Estimate { rber, method: "measured (log-log interpolation between simulated points)".into() });
+    }
+    if level * (below.frames as f64) < RULE_OF_THREE * (1.0 - 1e-9) {
+        return None;
+    }
+    Some(Estimate {
+        rber: (x0 * x1).sqrt(),
+        method: format!("measured bracket: no failure in {} frames at RBER {x0:.4e}, frame error rate {y1:.3e} at {x1:.4e}; geometric middle", below.frames),
     })
 }
 
@@ -568,5 +589,34 @@ impl Fnv1a {
     }
     fn finish(&self) -> u64 {
         self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(rber: f64, failures: u64, frames: u64) -> MeasuredPoint {
+        MeasuredPoint { rber, frame_error_rate: failures as f64 / frames as f64, frames }
+    }
+
+    #[test]
+    fn crossing_interpolates_between_failing_points() {
+        let curve = [point(1e-3, 1, 1000), point(2e-3, 100, 1000)];
+        let estimate = crossing(&curve, 1e-2).expect("crosses");
+        // log-log line through (1e-3, 1e-3) and (2e-3, 1e-1): slope log(100)/log(2).
+        let expected = 1e-3 * 2f64.powf(0.5);
+        assert!((estimate.rber / expected - 1.0).abs() < 1e-9, "{}", estimate.rber);
+        assert!(estimate.method.starts_with("measured (log-log"));
+    }
+
+    #[test]
+    fn a_clean_point_brackets_the_crossing_only_at_rates_it_could_measure() {
+        let curve = [point(1e-3, 0, 1000), point(4e-3, 100, 1000)];
+        let estimate = crossing(&curve, 1e-2).expect("1e-2 is above 3/1000");
+        assert!((estimate.rber - 2e-3).abs() < 1e-12);
+        assert!(estimate.method.contains("no failure in 1000 frames"), "{}", estimate.method);
+        // 1e-4 is below what zero failures in 1000 frames can show: no crossing claimed.
+        assert!(crossing(&curve, 1e-4).is_none());
     }
 }

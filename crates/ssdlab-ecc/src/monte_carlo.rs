@@ -114,10 +114,14 @@ struct FrameResult {
 }
 
 pub fn wilson_interval(failures: u64, frames: u64) -> (f64, f64) {
+    wilson_interval_at(failures, frames, 1.959_963_985)
+}
+
+/// Wilson score interval for `z` standard deviations (1.96 for 95 %, 3.29 for 99.9 %).
+pub fn wilson_interval_at(failures: u64, frames: u64, z: f64) -> (f64, f64) {
     if frames == 0 {
         return (0.0, 1.0);
     }
-    let z = 1.959_963_985;
     let n = frames as f64;
     let p = failures as f64 / n;
     let denominator = 1.0 + z * z / n;

@@ -18,7 +18,7 @@
 //!   of the page's boundaries a cell sits near; here every soft region is its own class, which is
 //!   slightly optimistic for pages with more than one boundary.
 //!
-//! Sampling: instead of drawing a Gaussian voltage per cell and comparing it with the references,
+//! Sampling: instead of drawing a voltage per cell and comparing it with the references,
 //! the read region is drawn directly from its exact probability given the cell's state and its
 //! neighbour's state (a table of cumulative probabilities over the union of all references). The
 //! distribution is identical and a frame costs two random numbers per cell.
@@ -112,8 +112,7 @@ impl ReadModel {
         let mut probability = vec![0.0; states * fine];
         for s in 0..states {
             for n in 0..states {
-                let shift = channel.means[s] + channel.interference_v(n);
-                let cdf = |x: f64| crate::channel::normal_cdf((x - shift) / channel.sigmas[s]);
+                let cdf = |x: f64| channel.cdf_given_neighbour(s, n, x);
                 let mut previous = 0.0;
                 for f in 0..fine {
                     let (_, high) = bounds(f);

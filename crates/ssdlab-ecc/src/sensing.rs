@@ -4,9 +4,9 @@
 //! The hard reference of each boundary where the page's bit changes is kept; extra references are
 //! added alternately above and below it at multiples of `spacing` (+d, -d, +2d, -2d, +3d, -3d), as a
 //! chip with six extra soft levels between adjacent states does (seed 002 §2.2, Samsung MLC
-//! datasheet). The default spacing is half the mean programmed-state sigma at the page's stress: the
-//! controller is assumed to know the stress (P/E count and retention), as it does from its own
-//! bookkeeping. LLRs: ln P(bit 0 | region) / P(bit 1 | region), clipped to +-15.
+//! datasheet). The default spacing is half the spread of the programmed states' tails at the page's
+//! stress (`Channel::programmed_tail_spread_v`: retention, RTN and interference): the controller is
+//! assumed to know the stress (P/E count and retention), as it does from its own bookkeeping. LLRs: ln P(bit 0 | region) / P(bit 1 | region), clipped to +-15.
 
 use crate::channel::{gray_bits, Channel};
 
@@ -25,9 +25,7 @@ pub struct QuantizedRead {
 
 impl QuantizedRead {
     pub fn new(channel: &Channel, page: usize, extra_levels: u32) -> Self {
-        let states = channel.states();
-        let programmed_sigma = channel.sigmas[1..].iter().sum::<f64>() / (states - 1) as f64;
-        Self::with_spacing(channel, page, extra_levels, 0.5 * programmed_sigma)
+        Self::with_spacing(channel, page, extra_levels, 0.5 * channel.programmed_tail_spread_v())
     }
 
     pub fn with_spacing(channel: &Channel, page: usize, extra_levels: u32, spacing: f64) -> Self {
