@@ -9,7 +9,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.deps-installed
 PY_DEPS := maturin typer rich numpy pytest hypothesis polars pyarrow matplotlib "dask[distributed]"
-NATIVE_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock $(wildcard configs/*.toml)
+NATIVE_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock $(wildcard configs/*.toml configs/ecc/*.toml)
 NATIVE_STAMP := $(VENV)/.native-built
 
 .PHONY: run test test-rust test-python bench build clean
