@@ -70,6 +70,19 @@ def render_run(result: Any, console: Console) -> None:
         f"channel {r['utilisation']['channel']:.1%}; unmapped page reads {r['unmapped_page_reads']:,}; "
         f"read-modify-writes {r['read_modify_writes']:,}"
     )
+    read_path = r.get("read_path")
+    if read_path and read_path["sampled_reads"]:
+        sampled = read_path["sampled_reads"]
+        needing = ", ".join(f"{k}: {count:,}" for k, count in enumerate(read_path["reads_needing_levels"]) if count)
+        look_ahead = (
+            f"; look-ahead {read_path['look_ahead_started']:,} started, {read_path['look_ahead_cancelled']:,} cancelled"
+            if read_path["look_ahead_started"]
+            else ""
+        )
+        console.print(
+            f"decoding: {read_path['hard_decision_failures'] / sampled:.1%} of {sampled:,} reads failed hard decision; "
+            f"fewest extra sensing levels needed {{{needing}}}; uncorrectable {read_path['uncorrectable_reads']:,}{look_ahead}"
+        )
     pre = r["precondition"]
     if pre["pages_written"]:
         console.print(

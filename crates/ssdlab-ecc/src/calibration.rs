@@ -26,19 +26,29 @@ pub const SEED002_RETENTION_HOURS: f64 = 30.0 * 24.0;
 /// The hard-decision LDPC frame error rate at a stress, averaged over every chip factor and page
 /// type of `parameters` (each estimated from `frames_per_case` frames).
 pub fn hard_failure_probability(codes: &Codes, parameters: &ChannelParameters, pe_cycles: f64, retention_hours: f64, frames_per_case: u64, seed: u64) -> f64 {
+    let per_chip = failure_probability_per_chip(codes, parameters, DecoderKind::LdpcHard, pe_cycles, retention_hours, frames_per_case, seed);
+    per_chip.iter().sum::<f64>() / per_chip.len() as f64
+}
+
+/// A decoder's frame error rate at a stress for each chip factor of `parameters`, averaged over the
+/// page types (each (chip, page) estimated from `frames_per_case` frames). The SSD read path's
+/// decoding-failure probabilities come from here (`examples/read_path_failures.rs`).
+pub fn failure_probability_per_chip(codes: &Codes, parameters: &ChannelParameters, decoder: DecoderKind, pe_cycles: f64, retention_hours: f64, frames_per_case: u64, seed: u64) -> Vec<f64> {
     let chips = parameters.chip_factors.len().max(1);
     let pages = parameters.cell.bits();
-    let mut total = 0.0;
-    for chip in 0..chips {
-        let stress = Stress { chip, ..Stress::new(pe_cycles, retention_hours) };
-        let channel = Channel::new(parameters, stress);
-        for page in 0..pages {
-            let stop = StopRule { target_failures: u64::MAX, max_frames: frames_per_case };
-            let point = run_point(codes, &channel, page, DecoderKind::LdpcHard, stop, seed ^ ((chip * pages + page) as u64) << 32, LlrSource::Channel);
-            total += point.frame_error_rate;
-        }
-    }
-    total / (chips * pages) as f64
+    (0..chips)
+        .map(|chip| {
+            let stress = Stress { chip, ..Stress::new(pe_cycles, retention_hours) };
+            let channel = Channel::new(parameters, stress);
+            let total: f64 = (0..pages)
+                .map(|page| {
+                    let stop = StopRule { target_failures: u64::MAX, max_frames: frames_per_case };
+                    run_point(codes, &channel, page, decoder, stop, seed ^ ((chip * pages + page) as u64) << 32, LlrSource::Channel).frame_error_rate
+                })
+                .sum();
+            total / pages as f64
+        })
+        .collect()
 }
 
 /// The `wear_noise_scale` (other constants kept) at which [`hard_failure_probability`] at seed

@@ -312,12 +312,36 @@ pub struct ReadPathConfig {
     pub extra_sensing_latency_ns: u64,
     /// Extra sensing levels of a soft read.
     pub soft_sensing_levels: u32,
+    /// Look-ahead sensing (seed 002 §3.1): when the die has no queued work, the first soft sensing
+    /// starts as soon as the hard sensing ends and is cancelled (RESET) if hard decoding succeeds.
+    pub look_ahead: bool,
+    /// How often decoding fails (the two-step and progressive strategies sample it per read).
+    pub decoding: DecodingConfig,
 }
 
 impl Default for ReadPathConfig {
     fn default() -> Self {
-        ReadPathConfig { strategy: ReadStrategyKind::HardDecision, decode_latency_ns: 0, extra_sensing_latency_ns: 14_000, soft_sensing_levels: 6 }
+        ReadPathConfig {
+            strategy: ReadStrategyKind::HardDecision,
+            decode_latency_ns: 0,
+            extra_sensing_latency_ns: 14_000,
+            soft_sensing_levels: 6,
+            look_ahead: false,
+            decoding: DecodingConfig::default(),
+        }
     }
+}
+
+/// Decoding-failure probabilities of one read, by sensing precision.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct DecodingConfig {
+    /// One list per chip class (an SSD chip uses class `chip mod classes`): entry k is the
+    /// probability that decoding fails with k extra sensing levels (k = 0: hard decision), up to
+    /// `soft_sensing_levels`. Non-increasing along a list (more levels never hurt). Empty: decoding
+    /// always succeeds. Produce them with
+    /// `cargo run --release -p ssdlab-ecc --example read_path_failures PE RETENTION_HOURS`.
+    pub failure_probabilities: Vec<Vec<f64>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -327,6 +351,12 @@ pub enum ReadStrategyKind {
     HardDecision,
     /// Hard decision, then a full soft read on every page (the worst case of the two-step read).
     AlwaysSoft,
+    /// Seed 002's baseline (eq. 1): hard sensing and decoding; on failure, sensing with all
+    /// `soft_sensing_levels` extra levels, transfer and decoding.
+    TwoStep,
+    /// Seed 002 §3.2 (eq. 3-4): on failure, one more extra sensing level per retry until decoding
+    /// succeeds or `soft_sensing_levels` is reached.
+    Progressive,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -557,6 +587,23 @@ impl SimulationConfig {
         }
         if self.read_path.soft_sensing_levels == 0 || self.read_path.soft_sensing_levels > 6 {
             return fail("read_path.soft_sensing_levels", format!("must be 1..=6, got {}", self.read_path.soft_sensing_levels));
+        }
+        let levels = self.read_path.soft_sensing_levels as usize;
+        for (class, list) in self.read_path.decoding.failure_probabilities.iter().enumerate() {
+            let field = format!("read_path.decoding.failure_probabilities[{class}]");
+            if list.len() != levels + 1 {
+                return fail(&field, format!("needs {} entries (hard decision, then 1..={levels} extra sensing levels), got {}", levels + 1, list.len()));
+            }
+            if let Some((k, p)) = list.iter().enumerate().find(|(_, p)| !(0.0..=1.0).contains(*p)) {
+                return fail(&field, format!("entry {k} is {p}, not a probability in [0, 1]"));
+            }
+            if let Some(k) = (1..list.len()).find(|&k| list[k] > list[k - 1]) {
+                return fail(&field, format!("entry {k} ({}) exceeds entry {} ({}): more sensing levels never fail more often", list[k], k - 1, list[k - 1]));
+            }
+        }
+        let samples_failures = matches!(self.read_path.strategy, ReadStrategyKind::TwoStep | ReadStrategyKind::Progressive);
+        if self.read_path.look_ahead && !samples_failures {
+            return fail("read_path.look_ahead", format!("applies to the two_step and progressive strategies, not {:?}", self.read_path.strategy));
         }
         Ok(())
     }

@@ -227,6 +227,8 @@ pub struct RunResult {
     pub model_memory_bytes: u64,
     /// What the host-side middleware did (seed 003's rule counts for the LBA scrambler).
     pub middleware: crate::middleware::MiddlewareStats,
+    /// Decoding outcomes of the read path (strategies that sample them; absent otherwise).
+    pub read_path: Option<crate::read_path::ReadPathStatistics>,
 }
 
 pub fn gc_metrics(stats: &FtlStats) -> GcMetrics {

@@ -25,6 +25,8 @@ pub struct FlashCounters {
     pub block_erases: u64,
     pub page_transfers: u64,
     pub extra_sensing_levels: u64,
+    /// Sensing time of look-ahead soft sensings cut short by a successful hard decode.
+    pub cancelled_sensing_ns: u64,
     pub decodes: u64,
     pub multi_plane_programs: u64,
     pub multi_plane_reads: u64,
@@ -125,6 +127,19 @@ impl FlashScheduler {
         let mut ready = earliest;
         let mut previous_sense_end = earliest;
         for step in plan.steps() {
+            if step.cancelled_by_previous_decode {
+                // Look-ahead sensing from the end of the previous sensing until the previous
+                // decode succeeds (RESET); the die cannot take other work meanwhile.
+                // (Look-ahead is planned only for a die idle from the read's arrival, so the die is
+                // free from the end of the hard sensing.)
+                let full = step.extra_sensing_levels as u64 * self.extra_sensing_ns;
+                let held = ready.0.saturating_sub(previous_sense_end.0).min(full);
+                if held > 0 {
+                    self.dies[die as usize].book(now, previous_sense_end, SimDuration(held));
+                    self.counters.cancelled_sensing_ns += held;
+                }
+                continue;
+            }
             let sense_ns = if step.hard_sense { read_ns } else { 0 } + step.extra_sensing_levels as u64 * self.extra_sensing_ns;
             let step_earliest = if step.overlap_previous_decode { previous_sense_end } else { ready };
             let mut data_ready = step_earliest;

@@ -236,7 +236,7 @@ impl Simulation {
             config.ftl.garbage_collection.copyback,
         );
         let middleware = middleware::build(&config.middleware, ftl_logical_pages, derive_seed(config.seed, "middleware"));
-        let mut read_strategy = read_path::build(&config.read_path);
+        let mut read_strategy = read_path::build(&config.read_path, derive_seed(config.seed, "read_path"));
         // A strategy that ignores the context plans every read the same way: plan once.
         let fixed_read_plan = (!read_strategy.uses_context()).then(|| read_strategy.plan(&ReadContext::default()));
         Ok(Simulation {
@@ -560,7 +560,7 @@ impl Simulation {
         let (die_busy, channel_busy) = self.scheduler.busy_totals();
         let utilisation = |busy: f64, servers: usize| if simulated > 0.0 { busy / (simulated * servers as f64) } else { 0.0 };
         let g = &self.config.device.geometry;
-        let energy = crate::energy::EnergyAccount::of(&self.config.device.energy, &self.scheduler.counters);
+        let energy = crate::energy::EnergyAccount::of(&self.config.device.energy, &self.scheduler.counters, self.config.read_path.extra_sensing_latency_ns);
         Ok(RunResult {
             name: self.config.name.clone(),
             seed: self.config.seed,
@@ -623,6 +623,7 @@ impl Simulation {
             requests_per_cpu_second: if replay_cpu_seconds > 0.0 { self.requests_issued as f64 / replay_cpu_seconds } else { 0.0 },
             model_memory_bytes: self.ftl.memory_bytes() + self.middleware.memory_bytes(),
             middleware: self.middleware.stats(),
+            read_path: self.read_strategy.statistics(),
         })
     }
 }

@@ -17,8 +17,8 @@ impl ReadStrategy for AlwaysSoft {
     }
     fn plan(&mut self, _context: &ReadContext) -> ReadPlan {
         let mut plan = ReadPlan::default();
-        plan.push(ReadStep { hard_sense: true, extra_sensing_levels: 0, transfer_pages: 1, decode: true, overlap_previous_decode: false });
-        plan.push(ReadStep { hard_sense: false, extra_sensing_levels: self.levels, transfer_pages: 1, decode: true, overlap_previous_decode: false });
+        plan.push(ReadStep::PLAIN_HARD);
+        plan.push(ReadStep::soft(self.levels, false));
         plan
     }
 }

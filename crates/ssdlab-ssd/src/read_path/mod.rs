@@ -2,15 +2,22 @@
 //! read by a strategy that sees the block's wear, the page's retention time, the chip and whether the
 //! die has queued work. One file per strategy. The plan is executed by the scheduler.
 //!
-//! Today's strategies assume decoding succeeds where the plan says; the ECC lab (a later part) will
-//! supply failure probabilities per (P/E, retention, chip, sensing levels) for strategies such as
-//! seed 002's two-step, look-ahead and progressive sensing and seed 000's AOA-ECC.
+//! Seed 002's two-step (baseline), look-ahead and progressive reads sample each read's decoding
+//! outcome (`decoding`) from failure probabilities that the ECC lab computes; a plan holds only the
+//! steps that actually happen, so the scheduler books exactly the work a read costs. Soft sensing
+//! results are moved as one page per extra sensing level (each sense returns a page of bits).
 
 mod always_soft;
+pub mod decoding;
 mod hard_decision;
+mod progressive;
+mod two_step;
 
 pub use always_soft::AlwaysSoft;
+pub use decoding::{DecodingOutcomes, ReadPathStatistics};
 pub use hard_decision::HardDecision;
+pub use progressive::Progressive;
+pub use two_step::TwoStep;
 
 use crate::config::{ReadPathConfig, ReadStrategyKind};
 
@@ -40,11 +47,31 @@ pub struct ReadStep {
     /// Start this step's sensing as soon as the previous step's sensing ends, without waiting for
     /// its decode result (look-ahead sensing).
     pub overlap_previous_decode: bool,
+    /// Look-ahead sensing cancelled by the previous step's successful decode: it starts when the
+    /// previous sensing ends and holds the die until that decode completes (at most its full
+    /// sensing time); nothing is transferred or decoded.
+    pub cancelled_by_previous_decode: bool,
 }
 
 impl ReadStep {
-    pub const PLAIN_HARD: ReadStep =
-        ReadStep { hard_sense: true, extra_sensing_levels: 0, transfer_pages: 1, decode: true, overlap_previous_decode: false };
+    pub const PLAIN_HARD: ReadStep = ReadStep {
+        hard_sense: true,
+        extra_sensing_levels: 0,
+        transfer_pages: 1,
+        decode: true,
+        overlap_previous_decode: false,
+        cancelled_by_previous_decode: false,
+    };
+
+    /// `levels` extra sensing levels, one page of results per level moved out, decoded.
+    pub fn soft(levels: u32, overlap_previous_decode: bool) -> ReadStep {
+        ReadStep { hard_sense: false, extra_sensing_levels: levels, transfer_pages: levels, decode: true, overlap_previous_decode, cancelled_by_previous_decode: false }
+    }
+
+    /// Look-ahead sensing of `levels` extra levels that the previous decode's success cancels.
+    pub fn cancelled_sensing(levels: u32) -> ReadStep {
+        ReadStep { hard_sense: false, extra_sensing_levels: levels, transfer_pages: 0, decode: false, overlap_previous_decode: true, cancelled_by_previous_decode: true }
+    }
 }
 
 pub const MAX_READ_STEPS: usize = 8;
@@ -81,11 +108,20 @@ pub trait ReadStrategy: Send {
         true
     }
     fn plan(&mut self, context: &ReadContext) -> ReadPlan;
+    /// What the strategy counted (strategies that sample decoding outcomes).
+    fn statistics(&self) -> Option<ReadPathStatistics> {
+        None
+    }
 }
 
-pub fn build(config: &ReadPathConfig) -> Box<dyn ReadStrategy> {
+/// The strategy of a validated config; `seed` drives its decoding-outcome draws.
+pub fn build(config: &ReadPathConfig, seed: u64) -> Box<dyn ReadStrategy> {
+    let levels = config.soft_sensing_levels;
+    let outcomes = || DecodingOutcomes::new(config.decoding.failure_probabilities.clone(), levels, seed);
     match config.strategy {
         ReadStrategyKind::HardDecision => Box::new(HardDecision),
-        ReadStrategyKind::AlwaysSoft => Box::new(AlwaysSoft { levels: config.soft_sensing_levels }),
+        ReadStrategyKind::AlwaysSoft => Box::new(AlwaysSoft { levels }),
+        ReadStrategyKind::TwoStep => Box::new(TwoStep { levels, look_ahead: config.look_ahead, outcomes: outcomes() }),
+        ReadStrategyKind::Progressive => Box::new(Progressive { levels, look_ahead: config.look_ahead, outcomes: outcomes() }),
     }
 }

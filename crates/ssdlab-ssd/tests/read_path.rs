@@ -1,0 +1,104 @@
+//! Seed 002's read strategies: exact timing of each plan on an idle device, the decoding outcomes
+//! they sample, and the errors of a bad decoding table.
+
+mod common;
+use common::*;
+use ssdlab_ssd::{run, SimulationError};
+
+const LONE_READ: &str = "time_us,op,offset,size\n0,W,0,4096\n100000,R,0,4096\n";
+
+fn lone_read(overrides: &[&str]) -> ssdlab_ssd::RunResult {
+    let workload = trace_workload("lone.csv", LONE_READ);
+    let mut all = vec!["ftl.precondition.enabled=false", "read_path.decode_latency_ns=8000"];
+    all.extend_from_slice(overrides);
+    run(&small_config(&workload, &all), &mut no_progress()).unwrap()
+}
+
+// Page 0 is a lower page: 40 us hard sense, 20.48 us per page over the bus, 8 us decode, 14 us per
+// extra sensing level.
+const HARD_US: f64 = 40.0 + 20.48 + 8.0;
+
+#[test]
+fn two_step_after_a_hard_failure_senses_moves_and_decodes_every_level() {
+    let result = lone_read(&["read_path.strategy=\"two_step\"", "read_path.decoding.failure_probabilities=[[1.0, 0, 0, 0, 0, 0, 0]]"]);
+    let expected = HARD_US + 6.0 * 14.0 + 6.0 * 20.48 + 8.0;
+    assert!((result.read.latency_us.mean - expected).abs() < 0.05, "{} vs {expected}", result.read.latency_us.mean);
+    let statistics = result.read_path.expect("two_step reports its outcomes");
+    assert_eq!((statistics.sampled_reads, statistics.hard_decision_failures), (1, 1));
+    assert_eq!(statistics.reads_needing_levels[1], 1);
+}
+
+#[test]
+fn look_ahead_starts_soft_sensing_when_hard_sensing_ends() {
+    let failing = lone_read(&["read_path.strategy=\"two_step\"", "read_path.look_ahead=true", "read_path.decoding.failure_probabilities=[[1.0, 0, 0, 0, 0, 0, 0]]"]);
+    // Soft sensing from 40 us to 124 us, then six pages over the bus and the decode.
+    let expected = 40.0 + 6.0 * 14.0 + 6.0 * 20.48 + 8.0;
+    assert!((failing.read.latency_us.mean - expected).abs() < 0.05, "{} vs {expected}", failing.read.latency_us.mean);
+    // Hard decoding succeeds: the read costs a plain read; the look-ahead sensing held the die for
+    // the hard transfer and decode (28.48 us) and was cancelled.
+    let passing = lone_read(&["read_path.strategy=\"two_step\"", "read_path.look_ahead=true", "read_path.decoding.failure_probabilities=[[0.0, 0, 0, 0, 0, 0, 0]]"]);
+    assert!((passing.read.latency_us.mean - HARD_US).abs() < 0.05, "{}", passing.read.latency_us.mean);
+    assert_eq!(passing.flash.cancelled_sensing_ns, 28_480);
+    assert_eq!(passing.read_path.as_ref().map(|s| s.look_ahead_cancelled), Some(1));
+    assert!(passing.energy_uj.extra_sensing_uj == 0.0, "no energy model in the small config");
+}
+
+#[test]
+fn progressive_adds_one_level_per_retry_until_decoding_succeeds() {
+    let result = lone_read(&["read_path.strategy=\"progressive\"", "read_path.decoding.failure_probabilities=[[1.0, 1.0, 0, 0, 0, 0, 0]]"]);
+    let expected = HARD_US + 2.0 * (14.0 + 20.48 + 8.0);
+    assert!((result.read.latency_us.mean - expected).abs() < 0.05, "{} vs {expected}", result.read.latency_us.mean);
+    assert_eq!(result.flash.extra_sensing_levels, 2);
+    assert_eq!(result.flash.decodes, 3);
+}
+
+#[test]
+fn reads_that_fail_every_level_are_counted_not_lost() {
+    let result = lone_read(&["read_path.strategy=\"progressive\"", "read_path.decoding.failure_probabilities=[[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]]"]);
+    assert_eq!(result.requests_completed, 2);
+    let statistics = result.read_path.unwrap();
+    assert_eq!(statistics.uncorrectable_reads, 1);
+    assert_eq!(result.flash.extra_sensing_levels, 6);
+}
+
+#[test]
+fn strategies_rank_as_seed_002_says_on_a_busy_device() {
+    let workload = synthetic(20_000, 0.9, 8 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
+    let table = "read_path.decoding.failure_probabilities=[[0.3, 0.01, 0.001, 0, 0, 0, 0]]";
+    let mean = |strategy: &str, look_ahead: bool| {
+        let overrides = [format!("read_path.strategy=\"{strategy}\""), format!("read_path.look_ahead={look_ahead}"), table.to_string(), "read_path.decode_latency_ns=8000".to_string()];
+        let overrides: Vec<&str> = overrides.iter().map(String::as_str).collect();
+        let overrides = if strategy == "hard_decision" { &overrides[..1] } else { &overrides[..] };
+        run(&small_config(&workload, overrides), &mut no_progress()).unwrap().read.latency_us.mean
+    };
+    let (hard, baseline, look_ahead, progressive, both) =
+        (mean("hard_decision", false), mean("two_step", false), mean("two_step", true), mean("progressive", false), mean("progressive", true));
+    assert!(baseline > 1.1 * hard, "baseline {baseline} vs hard-only {hard}");
+    assert!(look_ahead < baseline && progressive < baseline && both < progressive, "{baseline} {look_ahead} {progressive} {both}");
+    assert!(both > hard, "{both} vs {hard}");
+}
+
+#[test]
+fn decoding_probabilities_that_never_fail_cost_nothing() {
+    let workload = synthetic(5_000, 0.7, 8 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
+    let plain = run(&small_config(&workload, &[]), &mut no_progress()).unwrap();
+    let never = run(&small_config(&workload, &["read_path.strategy=\"two_step\"", "read_path.decoding.failure_probabilities=[[0, 0, 0, 0, 0, 0, 0]]"]), &mut no_progress()).unwrap();
+    assert_eq!(plain.read.latency_us.mean, never.read.latency_us.mean);
+    assert_eq!(plain.flash.page_reads, never.flash.page_reads);
+}
+
+#[test]
+fn a_bad_decoding_table_names_its_field() {
+    let workload = trace_workload("lone.csv", LONE_READ);
+    let cases: [(&[&str], &str); 4] = [
+        (&["read_path.strategy=\"two_step\"", "read_path.decoding.failure_probabilities=[[0.1, 0.2, 0, 0, 0, 0, 0]]"], "failure_probabilities[0]"),
+        (&["read_path.strategy=\"two_step\"", "read_path.decoding.failure_probabilities=[[0, 0, 0, 0, 0, 0, 0], [0.5, 0.1]]"], "failure_probabilities[1]"),
+        (&["read_path.strategy=\"two_step\"", "read_path.decoding.failure_probabilities=[[1.5, 0, 0, 0, 0, 0, 0]]"], "failure_probabilities[0]"),
+        (&["read_path.look_ahead=true"], "read_path.look_ahead"),
+    ];
+    for (overrides, field) in cases {
+        let error = small_config_result(&workload, overrides).and_then(|config| run(&config, &mut no_progress()).map(|_| ())).unwrap_err();
+        assert!(matches!(error, SimulationError::Config(_)), "{error}");
+        assert!(error.to_string().contains(field), "{error} should name {field}");
+    }
+}
