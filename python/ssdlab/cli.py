@@ -325,6 +325,31 @@ def reproduce_lba_scrambler(
         raise typer.Exit(1)
 
 
+@reproduce_app.command("ldpc-read")
+def reproduce_ldpc_read(
+    out: Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report.")] = Path("reproduce/ldpc-read"),
+    synthetic_requests: Annotated[int, typer.Option("--synthetic-requests", help="Requests of each synthetic workload and stand-in.")] = 200_000,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
+) -> None:
+    """Seed 002: two-step, look-ahead and progressive LDPC reads, 6 workloads x 8/2 channels; Fig. 11-14, 17 and a report."""
+    from ssdlab.reproduce import ldpc_read
+
+    try:
+        with _sweep_progress(not quiet and error_console.is_terminal) as bar:
+            task = bar.add_task("sweep", total=None, last="")
+            report = ldpc_read.reproduce(out, synthetic_requests=synthetic_requests, scheduler=scheduler, workers=workers, progress=_sweep_reporter(bar, task))
+    except BaseException as error:  # noqa: BLE001
+        _fail(error)
+        return
+    if not quiet:
+        console.print(report.summary_markdown())
+        console.print(f"[dim]report: {report.report_path}[/dim]")
+    if report.failed:
+        raise typer.Exit(1)
+
+
 def main() -> None:
     try:
         app()

@@ -71,3 +71,56 @@ def write_lba_scrambler_figures(table: Sequence[Mapping[str, Any]], out: Path) -
         figures[f"{name} (PNG)"] = png
         figures[f"{name} (SVG)"] = svg
     return figures
+
+
+LDPC_VARIANT_COLOURS = {"baseline": "#444444", "look_ahead": "#1f77b4", "progressive": "#ff7f0e", "both": "#2ca02c"}
+
+
+def _ldpc_bars(table: Sequence[Mapping[str, Any]], channels: int, series: Sequence[tuple[str, str, str]], ylabel: str, title: str, reference: float, path_stem: Path) -> tuple[Path, Path]:
+    rows = [r for r in table if r["channels"] == channels]
+    labels = [r["workload"] for r in rows]
+    width = 0.8 / max(1, len(series))
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.2 * len(labels) + 2), 4.2))
+    for index, (key, legend, colour) in enumerate(series):
+        xs = [i + (index - (len(series) - 1) / 2) * width for i in range(len(rows))]
+        values = [r[key] if r[key] is not None else float("nan") for r in rows]
+        ax.bar(xs, values, width=width, label=legend, color=colour)
+    ax.axhline(reference, color="black", linewidth=0.8)
+    ax.set_xticks(range(len(rows)))
+    ax.set_xticklabels(labels, rotation=20, ha="right")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    top = max([v for r in rows for key, _, _ in series if (v := r[key]) is not None] + [reference])
+    ax.set_ylim(0, top * 1.3)
+    ax.legend(fontsize=8, loc="upper center", ncol=len(series))
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    png, svg = path_stem.with_suffix(".png"), path_stem.with_suffix(".svg")
+    fig.savefig(png, dpi=120)
+    fig.savefig(svg)
+    plt.close(fig)
+    return png, svg
+
+
+def write_ldpc_read_figures(table: Sequence[Mapping[str, Any]], out: Path) -> dict[str, Path]:
+    """Seed 002 Fig. 11 (baseline vs no soft sensing), Fig. 12-14 (look-ahead, progressive, both vs
+    baseline) and Fig. 17 (the same on 2 channels)."""
+    figures: dict[str, Path] = {}
+    table = [dict(r, baseline_vs_no_soft=(None if r["baseline_delay"] is None else 1 + r["baseline_delay"])) for r in table]
+    specs = [
+        ("fig11", 8, [("baseline_vs_no_soft", "two-step baseline", LDPC_VARIANT_COLOURS["baseline"])],
+         "read response time / no soft sensing", "Fig. 11: two-step read at 10,000 P/E vs no soft sensing (8 channels)"),
+        ("fig12_14", 8, [("look_ahead_vs_baseline", "look-ahead (Fig. 12)", LDPC_VARIANT_COLOURS["look_ahead"]),
+                         ("progressive_vs_baseline", "progressive (Fig. 13)", LDPC_VARIANT_COLOURS["progressive"]),
+                         ("both_vs_baseline", "both (Fig. 14)", LDPC_VARIANT_COLOURS["both"])],
+         "read response time / baseline", "Fig. 12-14: look-ahead, progressive and both, normalised to the baseline (8 channels)"),
+        ("fig17", 2, [("look_ahead_vs_baseline", "look-ahead", LDPC_VARIANT_COLOURS["look_ahead"]),
+                      ("progressive_vs_baseline", "progressive", LDPC_VARIANT_COLOURS["progressive"]),
+                      ("both_vs_baseline", "both", LDPC_VARIANT_COLOURS["both"])],
+         "read response time / baseline", "Fig. 17: the techniques on 2 channels, normalised to the baseline"),
+    ]
+    for name, channels, series, ylabel, title in specs:
+        png, svg = _ldpc_bars(table, channels, series, ylabel, title, 1.0, out / name)
+        figures[f"{name} (PNG)"] = png
+        figures[f"{name} (SVG)"] = svg
+    return figures
