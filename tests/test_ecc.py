@@ -98,3 +98,30 @@ def test_ecc_bench_reports_every_measurement():
     assert [m["decoder"] for m in report["monte_carlo"]] == ["bch", "ldpc-hard", "ldpc-soft-6"]
     with pytest.raises(ssdlab.ConfigurationError, match="ldpc_frame"):
         ecc.bench(ldpc_frame=8)
+
+
+def test_decoding_table_feeds_a_simulation(cli, tmp_path: Path):
+    import tomllib
+
+    snippet = tmp_path / "decoding.toml"
+    done = cli("ecc", "decoding-table", "--pe", "12000", "--frames", "30", "--out", str(snippet), "--json", str(tmp_path / "t.json"))
+    assert done.returncode == 0, done.stderr
+    table = json.loads((tmp_path / "t.json").read_text())
+    assert len(table["failure_probabilities"]) == 4 and all(len(row) == 7 for row in table["failure_probabilities"])
+    assert table["mean"][0] > table["mean"][6]
+    probabilities = tomllib.loads(snippet.read_text())["read_path"]["decoding"]["failure_probabilities"]
+    assert probabilities == [[round(p, 4) for p in row] for row in table["failure_probabilities"]]
+    run = cli(
+        "run", "seed002-ldpc", "--quiet", "--json", str(tmp_path / "run.json"),
+        "--set", f"read_path.decoding.failure_probabilities={json.dumps(probabilities)}",
+        "--set", "workload.synthetic.requests=3000",
+    )
+    assert run.returncode == 0, run.stderr
+    result = json.loads((tmp_path / "run.json").read_text())
+    hard = result["read_path"]["hard_decision_failures"] / result["read_path"]["sampled_reads"]
+    assert abs(hard - table["mean"][0]) < 0.1, (hard, table["mean"])
+
+
+def test_decoding_table_names_a_bad_field(cli):
+    done = cli("ecc", "decoding-table", "--pe", "-5")
+    assert done.returncode == 2 and "pe_cycles" in done.stderr

@@ -244,6 +244,37 @@ def ecc_rber(
     render_rber(rows, console)
 
 
+@ecc_app.command("decoding-table")
+def ecc_decoding_table(
+    cell: Annotated[str, typer.Option("--cell", help="mlc or tlc.")] = "mlc",
+    pe_cycles: Annotated[float, typer.Option("--pe", help="P/E cycles of the drive.")] = 10_000.0,
+    retention_hours: Annotated[float, typer.Option("--retention-hours", help="Retention time in hours.")] = 720.0,
+    storage_temperature_c: Annotated[float, typer.Option("--storage-temperature-c", help="Storage temperature during retention (C).")] = 40.0,
+    frames: Annotated[int, typer.Option("--frames", help="Frames per chip, page type and sensing precision.")] = 2000,
+    seed: Annotated[int, typer.Option("--seed", help="Monte Carlo seed.")] = 11,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write the [read_path.decoding] TOML table here.")] = None,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the full table as JSON here.")] = None,
+) -> None:
+    """Decoding-failure probabilities per chip and sensing precision at one stress, for `read_path.decoding` of a config."""
+    from ssdlab import ecc
+    from ssdlab.summary import render_decoding_table
+
+    try:
+        table = ecc.decoding_table(
+            cell=cell, pe_cycles=pe_cycles, retention_hours=retention_hours,
+            storage_temperature_c=storage_temperature_c, frames_per_case=frames, seed=seed,
+        )
+    except BaseException as error:  # noqa: BLE001
+        _fail(error)
+        return
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(table["config_toml"], encoding="utf-8")
+    if json_out is not None:
+        _write_json(json_out, table)
+    render_decoding_table(table, console)
+
+
 def _sweep_progress(enabled: bool):
     bar = Progress(
         TextColumn("[bold]sweep"),

@@ -163,6 +163,14 @@ def rber(**grid: Any) -> list[dict[str, Any]]:
     return json.loads(_native.ecc_rber(json.dumps(grid)))
 
 
+def decoding_table(**spec: Any) -> dict[str, Any]:
+    """Decoding-failure probabilities per chip and sensing precision at one stress: keyword arguments
+    ``cell``, ``pe_cycles``, ``retention_hours``, ``storage_temperature_c``, ``max_extra_levels``,
+    ``frames_per_case``, ``seed``, ``channel``. The result's ``config_toml`` is the
+    ``[read_path.decoding]`` table of a simulation config."""
+    return json.loads(_native.ecc_decoding_table(json.dumps(spec)))
+
+
 def bench(**settings: Any) -> dict[str, Any]:
     """Decoder throughput (Mbit/s on one core and all cores) and Monte Carlo frames per second."""
     return json.loads(_native.ecc_bench(json.dumps(settings)))

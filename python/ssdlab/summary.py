@@ -213,3 +213,20 @@ def render_sweep(outcome: Any, console: Console) -> None:
         )
     console.print(table)
     console.print(f"[dim]results: {outcome.out_dir / 'results.parquet'} (one row per point; per-point files in {outcome.out_dir / 'points'})[/dim]")
+
+
+def render_decoding_table(table: dict[str, Any], console: Console) -> None:
+    spec = table["spec"]
+    title = (
+        f"Decoding failure probability, {spec['cell'].upper()} at {spec['pe_cycles']:,.0f} P/E, {spec['retention_hours']:g} h "
+        f"at {spec['storage_temperature_c']:g} C ({spec['frames_per_case']:,} frames per chip, page type and precision)"
+    )
+    grid = Table(title=title)
+    grid.add_column("chip", justify="right")
+    for k in range(len(table["mean"])):
+        grid.add_column("hard" if k == 0 else f"+{k} level{'s' if k > 1 else ''}", justify="right")
+    for chip, row in enumerate(table["failure_probabilities"]):
+        grid.add_row(str(chip), *(f"{p:.4f}" for p in row))
+    grid.add_row("mean", *(f"{p:.4f}" for p in table["mean"]))
+    console.print(grid)
+    console.print(table["config_toml"], highlight=False, markup=False)

@@ -31,8 +31,7 @@ pub fn hard_failure_probability(codes: &Codes, parameters: &ChannelParameters, p
 }
 
 /// A decoder's frame error rate at a stress for each chip factor of `parameters`, averaged over the
-/// page types (each (chip, page) estimated from `frames_per_case` frames). The SSD read path's
-/// decoding-failure probabilities come from here (`examples/read_path_failures.rs`).
+/// page types (each (chip, page) estimated from `frames_per_case` frames).
 pub fn failure_probability_per_chip(codes: &Codes, parameters: &ChannelParameters, decoder: DecoderKind, pe_cycles: f64, retention_hours: f64, frames_per_case: u64, seed: u64) -> Vec<f64> {
     let chips = parameters.chip_factors.len().max(1);
     let pages = parameters.cell.bits();

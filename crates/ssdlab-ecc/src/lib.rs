@@ -22,6 +22,7 @@ pub mod bits;
 pub mod calibration;
 pub mod channel;
 pub mod curve;
+pub mod decoding_table;
 pub mod galois;
 pub mod ldpc;
 pub mod monte_carlo;

@@ -203,6 +203,17 @@ fn ecc_rber(py: Python<'_>, spec: &str) -> PyResult<String> {
     })
 }
 
+/// Decoding-failure probabilities per chip and sensing precision at one stress, for the SSD read
+/// path. `spec` is JSON (fields of `ssdlab_ecc::decoding_table::DecodingTableSpec`). Returns JSON text.
+#[pyfunction]
+fn ecc_decoding_table(py: Python<'_>, spec: &str) -> PyResult<String> {
+    let spec: ssdlab_ecc::decoding_table::DecodingTableSpec = parse_settings(spec, "decoding table spec")?;
+    guarded(py, || {
+        let table = spec.run(&ssdlab_ecc::monte_carlo::Codes::storage_4kb()).map_err(|(field, message)| ConfigurationError::new_err(format!("decoding table: field `{field}`: {message}")))?;
+        to_json(&table)
+    })
+}
+
 /// Statistics of a trace file (format guessed unless given). Returns JSON text with `scan` and `stats`.
 #[pyfunction]
 #[pyo3(signature = (path, format=None, skip_bad_lines=false, merge_devices=false, block_bytes=4096))]
@@ -242,6 +253,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ecc_curve, m)?)?;
     m.add_function(wrap_pyfunction!(ecc_bench, m)?)?;
     m.add_function(wrap_pyfunction!(ecc_rber, m)?)?;
+    m.add_function(wrap_pyfunction!(ecc_decoding_table, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

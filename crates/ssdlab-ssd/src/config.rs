@@ -340,7 +340,7 @@ pub struct DecodingConfig {
     /// probability that decoding fails with k extra sensing levels (k = 0: hard decision), up to
     /// `soft_sensing_levels`. Non-increasing along a list (more levels never hurt). Empty: decoding
     /// always succeeds. Produce them with
-    /// `cargo run --release -p ssdlab-ecc --example read_path_failures PE RETENTION_HOURS`.
+    /// `ssdlab ecc decoding-table --pe PE --retention-hours HOURS` (`ssdlab_ecc::decoding_table`).
     pub failure_probabilities: Vec<Vec<f64>>,
 }
 
