@@ -144,31 +144,8 @@ pub const MIN_SUM_ITERATIONS: u32 = 20;
 pub const LLR_TRAINING_CELLS: usize = 1 << 20;
 
 pub fn run_point(codes: &Codes, channel: &Channel, page: usize, decoder: DecoderKind, stop: StopRule, seed: u64, llr_source: LlrSource) -> CurvePoint {
-    let mut model = ReadModel::new(channel, page, decoder.read_input());
-    if llr_source == LlrSource::Estimated {
-        // Training reads draw from their own stream, apart from the frames'.
-        model.estimate_llrs(LLR_TRAINING_CELLS, &mut Xoshiro256PlusPlus::seed_from_u64(frame_seed(seed, u64::MAX)));
-    }
-    let llr_of_fine: Vec<i16> = model.class_of_fine.iter().map(|&c| MinSumDecoder::quantize(model.class_llrs[c as usize])).collect();
-    let batch = (rayon::current_num_threads() * 8).max(8) as u64;
-    let (mut frames, mut failures, mut bit_errors, mut bits, mut iterations) = (0u64, 0u64, 0u64, 0u64, 0u64);
-    while frames < stop.max_frames && failures < stop.target_failures {
-        let count = batch.min(stop.max_frames - frames);
-        let results: Vec<FrameResult> = (frames..frames + count)
-            .into_par_iter()
-            .map_init(
-                || (MinSumDecoder::new(&codes.ldpc, MIN_SUM_RULE, MIN_SUM_ITERATIONS), Vec::new()),
-                |(ldpc_decoder, fine), frame| simulate_frame(codes, &model, &llr_of_fine, decoder, ldpc_decoder, fine, frame_seed(seed, frame)),
-            )
-            .collect();
-        for result in results {
-            frames += 1;
-            failures += result.failed as u64;
-            bit_errors += result.bit_errors;
-            bits += result.bits;
-            iterations += result.iterations as u64;
-        }
-    }
+    let reads = [ChipRead::new(channel, page, decoder, llr_source, seed)];
+    let (frames, failures, bit_errors, bits, iterations) = run_frames(codes, &reads, decoder, stop, seed);
     let (ci95_low, ci95_high) = wilson_interval(failures, frames);
     CurvePoint {
         decoder,
@@ -187,15 +164,82 @@ pub fn run_point(codes: &Codes, channel: &Channel, page: usize, decoder: Decoder
     }
 }
 
-fn simulate_frame(
-    codes: &Codes,
-    model: &ReadModel,
-    llr_of_fine: &[i16],
-    decoder: DecoderKind,
-    ldpc_decoder: &mut MinSumDecoder<'_>,
-    fine: &mut Vec<u8>,
-    seed: u64,
-) -> FrameResult {
+/// Frame error rate of codewords spread evenly over several chips (seed 002 §3.3, n-way data
+/// placement interleaving): the codeword's bits are cut into `channels.len()` contiguous equal
+/// parts, part j stored on (and read from) chip j's channel; the decoder sees each part's LLRs
+/// from its own chip. Returns (frames, failures).
+pub fn run_interleaved(codes: &Codes, channels: &[Channel], page: usize, decoder: DecoderKind, stop: StopRule, seed: u64) -> (u64, u64) {
+    let reads: Vec<ChipRead> = channels.iter().map(|channel| ChipRead::new(channel, page, decoder, LlrSource::Channel, seed)).collect();
+    let (frames, failures, ..) = run_frames(codes, &reads, decoder, stop, seed);
+    (frames, failures)
+}
+
+/// How one chip's cells are read: its sampling model and the decoder input of each fine region.
+struct ChipRead {
+    model: ReadModel,
+    llr_of_fine: Vec<i16>,
+}
+
+impl ChipRead {
+    fn new(channel: &Channel, page: usize, decoder: DecoderKind, llr_source: LlrSource, seed: u64) -> Self {
+        let mut model = ReadModel::new(channel, page, decoder.read_input());
+        if llr_source == LlrSource::Estimated {
+            // Training reads draw from their own stream, apart from the frames'.
+            model.estimate_llrs(LLR_TRAINING_CELLS, &mut Xoshiro256PlusPlus::seed_from_u64(frame_seed(seed, u64::MAX)));
+        }
+        let llr_of_fine = model.class_of_fine.iter().map(|&c| MinSumDecoder::quantize(model.class_llrs[c as usize])).collect();
+        ChipRead { model, llr_of_fine }
+    }
+}
+
+/// Simulates frames in parallel batches until the stop rule holds; returns (frames, failures,
+/// bit errors, bits, decoder iterations).
+fn run_frames(codes: &Codes, reads: &[ChipRead], decoder: DecoderKind, stop: StopRule, seed: u64) -> (u64, u64, u64, u64, u64) {
+    let batch = (rayon::current_num_threads() * 8).max(8) as u64;
+    let (mut frames, mut failures, mut bit_errors, mut bits, mut iterations) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    while frames < stop.max_frames && failures < stop.target_failures {
+        let count = batch.min(stop.max_frames - frames);
+        let results: Vec<FrameResult> = (frames..frames + count)
+            .into_par_iter()
+            .map_init(
+                || (MinSumDecoder::new(&codes.ldpc, MIN_SUM_RULE, MIN_SUM_ITERATIONS), Vec::new()),
+                |(ldpc_decoder, fine), frame| simulate_frame(codes, reads, decoder, ldpc_decoder, fine, frame_seed(seed, frame)),
+            )
+            .collect();
+        for result in results {
+            frames += 1;
+            failures += result.failed as u64;
+            bit_errors += result.bit_errors;
+            bits += result.bits;
+            iterations += result.iterations as u64;
+        }
+    }
+    (frames, failures, bit_errors, bits, iterations)
+}
+
+/// Reads `bits` into `fine`, part j of `reads.len()` contiguous parts through chip j.
+fn sample_parts(reads: &[ChipRead], bits: &[u8], rng: &mut Xoshiro256PlusPlus, fine: &mut [u8]) {
+    let parts = reads.len();
+    for (j, read) in reads.iter().enumerate() {
+        let (start, end) = (j * bits.len() / parts, (j + 1) * bits.len() / parts);
+        read.model.sample(&bits[start..end], rng, &mut fine[start..end]);
+    }
+}
+
+/// The chip of bit `index` of a codeword of `length` bits cut into `parts` contiguous parts (the
+/// cut points of [`sample_parts`]: part j is [j * length / parts, (j + 1) * length / parts)).
+fn part_of(index: usize, length: usize, parts: usize) -> usize {
+    let mut part = (index * parts / length).min(parts - 1);
+    while part + 1 < parts && (part + 1) * length / parts <= index {
+        part += 1;
+    }
+    while part > 0 && part * length / parts > index {
+        part -= 1;
+    }
+    part
+}
+
+fn simulate_frame(codes: &Codes, reads: &[ChipRead], decoder: DecoderKind, ldpc_decoder: &mut MinSumDecoder<'_>, fine: &mut Vec<u8>, seed: u64) -> FrameResult {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     match decoder {
         DecoderKind::Bch => {
@@ -203,10 +247,11 @@ fn simulate_frame(
             let clean = codes.bch.encode(&data);
             let bits: Vec<u8> = (0..clean.len()).map(|i| clean.get(i) as u8).collect();
             fine.resize(bits.len(), 0);
-            model.sample(&bits, &mut rng, fine);
+            sample_parts(reads, &bits, &mut rng, fine);
             let mut received = BitVec::zeros(clean.len());
+            let parts = reads.len();
             for (i, &f) in fine.iter().enumerate() {
-                if model.page_bit_of_fine[f as usize] == 1 {
+                if reads[part_of(i, bits.len(), parts)].model.page_bit_of_fine[f as usize] == 1 {
                     received.set(i, true);
                 }
             }
@@ -219,19 +264,54 @@ fn simulate_frame(
             let info: Vec<u8> = (0..code.k()).map(|_| (rng.next_u64() & 1) as u8).collect();
             let word = code.encode(&info);
             fine.resize(word.len(), 0);
-            model.sample(&word, &mut rng, fine);
+            sample_parts(reads, &word, &mut rng, fine);
             let mut bit_errors = 0u64;
+            let parts = reads.len();
             let quantized: Vec<i16> = fine
                 .iter()
                 .zip(&word)
-                .map(|(&f, &bit)| {
-                    bit_errors += (model.page_bit_of_fine[f as usize] != bit) as u64;
-                    llr_of_fine[f as usize]
+                .enumerate()
+                .map(|(i, (&f, &bit))| {
+                    let read = &reads[if parts == 1 { 0 } else { part_of(i, word.len(), parts) }];
+                    bit_errors += (read.model.page_bit_of_fine[f as usize] != bit) as u64;
+                    read.llr_of_fine[f as usize]
                 })
                 .collect();
             let outcome = ldpc_decoder.decode(&quantized);
             let failed = !outcome.success || !ldpc_decoder.information_matches(&info);
             FrameResult { failed, bit_errors, bits: word.len() as u64, iterations: outcome.iterations }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::channel::{CellKind, ChannelParameters, Stress};
+
+    #[test]
+    fn parts_follow_the_cut_points() {
+        for (length, parts) in [(36_864, 1), (36_864, 2), (36_864, 4), (10, 3), (7, 4)] {
+            for j in 0..parts {
+                for index in j * length / parts..(j + 1) * length / parts {
+                    assert_eq!(part_of(index, length, parts), j, "bit {index} of {length} in {parts} parts");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn interleaving_a_good_and_a_bad_chip_lands_between_them() {
+        let codes = Codes::storage_4kb();
+        let parameters = ChannelParameters::default_for(CellKind::Mlc);
+        // Chip 3 (factor 1.09) fails hard decisions often at 10k P/E, chip 2 (0.97) almost never.
+        let channel = |chip| Channel::new(&parameters, Stress { chip, ..Stress::new(10_000.0, 720.0) });
+        let stop = StopRule { target_failures: u64::MAX, max_frames: 200 };
+        let alone = |chip| run_interleaved(&codes, &[channel(chip)], 1, DecoderKind::LdpcHard, stop, 5).1 as f64 / 200.0;
+        let (weak, strong) = (alone(3), alone(2));
+        let (_, mixed) = run_interleaved(&codes, &[channel(2), channel(3)], 1, DecoderKind::LdpcHard, stop, 5);
+        let mixed = mixed as f64 / 200.0;
+        assert!(weak > 0.5 && strong < 0.05, "weak {weak}, strong {strong}");
+        assert!(mixed < weak / 2.0, "interleaved {mixed} vs weak chip alone {weak}");
     }
 }
