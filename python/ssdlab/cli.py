@@ -252,6 +252,7 @@ def ecc_decoding_table(
     storage_temperature_c: Annotated[float, typer.Option("--storage-temperature-c", help="Storage temperature during retention (C).")] = 40.0,
     frames: Annotated[int, typer.Option("--frames", help="Frames per chip, page type and sensing precision.")] = 2000,
     seed: Annotated[int, typer.Option("--seed", help="Monte Carlo seed.")] = 11,
+    interleave_group: Annotated[Optional[list[str]], typer.Option("--interleave-group", help="Chips sharing interleaved codewords, e.g. 0,2 (repeatable; seed 002's 2-way: 0,2 and 1,3; 4-way: 0,1,2,3).")] = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="Write the [read_path.decoding] TOML table here.")] = None,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the full table as JSON here.")] = None,
 ) -> None:
@@ -260,9 +261,15 @@ def ecc_decoding_table(
     from ssdlab.summary import render_decoding_table
 
     try:
+        groups = []
+        for text in interleave_group or []:
+            try:
+                groups.append([int(part) for part in text.split(",")])
+            except ValueError:
+                raise typer.BadParameter(f"--interleave-group {text!r}: expected chip indices separated by commas, e.g. 0,2") from None
         table = ecc.decoding_table(
             cell=cell, pe_cycles=pe_cycles, retention_hours=retention_hours,
-            storage_temperature_c=storage_temperature_c, frames_per_case=frames, seed=seed,
+            storage_temperature_c=storage_temperature_c, frames_per_case=frames, seed=seed, interleave_groups=groups,
         )
     except BaseException as error:  # noqa: BLE001
         _fail(error)
@@ -360,17 +367,18 @@ def reproduce_lba_scrambler(
 def reproduce_ldpc_read(
     out: Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report.")] = Path("reproduce/ldpc-read"),
     synthetic_requests: Annotated[int, typer.Option("--synthetic-requests", help="Requests of each synthetic workload and stand-in.")] = 200_000,
+    interleave_frames: Annotated[int, typer.Option("--interleave-frames", help="ECC Monte Carlo frames per chip group, page type and precision for the interleaved variants.")] = 1000,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
 ) -> None:
-    """Seed 002: two-step, look-ahead and progressive LDPC reads, 6 workloads x 8/2 channels; Fig. 11-14, 17 and a report."""
+    """Seed 002: two-step, look-ahead, progressive and interleaved LDPC reads, 6 workloads x 8/2 channels; Fig. 11-15, 17 and a report."""
     from ssdlab.reproduce import ldpc_read
 
     try:
         with _sweep_progress(not quiet and error_console.is_terminal) as bar:
             task = bar.add_task("sweep", total=None, last="")
-            report = ldpc_read.reproduce(out, synthetic_requests=synthetic_requests, scheduler=scheduler, workers=workers, progress=_sweep_reporter(bar, task))
+            report = ldpc_read.reproduce(out, synthetic_requests=synthetic_requests, interleave_frames=interleave_frames, scheduler=scheduler, workers=workers, progress=_sweep_reporter(bar, task))
     except BaseException as error:  # noqa: BLE001
         _fail(error)
         return

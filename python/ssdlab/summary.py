@@ -222,11 +222,12 @@ def render_decoding_table(table: dict[str, Any], console: Console) -> None:
         f"at {spec['storage_temperature_c']:g} C ({spec['frames_per_case']:,} frames per chip, page type and precision)"
     )
     grid = Table(title=title)
-    grid.add_column("chip", justify="right")
+    rows = spec["interleave_groups"] or [[chip] for chip in range(len(table["failure_probabilities"]))]
+    grid.add_column("chips" if spec["interleave_groups"] else "chip", justify="right")
     for k in range(len(table["mean"])):
         grid.add_column("hard" if k == 0 else f"+{k} level{'s' if k > 1 else ''}", justify="right")
-    for chip, row in enumerate(table["failure_probabilities"]):
-        grid.add_row(str(chip), *(f"{p:.4f}" for p in row))
+    for chips, row in zip(rows, table["failure_probabilities"]):
+        grid.add_row(",".join(str(c) for c in chips), *(f"{p:.4f}" for p in row))
     grid.add_row("mean", *(f"{p:.4f}" for p in table["mean"]))
     console.print(grid)
     console.print(table["config_toml"], highlight=False, markup=False)

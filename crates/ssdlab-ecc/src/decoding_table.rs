@@ -10,8 +10,7 @@
 //! curves), each entry is capped at the one before it, and the raw estimates are kept beside.
 
 use crate::channel::{CellKind, Channel, ChannelParameters, Stress};
-use crate::monte_carlo::{run_point, Codes, DecoderKind, StopRule};
-use crate::read_model::LlrSource;
+use crate::monte_carlo::{run_interleaved, Codes, DecoderKind, StopRule};
 use serde::{Deserialize, Serialize};
 
 /// What to estimate. Plain data; [`DecodingTableSpec::validate`] checks it once.
@@ -29,6 +28,10 @@ pub struct DecodingTableSpec {
     /// Frames per (chip, page type, precision).
     pub frames_per_case: u64,
     pub seed: u64,
+    /// Data placement interleaving (seed 002 §3.3): each group of chips holds codewords spread
+    /// evenly over its chips, and the table has one row per group instead of one per chip. Seed
+    /// 002's 2-way: [[0, 2], [1, 3]] (chips 1 and 3, 2 and 4); 4-way: [[0, 1, 2, 3]]. Empty: none.
+    pub interleave_groups: Vec<Vec<usize>>,
 }
 
 impl Default for DecodingTableSpec {
@@ -42,6 +45,7 @@ impl Default for DecodingTableSpec {
             max_extra_levels: 6,
             frames_per_case: 2_000,
             seed: 11,
+            interleave_groups: Vec::new(),
         }
     }
 }
@@ -49,7 +53,8 @@ impl Default for DecodingTableSpec {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DecodingTable {
     pub spec: DecodingTableSpec,
-    /// failure_probabilities[chip][k]: capped so entries never rise with k.
+    /// failure_probabilities[row][k] (row = chip, or interleave group): capped so entries never
+    /// rise with k.
     pub failure_probabilities: Vec<Vec<f64>>,
     /// The Monte Carlo estimates before capping.
     pub estimated: Vec<Vec<f64>>,
@@ -82,6 +87,15 @@ impl DecodingTableSpec {
             return Err(("frames_per_case", "must be at least 1".into()));
         }
         let parameters = self.channel_parameters();
+        let chips = parameters.chip_factors.len().max(1);
+        for (index, group) in self.interleave_groups.iter().enumerate() {
+            if group.is_empty() {
+                return Err(("interleave_groups", format!("group {index} is empty")));
+            }
+            if let Some(chip) = group.iter().find(|&&c| c >= chips) {
+                return Err(("interleave_groups", format!("group {index} names chip {chip}, but the channel has {chips} chips (0..{})", chips - 1)));
+            }
+        }
         if parameters.cell != self.cell {
             return Err(("channel.cell", format!("is {:?} but cell is {:?}", parameters.cell, self.cell)));
         }
@@ -92,20 +106,23 @@ impl DecodingTableSpec {
     pub fn run(&self, codes: &Codes) -> Result<DecodingTable, (&'static str, String)> {
         self.validate()?;
         let parameters = self.channel_parameters();
-        let chips = parameters.chip_factors.len().max(1);
         let pages = parameters.cell.bits();
         let stop = StopRule { target_failures: u64::MAX, max_frames: self.frames_per_case };
-        let mut estimated = Vec::with_capacity(chips);
-        for chip in 0..chips {
-            let stress = Stress { chip, storage_temperature_c: self.storage_temperature_c, ..Stress::new(self.pe_cycles, self.retention_hours) };
-            let channel = Channel::new(&parameters, stress);
+        let groups = self.rows();
+        let mut estimated = Vec::with_capacity(groups.len());
+        for (row_index, group) in groups.iter().enumerate() {
+            let channels: Vec<Channel> = group
+                .iter()
+                .map(|&chip| Channel::new(&parameters, Stress { chip, storage_temperature_c: self.storage_temperature_c, ..Stress::new(self.pe_cycles, self.retention_hours) }))
+                .collect();
             let row: Vec<f64> = (0..=self.max_extra_levels)
                 .map(|levels| {
                     let decoder = if levels == 0 { DecoderKind::LdpcHard } else { DecoderKind::LdpcSoft { extra_levels: levels } };
                     let total: f64 = (0..pages)
                         .map(|page| {
-                            let seed = self.seed ^ (((chip * pages + page) as u64) << 32);
-                            run_point(codes, &channel, page, decoder, stop, seed, LlrSource::Channel).frame_error_rate
+                            let seed = self.seed ^ (((row_index * pages + page) as u64) << 32);
+                            let (frames, failures) = run_interleaved(codes, &channels, page, decoder, stop, seed);
+                            failures as f64 / frames as f64
                         })
                         .sum();
                     total / pages as f64
@@ -123,23 +140,50 @@ impl DecodingTableSpec {
                 capped
             })
             .collect();
-        let mean = (0..=self.max_extra_levels as usize).map(|k| failure_probabilities.iter().map(|row| row[k]).sum::<f64>() / chips as f64).collect();
+        let rows = failure_probabilities.len() as f64;
+        let mean = (0..=self.max_extra_levels as usize).map(|k| failure_probabilities.iter().map(|row| row[k]).sum::<f64>() / rows).collect();
         let config_toml = config_toml(self, &failure_probabilities);
         Ok(DecodingTable { spec: self.clone(), failure_probabilities, estimated, mean, config_toml })
+    }
+}
+
+impl DecodingTableSpec {
+    /// The chips of each row: one chip per row, or the interleave groups.
+    pub fn rows(&self) -> Vec<Vec<usize>> {
+        if self.interleave_groups.is_empty() {
+            (0..self.channel_parameters().chip_factors.len().max(1)).map(|chip| vec![chip]).collect()
+        } else {
+            self.interleave_groups.clone()
+        }
     }
 }
 
 fn config_toml(spec: &DecodingTableSpec, table: &[Vec<f64>]) -> String {
     let rows: Vec<String> = table.iter().map(|row| format!("    [{}],", row.iter().map(|p| format!("{p:.4}")).collect::<Vec<_>>().join(", "))).collect();
     format!(
-        "# ssdlab ecc decoding-table: {:?}, {} P/E, {} h retention at {} C, {} frames per chip, page type and precision\n[read_path.decoding]\nfailure_probabilities = [\n{}\n]\n",
+        "# ssdlab ecc decoding-table: {:?}, {} P/E, {} h retention at {} C, {} frames per row, page type and precision; rows: chips {:?}\n[read_path.decoding]\nfailure_probabilities = [\n{}\n]\n{}",
         spec.cell,
         spec.pe_cycles,
         spec.retention_hours,
         spec.storage_temperature_c,
         spec.frames_per_case,
-        rows.join("\n")
+        spec.rows(),
+        rows.join("\n"),
+        chip_rows_line(spec)
     )
+}
+
+/// With interleaving, the row each chip's reads use (`chip_rows` of the SSD config): a chip in
+/// no group keeps no row and is refused by the SSD config (every chip must be covered).
+fn chip_rows_line(spec: &DecodingTableSpec) -> String {
+    if spec.interleave_groups.is_empty() {
+        return String::new();
+    }
+    let chips = spec.channel_parameters().chip_factors.len().max(1);
+    let rows: Vec<String> = (0..chips)
+        .map(|chip| spec.interleave_groups.iter().position(|g| g.contains(&chip)).map_or("-1".to_string(), |r| r.to_string()))
+        .collect();
+    format!("chip_rows = [{}]\n", rows.join(", "))
 }
 
 #[cfg(test)]
@@ -166,5 +210,19 @@ mod tests {
         assert_eq!(spec.validate().unwrap_err().0, "max_extra_levels");
         let spec = DecodingTableSpec { pe_cycles: -1.0, ..DecodingTableSpec::default() };
         assert_eq!(spec.validate().unwrap_err().0, "pe_cycles");
+        let spec = DecodingTableSpec { interleave_groups: vec![vec![0, 4]], ..DecodingTableSpec::default() };
+        let (field, message) = spec.validate().unwrap_err();
+        assert_eq!(field, "interleave_groups");
+        assert!(message.contains("chip 4"), "{message}");
+    }
+
+    #[test]
+    fn four_way_interleaving_averages_out_the_weak_chip() {
+        let plain = DecodingTableSpec { frames_per_case: 60, max_extra_levels: 1, ..DecodingTableSpec::default() };
+        let interleaved = DecodingTableSpec { interleave_groups: vec![vec![0, 1, 2, 3]], ..plain.clone() };
+        let codes = Codes::storage_4kb();
+        let (plain, interleaved) = (plain.run(&codes).unwrap(), interleaved.run(&codes).unwrap());
+        assert_eq!(interleaved.failure_probabilities.len(), 1);
+        assert!(interleaved.mean[0] < plain.mean[0] / 2.0, "4-way {:?} vs per chip {:?}", interleaved.mean, plain.mean);
     }
 }

@@ -342,6 +342,11 @@ pub struct DecodingConfig {
     /// always succeeds. Produce them with
     /// `ssdlab ecc decoding-table --pe PE --retention-hours HOURS` (`ssdlab_ecc::decoding_table`).
     pub failure_probabilities: Vec<Vec<f64>>,
+    /// Which list each chip class uses (chip class = chip mod the length of this list); empty: list
+    /// `chip mod lists`. With data placement interleaving (seed 002 §3.3) one list describes the
+    /// codewords spread over a group of chips, and every chip of the group uses it
+    /// (`ssdlab ecc decoding-table --interleave-group ...` writes both).
+    pub chip_rows: Vec<usize>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -600,6 +605,13 @@ impl SimulationConfig {
             if let Some(k) = (1..list.len()).find(|&k| list[k] > list[k - 1]) {
                 return fail(&field, format!("entry {k} ({}) exceeds entry {} ({}): more sensing levels never fail more often", list[k], k - 1, list[k - 1]));
             }
+        }
+        let lists = self.read_path.decoding.failure_probabilities.len();
+        if !self.read_path.decoding.chip_rows.is_empty() && lists == 0 {
+            return fail("read_path.decoding.chip_rows", "needs failure_probabilities to point into".into());
+        }
+        if let Some((chip, row)) = self.read_path.decoding.chip_rows.iter().enumerate().find(|(_, &row)| row >= lists) {
+            return fail("read_path.decoding.chip_rows", format!("chip class {chip} uses list {row}, but failure_probabilities has {lists} lists (0..{})", lists - 1));
         }
         let samples_failures = matches!(self.read_path.strategy, ReadStrategyKind::TwoStep | ReadStrategyKind::Progressive);
         if self.read_path.look_ahead && !samples_failures {

@@ -90,7 +90,8 @@ fn decoding_probabilities_that_never_fail_cost_nothing() {
 #[test]
 fn a_bad_decoding_table_names_its_field() {
     let workload = trace_workload("lone.csv", LONE_READ);
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 5] = [
+        (&["read_path.strategy=\"two_step\"", "read_path.decoding.failure_probabilities=[[0, 0, 0, 0, 0, 0, 0]]", "read_path.decoding.chip_rows=[0, 1]"], "chip_rows"),
         (&["read_path.strategy=\"two_step\"", "read_path.decoding.failure_probabilities=[[0.1, 0.2, 0, 0, 0, 0, 0]]"], "failure_probabilities[0]"),
         (&["read_path.strategy=\"two_step\"", "read_path.decoding.failure_probabilities=[[0, 0, 0, 0, 0, 0, 0], [0.5, 0.1]]"], "failure_probabilities[1]"),
         (&["read_path.strategy=\"two_step\"", "read_path.decoding.failure_probabilities=[[1.5, 0, 0, 0, 0, 0, 0]]"], "failure_probabilities[0]"),

@@ -1,6 +1,7 @@
 //! Whether a read's decoding fails, and with how many extra sensing levels it finally succeeds.
 //!
-//! Model (seed 002 §5): each read of a chip class fails hard-decision decoding with probability
+//! Model (seed 002 §5): each read of a chip class (or, with data placement interleaving, of a
+//! group of chips sharing codewords: `chip_rows`) fails hard-decision decoding with probability
 //! p[0] and soft decoding with k extra sensing levels with probability p[k]; the probabilities come
 //! from the ECC lab's Monte Carlo at the drive's stress (seed 002 feeds its simulator the same way:
 //! one failure probability at 10,000 P/E). One uniform draw per read decides every attempt at once:
@@ -33,6 +34,8 @@ pub struct ReadPathStatistics {
 /// The decoding outcome sampler of one run.
 pub struct DecodingOutcomes {
     classes: Vec<Vec<f64>>,
+    /// The list of each chip class (chip mod length); empty: list chip mod lists.
+    chip_rows: Vec<usize>,
     rng: Xoshiro256PlusPlus,
     pub statistics: ReadPathStatistics,
 }
@@ -40,9 +43,9 @@ pub struct DecodingOutcomes {
 impl DecodingOutcomes {
     /// `classes`: validated lists (non-increasing probabilities, one per level from 0 to the
     /// maximum). No classes: decoding never fails.
-    pub fn new(classes: Vec<Vec<f64>>, max_levels: u32, seed: u64) -> Self {
+    pub fn new(classes: Vec<Vec<f64>>, chip_rows: Vec<usize>, max_levels: u32, seed: u64) -> Self {
         let statistics = ReadPathStatistics { reads_needing_levels: vec![0; max_levels as usize + 1], ..ReadPathStatistics::default() };
-        DecodingOutcomes { classes, rng: Xoshiro256PlusPlus::seed_from_u64(seed), statistics }
+        DecodingOutcomes { classes, chip_rows, rng: Xoshiro256PlusPlus::seed_from_u64(seed), statistics }
     }
 
     /// Extra sensing levels this read needs (0: hard decision succeeds), or `None` when even the
@@ -52,7 +55,8 @@ impl DecodingOutcomes {
         let needed = if self.classes.is_empty() {
             Some(0)
         } else {
-            let probabilities = &self.classes[chip as usize % self.classes.len()];
+            let row = if self.chip_rows.is_empty() { chip as usize % self.classes.len() } else { self.chip_rows[chip as usize % self.chip_rows.len()] };
+            let probabilities = &self.classes[row];
             let draw = self.rng.next_f64();
             probabilities.iter().position(|&p| draw >= p).map(|k| k as u32)
         };
@@ -73,7 +77,7 @@ mod tests {
 
     #[test]
     fn outcome_frequencies_follow_the_probabilities() {
-        let mut outcomes = DecodingOutcomes::new(vec![vec![0.3, 0.05, 0.01]], 2, 9);
+        let mut outcomes = DecodingOutcomes::new(vec![vec![0.3, 0.05, 0.01]], Vec::new(), 2, 9);
         let reads = 200_000;
         for _ in 0..reads {
             outcomes.levels_needed(0);
@@ -88,10 +92,13 @@ mod tests {
 
     #[test]
     fn chip_classes_repeat_over_the_chips_and_no_classes_never_fail() {
-        let mut outcomes = DecodingOutcomes::new(vec![vec![0.0, 0.0], vec![1.0, 1.0]], 1, 1);
+        let mut outcomes = DecodingOutcomes::new(vec![vec![0.0, 0.0], vec![1.0, 1.0]], Vec::new(), 1, 1);
         assert_eq!(outcomes.levels_needed(2), Some(0));
         assert_eq!(outcomes.levels_needed(3), None);
-        let mut never = DecodingOutcomes::new(Vec::new(), 6, 1);
+        // Interleaved rows: chip classes 0 and 2 share list 1, 1 and 3 list 0.
+        let mut grouped = DecodingOutcomes::new(vec![vec![0.0, 0.0], vec![1.0, 1.0]], vec![1, 0, 1, 0], 1, 1);
+        assert_eq!((grouped.levels_needed(4), grouped.levels_needed(5), grouped.levels_needed(6)), (None, Some(0), None));
+        let mut never = DecodingOutcomes::new(Vec::new(), Vec::new(), 6, 1);
         assert!((0..1000).all(|chip| never.levels_needed(chip) == Some(0)));
     }
 }
