@@ -347,20 +347,12 @@ def reproduce_lba_scrambler(
     """Seed 003: LBA scrambler vs conventional, 5 workloads x free space 20-80 %; Fig. 4(a), 4(b), 5 and a report."""
     from ssdlab.reproduce import lba_scrambler
 
-    try:
+    def run(progress):
         traces = lba_scrambler.parse_trace_options(trace or [])
-        with _sweep_progress(not quiet and error_console.is_terminal) as bar:
-            task = bar.add_task("sweep", total=None, last="")
-            cap = None if stand_in_cap_gib is None else stand_in_cap_gib * (1 << 30)
-            report = lba_scrambler.reproduce(out, traces=traces, stand_in_cap_bytes=cap, scheduler=scheduler, workers=workers, progress=_sweep_reporter(bar, task))
-    except BaseException as error:  # noqa: BLE001
-        _fail(error)
-        return
-    if not quiet:
-        console.print(report.summary_markdown())
-        console.print(f"[dim]report: {report.report_path}[/dim]")
-    if report.failed:
-        raise typer.Exit(1)
+        cap = None if stand_in_cap_gib is None else stand_in_cap_gib * (1 << 30)
+        return lba_scrambler.reproduce(out, traces=traces, stand_in_cap_bytes=cap, scheduler=scheduler, workers=workers, progress=progress)
+
+    _run_reproduction(run, quiet)
 
 
 @reproduce_app.command("ldpc-read")
@@ -375,10 +367,18 @@ def reproduce_ldpc_read(
     """Seed 002: two-step, look-ahead, progressive and interleaved LDPC reads, 6 workloads x 8/2 channels; Fig. 11-15, 17 and a report."""
     from ssdlab.reproduce import ldpc_read
 
+    def run(progress):
+        return ldpc_read.reproduce(out, synthetic_requests=synthetic_requests, interleave_frames=interleave_frames, scheduler=scheduler, workers=workers, progress=progress)
+
+    _run_reproduction(run, quiet)
+
+
+def _run_reproduction(run, quiet: bool) -> None:
+    """Runs a recipe under a progress bar, prints its table and report path; exit 1 if a point failed."""
     try:
         with _sweep_progress(not quiet and error_console.is_terminal) as bar:
             task = bar.add_task("sweep", total=None, last="")
-            report = ldpc_read.reproduce(out, synthetic_requests=synthetic_requests, interleave_frames=interleave_frames, scheduler=scheduler, workers=workers, progress=_sweep_reporter(bar, task))
+            report = run(_sweep_reporter(bar, task))
     except BaseException as error:  # noqa: BLE001
         _fail(error)
         return

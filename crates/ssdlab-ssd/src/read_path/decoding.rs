@@ -12,6 +12,7 @@
 //! Left out: dependence on each block's own wear and on retention time (the probabilities are for
 //! one operating point), and failures correlated between pages of a word line.
 
+use super::{ReadContext, ReadPlan, ReadStep};
 use ssdlab_engine::random::Xoshiro256PlusPlus;
 
 /// Counts of what the read path did, reported with every run.
@@ -68,6 +69,35 @@ impl DecodingOutcomes {
             self.statistics.hard_decision_failures += 1;
         }
         needed
+    }
+}
+
+/// What the first attempt of a sampling strategy's read came to.
+pub enum HardAttempt {
+    /// Hard decoding succeeded; the plan holds the hard step (and a cancelled look-ahead sensing).
+    Decoded,
+    /// Hard decoding failed: `needed` extra levels decode the read (None: none do); `look_ahead`
+    /// says whether the first soft sensing starts when the hard sensing ends.
+    Failed { needed: Option<u32>, look_ahead: bool },
+}
+
+impl DecodingOutcomes {
+    /// The step every sampling strategy starts with: hard sensing, transfer and decoding, the read's
+    /// outcome drawn, and look-ahead (on an idle die, `look_ahead_levels` of soft sensing started
+    /// right after the hard sensing) booked as cancelled when hard decoding succeeds.
+    pub fn hard_attempt(&mut self, plan: &mut ReadPlan, context: &ReadContext, look_ahead: bool, look_ahead_levels: u32) -> HardAttempt {
+        plan.push(ReadStep::PLAIN_HARD);
+        let needed = self.levels_needed(context.chip);
+        let look_ahead = look_ahead && context.die_idle;
+        self.statistics.look_ahead_started += look_ahead as u64;
+        if needed == Some(0) {
+            if look_ahead {
+                self.statistics.look_ahead_cancelled += 1;
+                plan.push(ReadStep::cancelled_sensing(look_ahead_levels));
+            }
+            return HardAttempt::Decoded;
+        }
+        HardAttempt::Failed { needed, look_ahead }
     }
 }
 

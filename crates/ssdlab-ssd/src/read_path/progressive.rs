@@ -4,7 +4,7 @@
 //! level's sensing starts right after the hard sensing and is cancelled if hard decoding succeeds;
 //! later retries wait for the previous decode.
 
-use super::decoding::{DecodingOutcomes, ReadPathStatistics};
+use super::decoding::{DecodingOutcomes, HardAttempt, ReadPathStatistics};
 use super::{ReadContext, ReadPlan, ReadStep, ReadStrategy};
 
 pub struct Progressive {
@@ -23,20 +23,10 @@ impl ReadStrategy for Progressive {
     }
     fn plan(&mut self, context: &ReadContext) -> ReadPlan {
         let mut plan = ReadPlan::default();
-        plan.push(ReadStep::PLAIN_HARD);
-        let needed = self.outcomes.levels_needed(context.chip);
-        let look_ahead = self.look_ahead && context.die_idle;
-        self.outcomes.statistics.look_ahead_started += look_ahead as u64;
-        if needed == Some(0) {
-            if look_ahead {
-                self.outcomes.statistics.look_ahead_cancelled += 1;
-                plan.push(ReadStep::cancelled_sensing(1));
+        if let HardAttempt::Failed { needed, look_ahead } = self.outcomes.hard_attempt(&mut plan, context, self.look_ahead, 1) {
+            for level in 1..=needed.unwrap_or(self.levels) {
+                plan.push(ReadStep::soft(1, look_ahead && level == 1));
             }
-            return plan;
-        }
-        let last = needed.unwrap_or(self.levels);
-        for level in 1..=last {
-            plan.push(ReadStep::soft(1, look_ahead && level == 1));
         }
         plan
     }

@@ -4,7 +4,7 @@
 //! hard sensing instead of after the hard decode, and is cancelled (RESET) when hard decoding
 //! succeeds: the die is held until then and the partial sensing costs energy.
 
-use super::decoding::{DecodingOutcomes, ReadPathStatistics};
+use super::decoding::{DecodingOutcomes, HardAttempt, ReadPathStatistics};
 use super::{ReadContext, ReadPlan, ReadStep, ReadStrategy};
 
 pub struct TwoStep {
@@ -23,18 +23,9 @@ impl ReadStrategy for TwoStep {
     }
     fn plan(&mut self, context: &ReadContext) -> ReadPlan {
         let mut plan = ReadPlan::default();
-        plan.push(ReadStep::PLAIN_HARD);
-        let needed = self.outcomes.levels_needed(context.chip);
-        let look_ahead = self.look_ahead && context.die_idle;
-        self.outcomes.statistics.look_ahead_started += look_ahead as u64;
-        if needed == Some(0) {
-            if look_ahead {
-                self.outcomes.statistics.look_ahead_cancelled += 1;
-                plan.push(ReadStep::cancelled_sensing(self.levels));
-            }
-            return plan;
+        if let HardAttempt::Failed { look_ahead, .. } = self.outcomes.hard_attempt(&mut plan, context, self.look_ahead, self.levels) {
+            plan.push(ReadStep::soft(self.levels, look_ahead));
         }
-        plan.push(ReadStep::soft(self.levels, look_ahead));
         plan
     }
     fn statistics(&self) -> Option<ReadPathStatistics> {
