@@ -125,3 +125,28 @@ def test_decoding_table_feeds_a_simulation(cli, tmp_path: Path):
 def test_decoding_table_names_a_bad_field(cli):
     done = cli("ecc", "decoding-table", "--pe", "-5")
     assert done.returncode == 2 and "pe_cycles" in done.stderr
+
+
+def test_wear_dependent_decoding_tables_feed_a_simulation(cli, tmp_path: Path):
+    import tomllib
+
+    snippet = tmp_path / "wear.toml"
+    done = cli("ecc", "decoding-table", "--pe", "12000", "--pe", "2000", "--frames", "20", "--out", str(snippet))
+    assert done.returncode == 0, done.stderr
+    decoding = tomllib.loads(snippet.read_text())["read_path"]["decoding"]
+    assert decoding["pe_cycles"] == [2000, 12000]
+    fresh, worn = decoding["failure_probabilities_by_pe"]
+    assert sum(row[0] for row in worn) > sum(row[0] for row in fresh)
+    config = tmp_path / "worn.toml"
+    # The preset with its decoding table replaced by the generated one.
+    preset = ssdlab.load_config("seed002-ldpc")
+    start = preset.index("[read_path.decoding]")
+    end = preset.index("\n[", start + 1)
+    config.write_text(preset[:start] + snippet.read_text() + preset[end:])
+    runs = {}
+    for aging in (0, 12000):
+        out = tmp_path / f"run{aging}.json"
+        run = cli("run", str(config), "--quiet", "--json", str(out), "--set", f"ftl.aging.pe_cycles={aging}", "--set", "workload.synthetic.requests=3000")
+        assert run.returncode == 0, run.stderr
+        runs[aging] = json.loads(out.read_text())["read_path"]["hard_decision_failures"]
+    assert runs[12000] > runs[0]

@@ -247,7 +247,7 @@ def ecc_rber(
 @ecc_app.command("decoding-table")
 def ecc_decoding_table(
     cell: Annotated[str, typer.Option("--cell", help="mlc or tlc.")] = "mlc",
-    pe_cycles: Annotated[float, typer.Option("--pe", help="P/E cycles of the drive.")] = 10_000.0,
+    pe_cycles: Annotated[Optional[list[float]], typer.Option("--pe", help="P/E cycles (repeatable: one table per count, read by block wear). Default 10000.")] = None,
     retention_hours: Annotated[float, typer.Option("--retention-hours", help="Retention time in hours.")] = 720.0,
     storage_temperature_c: Annotated[float, typer.Option("--storage-temperature-c", help="Storage temperature during retention (C).")] = 40.0,
     frames: Annotated[int, typer.Option("--frames", help="Frames per chip, page type and sensing precision.")] = 2000,
@@ -267,8 +267,8 @@ def ecc_decoding_table(
                 groups.append([int(part) for part in text.split(",")])
             except ValueError:
                 raise typer.BadParameter(f"--interleave-group {text!r}: expected chip indices separated by commas, e.g. 0,2") from None
-        table = ecc.decoding_table(
-            cell=cell, pe_cycles=pe_cycles, retention_hours=retention_hours,
+        result = ecc.decoding_tables(
+            pe_cycles or [10_000.0], cell=cell, retention_hours=retention_hours,
             storage_temperature_c=storage_temperature_c, frames_per_case=frames, seed=seed, interleave_groups=groups,
         )
     except BaseException as error:  # noqa: BLE001
@@ -276,10 +276,13 @@ def ecc_decoding_table(
         return
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(table["config_toml"], encoding="utf-8")
+        out.write_text(result["config_toml"], encoding="utf-8")
     if json_out is not None:
-        _write_json(json_out, table)
-    render_decoding_table(table, console)
+        _write_json(json_out, result["tables"][0] if len(result["tables"]) == 1 else result)
+    for table in result["tables"]:
+        render_decoding_table(table, console, with_toml=len(result["tables"]) == 1)
+    if len(result["tables"]) > 1:
+        console.print(result["config_toml"], highlight=False, markup=False)
 
 
 def _sweep_progress(enabled: bool):

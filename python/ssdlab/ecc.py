@@ -171,6 +171,27 @@ def decoding_table(**spec: Any) -> dict[str, Any]:
     return json.loads(_native.ecc_decoding_table(json.dumps(spec)))
 
 
+def decoding_tables(pe_cycles: list[float], **spec: Any) -> dict[str, Any]:
+    """:func:`decoding_table` at each P/E count (ascending), and the ``[read_path.decoding]`` TOML of a
+    wear-dependent read path (``pe_cycles`` with ``failure_probabilities_by_pe``)."""
+    if not pe_cycles:
+        raise ValueError("decoding_tables: give at least one P/E count")
+    counts = sorted(float(p) for p in pe_cycles)
+    tables = [decoding_table(pe_cycles=p, **spec) for p in counts]
+    if len(tables) == 1:
+        return {"pe_cycles": counts, "tables": tables, "config_toml": tables[0]["config_toml"]}
+    lines = [line for line in tables[0]["config_toml"].splitlines() if line.startswith("# ")]
+    lines[0:1] = [lines[0].replace(f"{counts[0]:g} P/E", "P/E " + ", ".join(f"{p:g}" for p in counts)) if lines else ""]
+    lines += ["[read_path.decoding]", f"pe_cycles = [{', '.join(f'{p:g}' for p in counts)}]", "failure_probabilities_by_pe = ["]
+    for count, table in zip(counts, tables):
+        lines.append(f"    [  # {count:g} P/E")
+        lines += [f"        [{', '.join(f'{p:.4f}' for p in row)}]," for row in table["failure_probabilities"]]
+        lines.append("    ],")
+    lines.append("]")
+    lines += [line for line in tables[0]["config_toml"].splitlines() if line.startswith("chip_rows")]
+    return {"pe_cycles": counts, "tables": tables, "config_toml": "\n".join(lines) + "\n"}
+
+
 def bench(**settings: Any) -> dict[str, Any]:
     """Decoder throughput (Mbit/s on one core and all cores) and Monte Carlo frames per second."""
     return json.loads(_native.ecc_bench(json.dumps(settings)))

@@ -215,7 +215,7 @@ def render_sweep(outcome: Any, console: Console) -> None:
     console.print(f"[dim]results: {outcome.out_dir / 'results.parquet'} (one row per point; per-point files in {outcome.out_dir / 'points'})[/dim]")
 
 
-def render_decoding_table(table: dict[str, Any], console: Console) -> None:
+def render_decoding_table(table: dict[str, Any], console: Console, with_toml: bool = True) -> None:
     spec = table["spec"]
     title = (
         f"Decoding failure probability, {spec['cell'].upper()} at {spec['pe_cycles']:,.0f} P/E, {spec['retention_hours']:g} h "
@@ -230,4 +230,5 @@ def render_decoding_table(table: dict[str, Any], console: Console) -> None:
         grid.add_row(",".join(str(c) for c in chips), *(f"{p:.4f}" for p in row))
     grid.add_row("mean", *(f"{p:.4f}" for p in table["mean"]))
     console.print(grid)
-    console.print(table["config_toml"], highlight=False, markup=False)
+    if with_toml:
+        console.print(table["config_toml"], highlight=False, markup=False)

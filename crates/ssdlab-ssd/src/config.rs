@@ -347,6 +347,23 @@ pub struct DecodingConfig {
     /// codewords spread over a group of chips, and every chip of the group uses it
     /// (`ssdlab ecc decoding-table --interleave-group ...` writes both).
     pub chip_rows: Vec<usize>,
+    /// Wear dependence: P/E counts (ascending) at which `failure_probabilities_by_pe` holds one
+    /// table each (same shape as `failure_probabilities`, which must then be empty). A read of a
+    /// block with N erases uses the tables interpolated linearly in N, clamped to the first and
+    /// last (`ssdlab ecc decoding-table --pe A --pe B ...` writes both).
+    pub pe_cycles: Vec<f64>,
+    pub failure_probabilities_by_pe: Vec<Vec<Vec<f64>>>,
+}
+
+impl DecodingConfig {
+    /// Every table with the P/E count it holds for (one table at P/E 0 without wear dependence).
+    pub fn tables(&self) -> Vec<(f64, Vec<Vec<f64>>)> {
+        if self.pe_cycles.is_empty() {
+            vec![(0.0, self.failure_probabilities.clone())]
+        } else {
+            self.pe_cycles.iter().copied().zip(self.failure_probabilities_by_pe.iter().cloned()).collect()
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -594,23 +611,46 @@ impl SimulationConfig {
             return fail("read_path.soft_sensing_levels", format!("must be 1..=6, got {}", self.read_path.soft_sensing_levels));
         }
         let levels = self.read_path.soft_sensing_levels as usize;
-        for (class, list) in self.read_path.decoding.failure_probabilities.iter().enumerate() {
-            let field = format!("read_path.decoding.failure_probabilities[{class}]");
-            if list.len() != levels + 1 {
-                return fail(&field, format!("needs {} entries (hard decision, then 1..={levels} extra sensing levels), got {}", levels + 1, list.len()));
+        let decoding = &self.read_path.decoding;
+        if decoding.pe_cycles.len() != decoding.failure_probabilities_by_pe.len() {
+            return fail(
+                "read_path.decoding.failure_probabilities_by_pe",
+                format!("has {} tables but pe_cycles has {} entries; one table per P/E count", decoding.failure_probabilities_by_pe.len(), decoding.pe_cycles.len()),
+            );
+        }
+        if !decoding.pe_cycles.is_empty() && !decoding.failure_probabilities.is_empty() {
+            return fail("read_path.decoding.failure_probabilities", "give either failure_probabilities or pe_cycles with failure_probabilities_by_pe, not both".into());
+        }
+        if let Some(i) = (0..decoding.pe_cycles.len()).find(|&i| !(decoding.pe_cycles[i].is_finite() && decoding.pe_cycles[i] >= 0.0) || (i > 0 && decoding.pe_cycles[i] <= decoding.pe_cycles[i - 1])) {
+            return fail("read_path.decoding.pe_cycles", format!("entry {i} ({}) must be >= 0 and above the one before: the list is ascending", decoding.pe_cycles[i]));
+        }
+        let named: Vec<(String, &Vec<Vec<f64>>)> = if decoding.pe_cycles.is_empty() {
+            vec![("read_path.decoding.failure_probabilities".to_string(), &decoding.failure_probabilities)]
+        } else {
+            decoding.failure_probabilities_by_pe.iter().enumerate().map(|(i, t)| (format!("read_path.decoding.failure_probabilities_by_pe[{i}]"), t)).collect()
+        };
+        let lists = named[0].1.len();
+        for (name, table) in &named {
+            if table.len() != lists {
+                return fail(name, format!("has {} lists but the first table has {lists}; every P/E count needs the same rows", table.len()));
             }
-            if let Some((k, p)) = list.iter().enumerate().find(|(_, p)| !(0.0..=1.0).contains(*p)) {
-                return fail(&field, format!("entry {k} is {p}, not a probability in [0, 1]"));
-            }
-            if let Some(k) = (1..list.len()).find(|&k| list[k] > list[k - 1]) {
-                return fail(&field, format!("entry {k} ({}) exceeds entry {} ({}): more sensing levels never fail more often", list[k], k - 1, list[k - 1]));
+            for (class, list) in table.iter().enumerate() {
+                let field = format!("{name}[{class}]");
+                if list.len() != levels + 1 {
+                    return fail(&field, format!("needs {} entries (hard decision, then 1..={levels} extra sensing levels), got {}", levels + 1, list.len()));
+                }
+                if let Some((k, p)) = list.iter().enumerate().find(|(_, p)| !(0.0..=1.0).contains(*p)) {
+                    return fail(&field, format!("entry {k} is {p}, not a probability in [0, 1]"));
+                }
+                if let Some(k) = (1..list.len()).find(|&k| list[k] > list[k - 1]) {
+                    return fail(&field, format!("entry {k} ({}) exceeds entry {} ({}): more sensing levels never fail more often", list[k], k - 1, list[k - 1]));
+                }
             }
         }
-        let lists = self.read_path.decoding.failure_probabilities.len();
-        if !self.read_path.decoding.chip_rows.is_empty() && lists == 0 {
+        if !decoding.chip_rows.is_empty() && lists == 0 {
             return fail("read_path.decoding.chip_rows", "needs failure_probabilities to point into".into());
         }
-        if let Some((chip, row)) = self.read_path.decoding.chip_rows.iter().enumerate().find(|(_, &row)| row >= lists) {
+        if let Some((chip, row)) = decoding.chip_rows.iter().enumerate().find(|(_, &row)| row >= lists) {
             return fail("read_path.decoding.chip_rows", format!("chip class {chip} uses list {row}, but failure_probabilities has {lists} lists (0..{})", lists - 1));
         }
         let samples_failures = matches!(self.read_path.strategy, ReadStrategyKind::TwoStep | ReadStrategyKind::Progressive);

@@ -103,3 +103,45 @@ fn a_bad_decoding_table_names_its_field() {
         assert!(error.to_string().contains(field), "{error} should name {field}");
     }
 }
+
+#[test]
+fn worn_blocks_fail_more_often_than_fresh_ones() {
+    let workload = synthetic(6_000, 0.9, 8 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
+    let hard_failures = |aging: u32| {
+        let aging = format!("ftl.aging.pe_cycles={aging}");
+        let overrides = [
+            "read_path.strategy=\"two_step\"",
+            "read_path.decoding.pe_cycles=[0, 10000]",
+            "read_path.decoding.failure_probabilities_by_pe=[[[0, 0, 0, 0, 0, 0, 0]], [[1.0, 0, 0, 0, 0, 0, 0]]]",
+            "ftl.aging.spread_fraction=0.0",
+            aging.as_str(),
+        ];
+        let result = run(&small_config(&workload, &overrides), &mut no_progress()).unwrap();
+        let statistics = result.read_path.unwrap();
+        statistics.hard_decision_failures as f64 / statistics.sampled_reads as f64
+    };
+    assert_eq!(hard_failures(0), 0.0);
+    let half = hard_failures(5_000);
+    assert!((half - 0.5).abs() < 0.05, "{half}");
+    assert_eq!(hard_failures(20_000), 1.0);
+}
+
+#[test]
+fn a_bad_wear_table_names_its_field() {
+    let workload = trace_workload("lone.csv", LONE_READ);
+    let zeros = "[0, 0, 0, 0, 0, 0, 0]";
+    let both = format!("read_path.decoding.failure_probabilities=[{zeros}]");
+    let two = format!("read_path.decoding.failure_probabilities_by_pe=[[{zeros}], [{zeros}]]");
+    let one = format!("read_path.decoding.failure_probabilities_by_pe=[[{zeros}]]");
+    let cases: [(Vec<&str>, &str); 3] = [
+        (vec!["read_path.decoding.pe_cycles=[0, 1000]", &one], "failure_probabilities_by_pe"),
+        (vec!["read_path.decoding.pe_cycles=[1000, 0]", &two], "read_path.decoding.pe_cycles"),
+        (vec!["read_path.decoding.pe_cycles=[0, 1000]", &two, &both], "read_path.decoding.failure_probabilities"),
+    ];
+    for (overrides, field) in cases {
+        let mut all = vec!["read_path.strategy=\"two_step\""];
+        all.extend(overrides);
+        let error = small_config_result(&workload, &all).and_then(|config| run(&config, &mut no_progress()).map(|_| ())).unwrap_err();
+        assert!(error.to_string().contains(field), "{error} should name {field}");
+    }
+}

@@ -9,8 +9,9 @@
 //! that succeeds with k levels also succeeds with more, as a real decoder's would on the same
 //! noisy page, and P(k levels fail | k-1 levels failed) = p[k] / p[k-1], the conditional of eq. 4.
 //!
-//! Left out: dependence on each block's own wear and on retention time (the probabilities are for
-//! one operating point), and failures correlated between pages of a word line.
+//! Wear: with tables at several P/E counts a read uses its block's erase count (interpolated
+//! linearly between the two tables around it). Left out: dependence on retention time (each table
+//! is for one retention time), and failures correlated between pages of a word line.
 
 use super::{ReadContext, ReadPlan, ReadStep};
 use ssdlab_engine::random::Xoshiro256PlusPlus;
@@ -34,7 +35,8 @@ pub struct ReadPathStatistics {
 
 /// The decoding outcome sampler of one run.
 pub struct DecodingOutcomes {
-    classes: Vec<Vec<f64>>,
+    /// (P/E count, lists): one entry without wear dependence; ascending P/E otherwise.
+    tables: Vec<(f64, Vec<Vec<f64>>)>,
     /// The list of each chip class (chip mod length); empty: list chip mod lists.
     chip_rows: Vec<usize>,
     rng: Xoshiro256PlusPlus,
@@ -45,21 +47,45 @@ impl DecodingOutcomes {
     /// `classes`: validated lists (non-increasing probabilities, one per level from 0 to the
     /// maximum). No classes: decoding never fails.
     pub fn new(classes: Vec<Vec<f64>>, chip_rows: Vec<usize>, max_levels: u32, seed: u64) -> Self {
+        Self::with_wear(vec![(0.0, classes)], chip_rows, max_levels, seed)
+    }
+
+    /// Tables at ascending P/E counts (validated: same rows, non-increasing lists); a read uses the
+    /// two around its block's erase count, interpolated linearly (clamped at the ends).
+    pub fn with_wear(tables: Vec<(f64, Vec<Vec<f64>>)>, chip_rows: Vec<usize>, max_levels: u32, seed: u64) -> Self {
         let statistics = ReadPathStatistics { reads_needing_levels: vec![0; max_levels as usize + 1], ..ReadPathStatistics::default() };
-        DecodingOutcomes { classes, chip_rows, rng: Xoshiro256PlusPlus::seed_from_u64(seed), statistics }
+        DecodingOutcomes { tables, chip_rows, rng: Xoshiro256PlusPlus::seed_from_u64(seed), statistics }
+    }
+
+    /// The tables around `pe_cycles` and the weight of the upper one.
+    fn bracket(&self, pe_cycles: f64) -> (usize, usize, f64) {
+        let last = self.tables.len() - 1;
+        let upper = self.tables.partition_point(|(pe, _)| *pe <= pe_cycles);
+        if upper == 0 {
+            return (0, 0, 0.0);
+        }
+        if upper > last {
+            return (last, last, 0.0);
+        }
+        let ((low_pe, _), (high_pe, _)) = (&self.tables[upper - 1], &self.tables[upper]);
+        (upper - 1, upper, (pe_cycles - low_pe) / (high_pe - low_pe))
     }
 
     /// Extra sensing levels this read needs (0: hard decision succeeds), or `None` when even the
     /// most precise sensing fails.
-    pub fn levels_needed(&mut self, chip: u32) -> Option<u32> {
+    pub fn levels_needed(&mut self, chip: u32, pe_cycles: u32) -> Option<u32> {
         self.statistics.sampled_reads += 1;
-        let needed = if self.classes.is_empty() {
+        let rows = self.tables[0].1.len();
+        let needed = if rows == 0 {
             Some(0)
         } else {
-            let row = if self.chip_rows.is_empty() { chip as usize % self.classes.len() } else { self.chip_rows[chip as usize % self.chip_rows.len()] };
-            let probabilities = &self.classes[row];
+            let row = if self.chip_rows.is_empty() { chip as usize % rows } else { self.chip_rows[chip as usize % self.chip_rows.len()] };
+            let (low, high, weight) = self.bracket(pe_cycles as f64);
+            let (below, above) = (&self.tables[low].1[row], &self.tables[high].1[row]);
             let draw = self.rng.next_f64();
-            probabilities.iter().position(|&p| draw >= p).map(|k| k as u32)
+            // A mix of two non-increasing lists is non-increasing: the first level that decodes is
+            // still the answer for every finer one.
+            (0..below.len()).find(|&k| draw >= below[k] + weight * (above[k] - below[k])).map(|k| k as u32)
         };
         match needed {
             Some(k) => self.statistics.reads_needing_levels[k as usize] += 1,
@@ -87,7 +113,7 @@ impl DecodingOutcomes {
     /// right after the hard sensing) booked as cancelled when hard decoding succeeds.
     pub fn hard_attempt(&mut self, plan: &mut ReadPlan, context: &ReadContext, look_ahead: bool, look_ahead_levels: u32) -> HardAttempt {
         plan.push(ReadStep::PLAIN_HARD);
-        let needed = self.levels_needed(context.chip);
+        let needed = self.levels_needed(context.chip, context.pe_cycles);
         let look_ahead = look_ahead && context.die_idle;
         self.statistics.look_ahead_started += look_ahead as u64;
         if needed == Some(0) {
@@ -110,7 +136,7 @@ mod tests {
         let mut outcomes = DecodingOutcomes::new(vec![vec![0.3, 0.05, 0.01]], Vec::new(), 2, 9);
         let reads = 200_000;
         for _ in 0..reads {
-            outcomes.levels_needed(0);
+            outcomes.levels_needed(0, 0);
         }
         let s = &outcomes.statistics;
         let fraction = |count: u64| count as f64 / reads as f64;
@@ -121,14 +147,26 @@ mod tests {
     }
 
     #[test]
+    fn wear_interpolates_between_tables_and_clamps_at_the_ends() {
+        let tables = vec![(1000.0, vec![vec![0.0, 0.0]]), (3000.0, vec![vec![1.0, 0.0]])];
+        let mut outcomes = DecodingOutcomes::with_wear(tables, Vec::new(), 1, 3);
+        let failures = |outcomes: &mut DecodingOutcomes, pe: u32| (0..20_000).filter(|_| outcomes.levels_needed(0, pe) != Some(0)).count() as f64 / 20_000.0;
+        assert_eq!(failures(&mut outcomes, 0), 0.0);
+        assert_eq!(failures(&mut outcomes, 1000), 0.0);
+        assert!((failures(&mut outcomes, 2500) - 0.75).abs() < 0.02);
+        assert_eq!(failures(&mut outcomes, 3000), 1.0);
+        assert_eq!(failures(&mut outcomes, 50_000), 1.0);
+    }
+
+    #[test]
     fn chip_classes_repeat_over_the_chips_and_no_classes_never_fail() {
         let mut outcomes = DecodingOutcomes::new(vec![vec![0.0, 0.0], vec![1.0, 1.0]], Vec::new(), 1, 1);
-        assert_eq!(outcomes.levels_needed(2), Some(0));
-        assert_eq!(outcomes.levels_needed(3), None);
+        assert_eq!(outcomes.levels_needed(2, 0), Some(0));
+        assert_eq!(outcomes.levels_needed(3, 0), None);
         // Interleaved rows: chip classes 0 and 2 share list 1, 1 and 3 list 0.
         let mut grouped = DecodingOutcomes::new(vec![vec![0.0, 0.0], vec![1.0, 1.0]], vec![1, 0, 1, 0], 1, 1);
-        assert_eq!((grouped.levels_needed(4), grouped.levels_needed(5), grouped.levels_needed(6)), (None, Some(0), None));
+        assert_eq!((grouped.levels_needed(4, 0), grouped.levels_needed(5, 0), grouped.levels_needed(6, 0)), (None, Some(0), None));
         let mut never = DecodingOutcomes::new(Vec::new(), Vec::new(), 6, 1);
-        assert!((0..1000).all(|chip| never.levels_needed(chip) == Some(0)));
+        assert!((0..1000).all(|chip| never.levels_needed(chip, 0) == Some(0)));
     }
 }

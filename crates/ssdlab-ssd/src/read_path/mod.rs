@@ -117,7 +117,7 @@ pub trait ReadStrategy: Send {
 /// The strategy of a validated config; `seed` drives its decoding-outcome draws.
 pub fn build(config: &ReadPathConfig, seed: u64) -> Box<dyn ReadStrategy> {
     let levels = config.soft_sensing_levels;
-    let outcomes = || DecodingOutcomes::new(config.decoding.failure_probabilities.clone(), config.decoding.chip_rows.clone(), levels, seed);
+    let outcomes = || DecodingOutcomes::with_wear(config.decoding.tables(), config.decoding.chip_rows.clone(), levels, seed);
     match config.strategy {
         ReadStrategyKind::HardDecision => Box::new(HardDecision),
         ReadStrategyKind::AlwaysSoft => Box::new(AlwaysSoft { levels }),
