@@ -198,3 +198,21 @@ def test_reproduce_ldpc_read_end_to_end(cli, tmp_path: Path):
 def test_reproduce_ldpc_read_rejects_a_tiny_workload(cli, tmp_path: Path):
     done = cli("reproduce", "ldpc-read", "--synthetic-requests", "10", "--out", str(tmp_path))
     assert done.returncode == 2 and "synthetic-requests" in done.stderr
+
+
+def test_reproduce_ldpc_read_takes_the_users_full_traces(cli, tmp_path: Path):
+    from ssdlab.reproduce import ldpc_read
+
+    for name in ("umass-financial1.ssdsim-ascii.first10k.txt.gz", "disksim-postmark.trace.gz"):
+        trace_or_skip(name)
+    trace = tmp_path / "websearch-full.csv"
+    trace.write_text("time_us,op,offset,size\n0,R,0,4096\n")
+    traces = ldpc_read.parse_trace_options([f"websearch={trace}"])
+    selected = ldpc_read.with_user_traces(ldpc_read.workloads(1000), traces)
+    sweep = ldpc_read.build_sweep(selected)
+    assert "WebSearch (full trace)" in sweep.cases["workload"]
+    assert any(str(trace) in override for override in sweep.cases["workload"]["WebSearch (full trace)"])
+    done = cli("reproduce", "ldpc-read", "--trace", "nosuch=/tmp/x", "--out", str(tmp_path / "out"))
+    assert done.returncode == 2 and "unknown workload" in done.stderr
+    done = cli("reproduce", "ldpc-read", "--trace", f"postmark={tmp_path / 'missing.trace'}", "--out", str(tmp_path / "out"))
+    assert done.returncode == 2 and "no such trace file" in done.stderr

@@ -363,6 +363,7 @@ def reproduce_ldpc_read(
     out: Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report.")] = Path("reproduce/ldpc-read"),
     synthetic_requests: Annotated[int, typer.Option("--synthetic-requests", help="Requests of each synthetic workload and stand-in.")] = 200_000,
     interleave_frames: Annotated[int, typer.Option("--interleave-frames", help="ECC Monte Carlo frames per chip group, page type and precision for the interleaved variants.")] = 1000,
+    trace: Annotated[Optional[list[str]], typer.Option("--trace", help="Use a full trace for a workload: NAME=PATH (finance1, finance2, websearch, postmark, synthetic1, synthetic2); repeatable.")] = None,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
@@ -371,7 +372,8 @@ def reproduce_ldpc_read(
     from ssdlab.reproduce import ldpc_read
 
     def run(progress):
-        return ldpc_read.reproduce(out, synthetic_requests=synthetic_requests, interleave_frames=interleave_frames, scheduler=scheduler, workers=workers, progress=progress)
+        traces = ldpc_read.parse_trace_options(trace or [])
+        return ldpc_read.reproduce(out, synthetic_requests=synthetic_requests, interleave_frames=interleave_frames, traces=traces, scheduler=scheduler, workers=workers, progress=progress)
 
     _run_reproduction(run, quiet)
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from ssdlab import api
 from ssdlab.locations import shared_dir, shared_trace
+from ssdlab.reproduce import report
 from ssdlab.reproduce.report import fmt, provenance, write_table
 from ssdlab.sweep import Sweep, SweepError, run_sweep
 
@@ -98,20 +99,7 @@ SEED_FINDINGS = {
 
 
 def parse_trace_options(items: Sequence[str]) -> dict[str, Path]:
-    names = {w.name.lower(): w.name for w in WORKLOADS}
-    traces: dict[str, Path] = {}
-    for item in items:
-        name, sep, path = item.partition("=")
-        if not sep or not path:
-            raise SweepError(f"--trace {item!r}: expected NAME=PATH with NAME one of {', '.join(n for n in names.values())}")
-        key = names.get(name.strip().lower())
-        if key is None:
-            raise SweepError(f"--trace {item!r}: unknown workload {name!r}; expected one of {', '.join(names.values())}")
-        file = Path(path).expanduser()
-        if not file.is_file():
-            raise FileNotFoundError(f"--trace {item!r}: {file}: no such trace file")
-        traces[key] = file.resolve()
-    return traces
+    return report.parse_trace_options(items, [w.name for w in WORKLOADS])
 
 
 @dataclass

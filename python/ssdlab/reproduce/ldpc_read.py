@@ -27,6 +27,7 @@ from typing import Any
 
 from ssdlab import api
 from ssdlab.locations import shared_dir, shared_trace
+from ssdlab.reproduce import report
 from ssdlab.reproduce.report import fmt, provenance, write_table
 from ssdlab.sweep import Sweep, SweepError, run_sweep
 
@@ -62,7 +63,7 @@ SEED_FINDINGS = {
 @dataclass(frozen=True)
 class Workload:
     name: str
-    kind: str  # "sample" or "stand-in" or "synthetic"
+    kind: str  # "sample", "stand-in", "synthetic" or "full" (the user's trace)
     basis: str
     sample: str | None = None
     overrides: tuple[str, ...] = ()
@@ -106,8 +107,25 @@ def workloads(synthetic_requests: int = SYNTHETIC_REQUESTS) -> tuple[Workload, .
     )
 
 
+WORKLOAD_NAMES = ("Finance1", "Finance2", "WebSearch", "Postmark", "Synthetic1", "Synthetic2")
+
+
+def parse_trace_options(items: Sequence[str]) -> dict[str, Path]:
+    """``--trace NAME=PATH``: the user's full trace replaces the sample or stand-in of that workload."""
+    return report.parse_trace_options(items, WORKLOAD_NAMES)
+
+
+def with_user_traces(selected: Sequence[Workload], traces: Mapping[str, Path]) -> tuple[Workload, ...]:
+    return tuple(
+        Workload(w.name, "full", f"full trace given by the user: {traces[w.name]}, replayed with its timestamps", overrides=(f"workload.trace.path={json.dumps(str(traces[w.name]))}",))
+        if w.name in traces
+        else w
+        for w in selected
+    )
+
+
 def _label(workload: Workload) -> str:
-    return {"sample": f"{workload.name} (sample)", "stand-in": f"{workload.name} (stand-in)"}.get(workload.kind, workload.name)
+    return {"sample": f"{workload.name} (sample)", "stand-in": f"{workload.name} (stand-in)", "full": f"{workload.name} (full trace)"}.get(workload.kind, workload.name)
 
 
 def interleave_tables(out: Path, frames: int) -> dict[str, dict[str, Any]]:
@@ -139,7 +157,7 @@ def build_sweep(selected: Sequence[Workload], tables: Mapping[str, Mapping[str, 
                 where = shared_dir()
                 raise FileNotFoundError(
                     f"{workload.name}: the real sample {workload.sample} is not in {where / 'traces' if where else '../shared/traces'}; "
-                    "put ../shared beside the checkout (or set SSDLAB_SHARED_DIR)"
+                    f"put ../shared beside the checkout (or set SSDLAB_SHARED_DIR), or pass the full trace with --trace {workload.name}=PATH"
                 )
             cases["workload"][_label(workload)] = [f"workload.trace.path={json.dumps(str(path))}"]
         else:
@@ -247,6 +265,7 @@ def reproduce(
     *,
     synthetic_requests: int = SYNTHETIC_REQUESTS,
     interleave_frames: int = INTERLEAVE_FRAMES,
+    traces: Mapping[str, Path] | None = None,
     scheduler: str | None = None,
     workers: int | None = None,
     progress: Callable[..., object] | None = None,
@@ -259,7 +278,7 @@ def reproduce(
     if interleave_frames < 10:
         raise SweepError(f"--interleave-frames {interleave_frames}: at least 10 frames per case are needed")
     out = Path(out_dir)
-    selected = workloads(synthetic_requests)
+    selected = with_user_traces(workloads(synthetic_requests), traces or {})
     tables = interleave_tables(out, interleave_frames)
     sweep = build_sweep(selected, tables)
     outcome = run_sweep(sweep, out / "sweep", scheduler=scheduler, workers=workers, progress=progress)

@@ -1,11 +1,33 @@
-"""What every reproduction recipe writes the same way: number formatting in its Markdown tables, the
-results table as Parquet and CSV, and the provenance paragraph at the top of its report."""
+"""What every reproduction recipe does the same way: user traces given as NAME=PATH, number formatting
+in its Markdown tables, the results table as Parquet and CSV, and the provenance paragraph at the top of
+its report."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+
+def parse_trace_options(items: Sequence[str], workload_names: Sequence[str]) -> dict[str, Path]:
+    """``--trace NAME=PATH`` options: the user's full trace for a workload of the recipe (name matched
+    without case), as {workload name: resolved path}."""
+    from ssdlab.sweep import SweepError
+
+    names = {name.lower(): name for name in workload_names}
+    traces: dict[str, Path] = {}
+    for item in items:
+        name, sep, path = item.partition("=")
+        if not sep or not path:
+            raise SweepError(f"--trace {item!r}: expected NAME=PATH with NAME one of {', '.join(names.values())}")
+        key = names.get(name.strip().lower())
+        if key is None:
+            raise SweepError(f"--trace {item!r}: unknown workload {name!r}; expected one of {', '.join(names.values())}")
+        file = Path(path).expanduser()
+        if not file.is_file():
+            raise FileNotFoundError(f"--trace {item!r}: {file}: no such trace file")
+        traces[key] = file.resolve()
+    return traces
 
 
 def fmt(value: Any, kind: str) -> str:
