@@ -217,26 +217,11 @@ fn run_frames(codes: &Codes, reads: &[ChipRead], decoder: DecoderKind, stop: Sto
     (frames, failures, bit_errors, bits, iterations)
 }
 
-/// Reads `bits` into `fine`, part j of `reads.len()` contiguous parts through chip j.
-fn sample_parts(reads: &[ChipRead], bits: &[u8], rng: &mut Xoshiro256PlusPlus, fine: &mut [u8]) {
-    let parts = reads.len();
-    for (j, read) in reads.iter().enumerate() {
-        let (start, end) = (j * bits.len() / parts, (j + 1) * bits.len() / parts);
-        read.model.sample(&bits[start..end], rng, &mut fine[start..end]);
-    }
-}
-
-/// The chip of bit `index` of a codeword of `length` bits cut into `parts` contiguous parts (the
-/// cut points of [`sample_parts`]: part j is [j * length / parts, (j + 1) * length / parts)).
-fn part_of(index: usize, length: usize, parts: usize) -> usize {
-    let mut part = (index * parts / length).min(parts - 1);
-    while part + 1 < parts && (part + 1) * length / parts <= index {
-        part += 1;
-    }
-    while part > 0 && part * length / parts > index {
-        part -= 1;
-    }
-    part
+/// Chip j's share of a codeword of `length` bits cut into `reads.len()` contiguous parts:
+/// [j * length / parts, (j + 1) * length / parts).
+fn parts<'a>(reads: &'a [ChipRead], length: usize) -> impl Iterator<Item = (&'a ChipRead, std::ops::Range<usize>)> + 'a {
+    let count = reads.len();
+    reads.iter().enumerate().map(move |(j, read)| (read, j * length / count..(j + 1) * length / count))
 }
 
 fn simulate_frame(codes: &Codes, reads: &[ChipRead], decoder: DecoderKind, ldpc_decoder: &mut MinSumDecoder<'_>, fine: &mut Vec<u8>, seed: u64) -> FrameResult {
@@ -247,12 +232,13 @@ fn simulate_frame(codes: &Codes, reads: &[ChipRead], decoder: DecoderKind, ldpc_
             let clean = codes.bch.encode(&data);
             let bits: Vec<u8> = (0..clean.len()).map(|i| clean.get(i) as u8).collect();
             fine.resize(bits.len(), 0);
-            sample_parts(reads, &bits, &mut rng, fine);
             let mut received = BitVec::zeros(clean.len());
-            let parts = reads.len();
-            for (i, &f) in fine.iter().enumerate() {
-                if reads[part_of(i, bits.len(), parts)].model.page_bit_of_fine[f as usize] == 1 {
-                    received.set(i, true);
+            for (read, range) in parts(reads, bits.len()) {
+                read.model.sample(&bits[range.clone()], &mut rng, &mut fine[range.clone()]);
+                for i in range {
+                    if read.model.page_bit_of_fine[fine[i] as usize] == 1 {
+                        received.set(i, true);
+                    }
                 }
             }
             let bit_errors = received.distance(&clean) as u64;
@@ -264,19 +250,15 @@ fn simulate_frame(codes: &Codes, reads: &[ChipRead], decoder: DecoderKind, ldpc_
             let info: Vec<u8> = (0..code.k()).map(|_| (rng.next_u64() & 1) as u8).collect();
             let word = code.encode(&info);
             fine.resize(word.len(), 0);
-            sample_parts(reads, &word, &mut rng, fine);
             let mut bit_errors = 0u64;
-            let parts = reads.len();
-            let quantized: Vec<i16> = fine
-                .iter()
-                .zip(&word)
-                .enumerate()
-                .map(|(i, (&f, &bit))| {
-                    let read = &reads[if parts == 1 { 0 } else { part_of(i, word.len(), parts) }];
+            let mut quantized: Vec<i16> = Vec::with_capacity(word.len());
+            for (read, range) in parts(reads, word.len()) {
+                read.model.sample(&word[range.clone()], &mut rng, &mut fine[range.clone()]);
+                quantized.extend(fine[range.clone()].iter().zip(&word[range]).map(|(&f, &bit)| {
                     bit_errors += (read.model.page_bit_of_fine[f as usize] != bit) as u64;
                     read.llr_of_fine[f as usize]
-                })
-                .collect();
+                }));
+            }
             let outcome = ldpc_decoder.decode(&quantized);
             let failed = !outcome.success || !ldpc_decoder.information_matches(&info);
             FrameResult { failed, bit_errors, bits: word.len() as u64, iterations: outcome.iterations }
@@ -290,13 +272,15 @@ mod tests {
     use crate::channel::{CellKind, ChannelParameters, Stress};
 
     #[test]
-    fn parts_follow_the_cut_points() {
-        for (length, parts) in [(36_864, 1), (36_864, 2), (36_864, 4), (10, 3), (7, 4)] {
-            for j in 0..parts {
-                for index in j * length / parts..(j + 1) * length / parts {
-                    assert_eq!(part_of(index, length, parts), j, "bit {index} of {length} in {parts} parts");
-                }
-            }
+    fn parts_cover_the_codeword_once_in_order() {
+        let parameters = ChannelParameters::default_for(CellKind::Mlc);
+        let channel = Channel::new(&parameters, Stress::new(0.0, 0.0));
+        for (length, count) in [(36_864, 1), (36_864, 2), (36_864, 4), (10, 3), (7, 4)] {
+            let reads: Vec<ChipRead> = (0..count).map(|_| ChipRead::new(&channel, 0, DecoderKind::LdpcHard, LlrSource::Channel, 1)).collect();
+            let ranges: Vec<std::ops::Range<usize>> = parts(&reads, length).map(|(_, r)| r).collect();
+            assert_eq!(ranges.len(), count);
+            assert_eq!((ranges[0].start, ranges[count - 1].end), (0, length));
+            assert!(ranges.windows(2).all(|w| w[0].end == w[1].start), "{ranges:?}");
         }
     }
 
