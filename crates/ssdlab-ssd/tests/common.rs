@@ -61,8 +61,12 @@ pub fn no_progress() -> impl FnMut(u64, u64) -> Result<(), ssdlab_ssd::Simulatio
 
 /// Writes `lines` to a fresh trace file `name` in this test process's temporary folder and returns
 /// the `[workload.trace]` table that replays it.
+/// Writes `lines` to a trace file of its own (tests run in parallel: two tests using the same name
+/// must not rewrite each other's file while it is read) and returns the workload section naming it.
 pub fn trace_workload(name: &str, lines: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("ssdlab-ssd-tests-{}", std::process::id()));
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let unique = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("ssdlab-ssd-tests-{}-{unique}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, lines).unwrap();
