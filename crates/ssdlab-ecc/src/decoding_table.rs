@@ -58,8 +58,10 @@ pub struct DecodingTable {
     pub failure_probabilities: Vec<Vec<f64>>,
     /// The Monte Carlo estimates before capping.
     pub estimated: Vec<Vec<f64>>,
-    /// Mean over chips of each precision's failure probability.
+    /// Mean over rows of each precision's failure probability.
     pub mean: Vec<f64>,
+    /// With interleaving, the row each chip's reads use (`chip_rows` of an SSD config); empty without.
+    pub chip_rows: Vec<usize>,
     /// The `[read_path.decoding]` table of a simulation config, ready to paste.
     pub config_toml: String,
 }
@@ -94,6 +96,11 @@ impl DecodingTableSpec {
             }
             if let Some(chip) = group.iter().find(|&&c| c >= chips) {
                 return Err(("interleave_groups", format!("group {index} names chip {chip}, but the channel has {chips} chips (0..{})", chips - 1)));
+            }
+        }
+        if !self.interleave_groups.is_empty() {
+            if let Some(chip) = (0..chips).find(|chip| self.interleave_groups.iter().filter(|g| g.contains(chip)).count() != 1) {
+                return Err(("interleave_groups", format!("chip {chip} must be in exactly one group (every read of a chip uses its group's codewords)")));
             }
         }
         if parameters.cell != self.cell {
@@ -142,12 +149,23 @@ impl DecodingTableSpec {
             .collect();
         let rows = failure_probabilities.len() as f64;
         let mean = (0..=self.max_extra_levels as usize).map(|k| failure_probabilities.iter().map(|row| row[k]).sum::<f64>() / rows).collect();
-        let config_toml = config_toml(self, &failure_probabilities);
-        Ok(DecodingTable { spec: self.clone(), failure_probabilities, estimated, mean, config_toml })
+        let chip_rows = self.chip_rows();
+        let config_toml = config_toml(self, &failure_probabilities, &chip_rows);
+        Ok(DecodingTable { spec: self.clone(), failure_probabilities, estimated, mean, chip_rows, config_toml })
     }
 }
 
 impl DecodingTableSpec {
+    /// With interleaving, the row of each chip (validation puts every chip in exactly one group).
+    /// Empty without interleaving.
+    pub fn chip_rows(&self) -> Vec<usize> {
+        if self.interleave_groups.is_empty() {
+            return Vec::new();
+        }
+        let chips = self.channel_parameters().chip_factors.len().max(1);
+        (0..chips).map(|chip| self.interleave_groups.iter().position(|g| g.contains(&chip)).unwrap_or(0)).collect()
+    }
+
     /// The chips of each row: one chip per row, or the interleave groups.
     pub fn rows(&self) -> Vec<Vec<usize>> {
         if self.interleave_groups.is_empty() {
@@ -158,7 +176,12 @@ impl DecodingTableSpec {
     }
 }
 
-fn config_toml(spec: &DecodingTableSpec, table: &[Vec<f64>]) -> String {
+fn config_toml(spec: &DecodingTableSpec, table: &[Vec<f64>], chip_rows: &[usize]) -> String {
+    let chip_rows = if chip_rows.is_empty() {
+        String::new()
+    } else {
+        format!("chip_rows = [{}]\n", chip_rows.iter().map(usize::to_string).collect::<Vec<_>>().join(", "))
+    };
     let rows: Vec<String> = table.iter().map(|row| format!("    [{}],", row.iter().map(|p| format!("{p:.4}")).collect::<Vec<_>>().join(", "))).collect();
     format!(
         "# ssdlab ecc decoding-table: {:?}, {} P/E, {} h retention at {} C, {} frames per row, page type and precision; rows: chips {:?}\n[read_path.decoding]\nfailure_probabilities = [\n{}\n]\n{}",
@@ -169,21 +192,8 @@ fn config_toml(spec: &DecodingTableSpec, table: &[Vec<f64>]) -> String {
         spec.frames_per_case,
         spec.rows(),
         rows.join("\n"),
-        chip_rows_line(spec)
+        chip_rows
     )
-}
-
-/// With interleaving, the row each chip's reads use (`chip_rows` of the SSD config): a chip in
-/// no group keeps no row and is refused by the SSD config (every chip must be covered).
-fn chip_rows_line(spec: &DecodingTableSpec) -> String {
-    if spec.interleave_groups.is_empty() {
-        return String::new();
-    }
-    let chips = spec.channel_parameters().chip_factors.len().max(1);
-    let rows: Vec<String> = (0..chips)
-        .map(|chip| spec.interleave_groups.iter().position(|g| g.contains(&chip)).map_or("-1".to_string(), |r| r.to_string()))
-        .collect();
-    format!("chip_rows = [{}]\n", rows.join(", "))
 }
 
 #[cfg(test)]
@@ -214,6 +224,8 @@ mod tests {
         let (field, message) = spec.validate().unwrap_err();
         assert_eq!(field, "interleave_groups");
         assert!(message.contains("chip 4"), "{message}");
+        let spec = DecodingTableSpec { interleave_groups: vec![vec![0, 1], vec![1, 2]], ..DecodingTableSpec::default() };
+        assert!(spec.validate().unwrap_err().1.contains("exactly one group"));
     }
 
     #[test]

@@ -190,19 +190,6 @@ def build_sweep(plans: Sequence[WorkloadPlan]) -> Sweep:
     return Sweep(name="seed003-lba-scrambler", base=PRESET, common=common, cases=cases, origin="reproduce lba-scrambler")
 
 
-@dataclass
-class Reproduction:
-    out_dir: Path
-    report_path: Path
-    table: list[dict[str, Any]]
-    figures: dict[str, Path]
-    failed: int
-    wall_seconds: float
-
-    def summary_markdown(self) -> str:
-        return _table_markdown(self.table)
-
-
 def _pair_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """One row per (workload, free space): conventional and scrambler side by side, reductions."""
     by_key: dict[tuple[str, float], dict[str, Mapping[str, Any]]] = {}
@@ -267,7 +254,7 @@ def reproduce(
     scheduler: str | None = None,
     workers: int | None = None,
     progress: Callable[..., object] | None = None,
-) -> Reproduction:
+) -> report.Reproduction:
     """Runs the grid (resuming a previous run in ``out_dir``), writes table, figures and report."""
     from ssdlab import reproduce_plots
 
@@ -282,7 +269,7 @@ def reproduce(
     figures = reproduce_plots.write_lba_scrambler_figures(table, out)
     report_path = out / "report.md"
     report_path.write_text(_report(plans, table, figures, outcome, scheduler), encoding="utf-8")
-    return Reproduction(out_dir=out, report_path=report_path, table=table, figures=figures, failed=outcome.failed, wall_seconds=outcome.wall_seconds)
+    return report.Reproduction(out_dir=out, report_path=report_path, table=table, summary=_table_markdown(table), figures=figures, failed=outcome.failed, wall_seconds=outcome.wall_seconds)
 
 
 def _direction_summary(table: Sequence[Mapping[str, Any]]) -> tuple[str, str, str]:

@@ -169,22 +169,9 @@ def build_sweep(selected: Sequence[Workload], tables: Mapping[str, Mapping[str, 
     for name, table in (tables or {}).items():
         cases["variant"][name] = VARIANTS["baseline"] + [
             f"read_path.decoding.failure_probabilities={json.dumps([[round(p, 4) for p in row] for row in table['failure_probabilities']])}",
-            f"read_path.decoding.chip_rows={json.dumps([next(i for i, g in enumerate(INTERLEAVE_GROUPS[name]) if chip in g) for chip in range(4)])}",
+            f"read_path.decoding.chip_rows={json.dumps(table['chip_rows'])}",
         ]
     return Sweep(name="seed002-ldpc-read", base=PRESET, common=[], cases=cases, origin="reproduce ldpc-read")
-
-
-@dataclass
-class Reproduction:
-    out_dir: Path
-    report_path: Path
-    table: list[dict[str, Any]]
-    figures: dict[str, Path]
-    failed: int
-    wall_seconds: float
-
-    def summary_markdown(self) -> str:
-        return _table_markdown(self.table)
 
 
 def _energy_parts(result: Mapping[str, Any]) -> dict[str, float]:
@@ -269,7 +256,7 @@ def reproduce(
     scheduler: str | None = None,
     workers: int | None = None,
     progress: Callable[..., object] | None = None,
-) -> Reproduction:
+) -> report.Reproduction:
     """Runs the grid (resuming a previous run in ``out_dir``), writes table, figures and report."""
     from ssdlab import reproduce_plots
 
@@ -287,7 +274,7 @@ def reproduce(
     figures = reproduce_plots.write_ldpc_read_figures(table, out)
     report_path = out / "report.md"
     report_path.write_text(_report(selected, table, figures, outcome, scheduler, tables), encoding="utf-8")
-    return Reproduction(out_dir=out, report_path=report_path, table=table, figures=figures, failed=outcome.failed, wall_seconds=outcome.wall_seconds)
+    return report.Reproduction(out_dir=out, report_path=report_path, table=table, summary=_table_markdown(table), figures=figures, failed=outcome.failed, wall_seconds=outcome.wall_seconds)
 
 
 def _span(table: Sequence[Mapping[str, Any]], key: str, channels: int) -> str:

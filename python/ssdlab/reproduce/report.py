@@ -5,8 +5,26 @@ its report."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+
+@dataclass
+class Reproduction:
+    """What a recipe leaves behind: its folder, report, per-case table (and that table as Markdown),
+    figures, and how the sweep went."""
+
+    out_dir: Path
+    report_path: Path
+    table: list[dict[str, Any]]
+    summary: str
+    figures: dict[str, Path]
+    failed: int
+    wall_seconds: float
+
+    def summary_markdown(self) -> str:
+        return self.summary
 
 
 def parse_trace_options(items: Sequence[str], workload_names: Sequence[str]) -> dict[str, Path]:
