@@ -5,15 +5,21 @@ use crate::time::SimTime;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+/// (time, sequence) packed into one integer (time in the high half), so an ordering is one compare.
 struct Entry<E> {
-    time: SimTime,
-    sequence: u64,
+    key: u128,
     event: E,
+}
+
+impl<E> Entry<E> {
+    fn time(&self) -> SimTime {
+        SimTime((self.key >> 64) as u64)
+    }
 }
 
 impl<E> PartialEq for Entry<E> {
     fn eq(&self, other: &Self) -> bool {
-        self.time == other.time && self.sequence == other.sequence
+        self.key == other.key
     }
 }
 impl<E> Eq for Entry<E> {}
@@ -25,7 +31,7 @@ impl<E> PartialOrd for Entry<E> {
 impl<E> Ord for Entry<E> {
     // Reversed: BinaryHeap is a max-heap and we want the earliest (time, sequence) first.
     fn cmp(&self, other: &Self) -> Ordering {
-        (other.time, other.sequence).cmp(&(self.time, self.sequence))
+        other.key.cmp(&self.key)
     }
 }
 
@@ -51,13 +57,13 @@ impl<E> EventQueue<E> {
     pub fn schedule(&mut self, time: SimTime, event: E) {
         let sequence = self.next_sequence;
         self.next_sequence += 1;
-        self.heap.push(Entry { time, sequence, event });
+        self.heap.push(Entry { key: ((time.0 as u128) << 64) | sequence as u128, event });
     }
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        self.heap.pop().map(|entry| (entry.time, entry.event))
+        self.heap.pop().map(|entry| (entry.time(), entry.event))
     }
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|entry| entry.time)
+        self.heap.peek().map(Entry::time)
     }
     pub fn len(&self) -> usize {
         self.heap.len()

@@ -216,16 +216,17 @@ fn ecc_decoding_table(py: Python<'_>, spec: &str) -> PyResult<String> {
 
 /// Statistics of a trace file (format guessed unless given). Returns JSON text with `scan` and `stats`.
 #[pyfunction]
-#[pyo3(signature = (path, format=None, skip_bad_lines=false, merge_devices=false, block_bytes=4096))]
-fn trace_stats(py: Python<'_>, path: PathBuf, format: Option<&str>, skip_bad_lines: bool, merge_devices: bool, block_bytes: u64) -> PyResult<String> {
+#[pyo3(signature = (path, format=None, skip_bad_lines=false, merge_devices=false, block_bytes=4096, max_request_bytes=ssdlab_workload::trace::DEFAULT_MAX_REQUEST_BYTES))]
+fn trace_stats(py: Python<'_>, path: PathBuf, format: Option<&str>, skip_bad_lines: bool, merge_devices: bool, block_bytes: u64, max_request_bytes: u64) -> PyResult<String> {
     let format = format.map(ssdlab_workload::trace::parse_format_name).transpose().map_err(workload_error)?;
-    let options = TraceOptions { format, skip_bad_lines, merge_devices };
+    let options = TraceOptions { format, skip_bad_lines, merge_devices, max_request_bytes };
     guarded(py, || {
+        // Options are checked before the file is read.
+        let mut builder = StatsBuilder::new(block_bytes).map_err(workload_error)?;
         let scan = TraceScan::scan(&path, &options).map_err(workload_error)?;
-        let mut builder = StatsBuilder::new(block_bytes);
         let mut reader = scan.reader().map_err(workload_error)?;
         while let Some(request) = reader.next_request().map_err(workload_error)? {
-            builder.add(&request);
+            builder.add(&request).map_err(workload_error)?;
         }
         let stats = builder.finish();
         let json = serde_json::json!({ "scan": scan, "stats": stats, "timestamps_reordered": reader.reordered() });

@@ -258,6 +258,10 @@ pub struct HostConfig {
     pub mode: HostMode,
     /// Outstanding requests in closed-loop mode.
     pub queue_depth: u32,
+    /// Open loop: requests the device accepts at once (the NVMe/SATA submission queue depth; MQSim's
+    /// default is 65,535 per queue). Arrivals beyond it wait in the host queue, in arrival order, and
+    /// that wait counts in their latency.
+    pub device_queue_depth: u32,
     /// Arrival times are multiplied by this (0.5 replays twice as fast).
     pub time_scale: f64,
     /// Replay the workload this many times back to back, with time offsets that keep arrivals increasing.
@@ -269,9 +273,12 @@ pub struct HostConfig {
     pub tiles: u32,
 }
 
+/// The deepest queue accepted (NVMe allows 64Ki queues of 64Ki entries; this is 16 such queues).
+pub const MAX_QUEUE_DEPTH: u32 = 1 << 20;
+
 impl Default for HostConfig {
     fn default() -> Self {
-        HostConfig { mode: HostMode::OpenLoop, queue_depth: 32, time_scale: 1.0, loops: 1, tiles: 1 }
+        HostConfig { mode: HostMode::OpenLoop, queue_depth: 32, device_queue_depth: 65_535, time_scale: 1.0, loops: 1, tiles: 1 }
     }
 }
 
@@ -300,6 +307,13 @@ pub struct TraceWorkload {
     pub skip_bad_lines: bool,
     #[serde(default)]
     pub merge_devices: bool,
+    /// A request larger than this (bytes) is a malformed line.
+    #[serde(default = "default_max_request_bytes")]
+    pub max_request_bytes: u64,
+}
+
+fn default_max_request_bytes() -> u64 {
+    ssdlab_workload::trace::DEFAULT_MAX_REQUEST_BYTES
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -587,6 +601,15 @@ impl SimulationConfig {
         let host = &self.host;
         if host.queue_depth == 0 {
             return fail("host.queue_depth", "must be at least 1".into());
+        }
+        if host.device_queue_depth == 0 {
+            return fail("host.device_queue_depth", "must be at least 1".into());
+        }
+        // In-flight requests are records in memory (about 100 bytes each with their flash work).
+        for (name, depth) in [("host.queue_depth", host.queue_depth), ("host.device_queue_depth", host.device_queue_depth)] {
+            if depth > MAX_QUEUE_DEPTH {
+                return fail(name, format!("at most {MAX_QUEUE_DEPTH} requests in flight are supported, got {depth}"));
+            }
         }
         if !(host.time_scale > 0.0 && host.time_scale.is_finite()) {
             return fail("host.time_scale", format!("must be positive, got {}", host.time_scale));

@@ -53,6 +53,9 @@ pub enum SimulationError {
     #[error("{origin}:{line}: field `{field}`: request [{offset_bytes}, {end_bytes}) lies beyond the device's logical capacity of {capacity_bytes} bytes; use a larger device, or size the device to the workload with ftl.sizing=footprint")]
     AddressBeyondDevice { origin: String, line: u64, field: &'static str, offset_bytes: u64, end_bytes: u64, capacity_bytes: u64 },
 
+    #[error("{origin}:{line}: field `{field}`: request [{offset_bytes}, {end_bytes}) lies beyond the largest logical space ssdlab models ({limit_bytes} bytes: 2^32 - 1 pages of {page_bytes} bytes); use larger pages or a smaller address range")]
+    AddressBeyondModel { origin: String, line: u64, field: &'static str, offset_bytes: u64, end_bytes: u64, limit_bytes: u64, page_bytes: u64 },
+
     #[error("{origin}: {source}")]
     Ftl { origin: String, source: FtlError },
 

@@ -199,6 +199,8 @@ pub struct RunResult {
     pub device: DeviceSummary,
     pub requests: u64,
     pub requests_completed: u64,
+    /// The bounded device queue and the host queue's waits.
+    pub host_queue: crate::host::device_queue::HostQueueStatistics,
     pub read: OpMetrics,
     pub write: OpMetrics,
     pub all: OpMetrics,

@@ -20,6 +20,9 @@ pub enum WorkloadError {
     #[error("unknown trace format `{name}`; known formats: {known}")]
     UnknownFormatName { name: String, known: &'static str },
 
+    #[error("trace option `{option}`: {message}")]
+    InvalidOption { option: &'static str, message: String },
+
     #[error("synthetic workload: field `{field}`: {message}")]
     InvalidSynthetic { field: String, message: String },
 }

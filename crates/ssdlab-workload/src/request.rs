@@ -24,7 +24,9 @@ pub struct IoRequest {
 }
 
 impl IoRequest {
+    /// One past the last byte. Readers reject requests whose end does not fit in 64 bits; should one
+    /// be built by hand, the end saturates rather than wrapping to a small address.
     pub fn end_bytes(&self) -> u64 {
-        self.offset_bytes + self.size_bytes
+        self.offset_bytes.saturating_add(self.size_bytes)
     }
 }

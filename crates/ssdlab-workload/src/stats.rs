@@ -12,6 +12,11 @@ use hdrhistogram::Histogram;
 use std::collections::HashMap;
 
 const WEEK_NS: f64 = 7.0 * 24.0 * 3600.0 * 1e9;
+/// Distinct blocks tracked at most (about 1.5 GB of table): beyond it the statistics stop with an
+/// error asking for larger blocks, so memory stays bounded for any input.
+pub const MAX_TRACKED_BLOCKS: usize = 1 << 26;
+/// The smallest block size accepted (one sector).
+pub const MIN_BLOCK_BYTES: u64 = 512;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -86,9 +91,13 @@ pub struct StatsBuilder {
 }
 
 impl StatsBuilder {
-    pub fn new(block_bytes: u64) -> Self {
-        StatsBuilder {
-            block_bytes: block_bytes.max(1),
+    /// `block_bytes` must be a power of two of at least one sector (512 bytes).
+    pub fn new(block_bytes: u64) -> Result<Self, WorkloadError> {
+        if block_bytes < MIN_BLOCK_BYTES || !block_bytes.is_power_of_two() {
+            return Err(WorkloadError::InvalidOption { option: "block_bytes", message: format!("must be a power of two of at least {MIN_BLOCK_BYTES} bytes, got {block_bytes}") });
+        }
+        Ok(StatsBuilder {
+            block_bytes,
             requests: 0,
             reads: 0,
             bytes_read: 0,
@@ -102,10 +111,11 @@ impl StatsBuilder {
             inter_arrival: Histogram::new_with_bounds(1, 1 << 52, 3).expect("valid histogram bounds"),
             size_buckets: vec![0; 64],
             blocks: HashMap::new(),
-        }
+        })
     }
 
-    pub fn add(&mut self, request: &IoRequest) {
+    /// Adds one request; fails when the trace touches more than [`MAX_TRACKED_BLOCKS`] blocks.
+    pub fn add(&mut self, request: &IoRequest) -> Result<(), WorkloadError> {
         let t = request.arrival.0;
         self.requests += 1;
         self.first_ns.get_or_insert(t);
@@ -137,6 +147,13 @@ impl StatsBuilder {
                 }
             }
         }
+        if self.blocks.len() > MAX_TRACKED_BLOCKS {
+            return Err(WorkloadError::InvalidOption {
+                option: "block_bytes",
+                message: format!("the trace touches more than {MAX_TRACKED_BLOCKS} distinct blocks of {} bytes (line {}); use larger blocks", self.block_bytes, request.origin_line),
+            });
+        }
+        Ok(())
     }
 
     pub fn finish(self) -> TraceStats {
@@ -210,9 +227,9 @@ pub fn compute<I>(requests: I, block_bytes: u64) -> Result<TraceStats, WorkloadE
 where
     I: IntoIterator<Item = Result<IoRequest, WorkloadError>>,
 {
-    let mut builder = StatsBuilder::new(block_bytes);
+    let mut builder = StatsBuilder::new(block_bytes)?;
     for request in requests {
-        builder.add(&request?);
+        builder.add(&request?)?;
     }
     Ok(builder.finish())
 }

@@ -23,7 +23,11 @@ pub const DEVICE_ALIGNMENT_BYTES: u64 = 1 << 30;
 /// How many skipped-line messages are kept for the report when skipping is on.
 const KEPT_SKIP_MESSAGES: usize = 5;
 
-#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+/// The largest request accepted unless raised (bytes): far above any real block-layer request (Linux
+/// splits requests at a few MiB), small enough that one line cannot make per-page work run away.
+pub const DEFAULT_MAX_REQUEST_BYTES: u64 = 1 << 30;
+
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TraceOptions {
     /// Format name; guessed from content when absent.
@@ -32,6 +36,29 @@ pub struct TraceOptions {
     pub skip_bad_lines: bool,
     /// Lay devices/ASUs out as separate address ranges (true) or overlay them all at offset 0.
     pub merge_devices: bool,
+    /// A request larger than this is a malformed line (field `size`).
+    pub max_request_bytes: u64,
+}
+
+impl Default for TraceOptions {
+    fn default() -> Self {
+        TraceOptions { format: None, skip_bad_lines: false, merge_devices: false, max_request_bytes: DEFAULT_MAX_REQUEST_BYTES }
+    }
+}
+
+/// Checks what a line's fields mean together: the request must fit in 64-bit byte addresses and
+/// stay within the largest request accepted.
+fn check_record(record: &RawRecord, max_request_bytes: u64) -> Result<(), FieldError> {
+    if record.offset_bytes.checked_add(record.size_bytes).is_none() {
+        return Err(FieldError::new("size", format!("offset {} + size {} lies beyond 2^64 bytes", record.offset_bytes, record.size_bytes)));
+    }
+    if record.size_bytes > max_request_bytes {
+        return Err(FieldError::new(
+            "size",
+            format!("{} bytes is larger than the largest request accepted ({max_request_bytes} bytes); if it is real, raise max_request_bytes ([workload.trace] or --max-request-bytes)", record.size_bytes),
+        ));
+    }
+    Ok(())
 }
 
 /// Opens a file for line reading, decompressing gzip or zstd when its magic bytes say so.
@@ -130,6 +157,7 @@ pub struct TraceScan {
     pub address_space_bytes: u64,
     pub merge_devices: bool,
     pub skip_bad_lines: bool,
+    pub max_request_bytes: u64,
     pub skipped: SkippedLines,
 }
 
@@ -146,13 +174,15 @@ struct RecordStream {
     lines: Lines,
     csv: CsvState,
     skip_bad_lines: bool,
+    max_request_bytes: u64,
     skipped: SkippedLines,
     finished: bool,
 }
 
 impl RecordStream {
-    fn open(path: &Path, format: TraceFormat, skip_bad_lines: bool) -> Result<Self, WorkloadError> {
+    fn open(path: &Path, format: TraceFormat, skip_bad_lines: bool, max_request_bytes: u64) -> Result<Self, WorkloadError> {
         Ok(RecordStream {
+            max_request_bytes,
             path: path.to_path_buf(),
             format,
             lines: Lines { input: open_text(path)?, buffer: Vec::with_capacity(256), number: 0 },
@@ -184,7 +214,11 @@ impl RecordStream {
                 self.finished = true;
                 return Ok(None);
             };
-            match self.format.parse_line(text, &mut self.csv) {
+            let parsed = match self.format.parse_line(text, &mut self.csv) {
+                Ok(ParsedLine::Request(record)) => check_record(&record, self.max_request_bytes).map(|()| ParsedLine::Request(record)),
+                other => other,
+            };
+            match parsed {
                 Ok(ParsedLine::Request(record)) => return Ok(Some((record, self.lines.number))),
                 Ok(ParsedLine::NotARequest) => continue,
                 Ok(ParsedLine::EndOfTrace) => {
@@ -214,7 +248,10 @@ impl TraceScan {
             Some(format) => format,
             None => guess_format(path)?,
         };
-        let mut stream = RecordStream::open(path, format, options.skip_bad_lines)?;
+        if options.max_request_bytes == 0 {
+            return Err(WorkloadError::InvalidOption { option: "max_request_bytes", message: "must be at least 1".into() });
+        }
+        let mut stream = RecordStream::open(path, format, options.skip_bad_lines, options.max_request_bytes)?;
         let mut requests = 0u64;
         let mut first_time_ns = u64::MAX;
         let mut last_time_ns = 0u64;
@@ -251,6 +288,7 @@ impl TraceScan {
             address_space_bytes,
             merge_devices: options.merge_devices,
             skip_bad_lines: options.skip_bad_lines,
+            max_request_bytes: options.max_request_bytes,
             skipped: stream.skipped,
         })
     }
@@ -262,7 +300,7 @@ impl TraceScan {
     /// Opens a fresh stream of requests laid out as this scan decided.
     pub fn reader(&self) -> Result<TraceReader, WorkloadError> {
         Ok(TraceReader {
-            stream: RecordStream::open(&self.path, self.format, self.skip_bad_lines)?,
+            stream: RecordStream::open(&self.path, self.format, self.skip_bad_lines, self.max_request_bytes)?,
             bases: self.devices.iter().map(|(&d, e)| (d, e.base_bytes)).collect(),
             merge_devices: self.merge_devices,
             origin_ns: self.first_time_ns,
@@ -314,10 +352,19 @@ impl TraceReader {
             relative = self.previous_ns;
         }
         self.previous_ns = relative;
+        let Some(offset_bytes) = base.checked_add(record.offset_bytes).filter(|offset| offset.checked_add(record.size_bytes).is_some()) else {
+            return Err(WorkloadError::Malformed {
+                path: self.stream.path.clone(),
+                line,
+                field: "offset",
+                message: format!("device {device} is laid out at {base} bytes; offset {} + size {} there lies beyond 2^64 bytes (try merge_devices)", record.offset_bytes, record.size_bytes),
+                text: String::new(),
+            });
+        };
         Ok(Some(IoRequest {
             arrival: SimTime(relative),
             op: record.op,
-            offset_bytes: base + record.offset_bytes,
+            offset_bytes,
             size_bytes: record.size_bytes,
             origin_line: line,
         }))

@@ -8,7 +8,11 @@
 //!   write of a page that holds data needs read-modify-write).
 //! * Open loop issues each request at its arrival time; closed loop keeps `queue_depth` requests
 //!   outstanding and issues the next one when the earliest outstanding one completes (arrival times
-//!   are ignored). Both are driven by the simulation (see `simulation.rs`).
+//!   are ignored). Both are driven by the simulation (see `simulation/replay.rs`).
+//! * [`device_queue::DeviceQueue`]: the bounded device queue (open loop: host.device_queue_depth;
+//!   closed loop: host.queue_depth); arrivals beyond it wait in the host queue.
+
+pub mod device_queue;
 
 use crate::error::SimulationError;
 use ssdlab_engine::SimTime;

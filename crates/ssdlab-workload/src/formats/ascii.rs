@@ -1,6 +1,7 @@
 //! The whitespace-separated `time device lba size op` family used by DiskSim, MQSim and SSDsim.
 //! LBA and size are in 512-byte sectors. DiskSim: time in milliseconds, flags bit 0 = 1 means read.
-//! MQSim and SSDsim: time in nanoseconds, 1 = read, 0 = write (the same test on bit 0).
+//! MQSim and SSDsim: time in nanoseconds, 1 = read, 0 = write; any other value is a malformed line
+//! (it is not a flag word there, and silently reading 7 or 9 as a read hid broken traces).
 //! Source: ../shared/traces/README.md §2-4; DiskSim 4.0 manual (ASCII trace format).
 
 use super::{parse_time, parse_u64, require_nonzero_size, FieldError, ParsedLine, RawRecord};
@@ -14,10 +15,13 @@ pub enum TimeUnit {
 
 #[derive(Debug, Clone, Copy)]
 pub enum ReadFlag {
+    /// DiskSim: a flag word whose bit 0 set means read.
     Bit0,
+    /// MQSim, SSDsim: exactly 1 (read) or 0 (write).
+    ZeroOrOne,
 }
 
-pub fn parse(line: &str, unit: TimeUnit, _flag: ReadFlag) -> Result<ParsedLine, FieldError> {
+pub fn parse(line: &str, unit: TimeUnit, flag: ReadFlag) -> Result<ParsedLine, FieldError> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(ParsedLine::NotARequest);
@@ -33,7 +37,13 @@ pub fn parse(line: &str, unit: TimeUnit, _flag: ReadFlag) -> Result<ParsedLine, 
     let lba = parse_u64(next("lba")?, "lba")?;
     let sectors = require_nonzero_size(parse_u64(next("size")?, "size")?, "size")?;
     let flags = parse_u64(next("op")?, "op")?;
-    let op = if flags & 1 == 1 { IoOp::Read } else { IoOp::Write };
+    let op = match (flag, flags) {
+        (ReadFlag::Bit0, flags) if flags & 1 == 1 => IoOp::Read,
+        (ReadFlag::Bit0, _) => IoOp::Write,
+        (ReadFlag::ZeroOrOne, 1) => IoOp::Read,
+        (ReadFlag::ZeroOrOne, 0) => IoOp::Write,
+        (ReadFlag::ZeroOrOne, other) => return Err(FieldError::new("op", format!("expected 1 (read) or 0 (write), found {other}"))),
+    };
     Ok(ParsedLine::Request(RawRecord {
         time_ns,
         device: u32::try_from(device).map_err(|_| FieldError::new("device", "too large"))?,

@@ -131,7 +131,7 @@ impl TraceFormat {
             TraceFormat::Blkparse => blkparse::parse(line),
             TraceFormat::Disksim => ascii::parse(line, ascii::TimeUnit::Milliseconds, ascii::ReadFlag::Bit0),
             TraceFormat::Mqsim | TraceFormat::Ssdsim => {
-                ascii::parse(line, ascii::TimeUnit::Nanoseconds, ascii::ReadFlag::Bit0)
+                ascii::parse(line, ascii::TimeUnit::Nanoseconds, ascii::ReadFlag::ZeroOrOne)
             }
             TraceFormat::Csv => csv::parse(line, csv_state),
         }

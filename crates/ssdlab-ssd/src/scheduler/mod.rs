@@ -1,0 +1,518 @@
+//! The flash scheduler: carries out every flash operation on the resources it occupies, in
+//! simulated-time order.
+//!
+//! Resources are single servers ([`Server`]): each die (array operations: sense, program, erase; a
+//! multi-plane operation occupies the die once for all its planes) and each channel (command and
+//! data transfers). A read senses on the die, then moves its data over the channel, then decodes in
+//! the controller; a write moves its data over the channel, then programs on the die. Each stage is
+//! booked at the moment it becomes ready: the stage after it is a pending event at its ready time
+//! in a [`MonotoneQueue`] ordered by (time, sequence). Because the simulation processes arrivals and
+//! events in time order, every resource serves operations first come, first served by ready time,
+//! and no resource is idle while an operation ready for it waits (work-conserving; the argument is
+//! in docs/architecture.md, Time and contention, and [`booking_log`] checks it on whole runs).
+//! Garbage collection books its copies and erases one after another on the same die, interleaved
+//! with host operations. The controller's ECC decoders are not contended.
+//!
+//! Left out: read/write priority classes and program/erase suspension; cache-read pipelining.
+//! Look-ahead sensing (seed 002) holds the die until the hard decode would end as predicted from
+//! the channel's queue when the hard sensing is booked (later channel traffic is not foreseen).
+
+pub mod booking_log;
+mod operations;
+mod plane_group;
+
+pub use booking_log::{check_work_conserving, Booking, Resource};
+pub use operations::Waiter;
+pub use plane_group::PlaneGroup;
+
+use crate::config::DeviceConfig;
+use crate::ftl::FlashOp;
+use crate::geometry::{Geometry, Ppn};
+use crate::media::channel::ChannelTiming;
+use crate::media::nand::NandTiming;
+use crate::read_path::ReadPlan;
+use operations::{GcJob, GcPhase, ReadJob, RequestProgress, Slab, Stage, WriteGroup};
+use ssdlab_engine::{MonotoneQueue, Server, SimDuration, SimTime};
+
+#[derive(Debug, Clone, Copy, Default, serde::Serialize)]
+pub struct FlashCounters {
+    pub page_reads: u64,
+    pub page_programs: u64,
+    pub block_erases: u64,
+    pub page_transfers: u64,
+    pub extra_sensing_levels: u64,
+    /// Sensing time of look-ahead soft sensings cut short by a successful hard decode.
+    pub cancelled_sensing_ns: u64,
+    pub decodes: u64,
+    pub multi_plane_programs: u64,
+    pub multi_plane_reads: u64,
+}
+
+pub struct FlashScheduler {
+    geometry: Geometry,
+    nand: NandTiming,
+    channel: ChannelTiming,
+    dies: Vec<Server>,
+    channels: Vec<Server>,
+    page_transfer_ns: u64,
+    extra_sensing_ns: u64,
+    decode_ns: u64,
+    copyback: bool,
+    pub counters: FlashCounters,
+    events: MonotoneQueue<Stage>,
+    requests: Slab<RequestProgress>,
+    /// Requests whose last chain has been booked, with their completion times, until collected.
+    completions: Vec<(u32, SimTime)>,
+    read_jobs: Slab<ReadJob>,
+    write_groups: Slab<WriteGroup>,
+    gc_jobs: Slab<GcJob>,
+    log: Option<Vec<Booking>>,
+}
+
+impl FlashScheduler {
+    pub fn new(geometry: Geometry, device: &DeviceConfig, extra_sensing_ns: u64, decode_ns: u64, copyback: bool) -> Self {
+        let channel = ChannelTiming::new(&device.channel);
+        FlashScheduler {
+            page_transfer_ns: channel.transfer_ns(geometry.page_size_bytes as u64),
+            dies: vec![Server::new(); geometry.dies_total() as usize],
+            channels: vec![Server::new(); geometry.channels as usize],
+            nand: NandTiming::new(&device.nand),
+            channel,
+            extra_sensing_ns,
+            decode_ns,
+            copyback,
+            counters: FlashCounters::default(),
+            events: MonotoneQueue::new(),
+            requests: Slab::default(),
+            completions: Vec::new(),
+            read_jobs: Slab::default(),
+            write_groups: Slab::default(),
+            gc_jobs: Slab::default(),
+            log: None,
+            geometry,
+        }
+    }
+
+    pub fn page_transfer_ns(&self) -> u64 {
+        self.page_transfer_ns
+    }
+
+    pub fn channel_timing(&self) -> &ChannelTiming {
+        &self.channel
+    }
+
+    /// Keeps a record of every booking from now on (see [`booking_log`]).
+    pub fn record_bookings(&mut self) {
+        self.log = Some(Vec::new());
+    }
+
+    pub fn bookings(&self) -> Option<&[Booking]> {
+        self.log.as_deref()
+    }
+
+    /// True if the die holding `ppn` has no work booked at or after `time`.
+    #[inline]
+    pub fn die_idle_at(&self, ppn: Ppn, time: SimTime) -> bool {
+        self.dies[self.geometry.die_of(ppn) as usize].is_idle_at(time)
+    }
+
+    #[inline(always)]
+    fn book_die(&mut self, now: SimTime, die: u32, duration: u64) -> SimTime {
+        let start = self.dies[die as usize].book(now, SimDuration(duration));
+        if let Some(log) = self.log.as_mut() {
+            log.push(Booking { resource: Resource::Die(die), ready_ns: now.0, start_ns: start.0, end_ns: start.0 + duration });
+        }
+        start
+    }
+
+    #[inline(always)]
+    fn book_channel(&mut self, now: SimTime, channel: u32, duration: u64) -> SimTime {
+        let start = self.channels[channel as usize].book(now, SimDuration(duration));
+        if let Some(log) = self.log.as_mut() {
+            log.push(Booking { resource: Resource::Channel(channel), ready_ns: now.0, start_ns: start.0, end_ns: start.0 + duration });
+        }
+        start
+    }
+
+    // ---- host requests -------------------------------------------------------------------------
+
+    /// A host request enters the device at `now`; returns its id. Its chains are started with
+    /// [`Waiter::Request`]`(id)`, then [`FlashScheduler::close_request`] is called. When its last
+    /// chain is booked, (id, completion time) appears in [`FlashScheduler::completions`] and the id
+    /// may be reused by the next request opened.
+    pub fn open_request(&mut self, now: SimTime) -> u32 {
+        let id = self.requests.allocate();
+        // One count for the opening itself, so the request cannot complete while chains are added.
+        *self.requests.get_mut(id) = RequestProgress { outstanding: 1, completion: now };
+        id
+    }
+
+    /// All of the request's chains have been started.
+    pub fn close_request(&mut self, id: u32, now: SimTime) {
+        self.finish(Waiter::Request(id), now);
+    }
+
+    /// Requests completed (their last chain booked) since the list was last cleared.
+    pub fn completions(&mut self) -> &mut Vec<(u32, SimTime)> {
+        &mut self.completions
+    }
+
+    #[inline]
+    fn add_wait(&mut self, waiter: Waiter) {
+        match waiter {
+            Waiter::Request(id) => self.requests.get_mut(id).outstanding += 1,
+            Waiter::WriteGroup(group) => self.write_groups.get_mut(group).waiting_reads += 1,
+            Waiter::Nobody => {}
+        }
+    }
+
+    /// A chain that `waiter` waits for ends at `time` (at or after the current event's time).
+    #[inline]
+    fn finish(&mut self, waiter: Waiter, time: SimTime) {
+        match waiter {
+            Waiter::Request(id) => {
+                let progress = self.requests.get_mut(id);
+                progress.completion = progress.completion.max(time);
+                progress.outstanding -= 1;
+                if progress.outstanding == 0 {
+                    let completion = progress.completion;
+                    self.requests.release(id);
+                    self.completions.push((id, completion));
+                }
+            }
+            Waiter::WriteGroup(id) => {
+                let group = self.write_groups.get_mut(id);
+                group.ready = group.ready.max(time);
+                group.waiting_reads -= 1;
+                if group.waiting_reads == 0 && group.closed {
+                    let ready = group.ready;
+                    self.events.schedule(ready, Stage::GroupTransfer { group: id });
+                }
+            }
+            Waiter::Nobody => {}
+        }
+    }
+
+    // ---- reads ---------------------------------------------------------------------------------
+
+    /// Starts a read of `ppn` at `now` following `plan`.
+    pub fn read(&mut self, now: SimTime, ppn: Ppn, plan: &ReadPlan, waiter: Waiter) {
+        if plan.is_plain_hard_read() {
+            return self.read_plain(now, std::slice::from_ref(&ppn), waiter);
+        }
+        let die = self.geometry.die_of(ppn);
+        let id = self.read_jobs.allocate();
+        *self.read_jobs.get_mut(id) = ReadJob {
+            plan: *plan,
+            die,
+            channel: self.geometry.channel_of_die(die),
+            read_ns: self.nand.read_ns[self.geometry.page_type(ppn)],
+            waiter: Some(waiter),
+            next_step: 0,
+            transfers_pending: 0,
+            ready: now,
+        };
+        self.add_wait(waiter);
+        self.planned_sense(id, now);
+    }
+
+    /// Plain reads of pages on one die (different planes) at `now`: sensed together (a multi-plane
+    /// read when more than one: the die is busy for the slowest page type), then moved back to back
+    /// in one bus transaction and decoded; the last page's decode ends the chain.
+    #[inline]
+    pub fn read_plain(&mut self, now: SimTime, ppns: &[Ppn], waiter: Waiter) {
+        let Some(&first) = ppns.first() else { return };
+        let die = self.geometry.die_of(first);
+        let mut read_ns = self.nand.read_ns[self.geometry.page_type(first)];
+        for &ppn in &ppns[1..] {
+            read_ns = read_ns.max(self.nand.read_ns[self.geometry.page_type(ppn)]);
+        }
+        let sensed = self.book_die(now, die, read_ns) + SimDuration(read_ns);
+        let pages = ppns.len() as u32;
+        self.counters.page_reads += pages as u64;
+        self.counters.multi_plane_reads += (pages > 1) as u64;
+        self.add_wait(waiter);
+        self.events.schedule(sensed, Stage::PlainTransfer { channel: self.geometry.channel_of_die(die), pages, waiter });
+    }
+
+    fn plain_transfer(&mut self, now: SimTime, channel: u32, pages: u32, waiter: Waiter) {
+        let length = self.page_transfer_ns * pages as u64;
+        let transferred = self.book_channel(now, channel, length) + SimDuration(length);
+        self.counters.page_transfers += pages as u64;
+        self.counters.decodes += pages as u64;
+        self.finish(waiter, transferred + SimDuration(self.decode_ns));
+    }
+
+    /// Books the sensing of the job's next step at `now`, and of every step after it that
+    /// overlaps its predecessor's decode (look-ahead: sensed right behind it on the die).
+    fn planned_sense(&mut self, id: u32, now: SimTime) {
+        let job = *self.read_jobs.get(id);
+        let steps = job.plan.steps();
+        let mut index = job.next_step as usize;
+        let mut transfers = 0;
+        let mut sense_end = self.sense_step(id, &job, index, now, &mut transfers);
+        index += 1;
+        while index < steps.len() && steps[index].overlap_previous_decode {
+            let step = steps[index];
+            if step.cancelled_by_previous_decode {
+                // Look-ahead sensing that the previous decode's success cancels: the die is held
+                // from the previous sensing's end until that decode ends (at most the full sensing).
+                let previous = steps[index - 1];
+                let transfer_start = sense_end.max(self.channels[job.channel as usize].busy_until());
+                let decoded = transfer_start.0 + previous.transfer_pages as u64 * self.page_transfer_ns + if previous.decode { self.decode_ns } else { 0 };
+                let full = step.extra_sensing_levels as u64 * self.extra_sensing_ns;
+                let held = decoded.saturating_sub(sense_end.0).min(full);
+                if held > 0 {
+                    self.book_die(now, job.die, held);
+                    self.counters.cancelled_sensing_ns += held;
+                }
+            } else {
+                sense_end = self.sense_step(id, &job, index, now, &mut transfers);
+            }
+            index += 1;
+        }
+        let record = self.read_jobs.get_mut(id);
+        record.next_step = index as u32;
+        record.transfers_pending += transfers;
+        if transfers == 0 {
+            self.after_planned_decode(id);
+        }
+    }
+
+    /// Books step `index`'s sensing (behind whatever the die has queued) and schedules its
+    /// transfer; returns when its data is sensed.
+    fn sense_step(&mut self, id: u32, job: &ReadJob, index: usize, now: SimTime, transfers: &mut u32) -> SimTime {
+        let step = job.plan.steps()[index];
+        let sense_ns = if step.hard_sense { job.read_ns } else { 0 } + step.extra_sensing_levels as u64 * self.extra_sensing_ns;
+        let mut sensed = now;
+        if sense_ns > 0 {
+            sensed = self.book_die(now, job.die, sense_ns) + SimDuration(sense_ns);
+            self.counters.page_reads += step.hard_sense as u64;
+            self.counters.extra_sensing_levels += step.extra_sensing_levels as u64;
+        }
+        if step.transfer_pages > 0 || step.decode {
+            *transfers += 1;
+            self.events.schedule(sensed, Stage::PlannedTransfer { job: id, step: index as u32 });
+        } else {
+            let record = self.read_jobs.get_mut(id);
+            record.ready = record.ready.max(sensed);
+        }
+        sensed
+    }
+
+    fn planned_transfer(&mut self, id: u32, step: u32, now: SimTime) {
+        let job = *self.read_jobs.get(id);
+        let step = job.plan.steps()[step as usize];
+        let mut data_ready = now;
+        if step.transfer_pages > 0 {
+            let length = self.page_transfer_ns * step.transfer_pages as u64;
+            data_ready = self.book_channel(now, job.channel, length) + SimDuration(length);
+            self.counters.page_transfers += step.transfer_pages as u64;
+        }
+        if step.decode {
+            data_ready += SimDuration(self.decode_ns);
+            self.counters.decodes += 1;
+        }
+        let record = self.read_jobs.get_mut(id);
+        record.ready = record.ready.max(data_ready);
+        record.transfers_pending -= 1;
+        if record.transfers_pending == 0 {
+            self.after_planned_decode(id);
+        }
+    }
+
+    /// Every step sensed so far is decoded (as booked): the next step starts when the last decode
+    /// ends, or the read is done.
+    fn after_planned_decode(&mut self, id: u32) {
+        let job = *self.read_jobs.get(id);
+        if (job.next_step as usize) < job.plan.steps().len() {
+            self.events.schedule(job.ready, Stage::PlannedSense { job: id });
+        } else {
+            self.read_jobs.release(id);
+            if let Some(waiter) = job.waiter {
+                self.finish(waiter, job.ready);
+            }
+        }
+    }
+
+    // ---- writes --------------------------------------------------------------------------------
+
+    /// A program group of request `request` that will gather pages; read-modify-write reads of
+    /// its pages wait on [`Waiter::WriteGroup`] of the returned id.
+    pub fn open_write_group(&mut self, request: u32, now: SimTime) -> u32 {
+        let id = self.write_groups.allocate();
+        *self.write_groups.get_mut(id) = WriteGroup { request, ready: now, ..WriteGroup::default() };
+        self.add_wait(Waiter::Request(request));
+        id
+    }
+
+    /// The group's pages (one die, at most one per plane) are known: once its reads are done, their
+    /// data moves over the channel back to back and one (multi-plane) program follows.
+    pub fn close_write_group(&mut self, id: u32, now: SimTime, ppns: &[Ppn]) {
+        let Some(&first) = ppns.first() else { return };
+        let die = self.geometry.die_of(first);
+        let mut program_ns = 0;
+        for &ppn in ppns {
+            program_ns = program_ns.max(self.nand.program_ns[self.geometry.page_type(ppn)]);
+        }
+        let group = self.write_groups.get_mut(id);
+        group.die = die;
+        group.channel = self.geometry.channel_of_die(die);
+        group.pages = ppns.len() as u32;
+        group.program_ns = program_ns;
+        group.closed = true;
+        if group.waiting_reads == 0 {
+            self.group_transfer(id, now);
+        }
+    }
+
+    fn group_transfer(&mut self, id: u32, now: SimTime) {
+        let group = *self.write_groups.get(id);
+        let length = self.page_transfer_ns * group.pages as u64;
+        let data_in = self.book_channel(now, group.channel, length) + SimDuration(length);
+        self.events.schedule(data_in, Stage::Program { group: id });
+    }
+
+    fn program(&mut self, id: u32, now: SimTime) {
+        let group = *self.write_groups.get(id);
+        self.write_groups.release(id);
+        let end = self.book_die(now, group.die, group.program_ns) + SimDuration(group.program_ns);
+        let pages = group.pages as u64;
+        self.counters.page_programs += pages;
+        self.counters.page_transfers += pages;
+        self.counters.multi_plane_programs += (pages > 1) as u64;
+        self.finish(Waiter::Request(group.request), end);
+    }
+
+    // ---- garbage collection --------------------------------------------------------------------
+
+    /// Starts the GC work the FTL asked for at `now`: copies (sense, then copyback program or a
+    /// round trip through the controller) and erases, one after another.
+    pub fn garbage_collection(&mut self, now: SimTime, ops: &[FlashOp]) {
+        if ops.is_empty() {
+            return;
+        }
+        let id = self.gc_jobs.allocate();
+        let job = self.gc_jobs.get_mut(id);
+        job.ops.clear();
+        job.ops.extend_from_slice(ops);
+        job.index = 0;
+        job.phase = GcPhase::Sense;
+        self.gc_step(id, now);
+    }
+
+    fn gc_step(&mut self, id: u32, now: SimTime) {
+        loop {
+            let job = self.gc_jobs.get(id);
+            let Some(&op) = job.ops.get(job.index) else {
+                self.gc_jobs.release(id);
+                return;
+            };
+            let phase = job.phase;
+            let next = job.ops.get(job.index + 1).copied();
+            let (advance, phase_after, done_at) = match (op, phase) {
+                (FlashOp::GcRead { ppn }, GcPhase::Sense) => {
+                    let Some(FlashOp::GcProgram { .. }) = next else {
+                        // A read without its program copies nothing.
+                        self.gc_jobs.get_mut(id).index += 1;
+                        continue;
+                    };
+                    let read_ns = self.nand.read_ns[self.geometry.page_type(ppn)];
+                    let die = self.geometry.die_of(ppn);
+                    self.counters.page_reads += 1;
+                    if self.copyback {
+                        // Copyback read and program are one die operation: the page stays in the
+                        // plane's register in between, which no other command may overwrite.
+                        let Some(FlashOp::GcProgram { ppn: destination }) = next else { unreachable!("matched above") };
+                        let length = read_ns + self.nand.program_ns[self.geometry.page_type(destination)];
+                        let end = self.book_die(now, die, length) + SimDuration(length);
+                        self.counters.page_programs += 1;
+                        (2, GcPhase::Sense, end)
+                    } else {
+                        let sensed = self.book_die(now, die, read_ns) + SimDuration(read_ns);
+                        (0, GcPhase::Transfer, sensed)
+                    }
+                }
+                (FlashOp::GcRead { ppn }, GcPhase::Transfer) => {
+                    let channel = self.geometry.channel_of_die(self.geometry.die_of(ppn));
+                    let length = 2 * self.page_transfer_ns;
+                    let back = self.book_channel(now, channel, length) + SimDuration(length + self.decode_ns);
+                    self.counters.page_transfers += 2;
+                    self.counters.decodes += 1;
+                    (0, GcPhase::Program, back)
+                }
+                (FlashOp::GcRead { ppn }, GcPhase::Program) => {
+                    let Some(FlashOp::GcProgram { ppn: destination }) = next else { unreachable!("checked when sensed") };
+                    let program_ns = self.nand.program_ns[self.geometry.page_type(destination)];
+                    let die = self.geometry.die_of(ppn);
+                    let end = self.book_die(now, die, program_ns) + SimDuration(program_ns);
+                    self.counters.page_programs += 1;
+                    (2, GcPhase::Sense, end)
+                }
+                (FlashOp::GcProgram { .. }, _) => {
+                    // A program without a read before it has nothing to copy.
+                    self.gc_jobs.get_mut(id).index += 1;
+                    continue;
+                }
+                (FlashOp::Erase { block }, _) => {
+                    let die = self.geometry.die_of(self.geometry.first_page(block));
+                    let end = self.book_die(now, die, self.nand.erase_ns) + SimDuration(self.nand.erase_ns);
+                    self.counters.block_erases += 1;
+                    (1, GcPhase::Sense, end)
+                }
+            };
+            let job = self.gc_jobs.get_mut(id);
+            job.index += advance;
+            job.phase = phase_after;
+            self.events.schedule(done_at, Stage::GarbageCollection { job: id });
+            return;
+        }
+    }
+
+    // ---- events --------------------------------------------------------------------------------
+
+    /// The time of the earliest pending event.
+    #[inline]
+    pub fn next_event_time(&mut self) -> Option<SimTime> {
+        self.events.peek_time()
+    }
+
+    /// Carries out the earliest pending event; returns its time.
+    #[inline]
+    pub fn process_next_event(&mut self) -> Option<SimTime> {
+        let (now, stage) = self.events.pop()?;
+        match stage {
+            Stage::PlainTransfer { channel, pages, waiter } => self.plain_transfer(now, channel, pages, waiter),
+            Stage::PlannedSense { job } => self.planned_sense(job, now),
+            Stage::PlannedTransfer { job, step } => self.planned_transfer(job, step, now),
+            Stage::GroupTransfer { group } => self.group_transfer(group, now),
+            Stage::Program { group } => self.program(group, now),
+            Stage::GarbageCollection { job } => self.gc_step(job, now),
+        }
+        Some(now)
+    }
+
+    /// Operations not finished (for the end-of-run check): pending events and open records.
+    pub fn work_in_progress(&self) -> usize {
+        self.events.len() + self.requests.in_use() + self.read_jobs.in_use() + self.write_groups.in_use() + self.gc_jobs.in_use()
+    }
+
+    /// Busy time booked on all dies and all channels (for utilisation).
+    pub fn busy_totals(&self) -> (SimDuration, SimDuration) {
+        let die: u64 = self.dies.iter().map(|d| d.booked().0).sum();
+        let channel: u64 = self.channels.iter().map(|c| c.booked().0).sum();
+        (SimDuration(die), SimDuration(channel))
+    }
+
+    /// When the last booked flash operation ends.
+    pub fn busy_until(&self) -> SimTime {
+        self.dies.iter().chain(self.channels.iter()).map(Server::busy_until).max().unwrap_or(SimTime::ZERO)
+    }
+
+    pub fn dies(&self) -> usize {
+        self.dies.len()
+    }
+    pub fn channels(&self) -> usize {
+        self.channels.len()
+    }
+}

@@ -1,0 +1,130 @@
+//! The records of flash work in progress: operations that wait for a resource or for another
+//! operation, referred to by the scheduler's pending events.
+
+use crate::ftl::FlashOp;
+use crate::read_path::ReadPlan;
+use ssdlab_engine::SimTime;
+
+/// Who is told when a chain of operations ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waiter {
+    /// A host request (by its id from `open_request`): it completes when its last chain ends.
+    Request(u32),
+    /// A program group waiting for its read-modify-write reads before its data moves.
+    WriteGroup(u32),
+    /// Nobody waits (garbage collection).
+    Nobody,
+}
+
+/// What happens next, at the event's time.
+#[derive(Debug, Clone, Copy)]
+pub enum Stage {
+    /// Sensed data of a plain (possibly multi-plane) read moves over the channel, then is decoded.
+    PlainTransfer { channel: u32, pages: u32, waiter: Waiter },
+    /// The next sensing step(s) of a planned read.
+    PlannedSense { job: u32 },
+    /// Step `step` of a planned read: its sensed data moves over the channel and is decoded.
+    PlannedTransfer { job: u32, step: u32 },
+    /// A program group's data moves over the channel to its die.
+    GroupTransfer { group: u32 },
+    /// A program group's data is in the die's registers: program it.
+    Program { group: u32 },
+    /// The next operation of a garbage-collection job.
+    GarbageCollection { job: u32 },
+}
+
+/// A host request in the device: how many chains are still running and when the latest ended.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RequestProgress {
+    pub outstanding: u32,
+    pub completion: SimTime,
+}
+
+/// A read that follows a read-path plan, step by step.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReadJob {
+    pub plan: ReadPlan,
+    pub die: u32,
+    pub channel: u32,
+    /// The page's hard sensing time.
+    pub read_ns: u64,
+    pub waiter: Option<Waiter>,
+    /// The first step not yet sensed.
+    pub next_step: u32,
+    /// Steps sensed whose transfer and decode have not been booked yet.
+    pub transfers_pending: u32,
+    /// When the latest decode booked so far ends.
+    pub ready: SimTime,
+}
+
+/// Pages programmed together on one die (one multi-plane program).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WriteGroup {
+    pub request: u32,
+    pub die: u32,
+    pub channel: u32,
+    pub pages: u32,
+    pub program_ns: u64,
+    /// Read-modify-write reads still running.
+    pub waiting_reads: u32,
+    /// The group's pages are all known (it may start once its reads are done).
+    pub closed: bool,
+    /// The latest end of those reads (or the request's issue).
+    pub ready: SimTime,
+}
+
+/// Garbage-collection work the FTL asked for, booked one operation after another.
+#[derive(Debug, Clone, Default)]
+pub struct GcJob {
+    pub ops: Vec<FlashOp>,
+    pub index: usize,
+    pub phase: GcPhase,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum GcPhase {
+    /// Sense the page of the copy at `index` (or erase, for an erase).
+    #[default]
+    Sense,
+    /// Move the sensed page out through the controller and back (no copyback).
+    Transfer,
+    /// Program the copy's destination (after the round trip).
+    Program,
+}
+
+/// Records addressed by a u32 id, with freed ids reused (so ids stay small and memory bounded by
+/// the work in flight).
+#[derive(Debug, Default)]
+pub struct Slab<T> {
+    items: Vec<T>,
+    free: Vec<u32>,
+}
+
+impl<T: Default> Slab<T> {
+    /// An id whose record the caller then fills (a reused record keeps its allocations).
+    pub fn allocate(&mut self) -> u32 {
+        if let Some(id) = self.free.pop() {
+            return id;
+        }
+        self.items.push(T::default());
+        (self.items.len() - 1) as u32
+    }
+
+    pub fn release(&mut self, id: u32) {
+        self.free.push(id);
+    }
+
+    #[inline]
+    pub fn get(&self, id: u32) -> &T {
+        &self.items[id as usize]
+    }
+
+    #[inline]
+    pub fn get_mut(&mut self, id: u32) -> &mut T {
+        &mut self.items[id as usize]
+    }
+
+    pub fn in_use(&self) -> usize {
+        self.items.len() - self.free.len()
+    }
+}

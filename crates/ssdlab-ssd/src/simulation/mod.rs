@@ -1,0 +1,273 @@
+//! The one place that wires the layers together and runs a simulation:
+//! host interface -> middleware -> FTL -> flash scheduler -> media/channels, plus the integrity oracle.
+//!
+//! A run: read the workload's shape (trace scan or synthetic spec) -> size the device -> build the
+//! layers -> fast-age -> precondition (fill the footprint, then random overwrites to GC steady state;
+//! untimed) -> replay every request through the layers, booking flash work in simulated time -> check
+//! that every request completed and, with the oracle on, that every read returned the latest write.
+
+mod footprint;
+mod limits;
+mod oracle;
+mod preconditioning;
+mod replay;
+mod result;
+
+pub use replay::{ProgressCallback, PROGRESS_INTERVAL};
+
+use crate::config::{CapacitySizing, SimulationConfig};
+use crate::error::SimulationError;
+use crate::ftl::{FlashOp, Ftl};
+use crate::geometry::Geometry;
+use crate::host::device_queue::{HostQueueStatistics, InFlight};
+use crate::host::RequestStream;
+use crate::metrics::*;
+use crate::middleware::{self, Middleware};
+use crate::read_path::{self, ReadContext, ReadPlan, ReadStrategy};
+use crate::scheduler::{FlashScheduler, PlaneGroup};
+use footprint::{trace_footprint, AddressLimit, Footprint};
+use oracle::Oracle;
+use ssdlab_engine::random::derive_seed;
+use ssdlab_engine::SimTime;
+use ssdlab_workload::{TraceOptions, TraceScan};
+use std::time::Instant;
+
+
+pub struct Simulation {
+    config: SimulationConfig,
+    geometry: Geometry,
+    ftl: Ftl,
+    scheduler: FlashScheduler,
+    middleware: Box<dyn Middleware>,
+    read_strategy: Box<dyn ReadStrategy>,
+    /// The plan of every read when the strategy does not look at the context.
+    fixed_read_plan: Option<ReadPlan>,
+    /// True when that fixed plan is one plain hard read (sense, transfer, decode): the hot path.
+    plain_reads: bool,
+    oracle: Option<Oracle>,
+    stream: RequestStream,
+    footprint: Footprint,
+    origin: String,
+    workload_kind: &'static str,
+    format: Option<String>,
+    address_space_bytes: u64,
+    skipped_lines: (u64, Vec<String>),
+    logical_capacity_bytes: u64,
+    /// Logical pages the host may address (the FTL's space may be larger, see `middleware`).
+    host_logical_pages: u64,
+    page_bytes: u64,
+    ops: Vec<FlashOp>,
+    program_group: PlaneGroup,
+    /// Pages of a multi-plane read being gathered (see `serve_read`).
+    read_group: PlaneGroup,
+    read_latency: LatencyRecorder,
+    write_latency: LatencyRecorder,
+    unmapped_page_reads: u64,
+    read_modify_writes: u64,
+    precondition: PreconditionSummary,
+    first_arrival: Option<SimTime>,
+    last_completion: SimTime,
+    requests_issued: u64,
+    requests_completed: u64,
+    host_queue: HostQueueStatistics,
+    /// Requests in the device, by the scheduler's request id.
+    in_flight: Vec<InFlight>,
+}
+
+impl Simulation {
+    /// Reads the workload's shape, sizes the device and builds every layer.
+    pub fn new(config: &SimulationConfig) -> Result<Simulation, SimulationError> {
+        config.validate().map_err(|(field, message)| crate::error::ConfigError::Invalid { origin: config_origin(config), line: None, field, message })?;
+        let page_bytes = config.device.geometry.page_size_bytes as u64;
+        let workload_seed = derive_seed(config.seed, "workload");
+        // The device's logical capacity, when the geometry fixes it before the workload is read.
+        let geometry_capacity_bytes = (config.ftl.sizing == CapacitySizing::Geometry && config.host.tiles <= 1).then(|| {
+            let geometry = Geometry::new(&config.device.geometry, config.device.nand.cell_type);
+            (geometry.pages_total() as f64 * (1.0 - config.ftl.overprovisioning_fraction)).floor() as u64 * page_bytes
+        });
+        let (stream, footprint, origin, kind, format, address_space_bytes, skipped) = if let Some(trace) = &config.workload.trace {
+            let options = TraceOptions { format: trace.format, skip_bad_lines: trace.skip_bad_lines, merge_devices: trace.merge_devices, max_request_bytes: trace.max_request_bytes };
+            let scan = TraceScan::scan(&trace.path, &options)?;
+            limits::check_request_count(config, scan.requests)?;
+            let limit = AddressLimit { capacity_bytes: geometry_capacity_bytes, memory_bytes: limits::available_memory_bytes() };
+            let footprint = trace_footprint(&scan, page_bytes, limit)?;
+            let origin = trace.path.display().to_string();
+            let format = Some(scan.format.name().to_string());
+            let address_space = scan.address_space_bytes;
+            let skipped = (scan.skipped.count, scan.skipped.first_messages.clone());
+            (RequestStream::from_trace(scan, config.host.loops, config.host.time_scale)?, footprint, origin, "trace", format, address_space, skipped)
+        } else if let Some(spec) = &config.workload.synthetic {
+            limits::check_request_count(config, spec.requests)?;
+            let footprint = Footprint::Range(spec.span_bytes.div_ceil(page_bytes));
+            let stream = RequestStream::from_synthetic(spec, workload_seed, config.host.loops, config.host.time_scale)?;
+            (stream, footprint, "synthetic workload".to_string(), "synthetic", None, spec.span_bytes, (0, Vec::new()))
+        } else {
+            return Err(config_invalid(config, "workload", "no workload given".into()));
+        };
+
+        // Tiles: independent copies of the workload side by side, each over its own address range.
+        let tiles = config.host.tiles.max(1) as u64;
+        let tile_stride_bytes = address_space_bytes.div_ceil(page_bytes) * page_bytes;
+        let (stream, footprint, address_space_bytes) = if tiles > 1 {
+            (stream.tiled(tiles as u32, tile_stride_bytes), footprint.tiled(tiles, tile_stride_bytes / page_bytes)?, tile_stride_bytes * tiles)
+        } else {
+            (stream, footprint, address_space_bytes)
+        };
+        let mut config = config.clone();
+        let address_pages = address_space_bytes.div_ceil(page_bytes);
+        let logical_pages = match config.ftl.sizing {
+            CapacitySizing::Geometry => {
+                let geometry = Geometry::new(&config.device.geometry, config.device.nand.cell_type);
+                (geometry.pages_total() as f64 * (1.0 - config.ftl.overprovisioning_fraction)).floor() as u64
+            }
+            CapacitySizing::Footprint => {
+                // NAND capacity = footprint / (1 - free) (seed 003), at least the GC reserve per plane.
+                let g = &config.device.geometry;
+                let planes = g.channels as u64 * g.chips_per_channel as u64 * g.dies_per_chip as u64 * g.planes_per_die as u64;
+                let needed_pages = (footprint.len() as f64 / (1.0 - config.ftl.footprint_free_fraction)).ceil() as u64;
+                let per_plane = needed_pages.div_ceil(planes * g.pages_per_block as u64);
+                // A footprint too small for the GC reserve (high watermark + open blocks + one of slack
+                // per plane) gets the reserve on top of its data: the free fraction is then larger than
+                // asked (the result's physical capacity shows by how much).
+                let reserve = config.ftl.garbage_collection.high_watermark_blocks as u64 + 3;
+                let data_per_plane = footprint.len().div_ceil(planes * g.pages_per_block as u64);
+                config.device.geometry.blocks_per_plane = per_plane.max(data_per_plane + reserve) as u32;
+                address_pages.max(1)
+            }
+        };
+        if logical_pages >= u32::MAX as u64 {
+            return Err(config_invalid(&config, "device.geometry", format!("{logical_pages} logical pages; at most {} are supported", u32::MAX - 1)));
+        }
+        if let Some(spec) = &config.workload.synthetic {
+            // Caught here, before any request, so the message names the config field to change.
+            let capacity_bytes = logical_pages * page_bytes;
+            if spec.span_bytes > capacity_bytes {
+                let message = format!(
+                    "{} bytes is beyond the device's logical capacity of {capacity_bytes} bytes; shrink the span, enlarge the device or lower ftl.overprovisioning_fraction",
+                    spec.span_bytes
+                );
+                return Err(config_invalid(&config, "workload.synthetic.span_bytes", message));
+            }
+        }
+        let geometry = Geometry::new(&config.device.geometry, config.device.nand.cell_type);
+        let keep_tags = config.verification.integrity_oracle;
+        // Preconditioning writes the whole footprint: refuse it here if it cannot fit in memory.
+        let estimate = limits::estimate_bytes(footprint.len(), geometry.blocks_total() as u64, keep_tags);
+        let (field, what) = if config.workload.trace.is_some() { ("workload.trace.path", "the trace's footprint") } else { ("workload.synthetic.span_bytes", "the synthetic span") };
+        limits::check_memory(&config, estimate, field, &format!("{what} ({} pages of {page_bytes} bytes on {} blocks)", footprint.len(), geometry.blocks_total()))?;
+        if config.middleware.kind == crate::config::MiddlewareKind::LbaScrambler {
+            // Rule 1 may fill the NAND up to 1 - plentiful_free_fraction; GC needs its reserve
+            // (high watermark + 2 open blocks) and one more block per plane of slack to make progress.
+            let reserve_pages = geometry.planes_total() as u64 * (config.ftl.garbage_collection.high_watermark_blocks as u64 + 3) * geometry.pages_per_block as u64;
+            let minimum = reserve_pages as f64 / geometry.pages_total() as f64;
+            let plentiful = config.middleware.lba_scrambler.plentiful_free_fraction;
+            if plentiful < minimum {
+                let message = format!(
+                    "{plentiful} would let rule 1 fill the NAND into the GC reserve of this device ({reserve_pages} of {} pages); use at least {minimum:.3}",
+                    geometry.pages_total()
+                );
+                return Err(config_invalid(&config, "middleware.lba_scrambler.plentiful_free_fraction", message));
+            }
+        }
+        // The FTL's logical space: the host's, or larger when the middleware remaps into more.
+        let ftl_logical_pages = middleware::ftl_logical_pages(config.middleware.kind, logical_pages, geometry.pages_total());
+        let ftl = Ftl::new(geometry.clone(), &config.ftl, ftl_logical_pages, keep_tags);
+        let scheduler = FlashScheduler::new(
+            geometry.clone(),
+            &config.device,
+            config.read_path.extra_sensing_latency_ns,
+            config.read_path.decode_latency_ns,
+            config.ftl.garbage_collection.copyback,
+        );
+        let middleware = middleware::build(&config.middleware, ftl_logical_pages, derive_seed(config.seed, "middleware"));
+        let mut read_strategy = read_path::build(&config.read_path, derive_seed(config.seed, "read_path"));
+        // A strategy that ignores the context plans every read the same way: plan once.
+        let fixed_read_plan = (!read_strategy.uses_context()).then(|| read_strategy.plan(&ReadContext::default()));
+        Ok(Simulation {
+            host_logical_pages: logical_pages,
+            oracle: keep_tags.then(Oracle::new),
+            logical_capacity_bytes: logical_pages * page_bytes,
+            page_bytes,
+            geometry,
+            ftl,
+            scheduler,
+            middleware,
+            read_strategy,
+            plain_reads: fixed_read_plan.as_ref().is_some_and(ReadPlan::is_plain_hard_read),
+            fixed_read_plan,
+            stream,
+            footprint,
+            origin,
+            workload_kind: kind,
+            format,
+            address_space_bytes,
+            skipped_lines: skipped,
+            ops: Vec::with_capacity(1024),
+            program_group: PlaneGroup::default(),
+            read_group: PlaneGroup::default(),
+            read_latency: LatencyRecorder::default(),
+            write_latency: LatencyRecorder::default(),
+            unmapped_page_reads: 0,
+            read_modify_writes: 0,
+            precondition: PreconditionSummary { pages_written: 0, gc_pages_copied: 0, blocks_erased: 0, wall_seconds: 0.0 },
+            first_arrival: None,
+            last_completion: SimTime::ZERO,
+            requests_issued: 0,
+            requests_completed: 0,
+            host_queue: HostQueueStatistics::default(),
+            in_flight: Vec::new(),
+            config,
+        })
+    }
+
+    pub fn ftl(&self) -> &Ftl {
+        &self.ftl
+    }
+
+    /// Keeps a record of every die and channel booking of the replay (for checks such as
+    /// [`crate::scheduler::check_work_conserving`]); call after `prepare`.
+    pub fn record_bookings(&mut self) {
+        self.scheduler.record_bookings();
+    }
+
+    pub fn bookings(&self) -> Option<&[crate::scheduler::Booking]> {
+        self.scheduler.bookings()
+    }
+
+}
+
+/// A configuration error found while building the simulation, naming the config and the field.
+fn config_invalid(config: &SimulationConfig, field: &str, message: String) -> SimulationError {
+    crate::error::ConfigError::Invalid { origin: config_origin(config), line: None, field: field.into(), message }.into()
+}
+
+fn config_origin(config: &SimulationConfig) -> String {
+    if config.name.is_empty() {
+        "config".to_string()
+    } else {
+        format!("config `{}`", config.name)
+    }
+}
+
+/// CPU time of the calling thread, in seconds.
+pub fn thread_cpu_seconds() -> f64 {
+    let mut spec = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes into the timespec we own; CLOCK_THREAD_CPUTIME_ID is always valid on Linux.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut spec) };
+    if status == 0 {
+        spec.tv_sec as f64 + spec.tv_nsec as f64 * 1e-9
+    } else {
+        0.0
+    }
+}
+
+/// Runs a whole simulation.
+pub fn run(config: &SimulationConfig, progress: &mut ProgressCallback<'_>) -> Result<RunResult, SimulationError> {
+    let started = Instant::now();
+    let mut simulation = Simulation::new(config)?;
+    simulation.prepare()?;
+    let cpu_before = thread_cpu_seconds();
+    simulation.replay(progress)?;
+    let replay_cpu = thread_cpu_seconds() - cpu_before;
+    simulation.finish(started.elapsed().as_secs_f64(), replay_cpu)
+}

@@ -1,0 +1,265 @@
+//! Replay: host requests enter the device through the bounded device queue and their flash work is
+//! carried out in simulated-time order.
+//!
+//! One loop takes, at each step, whichever comes first: the scheduler's earliest pending event (a
+//! stage of flash work becoming ready, or a request completing, which frees a device-queue slot) or
+//! the issue of the next host request (its arrival in open loop, once a slot is free; in closed loop
+//! as soon as a slot is free). At equal times events go first, so a slot freed at t serves a request
+//! arriving at t. A request is issued by translating it through middleware and FTL at its issue
+//! time (mapping, GC decisions) and starting its flash work, whose first stages are booked at once.
+
+use super::Simulation;
+use crate::config::HostMode;
+use crate::error::SimulationError;
+use crate::geometry::{Lpn, Ppn};
+use crate::host::device_queue::{DeviceQueue, InFlight};
+use crate::host::PageSpan;
+use crate::read_path::{ReadContext, ReadPlan};
+use crate::scheduler::Waiter;
+use ssdlab_engine::SimTime;
+use ssdlab_workload::{IoOp, IoRequest};
+
+/// How often (in requests) the progress callback is called.
+pub const PROGRESS_INTERVAL: u64 = 1 << 16;
+
+/// Calls back with (requests done, requests expected); an error aborts the run.
+pub type ProgressCallback<'a> = dyn FnMut(u64, u64) -> Result<(), SimulationError> + 'a;
+
+impl Simulation {
+    /// Replays the whole workload.
+    pub fn replay(&mut self, progress: &mut ProgressCallback<'_>) -> Result<(), SimulationError> {
+        let total = self.stream.expected_total();
+        let closed_loop = self.config.host.mode == HostMode::ClosedLoop;
+        let depth = if closed_loop { self.config.host.queue_depth } else { self.config.host.device_queue_depth };
+        let mut queue = DeviceQueue::new(depth);
+        progress(0, total)?;
+        // Two requests of lookahead, so cache misses overlap the current request's work instead of
+        // following it: the mapping entry of the request after next is prefetched, and, the next
+        // request's mapping being in cache by then, what its writes' overwrites will touch.
+        let mut next = self.stream.next_request()?;
+        let mut after_next = self.stream.next_request()?;
+        let mut now = SimTime::ZERO;
+        loop {
+            // When the next request could be issued: at its arrival (open loop) or now (closed
+            // loop), or, with the device queue full, when the earliest known completion frees a
+            // slot (a pending event may still reveal an earlier one: events at or before that
+            // time go first).
+            let issue_at = match &next {
+                Some(request) => {
+                    let ready = if closed_loop { now } else { request.arrival.max(now) };
+                    queue.retire_until(ready);
+                    if queue.is_full() {
+                        queue.earliest_completion().map(|completion| completion.max(ready))
+                    } else {
+                        Some(ready)
+                    }
+                }
+                None => None,
+            };
+            let take_event = match (self.scheduler.next_event_time(), issue_at) {
+                (Some(event), Some(issue)) => event <= issue,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => break,
+            };
+            if take_event {
+                if let Some(time) = self.scheduler.process_next_event() {
+                    now = time;
+                }
+                self.collect_completions(&mut queue);
+                continue;
+            }
+            let (Some(request), Some(issue)) = (next, issue_at) else { break };
+            now = issue;
+            queue.retire_until(issue);
+            next = after_next;
+            after_next = self.stream.next_request()?;
+            if let Some(upcoming) = &after_next {
+                if let Some(target) = self.middleware.read_target(Lpn((upcoming.offset_bytes >> self.page_bytes.trailing_zeros()).min(u32::MAX as u64) as u32)) {
+                    self.ftl.prefetch_mapping(target);
+                }
+            }
+            if let Some(upcoming) = &next {
+                if upcoming.op == IoOp::Write {
+                    self.prefetch_overwrites(upcoming);
+                }
+            }
+            let arrival = if closed_loop { issue } else { request.arrival };
+            queue.admit(arrival, issue);
+            self.serve(&request, issue, arrival)?;
+            self.collect_completions(&mut queue);
+            if self.requests_issued.is_multiple_of(PROGRESS_INTERVAL) {
+                progress(self.requests_issued, total)?;
+            }
+        }
+        progress(self.requests_issued, total)?;
+        self.host_queue = queue.summary(self.requests_issued);
+        if self.requests_issued != total || self.requests_completed != self.requests_issued || self.scheduler.work_in_progress() != 0 {
+            return Err(SimulationError::Incomplete { generated: total, completed: self.requests_completed });
+        }
+        Ok(())
+    }
+
+    /// Records the requests whose last flash work has been booked: latency, and when their
+    /// device-queue slot frees.
+    #[inline]
+    fn collect_completions(&mut self, queue: &mut DeviceQueue) {
+        let completions = self.scheduler.completions();
+        if completions.is_empty() {
+            return;
+        }
+        for &(id, completion) in completions.iter() {
+            let request = self.in_flight[id as usize];
+            let latency = completion.since(request.latency_from).0;
+            if request.write {
+                self.write_latency.record(latency, request.size_bytes);
+            } else {
+                self.read_latency.record(latency, request.size_bytes);
+            }
+            self.last_completion = self.last_completion.max(completion);
+            queue.completes_at(completion);
+        }
+        self.requests_completed += completions.len() as u64;
+        completions.clear();
+    }
+
+    /// Prefetches what a write request's overwrites will touch (see `replay`).
+    fn prefetch_overwrites(&self, request: &IoRequest) {
+        if request.end_bytes() > self.logical_capacity_bytes {
+            return;
+        }
+        let span = PageSpan::of(request.offset_bytes, request.size_bytes, self.page_bytes);
+        for page in span.first..=span.last.min(span.first + 31) {
+            if let Some(target) = self.middleware.read_target(Lpn(page as u32)) {
+                self.ftl.prefetch_overwrite(target);
+            }
+        }
+    }
+
+    /// Issues `request` (latency counted from `latency_from`) into the device at `issue`.
+    fn serve(&mut self, request: &IoRequest, issue: SimTime, latency_from: SimTime) -> Result<(), SimulationError> {
+        self.requests_issued += 1;
+        self.first_arrival.get_or_insert(issue);
+        if request.end_bytes() > self.logical_capacity_bytes {
+            return Err(SimulationError::AddressBeyondDevice {
+                origin: self.origin.clone(),
+                line: request.origin_line,
+                field: "offset",
+                offset_bytes: request.offset_bytes,
+                end_bytes: request.end_bytes(),
+                capacity_bytes: self.logical_capacity_bytes,
+            });
+        }
+        let span = PageSpan::of(request.offset_bytes, request.size_bytes, self.page_bytes);
+        let slot = self.scheduler.open_request(issue);
+        if slot as usize >= self.in_flight.len() {
+            self.in_flight.resize(slot as usize + 1, InFlight::default());
+        }
+        self.in_flight[slot as usize] = InFlight { latency_from, size_bytes: request.size_bytes, write: request.op == IoOp::Write };
+        match request.op {
+            IoOp::Read => self.serve_read(span, issue, slot),
+            IoOp::Write => self.serve_write(span, issue, slot, request)?,
+        }
+        self.scheduler.close_request(slot, issue);
+        Ok(())
+    }
+
+    #[inline]
+    fn read_page(&mut self, ppn: Ppn, now: SimTime, waiter: Waiter) {
+        if self.plain_reads {
+            return self.scheduler.read_plain(now, std::slice::from_ref(&ppn), waiter);
+        }
+        self.read_page_planned(ppn, now, waiter)
+    }
+
+    #[inline(never)]
+    fn read_page_planned(&mut self, ppn: Ppn, now: SimTime, waiter: Waiter) {
+        if let Some(plan) = &self.fixed_read_plan {
+            let plan: ReadPlan = *plan;
+            return self.scheduler.read(now, ppn, &plan, waiter);
+        }
+        let block = self.ftl.block(self.geometry.block_of(ppn));
+        let programmed_ms = self.ftl.program_time_ms(ppn) as u64;
+        let context = ReadContext {
+            pe_cycles: block.erase_count,
+            retention_ns: now.0.saturating_sub(programmed_ms * 1_000_000),
+            chip: self.geometry.chip_of_die(self.geometry.die_of(ppn)),
+            page_type: self.geometry.page_type(ppn),
+            die_idle: self.scheduler.die_idle_at(ppn, now),
+        };
+        let plan = self.read_strategy.plan(&context);
+        self.scheduler.read(now, ppn, &plan, waiter)
+    }
+
+    fn serve_read(&mut self, span: PageSpan, now: SimTime, slot: u32) {
+        let waiter = Waiter::Request(slot);
+        // Plain reads of consecutive pages on one die, in different planes, are sensed together
+        // (a multi-plane read) when the device supports multi-plane operations; reads with a
+        // read-path strategy in play are planned page by page.
+        let group_reads = self.plain_reads && self.config.device.nand.multi_plane;
+        self.read_group.clear();
+        for page in span.first..=span.last {
+            let host = Lpn(page as u32);
+            let physical = self.middleware.read_target(host).and_then(|target| self.ftl.lookup(target));
+            if let Some(oracle) = self.oracle.as_mut() {
+                oracle.check(host.0, physical.map(|ppn| self.ftl.tag(ppn)), "host read");
+            }
+            match physical {
+                Some(ppn) if group_reads => {
+                    let (die, plane) = (self.geometry.die_of(ppn), self.geometry.plane_of(ppn));
+                    if !self.read_group.add(die, plane, ppn) {
+                        self.scheduler.read_plain(now, self.read_group.pages(), waiter);
+                        self.read_group.clear();
+                        self.read_group.add(die, plane, ppn);
+                    }
+                }
+                Some(ppn) => self.read_page(ppn, now, waiter),
+                None => self.unmapped_page_reads += 1,
+            }
+        }
+        if !self.read_group.is_empty() {
+            self.scheduler.read_plain(now, self.read_group.pages(), waiter);
+        }
+    }
+
+    fn serve_write(&mut self, span: PageSpan, now: SimTime, slot: u32, request: &IoRequest) -> Result<(), SimulationError> {
+        let multi_plane = self.config.device.nand.multi_plane;
+        let mut group: Option<u32> = None;
+        self.program_group.clear();
+        for page in span.first..=span.last {
+            let host = Lpn(page as u32);
+            // A partial page that holds data is read first (read-modify-write); its program group
+            // waits for that read.
+            let old = if span.is_partial(page) { self.middleware.read_target(host).and_then(|target| self.ftl.lookup(target)) } else { None };
+            let target = self.middleware.write_target(host, &self.ftl, now.0);
+            let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(host.0));
+            self.ops.clear();
+            let ppn = self.ftl.write(target, now.0, tag, &mut self.ops).map_err(|source| SimulationError::Ftl {
+                origin: format!("{}:{}", self.origin, request.origin_line),
+                source,
+            })?;
+            if !self.ops.is_empty() {
+                self.scheduler.garbage_collection(now, &self.ops);
+            }
+            let (die, plane) = (self.geometry.die_of(ppn), self.geometry.plane_of(ppn));
+            // Without multi-plane operations every page is its own group.
+            if (!multi_plane && !self.program_group.is_empty()) || !self.program_group.add(die, plane, ppn) {
+                if let Some(id) = group.take() {
+                    self.scheduler.close_write_group(id, now, self.program_group.pages());
+                }
+                self.program_group.clear();
+                self.program_group.add(die, plane, ppn);
+            }
+            let id = *group.get_or_insert_with(|| self.scheduler.open_write_group(slot, now));
+            if let Some(old) = old {
+                self.read_page(old, now, Waiter::WriteGroup(id));
+                self.read_modify_writes += 1;
+            }
+        }
+        if let Some(id) = group {
+            self.scheduler.close_write_group(id, now, self.program_group.pages());
+            self.program_group.clear();
+        }
+        Ok(())
+    }
+}
