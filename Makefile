@@ -31,7 +31,11 @@ build: $(NATIVE_STAMP)
 run: build
 	$(BIN)/ssdlab run default
 
+# Building the test binaries takes minutes on 2 cores the first time: cargo shows what it compiles,
+# then the tests run quietly.
 test-rust:
+	@echo "building Rust test binaries (several minutes on a fresh checkout; cargo prints each crate)"
+	cargo test --workspace --release --no-run
 	cargo test --workspace --release --quiet
 
 test-python: build

@@ -216,3 +216,25 @@ def test_reproduce_ldpc_read_takes_the_users_full_traces(cli, tmp_path: Path):
     assert done.returncode == 2 and "unknown workload" in done.stderr
     done = cli("reproduce", "ldpc-read", "--trace", f"postmark={tmp_path / 'missing.trace'}", "--out", str(tmp_path / "out"))
     assert done.returncode == 2 and "no such trace file" in done.stderr
+
+
+def test_the_gc_policy_sweep_collects_garbage_and_tells_policies_apart(tmp_path: Path):
+    """configs/sweeps/gc-policies.toml claims to compare GC policies: every point must run GC, and
+    the policies must not give identical rows (issue 13: it once gave 9 identical rows)."""
+    definition = Sweep.from_file(REPO / "configs" / "sweeps" / "gc-policies.toml")
+    assert definition.base.endswith("bench-gc-steady.toml"), definition.base
+    shrunk = Sweep.from_dict(
+        {
+            "name": "gc-policies-small",
+            "base": str(REPO / "configs" / "bench-gc-steady.toml"),
+            "set": [*definition.common, "workload.synthetic.requests=20000"],
+            "grid": {"ftl.garbage_collection.policy": ["greedy", "cost_benefit", "round_robin"], "ftl.footprint_free_fraction": [0.07, 0.28]},
+        }
+    )
+    outcome = run_sweep(shrunk, tmp_path / "out", workers=2)
+    rows = pl.read_parquet(tmp_path / "out" / "results.parquet")
+    assert rows.height == 6 and not outcome.failed
+    invocations = [column for column in rows.columns if column.endswith("gc.invocations")][0]
+    amplification = [column for column in rows.columns if column.endswith("write_amplification")][0]
+    assert rows[invocations].min() > 0, rows.select(invocations)
+    assert rows[amplification].n_unique() == 6, rows.select(amplification)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -61,7 +62,11 @@ class RunResult(_AttributeView):
         return json.dumps(self._data, indent=indent, sort_keys=False)
 
     def write_json(self, path: str | Path) -> None:
-        Path(path).write_text(self.to_json() + "\n", encoding="utf-8")
+        """Writes atomically (a temporary file beside it, then renamed)."""
+        path = Path(path)
+        temporary = path.with_name(f".{path.name}.tmp")
+        temporary.write_text(self.to_json() + "\n", encoding="utf-8")
+        os.replace(temporary, path)
 
 
 def run(
@@ -105,7 +110,13 @@ def trace_stats(
     skip_bad_lines: bool = False,
     merge_devices: bool = False,
     block_bytes: int = 4096,
+    max_request_bytes: int = 1 << 30,
 ) -> dict[str, Any]:
-    """Statistics of a trace file: requests, read share, footprint, sizes, timing, seed-000 class."""
-    text = _native.trace_stats(str(path), format, skip_bad_lines, merge_devices, block_bytes)
+    """Statistics of a trace file: requests, read share, footprint, sizes, timing, seed-000 class.
+
+    ``block_bytes`` is a power of two of at least 512; requests above ``max_request_bytes`` are
+    malformed lines."""
+    if block_bytes < 512 or max_request_bytes < 1:
+        raise _native.TraceError(f"block_bytes must be a power of two of at least 512 (got {block_bytes}) and max_request_bytes at least 1 (got {max_request_bytes})")
+    text = _native.trace_stats(str(path), format, skip_bad_lines, merge_devices, block_bytes, max_request_bytes)
     return json.loads(text)

@@ -9,6 +9,9 @@ Scenarios (issue 2):
   a  1,000,000 requests, 60 % reads, 4-64 KiB uniform over 8 GiB, Poisson 100 us, MQSim default drive.
   b  2,000,000 4 KiB uniform random writes at GC steady state, 32 GiB device with 20 % free, QD 32.
   c  a real trace (default: the MSR web_0 100k segment) looped 10x on the MQSim default drive.
+  o  overload: scenario a's workload offered at 10x the drive's capacity (open loop, one request per
+     2.6 us against about 37.8k IOPS served), so 65,535 requests sit in the device queue and the
+     rest wait in the host queue. Target: at least half of scenario a's req/CPU-s, dies near fully busy.
 
 Memory budget: 100 MB + 16 bytes per distinct logical page the workload touches.
 """
@@ -26,11 +29,15 @@ from rich.console import Console
 from rich.table import Table
 
 from ssdlab.locations import shared_trace
+from ssdlab.usage import UsageError
 
 DEFAULT_TRACE = "msr-web_0.segment100k.csv.gz"
 MEMORY_BASE_BYTES = 100 * 1000 * 1000
 MEMORY_BYTES_PER_PAGE = 16
-TARGETS = {"a": 3_000_000.0, "b": 1_000_000.0, "c": None}
+TARGETS = {"a": 3_000_000.0, "b": 1_000_000.0, "c": None, "o": None}
+# Scenario o must keep at least this share of scenario a's speed (issue 13).
+OVERLOAD_SHARE_OF_A = 0.5
+SCENARIOS = ("a", "b", "c", "o")
 
 
 @dataclass(frozen=True)
@@ -53,6 +60,7 @@ def scenarios(trace: Path | None) -> dict[str, Scenario | str]:
     table: dict[str, Scenario | str] = {
         "a": Scenario("a", "1M mixed requests, MQSim default drive", "mqsim-default", (), None),
         "b": Scenario("b", "4 KiB random writes, GC steady state, 32 GiB, 20 % free", "bench-gc-steady", (), None),
+        "o": Scenario("o", "scenario a offered at 10x capacity (overload, open loop)", "mqsim-default", ("workload.synthetic.arrival.mean_interarrival_ns=2600.0",), None),
     }
     if isinstance(chosen, str):
         table["c"] = chosen
@@ -76,7 +84,7 @@ def run_benchmarks(keys: list[str], trace: Path | None, console: Console) -> lis
     known = scenarios(trace)
     unknown = [key for key in keys if key not in known]
     if unknown:
-        raise ValueError(f"unknown bench scenario(s) {unknown}; choose from {sorted(known)}")
+        raise UsageError(f"unknown bench scenario(s) {', '.join(unknown)}; choose from {', '.join(sorted(known))} or ecc")
     rows: list[dict[str, Any]] = []
     table = Table(title="ssdlab bench (requests per CPU-second of the replay thread; peak RSS of the whole process)")
     for column in ("scenario", "requests", "req/CPU-s", "target", "CPU µs/req", "precondition s", "peak RSS MB", "budget MB", "memory"):
@@ -113,6 +121,15 @@ def run_benchmarks(keys: list[str], trace: Path | None, console: Console) -> lis
             "✓" if row["memory_within_budget"] else "✗",
         )
     console.print(table)
+    by_key = {row["scenario"]: row for row in rows}
+    if "o" in by_key:
+        overload = by_key["o"]
+        line = f"overload (o): dies {overload['die_utilisation']:.1%} busy, {overload['iops']:,.0f} IOPS served, {overload['requests_waited']:,} requests waited in the host queue"
+        if "a" in by_key and by_key["a"]["requests_per_cpu_second"] > 0:
+            share = overload["requests_per_cpu_second"] / by_key["a"]["requests_per_cpu_second"]
+            overload["share_of_a"] = share
+            line += f"; speed {share:.2f}x scenario a (target ≥ {OVERLOAD_SHARE_OF_A}) {'✓' if share >= OVERLOAD_SHARE_OF_A else '✗'}"
+        console.print(line)
     return rows
 
 

@@ -29,6 +29,10 @@ def main(argv: list[str]) -> int:
                 "precondition_wall_seconds": result["precondition"]["wall_seconds"],
                 "write_amplification": result["write_amplification"],
                 "gc_invocations": result["gc"]["invocations"],
+                "iops": result["all"]["iops"],
+                "die_utilisation": result["utilisation"]["die"],
+                "channel_utilisation": result["utilisation"]["channel"],
+                "requests_waited": result["host_queue"]["requests_waited"],
                 "peak_rss_bytes": peak_rss_bytes,
             }
         )

@@ -1,13 +1,17 @@
 """The ssdlab command line: ``ssdlab run | sweep | reproduce | trace stats | presets | config | bench | ecc``.
 
-Exit codes: 0 success; 2 bad input (config, trace, arguments); 1 the simulation could not complete
-(device full, integrity violation, incomplete run); 3 an internal error (a bug); 130 interrupted.
+Exit codes: 0 success; 2 bad input (config, trace, arguments, an output path that cannot be
+written); 1 the simulation could not complete (device full, integrity violation, incomplete run); 3 an
+internal error (a bug); 130 interrupted. When the reader of the output goes away (a broken pipe, as in
+`ssdlab trace stats T | head -1`) the command stops quietly with 1.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -18,15 +22,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ssdlab import _native, api
 from ssdlab.summary import render_run, render_trace_stats
+from ssdlab.usage import UsageError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="ssdlab: trace-driven SSD simulator.")
-trace_app = typer.Typer(no_args_is_help=True, help="Trace files: statistics and workload class.")
-presets_app = typer.Typer(no_args_is_help=True, help="Shipped configuration presets.")
+# Plain (click) help: the rich help of this typer version shows `<bool>` after flags that take no value.
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None, help="ssdlab: trace-driven SSD simulator.")
+trace_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Trace files: statistics and workload class.")
+presets_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Shipped configuration presets.")
 app.add_typer(trace_app, name="trace")
 app.add_typer(presets_app, name="presets")
-ecc_app = typer.Typer(no_args_is_help=True, help="ECC lab: frame-error-rate curves and raw bit error rates.")
+ecc_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="ECC lab: frame-error-rate curves and raw bit error rates.")
 app.add_typer(ecc_app, name="ecc")
-reproduce_app = typer.Typer(no_args_is_help=True, help="Reproduce a seed study: run its grid, write its figures and a report.")
+reproduce_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Reproduce a seed study: run its grid, write its figures and a report.")
 app.add_typer(reproduce_app, name="reproduce")
 
 # Redirected output (files, CI logs) gets a fixed 120-column width so tables are not truncated.
@@ -46,7 +52,7 @@ def _fail(error: BaseException) -> None:
         code = 1
     elif isinstance(error, (FileNotFoundError, IsADirectoryError, PermissionError)):
         code = 2
-    elif type(error).__name__ == "SweepError":
+    elif type(error).__name__ == "SweepError" or isinstance(error, UsageError):
         code = 2
     else:
         raise error
@@ -55,9 +61,49 @@ def _fail(error: BaseException) -> None:
     raise typer.Exit(code)
 
 
+def _check_output(path: Path | None) -> None:
+    """Fails (exit 2) before any work if `path` cannot be written: results are never lost at the end."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise UsageError(f"{path}: is a folder; give a file name for the JSON output")
+    parent = path.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=parent, prefix=f".{path.name}.", suffix=".check"):
+            pass
+    except OSError as error:
+        raise UsageError(f"{path}: cannot write the output here: {error.strerror or error}") from None
+
+
 def _write_json(path: Path, data: object) -> None:
+    """Writes atomically: a reader never sees half a file, and a failed write leaves the old one."""
+    _write_text_atomically(path, json.dumps(data, indent=2) + "\n")
+
+
+def _write_text_atomically(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        console.print(f"ssdlab {_native.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main_options(
+    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", callback=_version_callback, is_eager=True, metavar="")] = False,
+) -> None:
+    """ssdlab: trace-driven SSD simulator."""
 
 
 def _progress_bar(enabled: bool, what: str = "requests"):
@@ -86,6 +132,10 @@ def run(
     """Run one simulation and print a summary (and optionally JSON)."""
     if trace is not None and not trace.exists():
         _fail(FileNotFoundError(f"{trace}: no such trace file"))
+    try:
+        _check_output(json_out)
+    except UsageError as error:
+        _fail(error)
     show_progress = not quiet and error_console.is_terminal
     try:
         with _progress_bar(show_progress) as bar:
@@ -99,8 +149,7 @@ def run(
         _fail(error)
         return
     if json_out is not None:
-        json_out.parent.mkdir(parents=True, exist_ok=True)
-        result.write_json(json_out)
+        _write_text_atomically(json_out, result.to_json() + "\n")
     if not quiet:
         render_run(result, console)
         if json_out is not None:
@@ -113,14 +162,20 @@ def trace_stats(
     trace_format: Annotated[Optional[str], typer.Option("--format", help="msr, umass, blkparse, disksim, mqsim, ssdsim, csv")] = None,
     skip_bad_lines: Annotated[bool, typer.Option("--skip-bad-lines", help="Count and skip malformed lines instead of failing.")] = False,
     merge_devices: Annotated[bool, typer.Option("--merge-devices", help="Overlay all devices/ASUs at offset 0.")] = False,
-    block_bytes: Annotated[int, typer.Option("--block-bytes", help="Block size for footprint and write counts.")] = 4096,
+    block_bytes: Annotated[int, typer.Option("--block-bytes", help="Block size for footprint and write counts: a power of two, at least 512.")] = 4096,
+    max_request_bytes: Annotated[int, typer.Option("--max-request-bytes", help="Larger requests are malformed lines.")] = 1 << 30,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the statistics as JSON here.")] = None,
 ) -> None:
     """Statistics of a trace: requests, read share, footprint, sizes, timing and seed-000 workload class."""
     if not path.exists():
         _fail(FileNotFoundError(f"{path}: no such trace file"))
     try:
-        report = api.trace_stats(path, format=trace_format, skip_bad_lines=skip_bad_lines, merge_devices=merge_devices, block_bytes=block_bytes)
+        if block_bytes < 512 or block_bytes & (block_bytes - 1):
+            raise UsageError(f"--block-bytes: must be a power of two of at least 512 bytes, got {block_bytes}")
+        if max_request_bytes < 1:
+            raise UsageError(f"--max-request-bytes: must be at least 1, got {max_request_bytes}")
+        _check_output(json_out)
+        report = api.trace_stats(path, format=trace_format, skip_bad_lines=skip_bad_lines, merge_devices=merge_devices, block_bytes=block_bytes, max_request_bytes=max_request_bytes)
     except BaseException as error:  # noqa: BLE001
         _fail(error)
         return
@@ -134,7 +189,8 @@ def presets_list() -> None:
     """List the shipped presets."""
     for name in api.preset_names():
         first = next((line for line in _native.preset_text(name).splitlines() if line.startswith("#")), "")
-        console.print(f"[bold]{name}[/bold]  [dim]{first.lstrip('# ')}[/dim]")
+        # soft_wrap: long descriptions wrap in the terminal instead of being cut.
+        console.print(f"[bold]{name}[/bold]  [dim]{rich.markup.escape(first.lstrip('# '))}[/dim]", soft_wrap=True)
 
 
 @presets_app.command("show")
@@ -162,7 +218,7 @@ def config_check(
 
 @app.command()
 def bench(
-    scenarios: Annotated[Optional[list[str]], typer.Argument(help="Scenarios to run: a, b, c (default: all), or ecc for the ECC decoders.")] = None,
+    scenarios: Annotated[Optional[list[str]], typer.Argument(help="Scenarios to run: a, b, c, o (overload) (default: all), or ecc for the ECC decoders.")] = None,
     trace: Annotated[Optional[Path], typer.Option("--trace", help="Trace for scenario c (default: the MSR web_0 sample in ../shared/traces).")] = None,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write measurements as JSON here.")] = None,
 ) -> None:
@@ -170,7 +226,8 @@ def bench(
     from ssdlab import bench as bench_module
 
     try:
-        chosen = scenarios or ["a", "b", "c"]
+        _check_output(json_out)
+        chosen = scenarios or list(bench_module.SCENARIOS)
         rows = []
         if "ecc" in chosen:
             rows.append(bench_module.run_ecc_benchmark(console))
@@ -400,6 +457,12 @@ def main() -> None:
     except KeyboardInterrupt:
         error_console.print("[red]interrupted[/red]")
         sys.exit(130)
+    except BrokenPipeError:
+        # The reader (`| head`) stopped reading: no traceback; stdout is pointed at /dev/null so the
+        # interpreter's final flush does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -34,9 +34,15 @@ def render_run(result: Any, console: Console) -> None:
         f"(logical {_bytes(device['logical_capacity_bytes'])}); GC {device['gc_policy']}, "
         f"read path {device['read_strategy']}, middleware {device['middleware']}"
     )
+    if device["logical_capacity_bytes"] > device["physical_capacity_bytes"]:
+        console.print(
+            "[dim]logical capacity exceeds physical: the device is sized to the pages the workload touches "
+            "(ftl.sizing = footprint), while its address space (the largest address used) is larger[/dim]"
+        )
     table = Table(show_header=True, header_style="bold")
     for column in ("", "requests", "IOPS", "MB/s", "mean us", "p50 us", "p99 us", "p99.9 us", "max us"):
-        table.add_column(column, justify="right")
+        # A narrow terminal folds a number onto a second line rather than cutting it short.
+        table.add_column(column, justify="right", overflow="fold")
     for label in ("read", "write", "all"):
         op = r[label]
         lat = op["latency_us"]
@@ -82,6 +88,12 @@ def render_run(result: Any, console: Console) -> None:
         console.print(
             f"decoding: {read_path['hard_decision_failures'] / sampled:.1%} of {sampled:,} reads failed hard decision; "
             f"fewest extra sensing levels needed {{{needing}}}; uncorrectable {read_path['uncorrectable_reads']:,}{look_ahead}"
+        )
+    queue = r.get("host_queue")
+    if queue and queue["requests_waited"]:
+        console.print(
+            f"host queue: {queue['requests_waited']:,} requests found the device queue ({queue['device_queue_depth']:,}) full and waited; "
+            f"mean wait {queue['mean_wait_us']:,.1f} us over all requests, max {queue['max_wait_us']:,.1f} us (counted in latency)"
         )
     pre = r["precondition"]
     if pre["pages_written"]:
@@ -134,6 +146,13 @@ def render_trace_stats(report: dict[str, Any], console: Console) -> None:
     for name, value in rows:
         table.add_row(name, value)
     console.print(table)
+    if report.get("timestamps_reordered"):
+        console.print(f"[yellow]{report['timestamps_reordered']:,} requests have decreasing timestamps (a run replays each at the previous time)[/yellow]")
+    skipped = scan.get("skipped", {})
+    if skipped.get("count"):
+        console.print(f"[yellow]skipped {skipped['count']:,} malformed lines[/yellow]")
+        for message in skipped.get("first_messages", []):
+            console.print(f"  [dim]{message}[/dim]", markup=False)
     sizes = Table(title="request sizes", show_header=True, header_style="bold")
     sizes.add_column("size <=", justify="right")
     sizes.add_column("requests", justify="right")

@@ -86,6 +86,10 @@ class Sweep:
             raise SweepError(f"{path}: no such sweep file") from None
         except tomllib.TOMLDecodeError as error:
             raise SweepError(f"{path}: {error}") from None
+        except UnicodeDecodeError as error:
+            raise SweepError(f"{path}: not UTF-8 text (byte {error.start}): a sweep file is TOML") from None
+        except IsADirectoryError:
+            raise SweepError(f"{path}: is a folder, not a sweep file") from None
         return cls.from_dict(data, origin=str(path), relative_to=path.parent)
 
     @classmethod
