@@ -28,6 +28,12 @@ pub struct MonotoneQueue<E> {
     occupied: u128,
 }
 
+impl<E> std::fmt::Debug for MonotoneQueue<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MonotoneQueue").field("len", &self.len).field("last", &self.last).finish()
+    }
+}
+
 impl<E: Copy> Default for MonotoneQueue<E> {
     fn default() -> Self {
         Self::new()

@@ -1,6 +1,6 @@
 //! A single-server resource (a NAND die, a channel bus) served first come, first served.
 //!
-//! The simulation processes everything in simulated-time order (an [`crate::EventQueue`] of
+//! The simulation processes everything in simulated-time order (a [`crate::MonotoneQueue`] of
 //! (time, sequence)), and an operation is booked on a server only at the moment it becomes ready:
 //! `book(now, duration)` starts it at `now` if the server is free, else when the work already
 //! booked ends. Because bookings arrive in nondecreasing `now`, this is a FIFO queue by ready time,

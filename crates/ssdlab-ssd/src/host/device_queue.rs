@@ -4,27 +4,16 @@
 //! latency (open loop). The requests waiting are not held here: they are the trace's next requests,
 //! read when a slot frees, so memory stays bounded by `depth` however deep the backlog.
 
-use ssdlab_engine::SimTime;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
-/// What replay remembers of a request in the device until it completes.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct InFlight {
-    /// Latency is measured from here: arrival (open loop, host-queue wait included) or issue
-    /// (closed loop).
-    pub latency_from: SimTime,
-    pub size_bytes: u64,
-    pub write: bool,
-}
+use ssdlab_engine::{MonotoneQueue, SimTime};
 
 #[derive(Debug)]
 pub struct DeviceQueue {
     depth: usize,
     /// Requests admitted and not yet retired (completed at or before the latest issue time).
     in_flight: usize,
-    /// Completion times known but not yet retired (earliest first).
-    completions: BinaryHeap<Reverse<u64>>,
+    /// Completion times known but not yet retired (earliest first; a radix heap, since no
+    /// completion is ever learned that precedes one already retired: see `retire_until`).
+    completions: MonotoneQueue<()>,
     pub statistics: HostQueueStatistics,
 }
 
@@ -48,15 +37,16 @@ pub struct HostQueueStatistics {
 impl DeviceQueue {
     pub fn new(depth: u32) -> Self {
         let statistics = HostQueueStatistics { device_queue_depth: depth, ..HostQueueStatistics::default() };
-        DeviceQueue { depth: depth.max(1) as usize, in_flight: 0, completions: BinaryHeap::new(), statistics }
+        DeviceQueue { depth: depth.max(1) as usize, in_flight: 0, completions: MonotoneQueue::new(), statistics }
     }
 
     /// Retires the requests completed by `time`; afterwards, [`DeviceQueue::is_full`] tells whether a
-    /// request may be issued at `time`. Times passed must not decrease.
+    /// request may be issued at `time`. Times passed must not decrease, and no completion learned
+    /// later may precede `time` (the caller retires no further than the next pending event).
     #[inline]
     pub fn retire_until(&mut self, time: SimTime) {
-        while let Some(&Reverse(completion)) = self.completions.peek() {
-            if completion > time.0 {
+        while let Some(completion) = self.completions.peek_time() {
+            if completion > time {
                 break;
             }
             self.completions.pop();
@@ -72,8 +62,8 @@ impl DeviceQueue {
     /// The earliest known completion not yet retired (when full, the next slot frees then, unless
     /// work still running completes earlier).
     #[inline]
-    pub fn earliest_completion(&self) -> Option<SimTime> {
-        self.completions.peek().map(|&Reverse(time)| SimTime(time))
+    pub fn earliest_completion(&mut self) -> Option<SimTime> {
+        self.completions.peek_time()
     }
 
     pub fn in_flight(&self) -> usize {
@@ -98,7 +88,7 @@ impl DeviceQueue {
     /// An admitted request will complete at `time`.
     #[inline]
     pub fn completes_at(&mut self, time: SimTime) {
-        self.completions.push(Reverse(time.0));
+        self.completions.schedule(time, ());
     }
 
     /// The statistics with the mean filled in, over `requests` issued.

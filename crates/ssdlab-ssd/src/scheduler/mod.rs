@@ -22,7 +22,7 @@ mod operations;
 mod plane_group;
 
 pub use booking_log::{check_work_conserving, Booking, Resource};
-pub use operations::Waiter;
+pub use operations::{RequestTag, Waiter};
 pub use plane_group::PlaneGroup;
 
 use crate::config::DeviceConfig;
@@ -62,7 +62,7 @@ pub struct FlashScheduler {
     events: MonotoneQueue<Stage>,
     requests: Slab<RequestProgress>,
     /// Requests whose last chain has been booked, with their completion times, until collected.
-    completions: Vec<(u32, SimTime)>,
+    completions: Vec<(RequestTag, SimTime)>,
     read_jobs: Slab<ReadJob>,
     write_groups: Slab<WriteGroup>,
     gc_jobs: Slab<GcJob>,
@@ -138,12 +138,12 @@ impl FlashScheduler {
 
     /// A host request enters the device at `now`; returns its id. Its chains are started with
     /// [`Waiter::Request`]`(id)`, then [`FlashScheduler::close_request`] is called. When its last
-    /// chain is booked, (id, completion time) appears in [`FlashScheduler::completions`] and the id
+    /// chain is booked, (tag, completion time) appears in [`FlashScheduler::completions`] and the id
     /// may be reused by the next request opened.
-    pub fn open_request(&mut self, now: SimTime) -> u32 {
+    pub fn open_request(&mut self, now: SimTime, tag: RequestTag) -> u32 {
         let id = self.requests.allocate();
         // One count for the opening itself, so the request cannot complete while chains are added.
-        *self.requests.get_mut(id) = RequestProgress { outstanding: 1, completion: now };
+        *self.requests.get_mut(id) = RequestProgress { outstanding: 1, completion: now, tag };
         id
     }
 
@@ -153,7 +153,7 @@ impl FlashScheduler {
     }
 
     /// Requests completed (their last chain booked) since the list was last cleared.
-    pub fn completions(&mut self) -> &mut Vec<(u32, SimTime)> {
+    pub fn completions(&mut self) -> &mut Vec<(RequestTag, SimTime)> {
         &mut self.completions
     }
 
@@ -175,9 +175,9 @@ impl FlashScheduler {
                 progress.completion = progress.completion.max(time);
                 progress.outstanding -= 1;
                 if progress.outstanding == 0 {
-                    let completion = progress.completion;
+                    let (completion, tag) = (progress.completion, progress.tag);
                     self.requests.release(id);
-                    self.completions.push((id, completion));
+                    self.completions.push((tag, completion));
                 }
             }
             Waiter::WriteGroup(id) => {

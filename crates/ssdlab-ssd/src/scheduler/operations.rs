@@ -33,11 +33,23 @@ pub enum Stage {
     GarbageCollection { job: u32 },
 }
 
+/// What the host keeps with a request until it completes, handed back with the completion (kept in
+/// the request's own record, which its last chain has just touched, so collecting a completion under
+/// a deep queue costs no further cache miss).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RequestTag {
+    /// Latency is measured from here (arrival in open loop, issue in closed loop).
+    pub latency_from: SimTime,
+    pub size_bytes: u64,
+    pub write: bool,
+}
+
 /// A host request in the device: how many chains are still running and when the latest ended.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RequestProgress {
     pub outstanding: u32,
     pub completion: SimTime,
+    pub tag: RequestTag,
 }
 
 /// A read that follows a read-path plan, step by step.

@@ -19,7 +19,7 @@ use crate::config::{CapacitySizing, SimulationConfig};
 use crate::error::SimulationError;
 use crate::ftl::{FlashOp, Ftl};
 use crate::geometry::Geometry;
-use crate::host::device_queue::{HostQueueStatistics, InFlight};
+use crate::host::device_queue::HostQueueStatistics;
 use crate::host::RequestStream;
 use crate::metrics::*;
 use crate::middleware::{self, Middleware};
@@ -70,8 +70,6 @@ pub struct Simulation {
     requests_issued: u64,
     requests_completed: u64,
     host_queue: HostQueueStatistics,
-    /// Requests in the device, by the scheduler's request id.
-    in_flight: Vec<InFlight>,
 }
 
 impl Simulation {
@@ -215,7 +213,6 @@ impl Simulation {
             requests_issued: 0,
             requests_completed: 0,
             host_queue: HostQueueStatistics::default(),
-            in_flight: Vec::new(),
             config,
         })
     }

@@ -12,10 +12,10 @@ use super::Simulation;
 use crate::config::HostMode;
 use crate::error::SimulationError;
 use crate::geometry::{Lpn, Ppn};
-use crate::host::device_queue::{DeviceQueue, InFlight};
+use crate::host::device_queue::DeviceQueue;
 use crate::host::PageSpan;
 use crate::read_path::{ReadContext, ReadPlan};
-use crate::scheduler::Waiter;
+use crate::scheduler::{RequestTag, Waiter};
 use ssdlab_engine::SimTime;
 use ssdlab_workload::{IoOp, IoRequest};
 
@@ -44,10 +44,13 @@ impl Simulation {
             // loop), or, with the device queue full, when the earliest known completion frees a
             // slot (a pending event may still reveal an earlier one: events at or before that
             // time go first).
+            let event_at = self.scheduler.next_event_time();
             let issue_at = match &next {
                 Some(request) => {
                     let ready = if closed_loop { now } else { request.arrival.max(now) };
-                    queue.retire_until(ready);
+                    // Completions learned from now on are at or after the next event, so retiring
+                    // no further than it keeps the completion queue's clock monotone.
+                    queue.retire_until(event_at.map_or(ready, |event| event.min(ready)));
                     if queue.is_full() {
                         queue.earliest_completion().map(|completion| completion.max(ready))
                     } else {
@@ -56,7 +59,7 @@ impl Simulation {
                 }
                 None => None,
             };
-            let take_event = match (self.scheduler.next_event_time(), issue_at) {
+            let take_event = match (event_at, issue_at) {
                 (Some(event), Some(issue)) => event <= issue,
                 (Some(_), None) => true,
                 (None, Some(_)) => false,
@@ -108,8 +111,7 @@ impl Simulation {
         if completions.is_empty() {
             return;
         }
-        for &(id, completion) in completions.iter() {
-            let request = self.in_flight[id as usize];
+        for &(request, completion) in completions.iter() {
             let latency = completion.since(request.latency_from).0;
             if request.write {
                 self.write_latency.record(latency, request.size_bytes);
@@ -151,11 +153,7 @@ impl Simulation {
             });
         }
         let span = PageSpan::of(request.offset_bytes, request.size_bytes, self.page_bytes);
-        let slot = self.scheduler.open_request(issue);
-        if slot as usize >= self.in_flight.len() {
-            self.in_flight.resize(slot as usize + 1, InFlight::default());
-        }
-        self.in_flight[slot as usize] = InFlight { latency_from, size_bytes: request.size_bytes, write: request.op == IoOp::Write };
+        let slot = self.scheduler.open_request(issue, RequestTag { latency_from, size_bytes: request.size_bytes, write: request.op == IoOp::Write });
         match request.op {
             IoOp::Read => self.serve_read(span, issue, slot),
             IoOp::Write => self.serve_write(span, issue, slot, request)?,
