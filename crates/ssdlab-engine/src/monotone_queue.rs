@@ -113,6 +113,21 @@ impl<E: Copy> MonotoneQueue<E> {
         self.earliest.map(SimTime)
     }
 
+    /// The earliest pending event (the one `pop` would return), without taking it out.
+    pub fn peek(&mut self) -> Option<(SimTime, E)> {
+        if self.len == 0 {
+            return None;
+        }
+        if let Some(&(time, event)) = self.buckets[0].get(self.front) {
+            return Some((SimTime(time), event));
+        }
+        // Equal times keep their scheduling order within a bucket: the first of the earliest.
+        let lowest = self.lowest_occupied()?;
+        let bucket = &self.buckets[lowest];
+        let earliest = bucket.iter().map(|&(time, _)| time).min()?;
+        bucket.iter().find(|&&(time, _)| time == earliest).map(|&(time, event)| (SimTime(time), event))
+    }
+
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
         if self.len == 0 {
@@ -162,7 +177,9 @@ mod tests {
             let mut now = 0u64;
             for (index, (pop, small, large)) in ops.into_iter().enumerate() {
                 if pop {
+                    let peeked = radix.peek();
                     let (a, b) = (radix.pop(), heap.pop());
+                    prop_assert_eq!(peeked, a);
                     prop_assert_eq!(a, b);
                     if let Some((time, _)) = a { now = time.0; }
                 } else {
@@ -173,6 +190,7 @@ mod tests {
                 }
                 prop_assert_eq!(radix.len(), heap.len());
                 prop_assert_eq!(radix.peek_time(), heap.peek_time());
+
             }
             while let Some(event) = heap.pop() {
                 prop_assert_eq!(radix.pop(), Some(event));

@@ -4,16 +4,18 @@
 //! latency (open loop). The requests waiting are not held here: they are the trace's next requests,
 //! read when a slot frees, so memory stays bounded by `depth` however deep the backlog.
 
-use ssdlab_engine::{MonotoneQueue, SimTime};
+use ssdlab_engine::SimTime;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 #[derive(Debug)]
 pub struct DeviceQueue {
     depth: usize,
     /// Requests admitted and not yet retired (completed at or before the latest issue time).
     in_flight: usize,
-    /// Completion times known but not yet retired (earliest first; a radix heap, since no
-    /// completion is ever learned that precedes one already retired: see `retire_until`).
-    completions: MonotoneQueue<()>,
+    /// Completion times known but not yet retired (earliest first). A binary heap: it stays small
+    /// unless the queue is deep and full, and a radix heap cost more instructions at light load.
+    completions: BinaryHeap<Reverse<u64>>,
     pub statistics: HostQueueStatistics,
 }
 
@@ -37,16 +39,15 @@ pub struct HostQueueStatistics {
 impl DeviceQueue {
     pub fn new(depth: u32) -> Self {
         let statistics = HostQueueStatistics { device_queue_depth: depth, ..HostQueueStatistics::default() };
-        DeviceQueue { depth: depth.max(1) as usize, in_flight: 0, completions: MonotoneQueue::new(), statistics }
+        DeviceQueue { depth: depth.max(1) as usize, in_flight: 0, completions: BinaryHeap::new(), statistics }
     }
 
     /// Retires the requests completed by `time`; afterwards, [`DeviceQueue::is_full`] tells whether a
-    /// request may be issued at `time`. Times passed must not decrease, and no completion learned
-    /// later may precede `time` (the caller retires no further than the next pending event).
+    /// request may be issued at `time`.
     #[inline]
     pub fn retire_until(&mut self, time: SimTime) {
-        while let Some(completion) = self.completions.peek_time() {
-            if completion > time {
+        while let Some(&Reverse(completion)) = self.completions.peek() {
+            if completion > time.0 {
                 break;
             }
             self.completions.pop();
@@ -62,8 +63,8 @@ impl DeviceQueue {
     /// The earliest known completion not yet retired (when full, the next slot frees then, unless
     /// work still running completes earlier).
     #[inline]
-    pub fn earliest_completion(&mut self) -> Option<SimTime> {
-        self.completions.peek_time()
+    pub fn earliest_completion(&self) -> Option<SimTime> {
+        self.completions.peek().map(|&Reverse(time)| SimTime(time))
     }
 
     pub fn in_flight(&self) -> usize {
@@ -88,7 +89,7 @@ impl DeviceQueue {
     /// An admitted request will complete at `time`.
     #[inline]
     pub fn completes_at(&mut self, time: SimTime) {
-        self.completions.schedule(time, ());
+        self.completions.push(Reverse(time.0));
     }
 
     /// The statistics with the mean filled in, over `requests` issued.

@@ -142,8 +142,7 @@ impl FlashScheduler {
     /// may be reused by the next request opened.
     pub fn open_request(&mut self, now: SimTime, tag: RequestTag) -> u32 {
         let id = self.requests.allocate();
-        // One count for the opening itself, so the request cannot complete while chains are added.
-        *self.requests.get_mut(id) = RequestProgress { outstanding: 1, completion: now, tag };
+        *self.requests.get_mut(id) = RequestProgress::new(now, tag);
         id
     }
 
@@ -175,7 +174,7 @@ impl FlashScheduler {
                 progress.completion = progress.completion.max(time);
                 progress.outstanding -= 1;
                 if progress.outstanding == 0 {
-                    let (completion, tag) = (progress.completion, progress.tag);
+                    let (completion, tag) = (progress.completion, progress.tag());
                     self.requests.release(id);
                     self.completions.push((tag, completion));
                 }
@@ -368,20 +367,23 @@ impl FlashScheduler {
 
     fn group_transfer(&mut self, id: u32, now: SimTime) {
         let group = *self.write_groups.get(id);
+        // The program carries what it needs, so the group's record is free from here on (under a
+        // deep backlog the program runs long after, and reading the record back would miss cache).
+        self.write_groups.release(id);
         let length = self.page_transfer_ns * group.pages as u64;
         let data_in = self.book_channel(now, group.channel, length) + SimDuration(length);
-        self.events.schedule(data_in, Stage::Program { group: id });
+        let program_ns = u32::try_from(group.program_ns).unwrap_or(u32::MAX);
+        self.events.schedule(data_in, Stage::Program { die: group.die, pages: group.pages, request: group.request, program_ns });
     }
 
-    fn program(&mut self, id: u32, now: SimTime) {
-        let group = *self.write_groups.get(id);
-        self.write_groups.release(id);
-        let end = self.book_die(now, group.die, group.program_ns) + SimDuration(group.program_ns);
-        let pages = group.pages as u64;
+    fn program(&mut self, die: u32, pages: u32, request: u32, program_ns: u32, now: SimTime) {
+        let program_ns = program_ns as u64;
+        let end = self.book_die(now, die, program_ns) + SimDuration(program_ns);
+        let pages = pages as u64;
         self.counters.page_programs += pages;
         self.counters.page_transfers += pages;
         self.counters.multi_plane_programs += (pages > 1) as u64;
-        self.finish(Waiter::Request(group.request), end);
+        self.finish(Waiter::Request(request), end);
     }
 
     // ---- garbage collection --------------------------------------------------------------------
@@ -486,7 +488,7 @@ impl FlashScheduler {
             Stage::PlannedSense { job } => self.planned_sense(job, now),
             Stage::PlannedTransfer { job, step } => self.planned_transfer(job, step, now),
             Stage::GroupTransfer { group } => self.group_transfer(group, now),
-            Stage::Program { group } => self.program(group, now),
+            Stage::Program { die, pages, request, program_ns } => self.program(die, pages, request, program_ns, now),
             Stage::GarbageCollection { job } => self.gc_step(job, now),
         }
         Some(now)

@@ -27,8 +27,9 @@ pub enum Stage {
     PlannedTransfer { job: u32, step: u32 },
     /// A program group's data moves over the channel to its die.
     GroupTransfer { group: u32 },
-    /// A program group's data is in the die's registers: program it.
-    Program { group: u32 },
+    /// A program group's data is in the die's registers: program it (`program_ns`: the slowest page
+    /// type's program time; the configuration keeps latencies below 2^32 ns).
+    Program { die: u32, pages: u32, request: u32, program_ns: u32 },
     /// The next operation of a garbage-collection job.
     GarbageCollection { job: u32 },
 }
@@ -44,12 +45,27 @@ pub struct RequestTag {
     pub write: bool,
 }
 
-/// A host request in the device: how many chains are still running and when the latest ended.
+/// A host request in the device: how many chains are still running, when the latest ended, and
+/// its tag (flattened, so the record is 32 bytes: two per cache line; under a deep queue every
+/// chain's end reads a record last touched many thousands of requests earlier).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RequestProgress {
-    pub outstanding: u32,
     pub completion: SimTime,
-    pub tag: RequestTag,
+    pub latency_from: SimTime,
+    pub size_bytes: u64,
+    pub outstanding: u32,
+    pub write: bool,
+}
+
+impl RequestProgress {
+    pub fn new(now: SimTime, tag: RequestTag) -> Self {
+        // One count for the opening itself, so the request cannot complete while chains are added.
+        RequestProgress { completion: now, latency_from: tag.latency_from, size_bytes: tag.size_bytes, outstanding: 1, write: tag.write }
+    }
+
+    pub fn tag(&self) -> RequestTag {
+        RequestTag { latency_from: self.latency_from, size_bytes: self.size_bytes, write: self.write }
+    }
 }
 
 /// A read that follows a read-path plan, step by step.
@@ -138,5 +154,17 @@ impl<T: Default> Slab<T> {
 
     pub fn in_use(&self) -> usize {
         self.items.len() - self.free.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_stay_small() {
+        // Two request records per cache line; a pending stage fits a 32-byte queue entry with its time.
+        assert_eq!(std::mem::size_of::<RequestProgress>(), 32);
+        assert!(std::mem::size_of::<Stage>() <= 24, "{}", std::mem::size_of::<Stage>());
     }
 }

@@ -48,9 +48,7 @@ impl Simulation {
             let issue_at = match &next {
                 Some(request) => {
                     let ready = if closed_loop { now } else { request.arrival.max(now) };
-                    // Completions learned from now on are at or after the next event, so retiring
-                    // no further than it keeps the completion queue's clock monotone.
-                    queue.retire_until(event_at.map_or(ready, |event| event.min(ready)));
+                    queue.retire_until(ready);
                     if queue.is_full() {
                         queue.earliest_completion().map(|completion| completion.max(ready))
                     } else {
