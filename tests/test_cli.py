@@ -154,3 +154,31 @@ def test_synthetic_span_beyond_device_names_the_field(cli):
     done = cli("run", "bench-gc-steady", "--set", "device.geometry.blocks_per_plane=64")
     assert done.returncode == 2
     assert "workload.synthetic.span_bytes" in done.stderr
+
+
+def test_summary_fits_80_columns_without_cutting_numbers(tmp_path: Path):
+    """An overloaded run's latencies are seconds long; at 80 columns the table must still show every
+    number whole (issue 13: the summary truncated them)."""
+    import os
+    import subprocess
+    import sys
+
+    out = tmp_path / "r.json"
+    args = ["run", "default", "--set", "workload.synthetic.requests=20000", "--set", "workload.synthetic.arrival.mean_interarrival_ns=1000.0", "--json", str(out)]
+    done = subprocess.run([sys.executable, "-m", "ssdlab", *args], capture_output=True, text=True, env={**os.environ, "COLUMNS": "80"}, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "…" not in done.stdout
+    assert all(len(line) <= 80 for line in done.stdout.splitlines()), max(done.stdout.splitlines(), key=len)
+    result = json.loads(out.read_text())
+    all_row = next(line for line in done.stdout.splitlines() if line.strip().startswith("all "))
+    assert f"{result['all']['iops']:,.0f}" in all_row and f"{result['all']['latency_us']['max'] / 1e3:,.1f}" in all_row, all_row
+    assert "host queue" not in done.stdout or "waited" in done.stdout
+
+
+def test_footprint_sized_device_explains_logical_above_physical(cli, tmp_path: Path):
+    trace = tmp_path / "sparse.csv"
+    # Two pages touched far apart: the address space is large, the device sized to two pages.
+    trace.write_text("time_us,op,offset,size\n0,W,0,8192\n10,W,68719476736,8192\n20,R,0,8192\n")
+    done = cli("run", "default", "--trace", str(trace), "--set", 'ftl.sizing="footprint"')
+    assert done.returncode == 0, done.stderr
+    assert "logical capacity exceeds physical" in done.stdout, done.stdout

@@ -35,9 +35,10 @@ app.add_typer(ecc_app, name="ecc")
 reproduce_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Reproduce a seed study: run its grid, write its figures and a report.")
 app.add_typer(reproduce_app, name="reproduce")
 
-# Redirected output (files, CI logs) gets a fixed 120-column width so tables are not truncated.
-console = Console(width=None if sys.stdout.isatty() else 120)
-error_console = Console(stderr=True, width=None if sys.stderr.isatty() else 120)
+# Redirected output (files, CI logs) gets a fixed 120-column width so tables are not truncated,
+# unless COLUMNS says otherwise.
+console = Console(width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else 120)
+error_console = Console(stderr=True, width=None if sys.stderr.isatty() or "COLUMNS" in os.environ else 120)
 
 
 def _fail(error: BaseException) -> None:
@@ -292,6 +293,7 @@ def ecc_rber(
     if chips:
         grid["chips"] = chips
     try:
+        _check_output(json_out)
         rows = ecc.rber(**grid)
     except BaseException as error:  # noqa: BLE001
         _fail(error)
@@ -318,6 +320,8 @@ def ecc_decoding_table(
     from ssdlab.summary import render_decoding_table
 
     try:
+        _check_output(json_out)
+        _check_output(out)
         groups = []
         for text in interleave_group or []:
             try:
@@ -332,8 +336,7 @@ def ecc_decoding_table(
         _fail(error)
         return
     if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(result["config_toml"], encoding="utf-8")
+        _write_text_atomically(out, result["config_toml"])
     if json_out is not None:
         _write_json(json_out, result["tables"][0] if len(result["tables"]) == 1 else result)
     for table in result["tables"]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich import box
 from rich.table import Table
 
 
@@ -39,24 +40,24 @@ def render_run(result: Any, console: Console) -> None:
             "[dim]logical capacity exceeds physical: the device is sized to the pages the workload touches "
             "(ftl.sizing = footprint), while its address space (the largest address used) is larger[/dim]"
         )
-    table = Table(show_header=True, header_style="bold")
-    for column in ("", "requests", "IOPS", "MB/s", "mean us", "p50 us", "p99 us", "p99.9 us", "max us"):
-        # A narrow terminal folds a number onto a second line rather than cutting it short.
-        table.add_column(column, justify="right", overflow="fold")
+    # Latencies in the unit that keeps the widest value short (an overloaded run's are seconds), so
+    # the table fits 80 columns; a narrower terminal folds a number rather than cutting it short.
+    longest_us = max(r[label]["latency_us"]["max"] for label in ("read", "write", "all"))
+    unit, scale = ("us", 1.0) if longest_us < 1e5 else ("ms", 1e3) if longest_us < 1e8 else ("s", 1e6)
+    rows = []
     for label in ("read", "write", "all"):
         op = r[label]
         lat = op["latency_us"]
-        table.add_row(
-            label,
-            f"{op['count']:,}",
-            f"{op['iops']:,.0f}",
-            f"{op['mbps']:,.1f}",
-            f"{lat['mean']:,.1f}",
-            f"{lat['p50']:,.1f}",
-            f"{lat['p99']:,.1f}",
-            f"{lat['p999']:,.1f}",
-            f"{lat['max']:,.1f}",
-        )
+        mbps = f"{op['mbps']:,.0f}" if op["mbps"] >= 100 else f"{op['mbps']:,.1f}"
+        rows.append([label, f"{op['count']:,}", f"{op['iops']:,.0f}", mbps, *(f"{lat[key] / scale:,.1f}" for key in ("mean", "p50", "p99", "p999", "max"))])
+    headers = ("", "requests", "IOPS", "MB/s", f"mean {unit}", f"p50 {unit}", f"p99 {unit}", f"p99.9 {unit}", f"max {unit}")
+    # A light frame (no vertical rules) and columns as wide as their widest number fit 80 columns.
+    table = Table(show_header=True, header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    for index, column in enumerate(headers):
+        width = max(max(len(row[index]) for row in rows), max((len(word) for word in column.split()), default=0))
+        table.add_column(column, justify="right", min_width=width, overflow="fold")
+    for row in rows:
+        table.add_row(*row)
     console.print(table)
     gc = r["gc"]
     erase = r["erase_count"]
