@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,8 +15,12 @@ SMALL = ["--set", "workload.synthetic.requests=5000"]
 
 
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Runs ``python -m ssdlab ARGS`` and returns the completed process (never raises on exit code)."""
-    return subprocess.run([sys.executable, "-m", "ssdlab", *args], capture_output=True, text=True, cwd=cwd, check=False)
+    """Runs ``python -m ssdlab ARGS`` and returns the completed process (never raises on exit code).
+
+    COLUMNS is removed from the child's environment (pytest sets it to its own terminal's width), so
+    output goes at the CLI's fixed width for redirected output and tests can look for whole phrases."""
+    env = {key: value for key, value in os.environ.items() if key != "COLUMNS"}
+    return subprocess.run([sys.executable, "-m", "ssdlab", *args], capture_output=True, text=True, cwd=cwd, env=env, check=False)
 
 
 @pytest.fixture
