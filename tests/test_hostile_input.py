@@ -80,8 +80,10 @@ def test_version_help_and_presets_list(cli):
     assert "<bool>" not in help_text and "--quiet" in help_text
     listing = cli("presets", "list")
     assert listing.returncode == 0
-    # Descriptions are whole, not cut at the terminal width.
+    # Descriptions are whole (the opening comment block), not cut at the terminal width or a line.
     assert "…" not in listing.stdout
+    flat = " ".join(listing.stdout.split())
+    assert "Poisson arrivals 100 us apart." in flat and "closed loop at QD 32." in flat, flat
 
 
 def test_reversed_timestamps_are_reported_by_trace_stats(cli, tmp_path: Path):

@@ -187,11 +187,17 @@ def trace_stats(
 
 @presets_app.command("list")
 def presets_list() -> None:
-    """List the shipped presets."""
+    """List the shipped presets with their whole descriptions (the comment block that opens each file)."""
     for name in api.preset_names():
-        first = next((line for line in _native.preset_text(name).splitlines() if line.startswith("#")), "")
-        # soft_wrap: long descriptions wrap in the terminal instead of being cut.
-        console.print(f"[bold]{name}[/bold]  [dim]{rich.markup.escape(first.lstrip('# '))}[/dim]", soft_wrap=True)
+        lines = []
+        for line in _native.preset_text(name).splitlines():
+            if not line.startswith("#"):
+                break
+            lines.append(line.lstrip("#").strip())
+        console.print(f"[bold]{name}[/bold]")
+        # Wrapped at the terminal's width, never cut.
+        console.print(rich.markup.escape(" ".join(lines)), style="dim", highlight=False)
+        console.print()
 
 
 @presets_app.command("show")
