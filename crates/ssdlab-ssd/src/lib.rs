@@ -2,11 +2,13 @@
 //!
 //! The SSD model. Layers, top to bottom (a request's path):
 //!
-//! 1. [`host`]: workload replay (open loop by timestamps, closed loop at a queue depth), page splitting.
+//! 1. [`host`]: workload replay (open loop by timestamps, closed loop at a queue depth), the bounded
+//!    device queue, page splitting.
 //! 2. [`middleware`]: optional remapping of host pages before the FTL (seed 003's LBA scrambler seam).
 //! 3. [`ftl`]: page mapping, block manager, garbage collection, wear leveling.
 //! 4. [`read_path`]: per-read sensing/transfer/decode plans (seed 002 / seed 000 seam).
-//! 5. [`scheduler`]: books flash operations on die and channel timelines (discrete events).
+//! 5. [`scheduler`]: carries out flash operations on dies and channels in time order, each booked
+//!    when it becomes ready (first come, first served; work-conserving).
 //! 6. [`media`]: NAND timing per page type; channel transfer timing.
 //!
 //! [`simulation`] is the one place that wires them together; [`config`] is the plain-data input,
