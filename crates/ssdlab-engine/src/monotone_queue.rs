@@ -59,12 +59,15 @@ impl<E: Copy> MonotoneQueue<E> {
                     self.small.drain(..self.small_front);
                     self.small_front = 0;
                 }
-                // After the last event at or before `time` (new events are usually the latest).
-                let mut index = self.small.len();
+                // One insertion-sort step from the back, after the last event at or before `time`
+                // (new events are usually among the latest, so few move; no library memmove call).
+                self.small.push((time, event));
+                let mut index = self.small.len() - 1;
                 while index > self.small_front && self.small[index - 1].0 > time {
+                    self.small[index] = self.small[index - 1];
                     index -= 1;
                 }
-                self.small.insert(index, (time, event));
+                self.small[index] = (time, event);
                 return;
             }
             // Too many for the list: move them, in order, into the heap.
