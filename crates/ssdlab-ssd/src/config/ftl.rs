@@ -1,0 +1,163 @@
+//! `[ftl]`: over-provisioning and sizing, plane allocation, garbage collection, wear leveling,
+//! preconditioning and fast aging.
+
+use serde::{Deserialize, Serialize};
+use super::device::GeometryConfig;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FtlConfig {
+    /// How the physical capacity is set: by `device.geometry`, or from the workload's footprint
+    /// (NAND capacity = footprint / (1 - free_fraction), seed 003), which rewrites `blocks_per_plane`.
+    pub sizing: CapacitySizing,
+    /// Fraction of physical pages hidden from the host (used with sizing = "geometry").
+    pub overprovisioning_fraction: f64,
+    /// Free fraction of the NAND capacity when sizing = "footprint".
+    pub footprint_free_fraction: f64,
+    pub plane_allocation: PlaneAllocation,
+    pub garbage_collection: GarbageCollectionConfig,
+    pub wear_leveling: WearLevelingConfig,
+    pub precondition: PreconditionConfig,
+    pub aging: AgingConfig,
+}
+
+impl Default for FtlConfig {
+    fn default() -> Self {
+        FtlConfig {
+            sizing: CapacitySizing::Geometry,
+            overprovisioning_fraction: 0.07,
+            footprint_free_fraction: 0.2,
+            plane_allocation: PlaneAllocation::Static,
+            garbage_collection: GarbageCollectionConfig::default(),
+            wear_leveling: WearLevelingConfig::default(),
+            precondition: PreconditionConfig::default(),
+            aging: AgingConfig::default(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CapacitySizing {
+    Geometry,
+    Footprint,
+}
+
+/// Which plane a written logical page goes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlaneAllocation {
+    /// Fixed by the logical page number, striped channel-first (channel, chip, die, plane), as MQSim's
+    /// default CWDP scheme.
+    Static,
+    /// Each written page goes to the next plane in channel-first round-robin order.
+    Dynamic,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GarbageCollectionConfig {
+    pub policy: VictimPolicyKind,
+    /// GC starts in a plane when its free blocks drop below this many.
+    pub low_watermark_blocks: u32,
+    /// GC in a plane stops once it has this many free blocks again.
+    pub high_watermark_blocks: u32,
+    /// Copy valid pages inside the die (copyback) instead of through the controller and bus.
+    pub copyback: bool,
+}
+
+impl Default for GarbageCollectionConfig {
+    fn default() -> Self {
+        GarbageCollectionConfig { policy: VictimPolicyKind::Greedy, low_watermark_blocks: 3, high_watermark_blocks: 4, copyback: true }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VictimPolicyKind {
+    Greedy,
+    RoundRobin,
+    CostBenefit,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct WearLevelingConfig {
+    pub policy: WearLevelingKind,
+}
+
+impl Default for WearLevelingConfig {
+    fn default() -> Self {
+        WearLevelingConfig { policy: WearLevelingKind::RoundRobin }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WearLevelingKind {
+    /// Free blocks are reused in the order they were erased (seed 001's NAND wear leveling).
+    RoundRobin,
+    /// The free block with the fewest erases is opened next.
+    LeastWorn,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PreconditionConfig {
+    /// Write the workload's footprint once before the measured run.
+    pub enabled: bool,
+    /// Then overwrite this many footprints' worth of uniformly random pages, to reach GC steady state.
+    pub overwrite_passes: f64,
+}
+
+impl Default for PreconditionConfig {
+    fn default() -> Self {
+        PreconditionConfig { enabled: true, overwrite_passes: 1.0 }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct AgingConfig {
+    /// Every block starts with this many program/erase cycles (fast aging, not simulated).
+    pub pe_cycles: u32,
+    /// Relative spread of the starting count: uniform in pe_cycles x (1 +- spread).
+    pub spread_fraction: f64,
+}
+
+/// Checks the FTL tables against the geometry they run on. Returns (field path, message) on the first failure.
+pub(super) fn validate(ftl: &FtlConfig, g: &GeometryConfig) -> Result<(), (String, String)> {
+    let fail = |field: &str, message: String| Err((field.to_string(), message));
+    if !(0.0..0.95).contains(&ftl.overprovisioning_fraction) {
+        return fail("ftl.overprovisioning_fraction", format!("must be in [0, 0.95), got {}", ftl.overprovisioning_fraction));
+    }
+    if !(ftl.footprint_free_fraction > 0.0 && ftl.footprint_free_fraction < 0.95) {
+        return fail("ftl.footprint_free_fraction", format!("must be in (0, 0.95), got {}", ftl.footprint_free_fraction));
+    }
+    let gc = &ftl.garbage_collection;
+    if gc.low_watermark_blocks < 2 {
+        return fail("ftl.garbage_collection.low_watermark_blocks", format!("must be at least 2 (one block is needed to copy into), got {}", gc.low_watermark_blocks));
+    }
+    if gc.high_watermark_blocks < gc.low_watermark_blocks {
+        return fail("ftl.garbage_collection.high_watermark_blocks", format!("must be at least low_watermark_blocks ({}), got {}", gc.low_watermark_blocks, gc.high_watermark_blocks));
+    }
+    if ftl.sizing == CapacitySizing::Geometry {
+        let reserve = gc.high_watermark_blocks as u64 + 2;
+        if (g.blocks_per_plane as u64) <= reserve {
+            return fail("device.geometry.blocks_per_plane", format!("must exceed the GC reserve of {reserve} blocks per plane (high watermark + 2 open blocks)"));
+        }
+        let spare_blocks = (g.blocks_per_plane as f64 * ftl.overprovisioning_fraction).floor() as u64;
+        if spare_blocks < reserve {
+            return fail("ftl.overprovisioning_fraction", format!(
+                "{} leaves {spare_blocks} spare blocks per plane, fewer than the {reserve} that garbage collection needs (high watermark + 2 open blocks); raise it to at least {:.4}",
+                ftl.overprovisioning_fraction, reserve as f64 / g.blocks_per_plane as f64));
+        }
+    }
+    if !(ftl.precondition.overwrite_passes >= 0.0 && ftl.precondition.overwrite_passes.is_finite()) {
+        return fail("ftl.precondition.overwrite_passes", "must be a non-negative number".into());
+    }
+    if !(0.0..=1.0).contains(&ftl.aging.spread_fraction) {
+        return fail("ftl.aging.spread_fraction", format!("must be in [0, 1], got {}", ftl.aging.spread_fraction));
+    }
+    Ok(())
+}

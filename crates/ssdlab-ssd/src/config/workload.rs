@@ -1,0 +1,47 @@
+//! `[workload]`: a trace file or a synthetic generator (exactly one).
+
+use serde::{Deserialize, Serialize};
+use ssdlab_workload::{SyntheticSpec, TraceFormat};
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct WorkloadConfig {
+    pub trace: Option<TraceWorkload>,
+    pub synthetic: Option<SyntheticSpec>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceWorkload {
+    pub path: PathBuf,
+    #[serde(default)]
+    pub format: Option<TraceFormat>,
+    #[serde(default)]
+    pub skip_bad_lines: bool,
+    #[serde(default)]
+    pub merge_devices: bool,
+    /// A request larger than this (bytes) is a malformed line.
+    #[serde(default = "default_max_request_bytes")]
+    pub max_request_bytes: u64,
+}
+
+fn default_max_request_bytes() -> u64 {
+    ssdlab_workload::trace::DEFAULT_MAX_REQUEST_BYTES
+}
+
+/// Checks that exactly one workload is given and that a synthetic one is consistent. Returns (field path, message) on the first failure.
+pub(super) fn validate(workload: &WorkloadConfig) -> Result<(), (String, String)> {
+    let fail = |field: &str, message: String| Err((field.to_string(), message));
+    match (&workload.trace, &workload.synthetic) {
+        (Some(_), Some(_)) => return fail("workload", "give either [workload.trace] or [workload.synthetic], not both".into()),
+        (None, None) => return fail("workload", "no workload: give [workload.trace] (path = ...) or [workload.synthetic]".into()),
+        (None, Some(spec)) => {
+            if let Err(ssdlab_workload::WorkloadError::InvalidSynthetic { field, message }) = spec.validate() {
+                return fail(&format!("workload.synthetic.{field}"), message);
+            }
+        }
+        (Some(_), None) => {}
+    }
+    Ok(())
+}
