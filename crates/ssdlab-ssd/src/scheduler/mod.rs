@@ -20,6 +20,8 @@
 pub mod booking_log;
 mod operations;
 mod plane_group;
+#[cfg(test)]
+mod tests;
 
 pub use booking_log::{check_work_conserving, Booking, Resource};
 pub use operations::{RequestTag, Waiter};
