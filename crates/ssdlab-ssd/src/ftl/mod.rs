@@ -15,6 +15,8 @@ pub mod block_manager;
 pub mod garbage_collection;
 pub mod mapping;
 pub mod wear_leveling;
+#[cfg(test)]
+mod tests;
 
 use crate::config::{FtlConfig, PlaneAllocation};
 use crate::error::FtlError;
