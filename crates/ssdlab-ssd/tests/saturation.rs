@@ -112,7 +112,7 @@ fn booking_case() -> impl Strategy<Value = Vec<String>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
     /// For random workloads (reads, writes with GC, partial pages, read strategies with look-ahead,
     /// open and closed loop, shallow and deep device queues): no die or channel is idle while an
     /// operation ready for it waits, and every request completes.
