@@ -135,9 +135,10 @@ struct RadixHeap<E> {
     /// The time of the last event taken out.
     last: u64,
     len: usize,
-    /// The earliest pending time when bucket 0 is empty, once computed (kept up to date by
-    /// `schedule`; dropped when events are taken out).
-    earliest: Option<u64>,
+    /// The earliest time in each bucket (u64::MAX when empty), kept as events arrive: finding the
+    /// next time and redistributing a bucket then take one pass over it, not three (under a deep
+    /// backlog buckets hold many thousands of events, and each pass missed the cache).
+    minimum: [u64; BUCKETS],
     /// Bit b set when bucket b (b >= 1) may be non-empty, so the lowest is one count of trailing
     /// zeros rather than a scan over the buckets.
     occupied: u128,
@@ -145,7 +146,7 @@ struct RadixHeap<E> {
 
 impl<E: Copy> RadixHeap<E> {
     fn new() -> Self {
-        RadixHeap { buckets: (0..BUCKETS).map(|_| Vec::new()).collect(), front: 0, last: 0, len: 0, earliest: None, occupied: 0 }
+        RadixHeap { buckets: (0..BUCKETS).map(|_| Vec::new()).collect(), front: 0, last: 0, len: 0, minimum: [u64::MAX; BUCKETS], occupied: 0 }
     }
 
     #[inline(always)]
@@ -159,7 +160,7 @@ impl<E: Copy> RadixHeap<E> {
         self.buckets[0].clear();
         self.front = 0;
         self.last = clock;
-        self.earliest = None;
+        self.minimum = [u64::MAX; BUCKETS];
     }
 
     #[inline]
@@ -168,10 +169,8 @@ impl<E: Copy> RadixHeap<E> {
         let bucket = self.bucket_of(time);
         self.buckets[bucket].push((time, event));
         self.occupied |= 1u128 << bucket;
+        self.minimum[bucket] = self.minimum[bucket].min(time);
         self.len += 1;
-        if let Some(earliest) = self.earliest.as_mut() {
-            *earliest = (*earliest).min(time);
-        }
     }
 
     /// Makes bucket 0 hold the earliest events (if any are pending); moves `last` to their time,
@@ -186,11 +185,13 @@ impl<E: Copy> RadixHeap<E> {
         let Some(lowest) = self.lowest_occupied() else { return };
         self.occupied &= !(1u128 << lowest);
         let mut moving = std::mem::take(&mut self.buckets[lowest]);
-        self.last = moving.iter().map(|&(time, _)| time).min().unwrap_or(self.last);
+        self.last = self.minimum[lowest];
+        self.minimum[lowest] = u64::MAX;
         for &(time, event) in &moving {
             let bucket = self.bucket_of(time);
             self.buckets[bucket].push((time, event));
             self.occupied |= 1u128 << bucket;
+            self.minimum[bucket] = self.minimum[bucket].min(time);
         }
         moving.clear();
         // Keep the emptied bucket's allocation.
@@ -212,12 +213,9 @@ impl<E: Copy> RadixHeap<E> {
         if self.front < self.buckets[0].len() {
             return Some(SimTime(self.last));
         }
-        if self.earliest.is_none() {
-            // The lowest non-empty bucket holds the earliest events.
-            let lowest = self.lowest_occupied()?;
-            self.earliest = self.buckets[lowest].iter().map(|&(time, _)| time).min();
-        }
-        self.earliest.map(SimTime)
+        // The lowest non-empty bucket holds the earliest events.
+        let lowest = self.lowest_occupied()?;
+        Some(SimTime(self.minimum[lowest]))
     }
 
     fn peek(&mut self) -> Option<(SimTime, E)> {
@@ -229,9 +227,8 @@ impl<E: Copy> RadixHeap<E> {
         }
         // Equal times keep their scheduling order within a bucket: the first of the earliest.
         let lowest = self.lowest_occupied()?;
-        let bucket = &self.buckets[lowest];
-        let earliest = bucket.iter().map(|&(time, _)| time).min()?;
-        bucket.iter().find(|&&(time, _)| time == earliest).map(|&(time, event)| (SimTime(time), event))
+        let earliest = self.minimum[lowest];
+        self.buckets[lowest].iter().find(|&&(time, _)| time == earliest).map(|&(time, event)| (SimTime(time), event))
     }
 
     #[inline]
@@ -240,13 +237,11 @@ impl<E: Copy> RadixHeap<E> {
             return None;
         }
         self.settle();
-        self.earliest = None;
         let (time, event) = self.buckets[0][self.front];
         self.front += 1;
         self.len -= 1;
         Some((SimTime(time), event))
     }
-
 }
 
 #[cfg(test)]
