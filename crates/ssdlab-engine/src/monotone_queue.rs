@@ -1,10 +1,10 @@
 //! Pending events ordered by (time, sequence) for a simulation whose clock never goes back: no event
-//! is scheduled before the last one taken out. A radix heap (Ahuja, Mehlhorn, Orlin & Tarjan, 1990):
-//! an event goes into the bucket named by the highest bit in which its time differs from the last
-//! time taken; taking the next event empties bucket 0 in order, or, when it is empty, redistributes
-//! the lowest non-empty bucket around its minimum. Each event moves down at most 64 buckets over
-//! its life, so operations are O(1) amortised (a binary heap pays log n moves of the whole entry
-//! on every pop, which dominated deep backlogs).
+//! is scheduled before the last one taken out. A radix heap (Ahuja, Mehlhorn, Orlin & Tarjan, 1990)
+//! with 4-bit digits: an event goes into the bucket named by the highest digit in which its time
+//! differs from the last time taken and its value there; taking the next event empties bucket 0 in
+//! order, or, when it is empty, redistributes the lowest non-empty bucket around its minimum. Each
+//! event moves down at most 16 times over its life, so operations are O(1) amortised (a binary heap
+//! pays log n moves of the whole entry on every pop, which dominated deep backlogs).
 //!
 //! Ties pop in scheduling order: events of equal time always share a bucket, appended in the order
 //! they were scheduled or moved together in that order, and bucket 0 is read front to back.
@@ -16,7 +16,15 @@
 
 use crate::time::SimTime;
 
-const BUCKETS: usize = 65;
+/// Times are compared in 4-bit digits: an event's bucket is named by the highest digit in which it
+/// differs from the last time taken and by its value of that digit (16 digits x 16 values, plus
+/// bucket 0 for the last time itself). A redistribution moves an event at least one digit down, so
+/// an event moves at most 16 times (a base-2 heap: up to 64, and each move of a deep backlog misses
+/// the cache).
+const DIGIT_BITS: u32 = 4;
+const DIGIT_VALUES: usize = 1 << DIGIT_BITS;
+const BUCKETS: usize = 1 + (64 / DIGIT_BITS as usize) * DIGIT_VALUES;
+const OCCUPIED_WORDS: usize = BUCKETS.div_ceil(64);
 /// Pending events kept in the sorted list at most.
 pub const SMALL: usize = 16;
 
@@ -139,19 +147,30 @@ struct RadixHeap<E> {
     /// next time and redistributing a bucket then take one pass over it, not three (under a deep
     /// backlog buckets hold many thousands of events, and each pass missed the cache).
     minimum: [u64; BUCKETS],
-    /// Bit b set when bucket b (b >= 1) may be non-empty, so the lowest is one count of trailing
+    /// Bit b set when bucket b (b >= 1) is non-empty, so the lowest is a few counts of trailing
     /// zeros rather than a scan over the buckets.
-    occupied: u128,
+    occupied: [u64; OCCUPIED_WORDS],
 }
 
 impl<E: Copy> RadixHeap<E> {
     fn new() -> Self {
-        RadixHeap { buckets: (0..BUCKETS).map(|_| Vec::new()).collect(), front: 0, last: 0, len: 0, minimum: [u64::MAX; BUCKETS], occupied: 0 }
+        RadixHeap { buckets: (0..BUCKETS).map(|_| Vec::new()).collect(), front: 0, last: 0, len: 0, minimum: [u64::MAX; BUCKETS], occupied: [0; OCCUPIED_WORDS] }
     }
 
     #[inline(always)]
     fn bucket_of(&self, time: u64) -> usize {
-        (64 - (time ^ self.last).leading_zeros()) as usize
+        let differing = time ^ self.last;
+        if differing == 0 {
+            return 0;
+        }
+        let digit = (63 - differing.leading_zeros()) / DIGIT_BITS;
+        let value = (time >> (digit * DIGIT_BITS)) as usize & (DIGIT_VALUES - 1);
+        1 + digit as usize * DIGIT_VALUES + value
+    }
+
+    #[inline(always)]
+    fn mark(&mut self, bucket: usize) {
+        self.occupied[bucket / 64] |= 1u64 << (bucket % 64);
     }
 
     /// An empty heap whose clock moves to `clock` (the last time taken from the list).
@@ -168,7 +187,7 @@ impl<E: Copy> RadixHeap<E> {
         let time = time.0.max(self.last);
         let bucket = self.bucket_of(time);
         self.buckets[bucket].push((time, event));
-        self.occupied |= 1u128 << bucket;
+        self.mark(bucket);
         self.minimum[bucket] = self.minimum[bucket].min(time);
         self.len += 1;
     }
@@ -183,14 +202,14 @@ impl<E: Copy> RadixHeap<E> {
         self.buckets[0].clear();
         self.front = 0;
         let Some(lowest) = self.lowest_occupied() else { return };
-        self.occupied &= !(1u128 << lowest);
+        self.occupied[lowest / 64] &= !(1u64 << (lowest % 64));
         let mut moving = std::mem::take(&mut self.buckets[lowest]);
         self.last = self.minimum[lowest];
         self.minimum[lowest] = u64::MAX;
         for &(time, event) in &moving {
             let bucket = self.bucket_of(time);
             self.buckets[bucket].push((time, event));
-            self.occupied |= 1u128 << bucket;
+            self.mark(bucket);
             self.minimum[bucket] = self.minimum[bucket].min(time);
         }
         moving.clear();
@@ -201,8 +220,14 @@ impl<E: Copy> RadixHeap<E> {
     /// The lowest non-empty bucket above 0.
     #[inline]
     fn lowest_occupied(&self) -> Option<usize> {
-        let above_zero = self.occupied & !1;
-        (above_zero != 0).then(|| above_zero.trailing_zeros() as usize)
+        for (index, &word) in self.occupied.iter().enumerate() {
+            // Bucket 0 is read separately.
+            let word = if index == 0 { word & !1 } else { word };
+            if word != 0 {
+                return Some(index * 64 + word.trailing_zeros() as usize);
+            }
+        }
+        None
     }
 
     #[inline]
@@ -272,7 +297,7 @@ mod tests {
         /// The same with one pop per four operations, so the queue grows well past the sorted
         /// list and moves in and out of the radix heap.
         #[test]
-        fn matches_the_binary_heap_when_deep(ops in proptest::collection::vec((0u8..4, 0u64..5, 0u64..1 << 20), 1..600)) {
+        fn matches_the_binary_heap_when_deep(ops in proptest::collection::vec((0u8..4, 0u64..5, 0u64..1 << 40), 1..600)) {
             check_against_heap(ops.into_iter().map(|(kind, small, large)| (kind == 0, small, large)).collect())?;
         }
     }
