@@ -25,6 +25,8 @@ const DIGIT_BITS: u32 = 4;
 const DIGIT_VALUES: usize = 1 << DIGIT_BITS;
 const BUCKETS: usize = 1 + (64 / DIGIT_BITS as usize) * DIGIT_VALUES;
 const OCCUPIED_WORDS: usize = BUCKETS.div_ceil(64);
+/// Events' worth of allocation an emptied bucket keeps.
+const RETAINED_PER_BUCKET: usize = 1024;
 /// Pending events kept in the sorted list at most.
 pub const SMALL: usize = 16;
 
@@ -213,7 +215,9 @@ impl<E: Copy> RadixHeap<E> {
             self.minimum[bucket] = self.minimum[bucket].min(time);
         }
         moving.clear();
-        // Keep the emptied bucket's allocation.
+        // Keep the emptied bucket's allocation, up to a bound: with 257 buckets, every bucket
+        // keeping the largest size it ever reached under a deep backlog adds up to tens of MB.
+        moving.shrink_to(RETAINED_PER_BUCKET);
         self.buckets[lowest] = moving;
     }
 
