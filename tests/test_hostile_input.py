@@ -104,3 +104,15 @@ def test_readme_gc_example_collects_garbage(cli, tmp_path: Path):
     assert done.returncode == 0, done.stderr
     result = json.loads(out.read_text())
     assert result["gc"]["invocations"] > 0 and result["gc"]["pages_copied"] > 0, result["gc"]
+
+
+def test_bench_repeats_interleaved_and_reports_the_best(cli, tmp_path: Path):
+    out = tmp_path / "bench.json"
+    done = cli("bench", "a", "--repeat", "2", "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    (row,) = json.loads(out.read_text())
+    speeds = [run["requests_per_cpu_second"] for run in row["runs"]]
+    assert len(speeds) == 2 and row["requests_per_cpu_second"] == max(speeds)
+    assert row["requests_per_cpu_second_range"] == [min(speeds), max(speeds)]
+    assert "best of 2" in done.stdout
+    assert_clean(cli("bench", "a", "--repeat", "0"), 2, "--repeat")

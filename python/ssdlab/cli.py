@@ -228,6 +228,7 @@ def bench(
     scenarios: Annotated[Optional[list[str]], typer.Argument(help="Scenarios to run: a, b, c, o (overload) (default: all), or ecc for the ECC decoders.")] = None,
     trace: Annotated[Optional[Path], typer.Option("--trace", help="Trace for scenario c (default: the MSR web_0 sample in ../shared/traces).")] = None,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write measurements as JSON here.")] = None,
+    repeat: Annotated[int, typer.Option("--repeat", help="Run every scenario this many times, interleaved; report the best and the range.")] = 3,
 ) -> None:
     """Measure simulated host requests per CPU-second and peak memory (each scenario in its own process)."""
     from ssdlab import bench as bench_module
@@ -240,7 +241,7 @@ def bench(
             rows.append(bench_module.run_ecc_benchmark(console))
         simulator = [key for key in chosen if key != "ecc"]
         if simulator:
-            rows.extend(bench_module.run_benchmarks(simulator, trace, console))
+            rows.extend(bench_module.run_benchmarks(simulator, trace, console, repeat=repeat))
     except BaseException as error:  # noqa: BLE001
         _fail(error)
         return
