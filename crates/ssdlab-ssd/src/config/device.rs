@@ -117,6 +117,14 @@ pub(super) fn validate(device: &DeviceConfig) -> Result<(), (String, String)> {
         return fail("device.geometry.page_size_bytes", format!("must be a power of two of at least 512, got {}", g.page_size_bytes));
     }
     let total_pages = g.channels as u64 * g.chips_per_channel as u64 * g.dies_per_chip as u64 * g.planes_per_die as u64 * g.blocks_per_plane as u64 * g.pages_per_block as u64;
+    // The scheduler packs a channel number into 16 bits and a die number into 20.
+    if g.channels > u16::MAX as u32 {
+        return fail("device.geometry.channels", format!("at most {} channels are supported, got {}", u16::MAX, g.channels));
+    }
+    let dies = g.channels as u64 * g.chips_per_channel as u64 * g.dies_per_chip as u64;
+    if dies >= 1 << 20 {
+        return fail("device.geometry", format!("{dies} dies; at most {} are supported", (1u64 << 20) - 1));
+    }
     if total_pages >= u32::MAX as u64 {
         return fail("device.geometry", format!("{total_pages} physical pages; at most {} are supported (physical page numbers are 32-bit)", u32::MAX - 1));
     }

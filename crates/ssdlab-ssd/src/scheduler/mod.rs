@@ -61,7 +61,8 @@ pub struct FlashScheduler {
     decode_ns: u64,
     copyback: bool,
     pub counters: FlashCounters,
-    events: MonotoneQueue<Stage>,
+    /// Pending stages, packed (`Stage::pack`).
+    events: MonotoneQueue<u64>,
     requests: Slab<RequestProgress>,
     /// Requests whose last chain has been booked, with their completion times, until collected.
     completions: Vec<(RequestTag, SimTime)>,
@@ -187,7 +188,7 @@ impl FlashScheduler {
                 group.waiting_reads -= 1;
                 if group.waiting_reads == 0 && group.closed {
                     let ready = group.ready;
-                    self.events.schedule(ready, Stage::GroupTransfer { group: id });
+                    self.events.schedule(ready, (Stage::GroupTransfer { group: id }).pack());
                 }
             }
             Waiter::Nobody => {}
@@ -233,7 +234,7 @@ impl FlashScheduler {
         self.counters.page_reads += pages as u64;
         self.counters.multi_plane_reads += (pages > 1) as u64;
         self.add_wait(waiter);
-        self.events.schedule(sensed, Stage::PlainTransfer { channel: self.geometry.channel_of_die(die), pages, waiter });
+        self.events.schedule(sensed, (Stage::PlainTransfer { channel: self.geometry.channel_of_die(die), pages, waiter }).pack());
     }
 
     fn plain_transfer(&mut self, now: SimTime, channel: u32, pages: u32, waiter: Waiter) {
@@ -293,7 +294,7 @@ impl FlashScheduler {
         }
         if step.transfer_pages > 0 || step.decode {
             *transfers += 1;
-            self.events.schedule(sensed, Stage::PlannedTransfer { job: id, step: index as u32 });
+            self.events.schedule(sensed, (Stage::PlannedTransfer { job: id, step: index as u32 }).pack());
         } else {
             let record = self.read_jobs.get_mut(id);
             record.ready = record.ready.max(sensed);
@@ -327,7 +328,7 @@ impl FlashScheduler {
     fn after_planned_decode(&mut self, id: u32) {
         let job = *self.read_jobs.get(id);
         if (job.next_step as usize) < job.plan.steps().len() {
-            self.events.schedule(job.ready, Stage::PlannedSense { job: id });
+            self.events.schedule(job.ready, (Stage::PlannedSense { job: id }).pack());
         } else {
             self.read_jobs.release(id);
             if let Some(waiter) = job.waiter {
@@ -352,15 +353,18 @@ impl FlashScheduler {
     pub fn close_write_group(&mut self, id: u32, now: SimTime, ppns: &[Ppn]) {
         let Some(&first) = ppns.first() else { return };
         let die = self.geometry.die_of(first);
-        let mut program_ns = 0;
-        for &ppn in ppns {
-            program_ns = program_ns.max(self.nand.program_ns[self.geometry.page_type(ppn)]);
+        let mut page_type = self.geometry.page_type(first);
+        for &ppn in &ppns[1..] {
+            let other = self.geometry.page_type(ppn);
+            if self.nand.program_ns[other] > self.nand.program_ns[page_type] {
+                page_type = other;
+            }
         }
         let group = self.write_groups.get_mut(id);
         group.die = die;
         group.channel = self.geometry.channel_of_die(die);
         group.pages = ppns.len() as u32;
-        group.program_ns = program_ns;
+        group.page_type = page_type as u8;
         group.closed = true;
         if group.waiting_reads == 0 {
             self.group_transfer(id, now);
@@ -374,12 +378,11 @@ impl FlashScheduler {
         self.write_groups.release(id);
         let length = self.page_transfer_ns * group.pages as u64;
         let data_in = self.book_channel(now, group.channel, length) + SimDuration(length);
-        let program_ns = u32::try_from(group.program_ns).unwrap_or(u32::MAX);
-        self.events.schedule(data_in, Stage::Program { die: group.die, pages: group.pages, request: group.request, program_ns });
+        self.events.schedule(data_in, (Stage::Program { die: group.die, pages: group.pages, request: group.request, page_type: group.page_type }).pack());
     }
 
-    fn program(&mut self, die: u32, pages: u32, request: u32, program_ns: u32, now: SimTime) {
-        let program_ns = program_ns as u64;
+    fn program(&mut self, die: u32, pages: u32, request: u32, page_type: u8, now: SimTime) {
+        let program_ns = self.nand.program_ns[page_type as usize];
         let end = self.book_die(now, die, program_ns) + SimDuration(program_ns);
         let pages = pages as u64;
         self.counters.page_programs += pages;
@@ -468,7 +471,7 @@ impl FlashScheduler {
             let job = self.gc_jobs.get_mut(id);
             job.index += advance;
             job.phase = phase_after;
-            self.events.schedule(done_at, Stage::GarbageCollection { job: id });
+            self.events.schedule(done_at, (Stage::GarbageCollection { job: id }).pack());
             return;
         }
     }
@@ -484,13 +487,13 @@ impl FlashScheduler {
     /// Carries out the earliest pending event; returns its time.
     #[inline]
     pub fn process_next_event(&mut self) -> Option<SimTime> {
-        let (now, stage) = self.events.pop()?;
-        match stage {
+        let (now, packed) = self.events.pop()?;
+        match Stage::unpack(packed) {
             Stage::PlainTransfer { channel, pages, waiter } => self.plain_transfer(now, channel, pages, waiter),
             Stage::PlannedSense { job } => self.planned_sense(job, now),
             Stage::PlannedTransfer { job, step } => self.planned_transfer(job, step, now),
             Stage::GroupTransfer { group } => self.group_transfer(group, now),
-            Stage::Program { die, pages, request, program_ns } => self.program(die, pages, request, program_ns, now),
+            Stage::Program { die, pages, request, page_type } => self.program(die, pages, request, page_type, now),
             Stage::GarbageCollection { job } => self.gc_step(job, now),
         }
         Some(now)

@@ -17,7 +17,7 @@ pub enum Waiter {
 }
 
 /// What happens next, at the event's time.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stage {
     /// Sensed data of a plain (possibly multi-plane) read moves over the channel, then is decoded.
     PlainTransfer { channel: u32, pages: u32, waiter: Waiter },
@@ -27,9 +27,9 @@ pub enum Stage {
     PlannedTransfer { job: u32, step: u32 },
     /// A program group's data moves over the channel to its die.
     GroupTransfer { group: u32 },
-    /// A program group's data is in the die's registers: program it (`program_ns`: the slowest page
-    /// type's program time; the configuration keeps latencies below 2^32 ns).
-    Program { die: u32, pages: u32, request: u32, program_ns: u32 },
+    /// A program group's data is in the die's registers: program it (`page_type`: the group's page
+    /// type with the longest program time).
+    Program { die: u32, pages: u32, request: u32, page_type: u8 },
     /// The next operation of a garbage-collection job.
     GarbageCollection { job: u32 },
 }
@@ -43,6 +43,63 @@ pub struct RequestTag {
     pub latency_from: SimTime,
     pub size_bytes: u64,
     pub write: bool,
+}
+
+// A pending stage is packed into 64 bits (3 bits of variant, then its fields), so a queue entry
+// with its time is 16 bytes: under a deep backlog the queue streams through memory, and the entry
+// size is what it costs. The configuration keeps channels below 2^16 and dies below 2^20.
+const VARIANT_SHIFT: u32 = 61;
+const FIELD_32: u64 = u32::MAX as u64;
+
+impl Waiter {
+    fn pack(self) -> u64 {
+        match self {
+            Waiter::Request(id) => id as u64,
+            Waiter::WriteGroup(id) => 1 << 32 | id as u64,
+            Waiter::Nobody => 2 << 32,
+        }
+    }
+
+    fn unpack(bits: u64) -> Waiter {
+        let id = (bits & FIELD_32) as u32;
+        match (bits >> 32) & 3 {
+            0 => Waiter::Request(id),
+            1 => Waiter::WriteGroup(id),
+            _ => Waiter::Nobody,
+        }
+    }
+}
+
+impl Stage {
+    /// The stage in 64 bits (see [`Stage::unpack`]).
+    #[inline]
+    pub fn pack(self) -> u64 {
+        let (variant, fields): (u64, u64) = match self {
+            // channel: 16 bits, pages: 11 bits, waiter: 34 bits.
+            Stage::PlainTransfer { channel, pages, waiter } => (0, (channel as u64) << 45 | (pages as u64 & 0x7FF) << 34 | waiter.pack()),
+            Stage::PlannedSense { job } => (1, job as u64),
+            // step: 8 bits, job: 32 bits.
+            Stage::PlannedTransfer { job, step } => (2, (step as u64 & 0xFF) << 32 | job as u64),
+            Stage::GroupTransfer { group } => (3, group as u64),
+            // die: 20 bits, pages: 7 bits, page type: 2 bits, request: 32 bits.
+            Stage::Program { die, pages, request, page_type } => (4, (die as u64 & 0xF_FFFF) << 41 | (pages as u64 & 0x7F) << 34 | (page_type as u64 & 3) << 32 | request as u64),
+            Stage::GarbageCollection { job } => (5, job as u64),
+        };
+        variant << VARIANT_SHIFT | fields
+    }
+
+    #[inline]
+    pub fn unpack(bits: u64) -> Stage {
+        let low = (bits & FIELD_32) as u32;
+        match bits >> VARIANT_SHIFT {
+            0 => Stage::PlainTransfer { channel: ((bits >> 45) & 0xFFFF) as u32, pages: ((bits >> 34) & 0x7FF) as u32, waiter: Waiter::unpack(bits & 0x3_FFFF_FFFF) },
+            1 => Stage::PlannedSense { job: low },
+            2 => Stage::PlannedTransfer { job: low, step: ((bits >> 32) & 0xFF) as u32 },
+            3 => Stage::GroupTransfer { group: low },
+            4 => Stage::Program { die: ((bits >> 41) & 0xF_FFFF) as u32, pages: ((bits >> 34) & 0x7F) as u32, page_type: ((bits >> 32) & 3) as u8, request: low },
+            _ => Stage::GarbageCollection { job: low },
+        }
+    }
 }
 
 /// A host request in the device: how many chains are still running, when the latest ended, and
@@ -92,7 +149,8 @@ pub struct WriteGroup {
     pub die: u32,
     pub channel: u32,
     pub pages: u32,
-    pub program_ns: u64,
+    /// The group's page type with the longest program time.
+    pub page_type: u8,
     /// Read-modify-write reads still running.
     pub waiting_reads: u32,
     /// The group's pages are all known (it may start once its reads are done).
@@ -163,8 +221,25 @@ mod tests {
 
     #[test]
     fn records_stay_small() {
-        // Two request records per cache line; a pending stage fits a 32-byte queue entry with its time.
+        // Two request records per cache line.
         assert_eq!(std::mem::size_of::<RequestProgress>(), 32);
-        assert!(std::mem::size_of::<Stage>() <= 24, "{}", std::mem::size_of::<Stage>());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn stages_pack_and_unpack_unchanged(
+            kind in 0u8..6, a in 0u32..0xF_FFFF, b in 0u32..64, id in proptest::num::u32::ANY, waiter_kind in 0u8..3, step in 0u32..8, page_type in 0u8..3,
+        ) {
+            let waiter = match waiter_kind { 0 => Waiter::Request(id), 1 => Waiter::WriteGroup(id), _ => Waiter::Nobody };
+            let stage = match kind {
+                0 => Stage::PlainTransfer { channel: a & 0xFFFF, pages: b, waiter },
+                1 => Stage::PlannedSense { job: id },
+                2 => Stage::PlannedTransfer { job: id, step },
+                3 => Stage::GroupTransfer { group: id },
+                4 => Stage::Program { die: a, pages: b, request: id, page_type },
+                _ => Stage::GarbageCollection { job: id },
+            };
+            proptest::prop_assert_eq!(Stage::unpack(stage.pack()), stage);
+        }
     }
 }
