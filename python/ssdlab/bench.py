@@ -107,7 +107,7 @@ def run_benchmarks(keys: list[str], trace: Path | None, console: Console, repeat
     if repeat > 1:
         title += f": best of {repeat} interleaved runs"
     table = Table(title=title)
-    for column in ("scenario", "requests", "req/CPU-s", "range", "target", "CPU µs/req", "precondition s", "peak RSS MB", "budget MB", "memory"):
+    for column in ("scenario", "requests", "req/CPU-s", "range (M)", "target", "CPU µs/req", "precondition s", "peak RSS MB", "budget MB", "memory"):
         table.add_column(column, justify="left" if column == "scenario" else "right")
     for key, measured_runs in runs.items():
         scenario = known[key]
@@ -133,7 +133,7 @@ def run_benchmarks(keys: list[str], trace: Path | None, console: Console, repeat
             key,
             f"{best['requests']:,}",
             f"{speed:,.0f}",
-            f"{min(speeds) / 1e6:.2f}-{max(speeds) / 1e6:.2f} M",
+            f"{min(speeds) / 1e6:.2f}-{max(speeds) / 1e6:.2f}",
             "-" if target is None else f"{target:,.0f} {'✓' if speed >= target else '✗'}",
             f"{1e6 / speed:.3f}" if speed > 0 else "-",
             f"{best['precondition_wall_seconds']:.2f}",
