@@ -53,7 +53,6 @@ pub struct FlashCounters {
 pub struct FlashScheduler {
     geometry: Geometry,
     nand: NandTiming,
-    channel: ChannelTiming,
     dies: Vec<Server>,
     channels: Vec<Server>,
     page_transfer_ns: u64,
@@ -74,13 +73,11 @@ pub struct FlashScheduler {
 
 impl FlashScheduler {
     pub fn new(geometry: Geometry, device: &DeviceConfig, extra_sensing_ns: u64, decode_ns: u64, copyback: bool) -> Self {
-        let channel = ChannelTiming::new(&device.channel);
         FlashScheduler {
-            page_transfer_ns: channel.transfer_ns(geometry.page_size_bytes as u64),
+            page_transfer_ns: ChannelTiming::new(&device.channel).transfer_ns(geometry.page_size_bytes as u64),
             dies: vec![Server::new(); geometry.dies_total() as usize],
             channels: vec![Server::new(); geometry.channels as usize],
             nand: NandTiming::new(&device.nand),
-            channel,
             extra_sensing_ns,
             decode_ns,
             copyback,
@@ -94,14 +91,6 @@ impl FlashScheduler {
             log: None,
             geometry,
         }
-    }
-
-    pub fn page_transfer_ns(&self) -> u64 {
-        self.page_transfer_ns
-    }
-
-    pub fn channel_timing(&self) -> &ChannelTiming {
-        &self.channel
     }
 
     /// Keeps a record of every booking from now on (see [`booking_log`]).
@@ -119,20 +108,17 @@ impl FlashScheduler {
         self.dies[self.geometry.die_of(ppn) as usize].is_idle_at(time)
     }
 
+    /// Books `duration` on `resource` for an operation ready at `now`; returns its start (and
+    /// records the booking when a log is kept).
     #[inline(always)]
-    fn book_die(&mut self, now: SimTime, die: u32, duration: u64) -> SimTime {
-        let start = self.dies[die as usize].book(now, SimDuration(duration));
+    fn book(&mut self, now: SimTime, resource: Resource, duration: u64) -> SimTime {
+        let server = match resource {
+            Resource::Die(die) => &mut self.dies[die as usize],
+            Resource::Channel(channel) => &mut self.channels[channel as usize],
+        };
+        let start = server.book(now, SimDuration(duration));
         if let Some(log) = self.log.as_mut() {
-            log.push(Booking { resource: Resource::Die(die), ready_ns: now.0, start_ns: start.0, end_ns: start.0 + duration });
-        }
-        start
-    }
-
-    #[inline(always)]
-    fn book_channel(&mut self, now: SimTime, channel: u32, duration: u64) -> SimTime {
-        let start = self.channels[channel as usize].book(now, SimDuration(duration));
-        if let Some(log) = self.log.as_mut() {
-            log.push(Booking { resource: Resource::Channel(channel), ready_ns: now.0, start_ns: start.0, end_ns: start.0 + duration });
+            log.push(Booking { resource, ready_ns: now.0, start_ns: start.0, end_ns: start.0 + duration });
         }
         start
     }
@@ -209,7 +195,7 @@ impl FlashScheduler {
             die,
             channel: self.geometry.channel_of_die(die),
             read_ns: self.nand.read_ns[self.geometry.page_type(ppn)],
-            waiter: Some(waiter),
+            waiter,
             next_step: 0,
             transfers_pending: 0,
             ready: now,
@@ -229,7 +215,7 @@ impl FlashScheduler {
         for &ppn in &ppns[1..] {
             read_ns = read_ns.max(self.nand.read_ns[self.geometry.page_type(ppn)]);
         }
-        let sensed = self.book_die(now, die, read_ns) + SimDuration(read_ns);
+        let sensed = self.book(now, Resource::Die(die), read_ns) + SimDuration(read_ns);
         let pages = ppns.len() as u32;
         self.counters.page_reads += pages as u64;
         self.counters.multi_plane_reads += (pages > 1) as u64;
@@ -239,7 +225,7 @@ impl FlashScheduler {
 
     fn plain_transfer(&mut self, now: SimTime, channel: u32, pages: u32, waiter: Waiter) {
         let length = self.page_transfer_ns * pages as u64;
-        let transferred = self.book_channel(now, channel, length) + SimDuration(length);
+        let transferred = self.book(now, Resource::Channel(channel), length) + SimDuration(length);
         self.counters.page_transfers += pages as u64;
         self.counters.decodes += pages as u64;
         self.finish(waiter, transferred + SimDuration(self.decode_ns));
@@ -265,7 +251,7 @@ impl FlashScheduler {
                 let full = step.extra_sensing_levels as u64 * self.extra_sensing_ns;
                 let held = decoded.saturating_sub(sense_end.0).min(full);
                 if held > 0 {
-                    self.book_die(now, job.die, held);
+                    self.book(now, Resource::Die(job.die), held);
                     self.counters.cancelled_sensing_ns += held;
                 }
             } else {
@@ -288,7 +274,7 @@ impl FlashScheduler {
         let sense_ns = if step.hard_sense { job.read_ns } else { 0 } + step.extra_sensing_levels as u64 * self.extra_sensing_ns;
         let mut sensed = now;
         if sense_ns > 0 {
-            sensed = self.book_die(now, job.die, sense_ns) + SimDuration(sense_ns);
+            sensed = self.book(now, Resource::Die(job.die), sense_ns) + SimDuration(sense_ns);
             self.counters.page_reads += step.hard_sense as u64;
             self.counters.extra_sensing_levels += step.extra_sensing_levels as u64;
         }
@@ -308,7 +294,7 @@ impl FlashScheduler {
         let mut data_ready = now;
         if step.transfer_pages > 0 {
             let length = self.page_transfer_ns * step.transfer_pages as u64;
-            data_ready = self.book_channel(now, job.channel, length) + SimDuration(length);
+            data_ready = self.book(now, Resource::Channel(job.channel), length) + SimDuration(length);
             self.counters.page_transfers += step.transfer_pages as u64;
         }
         if step.decode {
@@ -331,9 +317,7 @@ impl FlashScheduler {
             self.events.schedule(job.ready, (Stage::PlannedSense { job: id }).pack());
         } else {
             self.read_jobs.release(id);
-            if let Some(waiter) = job.waiter {
-                self.finish(waiter, job.ready);
-            }
+            self.finish(job.waiter, job.ready);
         }
     }
 
@@ -377,13 +361,13 @@ impl FlashScheduler {
         // deep backlog the program runs long after, and reading the record back would miss cache).
         self.write_groups.release(id);
         let length = self.page_transfer_ns * group.pages as u64;
-        let data_in = self.book_channel(now, group.channel, length) + SimDuration(length);
+        let data_in = self.book(now, Resource::Channel(group.channel), length) + SimDuration(length);
         self.events.schedule(data_in, (Stage::Program { die: group.die, pages: group.pages, request: group.request, page_type: group.page_type }).pack());
     }
 
     fn program(&mut self, die: u32, pages: u32, request: u32, page_type: u8, now: SimTime) {
         let program_ns = self.nand.program_ns[page_type as usize];
-        let end = self.book_die(now, die, program_ns) + SimDuration(program_ns);
+        let end = self.book(now, Resource::Die(die), program_ns) + SimDuration(program_ns);
         let pages = pages as u64;
         self.counters.page_programs += pages;
         self.counters.page_transfers += pages;
@@ -432,18 +416,18 @@ impl FlashScheduler {
                         // plane's register in between, which no other command may overwrite.
                         let Some(FlashOp::GcProgram { ppn: destination }) = next else { unreachable!("matched above") };
                         let length = read_ns + self.nand.program_ns[self.geometry.page_type(destination)];
-                        let end = self.book_die(now, die, length) + SimDuration(length);
+                        let end = self.book(now, Resource::Die(die), length) + SimDuration(length);
                         self.counters.page_programs += 1;
                         (2, GcPhase::Sense, end)
                     } else {
-                        let sensed = self.book_die(now, die, read_ns) + SimDuration(read_ns);
+                        let sensed = self.book(now, Resource::Die(die), read_ns) + SimDuration(read_ns);
                         (0, GcPhase::Transfer, sensed)
                     }
                 }
                 (FlashOp::GcRead { ppn }, GcPhase::Transfer) => {
                     let channel = self.geometry.channel_of_die(self.geometry.die_of(ppn));
                     let length = 2 * self.page_transfer_ns;
-                    let back = self.book_channel(now, channel, length) + SimDuration(length + self.decode_ns);
+                    let back = self.book(now, Resource::Channel(channel), length) + SimDuration(length + self.decode_ns);
                     self.counters.page_transfers += 2;
                     self.counters.decodes += 1;
                     (0, GcPhase::Program, back)
@@ -452,7 +436,7 @@ impl FlashScheduler {
                     let Some(FlashOp::GcProgram { ppn: destination }) = next else { unreachable!("checked when sensed") };
                     let program_ns = self.nand.program_ns[self.geometry.page_type(destination)];
                     let die = self.geometry.die_of(ppn);
-                    let end = self.book_die(now, die, program_ns) + SimDuration(program_ns);
+                    let end = self.book(now, Resource::Die(die), program_ns) + SimDuration(program_ns);
                     self.counters.page_programs += 1;
                     (2, GcPhase::Sense, end)
                 }
@@ -463,7 +447,7 @@ impl FlashScheduler {
                 }
                 (FlashOp::Erase { block }, _) => {
                     let die = self.geometry.die_of(self.geometry.first_page(block));
-                    let end = self.book_die(now, die, self.nand.erase_ns) + SimDuration(self.nand.erase_ns);
+                    let end = self.book(now, Resource::Die(die), self.nand.erase_ns) + SimDuration(self.nand.erase_ns);
                     self.counters.block_erases += 1;
                     (1, GcPhase::Sense, end)
                 }

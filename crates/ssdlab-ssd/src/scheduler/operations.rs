@@ -6,13 +6,14 @@ use crate::read_path::ReadPlan;
 use ssdlab_engine::SimTime;
 
 /// Who is told when a chain of operations ends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Waiter {
     /// A host request (by its id from `open_request`): it completes when its last chain ends.
     Request(u32),
     /// A program group waiting for its read-modify-write reads before its data moves.
     WriteGroup(u32),
     /// Nobody waits (garbage collection).
+    #[default]
     Nobody,
 }
 
@@ -133,7 +134,7 @@ pub struct ReadJob {
     pub channel: u32,
     /// The page's hard sensing time.
     pub read_ns: u64,
-    pub waiter: Option<Waiter>,
+    pub waiter: Waiter,
     /// The first step not yet sensed.
     pub next_step: u32,
     /// Steps sensed whose transfer and decode have not been booked yet.
