@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -62,11 +63,21 @@ class RunResult(_AttributeView):
         return json.dumps(self._data, indent=indent, sort_keys=False)
 
     def write_json(self, path: str | Path) -> None:
-        """Writes atomically (a temporary file beside it, then renamed)."""
-        path = Path(path)
-        temporary = path.with_name(f".{path.name}.tmp")
-        temporary.write_text(self.to_json() + "\n", encoding="utf-8")
+        write_text_atomically(Path(path), self.to_json() + "\n")
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    """Writes `text` to `path` through a temporary file beside it, then renames: a reader never sees
+    half a file, and a failed write leaves the old one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
         os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def run(

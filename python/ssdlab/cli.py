@@ -79,19 +79,7 @@ def _check_output(path: Path | None) -> None:
 
 def _write_json(path: Path, data: object) -> None:
     """Writes atomically: a reader never sees half a file, and a failed write leaves the old one."""
-    _write_text_atomically(path, json.dumps(data, indent=2) + "\n")
-
-
-def _write_text_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    api.write_text_atomically(path, json.dumps(data, indent=2) + "\n")
 
 
 def _version_callback(value: bool) -> None:
@@ -150,7 +138,7 @@ def run(
         _fail(error)
         return
     if json_out is not None:
-        _write_text_atomically(json_out, result.to_json() + "\n")
+        result.write_json(json_out)
     if not quiet:
         render_run(result, console)
         if json_out is not None:
@@ -343,7 +331,7 @@ def ecc_decoding_table(
         _fail(error)
         return
     if out is not None:
-        _write_text_atomically(out, result["config_toml"])
+        api.write_text_atomically(out, result["config_toml"])
     if json_out is not None:
         _write_json(json_out, result["tables"][0] if len(result["tables"]) == 1 else result)
     for table in result["tables"]:
