@@ -97,7 +97,7 @@ def test_reversed_timestamps_are_reported_by_trace_stats(cli, tmp_path: Path):
 def test_readme_gc_example_collects_garbage(cli, tmp_path: Path):
     """The README's GC example must show GC at work (issue 13: it used to run 0 invocations)."""
     readme = (REPO / "README.md").read_text()
-    line = next(line for line in readme.splitlines() if line.startswith("ssdlab run default") and "garbage_collection.policy" in line)
+    line = next(line for line in readme.splitlines() if line.startswith("ssdlab run ") and "garbage_collection.policy" in line)
     arguments = shlex.split(line.split("#")[0])[1:]
     out = tmp_path / "gc.json"
     done = cli(*arguments, "--set", "workload.synthetic.requests=20000", "--json", str(out), "-q")
