@@ -15,6 +15,7 @@
 //! [`metrics`] the output, [`presets`] the shipped configs. Errors are typed per domain ([`error`]).
 
 pub mod config;
+pub mod device_layout;
 pub mod energy;
 pub mod error;
 pub mod ftl;
@@ -23,6 +24,7 @@ pub mod host;
 pub mod media;
 pub mod metrics;
 pub mod middleware;
+pub mod placement;
 pub mod presets;
 pub mod read_path;
 pub mod scheduler;

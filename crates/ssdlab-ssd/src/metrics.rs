@@ -184,6 +184,35 @@ pub struct IntegritySummary {
     pub mismatches: u64,
 }
 
+/// One tier of the device at the end of a run (`result.tiers.<name>`).
+#[derive(Debug, Clone, Serialize)]
+pub struct TierSummary {
+    pub cell_type: String,
+    pub channels: u32,
+    pub chips: u32,
+    pub dies_per_chip: u32,
+    pub planes_per_die: u32,
+    pub blocks_per_plane: u32,
+    pub pages_per_block: u32,
+    pub physical_capacity_bytes: u64,
+    /// What the host may keep here (physical minus this tier's over-provisioning).
+    pub logical_capacity_bytes: u64,
+    /// Pages holding live data at the end of the run.
+    pub valid_pages: u64,
+    pub collector: String,
+    pub host_pages_written: u64,
+    pub gc: GcMetrics,
+    pub pages_migrated_in: u64,
+    pub pages_migrated_out: u64,
+    pub erase_count: EraseCountSummary,
+    pub flash: FlashCounters,
+    pub utilisation: UtilisationSummary,
+    pub energy_uj: EnergyAccount,
+    pub energy_total_uj: f64,
+    /// Mean power over the run: energy / simulated time.
+    pub power_w: f64,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct UtilisationSummary {
     /// Mean fraction of simulated time the dies were busy.
@@ -212,7 +241,13 @@ pub struct RunResult {
     pub flash: FlashCounters,
     pub energy_uj: EnergyAccount,
     pub energy_total_uj: f64,
+    /// Mean power over the run: energy / simulated time.
+    pub power_w: f64,
     pub utilisation: UtilisationSummary,
+    /// Per tier, by name (a one-tier device has one, named `nand`).
+    pub tiers: std::collections::BTreeMap<String, TierSummary>,
+    /// Where host writes go and where collected pages move (`single` on a one-tier device).
+    pub placement: String,
     /// Host reads of logical pages never written (served without a flash access).
     pub unmapped_page_reads: u64,
     /// Partial-page writes that first read the old page (read-modify-write).

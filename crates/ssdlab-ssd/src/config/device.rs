@@ -1,15 +1,130 @@
-//! `[device]`: geometry, NAND timing and endurance, channel, per-operation energy.
+//! `[device]`: geometry, NAND timing and endurance, channel, per-operation energy; or, for a
+//! heterogeneous device, named tiers (`[device.tiers.mlc]`, `[device.tiers.tlc]`), each a set of
+//! chips with one media profile, its own channels and its own geometry.
+//!
+//! A one-tier device is written as today (`device.geometry`, `device.nand`, `device.channel`); it is
+//! the tier named [`SINGLE_TIER_NAME`]. [`DeviceConfig::tiers`] resolves either form into the same
+//! list of [`TierSpec`]s, so the model has one code path.
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The name of the one tier of a device written without `[device.tiers.*]`.
+pub const SINGLE_TIER_NAME: &str = "nand";
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DeviceConfig {
-    pub geometry: GeometryConfig,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub geometry: Option<GeometryConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nand: Option<NandConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<ChannelConfig>,
+    #[serde(default)]
+    pub energy: EnergyConfig,
+    /// Named tiers of a heterogeneous device (instead of `geometry`/`nand`/`channel`). Their
+    /// physical pages, dies and channels are laid out in name order.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tiers: BTreeMap<String, TierConfig>,
+    /// When set, the tiers' chips must add up to it (a fixed chip budget split between tiers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chip_budget: Option<u32>,
+}
+
+/// One tier: `chips` chips spread evenly over its own `channels`, one media profile.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TierConfig {
+    pub chips: u32,
+    pub channels: u32,
+    pub dies_per_chip: u32,
+    pub planes_per_die: u32,
+    pub blocks_per_plane: u32,
+    pub pages_per_block: u32,
+    pub page_size_bytes: u32,
     pub nand: NandConfig,
     pub channel: ChannelConfig,
     #[serde(default)]
     pub energy: EnergyConfig,
+    /// Fraction of this tier's physical pages hidden from the host (default: `ftl.overprovisioning_fraction`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overprovisioning_fraction: Option<f64>,
+}
+
+/// A tier as the model sees it, from either form of `[device]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TierSpec {
+    pub name: String,
+    /// Where this tier's fields live in the config (`device.tiers.tlc`, or `device` for the one tier).
+    pub field_prefix: String,
+    pub geometry: GeometryConfig,
+    pub nand: NandConfig,
+    pub channel: ChannelConfig,
+    pub energy: EnergyConfig,
+    pub overprovisioning_fraction: Option<f64>,
+}
+
+impl TierSpec {
+    /// The config path of one of this tier's fields: `table` is `geometry`, `nand`, `channel` or `energy`.
+    pub fn field(&self, table: &str, name: &str) -> String {
+        if self.field_prefix == "device" {
+            format!("device.{table}.{name}")
+        } else if table == "geometry" {
+            format!("{}.{name}", self.field_prefix)
+        } else {
+            format!("{}.{table}.{name}", self.field_prefix)
+        }
+    }
+}
+
+impl DeviceConfig {
+    /// True for a device given as named tiers.
+    pub fn is_tiered(&self) -> bool {
+        !self.tiers.is_empty()
+    }
+
+    /// Every tier, in layout order (the one tier of a plain device; named tiers in name order).
+    /// Call after validation: a plain device's missing tables are then impossible.
+    pub fn tiers(&self) -> Vec<TierSpec> {
+        if self.tiers.is_empty() {
+            let (Some(geometry), Some(nand), Some(channel)) = (&self.geometry, &self.nand, &self.channel) else { return Vec::new() };
+            return vec![TierSpec {
+                name: SINGLE_TIER_NAME.to_string(),
+                field_prefix: "device".to_string(),
+                geometry: geometry.clone(),
+                nand: nand.clone(),
+                channel: channel.clone(),
+                energy: self.energy.clone(),
+                overprovisioning_fraction: None,
+            }];
+        }
+        self.tiers
+            .iter()
+            .map(|(name, tier)| TierSpec {
+                name: name.clone(),
+                field_prefix: format!("device.tiers.{name}"),
+                geometry: GeometryConfig {
+                    channels: tier.channels,
+                    chips_per_channel: if tier.channels == 0 { 0 } else { tier.chips / tier.channels },
+                    dies_per_chip: tier.dies_per_chip,
+                    planes_per_die: tier.planes_per_die,
+                    blocks_per_plane: tier.blocks_per_plane,
+                    pages_per_block: tier.pages_per_block,
+                    page_size_bytes: tier.page_size_bytes,
+                },
+                nand: tier.nand.clone(),
+                channel: tier.channel.clone(),
+                energy: tier.energy.clone(),
+                overprovisioning_fraction: tier.overprovisioning_fraction,
+            })
+            .collect()
+    }
+
+    /// The host page size (every tier has the same one; checked by validation).
+    pub fn page_size_bytes(&self) -> u32 {
+        self.tiers().first().map_or(4096, |tier| tier.geometry.page_size_bytes)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -78,6 +193,12 @@ pub struct ChannelConfig {
     /// Command and address cycles before each data transfer.
     #[serde(default)]
     pub command_overhead_ns: u64,
+    /// I/O supply voltage of the bus (for I/O energy, C·V² per pin toggle); 0 leaves I/O energy out.
+    #[serde(default)]
+    pub io_voltage_v: f64,
+    /// Capacitance per data pin, in pF (seed 001: NAND 8 pF, 0.3 pF with TSV).
+    #[serde(default)]
+    pub pin_capacitance_pf: f64,
 }
 
 fn default_bus_width() -> u32 {
@@ -94,12 +215,102 @@ pub struct EnergyConfig {
     pub page_transfer_uj: f64,
     pub decode_uj: f64,
     pub erase_block_uj: f64,
+    /// Array supply voltage and current while a die is busy / idle (energy = busy time x V x I plus
+    /// idle time x V x I_idle per die; 0 leaves it out). Seed 004 derives its energies this way.
+    pub supply_voltage_v: f64,
+    pub active_current_ma: f64,
+    pub idle_current_ma: f64,
 }
 
 /// Checks the device tables. Returns (field path, message) on the first failure.
 pub(super) fn validate(device: &DeviceConfig) -> Result<(), (String, String)> {
     let fail = |field: &str, message: String| Err((field.to_string(), message));
-    let g = &device.geometry;
+    if device.is_tiered() {
+        for table in ["geometry", "nand", "channel"] {
+            let given = match table {
+                "geometry" => device.geometry.is_some(),
+                "nand" => device.nand.is_some(),
+                _ => device.channel.is_some(),
+            };
+            if given {
+                return fail(&format!("device.{table}"), "a device with [device.tiers.*] gives geometry, nand and channel per tier; remove this table".into());
+            }
+        }
+        if device.energy != EnergyConfig::default() {
+            return fail("device.energy", "a device with [device.tiers.*] gives energy per tier (device.tiers.NAME.energy)".into());
+        }
+        for (name, tier) in &device.tiers {
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return fail(&format!("device.tiers.{name}"), "tier names are letters, digits and underscores".into());
+            }
+            if tier.channels == 0 {
+                return fail(&format!("device.tiers.{name}.channels"), "must be at least 1".into());
+            }
+            if tier.chips == 0 || !tier.chips.is_multiple_of(tier.channels) {
+                return fail(&format!("device.tiers.{name}.chips"), format!("must be a positive multiple of the tier's {} channels, got {}", tier.channels, tier.chips));
+            }
+            if let Some(fraction) = tier.overprovisioning_fraction {
+                if !(0.0..0.95).contains(&fraction) {
+                    return fail(&format!("device.tiers.{name}.overprovisioning_fraction"), format!("must be in [0, 0.95), got {fraction}"));
+                }
+            }
+        }
+        if device.tiers.len() > 16 {
+            return fail("device.tiers", format!("at most 16 tiers are supported, got {}", device.tiers.len()));
+        }
+        if let Some(budget) = device.chip_budget {
+            let chips: u64 = device.tiers.values().map(|tier| tier.chips as u64).sum();
+            if chips != budget as u64 {
+                let split: Vec<String> = device.tiers.iter().map(|(name, tier)| format!("{name} {}", tier.chips)).collect();
+                return fail("device.chip_budget", format!("the tiers' chips ({}) add up to {chips}, not the budget of {budget}", split.join(" + ")));
+            }
+        }
+    } else {
+        for (table, given) in [("geometry", device.geometry.is_some()), ("nand", device.nand.is_some()), ("channel", device.channel.is_some())] {
+            if !given {
+                return fail(&format!("device.{table}"), "missing: give device.geometry, device.nand and device.channel, or named [device.tiers.*]".into());
+            }
+        }
+        if device.chip_budget.is_some() {
+            return fail("device.chip_budget", "applies to a device with [device.tiers.*] only".into());
+        }
+    }
+    let tiers = device.tiers();
+    let (mut dies, mut pages, mut channels) = (0u64, 0u64, 0u64);
+    for tier in &tiers {
+        validate_tier(tier)?;
+        let g = &tier.geometry;
+        dies += g.channels as u64 * g.chips_per_channel as u64 * g.dies_per_chip as u64;
+        pages += g.channels as u64 * g.chips_per_channel as u64 * g.dies_per_chip as u64 * g.planes_per_die as u64 * g.blocks_per_plane as u64 * g.pages_per_block as u64;
+        channels += g.channels as u64;
+    }
+    if let Some(first) = tiers.first() {
+        for tier in &tiers[1..] {
+            if tier.geometry.page_size_bytes != first.geometry.page_size_bytes {
+                return fail(&tier.field("geometry", "page_size_bytes"), format!(
+                    "every tier must have the host's page size: {} has {} bytes, {} has {}",
+                    tier.name, tier.geometry.page_size_bytes, first.name, first.geometry.page_size_bytes
+                ));
+            }
+        }
+    }
+    // The scheduler packs a channel number into 16 bits and a die number into 20.
+    if channels > u16::MAX as u64 {
+        return fail(&tiers.first().map_or("device".into(), |t| t.field("geometry", "channels")), format!("at most {} channels are supported, got {channels}", u16::MAX));
+    }
+    if dies >= 1 << 20 {
+        return fail("device.geometry", format!("{dies} dies; at most {} are supported", (1u64 << 20) - 1));
+    }
+    if pages >= u32::MAX as u64 {
+        return fail("device.geometry", format!("{pages} physical pages; at most {} are supported (physical page numbers are 32-bit)", u32::MAX - 1));
+    }
+    Ok(())
+}
+
+/// Checks one tier's geometry, NAND timing, channel and energy.
+fn validate_tier(tier: &TierSpec) -> Result<(), (String, String)> {
+    let fail = |field: String, message: String| Err((field, message));
+    let g = &tier.geometry;
     for (name, value) in [
         ("channels", g.channels),
         ("chips_per_channel", g.chips_per_channel),
@@ -110,50 +321,44 @@ pub(super) fn validate(device: &DeviceConfig) -> Result<(), (String, String)> {
         ("page_size_bytes", g.page_size_bytes),
     ] {
         if value == 0 {
-            return fail(&format!("device.geometry.{name}"), "must be at least 1".into());
+            return fail(tier.field("geometry", name), "must be at least 1".into());
         }
     }
     if !g.page_size_bytes.is_power_of_two() || g.page_size_bytes < 512 {
-        return fail("device.geometry.page_size_bytes", format!("must be a power of two of at least 512, got {}", g.page_size_bytes));
-    }
-    let total_pages = g.channels as u64 * g.chips_per_channel as u64 * g.dies_per_chip as u64 * g.planes_per_die as u64 * g.blocks_per_plane as u64 * g.pages_per_block as u64;
-    // The scheduler packs a channel number into 16 bits and a die number into 20.
-    if g.channels > u16::MAX as u32 {
-        return fail("device.geometry.channels", format!("at most {} channels are supported, got {}", u16::MAX, g.channels));
-    }
-    let dies = g.channels as u64 * g.chips_per_channel as u64 * g.dies_per_chip as u64;
-    if dies >= 1 << 20 {
-        return fail("device.geometry", format!("{dies} dies; at most {} are supported", (1u64 << 20) - 1));
-    }
-    if total_pages >= u32::MAX as u64 {
-        return fail("device.geometry", format!("{total_pages} physical pages; at most {} are supported (physical page numbers are 32-bit)", u32::MAX - 1));
+        return fail(tier.field("geometry", "page_size_bytes"), format!("must be a power of two of at least 512, got {}", g.page_size_bytes));
     }
     if g.pages_per_block > 0x7FFF {
-        return fail("device.geometry.pages_per_block", format!("at most 32767 are supported, got {}", g.pages_per_block));
+        return fail(tier.field("geometry", "pages_per_block"), format!("at most 32767 are supported, got {}", g.pages_per_block));
     }
-    let bits = device.nand.cell_type.bits_per_cell();
+    let nand = &tier.nand;
+    let bits = nand.cell_type.bits_per_cell();
     if !(g.pages_per_block as usize).is_multiple_of(bits) {
-        return fail("device.geometry.pages_per_block", format!("must be a multiple of {bits} (pages per word line of {:?})", device.nand.cell_type));
+        return fail(tier.field("geometry", "pages_per_block"), format!("must be a multiple of {bits} (pages per word line of {:?})", nand.cell_type));
     }
-    for (name, values) in [("read_latency_ns", &device.nand.read_latency_ns), ("program_latency_ns", &device.nand.program_latency_ns)] {
+    for (name, values) in [("read_latency_ns", &nand.read_latency_ns), ("program_latency_ns", &nand.program_latency_ns)] {
         if values.len() != 1 && values.len() != bits {
-            return fail(&format!("device.nand.{name}"), format!("give 1 value or {bits} (one per page type of {:?}), got {}", device.nand.cell_type, values.len()));
+            return fail(tier.field("nand", name), format!("give 1 value or {bits} (one per page type of {:?}), got {}", nand.cell_type, values.len()));
         }
         if values.contains(&0) {
-            return fail(&format!("device.nand.{name}"), "latencies must be positive".into());
+            return fail(tier.field("nand", name), "latencies must be positive".into());
         }
     }
-    if device.nand.erase_latency_ns == 0 {
-        return fail("device.nand.erase_latency_ns", "must be positive".into());
+    if nand.erase_latency_ns == 0 {
+        return fail(tier.field("nand", "erase_latency_ns"), "must be positive".into());
     }
-    let channel = &device.channel;
+    let channel = &tier.channel;
     if !(channel.transfer_rate_mts > 0.0 && channel.transfer_rate_mts.is_finite()) {
-        return fail("device.channel.transfer_rate_mts", format!("must be positive, got {}", channel.transfer_rate_mts));
+        return fail(tier.field("channel", "transfer_rate_mts"), format!("must be positive, got {}", channel.transfer_rate_mts));
     }
     if channel.bus_width_bits == 0 || !channel.bus_width_bits.is_multiple_of(8) {
-        return fail("device.channel.bus_width_bits", format!("must be a positive multiple of 8, got {}", channel.bus_width_bits));
+        return fail(tier.field("channel", "bus_width_bits"), format!("must be a positive multiple of 8, got {}", channel.bus_width_bits));
     }
-    let energy = &device.energy;
+    for (name, value) in [("io_voltage_v", channel.io_voltage_v), ("pin_capacitance_pf", channel.pin_capacitance_pf)] {
+        if !(value >= 0.0 && value.is_finite()) {
+            return fail(tier.field("channel", name), format!("must be a non-negative number, got {value}"));
+        }
+    }
+    let energy = &tier.energy;
     for (name, value) in [
         ("program_page_uj", energy.program_page_uj),
         ("read_sense_uj", energy.read_sense_uj),
@@ -161,9 +366,12 @@ pub(super) fn validate(device: &DeviceConfig) -> Result<(), (String, String)> {
         ("page_transfer_uj", energy.page_transfer_uj),
         ("decode_uj", energy.decode_uj),
         ("erase_block_uj", energy.erase_block_uj),
+        ("supply_voltage_v", energy.supply_voltage_v),
+        ("active_current_ma", energy.active_current_ma),
+        ("idle_current_ma", energy.idle_current_ma),
     ] {
         if !(value >= 0.0 && value.is_finite()) {
-            return fail(&format!("device.energy.{name}"), format!("must be a non-negative number, got {value}"));
+            return fail(tier.field("energy", name), format!("must be a non-negative number, got {value}"));
         }
     }
     Ok(())

@@ -2,7 +2,7 @@
 //! preconditioning and fast aging.
 
 use serde::{Deserialize, Serialize};
-use super::device::GeometryConfig;
+use super::device::TierSpec;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -126,7 +126,7 @@ pub struct AgingConfig {
 }
 
 /// Checks the FTL tables against the geometry they run on. Returns (field path, message) on the first failure.
-pub(super) fn validate(ftl: &FtlConfig, g: &GeometryConfig) -> Result<(), (String, String)> {
+pub(super) fn validate(ftl: &FtlConfig, tiers: &[TierSpec]) -> Result<(), (String, String)> {
     let fail = |field: &str, message: String| Err((field.to_string(), message));
     if !(0.0..0.95).contains(&ftl.overprovisioning_fraction) {
         return fail("ftl.overprovisioning_fraction", format!("must be in [0, 0.95), got {}", ftl.overprovisioning_fraction));
@@ -141,16 +141,26 @@ pub(super) fn validate(ftl: &FtlConfig, g: &GeometryConfig) -> Result<(), (Strin
     if gc.high_watermark_blocks < gc.low_watermark_blocks {
         return fail("ftl.garbage_collection.high_watermark_blocks", format!("must be at least low_watermark_blocks ({}), got {}", gc.low_watermark_blocks, gc.high_watermark_blocks));
     }
+    if ftl.sizing == CapacitySizing::Footprint && tiers.len() > 1 {
+        return fail("ftl.sizing", "sizing from the footprint applies to a one-tier device; size each tier with its geometry".into());
+    }
     if ftl.sizing == CapacitySizing::Geometry {
-        let reserve = gc.high_watermark_blocks as u64 + 2;
-        if (g.blocks_per_plane as u64) <= reserve {
-            return fail("device.geometry.blocks_per_plane", format!("must exceed the GC reserve of {reserve} blocks per plane (high watermark + 2 open blocks)"));
-        }
-        let spare_blocks = (g.blocks_per_plane as f64 * ftl.overprovisioning_fraction).floor() as u64;
-        if spare_blocks < reserve {
-            return fail("ftl.overprovisioning_fraction", format!(
-                "{} leaves {spare_blocks} spare blocks per plane, fewer than the {reserve} that garbage collection needs (high watermark + 2 open blocks); raise it to at least {:.4}",
-                ftl.overprovisioning_fraction, reserve as f64 / g.blocks_per_plane as f64));
+        for tier in tiers {
+            let g = &tier.geometry;
+            // Three open blocks per plane: host, GC and migration streams.
+            let reserve = gc.high_watermark_blocks as u64 + 2 + (tiers.len() > 1) as u64;
+            if (g.blocks_per_plane as u64) <= reserve {
+                return fail(&tier.field("geometry", "blocks_per_plane"), format!("must exceed the GC reserve of {reserve} blocks per plane (high watermark + open blocks)"));
+            }
+            let fraction = tier.overprovisioning_fraction.unwrap_or(ftl.overprovisioning_fraction);
+            let spare_blocks = (g.blocks_per_plane as f64 * fraction).floor() as u64;
+            if spare_blocks < reserve {
+                let field = if tier.overprovisioning_fraction.is_some() { format!("{}.overprovisioning_fraction", tier.field_prefix) } else { "ftl.overprovisioning_fraction".to_string() };
+                return fail(&field, format!(
+                    "{fraction} leaves {spare_blocks} spare blocks per plane{}, fewer than the {reserve} that garbage collection needs (high watermark + open blocks); raise it to at least {:.4}",
+                    if tiers.len() > 1 { format!(" in tier {}", tier.name) } else { String::new() },
+                    reserve as f64 / g.blocks_per_plane as f64));
+            }
         }
     }
     if !(ftl.precondition.overwrite_passes >= 0.0 && ftl.precondition.overwrite_passes.is_finite()) {

@@ -6,13 +6,14 @@
 //! it is read, so they go through exactly the same checks.
 //!
 //! One file per top-level table (`device`, `ftl`, `host`, `workload`, `read_path`, `middleware`,
-//! `verification`), each with its plain data and its own checks; this file loads a config (TOML,
+//! `placement`, `verification`), each with its plain data and its own checks; this file loads a config (TOML,
 //! overrides) and runs the checks in a fixed order, so the first failure reported is always the same.
 
 mod device;
 mod ftl;
 mod host;
 mod middleware;
+mod placement;
 mod read_path;
 mod verification;
 mod workload;
@@ -21,6 +22,7 @@ pub use device::*;
 pub use ftl::*;
 pub use host::*;
 pub use middleware::*;
+pub use placement::*;
 pub use read_path::*;
 pub use verification::*;
 pub use workload::*;
@@ -47,6 +49,8 @@ pub struct SimulationConfig {
     pub read_path: ReadPathConfig,
     #[serde(default)]
     pub middleware: MiddlewareConfig,
+    #[serde(default)]
+    pub placement: PlacementConfig,
     #[serde(default)]
     pub verification: VerificationConfig,
 }
@@ -103,8 +107,13 @@ impl SimulationConfig {
     /// the first failure.
     pub fn validate(&self) -> Result<(), (String, String)> {
         device::validate(&self.device)?;
-        ftl::validate(&self.ftl, &self.device.geometry)?;
+        let tiers = self.device.tiers();
+        ftl::validate(&self.ftl, &tiers)?;
+        placement::validate(&self.placement, &tiers)?;
         middleware::validate(&self.middleware)?;
+        if self.device.is_tiered() && self.middleware.kind == MiddlewareKind::LbaScrambler {
+            return Err(("middleware.kind".into(), "the LBA scrambler reads one FTL's next victim; it runs on a one-tier device only".into()));
+        }
         host::validate(&self.host)?;
         workload::validate(&self.workload)?;
         read_path::validate(&self.read_path)

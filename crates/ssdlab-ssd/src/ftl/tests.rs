@@ -4,12 +4,28 @@
 //! latest data.
 
 use super::*;
-use crate::config::{CellType, GeometryConfig, VictimPolicyKind};
+use crate::config::{CellType, ChannelConfig, EnergyConfig, GeometryConfig, NandConfig, PlaneAllocation, TierSpec, VictimPolicyKind};
+use crate::placement::Single;
 use proptest::prelude::*;
 
-fn geometry() -> Geometry {
-    let config = GeometryConfig { channels: 1, chips_per_channel: 1, dies_per_chip: 1, planes_per_die: 2, blocks_per_plane: 8, pages_per_block: 4, page_size_bytes: 4096 };
-    Geometry::new(&config, CellType::Mlc)
+fn tier(name: &str, cell_type: CellType, planes_per_die: u32, pages_per_block: u32) -> TierSpec {
+    tier_of_blocks(name, cell_type, planes_per_die, 8, pages_per_block)
+}
+
+fn tier_of_blocks(name: &str, cell_type: CellType, planes_per_die: u32, blocks_per_plane: u32, pages_per_block: u32) -> TierSpec {
+    TierSpec {
+        name: name.into(),
+        field_prefix: format!("device.tiers.{name}"),
+        geometry: GeometryConfig { channels: 1, chips_per_channel: 1, dies_per_chip: 1, planes_per_die, blocks_per_plane, pages_per_block, page_size_bytes: 4096 },
+        nand: NandConfig { cell_type, read_latency_ns: vec![50_000], program_latency_ns: vec![500_000], erase_latency_ns: 3_000_000, multi_plane: true, endurance_pe_cycles: 3000 },
+        channel: ChannelConfig { transfer_rate_mts: 200.0, bus_width_bits: 8, command_overhead_ns: 0, io_voltage_v: 0.0, pin_capacitance_pf: 0.0 },
+        energy: EnergyConfig::default(),
+        overprovisioning_fraction: None,
+    }
+}
+
+fn layout() -> DeviceLayout {
+    DeviceLayout::from_specs(&[tier("nand", CellType::Mlc, 2, 4)])
 }
 
 fn ftl(policy: VictimPolicyKind, allocation: PlaneAllocation) -> Ftl {
@@ -20,7 +36,7 @@ fn ftl(policy: VictimPolicyKind, allocation: PlaneAllocation) -> Ftl {
     config.plane_allocation = allocation;
     // 32 pages per plane; GC needs its high watermark plus two open blocks (5 blocks, 20 pages), so
     // 12 logical pages per plane (24 in all) is what this device can hold.
-    Ftl::new(geometry(), &config, 24, true)
+    Ftl::new(&layout(), &config, Placement::Single(Single { tier: 0 }), &[24], 24, true)
 }
 
 #[test]
@@ -33,7 +49,7 @@ fn a_write_maps_a_page_and_an_overwrite_invalidates_the_old_copy() {
     let second = ftl.write(Lpn(5), 1, 12, &mut ops).unwrap();
     assert_ne!(first, second);
     assert_eq!((ftl.lookup(Lpn(5)), ftl.tag(second)), (Some(second), 12));
-    assert_eq!(ftl.valid_pages(ftl.geometry().block_of(first)), 1, "the block holds only the new copy");
+    assert_eq!(ftl.valid_pages(ftl.layout().block_of(first)), 1, "the block holds only the new copy");
     assert_eq!(ftl.mapped_pages(), 1);
     assert!(ops.is_empty(), "no GC yet");
     ftl.check_invariants().unwrap();
@@ -60,17 +76,17 @@ fn garbage_collection_starts_below_the_low_watermark_and_stops_at_the_high_one()
             for pair in ops.iter().filter(|op| !matches!(op, FlashOp::Erase { .. })).collect::<Vec<_>>().chunks(2) {
                 match pair {
                     [FlashOp::GcRead { ppn: from }, FlashOp::GcProgram { ppn: to }] => {
-                        assert_eq!(ftl.geometry().plane_of(*from), ftl.geometry().plane_of(*to), "copies stay in their plane");
+                        assert_eq!(ftl.layout().plane_of(*from), ftl.layout().plane_of(*to), "copies stay in their plane");
                     }
                     other => panic!("unpaired GC operations {other:?}"),
                 }
             }
-            let plane = ftl.geometry().plane_of(ftl.lookup(lpn).unwrap());
+            let plane = ftl.layout().plane_of(ftl.lookup(lpn).unwrap());
             assert!(ftl.free_blocks(plane) >= 3 - 1, "GC stops at the high watermark (the open block excepted)");
         }
         ftl.check_invariants().unwrap();
     }
-    assert!(ftl.stats.gc_invocations > 0 && ftl.stats.blocks_erased > 0, "{:?}", ftl.stats);
+    assert!(ftl.stats().gc_invocations > 0 && ftl.stats().blocks_erased > 0, "{:?}", ftl.stats());
     for (&lpn, &expected) in &tags {
         assert_eq!(ftl.tag(ftl.lookup(Lpn(lpn)).unwrap()), expected, "page {lpn} lost its latest write");
     }
@@ -85,11 +101,11 @@ fn greedy_names_the_block_with_the_fewest_valid_pages() {
     for lpn in (0..24).step_by(2) {
         ftl.write(Lpn(lpn), 0, lpn + 1, &mut ops).unwrap();
     }
-    let first_block = ftl.geometry().block_of(ftl.lookup(Lpn(0)).unwrap());
+    let first_block = ftl.layout().block_of(ftl.lookup(Lpn(0)).unwrap());
     for lpn in [0, 2, 4] {
         ftl.write(Lpn(lpn), 1, 100 + lpn, &mut ops).unwrap();
     }
-    let plane = ftl.geometry().plane_of_block(first_block);
+    let plane = PlaneIndex(first_block.0 / 8);
     assert_eq!(ftl.valid_pages(first_block), 1);
     assert_eq!(ftl.next_victim(plane, 2), Some(first_block));
 }
@@ -116,6 +132,113 @@ proptest! {
             if let Err(violation) = ftl.check_invariants() {
                 prop_assert!(false, "after write {}: {}", index, violation);
             }
+        }
+        for (&lpn, &tag) in &latest {
+            let ppn = ftl.lookup(Lpn(lpn));
+            prop_assert!(ppn.is_some());
+            prop_assert_eq!(ftl.tag(ppn.unwrap()), tag);
+        }
+        prop_assert_eq!(ftl.mapped_pages(), latest.len() as u64);
+    }
+}
+
+/// Two tiers: MLC (2 planes x 16 blocks x 4 pages, 24 pages for the host) in front of TLC (1 plane x
+/// 16 blocks x 6 pages, 60 for the host); host writes go to MLC and MLC GC moves pages to TLC.
+fn two_tier_ftl(policy: VictimPolicyKind, allocation: PlaneAllocation) -> Ftl {
+    let layout = DeviceLayout::from_specs(&[tier_of_blocks("mlc", CellType::Mlc, 2, 16, 4), tier_of_blocks("tlc", CellType::Tlc, 1, 16, 6)]);
+    let mut config = FtlConfig::default();
+    config.garbage_collection.policy = policy;
+    config.garbage_collection.low_watermark_blocks = 2;
+    config.garbage_collection.high_watermark_blocks = 3;
+    config.plane_allocation = allocation;
+    let placement = Placement::MigrateOnCollect(crate::placement::MigrateOnCollect { write_tier: 0, migrate_to: 1 });
+    Ftl::new(&layout, &config, placement, &[24, 60], 64, true)
+}
+
+#[test]
+fn migrating_collection_moves_valid_pages_to_the_other_tier() {
+    // Round-robin victims (seed 004's conventional GC) are the oldest blocks, which hold cold data.
+    let mut ftl = two_tier_ftl(VictimPolicyKind::RoundRobin, PlaneAllocation::Static);
+    let tlc_first_page = ftl.layout().tier(1).first_page;
+    let mut ops = Vec::new();
+    // 40 pages written once, then 8 of them overwritten: 120 programs fill MLC's 128 pages past its
+    // low watermark, and the oldest blocks still hold the 32 cold pages, which must move to TLC.
+    let mut latest: Vec<u32> = (1..=40).collect();
+    for index in 0..120u32 {
+        let lpn = if index < 40 { index } else { index % 8 };
+        ftl.write(Lpn(lpn), index as u64, index + 1, &mut ops).unwrap();
+        latest[lpn as usize] = index + 1;
+        ftl.check_invariants().unwrap();
+    }
+    let mlc = ftl.stores()[0].stats;
+    let tlc = ftl.stores()[1].stats;
+    assert!(mlc.pages_migrated_out > 0, "{mlc:?}");
+    assert_eq!(mlc.pages_migrated_out, tlc.pages_migrated_in);
+    assert_eq!(mlc.gc_pages_copied, 0, "with room in TLC nothing is copied within MLC");
+    assert_eq!(tlc.host_pages_written, 0, "host writes go to MLC only");
+    assert_eq!(ftl.stores()[1].valid_pages_total(), tlc.pages_migrated_in, "TLC holds exactly what moved in");
+    // Every page reads back its own write; the copies named in `ops` go from MLC to TLC.
+    for lpn in 0..40u32 {
+        assert_eq!(ftl.tag(ftl.lookup(Lpn(lpn)).unwrap()), latest[lpn as usize]);
+    }
+    let pairs: Vec<(Ppn, Ppn)> = ops.windows(2).filter_map(|pair| match (pair[0], pair[1]) { (FlashOp::GcRead { ppn: from }, FlashOp::GcProgram { ppn: to }) => Some((from, to)), _ => None }).collect();
+    assert!(!pairs.is_empty());
+    for (from, to) in pairs {
+        assert!(from.0 < tlc_first_page && to.0 >= tlc_first_page, "a migration reads MLC and programs TLC: {from:?} -> {to:?}");
+    }
+    // Overwriting a migrated page invalidates its TLC copy and writes MLC.
+    let migrated = (0..40u32).find(|&lpn| ftl.lookup(Lpn(lpn)).unwrap().0 >= tlc_first_page).expect("some page lives in TLC");
+    let before = ftl.stores()[1].valid_pages_total();
+    let now_at = ftl.write(Lpn(migrated), 100, 1000, &mut ops).unwrap();
+    assert!(now_at.0 < tlc_first_page);
+    assert_eq!(ftl.stores()[1].valid_pages_total(), before - 1);
+    ftl.check_invariants().unwrap();
+}
+
+#[test]
+fn a_read_only_chip_takes_no_new_writes() {
+    // Two chips on two channels, one plane each; static striping would alternate them.
+    let spec = TierSpec { geometry: GeometryConfig { channels: 2, chips_per_channel: 1, dies_per_chip: 1, planes_per_die: 1, blocks_per_plane: 8, pages_per_block: 4, page_size_bytes: 4096 }, ..tier("nand", CellType::Mlc, 1, 4) };
+    let layout = DeviceLayout::from_specs(&[spec]);
+    let mut config = FtlConfig::default();
+    config.garbage_collection.low_watermark_blocks = 2;
+    config.garbage_collection.high_watermark_blocks = 3;
+    let mut ftl = Ftl::new(&layout, &config, Placement::Single(Single { tier: 0 }), &[20], 20, true);
+    assert_eq!(ftl.set_chip_read_only(1, true), 1);
+    let mut ops = Vec::new();
+    for lpn in 0..10u32 {
+        let ppn = ftl.write(Lpn(lpn), 0, lpn + 1, &mut ops).unwrap();
+        assert_eq!(layout.chip_of_die(layout.die_of(ppn)), 0, "page {lpn} went to the read-only chip");
+    }
+    ftl.check_invariants().unwrap();
+    assert_eq!(ftl.set_chip_read_only(1, false), 1);
+    let striped: Vec<u32> = (10..12u32).map(|lpn| layout.chip_of_die(layout.die_of(ftl.write(Lpn(lpn), 0, 0, &mut ops).unwrap()))).collect();
+    assert_eq!(striped, vec![0, 1], "writable again: static striping alternates chips");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    /// Two tiers, any writes: invariants hold after every write, every page reads its latest tag,
+    /// and each tier's valid pages stay within what it may hold.
+    #[test]
+    fn two_tiers_keep_invariants_and_latest_data(
+        writes in proptest::collection::vec(0u32..64, 1..800),
+        policy in prop_oneof![Just(VictimPolicyKind::Greedy), Just(VictimPolicyKind::CostBenefit), Just(VictimPolicyKind::RoundRobin)],
+        dynamic in any::<bool>(),
+    ) {
+        let allocation = if dynamic { PlaneAllocation::Dynamic } else { PlaneAllocation::Static };
+        let mut ftl = two_tier_ftl(policy, allocation);
+        let mut latest = std::collections::HashMap::new();
+        let mut ops = Vec::new();
+        for (index, lpn) in writes.into_iter().enumerate() {
+            ops.clear();
+            let tag = index as u32 + 1;
+            ftl.write(Lpn(lpn), index as u64 * 1_000, tag, &mut ops).unwrap();
+            latest.insert(lpn, tag);
+            if let Err(violation) = ftl.check_invariants() {
+                prop_assert!(false, "after write {}: {}", index, violation);
+            }
+            prop_assert!(ftl.stores()[1].valid_pages_total() <= 60);
         }
         for (&lpn, &tag) in &latest {
             let ppn = ftl.lookup(Lpn(lpn));

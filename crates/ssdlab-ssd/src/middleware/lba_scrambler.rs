@@ -115,7 +115,7 @@ impl LbaScrambler {
     /// A fragmented SLBA stored in the next victim block, if the victim holds enough of them.
     fn take_recommended(&mut self, ftl: &Ftl, now_ns: u64) -> Option<Lpn> {
         let victim_erased = self.victim.is_some_and(|(block, erases)| ftl.block(block).erase_count != erases);
-        if victim_erased || self.writes_since_refresh >= ftl.geometry().pages_per_block as u64 || (self.recommendations.is_empty() && self.victim.is_none()) {
+        if victim_erased || self.writes_since_refresh >= ftl.layout().tier(0).geometry.pages_per_block as u64 || (self.recommendations.is_empty() && self.victim.is_none()) {
             self.refresh(ftl, now_ns);
         }
         let (victim, _) = self.victim?;
@@ -123,7 +123,7 @@ impl LbaScrambler {
             return None;
         }
         while let Some(slba) = self.recommendations.pop() {
-            let here = ftl.lookup(Lpn(slba)).map(|ppn| ftl.geometry().block_of(ppn));
+            let here = ftl.lookup(Lpn(slba)).map(|ppn| ftl.layout().block_of(ppn));
             if here == Some(victim) && self.reverse.get(Lpn(slba)).is_none() {
                 return Some(Lpn(slba));
             }
@@ -138,7 +138,7 @@ impl LbaScrambler {
         self.victim = None;
         self.victim_has_enough = false;
         self.stats.victim_refreshes += 1;
-        let planes = ftl.geometry().planes_total();
+        let planes = ftl.layout().planes_total();
         let Some(plane) = (0..planes).min_by_key(|&plane| ftl.free_blocks(PlaneIndex(plane))) else { return };
         let Some(victim) = ftl.next_victim(PlaneIndex(plane), now_ns) else { return };
         self.victim = Some((victim, ftl.block(victim).erase_count));
@@ -164,7 +164,7 @@ impl LbaScrambler {
                 self.fragmented.push(previous.0);
                 self.fragmented_count += 1;
                 if let (Some((victim, _)), Some(ppn), true) = (self.victim, ftl.lookup(previous), self.victim_has_enough) {
-                    if ftl.geometry().block_of(ppn) == victim {
+                    if ftl.layout().block_of(ppn) == victim {
                         self.recommendations.push(previous.0);
                     }
                 }
@@ -188,7 +188,7 @@ impl Middleware for LbaScrambler {
     fn write_target(&mut self, host: Lpn, ftl: &Ftl, now_ns: u64) -> Lpn {
         self.writes_since_refresh += 1;
         let current = self.forward.get(host);
-        let physical_pages = ftl.geometry().pages_total() as f64;
+        let physical_pages = ftl.layout().pages_total() as f64;
         let free_fraction = 1.0 - ftl.mapped_pages() as f64 / physical_pages;
         let mut target = None;
         if free_fraction > self.settings.plentiful_free_fraction {

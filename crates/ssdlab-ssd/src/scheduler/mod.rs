@@ -27,11 +27,9 @@ pub use booking_log::{check_work_conserving, Booking, Resource};
 pub use operations::{RequestTag, Waiter};
 pub use plane_group::PlaneGroup;
 
-use crate::config::DeviceConfig;
+use crate::device_layout::DeviceLayout;
 use crate::ftl::FlashOp;
-use crate::geometry::{Geometry, Ppn};
-use crate::media::channel::ChannelTiming;
-use crate::media::nand::NandTiming;
+use crate::geometry::Ppn;
 use crate::read_path::ReadPlan;
 use operations::{GcJob, GcPhase, ReadJob, RequestProgress, Slab, Stage, WriteGroup};
 use ssdlab_engine::{MonotoneQueue, Server, SimDuration, SimTime};
@@ -48,18 +46,40 @@ pub struct FlashCounters {
     pub decodes: u64,
     pub multi_plane_programs: u64,
     pub multi_plane_reads: u64,
+    /// Bytes moved over the channels (host data, GC and migration copies).
+    pub transfer_bytes: u64,
+}
+
+impl FlashCounters {
+    /// The sum of two counter sets (device-wide totals from per-tier ones).
+    pub fn plus(&self, other: &FlashCounters) -> FlashCounters {
+        FlashCounters {
+            page_reads: self.page_reads + other.page_reads,
+            page_programs: self.page_programs + other.page_programs,
+            block_erases: self.block_erases + other.block_erases,
+            page_transfers: self.page_transfers + other.page_transfers,
+            extra_sensing_levels: self.extra_sensing_levels + other.extra_sensing_levels,
+            cancelled_sensing_ns: self.cancelled_sensing_ns + other.cancelled_sensing_ns,
+            decodes: self.decodes + other.decodes,
+            multi_plane_programs: self.multi_plane_programs + other.multi_plane_programs,
+            multi_plane_reads: self.multi_plane_reads + other.multi_plane_reads,
+            transfer_bytes: self.transfer_bytes + other.transfer_bytes,
+        }
+    }
 }
 
 pub struct FlashScheduler {
-    geometry: Geometry,
-    nand: NandTiming,
+    layout: DeviceLayout,
     dies: Vec<Server>,
     channels: Vec<Server>,
-    page_transfer_ns: u64,
+    /// Per channel: one page's transfer time (each tier's channels have their own timing).
+    channel_page_ns: Vec<u64>,
+    page_bytes: u64,
     extra_sensing_ns: u64,
     decode_ns: u64,
     copyback: bool,
-    pub counters: FlashCounters,
+    /// Operation counters per tier (device-wide: [`FlashScheduler::counters`]).
+    tier_counters: Vec<FlashCounters>,
     /// Pending stages, packed (`Stage::pack`).
     events: MonotoneQueue<u64>,
     requests: Slab<RequestProgress>,
@@ -72,16 +92,17 @@ pub struct FlashScheduler {
 }
 
 impl FlashScheduler {
-    pub fn new(geometry: Geometry, device: &DeviceConfig, extra_sensing_ns: u64, decode_ns: u64, copyback: bool) -> Self {
+    pub fn new(layout: DeviceLayout, extra_sensing_ns: u64, decode_ns: u64, copyback: bool) -> Self {
+        let channel_page_ns = layout.tiers().iter().flat_map(|tier| std::iter::repeat_n(tier.page_transfer_ns, tier.geometry.channels as usize)).collect();
         FlashScheduler {
-            page_transfer_ns: ChannelTiming::new(&device.channel).transfer_ns(geometry.page_size_bytes as u64),
-            dies: vec![Server::new(); geometry.dies_total() as usize],
-            channels: vec![Server::new(); geometry.channels as usize],
-            nand: NandTiming::new(&device.nand),
+            dies: vec![Server::new(); layout.dies_total() as usize],
+            channels: vec![Server::new(); layout.channels_total() as usize],
+            channel_page_ns,
+            page_bytes: layout.page_size_bytes() as u64,
             extra_sensing_ns,
             decode_ns,
             copyback,
-            counters: FlashCounters::default(),
+            tier_counters: vec![FlashCounters::default(); layout.tiers().len()],
             events: MonotoneQueue::new(),
             requests: Slab::default(),
             completions: Vec::new(),
@@ -89,8 +110,27 @@ impl FlashScheduler {
             write_groups: Slab::default(),
             gc_jobs: Slab::default(),
             log: None,
-            geometry,
+            layout,
         }
+    }
+
+    pub fn layout(&self) -> &DeviceLayout {
+        &self.layout
+    }
+
+    /// Device-wide operation counters.
+    pub fn counters(&self) -> FlashCounters {
+        self.tier_counters.iter().fold(FlashCounters::default(), |sum, tier| sum.plus(tier))
+    }
+
+    /// Operation counters of each tier, in layout order.
+    pub fn tier_counters(&self) -> &[FlashCounters] {
+        &self.tier_counters
+    }
+
+    /// Busy time booked on each die and each channel.
+    pub fn busy_per_resource(&self) -> (Vec<SimDuration>, Vec<SimDuration>) {
+        (self.dies.iter().map(Server::booked).collect(), self.channels.iter().map(Server::booked).collect())
     }
 
     /// Keeps a record of every booking from now on (see [`booking_log`]).
@@ -105,7 +145,7 @@ impl FlashScheduler {
     /// True if the die holding `ppn` has no work booked at or after `time`.
     #[inline]
     pub fn die_idle_at(&self, ppn: Ppn, time: SimTime) -> bool {
-        self.dies[self.geometry.die_of(ppn) as usize].is_idle_at(time)
+        self.dies[self.layout.die_of(ppn) as usize].is_idle_at(time)
     }
 
     /// Books `duration` on `resource` for an operation ready at `now`; returns its start (and
@@ -188,13 +228,14 @@ impl FlashScheduler {
         if plan.is_plain_hard_read() {
             return self.read_plain(now, std::slice::from_ref(&ppn), waiter);
         }
-        let die = self.geometry.die_of(ppn);
+        let die = self.layout.die_of(ppn);
+        let tier = self.layout.tier_of_die(die);
         let id = self.read_jobs.allocate();
         *self.read_jobs.get_mut(id) = ReadJob {
             plan: *plan,
             die,
-            channel: self.geometry.channel_of_die(die),
-            read_ns: self.nand.read_ns[self.geometry.page_type(ppn)],
+            channel: self.layout.channel_of_die(die),
+            read_ns: self.layout.tier(tier).nand.read_ns[self.layout.page_type(ppn)],
             waiter,
             next_step: 0,
             transfers_pending: 0,
@@ -210,24 +251,37 @@ impl FlashScheduler {
     #[inline]
     pub fn read_plain(&mut self, now: SimTime, ppns: &[Ppn], waiter: Waiter) {
         let Some(&first) = ppns.first() else { return };
-        let die = self.geometry.die_of(first);
-        let mut read_ns = self.nand.read_ns[self.geometry.page_type(first)];
+        let die = self.layout.die_of(first);
+        let tier = self.layout.tier_of_die(die);
+        let nand = &self.layout.tier(tier).nand;
+        let mut read_ns = nand.read_ns[self.layout.page_type(first)];
         for &ppn in &ppns[1..] {
-            read_ns = read_ns.max(self.nand.read_ns[self.geometry.page_type(ppn)]);
+            read_ns = read_ns.max(nand.read_ns[self.layout.page_type(ppn)]);
         }
         let sensed = self.book(now, Resource::Die(die), read_ns) + SimDuration(read_ns);
         let pages = ppns.len() as u32;
-        self.counters.page_reads += pages as u64;
-        self.counters.multi_plane_reads += (pages > 1) as u64;
+        let counters = &mut self.tier_counters[tier];
+        counters.page_reads += pages as u64;
+        counters.multi_plane_reads += (pages > 1) as u64;
         self.add_wait(waiter);
-        self.events.schedule(sensed, (Stage::PlainTransfer { channel: self.geometry.channel_of_die(die), pages, waiter }).pack());
+        self.events.schedule(sensed, (Stage::PlainTransfer { channel: self.layout.channel_of_die(die), pages, waiter }).pack());
+    }
+
+    /// The counters of the tier a channel belongs to.
+    #[inline]
+    fn channel_counters(&mut self, channel: u32) -> &mut FlashCounters {
+        let tier = if self.layout.is_single() { 0 } else { self.layout.tiers().iter().rposition(|tier| channel >= tier.first_channel).unwrap_or(0) };
+        &mut self.tier_counters[tier]
     }
 
     fn plain_transfer(&mut self, now: SimTime, channel: u32, pages: u32, waiter: Waiter) {
-        let length = self.page_transfer_ns * pages as u64;
+        let length = self.channel_page_ns[channel as usize] * pages as u64;
         let transferred = self.book(now, Resource::Channel(channel), length) + SimDuration(length);
-        self.counters.page_transfers += pages as u64;
-        self.counters.decodes += pages as u64;
+        let bytes = self.page_bytes * pages as u64;
+        let counters = self.channel_counters(channel);
+        counters.page_transfers += pages as u64;
+        counters.transfer_bytes += bytes;
+        counters.decodes += pages as u64;
         self.finish(waiter, transferred + SimDuration(self.decode_ns));
     }
 
@@ -247,12 +301,13 @@ impl FlashScheduler {
                 // from the previous sensing's end until that decode ends (at most the full sensing).
                 let previous = steps[index - 1];
                 let transfer_start = sense_end.max(self.channels[job.channel as usize].busy_until());
-                let decoded = transfer_start.0 + previous.transfer_pages as u64 * self.page_transfer_ns + if previous.decode { self.decode_ns } else { 0 };
+                let decoded = transfer_start.0 + previous.transfer_pages as u64 * self.channel_page_ns[job.channel as usize] + if previous.decode { self.decode_ns } else { 0 };
                 let full = step.extra_sensing_levels as u64 * self.extra_sensing_ns;
                 let held = decoded.saturating_sub(sense_end.0).min(full);
                 if held > 0 {
                     self.book(now, Resource::Die(job.die), held);
-                    self.counters.cancelled_sensing_ns += held;
+                    let tier = self.layout.tier_of_die(job.die);
+                    self.tier_counters[tier].cancelled_sensing_ns += held;
                 }
             } else {
                 sense_end = self.sense_step(id, &job, index, now, &mut transfers);
@@ -275,8 +330,9 @@ impl FlashScheduler {
         let mut sensed = now;
         if sense_ns > 0 {
             sensed = self.book(now, Resource::Die(job.die), sense_ns) + SimDuration(sense_ns);
-            self.counters.page_reads += step.hard_sense as u64;
-            self.counters.extra_sensing_levels += step.extra_sensing_levels as u64;
+            let counters = &mut self.tier_counters[self.layout.tier_of_die(job.die)];
+            counters.page_reads += step.hard_sense as u64;
+            counters.extra_sensing_levels += step.extra_sensing_levels as u64;
         }
         if step.transfer_pages > 0 || step.decode {
             *transfers += 1;
@@ -292,14 +348,16 @@ impl FlashScheduler {
         let job = *self.read_jobs.get(id);
         let step = job.plan.steps()[step as usize];
         let mut data_ready = now;
+        let tier = self.layout.tier_of_die(job.die);
         if step.transfer_pages > 0 {
-            let length = self.page_transfer_ns * step.transfer_pages as u64;
+            let length = self.channel_page_ns[job.channel as usize] * step.transfer_pages as u64;
             data_ready = self.book(now, Resource::Channel(job.channel), length) + SimDuration(length);
-            self.counters.page_transfers += step.transfer_pages as u64;
+            self.tier_counters[tier].page_transfers += step.transfer_pages as u64;
+            self.tier_counters[tier].transfer_bytes += step.transfer_pages as u64 * self.page_bytes;
         }
         if step.decode {
             data_ready += SimDuration(self.decode_ns);
-            self.counters.decodes += 1;
+            self.tier_counters[tier].decodes += 1;
         }
         let record = self.read_jobs.get_mut(id);
         record.ready = record.ready.max(data_ready);
@@ -336,17 +394,18 @@ impl FlashScheduler {
     /// data moves over the channel back to back and one (multi-plane) program follows.
     pub fn close_write_group(&mut self, id: u32, now: SimTime, ppns: &[Ppn]) {
         let Some(&first) = ppns.first() else { return };
-        let die = self.geometry.die_of(first);
-        let mut page_type = self.geometry.page_type(first);
+        let die = self.layout.die_of(first);
+        let nand = &self.layout.tier(self.layout.tier_of_die(die)).nand;
+        let mut page_type = self.layout.page_type(first);
         for &ppn in &ppns[1..] {
-            let other = self.geometry.page_type(ppn);
-            if self.nand.program_ns[other] > self.nand.program_ns[page_type] {
+            let other = self.layout.page_type(ppn);
+            if nand.program_ns[other] > nand.program_ns[page_type] {
                 page_type = other;
             }
         }
         let group = self.write_groups.get_mut(id);
         group.die = die;
-        group.channel = self.geometry.channel_of_die(die);
+        group.channel = self.layout.channel_of_die(die);
         group.pages = ppns.len() as u32;
         group.page_type = page_type as u8;
         group.closed = true;
@@ -360,25 +419,32 @@ impl FlashScheduler {
         // The program carries what it needs, so the group's record is free from here on (under a
         // deep backlog the program runs long after, and reading the record back would miss cache).
         self.write_groups.release(id);
-        let length = self.page_transfer_ns * group.pages as u64;
+        let length = self.channel_page_ns[group.channel as usize] * group.pages as u64;
         let data_in = self.book(now, Resource::Channel(group.channel), length) + SimDuration(length);
         self.events.schedule(data_in, (Stage::Program { die: group.die, pages: group.pages, request: group.request, page_type: group.page_type }).pack());
     }
 
     fn program(&mut self, die: u32, pages: u32, request: u32, page_type: u8, now: SimTime) {
-        let program_ns = self.nand.program_ns[page_type as usize];
+        let tier = self.layout.tier_of_die(die);
+        let program_ns = self.layout.tier(tier).nand.program_ns[page_type as usize];
         let end = self.book(now, Resource::Die(die), program_ns) + SimDuration(program_ns);
         let pages = pages as u64;
-        self.counters.page_programs += pages;
-        self.counters.page_transfers += pages;
-        self.counters.multi_plane_programs += (pages > 1) as u64;
+        let counters = &mut self.tier_counters[tier];
+        counters.page_programs += pages;
+        counters.page_transfers += pages;
+        counters.transfer_bytes += pages * self.page_bytes;
+        counters.multi_plane_programs += (pages > 1) as u64;
         self.finish(Waiter::Request(request), end);
     }
 
-    // ---- garbage collection --------------------------------------------------------------------
+    // ---- garbage collection and migration -----------------------------------------------------
 
-    /// Starts the GC work the FTL asked for at `now`: copies (sense, then copyback program or a
-    /// round trip through the controller) and erases, one after another.
+    /// Starts the GC work the FTL asked for at `now`: copies and erases, one after another on the
+    /// source die. A copy within a die is a copyback (read and program as one die operation) or a
+    /// round trip through the controller on the die's channel; a copy to another die (another tier:
+    /// migration) senses on the source die, moves the page out over the source channel, decodes it,
+    /// moves it in over the destination channel and programs it on the destination die. That
+    /// program does not hold the chain: the next copy's sensing may start while it runs.
     pub fn garbage_collection(&mut self, now: SimTime, ops: &[FlashOp]) {
         if ops.is_empty() {
             return;
@@ -403,21 +469,21 @@ impl FlashScheduler {
             let next = job.ops.get(job.index + 1).copied();
             let (advance, phase_after, done_at) = match (op, phase) {
                 (FlashOp::GcRead { ppn }, GcPhase::Sense) => {
-                    let Some(FlashOp::GcProgram { .. }) = next else {
+                    let Some(FlashOp::GcProgram { ppn: destination }) = next else {
                         // A read without its program copies nothing.
                         self.gc_jobs.get_mut(id).index += 1;
                         continue;
                     };
-                    let read_ns = self.nand.read_ns[self.geometry.page_type(ppn)];
-                    let die = self.geometry.die_of(ppn);
-                    self.counters.page_reads += 1;
-                    if self.copyback {
+                    let die = self.layout.die_of(ppn);
+                    let tier = self.layout.tier_of_die(die);
+                    let read_ns = self.layout.tier(tier).nand.read_ns[self.layout.page_type(ppn)];
+                    self.tier_counters[tier].page_reads += 1;
+                    if self.copyback && self.layout.die_of(destination) == die {
                         // Copyback read and program are one die operation: the page stays in the
                         // plane's register in between, which no other command may overwrite.
-                        let Some(FlashOp::GcProgram { ppn: destination }) = next else { unreachable!("matched above") };
-                        let length = read_ns + self.nand.program_ns[self.geometry.page_type(destination)];
+                        let length = read_ns + self.layout.tier(tier).nand.program_ns[self.layout.page_type(destination)];
                         let end = self.book(now, Resource::Die(die), length) + SimDuration(length);
-                        self.counters.page_programs += 1;
+                        self.tier_counters[tier].page_programs += 1;
                         (2, GcPhase::Sense, end)
                     } else {
                         let sensed = self.book(now, Resource::Die(die), read_ns) + SimDuration(read_ns);
@@ -425,19 +491,46 @@ impl FlashScheduler {
                     }
                 }
                 (FlashOp::GcRead { ppn }, GcPhase::Transfer) => {
-                    let channel = self.geometry.channel_of_die(self.geometry.die_of(ppn));
-                    let length = 2 * self.page_transfer_ns;
+                    let Some(FlashOp::GcProgram { ppn: destination }) = next else { unreachable!("checked when sensed") };
+                    let channel = self.layout.channel_of_die(self.layout.die_of(ppn));
+                    let destination_channel = self.layout.channel_of_die(self.layout.die_of(destination));
+                    // Out and back on one channel is one booking of two pages; across channels the
+                    // page goes out on the source channel now and in on the destination's later.
+                    let pages = if destination_channel == channel { 2 } else { 1 };
+                    let length = pages * self.channel_page_ns[channel as usize];
                     let back = self.book(now, Resource::Channel(channel), length) + SimDuration(length + self.decode_ns);
-                    self.counters.page_transfers += 2;
-                    self.counters.decodes += 1;
-                    (0, GcPhase::Program, back)
+                    let bytes = pages * self.page_bytes;
+                    let counters = self.channel_counters(channel);
+                    counters.page_transfers += pages;
+                    counters.transfer_bytes += bytes;
+                    counters.decodes += 1;
+                    (0, if pages == 2 { GcPhase::Program } else { GcPhase::TransferIn }, back)
+                }
+                (FlashOp::GcRead { .. }, GcPhase::TransferIn) => {
+                    let Some(FlashOp::GcProgram { ppn: destination }) = next else { unreachable!("checked when sensed") };
+                    let channel = self.layout.channel_of_die(self.layout.die_of(destination));
+                    let length = self.channel_page_ns[channel as usize];
+                    let arrived = self.book(now, Resource::Channel(channel), length) + SimDuration(length);
+                    let bytes = self.page_bytes;
+                    let counters = self.channel_counters(channel);
+                    counters.page_transfers += 1;
+                    counters.transfer_bytes += bytes;
+                    (0, GcPhase::Program, arrived)
                 }
                 (FlashOp::GcRead { ppn }, GcPhase::Program) => {
                     let Some(FlashOp::GcProgram { ppn: destination }) = next else { unreachable!("checked when sensed") };
-                    let program_ns = self.nand.program_ns[self.geometry.page_type(destination)];
-                    let die = self.geometry.die_of(ppn);
+                    let die = self.layout.die_of(destination);
+                    let tier = self.layout.tier_of_die(die);
+                    let program_ns = self.layout.tier(tier).nand.program_ns[self.layout.page_type(destination)];
                     let end = self.book(now, Resource::Die(die), program_ns) + SimDuration(program_ns);
-                    self.counters.page_programs += 1;
+                    self.tier_counters[tier].page_programs += 1;
+                    if die != self.layout.die_of(ppn) {
+                        // The destination die programs on its own; the source die's chain goes on now.
+                        let job = self.gc_jobs.get_mut(id);
+                        job.index += 2;
+                        job.phase = GcPhase::Sense;
+                        continue;
+                    }
                     (2, GcPhase::Sense, end)
                 }
                 (FlashOp::GcProgram { .. }, _) => {
@@ -446,9 +539,11 @@ impl FlashScheduler {
                     continue;
                 }
                 (FlashOp::Erase { block }, _) => {
-                    let die = self.geometry.die_of(self.geometry.first_page(block));
-                    let end = self.book(now, Resource::Die(die), self.nand.erase_ns) + SimDuration(self.nand.erase_ns);
-                    self.counters.block_erases += 1;
+                    let die = self.layout.die_of(self.layout.first_page_of_block(block));
+                    let tier = self.layout.tier_of_die(die);
+                    let erase_ns = self.layout.tier(tier).nand.erase_ns;
+                    let end = self.book(now, Resource::Die(die), erase_ns) + SimDuration(erase_ns);
+                    self.tier_counters[tier].block_erases += 1;
                     (1, GcPhase::Sense, end)
                 }
             };

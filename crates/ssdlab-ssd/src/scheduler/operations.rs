@@ -173,8 +173,10 @@ pub enum GcPhase {
     /// Sense the page of the copy at `index` (or erase, for an erase).
     #[default]
     Sense,
-    /// Move the sensed page out through the controller and back (no copyback).
+    /// Move the sensed page out through the controller (and back, on the same channel).
     Transfer,
+    /// Move the page in over the destination's channel (a copy to another channel).
+    TransferIn,
     /// Program the copy's destination (after the round trip).
     Program,
 }

@@ -3,7 +3,7 @@
 //! bus in 20.48 us; decoding takes 8 us.
 
 use super::*;
-use crate::config::{CellType, DeviceConfig};
+use crate::config::DeviceConfig;
 use crate::read_path::{ReadPlan, ReadStep};
 
 const SENSE: u64 = 40_000;
@@ -35,14 +35,13 @@ transfer_rate_mts = 200.0
     .expect("valid device")
 }
 
-fn scheduler(copyback: bool) -> (FlashScheduler, Geometry) {
-    let device = device();
-    let geometry = Geometry::new(&device.geometry, CellType::Mlc);
-    (FlashScheduler::new(geometry.clone(), &device, 14_000, DECODE, copyback), geometry)
+fn scheduler(copyback: bool) -> (FlashScheduler, DeviceLayout) {
+    let layout = DeviceLayout::new(&device());
+    (FlashScheduler::new(layout.clone(), 14_000, DECODE, copyback), layout)
 }
 
 /// A lower page (fastest type) on `die`, the `nth` such page.
-fn lower_page(geometry: &Geometry, die: u32, nth: usize) -> Ppn {
+fn lower_page(geometry: &DeviceLayout, die: u32, nth: usize) -> Ppn {
     (0..geometry.pages_total() as u32).map(Ppn).filter(|&ppn| geometry.die_of(ppn) == die && geometry.page_type(ppn) == 0).nth(nth).expect("enough lower pages")
 }
 
@@ -71,7 +70,7 @@ fn a_plain_read_senses_then_transfers_then_decodes() {
     s.close_request(id, SimTime::ZERO);
     let done = drain(&mut s);
     assert_eq!(done, vec![(tag(false), SimTime(SENSE + TRANSFER + DECODE))]);
-    assert_eq!((s.counters.page_reads, s.counters.page_transfers, s.counters.decodes), (1, 1, 1));
+    assert_eq!((s.counters().page_reads, s.counters().page_transfers, s.counters().decodes), (1, 1, 1));
 }
 
 #[test]
@@ -137,7 +136,7 @@ fn copyback_copies_hold_the_die_and_a_host_read_ready_earlier_goes_before_the_er
     let copy_end = SENSE + PROGRAM;
     assert_eq!(done, vec![(tag(false), SimTime(copy_end + SENSE + TRANSFER + DECODE))]);
     assert_eq!(s.busy_until(), SimTime(copy_end + SENSE + ERASE));
-    assert_eq!((s.counters.page_reads, s.counters.page_programs, s.counters.block_erases, s.counters.page_transfers), (2, 1, 1, 1));
+    assert_eq!((s.counters().page_reads, s.counters().page_programs, s.counters().block_erases, s.counters().page_transfers), (2, 1, 1, 1));
 }
 
 #[test]
@@ -148,7 +147,7 @@ fn without_copyback_a_copy_goes_through_the_controller() {
     while s.process_next_event().is_some() {}
     // Sense, out and back over the bus with a decode, then program (on the source's die).
     assert_eq!(s.busy_until(), SimTime(SENSE + 2 * TRANSFER + DECODE + PROGRAM));
-    assert_eq!((s.counters.page_transfers, s.counters.decodes), (2, 1));
+    assert_eq!((s.counters().page_transfers, s.counters().decodes), (2, 1));
 }
 
 #[test]
@@ -165,7 +164,7 @@ fn a_cancelled_look_ahead_holds_the_die_until_the_hard_decode() {
     s.close_request(second, SimTime(1_000));
     let done = drain(&mut s);
     let hard_done = SENSE + TRANSFER + DECODE;
-    assert_eq!(s.counters.cancelled_sensing_ns, hard_done - SENSE);
+    assert_eq!(s.counters().cancelled_sensing_ns, hard_done - SENSE);
     assert_eq!(done[0].1, SimTime(hard_done));
     assert_eq!(done[1].1, SimTime(hard_done + SENSE + TRANSFER + DECODE));
 }

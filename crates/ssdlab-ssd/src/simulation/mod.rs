@@ -17,8 +17,9 @@ pub use replay::{ProgressCallback, PROGRESS_INTERVAL};
 
 use crate::config::{CapacitySizing, SimulationConfig};
 use crate::error::SimulationError;
+use crate::device_layout::DeviceLayout;
 use crate::ftl::{FlashOp, Ftl};
-use crate::geometry::Geometry;
+use crate::placement::Placement;
 use crate::host::device_queue::HostQueueStatistics;
 use crate::host::RequestStream;
 use crate::metrics::*;
@@ -35,7 +36,7 @@ use std::time::Instant;
 
 pub struct Simulation {
     config: SimulationConfig,
-    geometry: Geometry,
+    layout: DeviceLayout,
     ftl: Ftl,
     scheduler: FlashScheduler,
     middleware: Box<dyn Middleware>,
@@ -58,6 +59,8 @@ pub struct Simulation {
     page_bytes: u64,
     ops: Vec<FlashOp>,
     program_group: PlaneGroup,
+    /// Every tier's dies take multi-plane programs and reads.
+    multi_plane: bool,
     /// Pages of a multi-plane read being gathered (see `serve_read`).
     read_group: PlaneGroup,
     read_latency: LatencyRecorder,
@@ -76,13 +79,11 @@ impl Simulation {
     /// Reads the workload's shape, sizes the device and builds every layer.
     pub fn new(config: &SimulationConfig) -> Result<Simulation, SimulationError> {
         config.validate().map_err(|(field, message)| crate::error::ConfigError::Invalid { origin: config_origin(config), line: None, field, message })?;
-        let page_bytes = config.device.geometry.page_size_bytes as u64;
+        let page_bytes = config.device.page_size_bytes() as u64;
         let workload_seed = derive_seed(config.seed, "workload");
         // The device's logical capacity, when the geometry fixes it before the workload is read.
-        let geometry_capacity_bytes = (config.ftl.sizing == CapacitySizing::Geometry && config.host.tiles <= 1).then(|| {
-            let geometry = Geometry::new(&config.device.geometry, config.device.nand.cell_type);
-            (geometry.pages_total() as f64 * (1.0 - config.ftl.overprovisioning_fraction)).floor() as u64 * page_bytes
-        });
+        let geometry_capacity_bytes = (config.ftl.sizing == CapacitySizing::Geometry && config.host.tiles <= 1)
+            .then(|| tier_logical_pages(&config, &DeviceLayout::new(&config.device)).iter().sum::<u64>() * page_bytes);
         let (stream, footprint, origin, kind, format, address_space_bytes, skipped) = if let Some(trace) = &config.workload.trace {
             let options = TraceOptions { format: trace.format, skip_bad_lines: trace.skip_bad_lines, merge_devices: trace.merge_devices, max_request_bytes: trace.max_request_bytes };
             let scan = TraceScan::scan(&trace.path, &options)?;
@@ -114,13 +115,13 @@ impl Simulation {
         let mut config = config.clone();
         let address_pages = address_space_bytes.div_ceil(page_bytes);
         let logical_pages = match config.ftl.sizing {
-            CapacitySizing::Geometry => {
-                let geometry = Geometry::new(&config.device.geometry, config.device.nand.cell_type);
-                (geometry.pages_total() as f64 * (1.0 - config.ftl.overprovisioning_fraction)).floor() as u64
-            }
+            CapacitySizing::Geometry => tier_logical_pages(&config, &DeviceLayout::new(&config.device)).iter().sum::<u64>(),
             CapacitySizing::Footprint => {
                 // NAND capacity = footprint / (1 - free) (seed 003), at least the GC reserve per plane.
-                let g = &config.device.geometry;
+                // (A one-tier device only: validation refuses footprint sizing with tiers.)
+                let Some(g) = config.device.geometry.as_mut() else {
+                    return Err(config_invalid(&config, "ftl.sizing", "sizing from the footprint needs device.geometry".into()));
+                };
                 let planes = g.channels as u64 * g.chips_per_channel as u64 * g.dies_per_chip as u64 * g.planes_per_die as u64;
                 let needed_pages = (footprint.len() as f64 / (1.0 - config.ftl.footprint_free_fraction)).ceil() as u64;
                 let per_plane = needed_pages.div_ceil(planes * g.pages_per_block as u64);
@@ -129,7 +130,7 @@ impl Simulation {
                 // asked (the result's physical capacity shows by how much).
                 let reserve = config.ftl.garbage_collection.high_watermark_blocks as u64 + 3;
                 let data_per_plane = footprint.len().div_ceil(planes * g.pages_per_block as u64);
-                config.device.geometry.blocks_per_plane = per_plane.max(data_per_plane + reserve) as u32;
+                g.blocks_per_plane = per_plane.max(data_per_plane + reserve) as u32;
                 address_pages.max(1)
             }
         };
@@ -147,15 +148,17 @@ impl Simulation {
                 return Err(config_invalid(&config, "workload.synthetic.span_bytes", message));
             }
         }
-        let geometry = Geometry::new(&config.device.geometry, config.device.nand.cell_type);
+        let layout = DeviceLayout::new(&config.device);
+        let blocks_total: u64 = layout.tiers().iter().map(|tier| tier.geometry.blocks_total() as u64).sum();
         let keep_tags = config.verification.integrity_oracle;
         // Preconditioning writes the whole footprint: refuse it here if it cannot fit in memory.
-        let estimate = limits::estimate_bytes(footprint.len(), geometry.blocks_total() as u64, keep_tags);
+        let estimate = limits::estimate_bytes(footprint.len(), blocks_total, keep_tags);
         let (field, what) = if config.workload.trace.is_some() { ("workload.trace.path", "the trace's footprint") } else { ("workload.synthetic.span_bytes", "the synthetic span") };
-        limits::check_memory(&config, estimate, field, &format!("{what} ({} pages of {page_bytes} bytes on {} blocks)", footprint.len(), geometry.blocks_total()))?;
+        limits::check_memory(&config, estimate, field, &format!("{what} ({} pages of {page_bytes} bytes on {blocks_total} blocks)", footprint.len()))?;
         if config.middleware.kind == crate::config::MiddlewareKind::LbaScrambler {
             // Rule 1 may fill the NAND up to 1 - plentiful_free_fraction; GC needs its reserve
             // (high watermark + 2 open blocks) and one more block per plane of slack to make progress.
+            let geometry = &layout.tier(0).geometry;
             let reserve_pages = geometry.planes_total() as u64 * (config.ftl.garbage_collection.high_watermark_blocks as u64 + 3) * geometry.pages_per_block as u64;
             let minimum = reserve_pages as f64 / geometry.pages_total() as f64;
             let plentiful = config.middleware.lba_scrambler.plentiful_free_fraction;
@@ -168,11 +171,15 @@ impl Simulation {
             }
         }
         // The FTL's logical space: the host's, or larger when the middleware remaps into more.
-        let ftl_logical_pages = middleware::ftl_logical_pages(config.middleware.kind, logical_pages, geometry.pages_total());
-        let ftl = Ftl::new(geometry.clone(), &config.ftl, ftl_logical_pages, keep_tags);
+        let ftl_logical_pages = middleware::ftl_logical_pages(config.middleware.kind, logical_pages, layout.pages_total());
+        let placement = Placement::build(&config.placement, &layout);
+        let tier_pages = match config.ftl.sizing {
+            CapacitySizing::Geometry => tier_logical_pages(&config, &layout),
+            CapacitySizing::Footprint => vec![ftl_logical_pages],
+        };
+        let ftl = Ftl::new(&layout, &config.ftl, placement, &tier_pages, ftl_logical_pages, keep_tags);
         let scheduler = FlashScheduler::new(
-            geometry.clone(),
-            &config.device,
+            layout.clone(),
             config.read_path.extra_sensing_latency_ns,
             config.read_path.decode_latency_ns,
             config.ftl.garbage_collection.copyback,
@@ -186,7 +193,8 @@ impl Simulation {
             oracle: keep_tags.then(Oracle::new),
             logical_capacity_bytes: logical_pages * page_bytes,
             page_bytes,
-            geometry,
+            multi_plane: config.device.tiers().iter().all(|tier| tier.nand.multi_plane),
+            layout,
             ftl,
             scheduler,
             middleware,
@@ -231,6 +239,20 @@ impl Simulation {
         self.scheduler.bookings()
     }
 
+}
+
+/// Pages the host may keep on each tier: its physical pages minus its over-provisioning.
+fn tier_logical_pages(config: &SimulationConfig, layout: &DeviceLayout) -> Vec<u64> {
+    let specs = config.device.tiers();
+    layout
+        .tiers()
+        .iter()
+        .zip(&specs)
+        .map(|(tier, spec)| {
+            let fraction = spec.overprovisioning_fraction.unwrap_or(config.ftl.overprovisioning_fraction);
+            (tier.geometry.pages_total() as f64 * (1.0 - fraction)).floor() as u64
+        })
+        .collect()
 }
 
 /// A configuration error found while building the simulation, naming the config and the field.

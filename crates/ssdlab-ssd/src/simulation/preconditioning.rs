@@ -34,7 +34,7 @@ impl Simulation {
                     self.untimed_write(page)?;
                 }
             }
-            let stats = self.ftl.stats;
+            let stats = self.ftl.stats();
             self.precondition = PreconditionSummary {
                 pages_written: stats.host_pages_written,
                 gc_pages_copied: stats.gc_pages_copied,

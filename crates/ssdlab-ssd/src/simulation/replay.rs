@@ -174,13 +174,13 @@ impl Simulation {
             let plan: ReadPlan = *plan;
             return self.scheduler.read(now, ppn, &plan, waiter);
         }
-        let block = self.ftl.block(self.geometry.block_of(ppn));
+        let block = self.ftl.block_of_page(ppn);
         let programmed_ms = self.ftl.program_time_ms(ppn) as u64;
         let context = ReadContext {
             pe_cycles: block.erase_count,
             retention_ns: now.0.saturating_sub(programmed_ms * 1_000_000),
-            chip: self.geometry.chip_of_die(self.geometry.die_of(ppn)),
-            page_type: self.geometry.page_type(ppn),
+            chip: self.layout.chip_of_die(self.layout.die_of(ppn)),
+            page_type: self.layout.page_type(ppn),
             die_idle: self.scheduler.die_idle_at(ppn, now),
         };
         let plan = self.read_strategy.plan(&context);
@@ -192,7 +192,7 @@ impl Simulation {
         // Plain reads of consecutive pages on one die, in different planes, are sensed together
         // (a multi-plane read) when the device supports multi-plane operations; reads with a
         // read-path strategy in play are planned page by page.
-        let group_reads = self.plain_reads && self.config.device.nand.multi_plane;
+        let group_reads = self.plain_reads && self.multi_plane;
         self.read_group.clear();
         for page in span.first..=span.last {
             let host = Lpn(page as u32);
@@ -202,7 +202,7 @@ impl Simulation {
             }
             match physical {
                 Some(ppn) if group_reads => {
-                    let (die, plane) = (self.geometry.die_of(ppn), self.geometry.plane_of(ppn));
+                    let (die, plane) = (self.layout.die_of(ppn), self.layout.plane_of(ppn));
                     if !self.read_group.add(die, plane, ppn) {
                         self.scheduler.read_plain(now, self.read_group.pages(), waiter);
                         self.read_group.clear();
@@ -219,7 +219,7 @@ impl Simulation {
     }
 
     fn serve_write(&mut self, span: PageSpan, now: SimTime, slot: u32, request: &IoRequest) -> Result<(), SimulationError> {
-        let multi_plane = self.config.device.nand.multi_plane;
+        let multi_plane = self.multi_plane;
         let mut group: Option<u32> = None;
         self.program_group.clear();
         for page in span.first..=span.last {
@@ -237,7 +237,7 @@ impl Simulation {
             if !self.ops.is_empty() {
                 self.scheduler.garbage_collection(now, &self.ops);
             }
-            let (die, plane) = (self.geometry.die_of(ppn), self.geometry.plane_of(ppn));
+            let (die, plane) = (self.layout.die_of(ppn), self.layout.plane_of(ppn));
             // Without multi-plane operations every page is its own group.
             if (!multi_plane && !self.program_group.is_empty()) || !self.program_group.add(die, plane, ppn) {
                 if let Some(id) = group.take() {

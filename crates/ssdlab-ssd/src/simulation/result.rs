@@ -3,8 +3,10 @@
 use super::Simulation;
 use crate::error::SimulationError;
 use crate::geometry::Lpn;
+use crate::energy::{ActivityTimes, EnergyAccount};
 use crate::metrics::*;
 use ssdlab_engine::SimTime;
+use std::collections::BTreeMap;
 
 impl Simulation {
     /// Final checks and the result.
@@ -35,12 +37,14 @@ impl Simulation {
         // device has not done yet.
         let simulated = self.last_completion.max(self.scheduler.busy_until()).since(start).as_secs_f64();
         let busy_span = simulated;
-        let stats = self.ftl.stats;
+        let stats = self.ftl.stats();
         let (erase_min, erase_mean, erase_max) = self.ftl.erase_count_summary();
         let (die_busy, channel_busy) = self.scheduler.busy_totals();
         let utilisation = |busy: f64, servers: usize| if busy_span > 0.0 { busy / (busy_span * servers as f64) } else { 0.0 };
-        let g = &self.config.device.geometry;
-        let energy = crate::energy::EnergyAccount::of(&self.config.device.energy, &self.scheduler.counters, self.config.read_path.extra_sensing_latency_ns);
+        let tiers = self.tier_summaries(simulated);
+        let energy = tiers.values().fold(EnergyAccount::default(), |sum, tier| sum.plus(&tier.energy_uj));
+        let first = self.layout.tier(0);
+        let g = if self.layout.is_single() { first.geometry.clone() } else { crate::geometry::Geometry::new(&crate::config::GeometryConfig { channels: self.layout.channels_total(), chips_per_channel: 0, dies_per_chip: 0, planes_per_die: 0, blocks_per_plane: 0, pages_per_block: 0, page_size_bytes: first.geometry.page_size_bytes }, first.cell_type) };
         Ok(RunResult {
             name: self.config.name.clone(),
             seed: self.config.seed,
@@ -64,7 +68,7 @@ impl Simulation {
                 blocks_per_plane: g.blocks_per_plane,
                 pages_per_block: g.pages_per_block,
                 page_size_bytes: g.page_size_bytes,
-                physical_capacity_bytes: self.geometry.capacity_bytes(),
+                physical_capacity_bytes: self.layout.capacity_bytes(),
                 logical_capacity_bytes: self.logical_capacity_bytes,
                 gc_policy: self.ftl.victim_policy_name().to_string(),
                 wear_leveling: format!("{:?}", self.config.ftl.wear_leveling.policy).to_lowercase(),
@@ -80,10 +84,13 @@ impl Simulation {
             gc: gc_metrics(&stats),
             host_pages_written: stats.host_pages_written,
             write_amplification: if stats.host_pages_written == 0 { 0.0 } else { (stats.host_pages_written + stats.gc_pages_copied) as f64 / stats.host_pages_written as f64 },
-            erase_count: EraseCountSummary { min: erase_min, mean: erase_mean, max: erase_max, endurance_pe_cycles: self.config.device.nand.endurance_pe_cycles },
-            flash: self.scheduler.counters,
+            erase_count: EraseCountSummary { min: erase_min, mean: erase_mean, max: erase_max, endurance_pe_cycles: first.endurance_pe_cycles },
+            flash: self.scheduler.counters(),
             energy_total_uj: energy.total_uj(),
+            power_w: if simulated > 0.0 { energy.total_uj() * 1e-6 / simulated } else { 0.0 },
             energy_uj: energy,
+            tiers,
+            placement: self.ftl.placement_name().to_string(),
             utilisation: UtilisationSummary {
                 die: utilisation(die_busy.as_secs_f64(), self.scheduler.dies()),
                 channel: utilisation(channel_busy.as_secs_f64(), self.scheduler.channels()),
@@ -106,5 +113,56 @@ impl Simulation {
             middleware: self.middleware.stats(),
             read_path: self.read_strategy.statistics(),
         })
+    }
+}
+
+impl Simulation {
+    /// Each tier's capacity, accesses, wear, utilisation and energy over a run of `simulated` seconds.
+    fn tier_summaries(&self, simulated: f64) -> BTreeMap<String, TierSummary> {
+        let (die_busy, channel_busy) = self.scheduler.busy_per_resource();
+        let span_ns = (simulated * 1e9).round() as u64;
+        let counters = self.scheduler.tier_counters();
+        let specs = self.config.device.tiers();
+        let mut tiers = BTreeMap::new();
+        for (index, tier) in self.layout.tiers().iter().enumerate() {
+            let store = &self.ftl.stores()[index];
+            let g = &tier.geometry;
+            let dies = tier.first_die as usize..(tier.first_die + g.dies_total()) as usize;
+            let channels = tier.first_channel as usize..(tier.first_channel + g.channels) as usize;
+            let busy_die_ns: u64 = die_busy[dies.clone()].iter().map(|d| d.0).sum();
+            let busy_channel_ns: u64 = channel_busy[channels.clone()].iter().map(|c| c.0).sum();
+            let fraction = |busy: u64, servers: usize| if span_ns > 0 { busy as f64 / (span_ns as f64 * servers as f64) } else { 0.0 };
+            let activity = ActivityTimes { die_busy_ns: busy_die_ns, die_span_ns: span_ns * dies.len() as u64, io_voltage_v: tier.io_voltage_v, pin_capacitance_pf: tier.pin_capacitance_pf };
+            let energy = EnergyAccount::of(&specs[index].energy, &counters[index], self.config.read_path.extra_sensing_latency_ns, &activity);
+            let (min, sum, max, blocks) = store.erase_counts();
+            let stats = store.stats;
+            tiers.insert(
+                tier.name.clone(),
+                TierSummary {
+                    cell_type: format!("{:?}", tier.cell_type).to_lowercase(),
+                    channels: g.channels,
+                    chips: g.chips_total(),
+                    dies_per_chip: g.dies_per_chip,
+                    planes_per_die: g.planes_per_die,
+                    blocks_per_plane: g.blocks_per_plane,
+                    pages_per_block: g.pages_per_block,
+                    physical_capacity_bytes: g.capacity_bytes(),
+                    logical_capacity_bytes: store.logical_capacity_pages() * self.page_bytes,
+                    valid_pages: store.valid_pages_total(),
+                    collector: self.ftl.collector_name(index).to_string(),
+                    host_pages_written: stats.host_pages_written,
+                    gc: gc_metrics(&stats),
+                    pages_migrated_in: stats.pages_migrated_in,
+                    pages_migrated_out: stats.pages_migrated_out,
+                    erase_count: EraseCountSummary { min, mean: sum as f64 / blocks.max(1) as f64, max, endurance_pe_cycles: tier.endurance_pe_cycles },
+                    flash: counters[index],
+                    utilisation: UtilisationSummary { die: fraction(busy_die_ns, dies.len()), channel: fraction(busy_channel_ns, channels.len()) },
+                    energy_total_uj: energy.total_uj(),
+                    power_w: if simulated > 0.0 { energy.total_uj() * 1e-6 / simulated } else { 0.0 },
+                    energy_uj: energy,
+                },
+            );
+        }
+        tiers
     }
 }

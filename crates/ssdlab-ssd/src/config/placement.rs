@@ -1,0 +1,53 @@
+//! `[placement]`: which tier a host page is written to, and where a tier's garbage collection sends
+//! the valid pages it moves.
+
+use super::device::TierSpec;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct PlacementConfig {
+    pub policy: PlacementKind,
+    /// The tier host writes go to (default: the first tier in layout order).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write_tier: Option<String>,
+    /// With `migrate_on_collect`: the tier the write tier's garbage collection moves valid pages to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub migrate_to: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum PlacementKind {
+    /// Every host page goes to the write tier; each tier collects in place (today's one-tier path).
+    #[default]
+    Single,
+    /// Host pages go to the write tier; its garbage collection moves every valid page of a victim
+    /// to the `migrate_to` tier (seed 004's conventional MLC-then-TLC array), which collects in place.
+    MigrateOnCollect,
+}
+
+/// Checks that the named tiers exist and the policy fits the device.
+pub(super) fn validate(placement: &PlacementConfig, tiers: &[TierSpec]) -> Result<(), (String, String)> {
+    let fail = |field: &str, message: String| Err((field.to_string(), message));
+    let names: Vec<&str> = tiers.iter().map(|tier| tier.name.as_str()).collect();
+    for (field, value) in [("placement.write_tier", &placement.write_tier), ("placement.migrate_to", &placement.migrate_to)] {
+        if let Some(name) = value {
+            if !names.contains(&name.as_str()) {
+                return fail(field, format!("no tier named `{name}`; the device has {}", names.join(", ")));
+            }
+        }
+    }
+    if placement.policy == PlacementKind::MigrateOnCollect {
+        let Some(target) = &placement.migrate_to else {
+            return fail("placement.migrate_to", "migrate_on_collect needs the tier to move collected pages to".into());
+        };
+        let source = placement.write_tier.as_deref().or(names.first().copied()).unwrap_or_default();
+        if target == source {
+            return fail("placement.migrate_to", format!("must differ from the write tier `{source}`"));
+        }
+    } else if placement.migrate_to.is_some() {
+        return fail("placement.migrate_to", "applies to policy = \"migrate_on_collect\" only".into());
+    }
+    Ok(())
+}

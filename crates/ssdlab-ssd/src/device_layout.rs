@@ -1,0 +1,307 @@
+//! The device's physical layout across its tiers: which tier, die, channel and plane a physical page
+//! belongs to, and each tier's media profile.
+//!
+//! What it models: a device made of tiers (a set of dies with one media profile, its own channels
+//! and its own local [`Geometry`]: an MLC tier at 256 pages per block beside a TLC tier at 384).
+//! Global numbering concatenates the tiers in layout order: physical pages, blocks, planes, dies and
+//! channels of tier k follow those of tier k-1, so a physical page number alone says its tier (the
+//! mapping table needs no tier field) and the scheduler sees one array of dies and one of channels.
+//! A device without tiers is one tier whose offsets are all zero: its numbering is exactly the old
+//! one, and every lookup takes the one-tier branch first.
+//! What it leaves out: tiers sharing a channel (each tier owns its channels); SCM's sector-addressed
+//! media (its place is a tier whose profile is not NAND, added with seed 001).
+
+use crate::config::{CellType, DeviceConfig, EnergyConfig, TierSpec};
+use crate::geometry::{BlockIndex, Geometry, PlaneIndex, Ppn};
+use crate::media::channel::ChannelTiming;
+use crate::media::nand::NandTiming;
+
+/// One tier: its profile and where its pieces start in the global numbering.
+#[derive(Debug, Clone)]
+pub struct Tier {
+    pub name: String,
+    pub geometry: Geometry,
+    pub cell_type: CellType,
+    pub nand: NandTiming,
+    pub channel_timing: ChannelTiming,
+    /// Time to move one page over one of this tier's channels.
+    pub page_transfer_ns: u64,
+    pub energy: EnergyConfig,
+    pub io_voltage_v: f64,
+    pub pin_capacitance_pf: f64,
+    pub bus_width_bits: u32,
+    pub endurance_pe_cycles: u32,
+    pub first_page: u32,
+    pub first_block: u32,
+    pub first_plane: u32,
+    pub first_die: u32,
+    pub first_channel: u32,
+}
+
+impl Tier {
+    pub fn pages(&self) -> u32 {
+        self.geometry.pages_total() as u32
+    }
+    pub fn contains_page(&self, ppn: Ppn) -> bool {
+        ppn.0 >= self.first_page && ppn.0 - self.first_page < self.pages()
+    }
+    /// The tier-local page of a global one.
+    #[inline]
+    pub fn local(&self, ppn: Ppn) -> Ppn {
+        Ppn(ppn.0 - self.first_page)
+    }
+    #[inline]
+    pub fn global(&self, local: Ppn) -> Ppn {
+        Ppn(local.0 + self.first_page)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct DeviceLayout {
+    tiers: Vec<Tier>,
+    /// Global die -> tier index.
+    die_tier: Vec<u8>,
+    /// Global die -> global channel.
+    die_channel: Vec<u32>,
+    single: bool,
+}
+
+impl DeviceLayout {
+    /// The layout of a validated device config.
+    pub fn new(device: &DeviceConfig) -> Self {
+        Self::from_specs(&device.tiers())
+    }
+
+    pub fn from_specs(specs: &[TierSpec]) -> Self {
+        let mut tiers = Vec::with_capacity(specs.len());
+        let (mut page, mut block, mut plane, mut die, mut channel) = (0u32, 0u32, 0u32, 0u32, 0u32);
+        for spec in specs {
+            let geometry = Geometry::new(&spec.geometry, spec.nand.cell_type);
+            let channel_timing = ChannelTiming::new(&spec.channel);
+            let tier = Tier {
+                name: spec.name.clone(),
+                page_transfer_ns: channel_timing.transfer_ns(geometry.page_size_bytes as u64),
+                channel_timing,
+                cell_type: spec.nand.cell_type,
+                nand: NandTiming::new(&spec.nand),
+                energy: spec.energy.clone(),
+                io_voltage_v: spec.channel.io_voltage_v,
+                pin_capacitance_pf: spec.channel.pin_capacitance_pf,
+                bus_width_bits: spec.channel.bus_width_bits,
+                endurance_pe_cycles: spec.nand.endurance_pe_cycles,
+                first_page: page,
+                first_block: block,
+                first_plane: plane,
+                first_die: die,
+                first_channel: channel,
+                geometry,
+            };
+            page += tier.geometry.pages_total() as u32;
+            block += tier.geometry.blocks_total();
+            plane += tier.geometry.planes_total();
+            die += tier.geometry.dies_total();
+            channel += tier.geometry.channels;
+            tiers.push(tier);
+        }
+        let mut die_tier = Vec::with_capacity(die as usize);
+        let mut die_channel = Vec::with_capacity(die as usize);
+        for (index, tier) in tiers.iter().enumerate() {
+            for local in 0..tier.geometry.dies_total() {
+                die_tier.push(index as u8);
+                die_channel.push(tier.first_channel + tier.geometry.channel_of_die(local));
+            }
+        }
+        DeviceLayout { single: tiers.len() == 1, tiers, die_tier, die_channel }
+    }
+
+    pub fn tiers(&self) -> &[Tier] {
+        &self.tiers
+    }
+    pub fn tier(&self, index: usize) -> &Tier {
+        &self.tiers[index]
+    }
+    pub fn is_single(&self) -> bool {
+        self.single
+    }
+    pub fn tier_index(&self, name: &str) -> Option<usize> {
+        self.tiers.iter().position(|tier| tier.name == name)
+    }
+
+    /// The tier holding a global physical page.
+    #[inline]
+    pub fn tier_of(&self, ppn: Ppn) -> usize {
+        if self.single {
+            return 0;
+        }
+        self.tiers.iter().rposition(|tier| ppn.0 >= tier.first_page).unwrap_or(0)
+    }
+    #[inline]
+    pub fn tier_of_die(&self, die: u32) -> usize {
+        if self.single {
+            return 0;
+        }
+        self.die_tier[die as usize] as usize
+    }
+    pub fn tier_of_block(&self, block: BlockIndex) -> usize {
+        if self.single {
+            return 0;
+        }
+        self.tiers.iter().rposition(|tier| block.0 >= tier.first_block).unwrap_or(0)
+    }
+    pub fn tier_of_plane(&self, plane: PlaneIndex) -> usize {
+        if self.single {
+            return 0;
+        }
+        self.tiers.iter().rposition(|tier| plane.0 >= tier.first_plane).unwrap_or(0)
+    }
+
+    /// Global die of a global physical page.
+    #[inline]
+    pub fn die_of(&self, ppn: Ppn) -> u32 {
+        if self.single {
+            return self.tiers[0].geometry.die_of(ppn);
+        }
+        let tier = &self.tiers[self.tier_of(ppn)];
+        tier.first_die + tier.geometry.die_of(tier.local(ppn))
+    }
+    /// Global plane of a global physical page.
+    #[inline]
+    pub fn plane_of(&self, ppn: Ppn) -> PlaneIndex {
+        if self.single {
+            return self.tiers[0].geometry.plane_of(ppn);
+        }
+        let tier = &self.tiers[self.tier_of(ppn)];
+        PlaneIndex(tier.first_plane + tier.geometry.plane_of(tier.local(ppn)).0)
+    }
+    /// Global block of a global physical page.
+    #[inline]
+    pub fn block_of(&self, ppn: Ppn) -> BlockIndex {
+        if self.single {
+            return self.tiers[0].geometry.block_of(ppn);
+        }
+        let tier = &self.tiers[self.tier_of(ppn)];
+        BlockIndex(tier.first_block + tier.geometry.block_of(tier.local(ppn)).0)
+    }
+    /// Page type (0 lower, 1 upper, 2 extra) of a global physical page in its tier's cells.
+    #[inline]
+    pub fn page_type(&self, ppn: Ppn) -> usize {
+        if self.single {
+            return self.tiers[0].geometry.page_type(ppn);
+        }
+        let tier = &self.tiers[self.tier_of(ppn)];
+        tier.geometry.page_type(tier.local(ppn))
+    }
+    /// The first page of a global block.
+    pub fn first_page_of_block(&self, block: BlockIndex) -> Ppn {
+        let tier = &self.tiers[self.tier_of_block(block)];
+        tier.global(tier.geometry.first_page(BlockIndex(block.0 - tier.first_block)))
+    }
+    #[inline]
+    pub fn channel_of_die(&self, die: u32) -> u32 {
+        if self.single {
+            return self.tiers[0].geometry.channel_of_die(die);
+        }
+        self.die_channel[die as usize]
+    }
+    /// Global chip of a global die (chips numbered across tiers like dies).
+    pub fn chip_of_die(&self, die: u32) -> u32 {
+        let tier = &self.tiers[self.tier_of_die(die)];
+        let first_chip = tier.first_die / tier.geometry.dies_per_chip.max(1);
+        if self.single {
+            return tier.geometry.chip_of_die(die);
+        }
+        first_chip + tier.geometry.chip_of_die(die - tier.first_die)
+    }
+    /// Global dies of a global chip.
+    pub fn dies_of_chip(&self, chip: u32) -> std::ops::Range<u32> {
+        let mut first_chip = 0;
+        for tier in &self.tiers {
+            let chips = tier.geometry.chips_total();
+            if chip < first_chip + chips {
+                let start = tier.first_die + (chip - first_chip) * tier.geometry.dies_per_chip;
+                return start..start + tier.geometry.dies_per_chip;
+            }
+            first_chip += chips;
+        }
+        0..0
+    }
+
+    pub fn dies_total(&self) -> u32 {
+        self.die_tier.len() as u32
+    }
+    pub fn channels_total(&self) -> u32 {
+        self.tiers.iter().map(|tier| tier.geometry.channels).sum()
+    }
+    pub fn chips_total(&self) -> u32 {
+        self.tiers.iter().map(|tier| tier.geometry.chips_total()).sum()
+    }
+    pub fn planes_total(&self) -> u32 {
+        self.tiers.iter().map(|tier| tier.geometry.planes_total()).sum()
+    }
+    pub fn pages_total(&self) -> u64 {
+        self.tiers.iter().map(|tier| tier.geometry.pages_total()).sum()
+    }
+    pub fn capacity_bytes(&self) -> u64 {
+        self.tiers.iter().map(|tier| tier.geometry.capacity_bytes()).sum()
+    }
+    pub fn page_size_bytes(&self) -> u32 {
+        self.tiers[0].geometry.page_size_bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{ChannelConfig, GeometryConfig, NandConfig};
+
+    fn spec(name: &str, cell_type: CellType, channels: u32, pages_per_block: u32) -> TierSpec {
+        TierSpec {
+            name: name.into(),
+            field_prefix: format!("device.tiers.{name}"),
+            geometry: GeometryConfig { channels, chips_per_channel: 1, dies_per_chip: 2, planes_per_die: 2, blocks_per_plane: 8, pages_per_block, page_size_bytes: 4096 },
+            nand: NandConfig { cell_type, read_latency_ns: vec![50_000], program_latency_ns: vec![500_000], erase_latency_ns: 3_000_000, multi_plane: true, endurance_pe_cycles: 3000 },
+            channel: ChannelConfig { transfer_rate_mts: 200.0, bus_width_bits: 8, command_overhead_ns: 0, io_voltage_v: 0.0, pin_capacitance_pf: 0.0 },
+            energy: EnergyConfig::default(),
+            overprovisioning_fraction: None,
+        }
+    }
+
+    #[test]
+    fn tiers_with_different_blocks_concatenate() {
+        let layout = DeviceLayout::from_specs(&[spec("mlc", CellType::Mlc, 2, 256), spec("tlc", CellType::Tlc, 1, 384)]);
+        let mlc_pages = 2 * 2 * 2 * 8 * 256; // channels x dies x planes x blocks x pages
+        assert_eq!(layout.tier(1).first_page, mlc_pages);
+        assert_eq!(layout.tier(1).first_die, 4);
+        assert_eq!(layout.tier(1).first_channel, 2);
+        assert_eq!(layout.dies_total(), 6);
+        // The TLC tier's first page: its die 4, channel 2, plane 8, block 64; TLC page types cycle by 3.
+        let first_tlc = Ppn(mlc_pages);
+        assert_eq!(layout.tier_of(first_tlc), 1);
+        assert_eq!(layout.die_of(first_tlc), 4);
+        assert_eq!(layout.channel_of_die(4), 2);
+        assert_eq!(layout.plane_of(first_tlc), PlaneIndex(8));
+        assert_eq!(layout.block_of(first_tlc), BlockIndex(64));
+        assert_eq!(layout.page_type(Ppn(mlc_pages + 2)), 2);
+        assert_eq!(layout.page_type(Ppn(mlc_pages + 3)), 0);
+        // The last MLC page is still MLC, on die 3 (channel 1).
+        let last_mlc = Ppn(mlc_pages - 1);
+        assert_eq!(layout.tier_of(last_mlc), 0);
+        assert_eq!(layout.die_of(last_mlc), 3);
+        assert_eq!(layout.channel_of_die(3), 1);
+        // A TLC block is 384 pages: the second TLC block starts 384 pages in.
+        assert_eq!(layout.first_page_of_block(BlockIndex(65)), Ppn(mlc_pages + 384));
+        assert_eq!(layout.chip_of_die(5), 2);
+        assert_eq!(layout.dies_of_chip(2), 4..6);
+    }
+
+    #[test]
+    fn one_tier_numbering_is_the_geometry() {
+        let layout = DeviceLayout::from_specs(&[spec("nand", CellType::Mlc, 2, 256)]);
+        let geometry = &layout.tier(0).geometry;
+        for ppn in [0u32, 255, 256, 4095, 8191].map(Ppn) {
+            assert_eq!(layout.die_of(ppn), geometry.die_of(ppn));
+            assert_eq!(layout.plane_of(ppn), geometry.plane_of(ppn));
+            assert_eq!(layout.page_type(ppn), geometry.page_type(ppn));
+        }
+    }
+}

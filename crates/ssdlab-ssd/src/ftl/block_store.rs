@@ -1,0 +1,446 @@
+//! One tier's blocks: free lists and open blocks per plane, page records, valid counts, erase counts.
+//!
+//! What it models: out-of-place programs into one open block per write stream and plane (host,
+//! garbage collection, migration in from another tier), invalidation, erase, and the view victim
+//! policies choose from. Everything here is in the tier's local addresses (its own geometry:
+//! pages per block and blocks per plane may differ between tiers); the [`super::Ftl`] translates to
+//! global physical pages and keeps the one mapping table. The store never decides what to collect or
+//! where a page goes: that is placement's and the collectors' job.
+
+use super::block_manager::{BlockInfo, BlockState, PageTable, PlaneView, RecordAddress, INVALID_PAGE, NOT_FULL, VALID_MASK};
+use super::garbage_collection::VictimPolicy;
+use super::wear_leveling::FreeBlockPolicy;
+use crate::config::PlaneAllocation;
+use crate::error::FtlError;
+use crate::geometry::{BlockIndex, Geometry, Lpn, PlaneIndex, Ppn};
+use std::collections::VecDeque;
+
+/// Operations counted per tier.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct FtlStats {
+    pub host_pages_written: u64,
+    /// Times GC started in a plane (each runs until the high watermark).
+    pub gc_invocations: u64,
+    /// Victim blocks collected by GC.
+    pub gc_blocks_collected: u64,
+    /// Pages copied by GC within the tier.
+    pub gc_pages_copied: u64,
+    pub blocks_erased: u64,
+    /// Pages moved out of this tier to another by its collector.
+    pub pages_migrated_out: u64,
+    /// Pages moved into this tier from another.
+    pub pages_migrated_in: u64,
+}
+
+impl FtlStats {
+    pub fn plus(&self, other: &FtlStats) -> FtlStats {
+        FtlStats {
+            host_pages_written: self.host_pages_written + other.host_pages_written,
+            gc_invocations: self.gc_invocations + other.gc_invocations,
+            gc_blocks_collected: self.gc_blocks_collected + other.gc_blocks_collected,
+            gc_pages_copied: self.gc_pages_copied + other.gc_pages_copied,
+            blocks_erased: self.blocks_erased + other.blocks_erased,
+            pages_migrated_out: self.pages_migrated_out + other.pages_migrated_out,
+            pages_migrated_in: self.pages_migrated_in + other.pages_migrated_in,
+        }
+    }
+}
+
+/// The write streams that fill open blocks. Keeping them apart keeps data of different heat in
+/// different blocks (host writes are hot, GC survivors warm, migrated pages cold).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    Host,
+    GarbageCollection,
+    Migration,
+}
+
+pub(super) struct PlaneState {
+    pub free: VecDeque<u32>,
+    /// Set (dynamic allocation only) when GC found no invalid page in any full block of the plane;
+    /// host writes then go to other planes until an overwrite invalidates a page here.
+    pub stuck: bool,
+    /// Set by a device event: no new data is written here (reads and GC out of it continue).
+    pub read_only: bool,
+    frontiers: [Option<Frontier>; 3],
+}
+
+/// The open block a write stream fills, with what a page program needs of it kept here: a plane's
+/// state stays in cache, while the block's record and its page-record slot sit in large arrays
+/// that a random workload keeps evicting.
+#[derive(Debug, Clone, Copy)]
+struct Frontier {
+    /// Block index within the plane.
+    local: u32,
+    /// Next page to program (the block's write pointer; its record's `written_pages` is brought up
+    /// to date when the block fills).
+    next_page: u32,
+    /// The block's slot in the page table.
+    slot: u32,
+}
+
+pub struct BlockStore {
+    pub(super) geometry: Geometry,
+    /// Where this tier's pages and blocks start in the device's global numbering.
+    pub(super) first_page: u32,
+    pub(super) first_block: u32,
+    pub(super) first_plane: u32,
+    pub(super) blocks: Vec<BlockInfo>,
+    /// Per block: valid pages, plus [`NOT_FULL`] unless the block is full (see `block_manager`).
+    /// Dense and small, because an overwrite touches it at a random block.
+    pub(super) keys: Vec<u16>,
+    pub(super) pages: PageTable,
+    pub(super) planes: Vec<PlaneState>,
+    pub(super) victim_policy: Box<dyn VictimPolicy>,
+    free_block_policy: Box<dyn FreeBlockPolicy>,
+    pub(super) plane_allocation: PlaneAllocation,
+    dynamic_cursor: u64,
+    /// Planes marked stuck (so the common case, none, costs one compare per overwrite).
+    pub(super) stuck_planes: usize,
+    /// Planes marked read-only.
+    pub(super) read_only_planes: usize,
+    pub(super) low_watermark: usize,
+    pub(super) high_watermark: usize,
+    seal_counter: u64,
+    /// Pages holding the latest copy of some logical page.
+    pub(super) valid_pages_total: u64,
+    /// Pages the host may keep here (physical pages minus over-provisioning).
+    pub(super) logical_capacity_pages: u64,
+    pub stats: FtlStats,
+}
+
+pub(super) struct StoreSettings<'a> {
+    pub victim_policy: Box<dyn VictimPolicy>,
+    pub free_block_policy: Box<dyn FreeBlockPolicy>,
+    pub plane_allocation: PlaneAllocation,
+    pub low_watermark: usize,
+    pub high_watermark: usize,
+    pub keep_tags: bool,
+    pub logical_capacity_pages: u64,
+    pub offsets: (u32, u32, u32),
+    pub geometry: &'a Geometry,
+}
+
+impl BlockStore {
+    pub(super) fn new(settings: StoreSettings<'_>) -> Self {
+        let geometry = settings.geometry.clone();
+        let planes = (0..geometry.planes_total())
+            .map(|_| PlaneState { free: (0..geometry.blocks_per_plane).collect(), stuck: false, read_only: false, frontiers: [None; 3] })
+            .collect();
+        let blocks_total = geometry.blocks_total() as usize;
+        BlockStore {
+            blocks: vec![BlockInfo::fresh(); blocks_total],
+            keys: vec![NOT_FULL; blocks_total],
+            pages: PageTable::new(blocks_total, geometry.pages_per_block, settings.keep_tags),
+            planes,
+            victim_policy: settings.victim_policy,
+            free_block_policy: settings.free_block_policy,
+            plane_allocation: settings.plane_allocation,
+            dynamic_cursor: 0,
+            stuck_planes: 0,
+            read_only_planes: 0,
+            low_watermark: settings.low_watermark,
+            high_watermark: settings.high_watermark,
+            seal_counter: 0,
+            valid_pages_total: 0,
+            logical_capacity_pages: settings.logical_capacity_pages,
+            first_page: settings.offsets.0,
+            first_block: settings.offsets.1,
+            first_plane: settings.offsets.2,
+            geometry,
+            stats: FtlStats::default(),
+        }
+    }
+
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+    pub fn valid_pages_total(&self) -> u64 {
+        self.valid_pages_total
+    }
+    pub fn logical_capacity_pages(&self) -> u64 {
+        self.logical_capacity_pages
+    }
+
+    #[inline]
+    pub(super) fn global_page(&self, local: Ppn) -> Ppn {
+        Ppn(local.0 + self.first_page)
+    }
+    #[inline]
+    pub(super) fn local_page(&self, global: Ppn) -> Ppn {
+        Ppn(global.0 - self.first_page)
+    }
+
+    /// Pages of a (local) block that hold the latest copy of some logical page.
+    #[inline]
+    pub fn valid_pages(&self, block: BlockIndex) -> u32 {
+        (self.keys[block.0 as usize] & VALID_MASK) as u32
+    }
+
+    pub fn free_blocks(&self, plane: PlaneIndex) -> usize {
+        self.planes[plane.0 as usize].free.len()
+    }
+
+    pub(super) fn plane_view(&self, plane: PlaneIndex, now_ns: u64) -> PlaneView<'_> {
+        let start = (plane.0 * self.geometry.blocks_per_plane) as usize;
+        let end = start + self.geometry.blocks_per_plane as usize;
+        PlaneView { blocks: &self.blocks[start..end], keys: &self.keys[start..end], pages_per_block: self.geometry.pages_per_block, now_ns }
+    }
+
+    /// The (local) block GC would collect next in a (local) plane.
+    pub fn next_victim(&self, plane: PlaneIndex, now_ns: u64) -> Option<BlockIndex> {
+        let view = self.plane_view(plane, now_ns);
+        self.victim_policy.select(&view).map(|local| BlockIndex(plane.0 * self.geometry.blocks_per_plane + local))
+    }
+
+    /// The plane a host write of `lpn` goes to next (static: by logical page; dynamic: round-robin).
+    #[inline]
+    pub fn plane_for_write(&self, lpn: Lpn) -> PlaneIndex {
+        match self.plane_allocation {
+            PlaneAllocation::Static => self.geometry.stripe_plane(lpn.0 as u64),
+            PlaneAllocation::Dynamic => self.geometry.stripe_plane(self.dynamic_cursor),
+        }
+    }
+
+    /// The plane a host write of `lpn` takes, moving the dynamic cursor and stepping over stuck or
+    /// read-only planes.
+    #[inline]
+    pub(super) fn take_plane_for_write(&mut self, lpn: Lpn) -> PlaneIndex {
+        let mut plane = self.plane_for_write(lpn);
+        if self.plane_allocation == PlaneAllocation::Dynamic {
+            self.dynamic_cursor += 1;
+        }
+        if (self.stuck_planes > 0 || self.read_only_planes > 0) && !self.writable(plane) {
+            // A plane whose blocks hold only valid data cannot make room, and a read-only one takes
+            // nothing new; write elsewhere (see `collector::in_place`).
+            plane = self.next_writable(plane).unwrap_or(plane);
+        }
+        plane
+    }
+
+    fn writable(&self, plane: PlaneIndex) -> bool {
+        let state = &self.planes[plane.0 as usize];
+        !state.stuck && !state.read_only
+    }
+
+    /// The next plane after `plane` (in index order, wrapping) that takes new data.
+    pub(super) fn next_writable(&self, plane: PlaneIndex) -> Option<PlaneIndex> {
+        let planes = self.planes.len();
+        (1..planes).map(|step| (plane.0 as usize + step) % planes).find(|&index| self.writable(PlaneIndex(index as u32))).map(|index| PlaneIndex(index as u32))
+    }
+
+    /// A plane for a page moved into this tier: round-robin over the planes in striping order,
+    /// skipping those that take no new data.
+    pub(super) fn take_plane_for_migration(&mut self) -> PlaneIndex {
+        let plane = self.geometry.stripe_plane(self.dynamic_cursor);
+        self.dynamic_cursor += 1;
+        if (self.stuck_planes > 0 || self.read_only_planes > 0) && !self.writable(plane) {
+            return self.next_writable(plane).unwrap_or(plane);
+        }
+        plane
+    }
+
+    /// Marks a (local) plane read-only or writable again.
+    pub(super) fn set_read_only(&mut self, plane: PlaneIndex, read_only: bool) {
+        let state = &mut self.planes[plane.0 as usize];
+        if state.read_only != read_only {
+            state.read_only = read_only;
+            if read_only {
+                self.read_only_planes += 1;
+                // Its open blocks stay as they are: partly written, collected like full ones later.
+            } else {
+                self.read_only_planes -= 1;
+            }
+        }
+    }
+
+    pub(super) fn is_read_only(&self, plane: PlaneIndex) -> bool {
+        self.planes[plane.0 as usize].read_only
+    }
+
+    /// The next page of the stream's open block in a (local) plane, opening one if needed, and its
+    /// page record's index.
+    pub(super) fn allocate(&mut self, plane: PlaneIndex, stream: Stream, now_ns: u64) -> Result<(Ppn, RecordAddress), FtlError> {
+        let blocks_per_plane = self.geometry.blocks_per_plane;
+        let pages_per_block = self.geometry.pages_per_block;
+        let state = &mut self.planes[plane.0 as usize];
+        let frontier = &mut state.frontiers[stream as usize];
+        let current = match *frontier {
+            Some(current) => current,
+            None => {
+                let start = (plane.0 * blocks_per_plane) as usize;
+                let plane_blocks = &self.blocks[start..start + blocks_per_plane as usize];
+                let local = self.free_block_policy.take(&mut state.free, plane_blocks).ok_or_else(|| FtlError::DeviceFull {
+                    plane: plane.0 + self.first_plane,
+                    message: "no free block left to write into; the workload's footprint does not fit the physical capacity with the GC reserve".into(),
+                })?;
+                let global = start + local as usize;
+                self.blocks[global].state = BlockState::Open;
+                let slot = self.pages.ensure(global);
+                Frontier { local, next_page: self.blocks[global].written_pages, slot }
+            }
+        };
+        let index = (plane.0 * blocks_per_plane + current.local) as usize;
+        let page = current.next_page;
+        if page + 1 == pages_per_block {
+            // The block's record is brought up to date when it fills: while it is open the frontier
+            // holds its write pointer, and its last-write time (cost-benefit's age) only matters
+            // once it is a GC candidate. (Writing the record on every page stalled the write path.)
+            let block = &mut self.blocks[index];
+            block.written_pages = pages_per_block;
+            block.last_write_ns = now_ns;
+            block.state = BlockState::Full;
+            self.keys[index] &= VALID_MASK;
+            block.sealed_sequence = self.seal_counter;
+            self.seal_counter += 1;
+            *frontier = None;
+        } else {
+            *frontier = Some(Frontier { next_page: page + 1, ..current });
+        }
+        Ok((Ppn(index as u32 * pages_per_block + page), RecordAddress { slot: current.slot, page }))
+    }
+
+    /// Records a program of a (local) page whose record is at `record`, as `allocate` returned.
+    #[inline]
+    pub(super) fn program(&mut self, local: Ppn, record: RecordAddress, lpn: Lpn, now_ns: u64, tag: u32) {
+        // (The block's last-write time is set when it fills; see `allocate`.)
+        let block = self.geometry.block_of(local).0 as usize;
+        self.pages.record_program_at(record, lpn.0, (now_ns / 1_000_000).min(u32::MAX as u64) as u32, tag);
+        self.keys[block] += 1;
+        self.valid_pages_total += 1;
+    }
+
+    /// A (local) page no longer holds its owner's latest data.
+    #[inline]
+    pub(super) fn invalidate(&mut self, local: Ppn) {
+        let block = self.geometry.block_of(local).0 as usize;
+        let page = self.geometry.page_in_block(local) as usize;
+        self.pages.invalidate(block, page);
+        self.keys[block] -= 1;
+        self.valid_pages_total -= 1;
+        if self.stuck_planes > 0 {
+            let plane = block / self.geometry.blocks_per_plane as usize;
+            if std::mem::take(&mut self.planes[plane].stuck) {
+                self.stuck_planes -= 1;
+            }
+        }
+    }
+
+    pub(super) fn erase(&mut self, block: BlockIndex) {
+        let info = &mut self.blocks[block.0 as usize];
+        info.erase_count += 1;
+        self.keys[block.0 as usize] = NOT_FULL;
+        info.written_pages = 0;
+        info.state = BlockState::Free;
+        self.pages.reset(block.0 as usize);
+        self.stats.blocks_erased += 1;
+        let plane = self.geometry.plane_of_block(block);
+        self.planes[plane.0 as usize].free.push_back(block.0 % self.geometry.blocks_per_plane);
+    }
+
+    /// The owner of each written page of a (local) block, in page order ([`INVALID_PAGE`] for pages
+    /// without valid data).
+    pub(super) fn owner(&self, block: BlockIndex, page: u32) -> u32 {
+        self.pages.owner(block.0 as usize, page as usize)
+    }
+
+    pub(super) fn tag_local(&self, local: Ppn) -> u32 {
+        self.pages.tag(self.geometry.block_of(local).0 as usize, self.geometry.page_in_block(local) as usize)
+    }
+
+    pub(super) fn program_time_ms_local(&self, local: Ppn) -> u32 {
+        let block = self.geometry.block_of(local).0 as usize;
+        self.pages.get(block, self.geometry.page_in_block(local) as usize).map_or(0, |entry| entry.program_time_ms)
+    }
+
+    /// Mark a plane stuck (dynamic allocation: nothing to gain by GC there until an overwrite).
+    pub(super) fn mark_stuck(&mut self, plane: PlaneIndex, stuck: bool) {
+        let state = &mut self.planes[plane.0 as usize];
+        if state.stuck != stuck {
+            state.stuck = stuck;
+            if stuck {
+                self.stuck_planes += 1;
+            } else {
+                self.stuck_planes -= 1;
+            }
+        }
+    }
+
+    /// (min, sum, max, blocks) of erase counts.
+    pub fn erase_counts(&self) -> (u32, u64, u32, usize) {
+        let mut min = u32::MAX;
+        let mut max = 0;
+        let mut sum = 0u64;
+        for block in &self.blocks {
+            min = min.min(block.erase_count);
+            max = max.max(block.erase_count);
+            sum += block.erase_count as u64;
+        }
+        (if self.blocks.is_empty() { 0 } else { min }, sum, max, self.blocks.len())
+    }
+
+    pub(super) fn age(&mut self, pe_cycles: u32, spread_fraction: f64, rng: &mut ssdlab_engine::random::Xoshiro256PlusPlus) {
+        for block in &mut self.blocks {
+            let factor = 1.0 + spread_fraction * (2.0 * rng.next_f64() - 1.0);
+            block.erase_count = block.erase_count.saturating_add((pe_cycles as f64 * factor).round().max(0.0) as u32);
+        }
+    }
+
+    pub(super) fn memory_bytes(&self) -> u64 {
+        (self.blocks.capacity() * std::mem::size_of::<BlockInfo>() + self.keys.capacity() * 2) as u64 + self.pages.memory_bytes()
+    }
+
+    /// Pages written into a (local) block: an open block's write pointer is in its plane's frontier.
+    pub(super) fn written_pages(&self, block: usize) -> u32 {
+        let plane = &self.planes[block / self.geometry.blocks_per_plane as usize];
+        let local = (block % self.geometry.blocks_per_plane as usize) as u32;
+        plane.frontiers.iter().flatten().find(|frontier| frontier.local == local).map_or(self.blocks[block].written_pages, |frontier| frontier.next_page)
+    }
+
+    /// Checks the store's own invariants and calls `owner_of` for every valid page (local page,
+    /// owner) so the FTL can check the mapping; returns the number of valid pages.
+    pub(super) fn check_invariants(&self, mut owner_of: impl FnMut(Ppn, u32) -> Result<(), String>) -> Result<u64, String> {
+        let pages_per_block = self.geometry.pages_per_block;
+        let mut valid_total = 0u64;
+        for (index, stored) in self.blocks.iter().enumerate() {
+            let mut info = *stored;
+            info.written_pages = self.written_pages(index);
+            let valid = self.pages.owners(index).filter(|&o| o != INVALID_PAGE).count() as u32;
+            let counted = (self.keys[index] & VALID_MASK) as u32;
+            if (self.keys[index] & NOT_FULL == 0) != (info.state == BlockState::Full) {
+                return Err(format!("block {index}: key flag disagrees with state {:?}", info.state));
+            }
+            if valid != counted {
+                return Err(format!("block {index}: valid count {counted} but {valid} pages have owners"));
+            }
+            if info.written_pages > pages_per_block || counted > info.written_pages {
+                return Err(format!("block {index}: written {} valid {counted}", info.written_pages));
+            }
+            if info.state == BlockState::Free && info.written_pages != 0 {
+                return Err(format!("block {index}: free but has {} written pages", info.written_pages));
+            }
+            for (page, owner) in self.pages.owners(index).enumerate() {
+                if owner == INVALID_PAGE {
+                    continue;
+                }
+                if page as u32 >= info.written_pages {
+                    return Err(format!("block {index}: page {page} has an owner beyond the write pointer"));
+                }
+                owner_of(Ppn(index as u32 * pages_per_block + page as u32), owner)?;
+            }
+            valid_total += valid as u64;
+        }
+        if valid_total != self.valid_pages_total {
+            return Err(format!("{valid_total} valid pages but the running count says {}", self.valid_pages_total));
+        }
+        for (plane, state) in self.planes.iter().enumerate() {
+            for &local in &state.free {
+                let index = plane as u32 * self.geometry.blocks_per_plane + local;
+                if self.blocks[index as usize].state != BlockState::Free {
+                    return Err(format!("block {index} is on the free list but not free"));
+                }
+            }
+        }
+        Ok(valid_total)
+    }
+}

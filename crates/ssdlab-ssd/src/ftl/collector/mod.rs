@@ -1,0 +1,102 @@
+//! Garbage-collection execution: collectors take victims chosen by the tier's victim policy
+//! (greedy, round-robin, cost-benefit: `garbage_collection/`) and decide where their valid pages go.
+//! One file per collector; a new collector (seed 004's RR-FDCA takes two victims and screens cold
+//! data) is one new file and one enum variant.
+//!
+//! A collector runs when a plane of a tier falls below the low watermark of free blocks and works
+//! until the plane has the high watermark again. It changes the FTL's state at once (mapping, page
+//! records, erase counts) and appends the flash work that carries it out to `ops`, for the
+//! scheduler: a `GcRead` + `GcProgram` pair per page moved (same die: copyback or round trip;
+//! another die or tier: read, both channels, program) and an `Erase` per victim.
+
+mod in_place;
+mod migrating;
+
+pub use in_place::InPlace;
+pub use migrating::Migrating;
+
+use super::block_store::Stream;
+use super::{FlashOp, Ftl};
+use crate::error::FtlError;
+use crate::geometry::{BlockIndex, Lpn, PlaneIndex};
+use super::block_manager::INVALID_PAGE;
+
+/// What every collector does.
+pub trait Collect {
+    fn name(&self) -> &'static str;
+    /// Collects in (tier-local) `plane` of `tier` until it has the high watermark of free blocks.
+    fn collect(&self, ftl: &mut Ftl, tier: usize, plane: PlaneIndex, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<(), FtlError>;
+}
+
+/// The collector of one tier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Collector {
+    InPlace(InPlace),
+    Migrating(Migrating),
+}
+
+impl Collect for Collector {
+    fn name(&self) -> &'static str {
+        match self {
+            Collector::InPlace(collector) => collector.name(),
+            Collector::Migrating(collector) => collector.name(),
+        }
+    }
+    fn collect(&self, ftl: &mut Ftl, tier: usize, plane: PlaneIndex, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<(), FtlError> {
+        match self {
+            Collector::InPlace(collector) => collector.collect(ftl, tier, plane, now_ns, ops),
+            Collector::Migrating(collector) => collector.collect(ftl, tier, plane, now_ns, ops),
+        }
+    }
+}
+
+/// Where a victim's valid pages go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Destination {
+    /// The victim's own plane (GC stream).
+    SamePlane,
+    /// Another tier (its migration stream, planes in round-robin).
+    Tier(usize),
+}
+
+/// Moves every valid page of (local) `victim` in `tier` to `destination`, then erases the victim.
+/// Pages moved into another tier may set off that tier's own in-place collection.
+pub(super) fn evacuate(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destination: Destination, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<(), FtlError> {
+    let written = ftl.stores[tier].written_pages(victim.0 as usize);
+    let plane = ftl.stores[tier].geometry.plane_of_block(victim);
+    let pages_per_block = ftl.stores[tier].geometry.pages_per_block;
+    for page in 0..written {
+        let owner = ftl.stores[tier].owner(victim, page);
+        if owner == INVALID_PAGE {
+            continue;
+        }
+        let source_local = crate::geometry::Ppn(victim.0 * pages_per_block + page);
+        let source = ftl.stores[tier].global_page(source_local);
+        let tag = ftl.stores[tier].tag_local(source_local);
+        let (to_tier, to_plane, stream) = match destination {
+            Destination::SamePlane => (tier, plane, Stream::GarbageCollection),
+            Destination::Tier(to) => (to, ftl.stores[to].take_plane_for_migration(), Stream::Migration),
+        };
+        let (local, record) = ftl.stores[to_tier].allocate(to_plane, stream, now_ns)?;
+        let moved = ftl.stores[to_tier].global_page(local);
+        ftl.mapping.set(Lpn(owner), moved);
+        ftl.stores[tier].invalidate(source_local);
+        ftl.stores[to_tier].program(local, record, Lpn(owner), now_ns, tag);
+        ops.push(FlashOp::GcRead { ppn: source });
+        ops.push(FlashOp::GcProgram { ppn: moved });
+        if to_tier == tier {
+            ftl.stores[tier].stats.gc_pages_copied += 1;
+        } else {
+            ftl.stores[tier].stats.pages_migrated_out += 1;
+            ftl.stores[to_tier].stats.pages_migrated_in += 1;
+            if ftl.stores[to_tier].free_blocks(to_plane) < ftl.stores[to_tier].low_watermark {
+                InPlace.collect(ftl, to_tier, to_plane, now_ns, ops)?;
+            }
+        }
+    }
+    let store = &mut ftl.stores[tier];
+    store.erase(victim);
+    ops.push(FlashOp::Erase { block: BlockIndex(victim.0 + store.first_block) });
+    store.stats.gc_blocks_collected += 1;
+    Ok(())
+}

@@ -1,0 +1,72 @@
+//! Placement: the layer between middleware and the tiers. It decides which tier a host page is
+//! written to and, through the collector it gives each tier, where a tier's garbage collection
+//! sends the pages it moves. One file per policy; a one-tier device uses [`Single`], which is the
+//! old single-FTL path unchanged.
+//!
+//! Left out (later issues): placement by data heat (seed 001's LRU of recent writes, seed 004's
+//! RR-FDCA screening), per-request placement hints.
+
+mod migrate_on_collect;
+mod single;
+
+pub use migrate_on_collect::MigrateOnCollect;
+pub use single::Single;
+
+use crate::config::{PlacementConfig, PlacementKind};
+use crate::device_layout::DeviceLayout;
+use crate::ftl::collector::{Collector, InPlace};
+use crate::geometry::Lpn;
+
+/// What a placement policy decides.
+pub trait Place {
+    fn name(&self) -> &'static str;
+    /// The tier a host write of `lpn` goes to.
+    fn write_tier(&self, lpn: Lpn) -> usize;
+    /// The collector of `tier`.
+    fn collector(&self, tier: usize) -> Collector {
+        let _ = tier;
+        Collector::InPlace(InPlace)
+    }
+}
+
+/// The device's placement policy (an enum rather than a trait object: it is asked on every page
+/// written, and a match inlines).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    Single(Single),
+    MigrateOnCollect(MigrateOnCollect),
+}
+
+impl Placement {
+    /// The policy of a validated config on `layout`.
+    pub fn build(config: &PlacementConfig, layout: &DeviceLayout) -> Placement {
+        let tier = |name: &Option<String>| name.as_deref().and_then(|name| layout.tier_index(name)).unwrap_or(0);
+        let write_tier = tier(&config.write_tier);
+        match config.policy {
+            PlacementKind::Single => Placement::Single(Single { tier: write_tier }),
+            PlacementKind::MigrateOnCollect => Placement::MigrateOnCollect(MigrateOnCollect { write_tier, migrate_to: tier(&config.migrate_to) }),
+        }
+    }
+}
+
+impl Place for Placement {
+    fn name(&self) -> &'static str {
+        match self {
+            Placement::Single(policy) => policy.name(),
+            Placement::MigrateOnCollect(policy) => policy.name(),
+        }
+    }
+    #[inline]
+    fn write_tier(&self, lpn: Lpn) -> usize {
+        match self {
+            Placement::Single(policy) => policy.write_tier(lpn),
+            Placement::MigrateOnCollect(policy) => policy.write_tier(lpn),
+        }
+    }
+    fn collector(&self, tier: usize) -> Collector {
+        match self {
+            Placement::Single(policy) => policy.collector(tier),
+            Placement::MigrateOnCollect(policy) => policy.collector(tier),
+        }
+    }
+}
