@@ -77,4 +77,4 @@ def test_exception_in_progress_callback_stops_the_run():
 
 
 def test_preset_names():
-    assert {"default", "mqsim-default", "seed002-ldpc", "seed003-scrambler", "bench-gc-steady"} <= set(ssdlab.preset_names())
+    assert {"default", "mqsim-default", "seed002-ldpc", "seed003-scrambler", "bench-gc-steady", "mlc-tlc-demo"} <= set(ssdlab.preset_names())

@@ -28,13 +28,22 @@ def render_run(result: Any, console: Console) -> None:
         + (f" ({workload['format']})" if workload.get("format") else "")
         + (f" x{workload['loops']} loops" if workload["loops"] > 1 else "")
     )
-    console.print(
-        f"device: {device['channels']} ch x {device['chips_per_channel']} chips x {device['dies_per_chip']} dies x "
-        f"{device['planes_per_die']} planes x {device['blocks_per_plane']} blocks x {device['pages_per_block']} pages x "
-        f"{device['page_size_bytes'] // 1024} KiB = {_bytes(device['physical_capacity_bytes'])} "
-        f"(logical {_bytes(device['logical_capacity_bytes'])}); GC {device['gc_policy']}, "
-        f"read path {device['read_strategy']}, middleware {device['middleware']}"
-    )
+    tiers = r.get("tiers") or {}
+    if len(tiers) > 1:
+        console.print(
+            f"device: {len(tiers)} tiers, {_bytes(device['physical_capacity_bytes'])} "
+            f"(logical {_bytes(device['logical_capacity_bytes'])}), placement {r['placement']}"
+        )
+        console.print(f"GC {device['gc_policy']}, read path {device['read_strategy']}, middleware {device['middleware']}")
+        _render_tiers(tiers, device["page_size_bytes"], console)
+    else:
+        console.print(
+            f"device: {device['channels']} ch x {device['chips_per_channel']} chips x {device['dies_per_chip']} dies x "
+            f"{device['planes_per_die']} planes x {device['blocks_per_plane']} blocks x {device['pages_per_block']} pages x "
+            f"{device['page_size_bytes'] // 1024} KiB = {_bytes(device['physical_capacity_bytes'])} "
+            f"(logical {_bytes(device['logical_capacity_bytes'])}); GC {device['gc_policy']}, "
+            f"read path {device['read_strategy']}, middleware {device['middleware']}"
+        )
     if device["logical_capacity_bytes"] > device["physical_capacity_bytes"]:
         console.print(
             "[dim]logical capacity exceeds physical: the device is sized to the pages the workload touches "
@@ -63,7 +72,9 @@ def render_run(result: Any, console: Console) -> None:
     erase = r["erase_count"]
     console.print(
         f"GC: {gc['invocations']:,} invocations, {gc['blocks_collected']:,} blocks collected, "
-        f"{gc['pages_copied']:,} pages copied, {gc['blocks_erased']:,} erases; "
+        f"{gc['pages_copied']:,} pages copied, "
+        + (f"{gc['pages_migrated']:,} migrated, " if gc.get("pages_migrated") else "")
+        + f"{gc['blocks_erased']:,} erases; "
         f"write amplification {r['write_amplification']:.3f}; erase count min/mean/max "
         f"{erase['min']}/{erase['mean']:.2f}/{erase['max']} (rated {erase['endurance_pe_cycles']})"
     )
@@ -252,3 +263,22 @@ def render_decoding_table(table: dict[str, Any], console: Console, with_toml: bo
     console.print(grid)
     if with_toml:
         console.print(table["config_toml"], highlight=False, markup=False)
+
+
+def _render_tiers(tiers: dict, page_bytes: int, console: Console) -> None:
+    """Three short lines per tier of a heterogeneous device: its make-up, its data, its wear."""
+    for name, tier in tiers.items():
+        console.print(
+            f"  {name} ({tier['cell_type']}): {tier['chips']} chips, {tier['channels']} ch, {tier['planes_per_die']} planes x "
+            f"{tier['blocks_per_plane']} blocks x {tier['pages_per_block']} pages = {_bytes(tier['physical_capacity_bytes'])}"
+        )
+        console.print(
+            f"    holds {_bytes(tier['valid_pages'] * page_bytes)}; host pages {tier['host_pages_written']:,}; "
+            f"migrated in {tier['pages_migrated_in']:,}, out {tier['pages_migrated_out']:,}; GC copies {tier['gc']['pages_copied']:,}"
+        )
+        erase = tier["erase_count"]
+        energy = f"; {tier['energy_total_uj'] / 1e6:,.3f} J" if tier["energy_total_uj"] > 0 else ""
+        console.print(
+            f"    {tier['collector']}; erases mean/max {erase['mean']:.2f}/{erase['max']} "
+            f"(rated {erase['endurance_pe_cycles']}); dies {tier['utilisation']['die']:.1%} busy{energy}"
+        )

@@ -124,6 +124,8 @@ pub struct GcMetrics {
     pub blocks_collected: u64,
     pub pages_copied: u64,
     pub blocks_erased: u64,
+    /// Pages moved to another tier by a migrating collector (counted in write amplification).
+    pub pages_migrated: u64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -236,6 +238,7 @@ pub struct RunResult {
     pub gc: GcMetrics,
     /// Pages the host's writes programmed (after page splitting), the denominator of write amplification.
     pub host_pages_written: u64,
+    /// (host pages + GC copies + pages migrated between tiers) / host pages.
     pub write_amplification: f64,
     pub erase_count: EraseCountSummary,
     pub flash: FlashCounters,
@@ -274,6 +277,7 @@ pub fn gc_metrics(stats: &FtlStats) -> GcMetrics {
         blocks_collected: stats.gc_blocks_collected,
         pages_copied: stats.gc_pages_copied,
         blocks_erased: stats.blocks_erased,
+        pages_migrated: stats.pages_migrated_out,
     }
 }
 

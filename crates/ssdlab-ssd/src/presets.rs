@@ -10,6 +10,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("seed002-ldpc", include_str!("../../../configs/seed002-ldpc.toml")),
     ("seed003-scrambler", include_str!("../../../configs/seed003-scrambler.toml")),
     ("bench-gc-steady", include_str!("../../../configs/bench-gc-steady.toml")),
+    ("mlc-tlc-demo", include_str!("../../../configs/mlc-tlc-demo.toml")),
 ];
 
 pub fn names() -> Vec<&'static str> {

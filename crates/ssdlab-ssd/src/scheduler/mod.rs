@@ -439,23 +439,46 @@ impl FlashScheduler {
 
     // ---- garbage collection and migration -----------------------------------------------------
 
-    /// Starts the GC work the FTL asked for at `now`: copies and erases, one after another on the
-    /// source die. A copy within a die is a copyback (read and program as one die operation) or a
-    /// round trip through the controller on the die's channel; a copy to another die (another tier:
-    /// migration) senses on the source die, moves the page out over the source channel, decodes it,
-    /// moves it in over the destination channel and programs it on the destination die. That
-    /// program does not hold the chain: the next copy's sensing may start while it runs.
+    /// Starts the GC work the FTL asked for at `now`: copies and erases, one chain per source die
+    /// (in the order the FTL gave them), so collections on different dies run side by side. A copy
+    /// within a die is a copyback (read and program as one die operation) or a round trip through
+    /// the controller on the die's channel; a copy to another die (another tier: migration) senses
+    /// on the source die, moves the page out over the source channel, decodes it, moves it in over
+    /// the destination channel and programs it on the destination die. The chain goes on when that
+    /// program starts, so the next page is read while it runs, and at most one of the chain's
+    /// programs waits on the destination die: long background work (a TLC block filled page by
+    /// page) is booked a chunk at a time, and host operations that become ready meanwhile go first.
     pub fn garbage_collection(&mut self, now: SimTime, ops: &[FlashOp]) {
         if ops.is_empty() {
             return;
         }
-        let id = self.gc_jobs.allocate();
-        let job = self.gc_jobs.get_mut(id);
-        job.ops.clear();
-        job.ops.extend_from_slice(ops);
-        job.index = 0;
-        job.phase = GcPhase::Sense;
-        self.gc_step(id, now);
+        // (source die, job) of the chains of this batch; a batch touches few dies.
+        let mut chains: Vec<(u32, u32)> = Vec::new();
+        let mut index = 0;
+        while index < ops.len() {
+            let (die, length) = match ops[index] {
+                FlashOp::GcRead { ppn } => (self.layout.die_of(ppn), if matches!(ops.get(index + 1), Some(FlashOp::GcProgram { .. })) { 2 } else { 1 }),
+                FlashOp::GcProgram { ppn } => (self.layout.die_of(ppn), 1),
+                FlashOp::Erase { block } => (self.layout.die_of(self.layout.first_page_of_block(block)), 1),
+            };
+            let id = match chains.iter().find(|(chain_die, _)| *chain_die == die) {
+                Some(&(_, id)) => id,
+                None => {
+                    let id = self.gc_jobs.allocate();
+                    let job = self.gc_jobs.get_mut(id);
+                    job.ops.clear();
+                    job.index = 0;
+                    job.phase = GcPhase::Sense;
+                    chains.push((die, id));
+                    id
+                }
+            };
+            self.gc_jobs.get_mut(id).ops.extend_from_slice(&ops[index..index + length]);
+            index += length;
+        }
+        for (_, id) in chains {
+            self.gc_step(id, now);
+        }
     }
 
     fn gc_step(&mut self, id: u32, now: SimTime) {
@@ -522,16 +545,14 @@ impl FlashScheduler {
                     let die = self.layout.die_of(destination);
                     let tier = self.layout.tier_of_die(die);
                     let program_ns = self.layout.tier(tier).nand.program_ns[self.layout.page_type(destination)];
-                    let end = self.book(now, Resource::Die(die), program_ns) + SimDuration(program_ns);
+                    let start = self.book(now, Resource::Die(die), program_ns);
                     self.tier_counters[tier].page_programs += 1;
                     if die != self.layout.die_of(ppn) {
-                        // The destination die programs on its own; the source die's chain goes on now.
-                        let job = self.gc_jobs.get_mut(id);
-                        job.index += 2;
-                        job.phase = GcPhase::Sense;
-                        continue;
+                        // The destination die programs on its own; the chain goes on when it starts.
+                        (2, GcPhase::Sense, start)
+                    } else {
+                        (2, GcPhase::Sense, start + SimDuration(program_ns))
                     }
-                    (2, GcPhase::Sense, end)
                 }
                 (FlashOp::GcProgram { .. }, _) => {
                     // A program without a read before it has nothing to copy.

@@ -83,7 +83,7 @@ impl Simulation {
             all: LatencyRecorder::combined(&self.read_latency, &self.write_latency).summary(simulated),
             gc: gc_metrics(&stats),
             host_pages_written: stats.host_pages_written,
-            write_amplification: if stats.host_pages_written == 0 { 0.0 } else { (stats.host_pages_written + stats.gc_pages_copied) as f64 / stats.host_pages_written as f64 },
+            write_amplification: if stats.host_pages_written == 0 { 0.0 } else { (stats.host_pages_written + stats.gc_pages_copied + stats.pages_migrated_in) as f64 / stats.host_pages_written as f64 },
             erase_count: EraseCountSummary { min: erase_min, mean: erase_mean, max: erase_max, endurance_pe_cycles: first.endurance_pe_cycles },
             flash: self.scheduler.counters(),
             energy_total_uj: energy.total_uj(),

@@ -1,0 +1,177 @@
+//! Heterogeneous devices end to end: the two-tier MLC+TLC preset, a real trace on it with the
+//! integrity oracle, per-tier results that add up to the device's, tier config errors, and random
+//! workloads on a tiny two-tier device (every read returns the latest write through migration).
+
+mod common;
+
+use common::{no_progress, shared_trace};
+use proptest::prelude::*;
+use ssdlab_ssd::{presets, run, SimulationConfig};
+
+fn demo(overrides: &[&str]) -> SimulationConfig {
+    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    presets::load("mlc-tlc-demo", &overrides).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn the_demo_migrates_from_mlc_to_tlc_with_every_read_checked() {
+    let result = run(&demo(&["workload.synthetic.requests=30000"]), &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+    let (mlc, tlc) = (&result.tiers["mlc"], &result.tiers["tlc"]);
+    assert!(mlc.pages_migrated_out > 1000, "MLC GC moves its victims' pages to TLC: {}", mlc.pages_migrated_out);
+    assert_eq!(mlc.pages_migrated_out, tlc.pages_migrated_in);
+    assert_eq!(tlc.host_pages_written, 0, "host writes go to MLC");
+    assert_eq!(mlc.collector, "migrating");
+    assert_eq!(tlc.collector, "in_place");
+    assert!(result.integrity.enabled && result.integrity.reads_checked > 10_000);
+    assert_eq!(result.integrity.mismatches, 0);
+    // TLC programs count on TLC dies, and its reads take its slower page types.
+    assert!(tlc.flash.page_programs >= tlc.pages_migrated_in);
+    // Device totals are the sums of the tiers'.
+    assert_eq!(result.flash.page_programs, mlc.flash.page_programs + tlc.flash.page_programs);
+    assert_eq!(result.flash.transfer_bytes, mlc.flash.transfer_bytes + tlc.flash.transfer_bytes);
+    assert!((result.energy_total_uj - (mlc.energy_total_uj + tlc.energy_total_uj)).abs() < 1e-6 * result.energy_total_uj);
+    assert_eq!(result.gc.pages_migrated, mlc.pages_migrated_out);
+    let host = result.host_pages_written as f64;
+    assert!((result.write_amplification - (host + result.gc.pages_copied as f64 + result.gc.pages_migrated as f64) / host).abs() < 1e-12);
+    // Busy-time energy: 3.3 V x 25 mA over each tier's booked die time.
+    assert!(mlc.energy_uj.array_busy_uj > 0.0 && mlc.energy_uj.io_uj > 0.0);
+    assert!(result.logical_capacity_bytes_check());
+}
+
+trait CapacityCheck {
+    fn logical_capacity_bytes_check(&self) -> bool;
+}
+
+impl CapacityCheck for ssdlab_ssd::RunResult {
+    /// The device's logical capacity is the sum of its tiers' (each physical minus 10 %).
+    fn logical_capacity_bytes_check(&self) -> bool {
+        let sum: u64 = self.tiers.values().map(|tier| tier.logical_capacity_bytes).sum();
+        sum == self.device.logical_capacity_bytes && self.tiers.values().all(|tier| tier.logical_capacity_bytes < tier.physical_capacity_bytes)
+    }
+}
+
+#[test]
+fn a_real_trace_on_the_two_tier_device_returns_every_latest_write() {
+    let Some(path) = shared_trace("msr-hm_0.sample.csv.gz") else { return };
+    let trace = format!("workload.trace.path=\"{}\"", path.display());
+    // The sample's footprint is 53 MiB over a 13.9 GiB address space: MLC shrinks to 140 MiB (16-page
+    // blocks) so that preconditioning and four loops of the sample overflow it into TLC, which grows
+    // to hold the address space.
+    let settings = [trace.as_str(), "host.loops=4", "ftl.precondition.overwrite_passes=2.0", "device.tiers.mlc.pages_per_block=16", "device.tiers.mlc.blocks_per_plane=140", "device.tiers.tlc.blocks_per_plane=700"];
+    let result = run(&demo(&settings), &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(result.requests, result.requests_completed);
+    assert_eq!(result.integrity.mismatches, 0);
+    assert!(result.integrity.reads_checked > 10_000, "{}", result.integrity.reads_checked);
+    assert!(result.tiers["mlc"].host_pages_written > 0);
+    assert!(result.tiers["tlc"].pages_migrated_in > 0, "the replay itself migrates pages");
+    assert!(result.tiers["tlc"].valid_pages > 1000);
+}
+
+#[test]
+fn tiers_are_settable_one_field_at_a_time() {
+    // The chip budget holds: moving chips between tiers is two overrides.
+    let config = demo(&["device.tiers.tlc.chips=6", "device.tiers.mlc.chips=2", "device.tiers.mlc.channels=1"]);
+    let tiers = config.device.tiers();
+    assert_eq!((tiers[0].name.as_str(), tiers[0].geometry.chips_per_channel), ("mlc", 2));
+    assert_eq!((tiers[1].name.as_str(), tiers[1].geometry.chips_per_channel), ("tlc", 3));
+}
+
+#[test]
+fn tier_config_errors_name_the_field() {
+    let overrides: &[(&[&str], &str)] = &[
+        (&["device.tiers.tlc.chips=6"], "device.chip_budget"),
+        (&["device.tiers.tlc.chips=3"], "device.tiers.tlc.chips"),
+        (&["device.tiers.tlc.page_size_bytes=4096"], "device.tiers.tlc.page_size_bytes"),
+        (&["device.tiers.tlc.pages_per_block=256"], "device.tiers.tlc.pages_per_block"),
+        (&["device.tiers.tlc.nand.read_latency_ns=[1,2]"], "device.tiers.tlc.nand.read_latency_ns"),
+        (&["placement.migrate_to=\"slc\""], "placement.migrate_to"),
+        (&["placement.migrate_to=\"mlc\""], "placement.migrate_to"),
+        (&["device.geometry={channels=1, chips_per_channel=1, dies_per_chip=1, planes_per_die=1, blocks_per_plane=64, pages_per_block=64, page_size_bytes=8192}"], "device.geometry"),
+        (&["ftl.sizing=\"footprint\""], "ftl.sizing"),
+        (&["device.tiers.tlc.overprovisioning_fraction=0.001"], "device.tiers.tlc.overprovisioning_fraction"),
+        (&["middleware.kind=\"lba_scrambler\""], "middleware.kind"),
+    ];
+    for (settings, field) in overrides {
+        let owned: Vec<String> = settings.iter().map(|s| s.to_string()).collect();
+        let error = presets::load("mlc-tlc-demo", &owned).err().unwrap_or_else(|| panic!("{settings:?} should be refused"));
+        let message = error.to_string();
+        assert!(message.contains(field), "{settings:?}: expected {field} in: {message}");
+    }
+}
+
+/// A tiny two-tier device: MLC 1 ch x 2 chips x 2 planes x 24 blocks x 8 pages; TLC 1 ch x 2 chips x
+/// 1 plane x 24 blocks x 12 pages; 4 KiB pages (1.5 MiB + 1.1 MiB).
+const TINY_TIERS: &str = r#"
+name = "tiny-tiers"
+[device.tiers.mlc]
+chips = 2
+channels = 1
+dies_per_chip = 1
+planes_per_die = 2
+blocks_per_plane = 24
+pages_per_block = 8
+page_size_bytes = 4096
+nand = { cell_type = "mlc", read_latency_ns = [40000, 60000], program_latency_ns = [200000, 1200000], erase_latency_ns = 3000000 }
+channel = { transfer_rate_mts = 200.0 }
+[device.tiers.tlc]
+chips = 2
+channels = 1
+dies_per_chip = 1
+planes_per_die = 1
+blocks_per_plane = 24
+pages_per_block = 12
+page_size_bytes = 4096
+nand = { cell_type = "tlc", read_latency_ns = [50000, 70000, 100000], program_latency_ns = [2000000], erase_latency_ns = 4000000 }
+channel = { transfer_rate_mts = 100.0 }
+[placement]
+policy = "migrate_on_collect"
+migrate_to = "tlc"
+[ftl]
+overprovisioning_fraction = 0.3
+[ftl.garbage_collection]
+low_watermark_blocks = 2
+high_watermark_blocks = 3
+[verification]
+integrity_oracle = true
+"#;
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    /// Random workloads (mixes, sizes, hot/cold skew, victim policies, allocation, closed or open
+    /// loop): every request completes and the oracle finds every read and, at the end, every page
+    /// holding its latest write.
+    #[test]
+    fn random_workloads_on_two_tiers_keep_every_latest_write(
+        seed in 0u64..1_000_000,
+        read_fraction in 0.0f64..0.8,
+        span_pages in 64u64..480,
+        hot in any::<bool>(),
+        policy in prop_oneof![Just("greedy"), Just("round_robin"), Just("cost_benefit")],
+        dynamic in any::<bool>(),
+        closed in any::<bool>(),
+    ) {
+        let address = if hot { "{ distribution = \"hot_cold\", hot_space_fraction = 0.1, hot_access_fraction = 0.9 }" } else { "{ distribution = \"uniform\" }" };
+        let text = format!(
+            "seed = {seed}\n{TINY_TIERS}\n[workload.synthetic]\nrequests = 3000\nread_fraction = {read_fraction}\nspan_bytes = {}\nalignment_bytes = 512\naddress = {address}\nsize = {{ distribution = \"uniform\", min_bytes = 512, max_bytes = 16384 }}\narrival = {{ process = \"poisson\", mean_interarrival_ns = 50000.0 }}\n",
+            span_pages * 4096
+        );
+        let mut overrides = vec![format!("ftl.garbage_collection.policy=\"{policy}\"")];
+        if dynamic {
+            overrides.push("ftl.plane_allocation=\"dynamic\"".into());
+        }
+        if closed {
+            overrides.push("host.mode=\"closed_loop\"".into());
+            overrides.push("host.queue_depth=8".into());
+        }
+        let config = SimulationConfig::from_toml_str(&text, "test", &overrides).unwrap_or_else(|e| panic!("{e}"));
+        let result = run(&config, &mut no_progress());
+        prop_assert!(result.is_ok(), "{}", result.err().map(|e| e.to_string()).unwrap_or_default());
+        let result = result.unwrap();
+        prop_assert_eq!(result.integrity.mismatches, 0);
+        prop_assert_eq!(result.requests, result.requests_completed);
+        if span_pages > 400 && read_fraction < 0.5 {
+            // More live data than MLC may hold: some of it must live in TLC.
+            prop_assert!(result.tiers["tlc"].valid_pages > 0, "{:?}", result.tiers["tlc"].valid_pages);
+        }
+    }
+}
