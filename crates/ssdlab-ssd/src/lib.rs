@@ -15,6 +15,7 @@
 //! [`metrics`] the output, [`presets`] the shipped configs. Errors are typed per domain ([`error`]).
 
 pub mod config;
+pub mod device_events;
 pub mod device_layout;
 pub mod energy;
 pub mod error;

@@ -186,6 +186,14 @@ pub struct IntegritySummary {
     pub mismatches: u64,
 }
 
+#[derive(Debug, Clone, Serialize)]
+pub struct DeadTimeSummary {
+    pub longest_background_span_us: f64,
+    pub longest_suspension_us: f64,
+    /// The larger of the two: how long the device was, at most, unavailable to the host at once.
+    pub dead_time_us: f64,
+}
+
 /// One tier of the device at the end of a run (`result.tiers.<name>`).
 #[derive(Debug, Clone, Serialize)]
 pub struct TierSummary {
@@ -251,6 +259,11 @@ pub struct RunResult {
     pub tiers: std::collections::BTreeMap<String, TierSummary>,
     /// Where host writes go and where collected pages move (`single` on a one-tier device).
     pub placement: String,
+    /// What each device event (`[[events]]`) did, in config order.
+    pub events: Vec<crate::device_events::EventRecord>,
+    /// Dead time: the longest continuous run of background work on one die, and the longest
+    /// suspension of host I/O; the longest host-visible stall is the largest latency (`all`).
+    pub dead_time: DeadTimeSummary,
     /// Host reads of logical pages never written (served without a flash access).
     pub unmapped_page_reads: u64,
     /// Partial-page writes that first read the old page (read-modify-write).

@@ -15,7 +15,8 @@ fn demo(overrides: &[&str]) -> SimulationConfig {
 
 #[test]
 fn the_demo_migrates_from_mlc_to_tlc_with_every_read_checked() {
-    let result = run(&demo(&["workload.synthetic.requests=30000"]), &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+    // 30,000 requests arrive over 15 s; MLC chip 1 is retired at 10 s.
+    let result = run(&demo(&["workload.synthetic.requests=30000", "events=[{at_ns=10000000000, action=\"retire_chip\", chip=1}]"]), &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
     let (mlc, tlc) = (&result.tiers["mlc"], &result.tiers["tlc"]);
     assert!(mlc.pages_migrated_out > 1000, "MLC GC moves its victims' pages to TLC: {}", mlc.pages_migrated_out);
     assert_eq!(mlc.pages_migrated_out, tlc.pages_migrated_in);
@@ -36,6 +37,26 @@ fn the_demo_migrates_from_mlc_to_tlc_with_every_read_checked() {
     // Busy-time energy: 3.3 V x 25 mA over each tier's booked die time.
     assert!(mlc.energy_uj.array_busy_uj > 0.0 && mlc.energy_uj.io_uj > 0.0);
     assert!(result.logical_capacity_bytes_check());
+    // The retired chip emptied (by drain, overwrites and GC) while the oracle checked every read.
+    let event = &result.events[0];
+    assert_eq!(event.fired_at_ns, Some(10_000_000_000));
+    assert!(event.valid_pages_at_fire > 10_000 && event.pages_moved > 0 && event.pages_moved <= event.valid_pages_at_fire);
+    assert!(event.emptied_at_ns.is_some_and(|at| at > 10_000_000_000));
+    assert_eq!(event.suspended_ns, 0);
+    assert!(result.dead_time.longest_background_span_us > 0.0 && result.dead_time.longest_suspension_us == 0.0);
+}
+
+#[test]
+fn suspend_and_copy_holds_the_host_until_the_chip_is_copied() {
+    let result = run(&demo(&["workload.synthetic.requests=20000", "events=[{at_ns=5000000000, action=\"suspend_and_copy\", chip=2}]"]), &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+    let event = &result.events[0];
+    assert_eq!(event.pages_moved, event.valid_pages_at_fire, "every valid page is copied during the suspension");
+    let emptied = event.emptied_at_ns.expect("the copy ends");
+    assert_eq!(event.suspended_ns, emptied - 5_000_000_000, "the suspension lasts from the event to the copy's end");
+    assert_eq!(result.dead_time.longest_suspension_us, event.suspended_ns as f64 * 1e-3);
+    // Requests arriving during the suspension waited for all of it.
+    assert!(result.host_queue.max_wait_us >= 0.9 * event.suspended_ns as f64 * 1e-3, "{} vs {}", result.host_queue.max_wait_us, event.suspended_ns);
+    assert_eq!(result.integrity.mismatches, 0);
 }
 
 trait CapacityCheck {
@@ -68,6 +89,14 @@ fn a_real_trace_on_the_two_tier_device_returns_every_latest_write() {
 }
 
 #[test]
+fn a_tiered_config_survives_its_own_toml() {
+    // Sweeps pass resolved configs as TOML text: tiers, placement and events must come back equal.
+    let config = demo(&["events=[{at_erase_count=3.5, action=\"retire_chip\", chip=2}, {at_ns=5, action=\"chip_writable\", chip=2}]"]);
+    let again = SimulationConfig::from_toml_str(&config.to_toml_string(), "round trip", &[]).unwrap_or_else(|e| panic!("{e}\n{}", config.to_toml_string()));
+    assert_eq!(again, config);
+}
+
+#[test]
 fn tiers_are_settable_one_field_at_a_time() {
     // The chip budget holds: moving chips between tiers is two overrides.
     let config = demo(&["device.tiers.tlc.chips=6", "device.tiers.mlc.chips=2", "device.tiers.mlc.channels=1"]);
@@ -90,6 +119,10 @@ fn tier_config_errors_name_the_field() {
         (&["ftl.sizing=\"footprint\""], "ftl.sizing"),
         (&["device.tiers.tlc.overprovisioning_fraction=0.001"], "device.tiers.tlc.overprovisioning_fraction"),
         (&["middleware.kind=\"lba_scrambler\""], "middleware.kind"),
+        (&["events=[{action=\"retire_chip\", chip=1}]"], "events[0].at_ns"),
+        (&["events=[{at_ns=1, at_erase_count=2.0, action=\"retire_chip\", chip=1}]"], "events[0].at_ns"),
+        (&["events=[{at_ns=1, action=\"retire_chip\", chip=8}]"], "events[0].chip"),
+        (&["events=[{at_ns=1, action=\"explode\", chip=1}]"], "action"),
     ];
     for (settings, field) in overrides {
         let owned: Vec<String> = settings.iter().map(|s| s.to_string()).collect();
@@ -174,4 +207,20 @@ proptest! {
             prop_assert!(result.tiers["tlc"].valid_pages > 0, "{:?}", result.tiers["tlc"].valid_pages);
         }
     }
+}
+
+#[test]
+fn a_wear_triggered_retirement_fires_when_the_chip_reaches_its_erase_count() {
+    let text = format!(
+        "{TINY_TIERS}\n[workload.synthetic]\nrequests = 4000\nread_fraction = 0.1\nspan_bytes = {}\naddress = {{ distribution = \"uniform\" }}\nsize = {{ distribution = \"fixed\", bytes = 4096 }}\narrival = {{ process = \"poisson\", mean_interarrival_ns = 50000.0 }}\n",
+        400 * 4096
+    );
+    let overrides = vec!["events=[{at_erase_count=2.0, action=\"retire_chip\", chip=0}]".to_string(), "ftl.precondition.enabled=false".to_string()];
+    let config = SimulationConfig::from_toml_str(&text, "test", &overrides).unwrap_or_else(|e| panic!("{e}"));
+    let result = run(&config, &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+    let event = &result.events[0];
+    let fired = event.fired_at_ns.expect("chip 0 reaches 2 erases per block on average");
+    assert!(fired > 0);
+    assert!(event.emptied_at_ns.is_some_and(|at| at >= fired));
+    assert_eq!(result.integrity.mismatches, 0);
 }

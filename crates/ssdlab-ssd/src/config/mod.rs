@@ -10,6 +10,7 @@
 //! overrides) and runs the checks in a fixed order, so the first failure reported is always the same.
 
 mod device;
+mod events;
 mod ftl;
 mod host;
 mod middleware;
@@ -19,6 +20,7 @@ mod verification;
 mod workload;
 
 pub use device::*;
+pub use events::*;
 pub use ftl::*;
 pub use host::*;
 pub use middleware::*;
@@ -51,6 +53,9 @@ pub struct SimulationConfig {
     pub middleware: MiddlewareConfig,
     #[serde(default)]
     pub placement: PlacementConfig,
+    /// Device events (`[[events]]`), in any order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<DeviceEventConfig>,
     #[serde(default)]
     pub verification: VerificationConfig,
 }
@@ -110,6 +115,7 @@ impl SimulationConfig {
         let tiers = self.device.tiers();
         ftl::validate(&self.ftl, &tiers)?;
         placement::validate(&self.placement, &tiers)?;
+        events::validate(&self.events, &tiers)?;
         middleware::validate(&self.middleware)?;
         if self.device.is_tiered() && self.middleware.kind == MiddlewareKind::LbaScrambler {
             return Err(("middleware.kind".into(), "the LBA scrambler reads one FTL's next victim; it runs on a one-tier device only".into()));

@@ -46,7 +46,7 @@ pub struct Ftl {
     layout: DeviceLayout,
     pub(crate) mapping: MappingTable,
     pub(crate) stores: Vec<BlockStore>,
-    collectors: Vec<Collector>,
+    pub(crate) collectors: Vec<Collector>,
     placement: Placement,
     logical_pages: u64,
 }
@@ -292,6 +292,56 @@ impl Ftl {
             }
         }
         changed
+    }
+
+    /// The (tier, local planes) of a global chip.
+    fn chip_planes(&self, chip: u32) -> Option<(usize, std::ops::Range<u32>)> {
+        let dies = self.layout.dies_of_chip(chip);
+        let first = dies.start;
+        if dies.is_empty() {
+            return None;
+        }
+        let tier = self.layout.tier_of_die(first);
+        let planes_per_die = self.stores[tier].geometry.planes_per_die;
+        let local_die = first - self.layout.tier(tier).first_die;
+        Some((tier, local_die * planes_per_die..(local_die + dies.len() as u32) * planes_per_die))
+    }
+
+    /// Valid pages on a global chip.
+    pub fn chip_valid_pages(&self, chip: u32) -> u64 {
+        let Some((tier, planes)) = self.chip_planes(chip) else { return 0 };
+        let store = &self.stores[tier];
+        let blocks_per_plane = store.geometry.blocks_per_plane;
+        (planes.start * blocks_per_plane..planes.end * blocks_per_plane).map(|block| store.valid_pages(BlockIndex(block)) as u64).sum()
+    }
+
+    /// Mean erase count of a global chip's blocks.
+    pub fn chip_mean_erase_count(&self, chip: u32) -> f64 {
+        let Some((tier, planes)) = self.chip_planes(chip) else { return 0.0 };
+        let store = &self.stores[tier];
+        let blocks_per_plane = store.geometry.blocks_per_plane;
+        let range = planes.start * blocks_per_plane..planes.end * blocks_per_plane;
+        let count = range.len().max(1);
+        range.map(|block| store.blocks[block as usize].erase_count as u64).sum::<u64>() as f64 / count as f64
+    }
+
+    /// Moves the valid pages of the next block of a global chip that holds any (in block order from
+    /// `cursor`, a chip-local block index that is advanced) to the other writable planes of its
+    /// tier, without erasing it. Returns the pages moved, or None when the chip holds no valid data.
+    pub fn drain_next_block(&mut self, chip: u32, cursor: &mut u32, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<Option<u64>, FtlError> {
+        let Some((tier, planes)) = self.chip_planes(chip) else { return Ok(None) };
+        let blocks_per_plane = self.stores[tier].geometry.blocks_per_plane;
+        let first = planes.start * blocks_per_plane;
+        let count = planes.len() as u32 * blocks_per_plane;
+        for step in 0..count {
+            let block = BlockIndex(first + (*cursor + step) % count);
+            if self.stores[tier].valid_pages(block) > 0 {
+                *cursor = (block.0 - first + 1) % count;
+                let moved = collector::relocate(self, tier, block, collector::Destination::OtherPlanes, now_ns, ops)?;
+                return Ok(Some(moved));
+            }
+        }
+        Ok(None)
     }
 
     /// Checks every structural invariant; returns a description of the first violation.

@@ -31,7 +31,7 @@ use crate::device_layout::DeviceLayout;
 use crate::ftl::FlashOp;
 use crate::geometry::Ppn;
 use crate::read_path::ReadPlan;
-use operations::{GcJob, GcPhase, ReadJob, RequestProgress, Slab, Stage, WriteGroup};
+use operations::{GcJob, GcPhase, ReadJob, RequestProgress, Slab, Stage, WriteGroup, NO_BATCH};
 use ssdlab_engine::{MonotoneQueue, Server, SimDuration, SimTime};
 
 #[derive(Debug, Clone, Copy, Default, serde::Serialize)]
@@ -88,6 +88,14 @@ pub struct FlashScheduler {
     read_jobs: Slab<ReadJob>,
     write_groups: Slab<WriteGroup>,
     gc_jobs: Slab<GcJob>,
+    /// Tracked background batches: (token, chains still running, latest end), and those finished
+    /// since last collected (token, end).
+    batches: Vec<(u32, u32, SimTime)>,
+    finished_batches: Vec<(u32, SimTime)>,
+    /// Per die: the continuous run of background (GC, migration, drain) work most recently booked,
+    /// (start, end), and the longest such run so far.
+    background_runs: Vec<(SimTime, SimTime)>,
+    longest_background_ns: u64,
     log: Option<Vec<Booking>>,
 }
 
@@ -109,6 +117,10 @@ impl FlashScheduler {
             read_jobs: Slab::default(),
             write_groups: Slab::default(),
             gc_jobs: Slab::default(),
+            batches: Vec::new(),
+            finished_batches: Vec::new(),
+            background_runs: vec![(SimTime::ZERO, SimTime::ZERO); layout.dies_total() as usize],
+            longest_background_ns: 0,
             log: None,
             layout,
         }
@@ -449,6 +461,53 @@ impl FlashScheduler {
     /// programs waits on the destination die: long background work (a TLC block filled page by
     /// page) is booked a chunk at a time, and host operations that become ready meanwhile go first.
     pub fn garbage_collection(&mut self, now: SimTime, ops: &[FlashOp]) {
+        self.start_chains(now, ops, NO_BATCH);
+    }
+
+    /// Like [`FlashScheduler::garbage_collection`], for background work whose end someone waits
+    /// for (a drain step, a suspend-and-copy): when every chain of the batch has ended, (`token`,
+    /// end) appears in [`FlashScheduler::finished_batches`]. An empty batch finishes at `now`.
+    pub fn background_batch(&mut self, now: SimTime, ops: &[FlashOp], token: u32) {
+        self.batches.push((token, 0, now));
+        self.start_chains(now, ops, token);
+        if let Some(position) = self.batches.iter().position(|&(t, running, _)| t == token && running == 0) {
+            let (_, _, end) = self.batches.swap_remove(position);
+            self.finished_batches.push((token, end));
+        }
+    }
+
+    /// Tracked batches finished since the list was last cleared: (token, when its last operation ends).
+    pub fn finished_batches(&mut self) -> &mut Vec<(u32, SimTime)> {
+        &mut self.finished_batches
+    }
+
+    /// The longest continuous run of background work (GC, migration, drain) on one die, in ns.
+    pub fn longest_background_span_ns(&self) -> u64 {
+        self.longest_background_ns
+    }
+
+    /// When the work booked on a die ends.
+    pub fn die_busy_until(&self, die: u32) -> SimTime {
+        self.dies[die as usize].busy_until()
+    }
+
+    /// Books background work on a die (see [`FlashScheduler::book`]) and extends the die's run of
+    /// back-to-back background work, or starts a new one if anything else ran in between.
+    fn book_background(&mut self, now: SimTime, die: u32, duration: u64) -> SimTime {
+        let before = self.dies[die as usize].busy_until();
+        let start = self.book(now, Resource::Die(die), duration);
+        let end = start + SimDuration(duration);
+        let run = &mut self.background_runs[die as usize];
+        if start == run.1 && before == run.1 {
+            run.1 = end;
+        } else {
+            *run = (start, end);
+        }
+        self.longest_background_ns = self.longest_background_ns.max(run.1.0 - run.0.0);
+        end
+    }
+
+    fn start_chains(&mut self, now: SimTime, ops: &[FlashOp], batch: u32) {
         if ops.is_empty() {
             return;
         }
@@ -469,7 +528,12 @@ impl FlashScheduler {
                     job.ops.clear();
                     job.index = 0;
                     job.phase = GcPhase::Sense;
+                    job.batch = batch;
+                    job.finished = now;
                     chains.push((die, id));
+                    if let Some(entry) = self.batches.iter_mut().find(|(token, _, _)| *token == batch) {
+                        entry.1 += 1;
+                    }
                     id
                 }
             };
@@ -485,7 +549,11 @@ impl FlashScheduler {
         loop {
             let job = self.gc_jobs.get(id);
             let Some(&op) = job.ops.get(job.index) else {
+                let (batch, finished) = (job.batch, job.finished.max(now));
                 self.gc_jobs.release(id);
+                if batch != NO_BATCH {
+                    self.chain_ended(batch, finished);
+                }
                 return;
             };
             let phase = job.phase;
@@ -505,11 +573,11 @@ impl FlashScheduler {
                         // Copyback read and program are one die operation: the page stays in the
                         // plane's register in between, which no other command may overwrite.
                         let length = read_ns + self.layout.tier(tier).nand.program_ns[self.layout.page_type(destination)];
-                        let end = self.book(now, Resource::Die(die), length) + SimDuration(length);
+                        let end = self.book_background(now, die, length);
                         self.tier_counters[tier].page_programs += 1;
                         (2, GcPhase::Sense, end)
                     } else {
-                        let sensed = self.book(now, Resource::Die(die), read_ns) + SimDuration(read_ns);
+                        let sensed = self.book_background(now, die, read_ns);
                         (0, GcPhase::Transfer, sensed)
                     }
                 }
@@ -545,7 +613,10 @@ impl FlashScheduler {
                     let die = self.layout.die_of(destination);
                     let tier = self.layout.tier_of_die(die);
                     let program_ns = self.layout.tier(tier).nand.program_ns[self.layout.page_type(destination)];
-                    let start = self.book(now, Resource::Die(die), program_ns);
+                    let end = self.book_background(now, die, program_ns);
+                    let start = SimTime(end.0 - program_ns);
+                    let job = self.gc_jobs.get_mut(id);
+                    job.finished = job.finished.max(end);
                     self.tier_counters[tier].page_programs += 1;
                     if die != self.layout.die_of(ppn) {
                         // The destination die programs on its own; the chain goes on when it starts.
@@ -563,7 +634,7 @@ impl FlashScheduler {
                     let die = self.layout.die_of(self.layout.first_page_of_block(block));
                     let tier = self.layout.tier_of_die(die);
                     let erase_ns = self.layout.tier(tier).nand.erase_ns;
-                    let end = self.book(now, Resource::Die(die), erase_ns) + SimDuration(erase_ns);
+                    let end = self.book_background(now, die, erase_ns);
                     self.tier_counters[tier].block_erases += 1;
                     (1, GcPhase::Sense, end)
                 }
@@ -573,6 +644,19 @@ impl FlashScheduler {
             job.phase = phase_after;
             self.events.schedule(done_at, (Stage::GarbageCollection { job: id }).pack());
             return;
+        }
+    }
+
+    /// A chain of tracked batch `batch` ended at `time`.
+    fn chain_ended(&mut self, batch: u32, time: SimTime) {
+        if let Some(position) = self.batches.iter().position(|&(token, _, _)| token == batch) {
+            let entry = &mut self.batches[position];
+            entry.1 -= 1;
+            entry.2 = entry.2.max(time);
+            if entry.1 == 0 {
+                let (token, _, end) = self.batches.swap_remove(position);
+                self.finished_batches.push((token, end));
+            }
         }
     }
 

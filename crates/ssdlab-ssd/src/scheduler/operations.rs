@@ -166,7 +166,14 @@ pub struct GcJob {
     pub ops: Vec<FlashOp>,
     pub index: usize,
     pub phase: GcPhase,
+    /// The tracked batch this chain belongs to ([`NO_BATCH`] for GC that nobody waits for).
+    pub batch: u32,
+    /// When the latest operation booked by this chain ends.
+    pub finished: ssdlab_engine::SimTime,
 }
+
+/// A GC chain that belongs to no tracked batch.
+pub const NO_BATCH: u32 = u32::MAX;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum GcPhase {

@@ -6,6 +6,7 @@
 //! untimed) -> replay every request through the layers, booking flash work in simulated time -> check
 //! that every request completed and, with the oracle on, that every read returned the latest write.
 
+mod events;
 mod footprint;
 mod limits;
 mod oracle;
@@ -17,6 +18,7 @@ pub use replay::{ProgressCallback, PROGRESS_INTERVAL};
 
 use crate::config::{CapacitySizing, SimulationConfig};
 use crate::error::SimulationError;
+use crate::device_events::DeviceEvents;
 use crate::device_layout::DeviceLayout;
 use crate::ftl::{FlashOp, Ftl};
 use crate::placement::Placement;
@@ -73,6 +75,9 @@ pub struct Simulation {
     requests_issued: u64,
     requests_completed: u64,
     host_queue: HostQueueStatistics,
+    device_events: DeviceEvents,
+    /// Host requests are issued no earlier than this (the end of the latest suspension).
+    resume_at: SimTime,
 }
 
 impl Simulation {
@@ -221,6 +226,8 @@ impl Simulation {
             requests_issued: 0,
             requests_completed: 0,
             host_queue: HostQueueStatistics::default(),
+            device_events: DeviceEvents::new(&config.events),
+            resume_at: SimTime::ZERO,
             config,
         })
     }

@@ -46,8 +46,9 @@ impl Simulation {
             // time go first).
             let event_at = self.scheduler.next_event_time();
             let issue_at = match &next {
+                Some(_) if self.device_events.suspended() => None,
                 Some(request) => {
-                    let ready = if closed_loop { now } else { request.arrival.max(now) };
+                    let ready = if closed_loop { now } else { request.arrival.max(now) }.max(self.resume_at);
                     queue.retire_until(ready);
                     if queue.is_full() {
                         queue.earliest_completion().map(|completion| completion.max(ready))
@@ -57,6 +58,16 @@ impl Simulation {
                 }
                 None => None,
             };
+            // Device-event timers go after scheduler events at the same time and before host issues.
+            if let Some(timer) = self.device_events.next_timer() {
+                if event_at.is_none_or(|event| timer < event) && issue_at.is_none_or(|issue| timer <= issue) {
+                    if let Some(time) = self.process_timer()? {
+                        now = now.max(time);
+                    }
+                    self.collect_completions(&mut queue);
+                    continue;
+                }
+            }
             let take_event = match (event_at, issue_at) {
                 (Some(event), Some(issue)) => event <= issue,
                 (Some(_), None) => true,
@@ -68,6 +79,9 @@ impl Simulation {
                     now = time;
                 }
                 self.collect_completions(&mut queue);
+                if !self.scheduler.finished_batches().is_empty() {
+                    self.collect_finished_batches()?;
+                }
                 continue;
             }
             let (Some(request), Some(issue)) = (next, issue_at) else { break };
@@ -236,6 +250,9 @@ impl Simulation {
             })?;
             if !self.ops.is_empty() {
                 self.scheduler.garbage_collection(now, &self.ops);
+                if self.device_events.wear_pending() {
+                    self.check_wear_events(now)?;
+                }
             }
             let (die, plane) = (self.layout.die_of(ppn), self.layout.plane_of(ppn));
             // Without multi-plane operations every page is its own group.

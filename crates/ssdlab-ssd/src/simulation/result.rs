@@ -91,6 +91,12 @@ impl Simulation {
             energy_uj: energy,
             tiers,
             placement: self.ftl.placement_name().to_string(),
+            events: self.device_events.records.clone(),
+            dead_time: {
+                let background = self.scheduler.longest_background_span_ns() as f64 * 1e-3;
+                let suspension = self.device_events.longest_suspension_ns() as f64 * 1e-3;
+                DeadTimeSummary { longest_background_span_us: background, longest_suspension_us: suspension, dead_time_us: background.max(suspension) }
+            },
             utilisation: UtilisationSummary {
                 die: utilisation(die_busy.as_secs_f64(), self.scheduler.dies()),
                 channel: utilisation(channel_busy.as_secs_f64(), self.scheduler.channels()),

@@ -57,11 +57,25 @@ pub(super) enum Destination {
     SamePlane,
     /// Another tier (its migration stream, planes in round-robin).
     Tier(usize),
+    /// Other writable planes of the same tier (migration stream, round-robin): draining a chip.
+    OtherPlanes,
 }
 
 /// Moves every valid page of (local) `victim` in `tier` to `destination`, then erases the victim.
 /// Pages moved into another tier may set off that tier's own in-place collection.
 pub(super) fn evacuate(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destination: Destination, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<(), FtlError> {
+    relocate(ftl, tier, victim, destination, now_ns, ops)?;
+    let store = &mut ftl.stores[tier];
+    store.erase(victim);
+    ops.push(FlashOp::Erase { block: BlockIndex(victim.0 + store.first_block) });
+    store.stats.gc_blocks_collected += 1;
+    Ok(())
+}
+
+/// Moves every valid page of (local) `victim` in `tier` to `destination` without erasing it;
+/// returns the pages moved. A destination plane that runs low collects in place.
+pub(super) fn relocate(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destination: Destination, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<u64, FtlError> {
+    let mut moved_pages = 0;
     let written = ftl.stores[tier].written_pages(victim.0 as usize);
     let plane = ftl.stores[tier].geometry.plane_of_block(victim);
     let pages_per_block = ftl.stores[tier].geometry.pages_per_block;
@@ -76,6 +90,7 @@ pub(super) fn evacuate(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destinati
         let (to_tier, to_plane, stream) = match destination {
             Destination::SamePlane => (tier, plane, Stream::GarbageCollection),
             Destination::Tier(to) => (to, ftl.stores[to].take_plane_for_migration(), Stream::Migration),
+            Destination::OtherPlanes => (tier, ftl.stores[tier].take_plane_for_migration(), Stream::Migration),
         };
         let (local, record) = ftl.stores[to_tier].allocate(to_plane, stream, now_ns)?;
         let moved = ftl.stores[to_tier].global_page(local);
@@ -84,19 +99,19 @@ pub(super) fn evacuate(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destinati
         ftl.stores[to_tier].program(local, record, Lpn(owner), now_ns, tag);
         ops.push(FlashOp::GcRead { ppn: source });
         ops.push(FlashOp::GcProgram { ppn: moved });
+        moved_pages += 1;
         if to_tier == tier {
             ftl.stores[tier].stats.gc_pages_copied += 1;
         } else {
             ftl.stores[tier].stats.pages_migrated_out += 1;
             ftl.stores[to_tier].stats.pages_migrated_in += 1;
-            if ftl.stores[to_tier].free_blocks(to_plane) < ftl.stores[to_tier].low_watermark {
-                InPlace.collect(ftl, to_tier, to_plane, now_ns, ops)?;
-            }
+        }
+        if (to_tier, to_plane) != (tier, plane) && ftl.stores[to_tier].free_blocks(to_plane) < ftl.stores[to_tier].low_watermark {
+            // The destination tier collects with its own collector (a plane of a write tier that
+            // receives a drained chip's pages migrates in turn).
+            let collector = ftl.collectors[to_tier];
+            collector.collect(ftl, to_tier, to_plane, now_ns, ops)?;
         }
     }
-    let store = &mut ftl.stores[tier];
-    store.erase(victim);
-    ops.push(FlashOp::Erase { block: BlockIndex(victim.0 + store.first_block) });
-    store.stats.gc_blocks_collected += 1;
-    Ok(())
+    Ok(moved_pages)
 }

@@ -1,0 +1,65 @@
+//! `[[events]]`: things that happen to the device during a run, at a time or at a wear level
+//! (seed 004's chip taken out of service; the conventional suspend-and-copy it is compared with).
+
+use super::device::TierSpec;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceEventConfig {
+    /// Fires at this simulated time (ns from the start of the replay).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_ns: Option<u64>,
+    /// Fires when the mean erase count of the chip's blocks reaches this (checked whenever garbage
+    /// collection runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_erase_count: Option<f64>,
+    pub action: DeviceAction,
+    /// The chip acted on, numbered across tiers in layout order (tier by tier, channel-major).
+    pub chip: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeviceAction {
+    /// Seed 004's exchange without suspend: the chip goes read-only (no new data; reads continue),
+    /// its valid pages leave by normal overwrites and by a background drain that moves one block at a
+    /// time when the chip's dies are idle; the chip is ready for exchange when it holds no valid data.
+    RetireChip,
+    /// Seed 004's conventional exchange: host I/O is suspended while every valid page of the chip is
+    /// copied elsewhere as fast as the device can; the suspension is the dead time.
+    SuspendAndCopy,
+    /// The chip takes new data again (a replaced chip back in service).
+    ChipWritable,
+}
+
+/// Checks triggers and chips. Returns (field path, message) on the first failure.
+pub(super) fn validate(events: &[DeviceEventConfig], tiers: &[TierSpec]) -> Result<(), (String, String)> {
+    let chips: u64 = tiers.iter().map(|tier| tier.geometry.channels as u64 * tier.geometry.chips_per_channel as u64).sum();
+    for (index, event) in events.iter().enumerate() {
+        let field = |name: &str| format!("events[{index}].{name}");
+        match (event.at_ns, event.at_erase_count) {
+            (Some(_), Some(_)) => return Err((field("at_ns"), "give one trigger: at_ns or at_erase_count, not both".into())),
+            (None, None) => return Err((field("at_ns"), "give a trigger: at_ns (a time) or at_erase_count (a wear level)".into())),
+            (None, Some(count)) if !(count >= 0.0 && count.is_finite()) => return Err((field("at_erase_count"), format!("must be a non-negative number, got {count}"))),
+            _ => {}
+        }
+        if event.chip as u64 >= chips {
+            return Err((field("chip"), format!("the device has {chips} chips (0..{}), got {}", chips.saturating_sub(1), event.chip)));
+        }
+        if event.action != DeviceAction::ChipWritable {
+            let owner = tiers.iter().scan(0u64, |first, tier| {
+                let count = tier.geometry.channels as u64 * tier.geometry.chips_per_channel as u64;
+                let range = *first..*first + count;
+                *first += count;
+                Some((tier, range))
+            });
+            for (tier, range) in owner {
+                if range.contains(&(event.chip as u64)) && range.end - range.start < 2 {
+                    return Err((field("chip"), format!("tier {} has one chip; its data has nowhere to go", tier.name)));
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,185 @@
+//! Device events: their triggers, their timers, and what each did (for the result).
+//!
+//! What it models: events at a simulated time or at a chip's wear level (mean erase count, checked
+//! whenever garbage collection runs); timers that wake background work (a drain step waiting for
+//! its chip's dies to go idle); a device-wide suspension that holds host requests until the work
+//! it waits for ends. Timers are ordered by (time, sequence), and the replay loop takes them in time
+//! order with scheduler events and host issues, so events still run after the last request.
+//! The actions themselves (which touch the FTL and the scheduler) are in `simulation/events.rs`.
+//! Source: seed 004 §4 (chip exchange without suspend, against the conventional suspend-and-copy).
+
+use crate::config::{DeviceAction, DeviceEventConfig};
+use ssdlab_engine::SimTime;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// What a timer wakes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Timer {
+    /// Event `index` fires (time-triggered).
+    Fire(usize),
+    /// The next step of event `index`'s background drain.
+    DrainStep(usize),
+}
+
+/// What one event did (`result.events[i]`).
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct EventRecord {
+    pub action: String,
+    pub chip: u32,
+    /// When it fired (None: its trigger was never reached).
+    pub fired_at_ns: Option<u64>,
+    /// Valid pages on the chip when it fired.
+    pub valid_pages_at_fire: u64,
+    /// When the chip held no valid data any more (retire_chip, suspend_and_copy): ready for exchange.
+    pub emptied_at_ns: Option<u64>,
+    /// Pages the drain or the copy moved off the chip (the rest left by host overwrites and GC).
+    pub pages_moved: u64,
+    /// Blocks the drain or the copy emptied.
+    pub blocks_moved: u64,
+    /// Host requests held by a suspension, from its start to its end (the conventional method's
+    /// dead time).
+    pub suspended_ns: u64,
+}
+
+pub struct DeviceEvents {
+    configs: Vec<DeviceEventConfig>,
+    pub records: Vec<EventRecord>,
+    timers: BinaryHeap<Reverse<(SimTime, u64, Timer)>>,
+    sequence: u64,
+    /// Events waiting for a wear level (index), none when empty.
+    wear_pending: Vec<usize>,
+    /// Per event: its drain's block cursor (a chip-local block index).
+    pub drain_cursor: Vec<u32>,
+    /// The event whose suspension holds host requests, and since when.
+    suspension: Option<(usize, SimTime)>,
+}
+
+impl DeviceEvents {
+    pub fn new(configs: &[DeviceEventConfig]) -> Self {
+        let mut events = DeviceEvents {
+            records: configs.iter().map(|config| EventRecord { action: action_name(config.action).into(), chip: config.chip, ..EventRecord::default() }).collect(),
+            configs: configs.to_vec(),
+            timers: BinaryHeap::new(),
+            sequence: 0,
+            wear_pending: Vec::new(),
+            drain_cursor: vec![0; configs.len()],
+            suspension: None,
+        };
+        for (index, config) in configs.iter().enumerate() {
+            match (config.at_ns, config.at_erase_count) {
+                (Some(at), _) => events.schedule(SimTime(at), Timer::Fire(index)),
+                (None, Some(_)) => events.wear_pending.push(index),
+                (None, None) => {}
+            }
+        }
+        events
+    }
+
+    pub fn config(&self, index: usize) -> &DeviceEventConfig {
+        &self.configs[index]
+    }
+
+    pub fn schedule(&mut self, time: SimTime, timer: Timer) {
+        self.sequence += 1;
+        self.timers.push(Reverse((time, self.sequence, timer)));
+    }
+
+    /// The earliest timer's time.
+    #[inline]
+    pub fn next_timer(&self) -> Option<SimTime> {
+        self.timers.peek().map(|Reverse((time, _, _))| *time)
+    }
+
+    pub fn pop_timer(&mut self) -> Option<(SimTime, Timer)> {
+        self.timers.pop().map(|Reverse((time, _, timer))| (time, timer))
+    }
+
+    /// True while any event waits for a wear level.
+    #[inline]
+    pub fn wear_pending(&self) -> bool {
+        !self.wear_pending.is_empty()
+    }
+
+    /// Removes and returns the wear-triggered events whose level `erase_count_of(chip)` has reached.
+    pub fn take_worn(&mut self, mut erase_count_of: impl FnMut(u32) -> f64) -> Vec<usize> {
+        let configs = &self.configs;
+        let (due, waiting): (Vec<usize>, Vec<usize>) =
+            self.wear_pending.iter().partition(|&&index| configs[index].at_erase_count.is_some_and(|level| erase_count_of(configs[index].chip) >= level));
+        self.wear_pending = waiting;
+        due
+    }
+
+    #[inline]
+    pub fn suspended(&self) -> bool {
+        self.suspension.is_some()
+    }
+
+    pub fn suspend(&mut self, index: usize, now: SimTime) {
+        self.suspension.get_or_insert((index, now));
+    }
+
+    /// Ends event `index`'s suspension at `now` (no-op if another event holds it).
+    pub fn resume(&mut self, index: usize, now: SimTime) {
+        if let Some((holder, since)) = self.suspension {
+            if holder == index {
+                self.records[index].suspended_ns += now.0.saturating_sub(since.0);
+                self.suspension = None;
+            }
+        }
+    }
+
+    /// The longest suspension of any event.
+    pub fn longest_suspension_ns(&self) -> u64 {
+        self.records.iter().map(|record| record.suspended_ns).max().unwrap_or(0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.configs.is_empty()
+    }
+}
+
+pub fn action_name(action: DeviceAction) -> &'static str {
+    match action {
+        DeviceAction::RetireChip => "retire_chip",
+        DeviceAction::SuspendAndCopy => "suspend_and_copy",
+        DeviceAction::ChipWritable => "chip_writable",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(at_ns: Option<u64>, at_erase_count: Option<f64>, chip: u32) -> DeviceEventConfig {
+        DeviceEventConfig { at_ns, at_erase_count, action: DeviceAction::RetireChip, chip }
+    }
+
+    #[test]
+    fn timers_come_in_time_then_scheduling_order() {
+        let mut events = DeviceEvents::new(&[event(Some(50), None, 0), event(Some(10), None, 1), event(Some(50), None, 2)]);
+        events.schedule(SimTime(10), Timer::DrainStep(0));
+        let order: Vec<(u64, Timer)> = std::iter::from_fn(|| events.pop_timer()).map(|(t, timer)| (t.0, timer)).collect();
+        assert_eq!(order, vec![(10, Timer::Fire(1)), (10, Timer::DrainStep(0)), (50, Timer::Fire(0)), (50, Timer::Fire(2))]);
+    }
+
+    #[test]
+    fn wear_events_fire_once_at_their_level() {
+        let mut events = DeviceEvents::new(&[event(None, Some(3.0), 0), event(None, Some(5.0), 1)]);
+        assert!(events.wear_pending());
+        assert!(events.take_worn(|_| 2.9).is_empty());
+        assert_eq!(events.take_worn(|chip| if chip == 0 { 3.0 } else { 4.0 }), vec![0]);
+        assert_eq!(events.take_worn(|_| 9.0), vec![1]);
+        assert!(!events.wear_pending());
+    }
+
+    #[test]
+    fn a_suspension_is_counted_from_suspend_to_resume() {
+        let mut events = DeviceEvents::new(&[event(Some(0), None, 0)]);
+        events.suspend(0, SimTime(1_000));
+        assert!(events.suspended());
+        events.resume(0, SimTime(4_500));
+        assert!(!events.suspended());
+        assert_eq!(events.longest_suspension_ns(), 3_500);
+    }
+}

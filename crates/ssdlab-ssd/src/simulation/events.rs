@@ -1,0 +1,116 @@
+//! Device events carried out: a chip retired (read-only, drained in the background one block at a
+//! time when its dies are idle), a suspend-and-copy (host requests held while every valid page of
+//! the chip is copied), a chip back in service. See `crate::device_events` for triggers and timers.
+
+use super::Simulation;
+use crate::config::DeviceAction;
+use crate::device_events::Timer;
+use crate::error::SimulationError;
+use ssdlab_engine::SimTime;
+
+impl Simulation {
+    /// Carries out the earliest device-event timer; returns its time.
+    pub(super) fn process_timer(&mut self) -> Result<Option<SimTime>, SimulationError> {
+        let Some((now, timer)) = self.device_events.pop_timer() else { return Ok(None) };
+        match timer {
+            Timer::Fire(index) => self.fire_event(index, now)?,
+            Timer::DrainStep(index) => self.drain_step(index, now)?,
+        }
+        Ok(Some(now))
+    }
+
+    /// Fires the wear-triggered events whose chip has reached its erase count.
+    pub(super) fn check_wear_events(&mut self, now: SimTime) -> Result<(), SimulationError> {
+        let ftl = &self.ftl;
+        let due = self.device_events.take_worn(|chip| ftl.chip_mean_erase_count(chip));
+        for index in due {
+            self.fire_event(index, now)?;
+        }
+        Ok(())
+    }
+
+    fn fire_event(&mut self, index: usize, now: SimTime) -> Result<(), SimulationError> {
+        let config = self.device_events.config(index).clone();
+        let record = &mut self.device_events.records[index];
+        record.fired_at_ns = Some(now.0);
+        record.valid_pages_at_fire = self.ftl.chip_valid_pages(config.chip);
+        match config.action {
+            DeviceAction::RetireChip => {
+                self.ftl.set_chip_read_only(config.chip, true);
+                self.drain_step(index, now)
+            }
+            DeviceAction::SuspendAndCopy => {
+                self.ftl.set_chip_read_only(config.chip, true);
+                self.device_events.suspend(index, now);
+                // Everything at once: the host waits anyway, so the copy runs as fast as the dies
+                // and channels allow (one chain per source die).
+                self.ops.clear();
+                let mut cursor = 0;
+                while let Some(pages) = self.drain_block(config.chip, &mut cursor, now)? {
+                    let record = &mut self.device_events.records[index];
+                    record.pages_moved += pages;
+                    record.blocks_moved += 1;
+                }
+                self.scheduler.background_batch(now, &self.ops, index as u32);
+                self.collect_finished_batches()
+            }
+            DeviceAction::ChipWritable => {
+                self.ftl.set_chip_read_only(config.chip, false);
+                Ok(())
+            }
+        }
+    }
+
+    /// Moves the next block of `chip` that holds valid data (appending to `self.ops`).
+    fn drain_block(&mut self, chip: u32, cursor: &mut u32, now: SimTime) -> Result<Option<u64>, SimulationError> {
+        self.ftl.drain_next_block(chip, cursor, now.0, &mut self.ops).map_err(|source| SimulationError::Ftl { origin: format!("{} (device event on chip {chip})", self.origin), source })
+    }
+
+    /// One step of a retired chip's background drain: when the chip's dies are idle, move its next
+    /// block with valid data; when it holds none, it is ready for exchange.
+    fn drain_step(&mut self, index: usize, now: SimTime) -> Result<(), SimulationError> {
+        let chip = self.device_events.config(index).chip;
+        if self.ftl.chip_valid_pages(chip) == 0 {
+            self.device_events.records[index].emptied_at_ns.get_or_insert(now.0);
+            return Ok(());
+        }
+        let busy_until = self.layout.dies_of_chip(chip).map(|die| self.scheduler.die_busy_until(die)).max().unwrap_or(now);
+        if busy_until > now {
+            // Background work waits for the chip's dies to go idle (host reads go first).
+            self.device_events.schedule(busy_until, Timer::DrainStep(index));
+            return Ok(());
+        }
+        self.ops.clear();
+        let mut cursor = self.device_events.drain_cursor[index];
+        let moved = self.drain_block(chip, &mut cursor, now)?;
+        self.device_events.drain_cursor[index] = cursor;
+        if let Some(pages) = moved {
+            let record = &mut self.device_events.records[index];
+            record.pages_moved += pages;
+            record.blocks_moved += 1;
+        }
+        self.scheduler.background_batch(now, &self.ops, index as u32);
+        self.collect_finished_batches()
+    }
+
+    /// Background batches that have ended: a drain takes its next step, a copy ends its suspension.
+    pub(super) fn collect_finished_batches(&mut self) -> Result<(), SimulationError> {
+        while let Some((token, end)) = self.scheduler.finished_batches().pop() {
+            let index = token as usize;
+            let config = self.device_events.config(index).clone();
+            match config.action {
+                DeviceAction::RetireChip => self.device_events.schedule(end, Timer::DrainStep(index)),
+                DeviceAction::SuspendAndCopy => {
+                    if self.ftl.chip_valid_pages(config.chip) == 0 {
+                        self.device_events.records[index].emptied_at_ns.get_or_insert(end.0);
+                    }
+                    self.device_events.resume(index, end);
+                    // Host requests held meanwhile are issued from `end` on.
+                    self.resume_at = self.resume_at.max(end);
+                }
+                DeviceAction::ChipWritable => {}
+            }
+        }
+        Ok(())
+    }
+}
