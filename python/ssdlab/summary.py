@@ -107,6 +107,14 @@ def render_run(result: Any, console: Console) -> None:
             f"host queue: {queue['requests_waited']:,} requests found the device queue ({queue['device_queue_depth']:,}) full and waited; "
             f"mean wait {queue['mean_wait_us']:,.1f} us over all requests, max {queue['max_wait_us']:,.1f} us (counted in latency)"
         )
+    for event in r.get("events") or []:
+        console.print(_event_line(event))
+    dead = r.get("dead_time")
+    if dead and (r.get("events") or len(tiers) > 1):
+        console.print(
+            f"dead time {dead['dead_time_us'] / 1e6:,.3f} s: longest background run on one die "
+            f"{dead['longest_background_span_us'] / 1e6:,.3f} s, longest suspension {dead['longest_suspension_us'] / 1e6:,.3f} s"
+        )
     pre = r["precondition"]
     if pre["pages_written"]:
         console.print(
@@ -282,3 +290,21 @@ def _render_tiers(tiers: dict, page_bytes: int, console: Console) -> None:
             f"    {tier['collector']}; erases mean/max {erase['mean']:.2f}/{erase['max']} "
             f"(rated {erase['endurance_pe_cycles']}); dies {tier['utilisation']['die']:.1%} busy{energy}"
         )
+
+
+def _event_line(event: dict) -> str:
+    """One device event: when it fired, what the chip held, when it was empty."""
+    head = f"event {event['action']} chip {event['chip']}"
+    if event["fired_at_ns"] is None:
+        return f"{head}: never fired (its trigger was not reached)"
+    text = f"{head} at {event['fired_at_ns'] / 1e9:,.3f} s"
+    if event["action"] == "chip_writable":
+        return text
+    text += f": {event['valid_pages_at_fire']:,} valid pages; "
+    if event["emptied_at_ns"] is not None:
+        text += f"empty at {event['emptied_at_ns'] / 1e9:,.3f} s ({event['pages_moved']:,} moved)"
+    else:
+        text += f"not empty at the end ({event['pages_moved']:,} moved)"
+    if event["suspended_ns"]:
+        text += f"; host suspended {event['suspended_ns'] / 1e9:,.3f} s"
+    return text

@@ -20,6 +20,8 @@ pub enum Timer {
     Fire(usize),
     /// The next step of event `index`'s background drain.
     DrainStep(usize),
+    /// Event `index`'s suspension ends (host requests may be issued again).
+    Resume(usize),
 }
 
 /// What one event did (`result.events[i]`).

@@ -64,6 +64,8 @@ pub struct DeviceLayout {
     /// Global die -> global channel.
     die_channel: Vec<u32>,
     single: bool,
+    /// The first tier's geometry, kept here so a one-tier lookup is one load away.
+    first_geometry: Geometry,
 }
 
 impl DeviceLayout {
@@ -111,15 +113,18 @@ impl DeviceLayout {
                 die_channel.push(tier.first_channel + tier.geometry.channel_of_die(local));
             }
         }
-        DeviceLayout { single: tiers.len() == 1, tiers, die_tier, die_channel }
+        let first_geometry = tiers.first().map(|tier| tier.geometry.clone()).unwrap_or_else(|| Geometry::new(&crate::config::GeometryConfig { channels: 1, chips_per_channel: 1, dies_per_chip: 1, planes_per_die: 1, blocks_per_plane: 1, pages_per_block: 1, page_size_bytes: 4096 }, CellType::Slc));
+        DeviceLayout { single: tiers.len() == 1, tiers, die_tier, die_channel, first_geometry }
     }
 
     pub fn tiers(&self) -> &[Tier] {
         &self.tiers
     }
+    #[inline(always)]
     pub fn tier(&self, index: usize) -> &Tier {
         &self.tiers[index]
     }
+    #[inline(always)]
     pub fn is_single(&self) -> bool {
         self.single
     }
@@ -135,7 +140,7 @@ impl DeviceLayout {
         }
         self.tiers.iter().rposition(|tier| ppn.0 >= tier.first_page).unwrap_or(0)
     }
-    #[inline]
+    #[inline(always)]
     pub fn tier_of_die(&self, die: u32) -> usize {
         if self.single {
             return 0;
@@ -155,39 +160,97 @@ impl DeviceLayout {
         self.tiers.iter().rposition(|tier| plane.0 >= tier.first_plane).unwrap_or(0)
     }
 
+    /// [`DeviceLayout::die_of`] with the one-tier test done by the caller (hot loops read
+    /// [`DeviceLayout::is_single`] once into a register instead of loading it at every lookup).
+    #[inline(always)]
+    pub fn die_of_given(&self, one_tier: bool, ppn: Ppn) -> u32 {
+        if one_tier {
+            return self.first_geometry.die_of(ppn);
+        }
+        self.die_of_tiered(ppn)
+    }
+    /// [`DeviceLayout::page_type`], the one-tier test done by the caller.
+    #[inline(always)]
+    pub fn page_type_given(&self, one_tier: bool, ppn: Ppn) -> usize {
+        if one_tier {
+            return self.first_geometry.page_type(ppn);
+        }
+        self.page_type_tiered(ppn)
+    }
+    /// [`DeviceLayout::channel_of_die`], the one-tier test done by the caller.
+    #[inline(always)]
+    pub fn channel_of_die_given(&self, one_tier: bool, die: u32) -> u32 {
+        if one_tier {
+            return self.first_geometry.channel_of_die(die);
+        }
+        self.die_channel[die as usize]
+    }
+    /// [`DeviceLayout::tier_of_die`], the one-tier test done by the caller.
+    #[inline(always)]
+    pub fn tier_of_die_given(&self, one_tier: bool, die: u32) -> usize {
+        if one_tier {
+            return 0;
+        }
+        self.die_tier[die as usize] as usize
+    }
+    /// Global die and plane of a global physical page.
+    #[inline(always)]
+    pub fn die_and_plane_of(&self, ppn: Ppn) -> (u32, PlaneIndex) {
+        if self.single {
+            return (self.first_geometry.die_of(ppn), self.first_geometry.plane_of(ppn));
+        }
+        (self.die_of_tiered(ppn), self.plane_of_tiered(ppn))
+    }
+
     /// Global die of a global physical page.
-    #[inline]
+    #[inline(always)]
     pub fn die_of(&self, ppn: Ppn) -> u32 {
         if self.single {
-            return self.tiers[0].geometry.die_of(ppn);
+            return self.first_geometry.die_of(ppn);
         }
+        self.die_of_tiered(ppn)
+    }
+    #[inline(never)]
+    fn die_of_tiered(&self, ppn: Ppn) -> u32 {
         let tier = &self.tiers[self.tier_of(ppn)];
         tier.first_die + tier.geometry.die_of(tier.local(ppn))
     }
     /// Global plane of a global physical page.
-    #[inline]
+    #[inline(always)]
     pub fn plane_of(&self, ppn: Ppn) -> PlaneIndex {
         if self.single {
-            return self.tiers[0].geometry.plane_of(ppn);
+            return self.first_geometry.plane_of(ppn);
         }
+        self.plane_of_tiered(ppn)
+    }
+    #[inline(never)]
+    fn plane_of_tiered(&self, ppn: Ppn) -> PlaneIndex {
         let tier = &self.tiers[self.tier_of(ppn)];
         PlaneIndex(tier.first_plane + tier.geometry.plane_of(tier.local(ppn)).0)
     }
     /// Global block of a global physical page.
-    #[inline]
+    #[inline(always)]
     pub fn block_of(&self, ppn: Ppn) -> BlockIndex {
         if self.single {
-            return self.tiers[0].geometry.block_of(ppn);
+            return self.first_geometry.block_of(ppn);
         }
+        self.block_of_tiered(ppn)
+    }
+    #[inline(never)]
+    fn block_of_tiered(&self, ppn: Ppn) -> BlockIndex {
         let tier = &self.tiers[self.tier_of(ppn)];
         BlockIndex(tier.first_block + tier.geometry.block_of(tier.local(ppn)).0)
     }
     /// Page type (0 lower, 1 upper, 2 extra) of a global physical page in its tier's cells.
-    #[inline]
+    #[inline(always)]
     pub fn page_type(&self, ppn: Ppn) -> usize {
         if self.single {
-            return self.tiers[0].geometry.page_type(ppn);
+            return self.first_geometry.page_type(ppn);
         }
+        self.page_type_tiered(ppn)
+    }
+    #[inline(never)]
+    fn page_type_tiered(&self, ppn: Ppn) -> usize {
         let tier = &self.tiers[self.tier_of(ppn)];
         tier.geometry.page_type(tier.local(ppn))
     }
@@ -196,10 +259,10 @@ impl DeviceLayout {
         let tier = &self.tiers[self.tier_of_block(block)];
         tier.global(tier.geometry.first_page(BlockIndex(block.0 - tier.first_block)))
     }
-    #[inline]
+    #[inline(always)]
     pub fn channel_of_die(&self, die: u32) -> u32 {
         if self.single {
-            return self.tiers[0].geometry.channel_of_die(die);
+            return self.first_geometry.channel_of_die(die);
         }
         self.die_channel[die as usize]
     }

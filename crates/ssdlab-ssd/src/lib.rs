@@ -5,11 +5,16 @@
 //! 1. [`host`]: workload replay (open loop by timestamps, closed loop at a queue depth), the bounded
 //!    device queue, page splitting.
 //! 2. [`middleware`]: optional remapping of host pages before the FTL (seed 003's LBA scrambler seam).
-//! 3. [`ftl`]: page mapping, block manager, garbage collection, wear leveling.
-//! 4. [`read_path`]: per-read sensing/transfer/decode plans (seed 002 / seed 000 seam).
-//! 5. [`scheduler`]: carries out flash operations on dies and channels in time order, each booked
+//! 3. [`placement`]: which tier a host page goes to and where each tier's GC sends pages.
+//! 4. [`ftl`]: one page mapping over all tiers; per tier a block store, collectors (GC execution),
+//!    victim policies, wear leveling.
+//! 5. [`read_path`]: per-read sensing/transfer/decode plans (seed 002 / seed 000 seam).
+//! 6. [`scheduler`]: carries out flash operations on dies and channels in time order, each booked
 //!    when it becomes ready (first come, first served; work-conserving).
-//! 6. [`media`]: NAND timing per page type; channel transfer timing.
+//! 7. [`media`]: NAND timing per page type; channel transfer timing; [`device_layout`] numbers the
+//!    tiers' pages, dies and channels globally.
+//!
+//! [`device_events`] are things that happen to the device at a time or wear level (a chip retired).
 //!
 //! [`simulation`] is the one place that wires them together; [`config`] is the plain-data input,
 //! [`metrics`] the output, [`presets`] the shipped configs. Errors are typed per domain ([`error`]).

@@ -255,7 +255,7 @@ pub(super) fn validate(device: &DeviceConfig) -> Result<(), (String, String)> {
                 }
             }
         }
-        if device.tiers.len() > 16 {
+        if device.tiers.len() > crate::scheduler::MAX_TIERS {
             return fail("device.tiers", format!("at most 16 tiers are supported, got {}", device.tiers.len()));
         }
         if let Some(budget) = device.chip_budget {

@@ -221,17 +221,35 @@ impl Ftl {
         if lpn.0 as u64 >= self.logical_pages {
             return Err(FtlError::LogicalPageOutOfRange { lpn: lpn.0 as u64, logical_pages: self.logical_pages });
         }
+        if self.stores.len() == 1 {
+            // One tier (the usual device): one store, no tier lookups.
+            let Ftl { mapping, stores, .. } = self;
+            let store = &mut stores[0];
+            let plane = store.take_plane_for_write(lpn);
+            let (ppn, record) = store.allocate(plane, Stream::Host, now_ns)?;
+            if let Some(old) = mapping.set(lpn, ppn) {
+                store.invalidate(old);
+            }
+            store.program(ppn, record, lpn, now_ns, tag);
+            store.stats.host_pages_written += 1;
+            if store.free_blocks(plane) < store.low_watermark {
+                let collector = self.collectors[0];
+                collector.collect(self, 0, plane, now_ns, ops)?;
+            }
+            return Ok(ppn);
+        }
         let tier = self.placement.write_tier(lpn);
-        let store = &mut self.stores[tier];
+        let Ftl { mapping, stores, .. } = self;
+        let store = &mut stores[tier];
         let plane = store.take_plane_for_write(lpn);
         let (local, record) = store.allocate(plane, Stream::Host, now_ns)?;
         let ppn = store.global_page(local);
-        if let Some(old) = self.mapping.set(lpn, ppn) {
-            let owner = self.tier_of(old);
-            let old_store = &mut self.stores[owner];
+        if let Some(old) = mapping.set(lpn, ppn) {
+            let owner = stores.iter().rposition(|store| old.0 >= store.first_page).unwrap_or(0);
+            let old_store = &mut stores[owner];
             old_store.invalidate(old_store.local_page(old));
         }
-        let store = &mut self.stores[tier];
+        let store = &mut stores[tier];
         store.program(local, record, lpn, now_ns, tag);
         store.stats.host_pages_written += 1;
         if store.free_blocks(plane) < store.low_watermark {

@@ -3,7 +3,7 @@
 
 use crate::config::NandConfig;
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct NandTiming {
     pub read_ns: [u64; 3],
     pub program_ns: [u64; 3],

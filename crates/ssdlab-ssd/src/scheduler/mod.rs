@@ -28,6 +28,11 @@ pub use operations::{RequestTag, Waiter};
 pub use plane_group::PlaneGroup;
 
 use crate::device_layout::DeviceLayout;
+use crate::media::nand::NandTiming;
+
+/// Tiers a device may have (the config allows at most this many).
+pub const MAX_TIERS: usize = 16;
+const TIER_MASK: usize = MAX_TIERS - 1;
 use crate::ftl::FlashOp;
 use crate::geometry::Ppn;
 use crate::read_path::ReadPlan;
@@ -78,8 +83,12 @@ pub struct FlashScheduler {
     extra_sensing_ns: u64,
     decode_ns: u64,
     copyback: bool,
-    /// Operation counters per tier (device-wide: [`FlashScheduler::counters`]).
-    tier_counters: Vec<FlashCounters>,
+    /// Operation counters per tier (device-wide: [`FlashScheduler::counters`]), in a fixed array
+    /// indexed by tier & [`TIER_MASK`] so the hot paths need no bounds check.
+    tier_counters: [FlashCounters; MAX_TIERS],
+    /// Each tier's NAND timing, likewise.
+    nand: [NandTiming; MAX_TIERS],
+    tiers: usize,
     /// Pending stages, packed (`Stage::pack`).
     events: MonotoneQueue<u64>,
     requests: Slab<RequestProgress>,
@@ -91,6 +100,8 @@ pub struct FlashScheduler {
     /// Tracked background batches: (token, chains still running, latest end), and those finished
     /// since last collected (token, end).
     batches: Vec<(u32, u32, SimTime)>,
+    /// Reused while splitting a batch into chains.
+    chain_scratch: Vec<(u32, u32)>,
     finished_batches: Vec<(u32, SimTime)>,
     /// Per die: the continuous run of background (GC, migration, drain) work most recently booked,
     /// (start, end), and the longest such run so far.
@@ -110,7 +121,9 @@ impl FlashScheduler {
             extra_sensing_ns,
             decode_ns,
             copyback,
-            tier_counters: vec![FlashCounters::default(); layout.tiers().len()],
+            tier_counters: [FlashCounters::default(); MAX_TIERS],
+            nand: std::array::from_fn(|index| layout.tiers().get(index).map_or_else(NandTiming::default, |tier| tier.nand.clone())),
+            tiers: layout.tiers().len(),
             events: MonotoneQueue::new(),
             requests: Slab::default(),
             completions: Vec::new(),
@@ -118,6 +131,7 @@ impl FlashScheduler {
             write_groups: Slab::default(),
             gc_jobs: Slab::default(),
             batches: Vec::new(),
+            chain_scratch: Vec::new(),
             finished_batches: Vec::new(),
             background_runs: vec![(SimTime::ZERO, SimTime::ZERO); layout.dies_total() as usize],
             longest_background_ns: 0,
@@ -132,12 +146,13 @@ impl FlashScheduler {
 
     /// Device-wide operation counters.
     pub fn counters(&self) -> FlashCounters {
-        self.tier_counters.iter().fold(FlashCounters::default(), |sum, tier| sum.plus(tier))
+        self.tier_counters().iter().fold(FlashCounters::default(), |sum, tier| sum.plus(tier))
     }
 
-    /// Operation counters of each tier, in layout order.
-    pub fn tier_counters(&self) -> &[FlashCounters] {
-        &self.tier_counters
+    /// Operation counters of each tier, in layout order. Every transfer moves whole pages, so the
+    /// bytes moved are counted here rather than on every transfer.
+    pub fn tier_counters(&self) -> Vec<FlashCounters> {
+        self.tier_counters[..self.tiers].iter().map(|counters| FlashCounters { transfer_bytes: counters.page_transfers * self.page_bytes, ..*counters }).collect()
     }
 
     /// Busy time booked on each die and each channel.
@@ -247,7 +262,7 @@ impl FlashScheduler {
             plan: *plan,
             die,
             channel: self.layout.channel_of_die(die),
-            read_ns: self.layout.tier(tier).nand.read_ns[self.layout.page_type(ppn)],
+            read_ns: self.nand[tier & TIER_MASK].read_ns[self.layout.page_type(ppn)],
             waiter,
             next_step: 0,
             transfers_pending: 0,
@@ -263,36 +278,36 @@ impl FlashScheduler {
     #[inline]
     pub fn read_plain(&mut self, now: SimTime, ppns: &[Ppn], waiter: Waiter) {
         let Some(&first) = ppns.first() else { return };
-        let die = self.layout.die_of(first);
-        let tier = self.layout.tier_of_die(die);
-        let nand = &self.layout.tier(tier).nand;
-        let mut read_ns = nand.read_ns[self.layout.page_type(first)];
+        let one_tier = self.layout.is_single();
+        let die = self.layout.die_of_given(one_tier, first);
+        let tier = self.layout.tier_of_die_given(one_tier, die);
+        let nand = &self.nand[tier & TIER_MASK];
+        let mut read_ns = nand.read_ns[self.layout.page_type_given(one_tier, first)];
         for &ppn in &ppns[1..] {
-            read_ns = read_ns.max(nand.read_ns[self.layout.page_type(ppn)]);
+            read_ns = read_ns.max(nand.read_ns[self.layout.page_type_given(one_tier, ppn)]);
         }
+        let channel = self.layout.channel_of_die_given(one_tier, die);
         let sensed = self.book(now, Resource::Die(die), read_ns) + SimDuration(read_ns);
         let pages = ppns.len() as u32;
-        let counters = &mut self.tier_counters[tier];
+        let counters = &mut self.tier_counters[tier & TIER_MASK];
         counters.page_reads += pages as u64;
         counters.multi_plane_reads += (pages > 1) as u64;
         self.add_wait(waiter);
-        self.events.schedule(sensed, (Stage::PlainTransfer { channel: self.layout.channel_of_die(die), pages, waiter }).pack());
+        self.events.schedule(sensed, (Stage::PlainTransfer { channel, pages, waiter }).pack());
     }
 
     /// The counters of the tier a channel belongs to.
     #[inline]
     fn channel_counters(&mut self, channel: u32) -> &mut FlashCounters {
         let tier = if self.layout.is_single() { 0 } else { self.layout.tiers().iter().rposition(|tier| channel >= tier.first_channel).unwrap_or(0) };
-        &mut self.tier_counters[tier]
+        &mut self.tier_counters[tier & TIER_MASK]
     }
 
     fn plain_transfer(&mut self, now: SimTime, channel: u32, pages: u32, waiter: Waiter) {
         let length = self.channel_page_ns[channel as usize] * pages as u64;
         let transferred = self.book(now, Resource::Channel(channel), length) + SimDuration(length);
-        let bytes = self.page_bytes * pages as u64;
         let counters = self.channel_counters(channel);
         counters.page_transfers += pages as u64;
-        counters.transfer_bytes += bytes;
         counters.decodes += pages as u64;
         self.finish(waiter, transferred + SimDuration(self.decode_ns));
     }
@@ -319,7 +334,7 @@ impl FlashScheduler {
                 if held > 0 {
                     self.book(now, Resource::Die(job.die), held);
                     let tier = self.layout.tier_of_die(job.die);
-                    self.tier_counters[tier].cancelled_sensing_ns += held;
+                    self.tier_counters[tier & TIER_MASK].cancelled_sensing_ns += held;
                 }
             } else {
                 sense_end = self.sense_step(id, &job, index, now, &mut transfers);
@@ -342,7 +357,7 @@ impl FlashScheduler {
         let mut sensed = now;
         if sense_ns > 0 {
             sensed = self.book(now, Resource::Die(job.die), sense_ns) + SimDuration(sense_ns);
-            let counters = &mut self.tier_counters[self.layout.tier_of_die(job.die)];
+            let counters = &mut self.tier_counters[self.layout.tier_of_die(job.die) & TIER_MASK];
             counters.page_reads += step.hard_sense as u64;
             counters.extra_sensing_levels += step.extra_sensing_levels as u64;
         }
@@ -364,12 +379,11 @@ impl FlashScheduler {
         if step.transfer_pages > 0 {
             let length = self.channel_page_ns[job.channel as usize] * step.transfer_pages as u64;
             data_ready = self.book(now, Resource::Channel(job.channel), length) + SimDuration(length);
-            self.tier_counters[tier].page_transfers += step.transfer_pages as u64;
-            self.tier_counters[tier].transfer_bytes += step.transfer_pages as u64 * self.page_bytes;
+            self.tier_counters[tier & TIER_MASK].page_transfers += step.transfer_pages as u64;
         }
         if step.decode {
             data_ready += SimDuration(self.decode_ns);
-            self.tier_counters[tier].decodes += 1;
+            self.tier_counters[tier & TIER_MASK].decodes += 1;
         }
         let record = self.read_jobs.get_mut(id);
         record.ready = record.ready.max(data_ready);
@@ -406,18 +420,19 @@ impl FlashScheduler {
     /// data moves over the channel back to back and one (multi-plane) program follows.
     pub fn close_write_group(&mut self, id: u32, now: SimTime, ppns: &[Ppn]) {
         let Some(&first) = ppns.first() else { return };
-        let die = self.layout.die_of(first);
-        let nand = &self.layout.tier(self.layout.tier_of_die(die)).nand;
-        let mut page_type = self.layout.page_type(first);
+        let one_tier = self.layout.is_single();
+        let die = self.layout.die_of_given(one_tier, first);
+        let nand = &self.nand[self.layout.tier_of_die_given(one_tier, die) & TIER_MASK];
+        let mut page_type = self.layout.page_type_given(one_tier, first);
         for &ppn in &ppns[1..] {
-            let other = self.layout.page_type(ppn);
+            let other = self.layout.page_type_given(one_tier, ppn);
             if nand.program_ns[other] > nand.program_ns[page_type] {
                 page_type = other;
             }
         }
         let group = self.write_groups.get_mut(id);
         group.die = die;
-        group.channel = self.layout.channel_of_die(die);
+        group.channel = self.layout.channel_of_die_given(one_tier, die);
         group.pages = ppns.len() as u32;
         group.page_type = page_type as u8;
         group.closed = true;
@@ -438,13 +453,12 @@ impl FlashScheduler {
 
     fn program(&mut self, die: u32, pages: u32, request: u32, page_type: u8, now: SimTime) {
         let tier = self.layout.tier_of_die(die);
-        let program_ns = self.layout.tier(tier).nand.program_ns[page_type as usize];
+        let program_ns = self.nand[tier & TIER_MASK].program_ns[page_type as usize];
         let end = self.book(now, Resource::Die(die), program_ns) + SimDuration(program_ns);
         let pages = pages as u64;
-        let counters = &mut self.tier_counters[tier];
+        let counters = &mut self.tier_counters[tier & TIER_MASK];
         counters.page_programs += pages;
         counters.page_transfers += pages;
-        counters.transfer_bytes += pages * self.page_bytes;
         counters.multi_plane_programs += (pages > 1) as u64;
         self.finish(Waiter::Request(request), end);
     }
@@ -493,6 +507,7 @@ impl FlashScheduler {
 
     /// Books background work on a die (see [`FlashScheduler::book`]) and extends the die's run of
     /// back-to-back background work, or starts a new one if anything else ran in between.
+    #[inline(always)]
     fn book_background(&mut self, now: SimTime, die: u32, duration: u64) -> SimTime {
         let before = self.dies[die as usize].busy_until();
         let start = self.book(now, Resource::Die(die), duration);
@@ -511,38 +526,77 @@ impl FlashScheduler {
         if ops.is_empty() {
             return;
         }
-        // (source die, job) of the chains of this batch; a batch touches few dies.
-        let mut chains: Vec<(u32, u32)> = Vec::new();
+        let die_of = |scheduler: &Self, op: &FlashOp| match *op {
+            FlashOp::GcRead { ppn } | FlashOp::GcProgram { ppn } => scheduler.layout.die_of(ppn),
+            FlashOp::Erase { block } => scheduler.layout.die_of(scheduler.layout.first_page_of_block(block)),
+        };
+        // The usual batch (in-place collection of one plane) is on one die: one chain, no sorting.
+        // On a one-tier device every untracked batch is (only drains, tracked, leave their plane).
+        // A migration's programs are on other dies, but its chain is its source die's.
+        if self.layout.is_single() && batch == NO_BATCH {
+            let id = self.new_chain(now, batch);
+            let job = self.gc_jobs.get_mut(id);
+            job.ops.extend_from_slice(ops);
+            job.same_die = true;
+            self.gc_step(id, now);
+            return;
+        }
+        let first_die = die_of(self, &ops[0]);
+        let mut one_die = true;
         let mut index = 0;
         while index < ops.len() {
-            let (die, length) = match ops[index] {
-                FlashOp::GcRead { ppn } => (self.layout.die_of(ppn), if matches!(ops.get(index + 1), Some(FlashOp::GcProgram { .. })) { 2 } else { 1 }),
-                FlashOp::GcProgram { ppn } => (self.layout.die_of(ppn), 1),
-                FlashOp::Erase { block } => (self.layout.die_of(self.layout.first_page_of_block(block)), 1),
-            };
+            if die_of(self, &ops[index]) != first_die {
+                one_die = false;
+                break;
+            }
+            index += if matches!(ops[index], FlashOp::GcRead { .. }) && matches!(ops.get(index + 1), Some(FlashOp::GcProgram { .. })) { 2 } else { 1 };
+        }
+        if one_die {
+            let id = self.new_chain(now, batch);
+            self.gc_jobs.get_mut(id).ops.extend_from_slice(ops);
+            self.gc_step(id, now);
+            return;
+        }
+        // (source die, job) of the chains of this batch; a batch touches few dies.
+        let mut chains = std::mem::take(&mut self.chain_scratch);
+        chains.clear();
+        let mut index = 0;
+        while index < ops.len() {
+            let length = if matches!(ops[index], FlashOp::GcRead { .. }) && matches!(ops.get(index + 1), Some(FlashOp::GcProgram { .. })) { 2 } else { 1 };
+            let die = die_of(self, &ops[index]);
             let id = match chains.iter().find(|(chain_die, _)| *chain_die == die) {
                 Some(&(_, id)) => id,
                 None => {
-                    let id = self.gc_jobs.allocate();
-                    let job = self.gc_jobs.get_mut(id);
-                    job.ops.clear();
-                    job.index = 0;
-                    job.phase = GcPhase::Sense;
-                    job.batch = batch;
-                    job.finished = now;
+                    let id = self.new_chain(now, batch);
                     chains.push((die, id));
-                    if let Some(entry) = self.batches.iter_mut().find(|(token, _, _)| *token == batch) {
-                        entry.1 += 1;
-                    }
                     id
                 }
             };
             self.gc_jobs.get_mut(id).ops.extend_from_slice(&ops[index..index + length]);
             index += length;
         }
-        for (_, id) in chains {
+        for &(_, id) in &chains {
             self.gc_step(id, now);
         }
+        self.chain_scratch = chains;
+    }
+
+    /// A new, empty GC chain of `batch`.
+    fn new_chain(&mut self, now: SimTime, batch: u32) -> u32 {
+        let id = self.gc_jobs.allocate();
+        let job = self.gc_jobs.get_mut(id);
+        job.ops.clear();
+        job.index = 0;
+        job.phase = GcPhase::Sense;
+        job.batch = batch;
+        job.finished = now;
+        job.same_die = false;
+        if batch != NO_BATCH {
+            if let Some(entry) = self.batches.iter_mut().find(|(token, _, _)| *token == batch) {
+                entry.1 += 1;
+            }
+        }
+        id
     }
 
     fn gc_step(&mut self, id: u32, now: SimTime) {
@@ -556,7 +610,7 @@ impl FlashScheduler {
                 }
                 return;
             };
-            let phase = job.phase;
+            let (phase, same_die) = (job.phase, job.same_die);
             let next = job.ops.get(job.index + 1).copied();
             let (advance, phase_after, done_at) = match (op, phase) {
                 (FlashOp::GcRead { ppn }, GcPhase::Sense) => {
@@ -565,16 +619,17 @@ impl FlashScheduler {
                         self.gc_jobs.get_mut(id).index += 1;
                         continue;
                     };
-                    let die = self.layout.die_of(ppn);
-                    let tier = self.layout.tier_of_die(die);
-                    let read_ns = self.layout.tier(tier).nand.read_ns[self.layout.page_type(ppn)];
-                    self.tier_counters[tier].page_reads += 1;
-                    if self.copyback && self.layout.die_of(destination) == die {
+                    let one_tier = self.layout.is_single();
+                    let die = self.layout.die_of_given(one_tier, ppn);
+                    let tier = self.layout.tier_of_die_given(one_tier, die);
+                    let read_ns = self.nand[tier & TIER_MASK].read_ns[self.layout.page_type_given(one_tier, ppn)];
+                    self.tier_counters[tier & TIER_MASK].page_reads += 1;
+                    if self.copyback && (same_die || self.layout.die_of(destination) == die) {
                         // Copyback read and program are one die operation: the page stays in the
                         // plane's register in between, which no other command may overwrite.
-                        let length = read_ns + self.layout.tier(tier).nand.program_ns[self.layout.page_type(destination)];
+                        let length = read_ns + self.nand[tier & TIER_MASK].program_ns[self.layout.page_type_given(one_tier, destination)];
                         let end = self.book_background(now, die, length);
-                        self.tier_counters[tier].page_programs += 1;
+                        self.tier_counters[tier & TIER_MASK].page_programs += 1;
                         (2, GcPhase::Sense, end)
                     } else {
                         let sensed = self.book_background(now, die, read_ns);
@@ -590,10 +645,8 @@ impl FlashScheduler {
                     let pages = if destination_channel == channel { 2 } else { 1 };
                     let length = pages * self.channel_page_ns[channel as usize];
                     let back = self.book(now, Resource::Channel(channel), length) + SimDuration(length + self.decode_ns);
-                    let bytes = pages * self.page_bytes;
                     let counters = self.channel_counters(channel);
                     counters.page_transfers += pages;
-                    counters.transfer_bytes += bytes;
                     counters.decodes += 1;
                     (0, if pages == 2 { GcPhase::Program } else { GcPhase::TransferIn }, back)
                 }
@@ -602,23 +655,21 @@ impl FlashScheduler {
                     let channel = self.layout.channel_of_die(self.layout.die_of(destination));
                     let length = self.channel_page_ns[channel as usize];
                     let arrived = self.book(now, Resource::Channel(channel), length) + SimDuration(length);
-                    let bytes = self.page_bytes;
                     let counters = self.channel_counters(channel);
                     counters.page_transfers += 1;
-                    counters.transfer_bytes += bytes;
                     (0, GcPhase::Program, arrived)
                 }
                 (FlashOp::GcRead { ppn }, GcPhase::Program) => {
                     let Some(FlashOp::GcProgram { ppn: destination }) = next else { unreachable!("checked when sensed") };
                     let die = self.layout.die_of(destination);
                     let tier = self.layout.tier_of_die(die);
-                    let program_ns = self.layout.tier(tier).nand.program_ns[self.layout.page_type(destination)];
+                    let program_ns = self.nand[tier & TIER_MASK].program_ns[self.layout.page_type(destination)];
                     let end = self.book_background(now, die, program_ns);
                     let start = SimTime(end.0 - program_ns);
                     let job = self.gc_jobs.get_mut(id);
                     job.finished = job.finished.max(end);
-                    self.tier_counters[tier].page_programs += 1;
-                    if die != self.layout.die_of(ppn) {
+                    self.tier_counters[tier & TIER_MASK].page_programs += 1;
+                    if !same_die && die != self.layout.die_of(ppn) {
                         // The destination die programs on its own; the chain goes on when it starts.
                         (2, GcPhase::Sense, start)
                     } else {
@@ -633,9 +684,9 @@ impl FlashScheduler {
                 (FlashOp::Erase { block }, _) => {
                     let die = self.layout.die_of(self.layout.first_page_of_block(block));
                     let tier = self.layout.tier_of_die(die);
-                    let erase_ns = self.layout.tier(tier).nand.erase_ns;
+                    let erase_ns = self.nand[tier & TIER_MASK].erase_ns;
                     let end = self.book_background(now, die, erase_ns);
-                    self.tier_counters[tier].block_erases += 1;
+                    self.tier_counters[tier & TIER_MASK].block_erases += 1;
                     (1, GcPhase::Sense, end)
                 }
             };

@@ -170,6 +170,8 @@ pub struct GcJob {
     pub batch: u32,
     /// When the latest operation booked by this chain ends.
     pub finished: ssdlab_engine::SimTime,
+    /// Every copy of this chain stays on its die (in-place collection on a one-tier device).
+    pub same_die: bool,
 }
 
 /// A GC chain that belongs to no tracked batch.

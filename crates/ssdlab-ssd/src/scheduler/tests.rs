@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::config::DeviceConfig;
+use crate::device_layout::DeviceLayout;
 use crate::read_path::{ReadPlan, ReadStep};
 
 const SENSE: u64 = 40_000;
@@ -167,4 +168,111 @@ fn a_cancelled_look_ahead_holds_the_die_until_the_hard_decode() {
     assert_eq!(s.counters().cancelled_sensing_ns, hard_done - SENSE);
     assert_eq!(done[0].1, SimTime(hard_done));
     assert_eq!(done[1].1, SimTime(hard_done + SENSE + TRANSFER + DECODE));
+}
+
+/// Two tiers: MLC (die 0 on channel 0: the device above, one die) and TLC (die 1 on channel 1, 6
+/// pages per block, every page type programs in 2 ms, a 100 MT/s bus: 40.96 us per 4 KiB page).
+fn two_tiers() -> (FlashScheduler, DeviceLayout) {
+    let device: DeviceConfig = toml::from_str(
+        r#"
+[tiers.mlc]
+chips = 1
+channels = 1
+dies_per_chip = 1
+planes_per_die = 1
+blocks_per_plane = 4
+pages_per_block = 4
+page_size_bytes = 4096
+nand = { cell_type = "mlc", read_latency_ns = [40000, 60000], program_latency_ns = [200000, 1200000], erase_latency_ns = 3000000 }
+channel = { transfer_rate_mts = 200.0 }
+[tiers.tlc]
+chips = 1
+channels = 1
+dies_per_chip = 1
+planes_per_die = 1
+blocks_per_plane = 4
+pages_per_block = 6
+page_size_bytes = 4096
+nand = { cell_type = "tlc", read_latency_ns = [50000, 70000, 100000], program_latency_ns = [2000000], erase_latency_ns = 4000000 }
+channel = { transfer_rate_mts = 100.0 }
+"#,
+    )
+    .expect("valid device");
+    let layout = DeviceLayout::new(&device);
+    (FlashScheduler::new(layout.clone(), 14_000, DECODE, true), layout)
+}
+
+const TLC_PROGRAM: u64 = 2_000_000;
+const TLC_SENSE: u64 = 50_000;
+const TLC_TRANSFER: u64 = 40_960;
+
+/// The copies of a migration: `pages` MLC lower pages to the first pages of TLC block 0.
+fn migration(layout: &DeviceLayout, pages: usize) -> Vec<FlashOp> {
+    let tlc = layout.tier(1).first_page;
+    (0..pages).flat_map(|k| [FlashOp::GcRead { ppn: lower_page(layout, 0, k) }, FlashOp::GcProgram { ppn: Ppn(tlc + k as u32) }]).collect()
+}
+
+#[test]
+fn a_cross_tier_copy_reads_moves_over_both_channels_and_programs_on_the_destination() {
+    let (mut s, layout) = two_tiers();
+    s.garbage_collection(SimTime::ZERO, &migration(&layout, 1));
+    while s.process_next_event().is_some() {}
+    // Sense on MLC, out over MLC's bus, decode, in over TLC's bus, program on TLC.
+    assert_eq!(s.busy_until(), SimTime(SENSE + TRANSFER + DECODE + TLC_TRANSFER + TLC_PROGRAM));
+    let (mlc, tlc) = (s.tier_counters()[0], s.tier_counters()[1]);
+    assert_eq!((mlc.page_reads, mlc.page_transfers, mlc.decodes, mlc.transfer_bytes, mlc.page_programs), (1, 1, 1, 4096, 0));
+    assert_eq!((tlc.page_reads, tlc.page_transfers, tlc.transfer_bytes, tlc.page_programs), (0, 1, 4096, 1));
+    assert_eq!(s.work_in_progress(), 0);
+}
+
+#[test]
+fn a_block_unit_tlc_program_keeps_the_destination_die_busy_page_after_page() {
+    // A whole TLC block (6 pages) from MLC: the next page is read while the current one programs,
+    // so the TLC die programs back to back from the first page's arrival.
+    let (mut s, layout) = two_tiers();
+    s.record_bookings();
+    s.garbage_collection(SimTime::ZERO, &migration(&layout, 6));
+    while s.process_next_event().is_some() {}
+    let first_program = SENSE + TRANSFER + DECODE + TLC_TRANSFER;
+    assert_eq!(s.busy_until(), SimTime(first_program + 6 * TLC_PROGRAM));
+    let programs: Vec<&Booking> = s.bookings().unwrap().iter().filter(|b| b.resource == Resource::Die(1)).collect();
+    assert_eq!(programs.len(), 6);
+    for pair in programs.windows(2) {
+        assert_eq!(pair[1].start_ns, pair[0].end_ns, "the TLC die never idles inside the block program");
+    }
+    check_work_conserving(s.bookings().unwrap()).unwrap();
+}
+
+#[test]
+fn a_host_read_interleaves_with_a_long_background_program() {
+    // The block program above; a host read of a TLC page becomes ready at 1 ms. The chain books one
+    // program ahead, so the read waits for the running program and the one queued (booked at
+    // 218.88 us), and goes before the third (booked at 2.21888 ms).
+    let (mut s, layout) = two_tiers();
+    s.garbage_collection(SimTime::ZERO, &migration(&layout, 6));
+    let read_at = SimTime(1_000_000);
+    while s.next_event_time().is_some_and(|time| time <= read_at) {
+        s.process_next_event();
+    }
+    let read = s.open_request(read_at, tag(false));
+    s.read(read_at, Ppn(layout.tier(1).first_page + 6), &plain(), Waiter::Request(read));
+    s.close_request(read, read_at);
+    let done = drain(&mut s);
+    let first_program = SENSE + TRANSFER + DECODE + TLC_TRANSFER;
+    let sensed = first_program + 2 * TLC_PROGRAM + TLC_SENSE;
+    assert_eq!(done, vec![(tag(false), SimTime(sensed + TLC_TRANSFER + DECODE))]);
+    // The block program ends one read later than it would alone.
+    assert_eq!(s.busy_until(), SimTime(first_program + 6 * TLC_PROGRAM + TLC_SENSE));
+}
+
+#[test]
+fn a_tracked_batch_reports_when_its_last_operation_ends() {
+    let (mut s, layout) = two_tiers();
+    s.background_batch(SimTime::ZERO, &migration(&layout, 2), 7);
+    while s.process_next_event().is_some() {}
+    let first_program = SENSE + TRANSFER + DECODE + TLC_TRANSFER;
+    assert_eq!(s.finished_batches().as_slice(), &[(7, SimTime(first_program + 2 * TLC_PROGRAM))]);
+    // An empty batch finishes at once.
+    s.background_batch(SimTime(5), &[], 8);
+    assert_eq!(s.finished_batches().last(), Some(&(8, SimTime(5))));
 }

@@ -15,6 +15,7 @@ impl Simulation {
         match timer {
             Timer::Fire(index) => self.fire_event(index, now)?,
             Timer::DrainStep(index) => self.drain_step(index, now)?,
+            Timer::Resume(index) => self.device_events.resume(index, now),
         }
         Ok(Some(now))
     }
@@ -104,9 +105,8 @@ impl Simulation {
                     if self.ftl.chip_valid_pages(config.chip) == 0 {
                         self.device_events.records[index].emptied_at_ns.get_or_insert(end.0);
                     }
-                    self.device_events.resume(index, end);
                     // Host requests held meanwhile are issued from `end` on.
-                    self.resume_at = self.resume_at.max(end);
+                    self.device_events.schedule(end, Timer::Resume(index));
                 }
                 DeviceAction::ChipWritable => {}
             }

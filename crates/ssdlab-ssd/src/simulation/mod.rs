@@ -76,8 +76,6 @@ pub struct Simulation {
     requests_completed: u64,
     host_queue: HostQueueStatistics,
     device_events: DeviceEvents,
-    /// Host requests are issued no earlier than this (the end of the latest suspension).
-    resume_at: SimTime,
 }
 
 impl Simulation {
@@ -227,7 +225,6 @@ impl Simulation {
             requests_completed: 0,
             host_queue: HostQueueStatistics::default(),
             device_events: DeviceEvents::new(&config.events),
-            resume_at: SimTime::ZERO,
             config,
         })
     }

@@ -28,6 +28,8 @@ pub type ProgressCallback<'a> = dyn FnMut(u64, u64) -> Result<(), SimulationErro
 impl Simulation {
     /// Replays the whole workload.
     pub fn replay(&mut self, progress: &mut ProgressCallback<'_>) -> Result<(), SimulationError> {
+        // Device events cost the loop a predictable branch when there are none.
+        let events_active = !self.device_events.is_empty();
         let total = self.stream.expected_total();
         let closed_loop = self.config.host.mode == HostMode::ClosedLoop;
         let depth = if closed_loop { self.config.host.queue_depth } else { self.config.host.device_queue_depth };
@@ -46,9 +48,9 @@ impl Simulation {
             // time go first).
             let event_at = self.scheduler.next_event_time();
             let issue_at = match &next {
-                Some(_) if self.device_events.suspended() => None,
+                Some(_) if events_active && self.device_events.suspended() => None,
                 Some(request) => {
-                    let ready = if closed_loop { now } else { request.arrival.max(now) }.max(self.resume_at);
+                    let ready = if closed_loop { now } else { request.arrival.max(now) };
                     queue.retire_until(ready);
                     if queue.is_full() {
                         queue.earliest_completion().map(|completion| completion.max(ready))
@@ -59,7 +61,7 @@ impl Simulation {
                 None => None,
             };
             // Device-event timers go after scheduler events at the same time and before host issues.
-            if let Some(timer) = self.device_events.next_timer() {
+            if let Some(timer) = if events_active { self.device_events.next_timer() } else { None } {
                 if event_at.is_none_or(|event| timer < event) && issue_at.is_none_or(|issue| timer <= issue) {
                     if let Some(time) = self.process_timer()? {
                         now = now.max(time);
@@ -79,7 +81,7 @@ impl Simulation {
                     now = time;
                 }
                 self.collect_completions(&mut queue);
-                if !self.scheduler.finished_batches().is_empty() {
+                if events_active && !self.scheduler.finished_batches().is_empty() {
                     self.collect_finished_batches()?;
                 }
                 continue;
@@ -216,7 +218,7 @@ impl Simulation {
             }
             match physical {
                 Some(ppn) if group_reads => {
-                    let (die, plane) = (self.layout.die_of(ppn), self.layout.plane_of(ppn));
+                    let (die, plane) = self.layout.die_and_plane_of(ppn);
                     if !self.read_group.add(die, plane, ppn) {
                         self.scheduler.read_plain(now, self.read_group.pages(), waiter);
                         self.read_group.clear();
@@ -254,7 +256,7 @@ impl Simulation {
                     self.check_wear_events(now)?;
                 }
             }
-            let (die, plane) = (self.layout.die_of(ppn), self.layout.plane_of(ppn));
+            let (die, plane) = self.layout.die_and_plane_of(ppn);
             // Without multi-plane operations every page is its own group.
             if (!multi_plane && !self.program_group.is_empty()) || !self.program_group.add(die, plane, ppn) {
                 if let Some(id) = group.take() {

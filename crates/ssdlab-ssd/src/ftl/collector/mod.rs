@@ -75,6 +75,9 @@ pub(super) fn evacuate(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destinati
 /// Moves every valid page of (local) `victim` in `tier` to `destination` without erasing it;
 /// returns the pages moved. A destination plane that runs low collects in place.
 pub(super) fn relocate(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destination: Destination, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<u64, FtlError> {
+    if destination == Destination::SamePlane {
+        return Ok(copy_within_plane(ftl, tier, victim, now_ns, ops)?);
+    }
     let mut moved_pages = 0;
     let written = ftl.stores[tier].written_pages(victim.0 as usize);
     let plane = ftl.stores[tier].geometry.plane_of_block(victim);
@@ -113,5 +116,33 @@ pub(super) fn relocate(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destinati
             collector.collect(ftl, to_tier, to_plane, now_ns, ops)?;
         }
     }
+    Ok(moved_pages)
+}
+
+/// In-place collection's copy loop (the common case, kept apart so it touches one store).
+fn copy_within_plane(ftl: &mut Ftl, tier: usize, victim: BlockIndex, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<u64, FtlError> {
+    let Ftl { mapping, stores, .. } = ftl;
+    let store = &mut stores[tier];
+    let written = store.written_pages(victim.0 as usize);
+    let plane = store.geometry.plane_of_block(victim);
+    let pages_per_block = store.geometry.pages_per_block;
+    let mut moved_pages = 0;
+    for page in 0..written {
+        let owner = store.owner(victim, page);
+        if owner == INVALID_PAGE {
+            continue;
+        }
+        let source_local = crate::geometry::Ppn(victim.0 * pages_per_block + page);
+        let tag = store.tag_local(source_local);
+        let (local, record) = store.allocate(plane, Stream::GarbageCollection, now_ns)?;
+        let moved = store.global_page(local);
+        mapping.set(Lpn(owner), moved);
+        store.invalidate(source_local);
+        store.program(local, record, Lpn(owner), now_ns, tag);
+        ops.push(FlashOp::GcRead { ppn: store.global_page(source_local) });
+        ops.push(FlashOp::GcProgram { ppn: moved });
+        moved_pages += 1;
+    }
+    store.stats.gc_pages_copied += moved_pages;
     Ok(moved_pages)
 }
