@@ -31,6 +31,8 @@ pub struct Tier {
     pub pin_capacitance_pf: f64,
     pub bus_width_bits: u32,
     pub endurance_pe_cycles: u32,
+    /// Written in whole blocks (block-modify-write on overwrite).
+    pub block_unit: bool,
     pub first_page: u32,
     pub first_block: u32,
     pub first_plane: u32,
@@ -91,6 +93,7 @@ impl DeviceLayout {
                 pin_capacitance_pf: spec.channel.pin_capacitance_pf,
                 bus_width_bits: spec.channel.bus_width_bits,
                 endurance_pe_cycles: spec.nand.endurance_pe_cycles,
+                block_unit: spec.write_unit == crate::config::WriteUnit::Block,
                 first_page: page,
                 first_block: block,
                 first_plane: plane,
@@ -326,6 +329,7 @@ mod tests {
             channel: ChannelConfig { transfer_rate_mts: 200.0, bus_width_bits: 8, command_overhead_ns: 0, io_voltage_v: 0.0, pin_capacitance_pf: 0.0 },
             energy: EnergyConfig::default(),
             overprovisioning_fraction: None,
+            write_unit: crate::config::WriteUnit::Page,
         }
     }
 

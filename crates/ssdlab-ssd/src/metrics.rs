@@ -214,6 +214,12 @@ pub struct TierSummary {
     pub gc: GcMetrics,
     pub pages_migrated_in: u64,
     pub pages_migrated_out: u64,
+    /// Written in whole blocks (`write_unit = "block"`).
+    pub block_unit: bool,
+    /// Host overwrites of pages here that were block-modify-writes, and the other valid pages they
+    /// rewrote.
+    pub block_modify_writes: u64,
+    pub block_modify_pages: u64,
     pub erase_count: EraseCountSummary,
     pub flash: FlashCounters,
     pub utilisation: UtilisationSummary,

@@ -182,6 +182,7 @@ proptest! {
         policy in prop_oneof![Just("greedy"), Just("round_robin"), Just("cost_benefit")],
         dynamic in any::<bool>(),
         closed in any::<bool>(),
+        block_unit in any::<bool>(),
     ) {
         let address = if hot { "{ distribution = \"hot_cold\", hot_space_fraction = 0.1, hot_access_fraction = 0.9 }" } else { "{ distribution = \"uniform\" }" };
         let text = format!(
@@ -195,6 +196,9 @@ proptest! {
         if closed {
             overrides.push("host.mode=\"closed_loop\"".into());
             overrides.push("host.queue_depth=8".into());
+        }
+        if block_unit {
+            overrides.push("device.tiers.tlc.write_unit=\"block\"".into());
         }
         let config = SimulationConfig::from_toml_str(&text, "test", &overrides).unwrap_or_else(|e| panic!("{e}"));
         let result = run(&config, &mut no_progress());
@@ -223,4 +227,28 @@ fn a_wear_triggered_retirement_fires_when_the_chip_reaches_its_erase_count() {
     assert!(fired > 0);
     assert!(event.emptied_at_ns.is_some_and(|at| at >= fired));
     assert_eq!(result.integrity.mismatches, 0);
+}
+
+#[test]
+fn a_block_unit_tier_rewrites_whole_blocks_and_keeps_every_latest_write() {
+    // TLC written in whole blocks: migrations fill a TLC block at a time, and overwriting data that
+    // lives in TLC is a block-modify-write the host write waits for.
+    let text = format!(
+        "{TINY_TIERS}\n[workload.synthetic]\nrequests = 3000\nread_fraction = 0.3\nspan_bytes = {}\naddress = {{ distribution = \"uniform\" }}\nsize = {{ distribution = \"fixed\", bytes = 4096 }}\narrival = {{ process = \"poisson\", mean_interarrival_ns = 2000000.0 }}\n",
+        450 * 4096
+    );
+    let page_unit = SimulationConfig::from_toml_str(&text, "test", &[]).unwrap_or_else(|e| panic!("{e}"));
+    let block_unit = SimulationConfig::from_toml_str(&text, "test", &["device.tiers.tlc.write_unit=\"block\"".to_string(), "ftl.garbage_collection.policy=\"round_robin\"".to_string()]).unwrap_or_else(|e| panic!("{e}"));
+    let page = run(&page_unit, &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+    let block = run(&block_unit, &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+    let tlc = &block.tiers["tlc"];
+    assert!(tlc.block_unit && tlc.block_modify_writes > 0 && tlc.block_modify_pages > 0, "{} {}", tlc.block_modify_writes, tlc.block_modify_pages);
+    assert_eq!(page.tiers["tlc"].block_modify_writes, 0);
+    assert_eq!(block.integrity.mismatches, 0);
+    // Block-modify-writes cost: more flash writes per host page and slower writes.
+    assert!(block.write_amplification > page.write_amplification);
+    assert!(block.write.latency_us.mean > page.write.latency_us.mean);
+    let host = block.host_pages_written as f64;
+    let flash = host + block.gc.pages_copied as f64 + block.gc.pages_migrated as f64 + tlc.block_modify_pages as f64;
+    assert!((block.write_amplification - flash / host).abs() < 1e-9);
 }

@@ -50,6 +50,26 @@ pub struct TierConfig {
     /// Fraction of this tier's physical pages hidden from the host (default: `ftl.overprovisioning_fraction`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overprovisioning_fraction: Option<f64>,
+    /// `block`: the tier is written in whole blocks (seed 004's TLC: its write order allows no
+    /// page-by-page writing): pages migrated in fill a block before another is opened, and a host
+    /// overwrite of a page held here is a block-modify-write (every valid page of its block is read
+    /// and written, with the new data, to another block of the tier).
+    #[serde(default, skip_serializing_if = "WriteUnit::is_page")]
+    pub write_unit: WriteUnit,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum WriteUnit {
+    #[default]
+    Page,
+    Block,
+}
+
+impl WriteUnit {
+    pub fn is_page(&self) -> bool {
+        *self == WriteUnit::Page
+    }
 }
 
 /// A tier as the model sees it, from either form of `[device]`.
@@ -63,6 +83,7 @@ pub struct TierSpec {
     pub channel: ChannelConfig,
     pub energy: EnergyConfig,
     pub overprovisioning_fraction: Option<f64>,
+    pub write_unit: WriteUnit,
 }
 
 impl TierSpec {
@@ -97,6 +118,7 @@ impl DeviceConfig {
                 channel: channel.clone(),
                 energy: self.energy.clone(),
                 overprovisioning_fraction: None,
+                write_unit: WriteUnit::Page,
             }];
         }
         self.tiers
@@ -117,6 +139,7 @@ impl DeviceConfig {
                 channel: tier.channel.clone(),
                 energy: tier.energy.clone(),
                 overprovisioning_fraction: tier.overprovisioning_fraction,
+                write_unit: tier.write_unit,
             })
             .collect()
     }

@@ -30,6 +30,10 @@ pub struct FtlStats {
     pub pages_migrated_out: u64,
     /// Pages moved into this tier from another.
     pub pages_migrated_in: u64,
+    /// Host overwrites of pages in a block-unit tier, each a block-modify-write.
+    pub block_modify_writes: u64,
+    /// Valid pages those block-modify-writes read and rewrote (besides the new data).
+    pub block_modify_pages: u64,
 }
 
 impl FtlStats {
@@ -42,6 +46,8 @@ impl FtlStats {
             blocks_erased: self.blocks_erased + other.blocks_erased,
             pages_migrated_out: self.pages_migrated_out + other.pages_migrated_out,
             pages_migrated_in: self.pages_migrated_in + other.pages_migrated_in,
+            block_modify_writes: self.block_modify_writes + other.block_modify_writes,
+            block_modify_pages: self.block_modify_pages + other.block_modify_pages,
         }
     }
 }
@@ -106,6 +112,8 @@ pub struct BlockStore {
     pub(super) valid_pages_total: u64,
     /// Pages the host may keep here (physical pages minus over-provisioning).
     pub(super) logical_capacity_pages: u64,
+    /// Written in whole blocks: pages moving in fill one plane's block before another opens.
+    pub(super) block_unit: bool,
     pub stats: FtlStats,
 }
 
@@ -119,6 +127,7 @@ pub(super) struct StoreSettings<'a> {
     pub logical_capacity_pages: u64,
     pub offsets: (u32, u32, u32),
     pub geometry: &'a Geometry,
+    pub block_unit: bool,
 }
 
 impl BlockStore {
@@ -144,6 +153,7 @@ impl BlockStore {
             seal_counter: 0,
             valid_pages_total: 0,
             logical_capacity_pages: settings.logical_capacity_pages,
+            block_unit: settings.block_unit,
             first_page: settings.offsets.0,
             first_block: settings.offsets.1,
             first_plane: settings.offsets.2,
@@ -238,6 +248,27 @@ impl BlockStore {
             return self.next_writable(plane).unwrap_or(plane);
         }
         plane
+    }
+
+    /// The plane the next page moving into this tier goes to: round-robin page by page, or, in a
+    /// block-unit tier, the plane whose migration block is open until that block is full.
+    pub(super) fn plane_for_incoming(&mut self) -> PlaneIndex {
+        if self.block_unit {
+            if let Some(plane) = self.open_incoming_plane() {
+                return plane;
+            }
+        }
+        self.take_plane_for_migration()
+    }
+
+    /// Pages left in the open migration-stream block of a plane (0 when none is open).
+    pub(super) fn incoming_room(&self, plane: PlaneIndex) -> u32 {
+        self.planes[plane.0 as usize].frontiers[Stream::Migration as usize].map_or(0, |frontier| self.geometry.pages_per_block - frontier.next_page)
+    }
+
+    /// The plane whose migration-stream block is open (partly written), if any.
+    pub(super) fn open_incoming_plane(&self) -> Option<PlaneIndex> {
+        self.planes.iter().position(|plane| plane.frontiers[Stream::Migration as usize].is_some() && !plane.read_only).map(|index| PlaneIndex(index as u32))
     }
 
     /// Marks a (local) plane read-only or writable again.

@@ -49,6 +49,9 @@ pub struct Ftl {
     pub(crate) collectors: Vec<Collector>,
     placement: Placement,
     logical_pages: u64,
+    /// Flash work the last write needs before it completes (a block-modify-write's copies), as
+    /// opposed to the background GC work it returns in `ops`.
+    foreground: Vec<FlashOp>,
 }
 
 impl Ftl {
@@ -70,6 +73,7 @@ impl Ftl {
                     logical_capacity_pages: tier_logical_pages.get(index).copied().unwrap_or(logical_pages),
                     offsets: (tier.first_page, tier.first_block, tier.first_plane),
                     geometry: &tier.geometry,
+                    block_unit: tier.block_unit,
                 })
             })
             .collect();
@@ -79,6 +83,7 @@ impl Ftl {
             stores,
             placement,
             logical_pages,
+            foreground: Vec::new(),
             layout: layout.clone(),
         }
     }
@@ -238,7 +243,15 @@ impl Ftl {
             }
             return Ok(ppn);
         }
+        self.foreground.clear();
         let tier = self.placement.write_tier(lpn);
+        if let Some(old) = self.mapping.get(lpn) {
+            let owner = self.tier_of(old);
+            if self.stores[owner].block_unit {
+                return self.block_modify_write(owner, lpn, old, now_ns, tag, ops);
+            }
+            // (Other tiers' data is overwritten out of place on the write tier.)
+        }
         let Ftl { mapping, stores, .. } = self;
         let store = &mut stores[tier];
         let plane = store.take_plane_for_write(lpn);
@@ -257,6 +270,70 @@ impl Ftl {
             collector.collect(self, tier, plane, now_ns, ops)?;
         }
         Ok(ppn)
+    }
+
+    /// Flash work the last [`Ftl::write`] needs before the host write completes (empty unless it
+    /// was a block-modify-write).
+    pub fn foreground_ops(&self) -> &[FlashOp] {
+        &self.foreground
+    }
+
+    /// A host overwrite of `lpn`, whose current copy `old` is in block-unit tier `tier`: every other
+    /// valid page of its block is read and written, with the new data, to the tier's open incoming
+    /// block (seed 004: "all valid pages in the TLC block have to be read and written to another
+    /// block"). The copies are foreground work: the host write waits for them.
+    fn block_modify_write(&mut self, tier: usize, lpn: Lpn, old: Ppn, now_ns: u64, tag: u32, ops: &mut Vec<FlashOp>) -> Result<Ppn, FtlError> {
+        let store = &self.stores[tier];
+        let old_local = store.local_page(old);
+        let block = store.geometry.block_of(old_local);
+        let pages_per_block = store.geometry.pages_per_block;
+        let written = store.written_pages(block.0 as usize);
+        let mut foreground = std::mem::take(&mut self.foreground);
+        let mut result = None;
+        // Planes written, collected after the rewrite (a collection in the middle could pick the
+        // block being rewritten). At most a block and a page are written, and every plane keeps at
+        // least the low watermark (>= 2) of free blocks, so allocation cannot run dry first.
+        let mut written_planes: Vec<PlaneIndex> = Vec::new();
+        for page in 0..written {
+            let source_local = Ppn(block.0 * pages_per_block + page);
+            let owner = self.stores[tier].owner(block, page);
+            if owner == INVALID_PAGE {
+                continue;
+            }
+            let store = &mut self.stores[tier];
+            let plane = store.plane_for_incoming();
+            let (local, record) = store.allocate(plane, Stream::Migration, now_ns)?;
+            let moved = store.global_page(local);
+            self.mapping.set(Lpn(owner), moved);
+            let store = &mut self.stores[tier];
+            store.invalidate(source_local);
+            if source_local == old_local {
+                // The new data takes the overwritten page's place in the rewritten block.
+                store.program(local, record, lpn, now_ns, tag);
+                store.stats.host_pages_written += 1;
+                result = Some(moved);
+            } else {
+                let carried = store.tag_local(source_local);
+                store.program(local, record, Lpn(owner), now_ns, carried);
+                store.stats.block_modify_pages += 1;
+                foreground.push(FlashOp::GcRead { ppn: store.global_page(source_local) });
+                foreground.push(FlashOp::GcProgram { ppn: moved });
+            }
+            if !written_planes.contains(&plane) {
+                written_planes.push(plane);
+            }
+        }
+        // The emptied block is left for garbage collection, which takes blocks without valid data
+        // first (erasing it here would book the erase beside the copies still reading it).
+        self.stores[tier].stats.block_modify_writes += 1;
+        self.foreground = foreground;
+        for plane in written_planes {
+            if self.stores[tier].free_blocks(plane) < self.stores[tier].low_watermark {
+                let collector = self.collectors[tier];
+                collector.collect(self, tier, plane, now_ns, ops)?;
+            }
+        }
+        result.ok_or(FtlError::LogicalPageOutOfRange { lpn: lpn.0 as u64, logical_pages: self.logical_pages })
     }
 
     /// Fast aging: every block starts with `pe_cycles` x (1 +- spread) erases, drawn from `rng`.

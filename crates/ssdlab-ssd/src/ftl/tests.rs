@@ -21,6 +21,7 @@ fn tier_of_blocks(name: &str, cell_type: CellType, planes_per_die: u32, blocks_p
         channel: ChannelConfig { transfer_rate_mts: 200.0, bus_width_bits: 8, command_overhead_ns: 0, io_voltage_v: 0.0, pin_capacitance_pf: 0.0 },
         energy: EnergyConfig::default(),
         overprovisioning_fraction: None,
+        write_unit: crate::config::WriteUnit::Page,
     }
 }
 

@@ -475,7 +475,13 @@ impl FlashScheduler {
     /// programs waits on the destination die: long background work (a TLC block filled page by
     /// page) is booked a chunk at a time, and host operations that become ready meanwhile go first.
     pub fn garbage_collection(&mut self, now: SimTime, ops: &[FlashOp]) {
-        self.start_chains(now, ops, NO_BATCH);
+        self.start_chains(now, ops, NO_BATCH, Waiter::Nobody);
+    }
+
+    /// Copies a host request waits for (a block-modify-write's): booked like GC copies, one chain
+    /// per source die, each chain's end (its last program's end) reported to `waiter`.
+    pub fn foreground_copies(&mut self, now: SimTime, ops: &[FlashOp], waiter: Waiter) {
+        self.start_chains(now, ops, NO_BATCH, waiter);
     }
 
     /// Like [`FlashScheduler::garbage_collection`], for background work whose end someone waits
@@ -483,7 +489,7 @@ impl FlashScheduler {
     /// end) appears in [`FlashScheduler::finished_batches`]. An empty batch finishes at `now`.
     pub fn background_batch(&mut self, now: SimTime, ops: &[FlashOp], token: u32) {
         self.batches.push((token, 0, now));
-        self.start_chains(now, ops, token);
+        self.start_chains(now, ops, token, Waiter::Nobody);
         if let Some(position) = self.batches.iter().position(|&(t, running, _)| t == token && running == 0) {
             let (_, _, end) = self.batches.swap_remove(position);
             self.finished_batches.push((token, end));
@@ -522,7 +528,7 @@ impl FlashScheduler {
         end
     }
 
-    fn start_chains(&mut self, now: SimTime, ops: &[FlashOp], batch: u32) {
+    fn start_chains(&mut self, now: SimTime, ops: &[FlashOp], batch: u32, waiter: Waiter) {
         if ops.is_empty() {
             return;
         }
@@ -533,8 +539,8 @@ impl FlashScheduler {
         // The usual batch (in-place collection of one plane) is on one die: one chain, no sorting.
         // On a one-tier device every untracked batch is (only drains, tracked, leave their plane).
         // A migration's programs are on other dies, but its chain is its source die's.
-        if self.layout.is_single() && batch == NO_BATCH {
-            let id = self.new_chain(now, batch);
+        if self.layout.is_single() && batch == NO_BATCH && waiter == Waiter::Nobody {
+            let id = self.new_chain(now, batch, waiter);
             let job = self.gc_jobs.get_mut(id);
             job.ops.extend_from_slice(ops);
             job.same_die = true;
@@ -552,7 +558,7 @@ impl FlashScheduler {
             index += if matches!(ops[index], FlashOp::GcRead { .. }) && matches!(ops.get(index + 1), Some(FlashOp::GcProgram { .. })) { 2 } else { 1 };
         }
         if one_die {
-            let id = self.new_chain(now, batch);
+            let id = self.new_chain(now, batch, waiter);
             self.gc_jobs.get_mut(id).ops.extend_from_slice(ops);
             self.gc_step(id, now);
             return;
@@ -567,7 +573,7 @@ impl FlashScheduler {
             let id = match chains.iter().find(|(chain_die, _)| *chain_die == die) {
                 Some(&(_, id)) => id,
                 None => {
-                    let id = self.new_chain(now, batch);
+                    let id = self.new_chain(now, batch, waiter);
                     chains.push((die, id));
                     id
                 }
@@ -582,7 +588,7 @@ impl FlashScheduler {
     }
 
     /// A new, empty GC chain of `batch`.
-    fn new_chain(&mut self, now: SimTime, batch: u32) -> u32 {
+    fn new_chain(&mut self, now: SimTime, batch: u32, waiter: Waiter) -> u32 {
         let id = self.gc_jobs.allocate();
         let job = self.gc_jobs.get_mut(id);
         job.ops.clear();
@@ -591,6 +597,8 @@ impl FlashScheduler {
         job.batch = batch;
         job.finished = now;
         job.same_die = false;
+        job.waiter = waiter;
+        self.add_wait(waiter);
         if batch != NO_BATCH {
             if let Some(entry) = self.batches.iter_mut().find(|(token, _, _)| *token == batch) {
                 entry.1 += 1;
@@ -603,11 +611,12 @@ impl FlashScheduler {
         loop {
             let job = self.gc_jobs.get(id);
             let Some(&op) = job.ops.get(job.index) else {
-                let (batch, finished) = (job.batch, job.finished.max(now));
+                let (batch, finished, waiter) = (job.batch, job.finished.max(now), job.waiter);
                 self.gc_jobs.release(id);
                 if batch != NO_BATCH {
                     self.chain_ended(batch, finished);
                 }
+                self.finish(waiter, finished);
                 return;
             };
             let (phase, same_die) = (job.phase, job.same_die);

@@ -172,6 +172,8 @@ pub struct GcJob {
     pub finished: ssdlab_engine::SimTime,
     /// Every copy of this chain stays on its die (in-place collection on a one-tier device).
     pub same_die: bool,
+    /// Told when the chain ends (a host write waiting for its block-modify-write's copies).
+    pub waiter: Waiter,
 }
 
 /// A GC chain that belongs to no tracked batch.

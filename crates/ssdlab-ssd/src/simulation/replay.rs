@@ -250,6 +250,10 @@ impl Simulation {
                 origin: format!("{}:{}", self.origin, request.origin_line),
                 source,
             })?;
+            if !self.ftl.foreground_ops().is_empty() {
+                // A block-modify-write: the request completes when the block's pages are rewritten.
+                self.scheduler.foreground_copies(now, self.ftl.foreground_ops(), Waiter::Request(slot));
+            }
             if !self.ops.is_empty() {
                 self.scheduler.garbage_collection(now, &self.ops);
                 if self.device_events.wear_pending() {

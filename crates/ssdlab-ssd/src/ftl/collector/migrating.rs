@@ -8,7 +8,7 @@
 //! so a full destination degrades to one-tier behaviour rather than failing.
 
 use super::in_place::make_progress;
-use super::{evacuate, Collect, Destination};
+use super::{evacuate, evacuate_split, Collect, Destination};
 use crate::error::FtlError;
 use crate::ftl::{FlashOp, Ftl};
 use crate::geometry::PlaneIndex;
@@ -27,12 +27,30 @@ impl Collect for Migrating {
     fn collect(&self, ftl: &mut Ftl, tier: usize, plane: PlaneIndex, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<(), FtlError> {
         ftl.stores[tier].stats.gc_invocations += 1;
         let mut rounds = 0u32;
-        while ftl.stores[tier].free_blocks(plane) < ftl.stores[tier].high_watermark {
+        // A block-unit destination's block is filled in one go: collection goes on past the high
+        // watermark until the block it started is full (or no victim is left).
+        while ftl.stores[tier].free_blocks(plane) < ftl.stores[tier].high_watermark || (ftl.stores[self.to].block_unit && ftl.stores[self.to].open_incoming_plane().is_some()) {
             rounds += 1;
             let Some(victim) = ftl.stores[tier].next_victim(plane, now_ns) else { break };
+            if rounds > 4 * ftl.stores[tier].geometry.blocks_per_plane {
+                break;
+            }
             let valid = ftl.stores[tier].valid_pages(victim) as u64;
             let target = &ftl.stores[self.to];
             let room = target.valid_pages_total() + valid <= target.logical_capacity_pages();
+            let past_watermark = ftl.stores[tier].free_blocks(plane) >= ftl.stores[tier].high_watermark;
+            if past_watermark {
+                // Only finishing a block-unit destination's open block keeps collection going: this
+                // victim's pages fill it, the residue stays in the plane (seed 004 writes residual
+                // pages back to MLC), and no further block is opened.
+                let Some(open) = ftl.stores[self.to].open_incoming_plane() else { break };
+                if !room {
+                    break;
+                }
+                let limit = ftl.stores[self.to].incoming_room(open) as u64;
+                evacuate_split(ftl, tier, victim, Destination::Tier(self.to), limit, now_ns, ops)?;
+                continue;
+            }
             if room {
                 evacuate(ftl, tier, victim, Destination::Tier(self.to), now_ns, ops)?;
             } else {

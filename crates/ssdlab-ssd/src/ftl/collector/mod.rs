@@ -64,7 +64,13 @@ pub(super) enum Destination {
 /// Moves every valid page of (local) `victim` in `tier` to `destination`, then erases the victim.
 /// Pages moved into another tier may set off that tier's own in-place collection.
 pub(super) fn evacuate(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destination: Destination, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<(), FtlError> {
-    relocate(ftl, tier, victim, destination, now_ns, ops)?;
+    evacuate_split(ftl, tier, victim, destination, u64::MAX, now_ns, ops)
+}
+
+/// Like [`evacuate`], sending at most `limit` pages to `destination` and the rest within the plane
+/// (a block-unit destination's last block takes only what fills it; the residue stays).
+pub(super) fn evacuate_split(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destination: Destination, limit: u64, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<(), FtlError> {
+    relocate_limited(ftl, tier, victim, destination, limit, now_ns, ops)?;
     let store = &mut ftl.stores[tier];
     store.erase(victim);
     ops.push(FlashOp::Erase { block: BlockIndex(victim.0 + store.first_block) });
@@ -75,8 +81,13 @@ pub(super) fn evacuate(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destinati
 /// Moves every valid page of (local) `victim` in `tier` to `destination` without erasing it;
 /// returns the pages moved. A destination plane that runs low collects in place.
 pub(super) fn relocate(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destination: Destination, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<u64, FtlError> {
-    if destination == Destination::SamePlane {
-        return Ok(copy_within_plane(ftl, tier, victim, now_ns, ops)?);
+    relocate_limited(ftl, tier, victim, destination, u64::MAX, now_ns, ops)
+}
+
+/// [`relocate`] with at most `limit` pages sent to `destination`, the rest copied within the plane.
+fn relocate_limited(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destination: Destination, limit: u64, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<u64, FtlError> {
+    if destination == Destination::SamePlane || limit == 0 {
+        return copy_within_plane(ftl, tier, victim, now_ns, ops);
     }
     let mut moved_pages = 0;
     let written = ftl.stores[tier].written_pages(victim.0 as usize);
@@ -90,10 +101,11 @@ pub(super) fn relocate(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destinati
         let source_local = crate::geometry::Ppn(victim.0 * pages_per_block + page);
         let source = ftl.stores[tier].global_page(source_local);
         let tag = ftl.stores[tier].tag_local(source_local);
+        let destination = if moved_pages >= limit { Destination::SamePlane } else { destination };
         let (to_tier, to_plane, stream) = match destination {
             Destination::SamePlane => (tier, plane, Stream::GarbageCollection),
-            Destination::Tier(to) => (to, ftl.stores[to].take_plane_for_migration(), Stream::Migration),
-            Destination::OtherPlanes => (tier, ftl.stores[tier].take_plane_for_migration(), Stream::Migration),
+            Destination::Tier(to) => (to, ftl.stores[to].plane_for_incoming(), Stream::Migration),
+            Destination::OtherPlanes => (tier, ftl.stores[tier].plane_for_incoming(), Stream::Migration),
         };
         let (local, record) = ftl.stores[to_tier].allocate(to_plane, stream, now_ns)?;
         let moved = ftl.stores[to_tier].global_page(local);
@@ -102,7 +114,9 @@ pub(super) fn relocate(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destinati
         ftl.stores[to_tier].program(local, record, Lpn(owner), now_ns, tag);
         ops.push(FlashOp::GcRead { ppn: source });
         ops.push(FlashOp::GcProgram { ppn: moved });
-        moved_pages += 1;
+        if destination != Destination::SamePlane {
+            moved_pages += 1;
+        }
         if to_tier == tier {
             ftl.stores[tier].stats.gc_pages_copied += 1;
         } else {
