@@ -116,7 +116,6 @@ fn tier_config_errors_name_the_field() {
         (&["placement.migrate_to=\"slc\""], "placement.migrate_to"),
         (&["placement.migrate_to=\"mlc\""], "placement.migrate_to"),
         (&["device.geometry={channels=1, chips_per_channel=1, dies_per_chip=1, planes_per_die=1, blocks_per_plane=64, pages_per_block=64, page_size_bytes=8192}"], "device.geometry"),
-        (&["ftl.sizing=\"footprint\""], "ftl.sizing"),
         (&["device.tiers.tlc.overprovisioning_fraction=0.001"], "device.tiers.tlc.overprovisioning_fraction"),
         (&["middleware.kind=\"lba_scrambler\""], "middleware.kind"),
         (&["events=[{action=\"retire_chip\", chip=1}]"], "events[0].at_ns"),
@@ -251,4 +250,17 @@ fn a_block_unit_tier_rewrites_whole_blocks_and_keeps_every_latest_write() {
     let host = block.host_pages_written as f64;
     let flash = host + block.gc.pages_copied as f64 + block.gc.pages_migrated as f64 + tlc.block_modify_pages as f64;
     assert!((block.write_amplification - flash / host).abs() < 1e-9);
+}
+
+#[test]
+fn footprint_sizing_keeps_the_tiers_proportions() {
+    // 12 GiB of footprint with 20 % free: 15 GiB of NAND, split 8:12 like the configured tiers.
+    let result = run(&demo(&["ftl.sizing=\"footprint\"", "ftl.footprint_free_fraction=0.2", "workload.synthetic.requests=5000", "events=[]"]), &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+    let (mlc, tlc) = (&result.tiers["mlc"], &result.tiers["tlc"]);
+    let gib = (1u64 << 30) as f64;
+    let total = (mlc.physical_capacity_bytes + tlc.physical_capacity_bytes) as f64 / gib;
+    assert!((15.0..15.2).contains(&total), "{total} GiB");
+    let ratio = tlc.physical_capacity_bytes as f64 / mlc.physical_capacity_bytes as f64;
+    assert!((ratio - 1.5).abs() < 0.02, "{ratio}");
+    assert_eq!(result.integrity.mismatches, 0);
 }

@@ -141,9 +141,6 @@ pub(super) fn validate(ftl: &FtlConfig, tiers: &[TierSpec]) -> Result<(), (Strin
     if gc.high_watermark_blocks < gc.low_watermark_blocks {
         return fail("ftl.garbage_collection.high_watermark_blocks", format!("must be at least low_watermark_blocks ({}), got {}", gc.low_watermark_blocks, gc.high_watermark_blocks));
     }
-    if ftl.sizing == CapacitySizing::Footprint && tiers.len() > 1 {
-        return fail("ftl.sizing", "sizing from the footprint applies to a one-tier device; size each tier with its geometry".into());
-    }
     if ftl.sizing == CapacitySizing::Geometry {
         for tier in tiers {
             let g = &tier.geometry;

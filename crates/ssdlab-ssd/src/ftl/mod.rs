@@ -21,7 +21,7 @@ pub mod wear_leveling;
 #[cfg(test)]
 mod tests;
 
-pub use block_store::{BlockStore, FtlStats};
+pub use block_store::{BlockStore, FtlStats, Stores};
 
 use crate::config::FtlConfig;
 use crate::device_layout::DeviceLayout;
@@ -45,7 +45,7 @@ pub enum FlashOp {
 pub struct Ftl {
     layout: DeviceLayout,
     pub(crate) mapping: MappingTable,
-    pub(crate) stores: Vec<BlockStore>,
+    pub(crate) stores: Stores,
     pub(crate) collectors: Vec<Collector>,
     placement: Placement,
     logical_pages: u64,
@@ -74,9 +74,11 @@ impl Ftl {
                     offsets: (tier.first_page, tier.first_block, tier.first_plane),
                     geometry: &tier.geometry,
                     block_unit: tier.block_unit,
+                    redirect_when_full: layout.tiers().len() > 1,
                 })
             })
             .collect();
+        let stores = Stores::new(stores);
         Ftl {
             collectors: (0..layout.tiers().len()).map(|tier| placement.collector(tier)).collect(),
             mapping: MappingTable::new(logical_pages),
@@ -104,7 +106,7 @@ impl Ftl {
         self.collectors[tier].name()
     }
     /// Each tier's block store, in layout order.
-    pub fn stores(&self) -> &[BlockStore] {
+    pub fn stores(&self) -> &Stores {
         &self.stores
     }
 
@@ -119,21 +121,21 @@ impl Ftl {
         if self.stores.len() == 1 {
             return 0;
         }
-        self.stores.iter().rposition(|store| ppn.0 >= store.first_page).unwrap_or(0)
+        self.stores.last_tier_where(|store| ppn.0 >= store.first_page)
     }
 
     fn tier_of_block(&self, block: BlockIndex) -> usize {
         if self.stores.len() == 1 {
             return 0;
         }
-        self.stores.iter().rposition(|store| block.0 >= store.first_block).unwrap_or(0)
+        self.stores.last_tier_where(|store| block.0 >= store.first_block)
     }
 
     fn tier_of_plane(&self, plane: PlaneIndex) -> usize {
         if self.stores.len() == 1 {
             return 0;
         }
-        self.stores.iter().rposition(|store| plane.0 >= store.first_plane).unwrap_or(0)
+        self.stores.last_tier_where(|store| plane.0 >= store.first_plane)
     }
 
     #[inline]
@@ -258,7 +260,7 @@ impl Ftl {
         let (local, record) = store.allocate(plane, Stream::Host, now_ns)?;
         let ppn = store.global_page(local);
         if let Some(old) = mapping.set(lpn, ppn) {
-            let owner = stores.iter().rposition(|store| old.0 >= store.first_page).unwrap_or(0);
+            let owner = (0..stores.len()).rev().find(|&index| old.0 >= stores[index].first_page).unwrap_or(0);
             let old_store = &mut stores[owner];
             old_store.invalidate(old_store.local_page(old));
         }
@@ -290,10 +292,6 @@ impl Ftl {
         let written = store.written_pages(block.0 as usize);
         let mut foreground = std::mem::take(&mut self.foreground);
         let mut result = None;
-        // Planes written, collected after the rewrite (a collection in the middle could pick the
-        // block being rewritten). At most a block and a page are written, and every plane keeps at
-        // least the low watermark (>= 2) of free blocks, so allocation cannot run dry first.
-        let mut written_planes: Vec<PlaneIndex> = Vec::new();
         for page in 0..written {
             let source_local = Ppn(block.0 * pages_per_block + page);
             let owner = self.stores[tier].owner(block, page);
@@ -307,7 +305,7 @@ impl Ftl {
             self.mapping.set(Lpn(owner), moved);
             let store = &mut self.stores[tier];
             store.invalidate(source_local);
-            if source_local == old_local {
+            if owner == lpn.0 {
                 // The new data takes the overwritten page's place in the rewritten block.
                 store.program(local, record, lpn, now_ns, tag);
                 store.stats.host_pages_written += 1;
@@ -319,16 +317,31 @@ impl Ftl {
                 foreground.push(FlashOp::GcRead { ppn: store.global_page(source_local) });
                 foreground.push(FlashOp::GcProgram { ppn: moved });
             }
-            if !written_planes.contains(&plane) {
-                written_planes.push(plane);
+            if store.free_blocks(plane) < store.low_watermark {
+                // Collection may take the block being rewritten: its remaining pages then move
+                // with GC (their owners read as invalid here), and the new data is written below.
+                let collector = self.collectors[tier];
+                collector.collect(self, tier, plane, now_ns, ops)?;
             }
         }
-        // The emptied block is left for garbage collection, which takes blocks without valid data
-        // first (erasing it here would book the erase beside the copies still reading it).
         self.stores[tier].stats.block_modify_writes += 1;
         self.foreground = foreground;
-        for plane in written_planes {
-            if self.stores[tier].free_blocks(plane) < self.stores[tier].low_watermark {
+        if result.is_none() {
+            // Garbage collection moved the old copy before the rewrite reached it.
+            let store = &mut self.stores[tier];
+            let plane = store.plane_for_incoming();
+            let (local, record) = store.allocate(plane, Stream::Migration, now_ns)?;
+            let moved = store.global_page(local);
+            if let Some(previous) = self.mapping.set(lpn, moved) {
+                let owner = self.tier_of(previous);
+                let old_store = &mut self.stores[owner];
+                old_store.invalidate(old_store.local_page(previous));
+            }
+            let store = &mut self.stores[tier];
+            store.program(local, record, lpn, now_ns, tag);
+            store.stats.host_pages_written += 1;
+            result = Some(moved);
+            if store.free_blocks(plane) < store.low_watermark {
                 let collector = self.collectors[tier];
                 collector.collect(self, tier, plane, now_ns, ops)?;
             }
@@ -338,14 +351,14 @@ impl Ftl {
 
     /// Fast aging: every block starts with `pe_cycles` x (1 +- spread) erases, drawn from `rng`.
     pub fn age(&mut self, pe_cycles: u32, spread_fraction: f64, rng: &mut Xoshiro256PlusPlus) {
-        for store in &mut self.stores {
+        for store in self.stores.iter_mut() {
             store.age(pe_cycles, spread_fraction, rng);
         }
     }
 
     /// Clears counters (after preconditioning) without touching device state.
     pub fn reset_stats(&mut self) {
-        for store in &mut self.stores {
+        for store in self.stores.iter_mut() {
             store.stats = FtlStats::default();
         }
     }
@@ -353,7 +366,7 @@ impl Ftl {
     /// (min, mean, max) erase count over all blocks of all tiers.
     pub fn erase_count_summary(&self) -> (u32, f64, u32) {
         let (mut min, mut sum, mut max, mut blocks) = (u32::MAX, 0u64, 0u32, 0usize);
-        for store in &self.stores {
+        for store in self.stores.iter() {
             let (tier_min, tier_sum, tier_max, tier_blocks) = store.erase_counts();
             min = min.min(tier_min);
             max = max.max(tier_max);
@@ -365,7 +378,7 @@ impl Ftl {
 
     /// Bytes held by the FTL's tables (mapping, block info, page arrays).
     pub fn memory_bytes(&self) -> u64 {
-        self.mapping.memory_bytes() + self.stores.iter().map(BlockStore::memory_bytes).sum::<u64>()
+        self.mapping.memory_bytes() + self.stores.iter().map(|store| store.memory_bytes()).sum::<u64>()
     }
 
     /// Marks every plane of a global chip read-only (no new data; reads and collection continue) or
@@ -444,7 +457,7 @@ impl Ftl {
     /// and no physical page is claimed twice.
     pub fn check_invariants(&self) -> Result<(), String> {
         let mut valid_total = 0u64;
-        for store in &self.stores {
+        for store in self.stores.iter() {
             valid_total += store.check_invariants(|local, owner| {
                 let ppn = store.global_page(local);
                 if self.mapping.get(Lpn(owner)) != Some(ppn) {

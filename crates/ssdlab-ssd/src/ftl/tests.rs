@@ -146,7 +146,15 @@ proptest! {
 /// Two tiers: MLC (2 planes x 16 blocks x 4 pages, 24 pages for the host) in front of TLC (1 plane x
 /// 16 blocks x 6 pages, 60 for the host); host writes go to MLC and MLC GC moves pages to TLC.
 fn two_tier_ftl(policy: VictimPolicyKind, allocation: PlaneAllocation) -> Ftl {
-    let layout = DeviceLayout::from_specs(&[tier_of_blocks("mlc", CellType::Mlc, 2, 16, 4), tier_of_blocks("tlc", CellType::Tlc, 1, 16, 6)]);
+    two_tier_ftl_unit(policy, allocation, false)
+}
+
+fn two_tier_ftl_unit(policy: VictimPolicyKind, allocation: PlaneAllocation, block_unit: bool) -> Ftl {
+    let mut tlc = tier_of_blocks("tlc", CellType::Tlc, 1, 16, 6);
+    if block_unit {
+        tlc.write_unit = crate::config::WriteUnit::Block;
+    }
+    let layout = DeviceLayout::from_specs(&[tier_of_blocks("mlc", CellType::Mlc, 2, 16, 4), tlc]);
     let mut config = FtlConfig::default();
     config.garbage_collection.policy = policy;
     config.garbage_collection.low_watermark_blocks = 2;
@@ -226,9 +234,10 @@ proptest! {
         writes in proptest::collection::vec(0u32..64, 1..800),
         policy in prop_oneof![Just(VictimPolicyKind::Greedy), Just(VictimPolicyKind::CostBenefit), Just(VictimPolicyKind::RoundRobin)],
         dynamic in any::<bool>(),
+        block_unit in any::<bool>(),
     ) {
         let allocation = if dynamic { PlaneAllocation::Dynamic } else { PlaneAllocation::Static };
-        let mut ftl = two_tier_ftl(policy, allocation);
+        let mut ftl = two_tier_ftl_unit(policy, allocation, block_unit);
         let mut latest = std::collections::HashMap::new();
         let mut ops = Vec::new();
         for (index, lpn) in writes.into_iter().enumerate() {

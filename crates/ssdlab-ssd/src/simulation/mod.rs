@@ -121,19 +121,35 @@ impl Simulation {
             CapacitySizing::Geometry => tier_logical_pages(&config, &DeviceLayout::new(&config.device)).iter().sum::<u64>(),
             CapacitySizing::Footprint => {
                 // NAND capacity = footprint / (1 - free) (seed 003), at least the GC reserve per plane.
-                // (A one-tier device only: validation refuses footprint sizing with tiers.)
-                let Some(g) = config.device.geometry.as_mut() else {
-                    return Err(config_invalid(&config, "ftl.sizing", "sizing from the footprint needs device.geometry".into()));
-                };
-                let planes = g.channels as u64 * g.chips_per_channel as u64 * g.dies_per_chip as u64 * g.planes_per_die as u64;
+                // A tiered device keeps its tiers' proportions: each tier gets its share of the
+                // pages (by its physical pages as configured) and sets its blocks per plane.
+                let specs = config.device.tiers();
+                let configured: Vec<u64> = specs.iter().map(|spec| geometry_pages(&spec.geometry)).collect();
+                let total: u64 = configured.iter().sum::<u64>().max(1);
                 let needed_pages = (footprint.len() as f64 / (1.0 - config.ftl.footprint_free_fraction)).ceil() as u64;
-                let per_plane = needed_pages.div_ceil(planes * g.pages_per_block as u64);
                 // A footprint too small for the GC reserve (high watermark + open blocks + one of slack
                 // per plane) gets the reserve on top of its data: the free fraction is then larger than
                 // asked (the result's physical capacity shows by how much).
-                let reserve = config.ftl.garbage_collection.high_watermark_blocks as u64 + 3;
-                let data_per_plane = footprint.len().div_ceil(planes * g.pages_per_block as u64);
-                g.blocks_per_plane = per_plane.max(data_per_plane + reserve) as u32;
+                let reserve = config.ftl.garbage_collection.high_watermark_blocks as u64 + 3 + (specs.len() > 1) as u64;
+                let mut blocks = Vec::with_capacity(specs.len());
+                for (spec, pages) in specs.iter().zip(&configured) {
+                    let g = &spec.geometry;
+                    let planes = g.channels as u64 * g.chips_per_channel as u64 * g.dies_per_chip as u64 * g.planes_per_die as u64;
+                    let share = |amount: u64| (amount as u128 * *pages as u128).div_ceil(total as u128) as u64;
+                    let per_plane = share(needed_pages).div_ceil(planes * g.pages_per_block as u64);
+                    let data_per_plane = share(footprint.len()).div_ceil(planes * g.pages_per_block as u64);
+                    blocks.push((spec.name.clone(), per_plane.max(data_per_plane + reserve) as u32));
+                }
+                let tiered = config.device.is_tiered();
+                for (name, blocks_per_plane) in blocks {
+                    if tiered {
+                        if let Some(tier) = config.device.tiers.get_mut(&name) {
+                            tier.blocks_per_plane = blocks_per_plane;
+                        }
+                    } else if let Some(g) = config.device.geometry.as_mut() {
+                        g.blocks_per_plane = blocks_per_plane;
+                    }
+                }
                 address_pages.max(1)
             }
         };
@@ -177,8 +193,9 @@ impl Simulation {
         let ftl_logical_pages = middleware::ftl_logical_pages(config.middleware.kind, logical_pages, layout.pages_total());
         let placement = Placement::build(&config.placement, &layout);
         let tier_pages = match config.ftl.sizing {
-            CapacitySizing::Geometry => tier_logical_pages(&config, &layout),
+            CapacitySizing::Footprint if !layout.is_single() => tier_logical_pages(&config, &layout),
             CapacitySizing::Footprint => vec![ftl_logical_pages],
+            CapacitySizing::Geometry => tier_logical_pages(&config, &layout),
         };
         let ftl = Ftl::new(&layout, &config.ftl, placement, &tier_pages, ftl_logical_pages, keep_tags);
         let scheduler = FlashScheduler::new(
@@ -245,15 +262,25 @@ impl Simulation {
 
 }
 
-/// Pages the host may keep on each tier: its physical pages minus its over-provisioning.
+/// Physical pages of a geometry.
+fn geometry_pages(g: &crate::config::GeometryConfig) -> u64 {
+    g.channels as u64 * g.chips_per_channel as u64 * g.dies_per_chip as u64 * g.planes_per_die as u64 * g.blocks_per_plane as u64 * g.pages_per_block as u64
+}
+
+/// Pages the host may keep on each tier: its physical pages minus its over-provisioning (with
+/// footprint sizing, the free fraction asked for).
 fn tier_logical_pages(config: &SimulationConfig, layout: &DeviceLayout) -> Vec<u64> {
+    let default_fraction = match config.ftl.sizing {
+        CapacitySizing::Geometry => config.ftl.overprovisioning_fraction,
+        CapacitySizing::Footprint => config.ftl.footprint_free_fraction,
+    };
     let specs = config.device.tiers();
     layout
         .tiers()
         .iter()
         .zip(&specs)
         .map(|(tier, spec)| {
-            let fraction = spec.overprovisioning_fraction.unwrap_or(config.ftl.overprovisioning_fraction);
+            let fraction = spec.overprovisioning_fraction.unwrap_or(default_fraction);
             (tier.geometry.pages_total() as f64 * (1.0 - fraction)).floor() as u64
         })
         .collect()

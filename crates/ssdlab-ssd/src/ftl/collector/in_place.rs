@@ -1,9 +1,10 @@
 //! In-place collection (every tier's default, and a one-tier device's only one): the victim policy
 //! picks a block, its valid pages are copied into the plane's GC block, the victim is erased.
 //!
-//! With dynamic plane allocation a plane whose full blocks hold only valid data is marked stuck and
-//! skipped by host writes until an overwrite frees one of its pages; the tier is full only when every
-//! plane is stuck.
+//! With dynamic plane allocation, and on a tiered device, a plane whose full blocks hold only valid
+//! data is marked stuck and skipped by writes until an overwrite frees one of its pages; the tier is
+//! full only when every plane is stuck. (A one-tier device with static allocation keeps failing on
+//! such a plane, as before tiers: its pages have no other plane to go to.)
 
 use super::{evacuate, Collect, Destination};
 use crate::config::PlaneAllocation;
@@ -47,9 +48,10 @@ pub(super) fn make_progress(ftl: &mut Ftl, tier: usize, plane: PlaneIndex, victi
         let view = store.plane_view(plane, now_ns);
         (0..view.keys.len()).all(|index| !view.is_full(index) || view.valid_pages(index) == pages_per_block)
     };
-    if no_gain_anywhere && store.plane_allocation == PlaneAllocation::Dynamic && store.free_blocks(plane) > 0 {
-        // With dynamic allocation the tier is full only when every plane is: this plane still has
-        // a free block and waits for overwrites while writes go elsewhere.
+    if no_gain_anywhere && (store.plane_allocation == PlaneAllocation::Dynamic || store.redirect_when_full) && store.free_blocks(plane) > 0 {
+        // With dynamic allocation (and on a tiered device, whose data moves between planes) the
+        // tier is full only when every plane is: this plane still has a free block and waits for
+        // overwrites while writes go elsewhere.
         store.mark_stuck(plane, true);
         if store.stuck_planes < store.planes.len() {
             return Ok(false);
