@@ -238,3 +238,26 @@ def test_the_gc_policy_sweep_collects_garbage_and_tells_policies_apart(tmp_path:
     amplification = [column for column in rows.columns if column.endswith("write_amplification")][0]
     assert rows[invocations].min() > 0, rows.select(invocations)
     assert rows[amplification].n_unique() == 6, rows.select(amplification)
+
+
+def test_tlc_share_sweep_moves_chips_between_tiers(tmp_path: Path):
+    """configs/sweeps/tlc-share.toml claims one column per tier field, following the chip split."""
+    definition = Sweep.from_file(REPO / "configs" / "sweeps" / "tlc-share.toml")
+    assert definition.base == "mlc-tlc-demo" and set(definition.cases["split"]) == {"tlc_25", "tlc_50", "tlc_75"}
+    shrunk = Sweep.from_dict(
+        {
+            "name": "tlc-share-small",
+            "base": definition.base,
+            "set": [*definition.common, "workload.synthetic.requests=5000", "ftl.precondition.overwrite_passes=0.2"],
+            "cases": definition.cases,
+        }
+    )
+    outcome = run_sweep(shrunk, tmp_path / "out", workers=2)
+    rows = pl.read_parquet(tmp_path / "out" / "results.parquet")
+    assert rows.height == 3 and not outcome.failed
+    chips = next(column for column in rows.columns if column.endswith("tiers.tlc.chips"))
+    migrated = next(column for column in rows.columns if column.endswith("tiers.mlc.pages_migrated_out"))
+    split = next(column for column in rows.columns if column.endswith("split"))
+    by_split = dict(zip(rows[split].to_list(), rows[chips].to_list()))
+    assert by_split == {"tlc_25": 2, "tlc_50": 4, "tlc_75": 6}, by_split
+    assert rows[migrated].min() > 0, rows.select(split, migrated)
