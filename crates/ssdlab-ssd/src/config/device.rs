@@ -279,7 +279,7 @@ pub(super) fn validate(device: &DeviceConfig) -> Result<(), (String, String)> {
             }
         }
         if device.tiers.len() > crate::scheduler::MAX_TIERS {
-            return fail("device.tiers", format!("at most 16 tiers are supported, got {}", device.tiers.len()));
+            return fail("device.tiers", format!("at most {} tiers are supported, got {}", crate::scheduler::MAX_TIERS, device.tiers.len()));
         }
         if let Some(budget) = device.chip_budget {
             let chips: u64 = device.tiers.values().map(|tier| tier.chips as u64).sum();

@@ -30,8 +30,9 @@ pub use plane_group::PlaneGroup;
 use crate::device_layout::DeviceLayout;
 use crate::media::nand::NandTiming;
 
-/// Tiers a device may have (the config allows at most this many).
-pub const MAX_TIERS: usize = 16;
+/// Tiers a device may have (the config allows at most this many; MLC+TLC and SCM+NAND need two, and
+/// the per-tier arrays stay within a few cache lines of the scheduler's hot fields).
+pub const MAX_TIERS: usize = 4;
 const TIER_MASK: usize = MAX_TIERS - 1;
 use crate::ftl::FlashOp;
 use crate::geometry::Ppn;
