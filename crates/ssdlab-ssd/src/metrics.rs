@@ -153,6 +153,9 @@ pub struct WorkloadSummary {
     pub skipped_line_messages: Vec<String>,
 }
 
+/// The device as run. A one-tier device gives its geometry here; a tiered device gives its total
+/// channels, 0 for the per-tier geometry fields (each tier's are in `RunResult::tiers`) and the
+/// first tier's page size.
 #[derive(Debug, Clone, Serialize)]
 pub struct DeviceSummary {
     pub channels: u32,

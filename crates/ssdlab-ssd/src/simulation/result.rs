@@ -44,7 +44,13 @@ impl Simulation {
         let tiers = self.tier_summaries(simulated);
         let energy = tiers.values().fold(EnergyAccount::default(), |sum, tier| sum.plus(&tier.energy_uj));
         let first = self.layout.tier(0);
-        let g = if self.layout.is_single() { first.geometry.clone() } else { crate::geometry::Geometry::new(&crate::config::GeometryConfig { channels: self.layout.channels_total(), chips_per_channel: 0, dies_per_chip: 0, planes_per_die: 0, blocks_per_plane: 0, pages_per_block: 0, page_size_bytes: first.geometry.page_size_bytes }, first.cell_type) };
+        // A tiered device has no one geometry: its summary gives the total channels (see DeviceSummary).
+        let g = if self.layout.is_single() {
+            first.geometry.clone()
+        } else {
+            let totals = crate::config::GeometryConfig { channels: self.layout.channels_total(), chips_per_channel: 0, dies_per_chip: 0, planes_per_die: 0, blocks_per_plane: 0, pages_per_block: 0, page_size_bytes: first.geometry.page_size_bytes };
+            crate::geometry::Geometry::new(&totals, first.cell_type)
+        };
         Ok(RunResult {
             name: self.config.name.clone(),
             seed: self.config.seed,
