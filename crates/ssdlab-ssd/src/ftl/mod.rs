@@ -284,6 +284,8 @@ impl Ftl {
     /// valid page of its block is read and written, with the new data, to the tier's open incoming
     /// block (seed 004: "all valid pages in the TLC block have to be read and written to another
     /// block"). The copies are foreground work: the host write waits for them.
+    #[cold]
+    #[inline(never)]
     fn block_modify_write(&mut self, tier: usize, lpn: Lpn, old: Ppn, now_ns: u64, tag: u32, ops: &mut Vec<FlashOp>) -> Result<Ppn, FtlError> {
         let store = &self.stores[tier];
         let old_local = store.local_page(old);

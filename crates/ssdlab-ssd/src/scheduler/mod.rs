@@ -481,6 +481,8 @@ impl FlashScheduler {
 
     /// Copies a host request waits for (a block-modify-write's): booked like GC copies, one chain
     /// per source die, each chain's end (its last program's end) reported to `waiter`.
+    #[cold]
+    #[inline(never)]
     pub fn foreground_copies(&mut self, now: SimTime, ops: &[FlashOp], waiter: Waiter) {
         self.start_chains(now, ops, NO_BATCH, waiter);
     }
@@ -488,6 +490,8 @@ impl FlashScheduler {
     /// Like [`FlashScheduler::garbage_collection`], for background work whose end someone waits
     /// for (a drain step, a suspend-and-copy): when every chain of the batch has ended, (`token`,
     /// end) appears in [`FlashScheduler::finished_batches`]. An empty batch finishes at `now`.
+    #[cold]
+    #[inline(never)]
     pub fn background_batch(&mut self, now: SimTime, ops: &[FlashOp], token: u32) {
         self.batches.push((token, 0, now));
         self.start_chains(now, ops, token, Waiter::Nobody);
@@ -529,6 +533,7 @@ impl FlashScheduler {
         end
     }
 
+    #[inline(never)]
     fn start_chains(&mut self, now: SimTime, ops: &[FlashOp], batch: u32, waiter: Waiter) {
         if ops.is_empty() {
             return;

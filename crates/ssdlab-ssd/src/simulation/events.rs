@@ -10,6 +10,8 @@ use ssdlab_engine::SimTime;
 
 impl Simulation {
     /// Carries out the earliest device-event timer; returns its time.
+    #[cold]
+    #[inline(never)]
     pub(super) fn process_timer(&mut self) -> Result<Option<SimTime>, SimulationError> {
         let Some((now, timer)) = self.device_events.pop_timer() else { return Ok(None) };
         match timer {
@@ -21,6 +23,8 @@ impl Simulation {
     }
 
     /// Fires the wear-triggered events whose chip has reached its erase count.
+    #[cold]
+    #[inline(never)]
     pub(super) fn check_wear_events(&mut self, now: SimTime) -> Result<(), SimulationError> {
         let ftl = &self.ftl;
         let due = self.device_events.take_worn(|chip| ftl.chip_mean_erase_count(chip));
@@ -30,6 +34,8 @@ impl Simulation {
         Ok(())
     }
 
+    #[cold]
+    #[inline(never)]
     fn fire_event(&mut self, index: usize, now: SimTime) -> Result<(), SimulationError> {
         let config = self.device_events.config(index).clone();
         let record = &mut self.device_events.records[index];
@@ -69,6 +75,8 @@ impl Simulation {
 
     /// One step of a retired chip's background drain: when the chip's dies are idle, move its next
     /// block with valid data; when it holds none, it is ready for exchange.
+    #[cold]
+    #[inline(never)]
     fn drain_step(&mut self, index: usize, now: SimTime) -> Result<(), SimulationError> {
         let chip = self.device_events.config(index).chip;
         if self.ftl.chip_valid_pages(chip) == 0 {
@@ -95,6 +103,8 @@ impl Simulation {
     }
 
     /// Background batches that have ended: a drain takes its next step, a copy ends its suspension.
+    #[cold]
+    #[inline(never)]
     pub(super) fn collect_finished_batches(&mut self) -> Result<(), SimulationError> {
         while let Some((token, end)) = self.scheduler.finished_batches().pop() {
             let index = token as usize;
