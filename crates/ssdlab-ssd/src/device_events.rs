@@ -1,7 +1,7 @@
 //! Device events: their triggers, their timers, and what each did (for the result).
 //!
 //! What it models: events at a simulated time or at a chip's wear level (mean erase count, checked
-//! whenever garbage collection runs); timers that wake background work (a drain step waiting for
+//! whenever garbage collection runs), optionally deferred until the chip's dies go idle; timers that wake background work (a drain step waiting for
 //! its chip's dies to go idle); a device-wide suspension that holds host requests until the work
 //! it waits for ends. Timers are ordered by (time, sequence), and the replay loop takes them in time
 //! order with scheduler events and host issues, so events still run after the last request.
@@ -154,7 +154,7 @@ mod tests {
     use super::*;
 
     fn event(at_ns: Option<u64>, at_erase_count: Option<f64>, chip: u32) -> DeviceEventConfig {
-        DeviceEventConfig { at_ns, at_erase_count, action: DeviceAction::RetireChip, chip }
+        DeviceEventConfig { at_ns, at_erase_count, action: DeviceAction::RetireChip, when_idle: false, chip }
     }
 
     #[test]

@@ -264,3 +264,21 @@ fn footprint_sizing_keeps_the_tiers_proportions() {
     assert!((ratio - 1.5).abs() < 0.02, "{ratio}");
     assert_eq!(result.integrity.mismatches, 0);
 }
+
+#[test]
+fn an_event_may_wait_for_its_chips_dies_to_go_idle() {
+    // Closed loop at depth 8 keeps every die busy; the event triggers at 1 ms.
+    let text = format!(
+        "{TINY_TIERS}\n[host]\nmode = \"closed_loop\"\nqueue_depth = 8\n[workload.synthetic]\nrequests = 2000\nread_fraction = 0.5\nspan_bytes = {}\naddress = {{ distribution = \"uniform\" }}\nsize = {{ distribution = \"fixed\", bytes = 4096 }}\narrival = {{ process = \"poisson\", mean_interarrival_ns = 1000.0 }}\n",
+        200 * 4096
+    );
+    let fired = |when_idle: bool| {
+        let event = format!("events=[{{at_ns=1000000, action=\"retire_chip\", chip=0, when_idle={when_idle}}}]");
+        let config = SimulationConfig::from_toml_str(&text, "test", &[event]).unwrap_or_else(|e| panic!("{e}"));
+        let result = run(&config, &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(result.integrity.mismatches, 0);
+        result.events[0].fired_at_ns.expect("fires")
+    };
+    assert_eq!(fired(false), 1_000_000);
+    assert!(fired(true) > 1_000_000, "the chip's dies were busy at 1 ms");
+}

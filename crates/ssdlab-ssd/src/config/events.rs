@@ -15,6 +15,10 @@ pub struct DeviceEventConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at_erase_count: Option<f64>,
     pub action: DeviceAction,
+    /// Wait, once triggered, until every die of the chip is idle (background work that should not
+    /// delay host operations already queued there).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub when_idle: bool,
     /// The chip acted on, numbered across tiers in layout order (tier by tier, channel-major).
     pub chip: u32,
 }

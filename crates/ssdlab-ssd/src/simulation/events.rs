@@ -38,6 +38,14 @@ impl Simulation {
     #[inline(never)]
     fn fire_event(&mut self, index: usize, now: SimTime) -> Result<(), SimulationError> {
         let config = self.device_events.config(index).clone();
+        if config.when_idle {
+            let busy_until = self.chip_busy_until(config.chip, now);
+            if busy_until > now {
+                // Triggered; it fires when the chip's dies are idle.
+                self.device_events.schedule(busy_until, Timer::Fire(index));
+                return Ok(());
+            }
+        }
         let record = &mut self.device_events.records[index];
         record.fired_at_ns = Some(now.0);
         record.valid_pages_at_fire = self.ftl.chip_valid_pages(config.chip);
@@ -83,7 +91,7 @@ impl Simulation {
             self.device_events.records[index].emptied_at_ns.get_or_insert(now.0);
             return Ok(());
         }
-        let busy_until = self.layout.dies_of_chip(chip).map(|die| self.scheduler.die_busy_until(die)).max().unwrap_or(now);
+        let busy_until = self.chip_busy_until(chip, now);
         if busy_until > now {
             // Background work waits for the chip's dies to go idle (host reads go first).
             self.device_events.schedule(busy_until, Timer::DrainStep(index));
@@ -100,6 +108,11 @@ impl Simulation {
         }
         self.scheduler.background_batch(now, &self.ops, index as u32);
         self.collect_finished_batches()
+    }
+
+    /// When the work booked on every die of `chip` ends (`now` if it is idle).
+    fn chip_busy_until(&self, chip: u32, now: SimTime) -> SimTime {
+        self.layout.dies_of_chip(chip).map(|die| self.scheduler.die_busy_until(die)).max().unwrap_or(now).max(now)
     }
 
     /// Background batches that have ended: a drain takes its next step, a copy ends its suspension.
