@@ -35,8 +35,9 @@ def test_readme_tier_example_migrates_and_retires_a_chip(tmp_path: Path):
     lines = done.stdout.splitlines()
     assert all(len(text) <= 80 for text in lines), max(lines, key=len)
     assert any(text.strip().startswith("mlc (mlc):") for text in lines) and any(text.strip().startswith("tlc (tlc):") for text in lines)
-    assert any(text.startswith("event retire_chip chip 1 at 20.000 s") and "empty at" in text for text in lines), done.stdout
-    assert "dead time" in done.stdout
+    event_line = next(index for index, text in enumerate(lines) if text.startswith("event retire_chip chip 1 at 20.000 s"))
+    assert lines[event_line + 1].strip().startswith("empty at"), done.stdout
+    assert "dead time" in done.stdout and "longest host-visible stall" in done.stdout
 
 
 def test_tier_fields_are_settable_and_errors_name_them(cli):
@@ -46,3 +47,12 @@ def test_tier_fields_are_settable_and_errors_name_them(cli):
     done = cli("run", "mlc-tlc-demo", "--set", "device.tiers.tlc.chips=6")
     assert done.returncode == 2
     assert "device.chip_budget" in done.stderr and "mlc 4 + tlc 6" in done.stderr, done.stderr
+
+
+def test_suspend_and_copy_summary_fits_80_columns(tmp_path: Path):
+    args = ["run", "mlc-tlc-demo", "--set", "workload.synthetic.requests=20000", "--set", 'events=[{at_ns=5000000000, action="suspend_and_copy", chip=2}]']
+    done = subprocess.run([sys.executable, "-m", "ssdlab", *args], capture_output=True, text=True, env={**os.environ, "COLUMNS": "80"}, check=False)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert all(len(text) <= 80 for text in lines), max(lines, key=len)
+    assert any("host suspended" in text for text in lines) and any(text.startswith("longest host-visible stall") for text in lines)

@@ -112,9 +112,11 @@ def render_run(result: Any, console: Console) -> None:
     dead = r.get("dead_time")
     if dead and (r.get("events") or len(tiers) > 1):
         console.print(
-            f"dead time {dead['dead_time_us'] / 1e6:,.3f} s: longest background run on one die "
-            f"{dead['longest_background_span_us'] / 1e6:,.3f} s, longest suspension {dead['longest_suspension_us'] / 1e6:,.3f} s"
+            f"dead time {dead['dead_time_us'] / 1e6:,.3f} s (background run on one die "
+            f"{dead['longest_background_span_us'] / 1e6:,.3f} s, suspension {dead['longest_suspension_us'] / 1e6:,.3f} s)"
         )
+        if dead.get("longest_host_stall_us") is not None:
+            console.print(f"longest host-visible stall {dead['longest_host_stall_us'] / 1e6:,.3f} s (no completion while a request waited)")
     pre = r["precondition"]
     if pre["pages_written"]:
         console.print(
@@ -293,14 +295,14 @@ def _render_tiers(tiers: dict, page_bytes: int, console: Console) -> None:
 
 
 def _event_line(event: dict) -> str:
-    """One device event: when it fired, what the chip held, when it was empty."""
+    """One device event: when it fired and what the chip held; then when it was empty."""
     head = f"event {event['action']} chip {event['chip']}"
     if event["fired_at_ns"] is None:
         return f"{head}: never fired (its trigger was not reached)"
     text = f"{head} at {event['fired_at_ns'] / 1e9:,.3f} s"
     if event["action"] == "chip_writable":
         return text
-    text += f": {event['valid_pages_at_fire']:,} valid pages; "
+    text += f": {event['valid_pages_at_fire']:,} valid pages\n  "
     if event["emptied_at_ns"] is not None:
         text += f"empty at {event['emptied_at_ns'] / 1e9:,.3f} s ({event['pages_moved']:,} moved)"
     else:

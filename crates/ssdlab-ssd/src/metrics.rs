@@ -193,6 +193,9 @@ pub struct IntegritySummary {
 pub struct DeadTimeSummary {
     pub longest_background_span_us: f64,
     pub longest_suspension_us: f64,
+    /// The longest interval in which a host request had arrived, was not done, and no request
+    /// completed (devices with tiers or events; None otherwise).
+    pub longest_host_stall_us: Option<f64>,
     /// The larger of the two: how long the device was, at most, unavailable to the host at once.
     pub dead_time_us: f64,
 }
@@ -270,8 +273,8 @@ pub struct RunResult {
     pub placement: String,
     /// What each device event (`[[events]]`) did, in config order.
     pub events: Vec<crate::device_events::EventRecord>,
-    /// Dead time: the longest continuous run of background work on one die, and the longest
-    /// suspension of host I/O; the longest host-visible stall is the largest latency (`all`).
+    /// Dead time: the longest continuous run of background work on one die, the longest suspension
+    /// of host I/O, and the longest host-visible stall.
     pub dead_time: DeadTimeSummary,
     /// Host reads of logical pages never written (served without a flash access).
     pub unmapped_page_reads: u64,

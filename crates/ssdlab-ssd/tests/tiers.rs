@@ -54,6 +54,9 @@ fn suspend_and_copy_holds_the_host_until_the_chip_is_copied() {
     let emptied = event.emptied_at_ns.expect("the copy ends");
     assert_eq!(event.suspended_ns, emptied - 5_000_000_000, "the suspension lasts from the event to the copy's end");
     assert_eq!(result.dead_time.longest_suspension_us, event.suspended_ns as f64 * 1e-3);
+    // No request completed for (nearly) the whole suspension: the longest host-visible stall.
+    let stall = result.dead_time.longest_host_stall_us.expect("tracked with events");
+    assert!(stall >= 0.9 * event.suspended_ns as f64 * 1e-3 && stall <= event.suspended_ns as f64 * 1e-3 + 1e6, "{stall} vs {}", event.suspended_ns);
     // Requests arriving during the suspension waited for all of it.
     assert!(result.host_queue.max_wait_us >= 0.9 * event.suspended_ns as f64 * 1e-3, "{} vs {}", result.host_queue.max_wait_us, event.suspended_ns);
     assert_eq!(result.integrity.mismatches, 0);

@@ -76,6 +76,8 @@ pub struct Simulation {
     requests_completed: u64,
     host_queue: HostQueueStatistics,
     device_events: DeviceEvents,
+    /// The longest host-visible stall, tracked on devices with tiers or events.
+    stalls: Option<crate::host::stall::StallTracker>,
 }
 
 impl Simulation {
@@ -242,6 +244,7 @@ impl Simulation {
             requests_completed: 0,
             host_queue: HostQueueStatistics::default(),
             device_events: DeviceEvents::new(&config.events),
+            stalls: (config.device.is_tiered() || !config.events.is_empty()).then(Default::default),
             config,
         })
     }

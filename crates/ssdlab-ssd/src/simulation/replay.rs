@@ -80,6 +80,9 @@ impl Simulation {
                 if let Some(time) = self.scheduler.process_next_event() {
                     now = time;
                 }
+                if let Some(stalls) = self.stalls.as_mut() {
+                    stalls.advance(now);
+                }
                 self.collect_completions(&mut queue);
                 if events_active && !self.scheduler.finished_batches().is_empty() {
                     self.collect_finished_batches()?;
@@ -134,6 +137,9 @@ impl Simulation {
             }
             self.last_completion = self.last_completion.max(completion);
             queue.completes_at(completion);
+            if let Some(stalls) = self.stalls.as_mut() {
+                stalls.record(completion, request.latency_from);
+            }
         }
         self.requests_completed += completions.len() as u64;
         completions.clear();

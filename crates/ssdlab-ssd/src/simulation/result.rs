@@ -101,7 +101,8 @@ impl Simulation {
             dead_time: {
                 let background = self.scheduler.longest_background_span_ns() as f64 * 1e-3;
                 let suspension = self.device_events.longest_suspension_ns() as f64 * 1e-3;
-                DeadTimeSummary { longest_background_span_us: background, longest_suspension_us: suspension, dead_time_us: background.max(suspension) }
+                let stall = self.stalls.as_mut().map(|stalls| stalls.finish() as f64 * 1e-3);
+                DeadTimeSummary { longest_background_span_us: background, longest_suspension_us: suspension, longest_host_stall_us: stall, dead_time_us: background.max(suspension) }
             },
             utilisation: UtilisationSummary {
                 die: utilisation(die_busy.as_secs_f64(), self.scheduler.dies()),
