@@ -38,6 +38,7 @@ pub struct Tier {
     pub first_plane: u32,
     pub first_die: u32,
     pub first_channel: u32,
+    pub first_chip: u32,
 }
 
 impl Tier {
@@ -78,7 +79,7 @@ impl DeviceLayout {
 
     pub fn from_specs(specs: &[TierSpec]) -> Self {
         let mut tiers = Vec::with_capacity(specs.len());
-        let (mut page, mut block, mut plane, mut die, mut channel) = (0u32, 0u32, 0u32, 0u32, 0u32);
+        let (mut page, mut block, mut plane, mut die, mut channel, mut chip) = (0u32, 0u32, 0u32, 0u32, 0u32, 0u32);
         for spec in specs {
             let geometry = Geometry::new(&spec.geometry, spec.nand.cell_type);
             let channel_timing = ChannelTiming::new(&spec.channel);
@@ -99,6 +100,7 @@ impl DeviceLayout {
                 first_plane: plane,
                 first_die: die,
                 first_channel: channel,
+                first_chip: chip,
                 geometry,
             };
             page += tier.geometry.pages_total() as u32;
@@ -106,6 +108,7 @@ impl DeviceLayout {
             plane += tier.geometry.planes_total();
             die += tier.geometry.dies_total();
             channel += tier.geometry.channels;
+            chip += tier.geometry.chips_total();
             tiers.push(tier);
         }
         let mut die_tier = Vec::with_capacity(die as usize);
@@ -145,10 +148,7 @@ impl DeviceLayout {
     }
     #[inline(always)]
     pub fn tier_of_die(&self, die: u32) -> usize {
-        if self.single {
-            return 0;
-        }
-        self.die_tier[die as usize] as usize
+        self.tier_of_die_given(self.single, die)
     }
     pub fn tier_of_block(&self, block: BlockIndex) -> usize {
         if self.single {
@@ -208,10 +208,7 @@ impl DeviceLayout {
     /// Global die of a global physical page.
     #[inline(always)]
     pub fn die_of(&self, ppn: Ppn) -> u32 {
-        if self.single {
-            return self.first_geometry.die_of(ppn);
-        }
-        self.die_of_tiered(ppn)
+        self.die_of_given(self.single, ppn)
     }
     #[inline(never)]
     fn die_of_tiered(&self, ppn: Ppn) -> u32 {
@@ -247,10 +244,7 @@ impl DeviceLayout {
     /// Page type (0 lower, 1 upper, 2 extra) of a global physical page in its tier's cells.
     #[inline(always)]
     pub fn page_type(&self, ppn: Ppn) -> usize {
-        if self.single {
-            return self.first_geometry.page_type(ppn);
-        }
-        self.page_type_tiered(ppn)
+        self.page_type_given(self.single, ppn)
     }
     #[inline(never)]
     fn page_type_tiered(&self, ppn: Ppn) -> usize {
@@ -264,32 +258,25 @@ impl DeviceLayout {
     }
     #[inline(always)]
     pub fn channel_of_die(&self, die: u32) -> u32 {
-        if self.single {
-            return self.first_geometry.channel_of_die(die);
-        }
-        self.die_channel[die as usize]
+        self.channel_of_die_given(self.single, die)
     }
     /// Global chip of a global die (chips numbered across tiers like dies).
     pub fn chip_of_die(&self, die: u32) -> u32 {
-        let tier = &self.tiers[self.tier_of_die(die)];
-        let first_chip = tier.first_die / tier.geometry.dies_per_chip.max(1);
         if self.single {
-            return tier.geometry.chip_of_die(die);
+            return self.first_geometry.chip_of_die(die);
         }
-        first_chip + tier.geometry.chip_of_die(die - tier.first_die)
+        // (Tiers may differ in dies per chip: chips are counted tier by tier.)
+        let tier = &self.tiers[self.tier_of_die(die)];
+        tier.first_chip + tier.geometry.chip_of_die(die - tier.first_die)
     }
     /// Global dies of a global chip.
     pub fn dies_of_chip(&self, chip: u32) -> std::ops::Range<u32> {
-        let mut first_chip = 0;
-        for tier in &self.tiers {
-            let chips = tier.geometry.chips_total();
-            if chip < first_chip + chips {
-                let start = tier.first_die + (chip - first_chip) * tier.geometry.dies_per_chip;
-                return start..start + tier.geometry.dies_per_chip;
-            }
-            first_chip += chips;
+        let Some(tier) = self.tiers.iter().rev().find(|tier| chip >= tier.first_chip) else { return 0..0 };
+        if chip - tier.first_chip >= tier.geometry.chips_total() {
+            return 0..0;
         }
-        0..0
+        let start = tier.first_die + (chip - tier.first_chip) * tier.geometry.dies_per_chip;
+        start..start + tier.geometry.dies_per_chip
     }
 
     pub fn dies_total(&self) -> u32 {
@@ -359,6 +346,16 @@ mod tests {
         assert_eq!(layout.first_page_of_block(BlockIndex(65)), Ppn(mlc_pages + 384));
         assert_eq!(layout.chip_of_die(5), 2);
         assert_eq!(layout.dies_of_chip(2), 4..6);
+    }
+
+    #[test]
+    fn chips_are_numbered_tier_by_tier_when_dies_per_chip_differ() {
+        // mlc: 2 channels x 1 chip x 2 dies; tlc: 1 channel x 1 chip x 1 die (dies 4).
+        let mut tlc = spec("tlc", CellType::Tlc, 1, 384);
+        tlc.geometry.dies_per_chip = 1;
+        let layout = DeviceLayout::from_specs(&[spec("mlc", CellType::Mlc, 2, 256), tlc]);
+        assert_eq!((layout.chip_of_die(3), layout.chip_of_die(4)), (1, 2));
+        assert_eq!((layout.dies_of_chip(1), layout.dies_of_chip(2), layout.dies_of_chip(3)), (2..4, 4..5, 0..0));
     }
 
     #[test]
