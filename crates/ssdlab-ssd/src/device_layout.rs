@@ -66,6 +66,8 @@ pub struct DeviceLayout {
     die_tier: Vec<u8>,
     /// Global die -> global channel.
     die_channel: Vec<u32>,
+    /// Global channel -> tier index.
+    channel_tier: Vec<u8>,
     single: bool,
     /// The first tier's geometry, kept here so a one-tier lookup is one load away.
     first_geometry: Geometry,
@@ -119,8 +121,9 @@ impl DeviceLayout {
                 die_channel.push(tier.first_channel + tier.geometry.channel_of_die(local));
             }
         }
+        let channel_tier = tiers.iter().enumerate().flat_map(|(index, tier)| std::iter::repeat_n(index as u8, tier.geometry.channels as usize)).collect();
         let first_geometry = tiers.first().map(|tier| tier.geometry.clone()).unwrap_or_else(|| Geometry::new(&crate::config::GeometryConfig { channels: 1, chips_per_channel: 1, dies_per_chip: 1, planes_per_die: 1, blocks_per_plane: 1, pages_per_block: 1, page_size_bytes: 4096 }, CellType::Slc));
-        DeviceLayout { single: tiers.len() == 1, tiers, die_tier, die_channel, first_geometry }
+        DeviceLayout { single: tiers.len() == 1, tiers, die_tier, die_channel, channel_tier, first_geometry }
     }
 
     pub fn tiers(&self) -> &[Tier] {
@@ -149,6 +152,14 @@ impl DeviceLayout {
     #[inline(always)]
     pub fn tier_of_die(&self, die: u32) -> usize {
         self.tier_of_die_given(self.single, die)
+    }
+    /// The tier a global channel belongs to.
+    #[inline(always)]
+    pub fn tier_of_channel(&self, channel: u32) -> usize {
+        if self.single {
+            return 0;
+        }
+        self.channel_tier[channel as usize] as usize
     }
     pub fn tier_of_block(&self, block: BlockIndex) -> usize {
         if self.single {

@@ -300,7 +300,7 @@ impl FlashScheduler {
     /// The counters of the tier a channel belongs to.
     #[inline]
     fn channel_counters(&mut self, channel: u32) -> &mut FlashCounters {
-        let tier = if self.layout.is_single() { 0 } else { self.layout.tiers().iter().rposition(|tier| channel >= tier.first_channel).unwrap_or(0) };
+        let tier = self.layout.tier_of_channel(channel);
         &mut self.tier_counters[tier & TIER_MASK]
     }
 
