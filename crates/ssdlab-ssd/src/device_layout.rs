@@ -156,7 +156,12 @@ impl DeviceLayout {
     /// The tier a global channel belongs to.
     #[inline(always)]
     pub fn tier_of_channel(&self, channel: u32) -> usize {
-        if self.single {
+        self.tier_of_channel_given(self.single, channel)
+    }
+    /// [`DeviceLayout::tier_of_channel`], the one-tier test done by the caller.
+    #[inline(always)]
+    pub fn tier_of_channel_given(&self, one_tier: bool, channel: u32) -> usize {
+        if one_tier {
             return 0;
         }
         self.channel_tier[channel as usize] as usize
@@ -266,6 +271,14 @@ impl DeviceLayout {
     pub fn first_page_of_block(&self, block: BlockIndex) -> Ppn {
         let tier = &self.tiers[self.tier_of_block(block)];
         tier.global(tier.geometry.first_page(BlockIndex(block.0 - tier.first_block)))
+    }
+    /// The die of a global block, the one-tier test done by the caller.
+    #[inline(always)]
+    pub fn die_of_block_given(&self, one_tier: bool, block: BlockIndex) -> u32 {
+        if one_tier {
+            return self.first_geometry.die_of(self.first_geometry.first_page(block));
+        }
+        self.die_of_tiered(self.first_page_of_block(block))
     }
     #[inline(always)]
     pub fn channel_of_die(&self, die: u32) -> u32 {

@@ -218,7 +218,7 @@ impl BlockStore {
 
     /// The plane a host write of `lpn` takes, moving the dynamic cursor and stepping over stuck or
     /// read-only planes.
-    #[inline]
+    #[inline(always)]
     pub(super) fn take_plane_for_write(&mut self, lpn: Lpn) -> PlaneIndex {
         let mut plane = self.plane_for_write(lpn);
         if self.plane_allocation == PlaneAllocation::Dynamic {

@@ -278,8 +278,18 @@ impl FlashScheduler {
     /// in one bus transaction and decoded; the last page's decode ends the chain.
     #[inline]
     pub fn read_plain(&mut self, now: SimTime, ppns: &[Ppn], waiter: Waiter) {
+        // Specialised for one tier, the usual device, where the tier lookups fold to constants.
+        if self.layout.is_single() {
+            self.read_plain_in::<true>(now, ppns, waiter)
+        } else {
+            self.read_plain_in::<false>(now, ppns, waiter)
+        }
+    }
+
+    #[inline(always)]
+    fn read_plain_in<const ONE_TIER: bool>(&mut self, now: SimTime, ppns: &[Ppn], waiter: Waiter) {
         let Some(&first) = ppns.first() else { return };
-        let one_tier = self.layout.is_single();
+        let one_tier = ONE_TIER;
         let die = self.layout.die_of_given(one_tier, first);
         let tier = self.layout.tier_of_die_given(one_tier, die);
         let nand = &self.nand[tier & TIER_MASK];
@@ -420,8 +430,18 @@ impl FlashScheduler {
     /// The group's pages (one die, at most one per plane) are known: once its reads are done, their
     /// data moves over the channel back to back and one (multi-plane) program follows.
     pub fn close_write_group(&mut self, id: u32, now: SimTime, ppns: &[Ppn]) {
+        // Specialised for one tier, as `read_plain`.
+        if self.layout.is_single() {
+            self.close_write_group_in::<true>(id, now, ppns)
+        } else {
+            self.close_write_group_in::<false>(id, now, ppns)
+        }
+    }
+
+    #[inline(always)]
+    fn close_write_group_in<const ONE_TIER: bool>(&mut self, id: u32, now: SimTime, ppns: &[Ppn]) {
         let Some(&first) = ppns.first() else { return };
-        let one_tier = self.layout.is_single();
+        let one_tier = ONE_TIER;
         let die = self.layout.die_of_given(one_tier, first);
         let nand = &self.nand[self.layout.tier_of_die_given(one_tier, die) & TIER_MASK];
         let mut page_type = self.layout.page_type_given(one_tier, first);
@@ -508,7 +528,7 @@ impl FlashScheduler {
 
     /// The longest continuous run of background work (GC, migration, drain) on one die, in ns.
     pub fn longest_background_span_ns(&self) -> u64 {
-        self.longest_background_ns
+        self.background_runs.iter().map(|run| run.1.0 - run.0.0).fold(self.longest_background_ns, u64::max)
     }
 
     /// When the work booked on a die ends.
@@ -527,9 +547,10 @@ impl FlashScheduler {
         if start == run.1 && before == run.1 {
             run.1 = end;
         } else {
+            // A run is measured when it ends (here) or at the end (the open runs).
+            self.longest_background_ns = self.longest_background_ns.max(run.1.0 - run.0.0);
             *run = (start, end);
         }
-        self.longest_background_ns = self.longest_background_ns.max(run.1.0 - run.0.0);
         end
     }
 
@@ -614,6 +635,17 @@ impl FlashScheduler {
     }
 
     fn gc_step(&mut self, id: u32, now: SimTime) {
+        // Specialised for one tier, as `read_plain`.
+        if self.layout.is_single() {
+            self.gc_step_in::<true>(id, now)
+        } else {
+            self.gc_step_in::<false>(id, now)
+        }
+    }
+
+    #[inline(always)]
+    fn gc_step_in<const ONE_TIER: bool>(&mut self, id: u32, now: SimTime) {
+        let one_tier = ONE_TIER;
         loop {
             let job = self.gc_jobs.get(id);
             let Some(&op) = job.ops.get(job.index) else {
@@ -634,12 +666,11 @@ impl FlashScheduler {
                         self.gc_jobs.get_mut(id).index += 1;
                         continue;
                     };
-                    let one_tier = self.layout.is_single();
                     let die = self.layout.die_of_given(one_tier, ppn);
                     let tier = self.layout.tier_of_die_given(one_tier, die);
                     let read_ns = self.nand[tier & TIER_MASK].read_ns[self.layout.page_type_given(one_tier, ppn)];
                     self.tier_counters[tier & TIER_MASK].page_reads += 1;
-                    if self.copyback && (same_die || self.layout.die_of(destination) == die) {
+                    if self.copyback && (same_die || self.layout.die_of_given(one_tier, destination) == die) {
                         // Copyback read and program are one die operation: the page stays in the
                         // plane's register in between, which no other command may overwrite.
                         let length = read_ns + self.nand[tier & TIER_MASK].program_ns[self.layout.page_type_given(one_tier, destination)];
@@ -653,38 +684,38 @@ impl FlashScheduler {
                 }
                 (FlashOp::GcRead { ppn }, GcPhase::Transfer) => {
                     let Some(FlashOp::GcProgram { ppn: destination }) = next else { unreachable!("checked when sensed") };
-                    let channel = self.layout.channel_of_die(self.layout.die_of(ppn));
-                    let destination_channel = self.layout.channel_of_die(self.layout.die_of(destination));
+                    let channel = self.layout.channel_of_die_given(one_tier, self.layout.die_of_given(one_tier, ppn));
+                    let destination_channel = self.layout.channel_of_die_given(one_tier, self.layout.die_of_given(one_tier, destination));
                     // Out and back on one channel is one booking of two pages; across channels the
                     // page goes out on the source channel now and in on the destination's later.
                     let pages = if destination_channel == channel { 2 } else { 1 };
                     let length = pages * self.channel_page_ns[channel as usize];
                     let back = self.book(now, Resource::Channel(channel), length) + SimDuration(length + self.decode_ns);
-                    let counters = self.channel_counters(channel);
+                    let counters = &mut self.tier_counters[self.layout.tier_of_channel_given(one_tier, channel) & TIER_MASK];
                     counters.page_transfers += pages;
                     counters.decodes += 1;
                     (0, if pages == 2 { GcPhase::Program } else { GcPhase::TransferIn }, back)
                 }
                 (FlashOp::GcRead { .. }, GcPhase::TransferIn) => {
                     let Some(FlashOp::GcProgram { ppn: destination }) = next else { unreachable!("checked when sensed") };
-                    let channel = self.layout.channel_of_die(self.layout.die_of(destination));
+                    let channel = self.layout.channel_of_die_given(one_tier, self.layout.die_of_given(one_tier, destination));
                     let length = self.channel_page_ns[channel as usize];
                     let arrived = self.book(now, Resource::Channel(channel), length) + SimDuration(length);
-                    let counters = self.channel_counters(channel);
+                    let counters = &mut self.tier_counters[self.layout.tier_of_channel_given(one_tier, channel) & TIER_MASK];
                     counters.page_transfers += 1;
                     (0, GcPhase::Program, arrived)
                 }
                 (FlashOp::GcRead { ppn }, GcPhase::Program) => {
                     let Some(FlashOp::GcProgram { ppn: destination }) = next else { unreachable!("checked when sensed") };
-                    let die = self.layout.die_of(destination);
-                    let tier = self.layout.tier_of_die(die);
-                    let program_ns = self.nand[tier & TIER_MASK].program_ns[self.layout.page_type(destination)];
+                    let die = self.layout.die_of_given(one_tier, destination);
+                    let tier = self.layout.tier_of_die_given(one_tier, die);
+                    let program_ns = self.nand[tier & TIER_MASK].program_ns[self.layout.page_type_given(one_tier, destination)];
                     let end = self.book_background(now, die, program_ns);
                     let start = SimTime(end.0 - program_ns);
                     let job = self.gc_jobs.get_mut(id);
                     job.finished = job.finished.max(end);
                     self.tier_counters[tier & TIER_MASK].page_programs += 1;
-                    if !same_die && die != self.layout.die_of(ppn) {
+                    if !same_die && die != self.layout.die_of_given(one_tier, ppn) {
                         // The destination die programs on its own; the chain goes on when it starts.
                         (2, GcPhase::Sense, start)
                     } else {
@@ -697,8 +728,8 @@ impl FlashScheduler {
                     continue;
                 }
                 (FlashOp::Erase { block }, _) => {
-                    let die = self.layout.die_of(self.layout.first_page_of_block(block));
-                    let tier = self.layout.tier_of_die(die);
+                    let die = self.layout.die_of_block_given(one_tier, block);
+                    let tier = self.layout.tier_of_die_given(one_tier, die);
                     let erase_ns = self.nand[tier & TIER_MASK].erase_ns;
                     let end = self.book_background(now, die, erase_ns);
                     self.tier_counters[tier & TIER_MASK].block_erases += 1;
