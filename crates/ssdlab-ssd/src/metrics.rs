@@ -294,6 +294,9 @@ pub struct RunResult {
     pub middleware: crate::middleware::MiddlewareStats,
     /// Decoding outcomes of the read path (strategies that sample them; absent otherwise).
     pub read_path: Option<crate::read_path::ReadPathStatistics>,
+    /// The workload class the controller saw over time (seed 000's policies; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workload_class: Option<crate::host::workload_class::WorkloadClassSummary>,
 }
 
 pub fn gc_metrics(stats: &FtlStats) -> GcMetrics {

@@ -108,11 +108,38 @@ pub struct PreconditionConfig {
     pub enabled: bool,
     /// Then overwrite this many footprints' worth of uniformly random pages, to reach GC steady state.
     pub overwrite_passes: f64,
+    /// The age (data retention, hours on the retention clock) of the data preconditioning leaves at
+    /// time 0: a drive in use holds data written hours or days ago, not data written a moment
+    /// before the run (seed 000's decoders depend on it). 0: written at time 0.
+    pub data_age_hours: f64,
+    /// How ages spread around `data_age_hours`: every page the same (`fixed`), uniform in
+    /// 0..2 x the mean (`uniform`), or exponential with that mean (`exponential`: the age at a
+    /// random moment of data rewritten at random, Poisson, times; capped at 8 x the mean).
+    pub data_age_distribution: DataAgeDistribution,
 }
 
 impl Default for PreconditionConfig {
     fn default() -> Self {
-        PreconditionConfig { enabled: true, overwrite_passes: 1.0 }
+        PreconditionConfig { enabled: true, overwrite_passes: 1.0, data_age_hours: 0.0, data_age_distribution: DataAgeDistribution::Fixed }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DataAgeDistribution {
+    Fixed,
+    Uniform,
+    Exponential,
+}
+
+impl PreconditionConfig {
+    /// The oldest age a preconditioned page can get (the retention clock starts there).
+    pub fn oldest_data_age_hours(&self) -> f64 {
+        match self.data_age_distribution {
+            DataAgeDistribution::Fixed => self.data_age_hours,
+            DataAgeDistribution::Uniform => 2.0 * self.data_age_hours,
+            DataAgeDistribution::Exponential => 8.0 * self.data_age_hours,
+        }
     }
 }
 
@@ -159,6 +186,13 @@ pub(super) fn validate(ftl: &FtlConfig, tiers: &[TierSpec]) -> Result<(), (Strin
                     reserve as f64 / g.blocks_per_plane as f64));
             }
         }
+    }
+    if !(ftl.precondition.data_age_hours >= 0.0 && ftl.precondition.data_age_hours.is_finite()) {
+        return fail("ftl.precondition.data_age_hours", format!("must be a non-negative number of hours, got {}", ftl.precondition.data_age_hours));
+    }
+    // Stamps are u32 ms of retention clock (49.7 days); leave room for the run.
+    if ftl.precondition.oldest_data_age_hours() > 30.0 * 24.0 {
+        return fail("ftl.precondition.data_age_hours", format!("gives ages up to {:.0} h with the {:?} distribution; the retention clock holds ages up to 720 h (30 days) at the start", ftl.precondition.oldest_data_age_hours(), ftl.precondition.data_age_distribution));
     }
     if !(ftl.precondition.overwrite_passes >= 0.0 && ftl.precondition.overwrite_passes.is_finite()) {
         return fail("ftl.precondition.overwrite_passes", "must be a non-negative number".into());

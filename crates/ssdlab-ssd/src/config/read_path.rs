@@ -1,6 +1,8 @@
-//! `[read_path]`: read strategy, soft sensing, decode time and decoding-failure tables.
+//! `[read_path]`: read strategy, soft sensing, decoders (their sensing and decode times), data age,
+//! the workload class the controller sees, and decoding-failure tables.
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -17,6 +19,21 @@ pub struct ReadPathConfig {
     pub look_ahead: bool,
     /// How often decoding fails (the two-step and progressive strategies sample it per read).
     pub decoding: DecodingConfig,
+    /// Sensing and decode time of each decoder kind (seed 000's policies choose among them).
+    pub decoders: DecodersConfig,
+    /// Failure probabilities by decoder, chip class, P/E count and data age (seed 000's policies).
+    pub decoder_tables: DecoderTablesConfig,
+    /// The data-age clock runs this many times faster than I/O time: a replayed sample of minutes
+    /// can stand for the days of retention of the workload it was cut from (see `ftl/retention.rs`).
+    pub retention_time_scale: f64,
+    /// A read fails at most this often with the decoder a policy picks before it switches to the
+    /// stronger one: the switch points are where the ECC lab's failure probability crosses it.
+    pub target_failure_probability: f64,
+    /// Seed 000's AOA-ECC: Quick-LDPC, then EP-LDPC from a switch P/E count that depends on the
+    /// workload class.
+    pub aoa_ecc: AoaEccConfig,
+    /// The workload class the controller sees (seed 000 Fig. 4): measured online or fixed.
+    pub workload_class: WorkloadClassConfig,
 }
 
 impl Default for ReadPathConfig {
@@ -28,8 +45,152 @@ impl Default for ReadPathConfig {
             soft_sensing_levels: 6,
             look_ahead: false,
             decoding: DecodingConfig::default(),
+            decoders: DecodersConfig::default(),
+            decoder_tables: DecoderTablesConfig::default(),
+            retention_time_scale: 1.0,
+            target_failure_probability: 1e-3,
+            aoa_ecc: AoaEccConfig::default(),
+            workload_class: WorkloadClassConfig::default(),
         }
     }
+}
+
+/// A decoder kind: the decoder together with the sensing that feeds it (the ECC lab's decoders).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum DecoderKind {
+    /// Min-sum LDPC on one hard read (the plain read of every strategy).
+    #[default]
+    LdpcHard = 0,
+    /// Min-sum LDPC with hard plus `soft_sensing_levels` extra sensing levels.
+    LdpcSoft = 1,
+    /// BCH on one hard read.
+    Bch = 2,
+    /// Quick-LDPC (seed 000): one page read, LLRs predicted from the read, P/E count and retention.
+    QuickLdpc = 3,
+    /// EP-LDPC without upper/lower cells (seed 000): the whole word line read (every page of it).
+    EpLdpc = 4,
+}
+
+/// Number of [`DecoderKind`]s.
+pub const DECODER_KINDS: usize = 5;
+
+impl DecoderKind {
+    pub const ALL: [DecoderKind; DECODER_KINDS] = [DecoderKind::LdpcHard, DecoderKind::LdpcSoft, DecoderKind::Bch, DecoderKind::QuickLdpc, DecoderKind::EpLdpc];
+
+    /// The name in config tables and results.
+    pub fn label(self) -> &'static str {
+        match self {
+            DecoderKind::LdpcHard => "ldpc_hard",
+            DecoderKind::LdpcSoft => "ldpc_soft",
+            DecoderKind::Bch => "bch",
+            DecoderKind::QuickLdpc => "quick_ldpc",
+            DecoderKind::EpLdpc => "ep_ldpc",
+        }
+    }
+
+    pub fn from_label(label: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.label() == label)
+    }
+}
+
+/// `[read_path.decoders]`: one table per decoder kind.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct DecodersConfig {
+    pub ldpc_hard: DecoderTimingConfig,
+    pub ldpc_soft: DecoderTimingConfig,
+    pub bch: DecoderTimingConfig,
+    pub quick_ldpc: DecoderTimingConfig,
+    /// Default: two pages transferred (the word line of an MLC cell).
+    pub ep_ldpc: DecoderTimingConfig,
+}
+
+impl DecodersConfig {
+    pub fn get(&self, kind: DecoderKind) -> &DecoderTimingConfig {
+        match kind {
+            DecoderKind::LdpcHard => &self.ldpc_hard,
+            DecoderKind::LdpcSoft => &self.ldpc_soft,
+            DecoderKind::Bch => &self.bch,
+            DecoderKind::QuickLdpc => &self.quick_ldpc,
+            DecoderKind::EpLdpc => &self.ep_ldpc,
+        }
+    }
+}
+
+/// How long a decoder kind's read senses and decodes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct DecoderTimingConfig {
+    /// Hard sensing time per page type (lower, upper, extra), or one value for every page type.
+    /// Empty: the NAND's `read_latency_ns` (a plain page read).
+    pub sensing_latency_ns: Vec<u64>,
+    /// Decode time; absent: `read_path.decode_latency_ns`.
+    pub decode_latency_ns: Option<u64>,
+    /// Pages moved over the channel after the hard sensing; absent: one (EP-LDPC: two, the word line).
+    pub transfer_pages: Option<u32>,
+}
+
+/// `[read_path.decoder_tables]`: failure probability of one read by decoder kind, chip class, P/E
+/// count and data age. Produce them with `ssdlab ecc decoder-tables`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct DecoderTablesConfig {
+    /// P/E grid, ascending.
+    pub pe_cycles: Vec<f64>,
+    /// Data-age grid in hours, ascending, above 0 (reads interpolate in ln(hours)).
+    pub retention_hours: Vec<f64>,
+    /// Decoder label (`bch`, `ldpc_hard`, `ldpc_soft`, `quick_ldpc`, `ep_ldpc`) -> one table per
+    /// chip class (an SSD chip uses class `chip mod classes`), each [P/E index][retention index].
+    pub failure_probabilities: BTreeMap<String, Vec<Vec<Vec<f64>>>>,
+}
+
+/// `[read_path.aoa_ecc]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AoaEccConfig {
+    /// The data retention each class stands for (seed 000 §3: hot data lives at most a day, cold
+    /// data six days or more); the switch P/E of a class is where Quick-LDPC's failure probability
+    /// at this age crosses `read_path.target_failure_probability`.
+    pub hot_retention_hours: f64,
+    pub cold_retention_hours: f64,
+    /// Overrides of the computed switch points (P/E counts).
+    pub hot_switch_pe_cycles: Option<f64>,
+    pub cold_switch_pe_cycles: Option<f64>,
+}
+
+impl Default for AoaEccConfig {
+    fn default() -> Self {
+        AoaEccConfig { hot_retention_hours: 24.0, cold_retention_hours: 144.0, hot_switch_pe_cycles: None, cold_switch_pe_cycles: None }
+    }
+}
+
+/// `[read_path.workload_class]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct WorkloadClassConfig {
+    /// `online` (measured over a sliding window) or a fixed class.
+    pub mode: WorkloadClassMode,
+    /// Window length in hours of data-age time (the retention clock); seed 000 classifies a week.
+    pub window_hours: f64,
+    /// The window slides in this many steps.
+    pub window_steps: u32,
+}
+
+impl Default for WorkloadClassConfig {
+    fn default() -> Self {
+        WorkloadClassConfig { mode: WorkloadClassMode::Online, window_hours: 168.0, window_steps: 14 }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorkloadClassMode {
+    Online,
+    HotReadDominant,
+    HotWriteDominant,
+    ColdReadDominant,
+    ColdWriteDominant,
 }
 
 /// Decoding-failure probabilities of one read, by sensing precision.
@@ -79,6 +240,13 @@ pub enum ReadStrategyKind {
     /// Seed 002 §3.2 (eq. 3-4): on failure, one more extra sensing level per retry until decoding
     /// succeeds or `soft_sensing_levels` is reached.
     Progressive,
+    /// Seed 000's conventional ECC: BCH while BCH's failure probability at the block's P/E and the
+    /// page's age stays below the target, soft LDPC (hard + all extra levels) after; a failed BCH
+    /// read is retried with soft LDPC.
+    Conventional,
+    /// Seed 000's AOA-ECC: Quick-LDPC below the workload class's switch P/E, EP-LDPC above; a
+    /// failed read climbs to EP-LDPC, then soft LDPC.
+    AoaEcc,
 }
 
 /// Checks the read strategy and its decoding tables. Returns (field path, message) on the first failure.
@@ -134,5 +302,113 @@ pub(super) fn validate(read_path: &ReadPathConfig) -> Result<(), (String, String
     if read_path.look_ahead && !samples_failures {
         return fail("read_path.look_ahead", format!("applies to the two_step and progressive strategies, not {:?}", read_path.strategy));
     }
+    validate_decoders(read_path)?;
+    validate_decoder_tables(&read_path.decoder_tables)?;
+    validate_seed000(read_path)
+}
+
+fn validate_decoders(read_path: &ReadPathConfig) -> Result<(), (String, String)> {
+    for kind in DecoderKind::ALL {
+        let timing = read_path.decoders.get(kind);
+        let field = |name: &str| format!("read_path.decoders.{}.{name}", kind.label());
+        if timing.sensing_latency_ns.len() > 3 {
+            return Err((field("sensing_latency_ns"), format!("has {} entries; give one per page type (lower, upper, extra) or one for all", timing.sensing_latency_ns.len())));
+        }
+        if let Some(index) = timing.sensing_latency_ns.iter().position(|&ns| ns == 0) {
+            return Err((field("sensing_latency_ns"), format!("entry {index} is 0; a sensing takes time (leave the list empty for the NAND's read latency)")));
+        }
+        if let Some(pages) = timing.transfer_pages {
+            if !(1..=8).contains(&pages) {
+                return Err((field("transfer_pages"), format!("must be 1..=8 pages, got {pages}")));
+            }
+        }
+    }
+    if !(read_path.retention_time_scale.is_finite() && read_path.retention_time_scale > 0.0) {
+        return Err(("read_path.retention_time_scale".into(), format!("must be a finite number above 0, got {}", read_path.retention_time_scale)));
+    }
+    let target = read_path.target_failure_probability;
+    if !(target > 0.0 && target < 1.0) {
+        return Err(("read_path.target_failure_probability".into(), format!("must be within (0, 1), got {target}")));
+    }
     Ok(())
+}
+
+fn validate_decoder_tables(tables: &DecoderTablesConfig) -> Result<(), (String, String)> {
+    let fail = |field: &str, message: String| Err((format!("read_path.decoder_tables.{field}"), message));
+    if tables.failure_probabilities.is_empty() {
+        return Ok(());
+    }
+    let ascending = |values: &[f64]| (0..values.len()).find(|&i| !values[i].is_finite() || (i > 0 && values[i] <= values[i - 1]));
+    if tables.pe_cycles.is_empty() {
+        return fail("pe_cycles", "is empty; the tables need a P/E grid".into());
+    }
+    if let Some(i) = ascending(&tables.pe_cycles).or_else(|| tables.pe_cycles.iter().position(|&pe| pe < 0.0)) {
+        return fail("pe_cycles", format!("entry {i} ({}) must be >= 0 and above the one before: the grid is ascending", tables.pe_cycles[i]));
+    }
+    if tables.retention_hours.is_empty() {
+        return fail("retention_hours", "is empty; the tables need a retention grid".into());
+    }
+    if let Some(i) = ascending(&tables.retention_hours).or_else(|| tables.retention_hours.iter().position(|&h| h <= 0.0)) {
+        return fail("retention_hours", format!("entry {i} ({}) must be above 0 and above the one before: the grid is ascending", tables.retention_hours[i]));
+    }
+    let (pes, ages) = (tables.pe_cycles.len(), tables.retention_hours.len());
+    for (label, rows) in &tables.failure_probabilities {
+        let name = format!("failure_probabilities.{label}");
+        if DecoderKind::from_label(label).is_none() {
+            let known: Vec<&str> = DecoderKind::ALL.iter().map(|kind| kind.label()).collect();
+            return fail(&name, format!("unknown decoder `{label}`; known: {}", known.join(", ")));
+        }
+        if rows.is_empty() {
+            return fail(&name, "has no chip class; give at least one table".into());
+        }
+        for (class, by_pe) in rows.iter().enumerate() {
+            if by_pe.len() != pes {
+                return fail(&format!("{name}[{class}]"), format!("has {} rows but pe_cycles has {pes} entries; one row per P/E count", by_pe.len()));
+            }
+            for (pe, by_age) in by_pe.iter().enumerate() {
+                let field = format!("{name}[{class}][{pe}]");
+                if by_age.len() != ages {
+                    return fail(&field, format!("has {} entries but retention_hours has {ages}; one per retention time", by_age.len()));
+                }
+                if let Some((r, p)) = by_age.iter().enumerate().find(|(_, p)| !(0.0..=1.0).contains(*p)) {
+                    return fail(&field, format!("entry {r} is {p}, not a probability in [0, 1]"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn validate_seed000(read_path: &ReadPathConfig) -> Result<(), (String, String)> {
+    let has = |label: &str| read_path.decoder_tables.failure_probabilities.contains_key(label);
+    let aoa = &read_path.aoa_ecc;
+    for (field, hours) in [("hot_retention_hours", aoa.hot_retention_hours), ("cold_retention_hours", aoa.cold_retention_hours)] {
+        if !(hours.is_finite() && hours > 0.0) {
+            return Err((format!("read_path.aoa_ecc.{field}"), format!("must be a finite number of hours above 0, got {hours}")));
+        }
+    }
+    for (field, value) in [("hot_switch_pe_cycles", aoa.hot_switch_pe_cycles), ("cold_switch_pe_cycles", aoa.cold_switch_pe_cycles)] {
+        if let Some(pe) = value {
+            if !(pe.is_finite() && pe >= 0.0) {
+                return Err((format!("read_path.aoa_ecc.{field}"), format!("must be a P/E count >= 0, got {pe}")));
+            }
+        }
+    }
+    let class = &read_path.workload_class;
+    if !(class.window_hours.is_finite() && class.window_hours > 0.0) {
+        return Err(("read_path.workload_class.window_hours".into(), format!("must be a finite number of hours above 0, got {}", class.window_hours)));
+    }
+    if !(1..=1000).contains(&class.window_steps) {
+        return Err(("read_path.workload_class.window_steps".into(), format!("must be 1..=1000, got {}", class.window_steps)));
+    }
+    match read_path.strategy {
+        ReadStrategyKind::Conventional if !has("bch") => {
+            Err(("read_path.decoder_tables.failure_probabilities".into(), "the conventional strategy needs a `bch` table to know when BCH stops being reliable (ssdlab ecc decoder-tables)".into()))
+        }
+        ReadStrategyKind::AoaEcc if !has("quick_ldpc") && (aoa.hot_switch_pe_cycles.is_none() || aoa.cold_switch_pe_cycles.is_none()) => Err((
+            "read_path.decoder_tables.failure_probabilities".into(),
+            "the aoa_ecc strategy needs a `quick_ldpc` table to compute its switch points (ssdlab ecc decoder-tables), or both read_path.aoa_ecc.*_switch_pe_cycles".into(),
+        )),
+        _ => Ok(()),
+    }
 }

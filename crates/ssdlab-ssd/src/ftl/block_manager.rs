@@ -48,7 +48,7 @@ impl BlockInfo {
 pub struct PageEntry {
     /// Logical page stored here, or [`INVALID_PAGE`].
     pub owner: u32,
-    /// Program time in milliseconds of simulated time (saturating at ~49 days).
+    /// Program time on the retention clock, in ms (`ftl/retention.rs`; saturating at ~49 days).
     pub program_time_ms: u32,
 }
 
@@ -174,6 +174,14 @@ impl PageTable {
         self.valid[bit >> 6] |= 1u64 << (bit & 63);
         if self.with_tags {
             self.tags[index] = tag;
+        }
+    }
+
+    /// Sets a recorded page's program time (no effect on a block without records).
+    pub fn set_program_time(&mut self, block: usize, page: usize, program_time_ms: u32) {
+        if let Some(slot) = self.slot(block) {
+            let index = self.entry_index(slot, page);
+            self.entries[index].program_time_ms = program_time_ms;
         }
     }
 

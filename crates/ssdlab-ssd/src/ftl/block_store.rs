@@ -7,6 +7,7 @@
 //! global physical pages and keeps the one mapping table. The store never decides what to collect or
 //! where a page goes: that is placement's and the collectors' job.
 
+use super::retention::RetentionClock;
 use super::block_manager::{BlockInfo, BlockState, PageTable, PlaneView, RecordAddress, INVALID_PAGE, NOT_FULL, VALID_MASK};
 use super::garbage_collection::VictimPolicy;
 use super::wear_leveling::FreeBlockPolicy;
@@ -87,6 +88,8 @@ struct Frontier {
 
 pub struct BlockStore {
     pub(super) geometry: Geometry,
+    /// Stamps programmed pages (data age).
+    pub(super) retention: RetentionClock,
     /// Where this tier's pages and blocks start in the device's global numbering.
     pub(super) first_page: u32,
     pub(super) first_block: u32,
@@ -158,6 +161,7 @@ impl BlockStore {
             logical_capacity_pages: settings.logical_capacity_pages,
             block_unit: settings.block_unit,
             redirect_when_full: settings.redirect_when_full,
+            retention: RetentionClock::default(),
             first_page: settings.offsets.0,
             first_block: settings.offsets.1,
             first_plane: settings.offsets.2,
@@ -351,7 +355,7 @@ impl BlockStore {
     pub(super) fn program(&mut self, local: Ppn, record: RecordAddress, lpn: Lpn, now_ns: u64, tag: u32) {
         // (The block's last-write time is set when it fills; see `allocate`.)
         let block = self.geometry.block_of(local).0 as usize;
-        self.pages.record_program_at(record, lpn.0, (now_ns / 1_000_000).min(u32::MAX as u64) as u32, tag);
+        self.pages.record_program_at(record, lpn.0, self.retention.stamp(now_ns), tag);
         self.keys[block] += 1;
         self.valid_pages_total += 1;
     }
@@ -397,6 +401,13 @@ impl BlockStore {
     pub(super) fn program_time_ms_local(&self, local: Ppn) -> u32 {
         let block = self.geometry.block_of(local).0 as usize;
         self.pages.get(block, self.geometry.page_in_block(local) as usize).map_or(0, |entry| entry.program_time_ms)
+    }
+
+    /// Restamps a programmed (local) page as `stamp` on the retention clock (preconditioned data
+    /// given an initial age).
+    pub(super) fn restamp_local(&mut self, local: Ppn, stamp: u32) {
+        let block = self.geometry.block_of(local).0 as usize;
+        self.pages.set_program_time(block, self.geometry.page_in_block(local) as usize, stamp);
     }
 
     /// Mark a plane stuck (dynamic allocation: nothing to gain by GC there until an overwrite).

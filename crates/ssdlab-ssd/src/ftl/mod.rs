@@ -17,6 +17,7 @@ pub mod block_store;
 pub mod collector;
 pub mod garbage_collection;
 pub mod mapping;
+pub mod retention;
 pub mod wear_leveling;
 #[cfg(test)]
 mod tests;
@@ -32,6 +33,7 @@ use block_manager::{BlockInfo, INVALID_PAGE};
 use block_store::{StoreSettings, Stream};
 use collector::{Collect, Collector};
 use mapping::MappingTable;
+use retention::RetentionClock;
 use ssdlab_engine::random::Xoshiro256PlusPlus;
 
 /// A flash operation the FTL needs beyond the host's own page program (global addresses).
@@ -52,6 +54,8 @@ pub struct Ftl {
     /// Flash work the last write needs before it completes (a block-modify-write's copies), as
     /// opposed to the background GC work it returns in `ops`.
     foreground: Vec<FlashOp>,
+    /// Stamps programmed pages; ages data.
+    retention: RetentionClock,
 }
 
 impl Ftl {
@@ -87,6 +91,7 @@ impl Ftl {
             logical_pages,
             foreground: Vec::new(),
             layout: layout.clone(),
+            retention: RetentionClock::default(),
         }
     }
 
@@ -153,10 +158,32 @@ impl Ftl {
         store.tag_local(store.local_page(ppn))
     }
 
-    /// Program time of a physical page in ms of simulated time.
+    /// Program time of a physical page on the retention clock, in ms (`retention.rs`).
     pub fn program_time_ms(&self, ppn: Ppn) -> u32 {
         let store = &self.stores[self.tier_of(ppn)];
         store.program_time_ms_local(store.local_page(ppn))
+    }
+
+    /// Sets the clock that stamps programmed pages (every tier's).
+    pub fn set_retention_clock(&mut self, clock: RetentionClock) {
+        self.retention = clock;
+        for tier in 0..self.stores.len() {
+            self.stores[tier].retention = clock;
+        }
+    }
+
+    /// Age in hours of a physical page's data at I/O time `now_ns`, on the retention clock.
+    pub fn data_age_hours(&self, ppn: Ppn, now_ns: u64) -> f64 {
+        self.retention.age_hours(self.program_time_ms(ppn), now_ns)
+    }
+
+    /// Makes a physical page's data `age_hours` old at I/O time 0 (preconditioned data).
+    pub fn backdate(&mut self, ppn: Ppn, age_hours: f64) {
+        let stamp = self.retention.stamp_aged(age_hours);
+        let tier = self.tier_of(ppn);
+        let store = &mut self.stores[tier];
+        let local = store.local_page(ppn);
+        store.restamp_local(local, stamp);
     }
 
     /// The record of a global block.

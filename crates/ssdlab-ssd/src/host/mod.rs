@@ -14,6 +14,7 @@
 
 pub mod device_queue;
 pub mod stall;
+pub mod workload_class;
 
 use crate::error::SimulationError;
 use ssdlab_engine::SimTime;

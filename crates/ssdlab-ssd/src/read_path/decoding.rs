@@ -31,6 +31,12 @@ pub struct ReadPathStatistics {
     /// Look-ahead soft sensings started, and those cancelled because hard decoding succeeded.
     pub look_ahead_started: u64,
     pub look_ahead_cancelled: u64,
+    /// Seed 000's policies: use of each decoder kind.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub decoders: Vec<super::DecoderUse>,
+    /// AOA-ECC's switch points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub switch_pe_cycles: Option<super::SwitchPoints>,
 }
 
 /// The decoding outcome sampler of one run.

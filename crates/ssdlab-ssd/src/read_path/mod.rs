@@ -8,18 +8,24 @@
 //! results are moved as one page per extra sensing level (each sense returns a page of bits).
 
 mod always_soft;
+mod aoa_ecc;
+mod conventional;
+pub mod decoder_tables;
 pub mod decoding;
 mod hard_decision;
 mod progressive;
 mod two_step;
 
 pub use always_soft::AlwaysSoft;
+pub use aoa_ecc::{switch_points, AoaEcc};
+pub use conventional::Conventional;
+pub use decoder_tables::DecoderTables;
 pub use decoding::{DecodingOutcomes, ReadPathStatistics};
 pub use hard_decision::HardDecision;
 pub use progressive::Progressive;
 pub use two_step::TwoStep;
 
-use crate::config::{ReadPathConfig, ReadStrategyKind};
+use crate::config::{DecoderKind, ReadPathConfig, ReadStrategyKind};
 
 /// What a strategy may base its decision on.
 #[derive(Debug, Clone, Copy, Default)]
@@ -31,6 +37,27 @@ pub struct ReadContext {
     pub page_type: usize,
     /// The die has nothing booked from the read's arrival on (no queued request).
     pub die_idle: bool,
+    /// The page's data age in hours on the retention clock (`ftl/retention.rs`).
+    pub age_hours: f64,
+    /// The workload class the controller sees is hot (seed 000: data rewritten within a day).
+    pub workload_hot: bool,
+}
+
+/// How often one decoder kind was used (seed 000's policies).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct DecoderUse {
+    pub decoder: String,
+    /// Reads that tried this decoder first.
+    pub first_choice_reads: u64,
+    pub attempts: u64,
+    pub failures: u64,
+}
+
+/// AOA-ECC's switch P/E per chip class (null: Quick-LDPC is reliable over the whole table).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct SwitchPoints {
+    pub hot: Vec<Option<f64>>,
+    pub cold: Vec<Option<f64>>,
 }
 
 /// One sensing/transfer/decode round.
@@ -51,6 +78,9 @@ pub struct ReadStep {
     /// previous sensing ends and holds the die until that decode completes (at most its full
     /// sensing time); nothing is transferred or decoded.
     pub cancelled_by_previous_decode: bool,
+    /// The decoder (with the sensing that feeds it): its hard sensing time and decode time come
+    /// from `read_path.decoders`.
+    pub decoder: DecoderKind,
 }
 
 impl ReadStep {
@@ -61,16 +91,22 @@ impl ReadStep {
         decode: true,
         overlap_previous_decode: false,
         cancelled_by_previous_decode: false,
+        decoder: DecoderKind::LdpcHard,
     };
+
+    /// One hard sensing of `decoder`'s kind, `transfer_pages` moved, decoded.
+    pub fn hard(decoder: DecoderKind, transfer_pages: u32) -> ReadStep {
+        ReadStep { decoder, transfer_pages, ..Self::PLAIN_HARD }
+    }
 
     /// `levels` extra sensing levels, one page of results per level moved out, decoded.
     pub fn soft(levels: u32, overlap_previous_decode: bool) -> ReadStep {
-        ReadStep { hard_sense: false, extra_sensing_levels: levels, transfer_pages: levels, decode: true, overlap_previous_decode, cancelled_by_previous_decode: false }
+        ReadStep { hard_sense: false, extra_sensing_levels: levels, transfer_pages: levels, decode: true, overlap_previous_decode, cancelled_by_previous_decode: false, decoder: DecoderKind::LdpcSoft }
     }
 
     /// Look-ahead sensing of `levels` extra levels that the previous decode's success cancels.
     pub fn cancelled_sensing(levels: u32) -> ReadStep {
-        ReadStep { hard_sense: false, extra_sensing_levels: levels, transfer_pages: 0, decode: false, overlap_previous_decode: true, cancelled_by_previous_decode: true }
+        ReadStep { hard_sense: false, extra_sensing_levels: levels, transfer_pages: 0, decode: false, overlap_previous_decode: true, cancelled_by_previous_decode: true, decoder: DecoderKind::LdpcSoft }
     }
 }
 
@@ -123,5 +159,20 @@ pub fn build(config: &ReadPathConfig, seed: u64) -> Box<dyn ReadStrategy> {
         ReadStrategyKind::AlwaysSoft => Box::new(AlwaysSoft { levels }),
         ReadStrategyKind::TwoStep => Box::new(TwoStep { levels, look_ahead: config.look_ahead, outcomes: outcomes() }),
         ReadStrategyKind::Progressive => Box::new(Progressive { levels, look_ahead: config.look_ahead, outcomes: outcomes() }),
+        ReadStrategyKind::Conventional => Box::new(Conventional {
+            levels,
+            tables: DecoderTables::new(&config.decoder_tables),
+            target: config.target_failure_probability,
+            rng: ssdlab_engine::random::Xoshiro256PlusPlus::seed_from_u64(seed),
+            statistics: ReadPathStatistics::default(),
+        }),
+        ReadStrategyKind::AoaEcc => Box::new(AoaEcc::new(
+            levels,
+            DecoderTables::new(&config.decoder_tables),
+            config.decoders.ep_ldpc.transfer_pages.unwrap_or(2),
+            &config.aoa_ecc,
+            config.target_failure_probability,
+            seed,
+        )),
     }
 }

@@ -36,6 +36,7 @@ pub const MAX_TIERS: usize = 4;
 const TIER_MASK: usize = MAX_TIERS - 1;
 use crate::ftl::FlashOp;
 use crate::geometry::Ppn;
+use crate::config::{DecoderKind, DecodersConfig, DECODER_KINDS};
 use crate::read_path::ReadPlan;
 use operations::{GcJob, GcPhase, ReadJob, RequestProgress, Slab, Stage, WriteGroup, NO_BATCH};
 use ssdlab_engine::{MonotoneQueue, Server, SimDuration, SimTime};
@@ -83,6 +84,8 @@ pub struct FlashScheduler {
     page_bytes: u64,
     extra_sensing_ns: u64,
     decode_ns: u64,
+    /// Sensing and decode time of each decoder kind (index `DecoderKind as usize`).
+    decoders: [DecoderTiming; DECODER_KINDS],
     copyback: bool,
     /// Operation counters per tier (device-wide: [`FlashScheduler::counters`]), in a fixed array
     /// indexed by tier & [`TIER_MASK`] so the hot paths need no bounds check.
@@ -111,7 +114,31 @@ pub struct FlashScheduler {
     log: Option<Vec<Booking>>,
 }
 
+/// How long one decoder kind's hard sensing (per page type; 0: the page's plain read) and decode take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct DecoderTiming {
+    sense_ns: [u64; 3],
+    decode_ns: u64,
+}
+
 impl FlashScheduler {
+    /// Sets each decoder kind's sensing and decode time from `read_path.decoders` (the plain read's
+    /// decode time, `decode_ns` of [`FlashScheduler::new`], where a decoder gives none).
+    pub fn set_decoders(&mut self, decoders: &DecodersConfig) {
+        for kind in DecoderKind::ALL {
+            let config = decoders.get(kind);
+            let mut sense_ns = [0; 3];
+            for (page_type, ns) in sense_ns.iter_mut().enumerate() {
+                *ns = match config.sensing_latency_ns.as_slice() {
+                    [] => 0,
+                    [all] => *all,
+                    list => list.get(page_type).or(list.last()).copied().unwrap_or(0),
+                };
+            }
+            self.decoders[kind as usize] = DecoderTiming { sense_ns, decode_ns: config.decode_latency_ns.unwrap_or(self.decode_ns) };
+        }
+    }
+
     pub fn new(layout: DeviceLayout, extra_sensing_ns: u64, decode_ns: u64, copyback: bool) -> Self {
         let channel_page_ns = layout.tiers().iter().flat_map(|tier| std::iter::repeat_n(tier.page_transfer_ns, tier.geometry.channels as usize)).collect();
         FlashScheduler {
@@ -121,6 +148,7 @@ impl FlashScheduler {
             page_bytes: layout.page_size_bytes() as u64,
             extra_sensing_ns,
             decode_ns,
+            decoders: [DecoderTiming { sense_ns: [0; 3], decode_ns }; DECODER_KINDS],
             copyback,
             tier_counters: [FlashCounters::default(); MAX_TIERS],
             nand: std::array::from_fn(|index| layout.tiers().get(index).map_or_else(NandTiming::default, |tier| tier.nand.clone())),
@@ -264,6 +292,7 @@ impl FlashScheduler {
             die,
             channel: self.layout.channel_of_die(die),
             read_ns: self.nand[tier & TIER_MASK].read_ns[self.layout.page_type(ppn)],
+            page_type: self.layout.page_type(ppn) as u8,
             waiter,
             next_step: 0,
             transfers_pending: 0,
@@ -339,7 +368,7 @@ impl FlashScheduler {
                 // from the previous sensing's end until that decode ends (at most the full sensing).
                 let previous = steps[index - 1];
                 let transfer_start = sense_end.max(self.channels[job.channel as usize].busy_until());
-                let decoded = transfer_start.0 + previous.transfer_pages as u64 * self.channel_page_ns[job.channel as usize] + if previous.decode { self.decode_ns } else { 0 };
+                let decoded = transfer_start.0 + previous.transfer_pages as u64 * self.channel_page_ns[job.channel as usize] + if previous.decode { self.decoders[previous.decoder as usize].decode_ns } else { 0 };
                 let full = step.extra_sensing_levels as u64 * self.extra_sensing_ns;
                 let held = decoded.saturating_sub(sense_end.0).min(full);
                 if held > 0 {
@@ -364,7 +393,17 @@ impl FlashScheduler {
     /// transfer; returns when its data is sensed.
     fn sense_step(&mut self, id: u32, job: &ReadJob, index: usize, now: SimTime, transfers: &mut u32) -> SimTime {
         let step = job.plan.steps()[index];
-        let sense_ns = if step.hard_sense { job.read_ns } else { 0 } + step.extra_sensing_levels as u64 * self.extra_sensing_ns;
+        let hard_ns = if step.hard_sense {
+            // A decoder with its own sensing (Quick-LDPC's page read, EP-LDPC's word line) or the
+            // page's plain read.
+            match self.decoders[step.decoder as usize].sense_ns[job.page_type as usize] {
+                0 => job.read_ns,
+                own => own,
+            }
+        } else {
+            0
+        };
+        let sense_ns = hard_ns + step.extra_sensing_levels as u64 * self.extra_sensing_ns;
         let mut sensed = now;
         if sense_ns > 0 {
             sensed = self.book(now, Resource::Die(job.die), sense_ns) + SimDuration(sense_ns);
@@ -393,7 +432,7 @@ impl FlashScheduler {
             self.tier_counters[tier & TIER_MASK].page_transfers += step.transfer_pages as u64;
         }
         if step.decode {
-            data_ready += SimDuration(self.decode_ns);
+            data_ready += SimDuration(self.decoders[step.decoder as usize].decode_ns);
             self.tier_counters[tier & TIER_MASK].decodes += 1;
         }
         let record = self.read_jobs.get_mut(id);

@@ -132,8 +132,10 @@ pub struct ReadJob {
     pub plan: ReadPlan,
     pub die: u32,
     pub channel: u32,
-    /// The page's hard sensing time.
+    /// The page's hard sensing time (a plain read).
     pub read_ns: u64,
+    /// The page's type (lower, upper, extra): decoders with their own sensing time give one per type.
+    pub page_type: u8,
     pub waiter: Waiter,
     /// The first step not yet sensed.
     pub next_step: u32,

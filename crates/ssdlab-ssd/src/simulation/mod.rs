@@ -33,6 +33,9 @@ use oracle::Oracle;
 use ssdlab_engine::random::derive_seed;
 use ssdlab_engine::SimTime;
 use ssdlab_workload::{TraceOptions, TraceScan};
+use crate::config::ReadStrategyKind;
+use crate::ftl::retention::RetentionClock;
+use crate::host::workload_class::WorkloadClassifier;
 use std::time::Instant;
 
 
@@ -78,6 +81,8 @@ pub struct Simulation {
     device_events: DeviceEvents,
     /// The longest host-visible stall, tracked on devices with tiers or events.
     stalls: Option<crate::host::stall::StallTracker>,
+    /// The workload class the controller sees (seed 000's policies only).
+    workload_class: Option<WorkloadClassifier>,
 }
 
 impl Simulation {
@@ -199,13 +204,18 @@ impl Simulation {
             CapacitySizing::Footprint => vec![ftl_logical_pages],
             CapacitySizing::Geometry => tier_logical_pages(&config, &layout),
         };
-        let ftl = Ftl::new(&layout, &config.ftl, placement, &tier_pages, ftl_logical_pages, keep_tags);
-        let scheduler = FlashScheduler::new(
+        let mut ftl = Ftl::new(&layout, &config.ftl, placement, &tier_pages, ftl_logical_pages, keep_tags);
+        let retention = RetentionClock::new(config.read_path.retention_time_scale, config.ftl.precondition.oldest_data_age_hours());
+        ftl.set_retention_clock(retention);
+        let workload_class = matches!(config.read_path.strategy, ReadStrategyKind::Conventional | ReadStrategyKind::AoaEcc)
+            .then(|| WorkloadClassifier::new(&config.read_path.workload_class, &retention, logical_pages));
+        let mut scheduler = FlashScheduler::new(
             layout.clone(),
             config.read_path.extra_sensing_latency_ns,
             config.read_path.decode_latency_ns,
             config.ftl.garbage_collection.copyback,
         );
+        scheduler.set_decoders(&config.read_path.decoders);
         let middleware = middleware::build(&config.middleware, ftl_logical_pages, derive_seed(config.seed, "middleware"));
         let mut read_strategy = read_path::build(&config.read_path, derive_seed(config.seed, "read_path"));
         // A strategy that ignores the context plans every read the same way: plan once.
@@ -245,6 +255,7 @@ impl Simulation {
             host_queue: HostQueueStatistics::default(),
             device_events: DeviceEvents::new(&config.events),
             stalls: (config.device.is_tiered() || !config.events.is_empty()).then(Default::default),
+            workload_class,
             config,
         })
     }

@@ -3,6 +3,7 @@
 
 use super::Simulation;
 use crate::error::SimulationError;
+use crate::config::DataAgeDistribution;
 use crate::geometry::Lpn;
 use crate::metrics::PreconditionSummary;
 use ssdlab_engine::random::{derive_seed, Xoshiro256PlusPlus};
@@ -34,6 +35,7 @@ impl Simulation {
                     self.untimed_write(page)?;
                 }
             }
+            self.age_preconditioned_data();
             let stats = self.ftl.stats();
             self.precondition = PreconditionSummary {
                 pages_written: stats.host_pages_written,
@@ -47,6 +49,26 @@ impl Simulation {
         // The footprint list is not needed any more.
         self.footprint = Footprint::Range(self.footprint.len());
         Ok(())
+    }
+
+    /// Gives the data preconditioning wrote its initial age (`ftl.precondition.data_age_hours`).
+    fn age_preconditioned_data(&mut self) {
+        let precondition = &self.config.ftl.precondition;
+        if precondition.data_age_hours <= 0.0 {
+            return;
+        }
+        let (mean, distribution, cap) = (precondition.data_age_hours, precondition.data_age_distribution, precondition.oldest_data_age_hours());
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(derive_seed(self.config.seed, "data_age"));
+        for index in 0..self.footprint.len() {
+            let page = self.footprint.get(index);
+            let Some(ppn) = self.middleware.read_target(Lpn(page)).and_then(|target| self.ftl.lookup(target)) else { continue };
+            let age = match distribution {
+                DataAgeDistribution::Fixed => mean,
+                DataAgeDistribution::Uniform => 2.0 * mean * rng.next_f64(),
+                DataAgeDistribution::Exponential => (-mean * (1.0 - rng.next_f64()).ln()).min(cap),
+            };
+            self.ftl.backdate(ppn, age);
+        }
     }
 
     fn untimed_write(&mut self, host_page: u32) -> Result<(), SimulationError> {

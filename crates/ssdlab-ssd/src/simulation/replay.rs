@@ -173,6 +173,9 @@ impl Simulation {
             });
         }
         let span = PageSpan::of(request.offset_bytes, request.size_bytes, self.page_bytes);
+        if let Some(classifier) = self.workload_class.as_mut() {
+            classifier.observe(issue.0, request.op == IoOp::Write, span.first, span.last - span.first + 1);
+        }
         let slot = self.scheduler.open_request(issue, RequestTag { latency_from, size_bytes: request.size_bytes, write: request.op == IoOp::Write });
         match request.op {
             IoOp::Read => self.serve_read(span, issue, slot),
@@ -204,6 +207,8 @@ impl Simulation {
             chip: self.layout.chip_of_die(self.layout.die_of(ppn)),
             page_type: self.layout.page_type(ppn),
             die_idle: self.scheduler.die_idle_at(ppn, now),
+            age_hours: self.ftl.data_age_hours(ppn, now.0),
+            workload_hot: self.workload_class.as_ref().is_some_and(|classifier| crate::host::workload_class::is_hot(classifier.class())),
         };
         let plan = self.read_strategy.plan(&context);
         self.scheduler.read(now, ppn, &plan, waiter)

@@ -1,0 +1,279 @@
+//! The workload class the controller sees (seed 000 §3, Fig. 4), measured online.
+//!
+//! Seed 000 classes a workload by its mean write frequency per logical block over a week (at least
+//! 7 writes per week: hot, i.e. a mean data retention of at most a day) and by its read share
+//! (read- or write-dominant). `ssdlab trace stats` classes a whole trace that way; here the same
+//! rule runs inside the simulation over a sliding window of the retention clock
+//! (`read_path.workload_class.window_hours`, sliding in `window_steps` steps), so a policy can switch
+//! when the workload changes. Mean writes per written block in the window = page writes in the
+//! window / distinct pages written in the window, scaled to a week by week / window (or by week /
+//! elapsed time before a whole window has passed, as the trace statistics extrapolate).
+//!
+//! Distinct pages in a sliding window, exactly and in O(1) per write: each page remembers the step
+//! of its latest write, and each step counts the pages whose latest write falls in it; a page
+//! written again moves from its old step's count to the current one, and a step leaving the window
+//! takes its count with it. Memory: one u32 per logical page, only when the class is measured online.
+//!
+//! Before the first step ends the class is cold and read-dominant: cold has the lower switch point,
+//! the safe choice while nothing is known.
+
+use crate::config::{WorkloadClassConfig, WorkloadClassMode};
+use crate::ftl::retention::RetentionClock;
+use ssdlab_workload::WorkloadClass;
+
+const WEEK_HOURS: f64 = 168.0;
+const NEVER: u32 = u32::MAX;
+
+/// A class held from a time on.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ClassChange {
+    /// I/O time (simulated seconds) of the change.
+    pub at_s: f64,
+    pub class: WorkloadClass,
+    /// Mean writes per written page per week over the window (retention clock).
+    pub writes_per_week: f64,
+    pub read_share: f64,
+}
+
+/// What the result reports.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct WorkloadClassSummary {
+    /// "online" or the fixed class.
+    pub mode: String,
+    pub final_class: WorkloadClass,
+    /// Every change of class (the first entry is the class at time 0).
+    pub changes: Vec<ClassChange>,
+    /// Simulated seconds spent in each class.
+    pub seconds_hot_read_dominant: f64,
+    pub seconds_hot_write_dominant: f64,
+    pub seconds_cold_read_dominant: f64,
+    pub seconds_cold_write_dominant: f64,
+}
+
+pub struct WorkloadClassifier {
+    online: bool,
+    class: WorkloadClass,
+    step_ns: u64,
+    steps: u64,
+    /// Retention hours one step stands for.
+    step_hours: f64,
+    /// Step of each logical page's latest write (NEVER: none in memory).
+    latest_step: Vec<u32>,
+    /// Per step slot (step mod steps): page writes, requests read, requests written, pages whose
+    /// latest write is in the step.
+    page_writes: Vec<u64>,
+    read_requests: Vec<u64>,
+    write_requests: Vec<u64>,
+    latest_pages: Vec<u64>,
+    current_step: u64,
+    changes: Vec<ClassChange>,
+    class_since_ns: u64,
+    seconds_in: [f64; 4],
+}
+
+fn class_index(class: WorkloadClass) -> usize {
+    match class {
+        WorkloadClass::HotReadDominant => 0,
+        WorkloadClass::HotWriteDominant => 1,
+        WorkloadClass::ColdReadDominant => 2,
+        WorkloadClass::ColdWriteDominant => 3,
+    }
+}
+
+pub fn classify(writes_per_week: f64, read_share: f64) -> WorkloadClass {
+    match (writes_per_week >= 7.0, read_share > 0.5) {
+        (true, true) => WorkloadClass::HotReadDominant,
+        (true, false) => WorkloadClass::HotWriteDominant,
+        (false, true) => WorkloadClass::ColdReadDominant,
+        (false, false) => WorkloadClass::ColdWriteDominant,
+    }
+}
+
+pub fn is_hot(class: WorkloadClass) -> bool {
+    matches!(class, WorkloadClass::HotReadDominant | WorkloadClass::HotWriteDominant)
+}
+
+impl WorkloadClassifier {
+    /// `logical_pages`: the host's logical page space; `clock`: the retention clock (validated config).
+    pub fn new(config: &WorkloadClassConfig, clock: &RetentionClock, logical_pages: u64) -> Self {
+        let (online, class) = match config.mode {
+            WorkloadClassMode::Online => (true, WorkloadClass::ColdReadDominant),
+            WorkloadClassMode::HotReadDominant => (false, WorkloadClass::HotReadDominant),
+            WorkloadClassMode::HotWriteDominant => (false, WorkloadClass::HotWriteDominant),
+            WorkloadClassMode::ColdReadDominant => (false, WorkloadClass::ColdReadDominant),
+            WorkloadClassMode::ColdWriteDominant => (false, WorkloadClass::ColdWriteDominant),
+        };
+        let steps = config.window_steps.max(1) as u64;
+        let step_hours = config.window_hours / steps as f64;
+        // I/O nanoseconds per step: the retention clock turns I/O time into retention hours.
+        let step_ns = clock.io_ns_of(step_hours).max(1);
+        let slots = if online { steps as usize } else { 0 };
+        WorkloadClassifier {
+            online,
+            class,
+            step_ns,
+            steps,
+            step_hours,
+            latest_step: if online { vec![NEVER; logical_pages as usize] } else { Vec::new() },
+            page_writes: vec![0; slots],
+            read_requests: vec![0; slots],
+            write_requests: vec![0; slots],
+            latest_pages: vec![0; slots],
+            current_step: 0,
+            changes: vec![ClassChange { at_s: 0.0, class, writes_per_week: 0.0, read_share: 0.0 }],
+            class_since_ns: 0,
+            seconds_in: [0.0; 4],
+        }
+    }
+
+    pub fn class(&self) -> WorkloadClass {
+        self.class
+    }
+
+    /// A host request at `now_ns`: `pages` logical pages from `first_page`.
+    #[inline]
+    pub fn observe(&mut self, now_ns: u64, write: bool, first_page: u64, pages: u64) {
+        if !self.online {
+            return;
+        }
+        self.advance(now_ns);
+        let slot = (self.current_step % self.steps) as usize;
+        if !write {
+            self.read_requests[slot] += 1;
+            return;
+        }
+        self.write_requests[slot] += 1;
+        self.page_writes[slot] += pages;
+        let current = self.current_step as u32;
+        for page in first_page..first_page + pages {
+            let Some(latest) = self.latest_step.get_mut(page as usize) else { continue };
+            if *latest == current {
+                continue;
+            }
+            if *latest != NEVER && (current - *latest) as u64 <= self.steps - 1 {
+                self.latest_pages[(*latest as u64 % self.steps) as usize] -= 1;
+            }
+            *latest = current;
+            self.latest_pages[slot] += 1;
+        }
+    }
+
+    /// Closes every step that ended by `now_ns`, re-evaluating the class at each.
+    fn advance(&mut self, now_ns: u64) {
+        while now_ns >= (self.current_step + 1) * self.step_ns {
+            self.current_step += 1;
+            let end_ns = self.current_step * self.step_ns;
+            self.evaluate(end_ns);
+            // The slot of the new step held the step that just left the window.
+            let slot = (self.current_step % self.steps) as usize;
+            self.page_writes[slot] = 0;
+            self.read_requests[slot] = 0;
+            self.write_requests[slot] = 0;
+            self.latest_pages[slot] = 0;
+            if self.current_step >= u32::MAX as u64 - 1 {
+                // (Steps are stored as u32; a run this long would need a coarser window.)
+                self.online = false;
+                return;
+            }
+        }
+    }
+
+    /// The class over the window that ends at `end_ns` (the steps before `current_step`).
+    fn evaluate(&mut self, end_ns: u64) {
+        let covered = self.current_step.min(self.steps);
+        let window: Vec<usize> = (0..covered).map(|back| ((self.current_step - 1 - back) % self.steps) as usize).collect();
+        let sum = |counts: &[u64]| window.iter().map(|&slot| counts[slot]).sum::<u64>();
+        let (writes, distinct) = (sum(&self.page_writes), sum(&self.latest_pages));
+        let requests = sum(&self.read_requests) + sum(&self.write_requests);
+        let read_share = if requests == 0 { 0.0 } else { sum(&self.read_requests) as f64 / requests as f64 };
+        let window_hours = covered as f64 * self.step_hours;
+        let writes_per_week = if distinct == 0 { 0.0 } else { writes as f64 / distinct as f64 * (WEEK_HOURS / window_hours).max(1.0) };
+        let class = classify(writes_per_week, read_share);
+        if class != self.class {
+            self.seconds_in[class_index(self.class)] += (end_ns - self.class_since_ns) as f64 * 1e-9;
+            self.class_since_ns = end_ns;
+            self.class = class;
+            self.changes.push(ClassChange { at_s: end_ns as f64 * 1e-9, class, writes_per_week, read_share });
+        }
+    }
+
+    /// The summary at the run's end (`end_ns`: the simulated time it ended).
+    pub fn summary(&self, end_ns: u64, mode: WorkloadClassMode) -> WorkloadClassSummary {
+        let mut seconds = self.seconds_in;
+        seconds[class_index(self.class)] += end_ns.saturating_sub(self.class_since_ns) as f64 * 1e-9;
+        let mode = serde_json::to_value(mode).ok().and_then(|value| value.as_str().map(str::to_string)).unwrap_or_default();
+        WorkloadClassSummary {
+            mode,
+            final_class: self.class,
+            changes: self.changes.clone(),
+            seconds_hot_read_dominant: seconds[0],
+            seconds_hot_write_dominant: seconds[1],
+            seconds_cold_read_dominant: seconds[2],
+            seconds_cold_write_dominant: seconds[3],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SECOND: u64 = 1_000_000_000;
+
+    /// A window of 4 retention hours in 4 steps; at scale 3600 one I/O second is one retention hour.
+    fn classifier() -> WorkloadClassifier {
+        let config = WorkloadClassConfig { mode: WorkloadClassMode::Online, window_hours: 4.0, window_steps: 4 };
+        WorkloadClassifier::new(&config, &RetentionClock::new(3600.0, 0.0), 100)
+    }
+
+    #[test]
+    fn distinct_pages_in_the_sliding_window_are_exact() {
+        let mut c = classifier();
+        assert_eq!(c.step_ns, SECOND);
+        // Step 0: pages 0..10 written twice (20 page writes, 10 distinct); a read.
+        c.observe(0, true, 0, 10);
+        c.observe(SECOND / 2, true, 0, 10);
+        c.observe(SECOND / 2, false, 50, 1);
+        // Step 1: pages 5..15 once: 10 writes, pages 5..10 move to step 1. Closing step 0 (1 h
+        // covered): 20 writes over 10 distinct pages = 2 per hour, 336 per week (hot); 1 read of 3
+        // requests (write-dominant).
+        c.observe(SECOND, true, 5, 10);
+        let first = c.changes.last().unwrap();
+        assert_eq!(first.class, WorkloadClass::HotWriteDominant);
+        assert!((first.writes_per_week - 336.0).abs() < 1e-9, "{first:?}");
+        assert!((first.read_share - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!(c.latest_pages[0..2], [5, 10]);
+        assert_eq!(c.page_writes[0..2], [20, 10]);
+        // Steps 0 and 1 leave the window after 4 more steps: a page written in step 0 and again
+        // in step 5 counts once, in step 5 only.
+        c.observe(5 * SECOND, true, 0, 1);
+        assert_eq!(c.latest_pages.iter().sum::<u64>(), 1);
+    }
+
+    #[test]
+    fn a_cold_workload_stays_cold_and_time_in_class_adds_up() {
+        // Window of a week in 7 steps at scale 1: the class needs a day of I/O time per step.
+        let config = WorkloadClassConfig { mode: WorkloadClassMode::Online, window_hours: 168.0, window_steps: 7 };
+        let mut c = WorkloadClassifier::new(&config, &RetentionClock::default(), 1000);
+        let day = 24 * 3600 * SECOND;
+        // Each page written once in the first day, then only reads for a week: 1 write per week.
+        c.observe(0, true, 0, 1000);
+        for d in 1..8 {
+            c.observe(d * day, false, 0, 8);
+        }
+        assert_eq!(c.class(), WorkloadClass::ColdReadDominant);
+        let summary = c.summary(8 * day, WorkloadClassMode::Online);
+        let total = summary.seconds_cold_read_dominant + summary.seconds_cold_write_dominant + summary.seconds_hot_read_dominant + summary.seconds_hot_write_dominant;
+        assert!((total - 8.0 * 86_400.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_fixed_class_costs_nothing_and_never_changes() {
+        let config = WorkloadClassConfig { mode: WorkloadClassMode::HotReadDominant, ..WorkloadClassConfig::default() };
+        let mut c = WorkloadClassifier::new(&config, &RetentionClock::default(), 1 << 20);
+        assert!(c.latest_step.is_empty());
+        c.observe(SECOND, true, 0, 100);
+        assert_eq!(c.class(), WorkloadClass::HotReadDominant);
+        assert_eq!(c.changes.len(), 1);
+    }
+}
