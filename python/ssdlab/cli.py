@@ -340,6 +340,55 @@ def ecc_decoding_table(
         console.print(result["config_toml"], highlight=False, markup=False)
 
 
+@ecc_app.command("decoder-tables")
+def ecc_decoder_tables(
+    cell: Annotated[str, typer.Option("--cell", help="mlc or tlc.")] = "mlc",
+    decoders: Annotated[Optional[list[str]], typer.Option("--decoder", help="Decoder (repeatable): bch, ldpc-hard, quick-ldpc, ep-ldpc, ldpc-soft-K. Default: bch, quick-ldpc, ep-ldpc, ldpc-soft-6.")] = None,
+    pe_cycles: Annotated[Optional[list[float]], typer.Option("--pe", help="P/E grid point (repeatable). Default 0 to 10,000.")] = None,
+    retention_hours: Annotated[Optional[list[float]], typer.Option("--retention-hours", help="Retention grid point in hours (repeatable). Default 1, 24, 144, 720.")] = None,
+    storage_temperature_c: Annotated[float, typer.Option("--storage-temperature-c", help="Storage temperature during retention (C).")] = 40.0,
+    frames: Annotated[int, typer.Option("--frames", help="Frames per case at most (decoder, chip, P/E, retention, page type).")] = 400,
+    target_failures: Annotated[int, typer.Option("--target-failures", help="A case stops after this many failures.")] = 40,
+    target: Annotated[float, typer.Option("--target", help="Failure probability that defines a decoder's tolerable P/E.")] = 1e-2,
+    seed: Annotated[int, typer.Option("--seed", help="Monte Carlo seed.")] = 17,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write the [read_path.decoder_tables] TOML here.")] = None,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the full result as JSON here.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
+) -> None:
+    """Failure probability by decoder x P/E x retention per chip, and tolerable P/E (seed 000 Fig. 5), for `read_path.decoder_tables`."""
+    from ssdlab import ecc
+    from ssdlab.summary import render_decoder_tables
+
+    spec: dict[str, object] = {"cell": cell, "storage_temperature_c": storage_temperature_c, "frames_per_case": frames,
+                               "target_failures": target_failures, "target_failure_probability": target, "seed": seed}
+    if decoders:
+        spec["decoders"] = decoders
+    if pe_cycles:
+        spec["pe_cycles"] = pe_cycles
+    if retention_hours:
+        spec["retention_hours"] = retention_hours
+    show_progress = not quiet and error_console.is_terminal
+    try:
+        _check_output(json_out)
+        _check_output(out)
+        with _progress_bar(show_progress, "table rows") as bar:
+            task = bar.add_task("decoder tables", total=None)
+
+            def report(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            result = ecc.decoder_tables(progress=report, **spec)
+    except BaseException as error:  # noqa: BLE001
+        _fail(error)
+        return
+    if out is not None:
+        api.write_text_atomically(out, result["config_toml"])
+    if json_out is not None:
+        _write_json(json_out, result)
+    if not quiet:
+        render_decoder_tables(result, console)
+
+
 def _sweep_progress(enabled: bool):
     bar = Progress(
         TextColumn("[bold]sweep"),

@@ -192,6 +192,16 @@ def decoding_tables(pe_cycles: list[float], **spec: Any) -> dict[str, Any]:
     return {"pe_cycles": counts, "tables": tables, "config_toml": "\n".join(lines) + "\n"}
 
 
+def decoder_tables(progress: Callable[[int, int], object] | None = None, **spec: Any) -> dict[str, Any]:
+    """Failure probability of each decoder (``decoders``: ``bch``, ``ldpc-hard``, ``quick-ldpc``,
+    ``ep-ldpc``, ``ldpc-soft-K``) on a grid of ``pe_cycles`` x ``retention_hours``, per chip, and each
+    decoder's tolerable P/E at each retention (seed 000 Fig. 5). Other keywords: ``cell``,
+    ``storage_temperature_c``, ``frames_per_case``, ``target_failures``,
+    ``target_failure_probability``, ``seed``, ``channel``. The result's ``config_toml`` is the
+    ``[read_path.decoder_tables]`` table of a simulation config."""
+    return json.loads(_native.ecc_decoder_tables(json.dumps(spec), progress))
+
+
 def bench(**settings: Any) -> dict[str, Any]:
     """Decoder throughput (Mbit/s on one core and all cores) and Monte Carlo frames per second."""
     return json.loads(_native.ecc_bench(json.dumps(settings)))

@@ -275,6 +275,30 @@ def render_decoding_table(table: dict[str, Any], console: Console, with_toml: bo
         console.print(table["config_toml"], highlight=False, markup=False)
 
 
+def render_decoder_tables(result: dict[str, Any], console: Console) -> None:
+    """Tolerable P/E of each decoder by retention (seed 000 Fig. 5), then the chip-mean failure
+    probability of each decoder over the P/E x retention grid."""
+    spec = result["spec"]
+    target = spec["target_failure_probability"]
+    hours = spec["retention_hours"]
+    tolerable = Table(title=f"Tolerable P/E (mean failure probability reaches {target:g}), {spec['cell'].upper()} at {spec['storage_temperature_c']:g} C")
+    tolerable.add_column("decoder")
+    for h in hours:
+        tolerable.add_column(f"{h:g} h", justify="right")
+    for table in result["tables"]:
+        tolerable.add_row(table["decoder"], *(f">{spec['pe_cycles'][-1]:,.0f}" if pe is None else f"{pe:,.0f}" for pe in table["tolerable_pe"]))
+    console.print(tolerable)
+    for table in result["tables"]:
+        grid = Table(title=f"{table['decoder']}: failure probability, mean over chips ({table['frames']:,} frames)")
+        grid.add_column("P/E", justify="right")
+        for h in hours:
+            grid.add_column(f"{h:g} h", justify="right")
+        chips = table["failure_probabilities"]
+        for index, pe in enumerate(spec["pe_cycles"]):
+            grid.add_row(f"{pe:,.0f}", *(f"{sum(chip[index][r] for chip in chips) / len(chips):.4f}" for r in range(len(hours))))
+        console.print(grid)
+
+
 def _render_tiers(tiers: dict, page_bytes: int, console: Console) -> None:
     """Three short lines per tier of a heterogeneous device: its make-up, its data, its wear."""
     for name, tier in tiers.items():

@@ -12,6 +12,7 @@
 //! - [`sensing`], [`read_model`]: hard and soft reads, Quick-LDPC and EP-LDPC inputs, their LLRs.
 //! - [`monte_carlo`]: deterministic multi-threaded frame error rates with Wilson intervals.
 //! - [`analytic`]: exact BCH failure (binomial and beta-binomial tails).
+//! - [`decoder_tables`]: failure probability by decoder x P/E x retention, tolerable P/E (seed 000).
 //! - [`curve`]: FER-vs-RBER curves and the versioned, cached table the SSD read path loads.
 //! - [`bench`]: decoder throughput and Monte Carlo rate.
 
@@ -22,6 +23,7 @@ pub mod bits;
 pub mod calibration;
 pub mod channel;
 pub mod curve;
+pub mod decoder_tables;
 pub mod decoding_table;
 pub mod galois;
 pub mod ldpc;

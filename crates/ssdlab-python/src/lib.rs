@@ -214,6 +214,22 @@ fn ecc_decoding_table(py: Python<'_>, spec: &str) -> PyResult<String> {
     })
 }
 
+/// Failure probabilities by decoder x P/E x retention per chip, and each decoder's tolerable P/E
+/// (seed 000). `spec` is JSON (fields of `ssdlab_ecc::decoder_tables::DecoderTablesSpec`);
+/// `progress(done, total)` is called after each (decoder, chip, P/E) row. Returns JSON text.
+#[pyfunction]
+#[pyo3(signature = (spec, progress=None))]
+fn ecc_decoder_tables(py: Python<'_>, spec: &str, progress: Option<Py<PyAny>>) -> PyResult<String> {
+    let spec: ssdlab_ecc::decoder_tables::DecoderTablesSpec = parse_settings(spec, "decoder tables spec")?;
+    let relay = ProgressRelay::new(progress);
+    let outcome = guarded(py, || {
+        let report = |done: usize, total: usize| relay.report(done as u64, total as u64);
+        let tables = spec.run(&ssdlab_ecc::monte_carlo::Codes::storage_4kb(), report).map_err(|(field, message)| ConfigurationError::new_err(format!("decoder tables: field `{field}`: {message}")))?;
+        to_json(&tables)
+    });
+    relay.finish(outcome)
+}
+
 /// Statistics of a trace file (format guessed unless given). Returns JSON text with `scan` and `stats`.
 #[pyfunction]
 #[pyo3(signature = (path, format=None, skip_bad_lines=false, merge_devices=false, block_bytes=4096, max_request_bytes=ssdlab_workload::trace::DEFAULT_MAX_REQUEST_BYTES))]
@@ -255,6 +271,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ecc_bench, m)?)?;
     m.add_function(wrap_pyfunction!(ecc_rber, m)?)?;
     m.add_function(wrap_pyfunction!(ecc_decoding_table, m)?)?;
+    m.add_function(wrap_pyfunction!(ecc_decoder_tables, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
