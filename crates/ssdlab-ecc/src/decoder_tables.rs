@@ -242,7 +242,7 @@ fn config_toml(spec: &DecoderTablesSpec, tables: &[DecoderTable]) -> String {
         spec.target_failures,
         spec.decoders.iter().find(|d| d.starts_with("ldpc-soft-")).map_or("none".to_string(), |d| format!("{d} (set read_path.soft_sensing_levels to match)")),
         list(&spec.pe_cycles, &|v| format!("{v:.1}")),
-        list(&spec.retention_hours, &|v| format!("{v}")),
+        list(&spec.retention_hours, &|v| format!("{v:?}")),
     );
     for table in tables {
         out.push_str(&format!("{} = [\n", table.config_label));

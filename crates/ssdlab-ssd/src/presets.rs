@@ -11,6 +11,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("seed003-scrambler", include_str!("../../../configs/seed003-scrambler.toml")),
     ("bench-gc-steady", include_str!("../../../configs/bench-gc-steady.toml")),
     ("mlc-tlc-demo", include_str!("../../../configs/mlc-tlc-demo.toml")),
+    ("seed000-aoa", include_str!("../../../configs/seed000-aoa.toml")),
 ];
 
 pub fn names() -> Vec<&'static str> {

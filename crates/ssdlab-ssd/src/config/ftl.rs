@@ -113,8 +113,12 @@ pub struct PreconditionConfig {
     /// before the run (seed 000's decoders depend on it). 0: written at time 0.
     pub data_age_hours: f64,
     /// How ages spread around `data_age_hours`: every page the same (`fixed`), uniform in
-    /// 0..2 x the mean (`uniform`), or exponential with that mean (`exponential`: the age at a
-    /// random moment of data rewritten at random, Poisson, times; capped at 8 x the mean).
+    /// 0..2 x the mean (`uniform`), exponential with that mean (`exponential`: the age at a random
+    /// moment of data rewritten at random, Poisson, times; capped at 6 x the mean), or from the
+    /// workload (`rewrite_interval`): a page the workload writes k times is taken to be rewritten
+    /// every (the workload's span on the retention clock) / k, and its age is exponential with that
+    /// mean; pages the workload never writes get `data_age_hours` as their mean. Ages are capped at
+    /// 6 x `data_age_hours`.
     pub data_age_distribution: DataAgeDistribution,
 }
 
@@ -130,6 +134,7 @@ pub enum DataAgeDistribution {
     Fixed,
     Uniform,
     Exponential,
+    RewriteInterval,
 }
 
 impl PreconditionConfig {
@@ -138,7 +143,7 @@ impl PreconditionConfig {
         match self.data_age_distribution {
             DataAgeDistribution::Fixed => self.data_age_hours,
             DataAgeDistribution::Uniform => 2.0 * self.data_age_hours,
-            DataAgeDistribution::Exponential => 8.0 * self.data_age_hours,
+            DataAgeDistribution::Exponential | DataAgeDistribution::RewriteInterval => 6.0 * self.data_age_hours,
         }
     }
 }
@@ -190,9 +195,9 @@ pub(super) fn validate(ftl: &FtlConfig, tiers: &[TierSpec]) -> Result<(), (Strin
     if !(ftl.precondition.data_age_hours >= 0.0 && ftl.precondition.data_age_hours.is_finite()) {
         return fail("ftl.precondition.data_age_hours", format!("must be a non-negative number of hours, got {}", ftl.precondition.data_age_hours));
     }
-    // Stamps are u32 ms of retention clock (49.7 days); leave room for the run.
-    if ftl.precondition.oldest_data_age_hours() > 30.0 * 24.0 {
-        return fail("ftl.precondition.data_age_hours", format!("gives ages up to {:.0} h with the {:?} distribution; the retention clock holds ages up to 720 h (30 days) at the start", ftl.precondition.oldest_data_age_hours(), ftl.precondition.data_age_distribution));
+    // Stamps are u32 ms of retention clock (1,193 h); leave room for the run.
+    if ftl.precondition.oldest_data_age_hours() > 1000.0 {
+        return fail("ftl.precondition.data_age_hours", format!("gives ages up to {:.0} h with the {:?} distribution; the retention clock holds ages up to 1,000 h at the start", ftl.precondition.oldest_data_age_hours(), ftl.precondition.data_age_distribution));
     }
     if !(ftl.precondition.overwrite_passes >= 0.0 && ftl.precondition.overwrite_passes.is_finite()) {
         return fail("ftl.precondition.overwrite_passes", "must be a non-negative number".into());

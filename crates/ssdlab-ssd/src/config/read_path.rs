@@ -29,6 +29,9 @@ pub struct ReadPathConfig {
     /// A read fails at most this often with the decoder a policy picks before it switches to the
     /// stronger one: the switch points are where the ECC lab's failure probability crosses it.
     pub target_failure_probability: f64,
+    /// Seed 000's conventional ECC: the design retention (hours) at which BCH's tolerable P/E is
+    /// taken, one switch point for all data; absent: each read's own data age decides.
+    pub conventional_retention_hours: Option<f64>,
     /// Seed 000's AOA-ECC: Quick-LDPC, then EP-LDPC from a switch P/E count that depends on the
     /// workload class.
     pub aoa_ecc: AoaEccConfig,
@@ -49,6 +52,7 @@ impl Default for ReadPathConfig {
             decoder_tables: DecoderTablesConfig::default(),
             retention_time_scale: 1.0,
             target_failure_probability: 1e-3,
+            conventional_retention_hours: None,
             aoa_ecc: AoaEccConfig::default(),
             workload_class: WorkloadClassConfig::default(),
         }
@@ -392,6 +396,11 @@ fn validate_seed000(read_path: &ReadPathConfig) -> Result<(), (String, String)> 
             if !(pe.is_finite() && pe >= 0.0) {
                 return Err((format!("read_path.aoa_ecc.{field}"), format!("must be a P/E count >= 0, got {pe}")));
             }
+        }
+    }
+    if let Some(hours) = read_path.conventional_retention_hours {
+        if !(hours.is_finite() && hours > 0.0) {
+            return Err(("read_path.conventional_retention_hours".into(), format!("must be a finite number of hours above 0, got {hours}")));
         }
     }
     let class = &read_path.workload_class;

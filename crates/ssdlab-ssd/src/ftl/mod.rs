@@ -177,6 +177,11 @@ impl Ftl {
         self.retention.age_hours(self.program_time_ms(ppn), now_ns)
     }
 
+    /// Retention-clock hours that `duration_ns` of I/O time stands for.
+    pub fn retention_hours_of(&self, duration_ns: u64) -> f64 {
+        self.retention.hours_of(duration_ns)
+    }
+
     /// Makes a physical page's data `age_hours` old at I/O time 0 (preconditioned data).
     pub fn backdate(&mut self, ppn: Ppn, age_hours: f64) {
         let stamp = self.retention.stamp_aged(age_hours);

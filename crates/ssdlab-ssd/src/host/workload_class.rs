@@ -69,6 +69,8 @@ pub struct WorkloadClassifier {
     changes: Vec<ClassChange>,
     class_since_ns: u64,
     seconds_in: [f64; 4],
+    /// The latest time observed (the workload's timeline).
+    last_ns: u64,
 }
 
 fn class_index(class: WorkloadClass) -> usize {
@@ -123,6 +125,7 @@ impl WorkloadClassifier {
             changes: vec![ClassChange { at_s: 0.0, class, writes_per_week: 0.0, read_share: 0.0 }],
             class_since_ns: 0,
             seconds_in: [0.0; 4],
+            last_ns: 0,
         }
     }
 
@@ -133,6 +136,7 @@ impl WorkloadClassifier {
     /// A host request at `now_ns`: `pages` logical pages from `first_page`.
     #[inline]
     pub fn observe(&mut self, now_ns: u64, write: bool, first_page: u64, pages: u64) {
+        self.last_ns = self.last_ns.max(now_ns);
         if !self.online {
             return;
         }
@@ -197,8 +201,10 @@ impl WorkloadClassifier {
         }
     }
 
-    /// The summary at the run's end (`end_ns`: the simulated time it ended).
-    pub fn summary(&self, end_ns: u64, mode: WorkloadClassMode) -> WorkloadClassSummary {
+    /// The summary at the end: times are on the timeline the classifier was given (the
+    /// workload's arrival times), up to the last one observed.
+    pub fn summary(&self, mode: WorkloadClassMode) -> WorkloadClassSummary {
+        let end_ns = self.last_ns;
         let mut seconds = self.seconds_in;
         seconds[class_index(self.class)] += end_ns.saturating_sub(self.class_since_ns) as f64 * 1e-9;
         let mode = serde_json::to_value(mode).ok().and_then(|value| value.as_str().map(str::to_string)).unwrap_or_default();
@@ -258,11 +264,11 @@ mod tests {
         let day = 24 * 3600 * SECOND;
         // Each page written once in the first day, then only reads for a week: 1 write per week.
         c.observe(0, true, 0, 1000);
-        for d in 1..8 {
+        for d in 1..=8 {
             c.observe(d * day, false, 0, 8);
         }
         assert_eq!(c.class(), WorkloadClass::ColdReadDominant);
-        let summary = c.summary(8 * day, WorkloadClassMode::Online);
+        let summary = c.summary(WorkloadClassMode::Online);
         let total = summary.seconds_cold_read_dominant + summary.seconds_cold_write_dominant + summary.seconds_hot_read_dominant + summary.seconds_hot_write_dominant;
         assert!((total - 8.0 * 86_400.0).abs() < 1e-6);
     }

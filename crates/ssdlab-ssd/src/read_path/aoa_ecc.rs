@@ -46,7 +46,7 @@ impl AoaEcc {
     pub fn new(levels: u32, tables: DecoderTables, word_line_pages: u32, config: &AoaEccConfig, target: f64, seed: u64) -> Self {
         let switch_pe = switch_points(&tables, config, target);
         let statistics = ReadPathStatistics {
-            switch_pe_cycles: Some(SwitchPoints { hot: switch_pe.iter().map(|s| finite(s.0)).collect(), cold: switch_pe.iter().map(|s| finite(s.1)).collect() }),
+            switch_pe_cycles: Some(SwitchPoints { hot: switch_pe.iter().map(|s| finite(s.0)).collect(), cold: switch_pe.iter().map(|s| finite(s.1)).collect(), all: Vec::new() }),
             ..ReadPathStatistics::default()
         };
         AoaEcc { levels, tables, word_line_pages, switch_pe, rng: Xoshiro256PlusPlus::seed_from_u64(seed), statistics }

@@ -1,7 +1,13 @@
 //! Seed 000's conventional ECC (§2, Fig. 1; its reference [1]): BCH while BCH is reliable, soft LDPC
-//! after. A read uses BCH (one hard read, BCH decode) while BCH's failure probability at the
-//! block's P/E count and the page's data age stays below `read_path.target_failure_probability`
-//! (BCH's tolerable P/E at the current retention), and from there on soft-decision LDPC: a hard
+//! after. A read uses BCH (one hard read, BCH decode) below BCH's tolerable P/E (where its failure
+//! probability reaches `read_path.target_failure_probability`) and soft-decision LDPC from there on.
+//! Which retention the tolerable P/E is taken at:
+//! - `read_path.conventional_retention_hours` set: that design retention, one switch P/E per chip
+//!   class for the whole drive (the seed's conventional controller, which knows neither the
+//!   workload class nor the data's age and must assume data may be that old);
+//! - absent: each read's own data age (an adaptive controller that tracks every page's program
+//!   time; stronger than the seed's baseline).
+//! Soft-decision LDPC is a hard
 //! sensing plus `soft_sensing_levels` extra sensings ("six extra read operations"), every result
 //! moved out, one LDPC decode. A BCH read that fails is retried with the soft sensings (its hard
 //! page is already in the controller). A read that soft LDPC fails too is uncorrectable (counted).
@@ -16,6 +22,8 @@ pub struct Conventional {
     pub levels: u32,
     pub tables: DecoderTables,
     pub target: f64,
+    /// Per chip class, BCH's tolerable P/E at the design retention (`None`: decided per read).
+    pub switch_pe: Option<Vec<f64>>,
     pub rng: Xoshiro256PlusPlus,
     pub statistics: ReadPathStatistics,
 }
@@ -27,13 +35,23 @@ impl Conventional {
     }
 }
 
+impl Conventional {
+    /// BCH's tolerable P/E per chip class at `retention_hours` (infinite: BCH holds over the tables).
+    pub fn switch_points(tables: &DecoderTables, retention_hours: f64, target: f64) -> Vec<f64> {
+        (0..tables.classes().max(1) as u32).map(|chip| tables.tolerable_pe(DecoderKind::Bch, chip, retention_hours, target).unwrap_or(f64::INFINITY)).collect()
+    }
+}
+
 impl ReadStrategy for Conventional {
     fn name(&self) -> &'static str {
         "conventional"
     }
     fn plan(&mut self, context: &ReadContext) -> ReadPlan {
         let pe = context.pe_cycles as f64;
-        let bch_reliable = self.tables.failure_probability(DecoderKind::Bch, context.chip, pe, context.age_hours) < self.target;
+        let bch_reliable = match &self.switch_pe {
+            Some(switch) => pe < switch[context.chip as usize % switch.len()],
+            None => self.tables.failure_probability(DecoderKind::Bch, context.chip, pe, context.age_hours) < self.target,
+        };
         let ladder: &[DecoderKind] = if bch_reliable { &[DecoderKind::Bch, DecoderKind::LdpcSoft] } else { &[DecoderKind::LdpcSoft] };
         let outcome = climb(&self.tables, ladder, context.chip, pe, context.age_hours, self.rng.next_f64());
         let mut plan = ReadPlan::default();

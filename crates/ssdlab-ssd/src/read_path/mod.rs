@@ -53,11 +53,16 @@ pub struct DecoderUse {
     pub failures: u64,
 }
 
-/// AOA-ECC's switch P/E per chip class (null: Quick-LDPC is reliable over the whole table).
+/// A policy's switch P/E per chip class (null: the weaker decoder is reliable over the whole
+/// table): AOA-ECC's per workload class, the conventional policy's for all data.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct SwitchPoints {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hot: Vec<Option<f64>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cold: Vec<Option<f64>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub all: Vec<Option<f64>>,
 }
 
 /// One sensing/transfer/decode round.
@@ -159,13 +164,15 @@ pub fn build(config: &ReadPathConfig, seed: u64) -> Box<dyn ReadStrategy> {
         ReadStrategyKind::AlwaysSoft => Box::new(AlwaysSoft { levels }),
         ReadStrategyKind::TwoStep => Box::new(TwoStep { levels, look_ahead: config.look_ahead, outcomes: outcomes() }),
         ReadStrategyKind::Progressive => Box::new(Progressive { levels, look_ahead: config.look_ahead, outcomes: outcomes() }),
-        ReadStrategyKind::Conventional => Box::new(Conventional {
-            levels,
-            tables: DecoderTables::new(&config.decoder_tables),
-            target: config.target_failure_probability,
-            rng: ssdlab_engine::random::Xoshiro256PlusPlus::seed_from_u64(seed),
-            statistics: ReadPathStatistics::default(),
-        }),
+        ReadStrategyKind::Conventional => {
+            let tables = DecoderTables::new(&config.decoder_tables);
+            let switch_pe = config.conventional_retention_hours.map(|hours| Conventional::switch_points(&tables, hours, config.target_failure_probability));
+            let statistics = ReadPathStatistics {
+                switch_pe_cycles: switch_pe.as_ref().map(|switch| SwitchPoints { hot: Vec::new(), cold: Vec::new(), all: switch.iter().map(|&pe| pe.is_finite().then_some(pe)).collect() }),
+                ..ReadPathStatistics::default()
+            };
+            Box::new(Conventional { levels, tables, target: config.target_failure_probability, switch_pe, rng: ssdlab_engine::random::Xoshiro256PlusPlus::seed_from_u64(seed), statistics })
+        }
         ReadStrategyKind::AoaEcc => Box::new(AoaEcc::new(
             levels,
             DecoderTables::new(&config.decoder_tables),

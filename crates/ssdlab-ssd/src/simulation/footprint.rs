@@ -26,6 +26,13 @@ impl Footprint {
             Footprint::List(pages) => pages[index as usize],
         }
     }
+    /// The index of a page in the footprint, if it is in it.
+    pub(super) fn index_of(&self, page: u32) -> Option<usize> {
+        match self {
+            Footprint::Range(n) => ((page as u64) < *n).then_some(page as usize),
+            Footprint::List(pages) => pages.binary_search(&page).ok(),
+        }
+    }
     /// The footprint of `tiles` copies, copy k shifted by k x `stride_pages`.
     pub(super) fn tiled(self, tiles: u64, stride_pages: u64) -> Result<Footprint, SimulationError> {
         if stride_pages * tiles >= u32::MAX as u64 {

@@ -5,6 +5,8 @@ use super::Simulation;
 use crate::error::SimulationError;
 use crate::config::DataAgeDistribution;
 use crate::geometry::Lpn;
+use crate::host::PageSpan;
+use ssdlab_workload::IoOp;
 use crate::metrics::PreconditionSummary;
 use ssdlab_engine::random::{derive_seed, Xoshiro256PlusPlus};
 use super::footprint::Footprint;
@@ -35,7 +37,7 @@ impl Simulation {
                     self.untimed_write(page)?;
                 }
             }
-            self.age_preconditioned_data();
+            self.age_preconditioned_data()?;
             let stats = self.ftl.stats();
             self.precondition = PreconditionSummary {
                 pages_written: stats.host_pages_written,
@@ -52,23 +54,56 @@ impl Simulation {
     }
 
     /// Gives the data preconditioning wrote its initial age (`ftl.precondition.data_age_hours`).
-    fn age_preconditioned_data(&mut self) {
-        let precondition = &self.config.ftl.precondition;
+    fn age_preconditioned_data(&mut self) -> Result<(), SimulationError> {
+        let precondition = self.config.ftl.precondition.clone();
         if precondition.data_age_hours <= 0.0 {
-            return;
+            return Ok(());
         }
-        let (mean, distribution, cap) = (precondition.data_age_hours, precondition.data_age_distribution, precondition.oldest_data_age_hours());
+        let (mean, cap) = (precondition.data_age_hours, precondition.oldest_data_age_hours());
+        // rewrite_interval: each footprint page's mean age from how often the workload writes it.
+        let page_means = match precondition.data_age_distribution {
+            DataAgeDistribution::RewriteInterval => Some(self.rewrite_interval_means(mean)?),
+            _ => None,
+        };
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(derive_seed(self.config.seed, "data_age"));
         for index in 0..self.footprint.len() {
             let page = self.footprint.get(index);
             let Some(ppn) = self.middleware.read_target(Lpn(page)).and_then(|target| self.ftl.lookup(target)) else { continue };
-            let age = match distribution {
-                DataAgeDistribution::Fixed => mean,
-                DataAgeDistribution::Uniform => 2.0 * mean * rng.next_f64(),
-                DataAgeDistribution::Exponential => (-mean * (1.0 - rng.next_f64()).ln()).min(cap),
+            let exponential = |mean: f64, rng: &mut Xoshiro256PlusPlus| (-mean * (1.0 - rng.next_f64()).ln()).min(cap);
+            let age = match (precondition.data_age_distribution, &page_means) {
+                (DataAgeDistribution::Fixed, _) => mean,
+                (DataAgeDistribution::Uniform, _) => 2.0 * mean * rng.next_f64(),
+                (DataAgeDistribution::RewriteInterval, Some(means)) => exponential(means[index as usize], &mut rng),
+                _ => exponential(mean, &mut rng),
             };
             self.ftl.backdate(ppn, age);
         }
+        Ok(())
+    }
+
+    /// Mean data age (hours) of each footprint page: the workload's span on the retention clock
+    /// divided by the page's writes in one loop, or `unwritten_mean` for pages it never writes.
+    fn rewrite_interval_means(&self, unwritten_mean: f64) -> Result<Vec<f64>, SimulationError> {
+        let pages = self.footprint.len() as usize;
+        let mut writes = vec![0u32; pages];
+        let (mut first_ns, mut last_ns) = (u64::MAX, 0u64);
+        let page_bytes = self.page_bytes;
+        let footprint = &self.footprint;
+        self.stream.visit_one_loop(|request| {
+            first_ns = first_ns.min(request.arrival.0);
+            last_ns = last_ns.max(request.arrival.0);
+            if request.op != IoOp::Write {
+                return;
+            }
+            let span = PageSpan::of(request.offset_bytes, request.size_bytes, page_bytes);
+            for page in span.first..=span.last {
+                if let Some(index) = footprint.index_of(page as u32) {
+                    writes[index] = writes[index].saturating_add(1);
+                }
+            }
+        })?;
+        let span_hours = if last_ns > first_ns { self.ftl.retention_hours_of(last_ns - first_ns) } else { 0.0 };
+        Ok(writes.iter().map(|&k| if k == 0 || span_hours <= 0.0 { unwritten_mean } else { span_hours / k as f64 }).collect())
     }
 
     fn untimed_write(&mut self, host_page: u32) -> Result<(), SimulationError> {

@@ -174,7 +174,9 @@ impl Simulation {
         }
         let span = PageSpan::of(request.offset_bytes, request.size_bytes, self.page_bytes);
         if let Some(classifier) = self.workload_class.as_mut() {
-            classifier.observe(issue.0, request.op == IoOp::Write, span.first, span.last - span.first + 1);
+            // On the workload's own timeline (its arrival times): in closed loop the issue times say
+            // how fast the device is, not how often the workload rewrites its data.
+            classifier.observe(request.arrival.0, request.op == IoOp::Write, span.first, span.last - span.first + 1);
         }
         let slot = self.scheduler.open_request(issue, RequestTag { latency_from, size_bytes: request.size_bytes, write: request.op == IoOp::Write });
         match request.op {

@@ -125,7 +125,7 @@ impl Simulation {
             model_memory_bytes: self.ftl.memory_bytes() + self.middleware.memory_bytes(),
             middleware: self.middleware.stats(),
             read_path: self.read_strategy.statistics(),
-            workload_class: self.workload_class.as_ref().map(|classifier| classifier.summary(self.last_completion.0, self.config.read_path.workload_class.mode)),
+            workload_class: self.workload_class.as_ref().map(|classifier| classifier.summary(self.config.read_path.workload_class.mode)),
         })
     }
 }
