@@ -276,3 +276,62 @@ fn a_tracked_batch_reports_when_its_last_operation_ends() {
     s.background_batch(SimTime(5), &[], 8);
     assert_eq!(s.finished_batches().last(), Some(&(8, SimTime(5))));
 }
+
+// ---- seed 000's decoders: each plan on an idle die ---------------------------------------------
+
+/// Decoders as seed 000's preset sets them: Quick-LDPC senses one page (40 us lower, 62 us upper),
+/// EP-LDPC the word line (102 us, two pages moved out), BCH decodes in 5 us.
+fn seed000_scheduler() -> (FlashScheduler, DeviceLayout) {
+    let (mut s, layout) = scheduler(true);
+    let decoders: crate::config::DecodersConfig = toml::from_str(
+        r#"
+[quick_ldpc]
+sensing_latency_ns = [40000, 62000]
+[ep_ldpc]
+sensing_latency_ns = [102000]
+transfer_pages = 2
+[bch]
+decode_latency_ns = 5000
+"#,
+    )
+    .expect("valid decoders");
+    s.set_decoders(&decoders);
+    (s, layout)
+}
+
+fn one_read(s: &mut FlashScheduler, ppn: Ppn, steps: &[ReadStep]) -> SimTime {
+    let mut plan = ReadPlan::default();
+    for &step in steps {
+        plan.push(step);
+    }
+    let id = s.open_request(SimTime::ZERO, tag(false));
+    s.read(SimTime::ZERO, ppn, &plan, Waiter::Request(id));
+    s.close_request(id, SimTime::ZERO);
+    drain(s)[0].1
+}
+
+#[test]
+fn each_decoder_plan_senses_transfers_and_decodes_for_its_own_time() {
+    use crate::config::DecoderKind;
+    let upper = |g: &DeviceLayout| (0..g.pages_total() as u32).map(Ppn).find(|&p| g.die_of(p) == 0 && g.page_type(p) == 1).expect("an upper page");
+    // BCH: the page's plain hard read (40 us lower), one page, BCH's own 5 us decode.
+    let (mut s, g) = seed000_scheduler();
+    assert_eq!(one_read(&mut s, lower_page(&g, 0, 0), &[ReadStep::hard(DecoderKind::Bch, 1)]), SimTime(SENSE + TRANSFER + 5_000));
+    // Quick-LDPC: its own sensing per page type (62 us on an upper page), LDPC's 8 us decode.
+    let (mut s, g) = seed000_scheduler();
+    assert_eq!(one_read(&mut s, upper(&g), &[ReadStep::hard(DecoderKind::QuickLdpc, 1)]), SimTime(62_000 + TRANSFER + DECODE));
+    // EP-LDPC: the word line in 102 us whatever the page type, two pages out, one decode.
+    let (mut s, g) = seed000_scheduler();
+    assert_eq!(one_read(&mut s, lower_page(&g, 0, 0), &[ReadStep::hard(DecoderKind::EpLdpc, 2)]), SimTime(102_000 + 2 * TRANSFER + DECODE));
+    // Soft LDPC as the conventional policy reads it: hard + 6 levels (14 us each), 7 pages, one decode.
+    let (mut s, g) = seed000_scheduler();
+    let soft = ReadStep { hard_sense: true, transfer_pages: 7, ..ReadStep::soft(6, false) };
+    assert_eq!(one_read(&mut s, lower_page(&g, 0, 0), &[soft]), SimTime(SENSE + 6 * 14_000 + 7 * TRANSFER + DECODE));
+    // A failed Quick-LDPC read climbing to EP-LDPC: the second sensing starts when the first decode ends.
+    let (mut s, g) = seed000_scheduler();
+    let first = SENSE + TRANSFER + DECODE;
+    assert_eq!(
+        one_read(&mut s, lower_page(&g, 0, 0), &[ReadStep::hard(DecoderKind::QuickLdpc, 1), ReadStep::hard(DecoderKind::EpLdpc, 2)]),
+        SimTime(first + 102_000 + 2 * TRANSFER + DECODE)
+    );
+}

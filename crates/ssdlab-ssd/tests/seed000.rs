@@ -1,0 +1,82 @@
+//! Seed 000 (AOA-ECC) end to end on its preset: the decoder switch happens at the P/E count the
+//! ECC lab's tables give, preconditioned data carries its age into the read path, the online class
+//! follows the workload, and every read returns the latest write under both policies.
+
+mod common;
+
+use common::no_progress;
+use ssdlab_ssd::{presets, run, RunResult, SimulationConfig};
+
+fn seed000(overrides: &[&str]) -> SimulationConfig {
+    let mut all: Vec<String> = vec!["workload.synthetic.requests=40000".into()];
+    all.extend(overrides.iter().map(|s| s.to_string()));
+    presets::load("seed000-aoa", &all).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn first_choice(result: &RunResult, decoder: &str) -> u64 {
+    let read_path = result.read_path.as_ref().expect("seed 000's policies report their decoders");
+    read_path.decoders.iter().find(|d| d.decoder == decoder).map_or(0, |d| d.first_choice_reads)
+}
+
+#[test]
+fn aoa_ecc_switches_from_quick_to_ep_ldpc_at_the_computed_pe() {
+    // The hot class's switch points per chip class, as the preset's tables give them.
+    let probe = run(&seed000(&["read_path.workload_class.mode=\"hot_read_dominant\"", "ftl.aging.pe_cycles=0"]), &mut no_progress()).expect("runs");
+    let switches = probe.read_path.as_ref().and_then(|r| r.switch_pe_cycles.clone()).expect("switch points reported");
+    let hot: Vec<f64> = switches.hot.iter().map(|s| s.expect("within the tables")).collect();
+    let (lowest, highest) = (hot.iter().cloned().fold(f64::INFINITY, f64::min), hot.iter().cloned().fold(0.0, f64::max));
+    assert!(lowest > 10_000.0 && highest <= 24_000.0, "{hot:?}");
+    // Below every switch point every read starts with Quick-LDPC; at or above all of them, EP-LDPC.
+    let below = run(&seed000(&["read_path.workload_class.mode=\"hot_read_dominant\"", &format!("ftl.aging.pe_cycles={}", lowest.floor() as u64 - 1)]), &mut no_progress()).expect("runs");
+    assert!(first_choice(&below, "quick_ldpc") > 20_000);
+    assert_eq!(first_choice(&below, "ep_ldpc"), 0);
+    let above = run(&seed000(&["read_path.workload_class.mode=\"hot_read_dominant\"", &format!("ftl.aging.pe_cycles={}", highest.ceil() as u64)]), &mut no_progress()).expect("runs");
+    assert_eq!(first_choice(&above, "quick_ldpc"), 0);
+    assert!(first_choice(&above, "ep_ldpc") > 20_000);
+    // Cold data is older: its switch points are lower (seed 000: hot switches at 2.3x the P/E of cold).
+    for (hot, cold) in switches.hot.iter().zip(&switches.cold) {
+        assert!(cold.expect("within the tables") < hot.expect("within the tables"));
+    }
+}
+
+#[test]
+fn preconditioned_data_reads_as_old_as_it_was_made() {
+    // The adaptive conventional policy decides per read by data age: at 12,000 P/E BCH is reliable
+    // for data an hour old and not for data 144 h old (the preset's tables), so the age given by
+    // preconditioning decides which decoder the reads of untouched data start with.
+    let adaptive = |hours: &str| {
+        let mut config = seed000(&["read_path.strategy=\"conventional\"", "ftl.aging.pe_cycles=12000", &format!("ftl.precondition.data_age_hours={hours}"), "ftl.precondition.data_age_distribution=\"fixed\""]);
+        config.read_path.conventional_retention_hours = None;
+        run(&config, &mut no_progress()).expect("runs")
+    };
+    let (young, old) = (adaptive("1.0"), adaptive("144.0"));
+    // 90 % of reads go to the hot tenth of the space, which the run rewrites (young data either
+    // way); the rest read what preconditioning left.
+    let reads = young.read.count as f64;
+    assert!((first_choice(&young, "ldpc_soft") as f64) < 0.01 * reads, "{:?}", young.read_path);
+    assert!((first_choice(&old, "ldpc_soft") as f64) > 0.08 * reads, "{:?}", old.read_path);
+    assert!(young.read.latency_us.mean < old.read.latency_us.mean);
+}
+
+#[test]
+fn the_stand_in_is_hot_and_read_dominant_and_the_class_is_reported_over_time() {
+    // 200,000 requests: 2.3 days of the workload's time, several steps of the sliding week.
+    let result = run(&seed000(&["workload.synthetic.requests=200000"]), &mut no_progress()).expect("runs");
+    let class = result.workload_class.as_ref().expect("reported");
+    assert_eq!(class.mode, "online");
+    assert_eq!(format!("{:?}", class.final_class), "HotReadDominant");
+    assert!(class.changes.len() >= 2, "starts cold (safe), then measured: {:?}", class.changes);
+    let last = class.changes.last().expect("a change");
+    assert!(last.writes_per_week >= 7.0 && last.read_share > 0.5, "{last:?}");
+}
+
+#[test]
+fn every_read_returns_the_latest_write_under_both_policies() {
+    for strategy in ["aoa_ecc", "conventional"] {
+        let result = run(&seed000(&[&format!("read_path.strategy=\"{strategy}\""), "verification.integrity_oracle=true", "ftl.aging.pe_cycles=16000"]), &mut no_progress()).expect("runs");
+        assert!(result.integrity.enabled && result.integrity.reads_checked > 20_000, "{strategy}");
+        assert_eq!(result.integrity.mismatches, 0, "{strategy}");
+        // Reads that every allowed decoder fails are counted, not dropped: every request completes.
+        assert_eq!(result.requests_completed, result.requests, "{strategy}");
+    }
+}
