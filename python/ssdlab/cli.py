@@ -482,6 +482,28 @@ def reproduce_ldpc_read(
     _run_reproduction(run, quiet)
 
 
+@reproduce_app.command("aoa-ecc")
+def reproduce_aoa_ecc(
+    out: Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report.")] = Path("reproduce/aoa-ecc"),
+    pe: Annotated[Optional[list[int]], typer.Option("--pe", help="P/E count of Fig. 6 (repeatable; default 0 to 26,000 in steps of 2,000).")] = None,
+    table_pe: Annotated[int, typer.Option("--table-pe", help="P/E count of Fig. 7 and Table 1.")] = 14_000,
+    min_requests: Annotated[int, typer.Option("--min-requests", help="Loop short traces to at least this many requests.")] = 50_000,
+    trace: Annotated[Optional[list[str]], typer.Option("--trace", help="Use a full trace for a stand-in: NAME=PATH (prxy_1, web_1, proj_3); repeatable.")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
+) -> None:
+    """Seed 000: AOA-ECC vs conventional BCH-then-soft-LDPC; Fig. 5 (tolerable P/E), Fig. 6 (IOPS vs P/E), Fig. 7 / Table 1 and a report."""
+    from ssdlab.reproduce import aoa_ecc
+
+    def run(progress):
+        traces = aoa_ecc.parse_trace_options(trace or [])
+        points = tuple(sorted(set(pe))) if pe else aoa_ecc.PE_POINTS
+        return aoa_ecc.reproduce(out, pe_points=points, table_pe=table_pe, min_requests=min_requests, traces=traces, scheduler=scheduler, workers=workers, progress=progress)
+
+    _run_reproduction(run, quiet)
+
+
 def _run_reproduction(run, quiet: bool) -> None:
     """Runs a recipe under a progress bar, prints its table and report path; exit 1 if a point failed."""
     try:

@@ -127,3 +127,58 @@ def write_ldpc_read_figures(table: Sequence[Mapping[str, Any]], out: Path) -> di
         figures[f"{name} (PNG)"] = png
         figures[f"{name} (SVG)"] = svg
     return figures
+
+
+def _save(figure: Any, stem: Path) -> Path:
+    figure.tight_layout()
+    for suffix in (".png", ".svg"):
+        figure.savefig(stem.with_suffix(suffix), dpi=150)
+    plt.close(figure)
+    return stem.with_suffix(".png")
+
+
+def write_aoa_ecc_figures(hours: Sequence[float], tolerable: Mapping[str, Sequence[float | None]], table6: Sequence[Mapping[str, Any]],
+                          table7: Sequence[Mapping[str, Any]], out: Path) -> dict[str, Path]:
+    """Seed 000's Fig. 5 (tolerable P/E vs retention), Fig. 6 (IOPS vs P/E) and Fig. 7 (AOA-ECC over
+    conventional by workload)."""
+    out.mkdir(parents=True, exist_ok=True)
+    figures: dict[str, Path] = {}
+    figure, axes = plt.subplots(figsize=(6.5, 4))
+    for decoder, row in tolerable.items():
+        points = [(h, pe) for h, pe in zip(hours, row) if pe is not None]
+        if points:
+            axes.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=decoder)
+    axes.set_xscale("log")
+    axes.set_xlabel("data retention (hours, 40 C)")
+    axes.set_ylabel("tolerable P/E cycles")
+    axes.set_title("Fig. 5: tolerable P/E against retention (points beyond the grid left out)", fontsize=9)
+    axes.grid(alpha=0.3)
+    axes.legend(fontsize=8)
+    figures["fig5_tolerable_pe"] = _save(figure, out / "fig5_tolerable_pe")
+
+    figure, axes = plt.subplots(figsize=(6.5, 4))
+    pes = [r["pe_cycles"] for r in table6]
+    for key, label, style in (("conventional_iops", "conventional (BCH → soft LDPC)", "s-"), ("aoa_ecc_iops", "AOA-ECC (Quick → EP-LDPC)", "o-"),
+                              ("adaptive_conventional_iops", "BCH chosen per read by data age", "^--")):
+        values = [(pe, r[key]) for pe, r in zip(pes, table6) if r.get(key)]
+        if values:
+            axes.plot([v[0] for v in values], [v[1] for v in values], style, label=label, markersize=4)
+    axes.set_xlabel("P/E cycles")
+    axes.set_ylabel("IOPS (closed loop, queue depth 32)")
+    axes.set_title("Fig. 6: IOPS against wear, prxy_1 stand-in", fontsize=9)
+    axes.set_ylim(bottom=0)
+    axes.grid(alpha=0.3)
+    axes.legend(fontsize=8)
+    figures["fig6_iops_vs_pe"] = _save(figure, out / "fig6_iops_vs_pe")
+
+    figure, axes = plt.subplots(figsize=(9, 4))
+    rows = [r for r in table7 if r.get("aoa_over_conventional")]
+    colours = ["#1b9e77" if (r["read_share"] or 0) > 0.5 else "#d95f02" for r in rows]
+    axes.bar(range(len(rows)), [r["aoa_over_conventional"] for r in rows], color=colours)
+    axes.axhline(1.0, color="black", linewidth=0.8)
+    axes.set_xticks(range(len(rows)), [r["workload"].replace(" (", "\n(") for r in rows], fontsize=7)
+    axes.set_ylabel("AOA-ECC IOPS / conventional IOPS")
+    axes.set_title("Fig. 7: by workload (green: read-dominant, orange: write-dominant)", fontsize=9)
+    axes.grid(axis="y", alpha=0.3)
+    figures["fig7_by_workload"] = _save(figure, out / "fig7_by_workload")
+    return figures

@@ -46,7 +46,7 @@ fn preconditioned_data_reads_as_old_as_it_was_made() {
     // preconditioning decides which decoder the reads of untouched data start with.
     let adaptive = |hours: &str| {
         let mut config = seed000(&["read_path.strategy=\"conventional\"", "ftl.aging.pe_cycles=12000", &format!("ftl.precondition.data_age_hours={hours}"), "ftl.precondition.data_age_distribution=\"fixed\""]);
-        config.read_path.conventional_retention_hours = None;
+        config.read_path.conventional_switch = ssdlab_ssd::config::ConventionalSwitch::DataAge;
         run(&config, &mut no_progress()).expect("runs")
     };
     let (young, old) = (adaptive("1.0"), adaptive("144.0"));

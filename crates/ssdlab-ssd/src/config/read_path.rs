@@ -29,9 +29,11 @@ pub struct ReadPathConfig {
     /// A read fails at most this often with the decoder a policy picks before it switches to the
     /// stronger one: the switch points are where the ECC lab's failure probability crosses it.
     pub target_failure_probability: f64,
-    /// Seed 000's conventional ECC: the design retention (hours) at which BCH's tolerable P/E is
-    /// taken, one switch point for all data; absent: each read's own data age decides.
-    pub conventional_retention_hours: Option<f64>,
+    /// Seed 000's conventional ECC: where it switches from BCH to soft LDPC.
+    pub conventional_switch: ConventionalSwitch,
+    /// With `conventional_switch = "design_retention"`: the data age (hours) at which BCH's
+    /// tolerable P/E is taken, one switch point for all data.
+    pub conventional_retention_hours: f64,
     /// Seed 000's AOA-ECC: Quick-LDPC, then EP-LDPC from a switch P/E count that depends on the
     /// workload class.
     pub aoa_ecc: AoaEccConfig,
@@ -52,7 +54,8 @@ impl Default for ReadPathConfig {
             decoder_tables: DecoderTablesConfig::default(),
             retention_time_scale: 1.0,
             target_failure_probability: 1e-3,
-            conventional_retention_hours: None,
+            conventional_switch: ConventionalSwitch::DesignRetention,
+            conventional_retention_hours: 144.0,
             aoa_ecc: AoaEccConfig::default(),
             workload_class: WorkloadClassConfig::default(),
         }
@@ -133,6 +136,12 @@ pub struct DecoderTimingConfig {
     pub decode_latency_ns: Option<u64>,
     /// Pages moved over the channel after the hard sensing; absent: one (EP-LDPC: two, the word line).
     pub transfer_pages: Option<u32>,
+    /// Logic gates of the decoder hardware this kind runs on (a cost table: seed 000 counts BCH
+    /// 159k and LDPC 470k gates). Kinds on the same hardware give the same `hardware` name.
+    pub gates: Option<u64>,
+    /// The decoder hardware this kind runs on (LDPC kinds share one decoder in seed 000); absent:
+    /// the kind's own name.
+    pub hardware: Option<String>,
 }
 
 /// `[read_path.decoder_tables]`: failure probability of one read by decoder kind, chip class, P/E
@@ -147,6 +156,17 @@ pub struct DecoderTablesConfig {
     /// Decoder label (`bch`, `ldpc_hard`, `ldpc_soft`, `quick_ldpc`, `ep_ldpc`) -> one table per
     /// chip class (an SSD chip uses class `chip mod classes`), each [P/E index][retention index].
     pub failure_probabilities: BTreeMap<String, Vec<Vec<Vec<f64>>>>,
+}
+
+/// Where the conventional controller stops trusting BCH.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConventionalSwitch {
+    /// At BCH's tolerable P/E for `conventional_retention_hours` old data (the seed's controller,
+    /// which knows neither the workload class nor each page's age).
+    DesignRetention,
+    /// Per read, at BCH's tolerable P/E for that page's own data age (an adaptive controller).
+    DataAge,
 }
 
 /// `[read_path.aoa_ecc]`.
@@ -327,6 +347,22 @@ fn validate_decoders(read_path: &ReadPathConfig) -> Result<(), (String, String)>
             }
         }
     }
+    let mut hardware_gates: BTreeMap<String, (u64, &str)> = BTreeMap::new();
+    for kind in DecoderKind::ALL {
+        let timing = read_path.decoders.get(kind);
+        let Some(gates) = timing.gates else { continue };
+        let field = format!("read_path.decoders.{}.gates", kind.label());
+        if gates == 0 {
+            return Err((field, "must be above 0 (leave it out when unknown)".into()));
+        }
+        let hardware = timing.hardware.clone().unwrap_or_else(|| kind.label().to_string());
+        if let Some((other, other_kind)) = hardware_gates.get(&hardware) {
+            if *other != gates {
+                return Err((field, format!("is {gates} but {other_kind} runs on the same hardware `{hardware}` with {other} gates")));
+            }
+        }
+        hardware_gates.insert(hardware, (gates, kind.label()));
+    }
     if !(read_path.retention_time_scale.is_finite() && read_path.retention_time_scale > 0.0) {
         return Err(("read_path.retention_time_scale".into(), format!("must be a finite number above 0, got {}", read_path.retention_time_scale)));
     }
@@ -398,10 +434,9 @@ fn validate_seed000(read_path: &ReadPathConfig) -> Result<(), (String, String)> 
             }
         }
     }
-    if let Some(hours) = read_path.conventional_retention_hours {
-        if !(hours.is_finite() && hours > 0.0) {
-            return Err(("read_path.conventional_retention_hours".into(), format!("must be a finite number of hours above 0, got {hours}")));
-        }
+    let hours = read_path.conventional_retention_hours;
+    if !(hours.is_finite() && hours > 0.0) {
+        return Err(("read_path.conventional_retention_hours".into(), format!("must be a finite number of hours above 0, got {hours}")));
     }
     let class = &read_path.workload_class;
     if !(class.window_hours.is_finite() && class.window_hours > 0.0) {

@@ -14,8 +14,11 @@
 //! written again moves from its old step's count to the current one, and a step leaving the window
 //! takes its count with it. Memory: one u32 per logical page, only when the class is measured online.
 //!
-//! Before the first step ends the class is cold and read-dominant: cold has the lower switch point,
-//! the safe choice while nothing is known.
+//! The class is re-evaluated at every step's end and, in between, every 4,096 requests over the
+//! completed steps plus the part of the current one (so a trace shorter than a step is classed too,
+//! its rates extrapolated to a week as `ssdlab trace stats` does). Before the first evaluation the
+//! class is cold and read-dominant: cold has the lower switch point, the safe choice while nothing
+//! is known.
 
 use crate::config::{WorkloadClassConfig, WorkloadClassMode};
 use crate::ftl::retention::RetentionClock;
@@ -71,7 +74,13 @@ pub struct WorkloadClassifier {
     seconds_in: [f64; 4],
     /// The latest time observed (the workload's timeline).
     last_ns: u64,
+    /// The first time observed (the start of the first step's partial window).
+    first_ns: Option<u64>,
+    requests: u64,
 }
+
+/// Requests between evaluations inside a step.
+const EVALUATE_EVERY: u64 = 4096;
 
 fn class_index(class: WorkloadClass) -> usize {
     match class {
@@ -126,6 +135,8 @@ impl WorkloadClassifier {
             class_since_ns: 0,
             seconds_in: [0.0; 4],
             last_ns: 0,
+            first_ns: None,
+            requests: 0,
         }
     }
 
@@ -140,7 +151,12 @@ impl WorkloadClassifier {
         if !self.online {
             return;
         }
+        self.first_ns.get_or_insert(now_ns);
         self.advance(now_ns);
+        self.requests += 1;
+        if self.requests % EVALUATE_EVERY == 0 {
+            self.evaluate_partial(now_ns);
+        }
         let slot = (self.current_step % self.steps) as usize;
         if !write {
             self.read_requests[slot] += 1;
@@ -185,19 +201,39 @@ impl WorkloadClassifier {
     /// The class over the window that ends at `end_ns` (the steps before `current_step`).
     fn evaluate(&mut self, end_ns: u64) {
         let covered = self.current_step.min(self.steps);
-        let window: Vec<usize> = (0..covered).map(|back| ((self.current_step - 1 - back) % self.steps) as usize).collect();
-        let sum = |counts: &[u64]| window.iter().map(|&slot| counts[slot]).sum::<u64>();
+        let slots: Vec<usize> = (0..covered).map(|back| ((self.current_step - 1 - back) % self.steps) as usize).collect();
+        self.classify_over(&slots, covered as f64 * self.step_hours, end_ns);
+    }
+
+    /// The class over the completed steps still in the window plus the current step up to `now_ns`.
+    fn evaluate_partial(&mut self, now_ns: u64) {
+        let step_start = self.current_step * self.step_ns;
+        let started = step_start.max(self.first_ns.unwrap_or(0));
+        let partial_hours = now_ns.saturating_sub(started) as f64 / self.step_ns as f64 * self.step_hours;
+        let completed = self.current_step.min(self.steps - 1);
+        // The first step may have started late (the workload's first arrival): count from there.
+        let first_step_hours = |step: u64| if step == 0 { (self.step_ns - self.first_ns.unwrap_or(0).min(self.step_ns)) as f64 / self.step_ns as f64 * self.step_hours } else { self.step_hours };
+        let hours = partial_hours + (1..=completed).map(|back| first_step_hours(self.current_step - back)).sum::<f64>();
+        if hours <= 0.0 {
+            return;
+        }
+        let slots: Vec<usize> = (0..=completed).map(|back| ((self.current_step - back) % self.steps) as usize).collect();
+        self.classify_over(&slots, hours, now_ns);
+    }
+
+    /// Classes the counts of `slots`, which cover `window_hours` of the retention clock, at `at_ns`.
+    fn classify_over(&mut self, slots: &[usize], window_hours: f64, at_ns: u64) {
+        let sum = |counts: &[u64]| slots.iter().map(|&slot| counts[slot]).sum::<u64>();
         let (writes, distinct) = (sum(&self.page_writes), sum(&self.latest_pages));
         let requests = sum(&self.read_requests) + sum(&self.write_requests);
         let read_share = if requests == 0 { 0.0 } else { sum(&self.read_requests) as f64 / requests as f64 };
-        let window_hours = covered as f64 * self.step_hours;
-        let writes_per_week = if distinct == 0 { 0.0 } else { writes as f64 / distinct as f64 * (WEEK_HOURS / window_hours).max(1.0) };
+        let writes_per_week = if distinct == 0 || window_hours <= 0.0 { 0.0 } else { writes as f64 / distinct as f64 * (WEEK_HOURS / window_hours).max(1.0) };
         let class = classify(writes_per_week, read_share);
         if class != self.class {
-            self.seconds_in[class_index(self.class)] += (end_ns - self.class_since_ns) as f64 * 1e-9;
-            self.class_since_ns = end_ns;
+            self.seconds_in[class_index(self.class)] += at_ns.saturating_sub(self.class_since_ns) as f64 * 1e-9;
+            self.class_since_ns = at_ns;
             self.class = class;
-            self.changes.push(ClassChange { at_s: end_ns as f64 * 1e-9, class, writes_per_week, read_share });
+            self.changes.push(ClassChange { at_s: at_ns as f64 * 1e-9, class, writes_per_week, read_share });
         }
     }
 
@@ -271,6 +307,19 @@ mod tests {
         let summary = c.summary(WorkloadClassMode::Online);
         let total = summary.seconds_cold_read_dominant + summary.seconds_cold_write_dominant + summary.seconds_hot_read_dominant + summary.seconds_hot_write_dominant;
         assert!((total - 8.0 * 86_400.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_trace_shorter_than_a_step_is_classed_by_extrapolation() {
+        // A week in 14 steps of 12 h at scale 1; 8,192 requests in 100 s, half of them rewriting the
+        // same 16 pages: 256 writes per page in 100 s extrapolate to far more than 7 per week.
+        let mut c = WorkloadClassifier::new(&WorkloadClassConfig::default(), &RetentionClock::default(), 1000);
+        for i in 0..8192u64 {
+            c.observe(1_000 * SECOND + i * (100 * SECOND / 8192), i % 2 == 0, i % 16, 1);
+        }
+        assert_eq!(c.class(), WorkloadClass::HotWriteDominant, "{:?}", c.changes);
+        let last = c.changes.last().unwrap();
+        assert!((last.read_share - 0.5).abs() < 1e-3 && last.writes_per_week > 1e4, "{last:?}");
     }
 
     #[test]

@@ -1,11 +1,11 @@
 //! Seed 000's conventional ECC (§2, Fig. 1; its reference [1]): BCH while BCH is reliable, soft LDPC
 //! after. A read uses BCH (one hard read, BCH decode) below BCH's tolerable P/E (where its failure
 //! probability reaches `read_path.target_failure_probability`) and soft-decision LDPC from there on.
-//! Which retention the tolerable P/E is taken at:
-//! - `read_path.conventional_retention_hours` set: that design retention, one switch P/E per chip
-//!   class for the whole drive (the seed's conventional controller, which knows neither the
-//!   workload class nor the data's age and must assume data may be that old);
-//! - absent: each read's own data age (an adaptive controller that tracks every page's program
+//! Which retention the tolerable P/E is taken at (`read_path.conventional_switch`):
+//! - `design_retention`: `read_path.conventional_retention_hours`, one switch P/E per chip class for
+//!   the whole drive (the seed's conventional controller, which knows neither the workload class
+//!   nor the data's age and must assume data may be that old);
+//! - `data_age`: each read's own data age (an adaptive controller that tracks every page's program
 //!   time; stronger than the seed's baseline).
 //! Soft-decision LDPC is a hard
 //! sensing plus `soft_sensing_levels` extra sensings ("six extra read operations"), every result

@@ -25,7 +25,7 @@ pub use hard_decision::HardDecision;
 pub use progressive::Progressive;
 pub use two_step::TwoStep;
 
-use crate::config::{DecoderKind, ReadPathConfig, ReadStrategyKind};
+use crate::config::{ConventionalSwitch, DecoderKind, ReadPathConfig, ReadStrategyKind};
 
 /// What a strategy may base its decision on.
 #[derive(Debug, Clone, Copy, Default)]
@@ -166,7 +166,7 @@ pub fn build(config: &ReadPathConfig, seed: u64) -> Box<dyn ReadStrategy> {
         ReadStrategyKind::Progressive => Box::new(Progressive { levels, look_ahead: config.look_ahead, outcomes: outcomes() }),
         ReadStrategyKind::Conventional => {
             let tables = DecoderTables::new(&config.decoder_tables);
-            let switch_pe = config.conventional_retention_hours.map(|hours| Conventional::switch_points(&tables, hours, config.target_failure_probability));
+            let switch_pe = (config.conventional_switch == ConventionalSwitch::DesignRetention).then(|| Conventional::switch_points(&tables, config.conventional_retention_hours, config.target_failure_probability));
             let statistics = ReadPathStatistics {
                 switch_pe_cycles: switch_pe.as_ref().map(|switch| SwitchPoints { hot: Vec::new(), cold: Vec::new(), all: switch.iter().map(|&pe| pe.is_finite().then_some(pe)).collect() }),
                 ..ReadPathStatistics::default()
