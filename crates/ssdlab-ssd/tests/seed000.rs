@@ -80,3 +80,28 @@ fn every_read_returns_the_latest_write_under_both_policies() {
         assert_eq!(result.requests_completed, result.requests, "{strategy}");
     }
 }
+
+#[test]
+fn bad_seed000_settings_name_their_field() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["read_path.retention_time_scale=0.0"], "read_path.retention_time_scale"),
+        (&["read_path.target_failure_probability=1.5"], "read_path.target_failure_probability"),
+        (&["read_path.decoder_tables.pe_cycles=[0.0]"], "read_path.decoder_tables.failure_probabilities.bch[0]"),
+        (&["read_path.decoder_tables.retention_hours=[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]"], "read_path.decoder_tables.retention_hours"),
+        (&["read_path.decoder_tables.failure_probabilities.turbo=[[[0.5]]]"], "read_path.decoder_tables.failure_probabilities.turbo"),
+        (&["read_path.decoders.ep_ldpc.transfer_pages=0"], "read_path.decoders.ep_ldpc.transfer_pages"),
+        (&["read_path.decoders.ep_ldpc.sensing_latency_ns=[1, 2, 3, 4]"], "read_path.decoders.ep_ldpc.sensing_latency_ns"),
+        (&["read_path.decoders.ep_ldpc.gates=1000"], "read_path.decoders.ep_ldpc.gates"),
+        (&["read_path.aoa_ecc.hot_retention_hours=-1.0"], "read_path.aoa_ecc.hot_retention_hours"),
+        (&["read_path.workload_class.window_steps=0"], "read_path.workload_class.window_steps"),
+        (&["read_path.conventional_retention_hours=0.0"], "read_path.conventional_retention_hours"),
+        (&["ftl.precondition.data_age_hours=500.0"], "ftl.precondition.data_age_hours"),
+        (&["read_path.strategy=\"conventional\"", "read_path.decoder_tables.failure_probabilities={}"], "read_path.decoder_tables.failure_probabilities"),
+    ];
+    for (overrides, field) in cases {
+        let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+        let outcome = presets::load("seed000-aoa", &overrides).map_err(|e| e.to_string()).and_then(|config| ssdlab_ssd::Simulation::new(&config).map(|_| ()).map_err(|e| e.to_string()));
+        let message = outcome.expect_err(field);
+        assert!(message.contains(field), "{overrides:?}: expected {field} in: {message}");
+    }
+}
