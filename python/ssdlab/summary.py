@@ -97,9 +97,29 @@ def render_run(result: Any, console: Console) -> None:
             if read_path["look_ahead_started"]
             else ""
         )
+        if read_path.get("decoders"):
+            # Seed 000's policies: which decoder each read started with, and how often each failed.
+            uses = "; ".join(
+                f"{d['decoder']} first for {d['first_choice_reads'] / sampled:.1%}, {d['failures']:,} of {d['attempts']:,} failed"
+                for d in sorted(read_path["decoders"], key=lambda d: -d["attempts"])
+            )
+            console.print(f"decoders ({sampled:,} reads): {uses}; uncorrectable {read_path['uncorrectable_reads']:,}")
+            switch = read_path.get("switch_pe_cycles") or {}
+            points = lambda values: "/".join("-" if v is None else f"{v:,.0f}" for v in values)  # noqa: E731
+            parts = [f"{name} {points(switch[name])}" for name in ("hot", "cold", "all") if switch.get(name)]
+            if parts:
+                console.print(f"switch P/E per chip class: {'; '.join(parts)}")
+        else:
+            console.print(
+                f"decoding: {read_path['hard_decision_failures'] / sampled:.1%} of {sampled:,} reads failed hard decision; "
+                f"fewest extra sensing levels needed {{{needing}}}; uncorrectable {read_path['uncorrectable_reads']:,}{look_ahead}"
+            )
+    workload_class = r.get("workload_class")
+    if workload_class:
+        last = workload_class["changes"][-1]
         console.print(
-            f"decoding: {read_path['hard_decision_failures'] / sampled:.1%} of {sampled:,} reads failed hard decision; "
-            f"fewest extra sensing levels needed {{{needing}}}; uncorrectable {read_path['uncorrectable_reads']:,}{look_ahead}"
+            f"workload class ({workload_class['mode']}): {workload_class['final_class']} "
+            f"({last['writes_per_week']:,.1f} writes per page per week, {last['read_share']:.0%} reads; {len(workload_class['changes']) - 1} changes)"
         )
     queue = r.get("host_queue")
     if queue and queue["requests_waited"]:
