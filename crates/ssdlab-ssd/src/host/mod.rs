@@ -130,27 +130,21 @@ impl RequestStream {
             }
     }
 
-    /// Visits one loop's requests (every tile copy, arrival times scaled) from a fresh source,
-    /// leaving the stream where it is (a pre-pass, e.g. to measure each page's write rate).
+    /// Visits one loop's requests (every tile copy, arrival times scaled) from a fresh stream,
+    /// leaving this one where it is (a pre-pass, e.g. to measure each page's write rate). The copy
+    /// reads through the same code as the replay (one call site of the generator, which keeps it
+    /// inlined into the replay's loop).
     pub fn visit_one_loop(&self, mut visit: impl FnMut(&IoRequest)) -> Result<(), SimulationError> {
-        let mut source = match (&self.scan, &self.synthetic) {
+        let source = match (&self.scan, &self.synthetic) {
             (Some(scan), _) => Source::Trace(Box::new(scan.reader()?)),
             (None, Some((spec, seed))) => Source::Synthetic(SyntheticGenerator::new(spec, *seed)?),
             (None, None) => return Ok(()),
         };
-        loop {
-            let next = match &mut source {
-                Source::Trace(reader) => reader.next_request()?,
-                Source::Synthetic(generator) => generator.next(),
-            };
-            let Some(mut request) = next else { return Ok(()) };
-            request.arrival = SimTime((request.arrival.0 as f64 * self.time_scale) as u64);
-            let original = request.offset_bytes;
-            for copy in 0..self.tiles as u64 {
-                request.offset_bytes = original + copy * self.tile_stride_bytes;
-                visit(&request);
-            }
+        let mut copy = Self::with_source(source, self.per_loop, self.scan.clone(), self.synthetic.clone(), 1, self.time_scale).tiled(self.tiles, self.tile_stride_bytes);
+        while let Some(request) = copy.next_request()? {
+            visit(&request);
         }
+        Ok(())
     }
 
     fn raw_next(&mut self) -> Result<Option<IoRequest>, SimulationError> {
