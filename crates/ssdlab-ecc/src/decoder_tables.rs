@@ -16,7 +16,6 @@
 use crate::channel::{CellKind, Channel, ChannelParameters, Stress};
 use crate::monte_carlo::{run_interleaved, Codes, DecoderKind, StopRule};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// What to estimate. Plain data; [`DecoderTablesSpec::validate`] checks it once.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -278,6 +278,8 @@ pub struct RunResult {
     pub dead_time: DeadTimeSummary,
     /// Host reads of logical pages never written (served without a flash access).
     pub unmapped_page_reads: u64,
+    /// Delete (discard/TRIM) requests and where they went.
+    pub deletes: DeleteSummary,
     /// Partial-page writes that first read the old page (read-modify-write).
     pub read_modify_writes: u64,
     pub precondition: PreconditionSummary,
@@ -350,4 +352,16 @@ mod tests {
             prop_assert_eq!(summary.max, library.max() as f64 * 1e-3);
         }
     }
+}
+
+/// Delete (discard/TRIM) requests of a run.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct DeleteSummary {
+    /// `host.delete_target`: none, middleware or ftl.
+    pub target: String,
+    pub requests: u64,
+    /// Whole logical pages the deletes covered (partial pages are not deleted).
+    pub pages: u64,
+    /// Of those, pages the FTL held and trimmed (invalidated and unmapped).
+    pub pages_trimmed: u64,
 }

@@ -7,6 +7,9 @@ use ssdlab_engine::SimTime;
 pub enum IoOp {
     Read,
     Write,
+    /// The host (or its file system) no longer needs the range: a discard / TRIM / delete. Where it
+    /// goes (nowhere, the middleware, the FTL) is the simulation's `host.delete_target`.
+    Delete,
 }
 
 /// One host I/O request. Offsets are in bytes in the flat logical address space the reader built

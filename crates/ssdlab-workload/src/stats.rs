@@ -47,6 +47,9 @@ pub struct TraceStats {
     pub requests: u64,
     pub reads: u64,
     pub writes: u64,
+    /// Delete (discard/TRIM) requests and the bytes they release.
+    pub deletes: u64,
+    pub bytes_deleted: u64,
     pub read_share: f64,
     pub bytes_read: u64,
     pub bytes_written: u64,
@@ -76,6 +79,8 @@ pub struct StatsBuilder {
     block_bytes: u64,
     requests: u64,
     reads: u64,
+    deletes: u64,
+    bytes_deleted: u64,
     bytes_read: u64,
     bytes_written: u64,
     min_size: u64,
@@ -100,6 +105,8 @@ impl StatsBuilder {
             block_bytes,
             requests: 0,
             reads: 0,
+            deletes: 0,
+            bytes_deleted: 0,
             bytes_read: 0,
             bytes_written: 0,
             min_size: u64::MAX,
@@ -146,6 +153,11 @@ impl StatsBuilder {
                     *self.blocks.entry(block).or_insert(0) += 1;
                 }
             }
+            // A delete moves no data: counted, not part of the footprint or the write frequency.
+            IoOp::Delete => {
+                self.deletes += 1;
+                self.bytes_deleted += size;
+            }
         }
         if self.blocks.len() > MAX_TRACKED_BLOCKS {
             return Err(WorkloadError::InvalidOption {
@@ -157,7 +169,7 @@ impl StatsBuilder {
     }
 
     pub fn finish(self) -> TraceStats {
-        let writes = self.requests - self.reads;
+        let writes = self.requests - self.reads - self.deletes;
         let duration_ns = self.last_ns.saturating_sub(self.first_ns.unwrap_or(0));
         let written: Vec<u32> = self.blocks.values().copied().filter(|&w| w > 0).collect();
         let mean_writes = if written.is_empty() { 0.0 } else { written.iter().map(|&w| w as f64).sum::<f64>() / written.len() as f64 };
@@ -173,7 +185,9 @@ impl StatsBuilder {
             (mean_writes * scale.max(1.0), basis)
         };
         let hot = writes_per_week >= 7.0;
-        let read_share = if self.requests == 0 { 0.0 } else { self.reads as f64 / self.requests as f64 };
+        // Over the requests that move data (deletes are not I/O).
+        let io_requests = self.reads + writes;
+        let read_share = if io_requests == 0 { 0.0 } else { self.reads as f64 / io_requests as f64 };
         let read_dominant = read_share > 0.5;
         let class = match (hot, read_dominant) {
             (true, true) => WorkloadClass::HotReadDominant,
@@ -194,6 +208,8 @@ impl StatsBuilder {
             requests: self.requests,
             reads: self.reads,
             writes,
+            deletes: self.deletes,
+            bytes_deleted: self.bytes_deleted,
             read_share,
             bytes_read: self.bytes_read,
             bytes_written: self.bytes_written,

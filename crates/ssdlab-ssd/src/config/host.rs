@@ -1,4 +1,4 @@
-//! `[host]`: open or closed loop, queue depths, time scale, loops and tiles.
+//! `[host]`: open or closed loop, queue depths, time scale, loops and tiles, where deletes go.
 
 use serde::{Deserialize, Serialize};
 
@@ -21,6 +21,19 @@ pub struct HostConfig {
     /// Footprint and offered load grow `tiles`-fold, locality within each copy is the workload's own.
     /// Used to bring a small trace sample up to a published data size (seed 003 reproduction).
     pub tiles: u32,
+    /// Where a delete (discard/TRIM) request goes: `none` (a file system without TRIM: the SSD keeps
+    /// the dead data as valid), `middleware` (the middleware learns the pages are unused; the FTL
+    /// still holds them), or `ftl` (TRIM: the pages are invalidated and unmapped; later reads of them
+    /// are unmapped reads).
+    pub delete_target: DeleteTarget,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeleteTarget {
+    None,
+    Middleware,
+    Ftl,
 }
 
 /// The deepest queue accepted (NVMe allows 64Ki queues of 64Ki entries; this is 16 such queues).
@@ -28,7 +41,7 @@ pub const MAX_QUEUE_DEPTH: u32 = 1 << 20;
 
 impl Default for HostConfig {
     fn default() -> Self {
-        HostConfig { mode: HostMode::OpenLoop, queue_depth: 32, device_queue_depth: 65_535, time_scale: 1.0, loops: 1, tiles: 1 }
+        HostConfig { mode: HostMode::OpenLoop, queue_depth: 32, device_queue_depth: 65_535, time_scale: 1.0, loops: 1, tiles: 1, delete_target: DeleteTarget::Ftl }
     }
 }
 

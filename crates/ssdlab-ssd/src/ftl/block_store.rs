@@ -35,6 +35,8 @@ pub struct FtlStats {
     pub block_modify_writes: u64,
     /// Valid pages those block-modify-writes read and rewrote (besides the new data).
     pub block_modify_pages: u64,
+    /// Pages a TRIM invalidated and unmapped.
+    pub trimmed_pages: u64,
 }
 
 impl FtlStats {
@@ -49,6 +51,7 @@ impl FtlStats {
             pages_migrated_in: self.pages_migrated_in + other.pages_migrated_in,
             block_modify_writes: self.block_modify_writes + other.block_modify_writes,
             block_modify_pages: self.block_modify_pages + other.block_modify_pages,
+            trimmed_pages: self.trimmed_pages + other.trimmed_pages,
         }
     }
 }

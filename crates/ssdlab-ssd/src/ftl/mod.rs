@@ -152,6 +152,21 @@ impl Ftl {
         self.mapping.mapped_pages()
     }
 
+    /// TRIM: logical page `lpn` holds nothing any more; its physical page (if any) is invalidated
+    /// and the mapping removed. Returns whether it was mapped.
+    pub fn trim(&mut self, lpn: Lpn) -> bool {
+        if lpn.0 as u64 >= self.logical_pages {
+            return false;
+        }
+        let Some(old) = self.mapping.remove(lpn) else { return false };
+        let tier = self.tier_of(old);
+        let store = &mut self.stores[tier];
+        let local = store.local_page(old);
+        store.invalidate(local);
+        store.stats.trimmed_pages += 1;
+        true
+    }
+
     /// The integrity tag stored with a physical page (0 when tags are off).
     pub fn tag(&self, ppn: Ppn) -> u32 {
         let store = &self.stores[self.tier_of(ppn)];

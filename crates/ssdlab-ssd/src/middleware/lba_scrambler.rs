@@ -228,6 +228,19 @@ impl Middleware for LbaScrambler {
         self.forward.get(host)
     }
 
+    /// The host page's SLBA becomes unused: fragmented while the FTL still holds its copy, or, when
+    /// the FTL trimmed it already, holding nothing (then simply unused: the empty cursor does not
+    /// come back to it).
+    fn delete(&mut self, host: Lpn, ftl: &Ftl) {
+        if let Some(slba) = self.forward.remove(host) {
+            self.reverse.remove(slba);
+            if ftl.lookup(slba).is_some() {
+                self.fragmented.push(slba.0);
+                self.fragmented_count += 1;
+            }
+        }
+    }
+
     fn stats(&self) -> MiddlewareStats {
         MiddlewareStats { fragmented_pages: self.fragmented_count, ..self.stats }
     }

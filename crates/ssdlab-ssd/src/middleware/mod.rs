@@ -41,6 +41,9 @@ pub trait Middleware: Send {
     fn stats(&self) -> MiddlewareStats {
         MiddlewareStats::default()
     }
+    /// Host page `host` was deleted (discard/TRIM reaching the middleware): its data is no longer
+    /// needed. Called after the FTL trimmed the page, when the delete goes that far.
+    fn delete(&mut self, _host: Lpn, _ftl: &Ftl) {}
     /// Clears counters (after preconditioning) without touching the tables.
     fn reset_stats(&mut self) {}
     /// Bytes held by the middleware's tables.

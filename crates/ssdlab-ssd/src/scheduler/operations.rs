@@ -44,6 +44,8 @@ pub struct RequestTag {
     pub latency_from: SimTime,
     pub size_bytes: u64,
     pub write: bool,
+    /// A delete (discard/TRIM): completes without flash work, kept out of the latency figures.
+    pub delete: bool,
 }
 
 // A pending stage is packed into 64 bits (3 bits of variant, then its fields), so a queue entry
@@ -113,16 +115,17 @@ pub struct RequestProgress {
     pub size_bytes: u64,
     pub outstanding: u32,
     pub write: bool,
+    pub delete: bool,
 }
 
 impl RequestProgress {
     pub fn new(now: SimTime, tag: RequestTag) -> Self {
         // One count for the opening itself, so the request cannot complete while chains are added.
-        RequestProgress { completion: now, latency_from: tag.latency_from, size_bytes: tag.size_bytes, outstanding: 1, write: tag.write }
+        RequestProgress { completion: now, latency_from: tag.latency_from, size_bytes: tag.size_bytes, outstanding: 1, write: tag.write, delete: tag.delete }
     }
 
     pub fn tag(&self) -> RequestTag {
-        RequestTag { latency_from: self.latency_from, size_bytes: self.size_bytes, write: self.write }
+        RequestTag { latency_from: self.latency_from, size_bytes: self.size_bytes, write: self.write, delete: self.delete }
     }
 }
 

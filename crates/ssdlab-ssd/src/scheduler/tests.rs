@@ -47,7 +47,7 @@ fn lower_page(geometry: &DeviceLayout, die: u32, nth: usize) -> Ppn {
 }
 
 fn tag(write: bool) -> RequestTag {
-    RequestTag { latency_from: SimTime::ZERO, size_bytes: 4096, write }
+    RequestTag { latency_from: SimTime::ZERO, size_bytes: 4096, write, delete: false }
 }
 
 /// Runs every pending event; returns the completions in the order they were learned.

@@ -71,6 +71,7 @@ pub struct Simulation {
     read_latency: LatencyRecorder,
     write_latency: LatencyRecorder,
     unmapped_page_reads: u64,
+    deletes: crate::metrics::DeleteSummary,
     read_modify_writes: u64,
     precondition: PreconditionSummary,
     first_arrival: Option<SimTime>,
@@ -246,6 +247,10 @@ impl Simulation {
             read_latency: LatencyRecorder::default(),
             write_latency: LatencyRecorder::default(),
             unmapped_page_reads: 0,
+            deletes: crate::metrics::DeleteSummary {
+                target: serde_json::to_value(config.host.delete_target).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
+                ..Default::default()
+            },
             read_modify_writes: 0,
             precondition: PreconditionSummary { pages_written: 0, gc_pages_copied: 0, blocks_erased: 0, wall_seconds: 0.0 },
             first_arrival: None,

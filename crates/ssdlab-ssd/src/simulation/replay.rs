@@ -9,7 +9,7 @@
 //! time (mapping, GC decisions) and starting its flash work, whose first stages are booked at once.
 
 use super::Simulation;
-use crate::config::HostMode;
+use crate::config::{DeleteTarget, HostMode};
 use crate::error::SimulationError;
 use crate::geometry::{Lpn, Ppn};
 use crate::host::device_queue::DeviceQueue;
@@ -132,7 +132,7 @@ impl Simulation {
             let latency = completion.since(request.latency_from).0;
             if request.write {
                 self.write_latency.record(latency, request.size_bytes);
-            } else {
+            } else if !request.delete {
                 self.read_latency.record(latency, request.size_bytes);
             }
             self.last_completion = self.last_completion.max(completion);
@@ -176,12 +176,16 @@ impl Simulation {
         if let Some(classifier) = self.workload_class.as_mut() {
             // On the workload's own timeline (its arrival times): in closed loop the issue times say
             // how fast the device is, not how often the workload rewrites its data.
-            classifier.observe(request.arrival.0, request.op == IoOp::Write, span.first, span.last - span.first + 1);
+            if request.op != IoOp::Delete {
+                classifier.observe(request.arrival.0, request.op == IoOp::Write, span.first, span.last - span.first + 1);
+            }
         }
-        let slot = self.scheduler.open_request(issue, RequestTag { latency_from, size_bytes: request.size_bytes, write: request.op == IoOp::Write });
+        let tag = RequestTag { latency_from, size_bytes: request.size_bytes, write: request.op == IoOp::Write, delete: request.op == IoOp::Delete };
+        let slot = self.scheduler.open_request(issue, tag);
         match request.op {
             IoOp::Read => self.serve_read(span, issue, slot),
             IoOp::Write => self.serve_write(span, issue, slot, request)?,
+            IoOp::Delete => self.serve_delete(span),
         }
         self.scheduler.close_request(slot, issue);
         Ok(())
@@ -214,6 +218,33 @@ impl Simulation {
         };
         let plan = self.read_strategy.plan(&context);
         self.scheduler.read(now, ppn, &plan, waiter)
+    }
+
+    /// A delete: no flash work (it completes when issued); whole pages of the range are deleted
+    /// where `host.delete_target` says (a partial page still holds data of the rest of its page).
+    #[cold]
+    fn serve_delete(&mut self, span: PageSpan) {
+        self.deletes.requests += 1;
+        let first = span.first + span.first_partial as u64;
+        let last = if span.last_partial { span.last.checked_sub(1) } else { Some(span.last) };
+        let Some(last) = last.filter(|&last| last >= first) else { return };
+        for page in first..=last {
+            let host = Lpn(page as u32);
+            self.deletes.pages += 1;
+            match self.config.host.delete_target {
+                DeleteTarget::None => continue,
+                DeleteTarget::Middleware => self.middleware.delete(host, &self.ftl),
+                DeleteTarget::Ftl => {
+                    if let Some(target) = self.middleware.read_target(host) {
+                        self.deletes.pages_trimmed += self.ftl.trim(target) as u64;
+                    }
+                    self.middleware.delete(host, &self.ftl);
+                }
+            }
+            if let Some(oracle) = self.oracle.as_mut() {
+                oracle.delete(host.0);
+            }
+        }
     }
 
     fn serve_read(&mut self, span: PageSpan, now: SimTime, slot: u32) {

@@ -15,7 +15,7 @@ impl Simulation {
         if let Some(mut oracle) = self.oracle.take() {
             let mut expected: Vec<(u32, u32)> = oracle.expected.iter().map(|(&k, &v)| (k, v)).collect();
             expected.sort_unstable();
-            for (host_page, _) in expected {
+            for (host_page, _) in expected.into_iter().chain(oracle.deleted_pages()) {
                 let found = self.middleware.read_target(Lpn(host_page)).and_then(|t| self.ftl.lookup(t)).map(|ppn| self.ftl.tag(ppn));
                 oracle.check(host_page, found, "final sweep");
                 pages_checked_at_end += 1;
@@ -109,6 +109,7 @@ impl Simulation {
                 channel: utilisation(channel_busy.as_secs_f64(), self.scheduler.channels()),
             },
             unmapped_page_reads: self.unmapped_page_reads,
+            deletes: self.deletes.clone(),
             read_modify_writes: self.read_modify_writes,
             precondition: self.precondition.clone(),
             integrity: IntegritySummary {

@@ -1,9 +1,9 @@
 //! blkparse default text output:
 //! `maj,min cpu seq time pid action rwbs sector + sectors [process]`.
 //! One action stands for a request: Q (queued by the block layer), as replay tools usually take it.
-//! Events of other actions (G, I, D, C, M, ...) and requests that are neither read nor write
-//! (flush-only, discard) carry no I/O for replay and are passed over; the summary blkparse prints at
-//! the end ("CPU0 (8,0):", "Total (...)") ends the trace.
+//! Events of other actions (G, I, D, C, M, ...) and flush-only requests carry no I/O for replay and
+//! are passed over; discards (RWBS with 'D') become deletes; the summary blkparse prints at the end
+//! ("CPU0 (8,0):", "Total (...)") ends the trace.
 
 use super::{parse_time, parse_u64, FieldError, ParsedLine, RawRecord};
 use crate::request::IoOp;
@@ -42,16 +42,16 @@ pub fn parse(line: &str) -> Result<ParsedLine, FieldError> {
         return Ok(ParsedLine::NotARequest);
     }
     let rwbs = fields[6];
-    let op = if rwbs.contains('R') {
+    // 'D' is a discard (older kernels show it with 'W', "WD").
+    let op = if rwbs.contains('D') {
+        IoOp::Delete
+    } else if rwbs.contains('R') {
         IoOp::Read
     } else if rwbs.contains('W') {
         IoOp::Write
     } else {
         return Ok(ParsedLine::NotARequest);
     };
-    if rwbs.contains('D') && !rwbs.contains('W') {
-        return Ok(ParsedLine::NotARequest);
-    }
     if fields.len() < 10 || fields[8] != "+" {
         // A queued flush-with-data or barrier without a range carries no I/O.
         return Ok(ParsedLine::NotARequest);
@@ -88,5 +88,16 @@ mod tests {
         let c = parse("  8,0    3        2     0.000100000  4162  C   W 1234 + 8 [0]").unwrap();
         assert_eq!(c, ParsedLine::NotARequest);
         assert_eq!(parse("CPU0 (8,0):").unwrap(), ParsedLine::EndOfTrace);
+    }
+
+    #[test]
+    fn discards_become_deletes_and_flushes_stay_out() {
+        for rwbs in ["D", "DS", "WD"] {
+            match parse(&format!("  8,0    3        1     0.000000000  4162  Q  {rwbs} 2048 + 16 [fstrim]")).unwrap() {
+                ParsedLine::Request(r) => assert_eq!((r.op, r.offset_bytes, r.size_bytes), (IoOp::Delete, 2048 * 512, 8192), "{rwbs}"),
+                other => panic!("{rwbs}: unexpected {other:?}"),
+            }
+        }
+        assert_eq!(parse("  8,0    3        1     0.000000000  4162  Q  FN 0 + 0 [kworker]").unwrap(), ParsedLine::NotARequest);
     }
 }

@@ -1,4 +1,5 @@
-//! Plain CSV: `time,op,offset,size` with offset and size in bytes and op one of R/W/read/write.
+//! Plain CSV: `time,op,offset,size` with offset and size in bytes and op one of R/W/read/write, or
+//! D/delete/discard/trim for a delete.
 //! An optional header names the time unit: `time_s`, `time_ms`, `time_us` or `time_ns` (plain `time`
 //! means seconds). Without a header, time is in seconds.
 
@@ -40,9 +41,28 @@ pub fn parse(line: &str, state: &mut CsvState) -> Result<ParsedLine, FieldError>
     let op = match fields[1].to_ascii_lowercase().as_str() {
         "r" | "read" => IoOp::Read,
         "w" | "write" => IoOp::Write,
-        other => return Err(FieldError::new("op", format!("expected R, W, read or write, found {other:?}"))),
+        "d" | "delete" | "discard" | "trim" => IoOp::Delete,
+        other => return Err(FieldError::new("op", format!("expected R, W, D, read, write, delete, discard or trim, found {other:?}"))),
     };
     let offset_bytes = parse_u64(fields[2], "offset")?;
     let size_bytes = require_nonzero_size(parse_u64(fields[3], "size")?, "size")?;
     Ok(ParsedLine::Request(RawRecord { time_ns, device: 0, op, offset_bytes, size_bytes }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delete_ops_parse_and_unknown_ops_name_the_field() {
+        let mut state = CsvState::default();
+        for op in ["D", "delete", "Discard", "TRIM"] {
+            match parse(&format!("0.5,{op},4096,8192"), &mut state).unwrap() {
+                ParsedLine::Request(r) => assert_eq!((r.op, r.offset_bytes, r.size_bytes), (IoOp::Delete, 4096, 8192), "{op}"),
+                other => panic!("{op}: unexpected {other:?}"),
+            }
+        }
+        let error = parse("0.5,X,4096,8192", &mut state).unwrap_err();
+        assert_eq!(error.field, "op");
+    }
 }

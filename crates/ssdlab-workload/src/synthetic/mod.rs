@@ -31,6 +31,10 @@ pub struct SyntheticSpec {
     pub requests: u64,
     /// Fraction of requests that are reads, in [0, 1].
     pub read_fraction: f64,
+    /// Fraction of requests that are deletes (discard/TRIM of the range), in [0, 1 - read_fraction];
+    /// the rest are writes.
+    #[serde(default)]
+    pub delete_fraction: f64,
     /// Bytes of logical address space the requests fall in (from offset 0).
     pub span_bytes: u64,
     /// Requests start on multiples of this many bytes.
@@ -57,6 +61,9 @@ impl SyntheticSpec {
         }
         if !(0.0..=1.0).contains(&self.read_fraction) {
             return invalid("read_fraction", format!("must be in [0, 1], got {}", self.read_fraction));
+        }
+        if !(0.0..=1.0).contains(&self.delete_fraction) || self.read_fraction + self.delete_fraction > 1.0 + 1e-12 {
+            return invalid("delete_fraction", format!("must be in [0, 1 - read_fraction] = [0, {}], got {}", 1.0 - self.read_fraction, self.delete_fraction));
         }
         if self.alignment_bytes == 0 {
             return invalid("alignment_bytes", "must be positive".into());
@@ -116,7 +123,15 @@ impl Iterator for SyntheticGenerator {
             ArrivalProcess::Poisson { mean_interarrival_ns } => self.clock_ns += self.rng.exponential(mean_interarrival_ns),
             ArrivalProcess::Fixed { interval_ns } => self.clock_ns += interval_ns as f64,
         }
-        let op = if self.rng.next_f64() < self.spec.read_fraction { IoOp::Read } else { IoOp::Write };
+        // One draw decides the op (the same draws as without deletes when delete_fraction is 0).
+        let draw = self.rng.next_f64();
+        let op = if draw < self.spec.read_fraction {
+            IoOp::Read
+        } else if draw < self.spec.read_fraction + self.spec.delete_fraction {
+            IoOp::Delete
+        } else {
+            IoOp::Write
+        };
         let size_bytes = self.spec.size.sample(&mut self.rng, self.spec.alignment_bytes);
         let size_slots = size_bytes.div_ceil(self.spec.alignment_bytes).min(self.slots);
         let slot = self.address.sample(&mut self.rng, size_slots);
@@ -140,6 +155,7 @@ mod tests {
         SyntheticSpec {
             requests: 20_000,
             read_fraction: 0.6,
+            delete_fraction: 0.0,
             span_bytes: 1 << 30,
             alignment_bytes: 4096,
             address,
@@ -171,6 +187,21 @@ mod tests {
                 assert!(pair[0].arrival <= pair[1].arrival);
             }
         }
+    }
+
+    #[test]
+    fn delete_fraction_takes_its_share_and_is_checked() {
+        let mut with_deletes = spec(AddressDistribution::Uniform);
+        with_deletes.delete_fraction = 0.25;
+        let generator = SyntheticGenerator::new(&with_deletes, 5).unwrap();
+        let deletes = generator.filter(|r| r.op == IoOp::Delete).count() as f64 / 20_000.0;
+        assert!((deletes - 0.25).abs() < 0.015, "{deletes}");
+        // Without deletes the draws are the same as before the option existed: reads where they were.
+        let plain: Vec<IoOp> = SyntheticGenerator::new(&spec(AddressDistribution::Uniform), 5).unwrap().map(|r| r.op).collect();
+        let zero: Vec<IoOp> = SyntheticGenerator::new(&SyntheticSpec { delete_fraction: 0.0, ..spec(AddressDistribution::Uniform) }, 5).unwrap().map(|r| r.op).collect();
+        assert_eq!(plain, zero);
+        with_deletes.delete_fraction = 0.5;
+        assert!(with_deletes.validate().is_err(), "0.6 reads + 0.5 deletes > 1");
     }
 
     #[test]

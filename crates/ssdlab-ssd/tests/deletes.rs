@@ -1,0 +1,61 @@
+//! Deletes (discard/TRIM): routed to nowhere, the middleware or the FTL, with the integrity oracle on
+//! (a deleted page may read as its old data or as unmapped, never as another page's data).
+
+mod common;
+use common::*;
+use ssdlab_ssd::run;
+
+const UNIFORM: &str = "{ distribution = \"uniform\" }";
+const PAGES: &str = "{ distribution = \"uniform\", min_bytes = 4096, max_bytes = 16384 }";
+
+fn with_deletes(target: &str, middleware: &str) -> ssdlab_ssd::RunResult {
+    let workload = synthetic(30_000, 0.4, 11 << 20, UNIFORM, PAGES);
+    let config = small_config(&workload, &[
+        "workload.synthetic.delete_fraction=0.15",
+        &format!("host.delete_target=\"{target}\""),
+        &format!("middleware.kind={middleware}"),
+        "verification.integrity_oracle=true",
+    ]);
+    run(&config, &mut no_progress()).unwrap_or_else(|e| panic!("{target}/{middleware}: {e}"))
+}
+
+#[test]
+fn deletes_reach_their_target_and_every_read_stays_right() {
+    for middleware in ["none", "lba_scrambler"] {
+        let none = with_deletes("none", middleware);
+        let to_middleware = with_deletes("middleware", middleware);
+        let trim = with_deletes("ftl", middleware);
+        for result in [&none, &to_middleware, &trim] {
+            assert_eq!(result.requests_completed, 30_000, "{middleware}");
+            assert!(result.deletes.requests > 4_000 && result.deletes.pages > 4_000, "{middleware}: {:?}", result.deletes);
+            assert!(result.integrity.reads_checked > 10_000);
+            assert_eq!(result.integrity.mismatches, 0);
+            // Deletes are not reads: the read latency counts the reads only.
+            assert_eq!(result.read.count + result.write.count + result.deletes.requests, 30_000);
+        }
+        // Without TRIM the FTL keeps every deleted page as valid data: nothing trimmed, reads of
+        // deleted pages find the old data.
+        assert_eq!(none.deletes.pages_trimmed, 0);
+        assert_eq!(none.unmapped_page_reads, 0, "{middleware}");
+        // TRIM: pages unmapped, reads of them are unmapped reads, and GC has less to copy.
+        assert!(trim.deletes.pages_trimmed > 3_000, "{middleware}: {:?}", trim.deletes);
+        assert!(trim.unmapped_page_reads > 1_000, "{middleware}");
+        assert!(trim.gc.pages_copied < none.gc.pages_copied, "{middleware}: TRIM {} vs none {}", trim.gc.pages_copied, none.gc.pages_copied);
+        assert_eq!(to_middleware.deletes.pages_trimmed, 0);
+    }
+    // The scrambler learns of deleted pages: they read as unmapped above it, and it reuses them.
+    let scrambled = with_deletes("middleware", "lba_scrambler");
+    assert!(scrambled.unmapped_page_reads > 1_000);
+    assert_eq!(with_deletes("middleware", "none").unmapped_page_reads, 0, "a middleware that keeps no table has nothing to forget");
+}
+
+#[test]
+fn a_delete_of_part_of_a_page_deletes_nothing_of_it() {
+    // 2 KiB deletes at 2 KiB alignment never cover a whole 4 KiB page.
+    let workload = synthetic(5_000, 0.5, 4 << 20, UNIFORM, "{ distribution = \"fixed\", bytes = 2048 }");
+    let config = small_config(&workload, &["workload.synthetic.delete_fraction=0.3", "workload.synthetic.alignment_bytes=2048", "host.delete_target=\"ftl\"", "verification.integrity_oracle=true"]);
+    let result = run(&config, &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(result.deletes.requests > 1_000);
+    assert_eq!(result.deletes.pages, 0);
+    assert_eq!(result.deletes.pages_trimmed, 0);
+}
