@@ -114,6 +114,12 @@ def render_run(result: Any, console: Console) -> None:
                 f"decoding: {read_path['hard_decision_failures'] / sampled:.1%} of {sampled:,} reads failed hard decision; "
                 f"fewest extra sensing levels needed {{{needing}}}; uncorrectable {read_path['uncorrectable_reads']:,}{look_ahead}"
             )
+    deletes = r.get("deletes")
+    if deletes and deletes["requests"]:
+        console.print(
+            f"deletes: {deletes['requests']:,} requests over {deletes['pages']:,} whole pages, sent to {deletes['target']}; "
+            f"{deletes['pages_trimmed']:,} pages trimmed in the FTL"
+        )
     workload_class = r.get("workload_class")
     if workload_class:
         last = workload_class["changes"][-1]

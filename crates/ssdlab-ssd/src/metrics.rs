@@ -179,6 +179,9 @@ pub struct PreconditionSummary {
     pub gc_pages_copied: u64,
     pub blocks_erased: u64,
     pub wall_seconds: f64,
+    /// The aged-drive fill and deletes (`ftl.precondition.fill_fraction`, `live_fraction`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aged_drive: Option<crate::simulation::AgedDrive>,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -1,5 +1,6 @@
 //! Deletes (discard/TRIM): routed to nowhere, the middleware or the FTL, with the integrity oracle on
-//! (a deleted page may read as its old data or as unmapped, never as another page's data).
+//! (a deleted page may read as its old data or as unmapped, never as another page's data); and
+//! aged-drive preconditioning (fill, then delete extents down to a live fraction).
 
 mod common;
 use common::*;
@@ -58,4 +59,53 @@ fn a_delete_of_part_of_a_page_deletes_nothing_of_it() {
     assert!(result.deletes.requests > 1_000);
     assert_eq!(result.deletes.pages, 0);
     assert_eq!(result.deletes.pages_trimmed, 0);
+}
+
+fn aged(target: &str, fill: f64, live: f64, order: &str) -> ssdlab_ssd::RunResult {
+    // A 2 MiB workload on the small device; the fill covers a fraction of its whole logical capacity.
+    let workload = synthetic(5_000, 0.5, 2 << 20, UNIFORM, PAGES);
+    let config = small_config(&workload, &[
+        &format!("ftl.precondition.fill_fraction={fill}"),
+        &format!("ftl.precondition.live_fraction={live}"),
+        &format!("ftl.precondition.fill_order=\"{order}\""),
+        "ftl.precondition.delete_extent_min_pages=4",
+        "ftl.precondition.delete_extent_max_pages=32",
+        &format!("host.delete_target=\"{target}\""),
+        "verification.integrity_oracle=true",
+    ]);
+    run(&config, &mut no_progress()).unwrap_or_else(|e| panic!("{target}/{fill}/{live}/{order}: {e}"))
+}
+
+#[test]
+fn an_aged_drive_reaches_its_live_fraction_exactly() {
+    for order in ["sequential", "random"] {
+        let full = aged("ftl", 1.0, 1.0, order);
+        let drive = full.precondition.aged_drive.expect("aged drive reported");
+        // DiskSim's "every logical page mapped at start".
+        let logical_pages = (full.device.logical_capacity_bytes / 4096) as u64;
+        assert_eq!(drive.pages_filled, logical_pages, "{order}");
+        assert_eq!(drive.pages_deleted, 0);
+        for target in ["none", "ftl"] {
+            let result = aged(target, 0.9, 0.6, order);
+            let drive = result.precondition.aged_drive.expect("aged drive reported");
+            let expected = (drive.pages_filled as f64 * 0.4).round() as u64;
+            assert_eq!(drive.pages_deleted, expected, "{target}/{order}");
+            assert!((drive.live_fraction - 0.6).abs() < 1e-3, "{target}/{order}: {drive:?}");
+            assert_eq!(result.integrity.mismatches, 0);
+        }
+    }
+    // Without TRIM the dead data stays valid in the FTL: GC copies it; with TRIM it does not.
+    let (none, trim) = (aged("none", 0.9, 0.6, "random"), aged("ftl", 0.9, 0.6, "random"));
+    assert!(none.gc.pages_copied > trim.gc.pages_copied, "none {} vs TRIM {}", none.gc.pages_copied, trim.gc.pages_copied);
+}
+
+#[test]
+fn an_aged_drive_that_cannot_reach_its_live_fraction_says_so() {
+    // The fill is no larger than the footprint, which is never deleted.
+    let workload = synthetic(2_000, 0.5, 8 << 20, UNIFORM, PAGES);
+    let config = small_config(&workload, &["ftl.precondition.fill_fraction=0.01", "ftl.precondition.live_fraction=0.5"]);
+    let error = run(&config, &mut no_progress()).expect_err("cannot delete the footprint").to_string();
+    assert!(error.contains("ftl.precondition.live_fraction"), "{error}");
+    let bad = small_config_result(&workload, &["ftl.precondition.live_fraction=0.5"]).and_then(|c| ssdlab_ssd::Simulation::new(&c).map(|_| ()));
+    assert!(bad.expect_err("needs a fill").to_string().contains("ftl.precondition.live_fraction"));
 }

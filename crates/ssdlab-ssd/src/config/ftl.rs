@@ -120,11 +120,43 @@ pub struct PreconditionConfig {
     /// mean; pages the workload never writes get `data_age_hours` as their mean. Ages are capped at
     /// 6 x `data_age_hours`.
     pub data_age_distribution: DataAgeDistribution,
+    /// Aged drive: before the workload's footprint, fill this fraction of the exported logical
+    /// capacity (what a drive in use holds; MQSim's "initial occupancy"). 1.0 with `live_fraction`
+    /// 1.0 is DiskSim's "every logical page mapped at start". 0: the footprint only.
+    pub fill_fraction: f64,
+    /// The order the fill writes its pages in: `sequential` (logical order) or `random`.
+    pub fill_order: FillOrder,
+    /// Aged drive: after the fill, delete scattered extents of filled pages (never the workload's
+    /// footprint) until this fraction of the filled pages is live. The deletes go where
+    /// `host.delete_target` says: without TRIM (`none`) the FTL still holds the dead data as valid,
+    /// as under a file system that does not trim. What the file system calls free space is then
+    /// 1 - live_fraction of the filled capacity, apart from the spare flash (over-provisioning).
+    pub live_fraction: f64,
+    /// Deleted extents are uniform in this many pages (inclusive), each at a random start.
+    pub delete_extent_min_pages: u32,
+    pub delete_extent_max_pages: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FillOrder {
+    Sequential,
+    Random,
 }
 
 impl Default for PreconditionConfig {
     fn default() -> Self {
-        PreconditionConfig { enabled: true, overwrite_passes: 1.0, data_age_hours: 0.0, data_age_distribution: DataAgeDistribution::Fixed }
+        PreconditionConfig {
+            enabled: true,
+            overwrite_passes: 1.0,
+            data_age_hours: 0.0,
+            data_age_distribution: DataAgeDistribution::Fixed,
+            fill_fraction: 0.0,
+            fill_order: FillOrder::Sequential,
+            live_fraction: 1.0,
+            delete_extent_min_pages: 1,
+            delete_extent_max_pages: 64,
+        }
     }
 }
 
@@ -198,6 +230,22 @@ pub(super) fn validate(ftl: &FtlConfig, tiers: &[TierSpec]) -> Result<(), (Strin
     // Stamps are u32 ms of retention clock (1,193 h); leave room for the run.
     if ftl.precondition.oldest_data_age_hours() > 1000.0 {
         return fail("ftl.precondition.data_age_hours", format!("gives ages up to {:.0} h with the {:?} distribution; the retention clock holds ages up to 1,000 h at the start", ftl.precondition.oldest_data_age_hours(), ftl.precondition.data_age_distribution));
+    }
+    let precondition = &ftl.precondition;
+    if !(0.0..=1.0).contains(&precondition.fill_fraction) {
+        return fail("ftl.precondition.fill_fraction", format!("must be in [0, 1] (a fraction of the exported capacity), got {}", precondition.fill_fraction));
+    }
+    if !(precondition.live_fraction > 0.0 && precondition.live_fraction <= 1.0) {
+        return fail("ftl.precondition.live_fraction", format!("must be in (0, 1], got {}", precondition.live_fraction));
+    }
+    if precondition.live_fraction < 1.0 && precondition.fill_fraction == 0.0 {
+        return fail("ftl.precondition.live_fraction", "deletes extents of the filled capacity: set ftl.precondition.fill_fraction too".into());
+    }
+    if precondition.delete_extent_min_pages == 0 || precondition.delete_extent_max_pages < precondition.delete_extent_min_pages {
+        return fail(
+            "ftl.precondition.delete_extent_max_pages",
+            format!("extents are min..=max pages with 1 <= min <= max; got {}..={}", precondition.delete_extent_min_pages, precondition.delete_extent_max_pages),
+        );
     }
     if !(ftl.precondition.overwrite_passes >= 0.0 && ftl.precondition.overwrite_passes.is_finite()) {
         return fail("ftl.precondition.overwrite_passes", "must be a non-negative number".into());

@@ -6,6 +6,8 @@
 //! untimed) -> replay every request through the layers, booking flash work in simulated time -> check
 //! that every request completed and, with the oracle on, that every read returned the latest write.
 
+mod aged_drive;
+pub use aged_drive::AgedDrive;
 mod events;
 mod footprint;
 mod limits;
@@ -178,10 +180,19 @@ impl Simulation {
         let layout = DeviceLayout::new(&config.device);
         let blocks_total: u64 = layout.tiers().iter().map(|tier| tier.geometry.blocks_total() as u64).sum();
         let keep_tags = config.verification.integrity_oracle;
-        // Preconditioning writes the whole footprint: refuse it here if it cannot fit in memory.
-        let estimate = limits::estimate_bytes(footprint.len(), blocks_total, keep_tags);
-        let (field, what) = if config.workload.trace.is_some() { ("workload.trace.path", "the trace's footprint") } else { ("workload.synthetic.span_bytes", "the synthetic span") };
-        limits::check_memory(&config, estimate, field, &format!("{what} ({} pages of {page_bytes} bytes on {blocks_total} blocks)", footprint.len()))?;
+        // Preconditioning writes the whole footprint (and an aged drive's fill): refuse it here if it
+        // cannot fit in memory.
+        let layout_pages: u64 = tier_logical_pages(&config, &layout).iter().sum();
+        let fill_pages = (config.ftl.precondition.fill_fraction * layout_pages as f64) as u64;
+        let estimate = limits::estimate_bytes(footprint.len().max(fill_pages), blocks_total, keep_tags);
+        let (field, what) = if fill_pages > footprint.len() {
+            ("ftl.precondition.fill_fraction", "the aged drive's fill")
+        } else if config.workload.trace.is_some() {
+            ("workload.trace.path", "the trace's footprint")
+        } else {
+            ("workload.synthetic.span_bytes", "the synthetic span")
+        };
+        limits::check_memory(&config, estimate, field, &format!("{what} ({} pages of {page_bytes} bytes on {blocks_total} blocks)", footprint.len().max(fill_pages)))?;
         if config.middleware.kind == crate::config::MiddlewareKind::LbaScrambler {
             // Rule 1 may fill the NAND up to 1 - plentiful_free_fraction; GC needs its reserve
             // (high watermark + 2 open blocks) and one more block per plane of slack to make progress.
@@ -252,7 +263,7 @@ impl Simulation {
                 ..Default::default()
             },
             read_modify_writes: 0,
-            precondition: PreconditionSummary { pages_written: 0, gc_pages_copied: 0, blocks_erased: 0, wall_seconds: 0.0 },
+            precondition: PreconditionSummary { pages_written: 0, gc_pages_copied: 0, blocks_erased: 0, wall_seconds: 0.0, aged_drive: None },
             first_arrival: None,
             last_completion: SimTime::ZERO,
             requests_issued: 0,

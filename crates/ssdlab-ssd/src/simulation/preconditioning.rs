@@ -1,6 +1,7 @@
 //! Fast aging and preconditioning before replay (untimed): the footprint written once, then random
 //! overwrites until garbage collection reaches its steady state.
 
+use super::aged_drive::PageSet;
 use super::Simulation;
 use crate::error::SimulationError;
 use crate::config::DataAgeDistribution;
@@ -20,15 +21,20 @@ impl Simulation {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(derive_seed(self.config.seed, "aging"));
             self.ftl.age(self.config.ftl.aging.pe_cycles, self.config.ftl.aging.spread_fraction, &mut rng);
         }
-        if self.config.ftl.precondition.enabled && self.footprint.len() > 0 {
+        let fill_requested = self.config.ftl.precondition.fill_fraction > 0.0;
+        if self.config.ftl.precondition.enabled && (self.footprint.len() > 0 || fill_requested) {
+            // An aged drive: part of the capacity filled first (see `aged_drive.rs`).
+            let filled = self.fill()?;
+            let filled_set = filled.as_ref().map(|(pages, _)| PageSet::of(self.host_logical_pages, pages));
             let footprint_pages = self.footprint.len();
             let logical_pages = self.host_logical_pages;
             for index in 0..footprint_pages {
                 let page = self.footprint.get(index);
-                if (page as u64) < logical_pages {
+                if (page as u64) < logical_pages && !filled_set.as_ref().is_some_and(|set| set.contains(page as u64)) {
                     self.untimed_write(page)?;
                 }
             }
+            drop(filled_set);
             let overwrites = (footprint_pages as f64 * self.config.ftl.precondition.overwrite_passes) as u64;
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(derive_seed(self.config.seed, "precondition"));
             for _ in 0..overwrites {
@@ -37,6 +43,10 @@ impl Simulation {
                     self.untimed_write(page)?;
                 }
             }
+            let aged_drive = match filled {
+                Some((pages, aged)) => Some(self.delete_down_to_live_fraction(&pages, aged)?),
+                None => None,
+            };
             self.age_preconditioned_data()?;
             let stats = self.ftl.stats();
             self.precondition = PreconditionSummary {
@@ -44,6 +54,7 @@ impl Simulation {
                 gc_pages_copied: stats.gc_pages_copied,
                 blocks_erased: stats.blocks_erased,
                 wall_seconds: started.elapsed().as_secs_f64(),
+                aged_drive,
             };
             self.ftl.reset_stats();
             self.middleware.reset_stats();
@@ -106,7 +117,7 @@ impl Simulation {
         Ok(writes.iter().map(|&k| if k == 0 || span_hours <= 0.0 { unwritten_mean } else { span_hours / k as f64 }).collect())
     }
 
-    fn untimed_write(&mut self, host_page: u32) -> Result<(), SimulationError> {
+    pub(super) fn untimed_write(&mut self, host_page: u32) -> Result<(), SimulationError> {
         let target = self.middleware.write_target(Lpn(host_page), &self.ftl, 0);
         let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(host_page));
         self.ops.clear();

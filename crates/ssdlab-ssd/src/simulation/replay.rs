@@ -229,22 +229,28 @@ impl Simulation {
         let last = if span.last_partial { span.last.checked_sub(1) } else { Some(span.last) };
         let Some(last) = last.filter(|&last| last >= first) else { return };
         for page in first..=last {
-            let host = Lpn(page as u32);
             self.deletes.pages += 1;
-            match self.config.host.delete_target {
-                DeleteTarget::None => continue,
-                DeleteTarget::Middleware => self.middleware.delete(host, &self.ftl),
-                DeleteTarget::Ftl => {
-                    if let Some(target) = self.middleware.read_target(host) {
-                        self.deletes.pages_trimmed += self.ftl.trim(target) as u64;
-                    }
-                    self.middleware.delete(host, &self.ftl);
+            self.deletes.pages_trimmed += self.delete_page(Lpn(page as u32)) as u64;
+        }
+    }
+
+    /// Deletes one host page where `host.delete_target` says; returns whether the FTL trimmed it.
+    pub(super) fn delete_page(&mut self, host: Lpn) -> bool {
+        let mut trimmed = false;
+        match self.config.host.delete_target {
+            DeleteTarget::None => {}
+            DeleteTarget::Middleware => self.middleware.delete(host, &self.ftl),
+            DeleteTarget::Ftl => {
+                if let Some(target) = self.middleware.read_target(host) {
+                    trimmed = self.ftl.trim(target);
                 }
-            }
-            if let Some(oracle) = self.oracle.as_mut() {
-                oracle.delete(host.0);
+                self.middleware.delete(host, &self.ftl);
             }
         }
+        if let Some(oracle) = self.oracle.as_mut() {
+            oracle.delete(host.0);
+        }
+        trimmed
     }
 
     fn serve_read(&mut self, span: PageSpan, now: SimTime, slot: u32) {
