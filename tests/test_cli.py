@@ -182,3 +182,26 @@ def test_footprint_sized_device_explains_logical_above_physical(cli, tmp_path: P
     done = cli("run", "default", "--trace", str(trace), "--set", 'ftl.sizing="footprint"')
     assert done.returncode == 0, done.stderr
     assert "logical capacity exceeds physical" in done.stdout, done.stdout
+
+
+def test_deletes_in_a_csv_trace_reach_the_ftl_as_trim(cli, tmp_path):
+    trace = tmp_path / "with-deletes.csv"
+    lines = ["time_us,op,offset,size"]
+    lines += [f"{i},W,{i * 8192},8192" for i in range(200)]
+    lines += [f"{1000 + i},D,{i * 8192},8192" for i in range(100)]
+    lines += [f"{2000 + i},R,{i * 8192},8192" for i in range(200)]
+    trace.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "result.json"
+    done = cli("run", "default", "--trace", str(trace), "--set", "verification.integrity_oracle=true", "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    # 8 KiB pages on this drive: each delete covers one whole page; the first 100 pages are read back.
+    assert "deletes: 100 requests over 100 whole pages, sent to ftl" in done.stdout
+    import json
+
+    result = json.loads(out.read_text())
+    assert result["deletes"]["pages_trimmed"] == 100
+    assert result["unmapped_page_reads"] == 100
+    assert result["integrity"]["mismatches"] == 0
+    kept = cli("run", "default", "--trace", str(trace), "--set", 'host.delete_target="none"', "--json", str(out))
+    assert kept.returncode == 0, kept.stderr
+    assert json.loads(out.read_text())["unmapped_page_reads"] == 0
