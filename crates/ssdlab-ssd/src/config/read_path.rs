@@ -238,6 +238,18 @@ pub struct DecodingConfig {
     /// last (`ssdlab ecc decoding-table --pe A --pe B ...` writes both).
     pub pe_cycles: Vec<f64>,
     pub failure_probabilities_by_pe: Vec<Vec<Vec<f64>>>,
+    /// What one decoding draw decides: each page read on its own (`per_page`), or every page of a
+    /// host request together (`per_request`: seed 002 gives its failure rate as "x % of the read
+    /// operations", and a 25-page request drawn page by page nearly always meets a failure).
+    pub draw: DecodingDraw,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum DecodingDraw {
+    #[default]
+    PerPage,
+    PerRequest,
 }
 
 impl DecodingConfig {

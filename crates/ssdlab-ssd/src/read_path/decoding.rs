@@ -14,6 +14,7 @@
 //! is for one retention time), and failures correlated between pages of a word line.
 
 use super::{ReadContext, ReadPlan, ReadStep};
+use crate::config::DecodingDraw;
 use ssdlab_engine::random::Xoshiro256PlusPlus;
 
 /// Counts of what the read path did, reported with every run.
@@ -47,6 +48,9 @@ pub struct DecodingOutcomes {
     chip_rows: Vec<usize>,
     rng: Xoshiro256PlusPlus,
     pub statistics: ReadPathStatistics,
+    /// Per-request draws: the request of the last draw and the draw.
+    per_request: bool,
+    last_draw: Option<(u64, f64)>,
 }
 
 impl DecodingOutcomes {
@@ -60,7 +64,28 @@ impl DecodingOutcomes {
     /// two around its block's erase count, interpolated linearly (clamped at the ends).
     pub fn with_wear(tables: Vec<(f64, Vec<Vec<f64>>)>, chip_rows: Vec<usize>, max_levels: u32, seed: u64) -> Self {
         let statistics = ReadPathStatistics { reads_needing_levels: vec![0; max_levels as usize + 1], ..ReadPathStatistics::default() };
-        DecodingOutcomes { tables, chip_rows, rng: Xoshiro256PlusPlus::seed_from_u64(seed), statistics }
+        DecodingOutcomes { tables, chip_rows, rng: Xoshiro256PlusPlus::seed_from_u64(seed), statistics, per_request: false, last_draw: None }
+    }
+
+    /// One draw per page (default) or per host request.
+    pub fn drawing(mut self, draw: DecodingDraw) -> Self {
+        self.per_request = draw == DecodingDraw::PerRequest;
+        self
+    }
+
+    /// The uniform draw of a read of `request`: a fresh one per page, or the request's own.
+    fn draw_for(&mut self, request: u64) -> f64 {
+        if !self.per_request {
+            return self.rng.next_f64();
+        }
+        match self.last_draw {
+            Some((last, draw)) if last == request => draw,
+            _ => {
+                let draw = self.rng.next_f64();
+                self.last_draw = Some((request, draw));
+                draw
+            }
+        }
     }
 
     /// The tables around `pe_cycles` and the weight of the upper one.
@@ -80,6 +105,11 @@ impl DecodingOutcomes {
     /// Extra sensing levels this read needs (0: hard decision succeeds), or `None` when even the
     /// most precise sensing fails.
     pub fn levels_needed(&mut self, chip: u32, pe_cycles: u32) -> Option<u32> {
+        self.levels_needed_for(chip, pe_cycles, 0)
+    }
+
+    /// [`DecodingOutcomes::levels_needed`] for a read of host request `request`.
+    pub fn levels_needed_for(&mut self, chip: u32, pe_cycles: u32, request: u64) -> Option<u32> {
         self.statistics.sampled_reads += 1;
         let rows = self.tables[0].1.len();
         let needed = if rows == 0 {
@@ -87,8 +117,8 @@ impl DecodingOutcomes {
         } else {
             let row = if self.chip_rows.is_empty() { chip as usize % rows } else { self.chip_rows[chip as usize % self.chip_rows.len()] };
             let (low, high, weight) = self.bracket(pe_cycles as f64);
+            let draw = self.draw_for(request);
             let (below, above) = (&self.tables[low].1[row], &self.tables[high].1[row]);
-            let draw = self.rng.next_f64();
             // A mix of two non-increasing lists is non-increasing: the first level that decodes is
             // still the answer for every finer one.
             (0..below.len()).find(|&k| draw >= below[k] + weight * (above[k] - below[k])).map(|k| k as u32)
@@ -119,7 +149,7 @@ impl DecodingOutcomes {
     /// right after the hard sensing) booked as cancelled when hard decoding succeeds.
     pub fn hard_attempt(&mut self, plan: &mut ReadPlan, context: &ReadContext, look_ahead: bool, look_ahead_levels: u32) -> HardAttempt {
         plan.push(ReadStep::PLAIN_HARD);
-        let needed = self.levels_needed(context.chip, context.pe_cycles);
+        let needed = self.levels_needed_for(context.chip, context.pe_cycles, context.request);
         let look_ahead = look_ahead && context.die_idle;
         self.statistics.look_ahead_started += look_ahead as u64;
         if needed == Some(0) {
@@ -150,6 +180,19 @@ mod tests {
         assert!((fraction(s.reads_needing_levels[1]) - 0.25).abs() < 0.005, "{s:?}");
         assert!((fraction(s.reads_needing_levels[2]) - 0.04).abs() < 0.003, "{s:?}");
         assert!((fraction(s.uncorrectable_reads) - 0.01).abs() < 0.002, "{s:?}");
+    }
+
+    #[test]
+    fn a_per_request_draw_delays_the_hand_computed_share_of_requests() {
+        // p = 0.3 per read, requests of 25 pages: drawn per page, 1 - 0.7^25 = 99.987 % of requests
+        // meet a failure; drawn per request, 30 %.
+        let requests = 20_000u64;
+        let delayed = |draw: DecodingDraw| {
+            let mut outcomes = DecodingOutcomes::new(vec![vec![0.3, 0.0]], Vec::new(), 1, 7).drawing(draw);
+            (0..requests).filter(|&request| (0..25).map(|_| outcomes.levels_needed_for(0, 0, request)).any(|k| k != Some(0))).count() as f64 / requests as f64
+        };
+        assert!((delayed(DecodingDraw::PerPage) - (1.0 - 0.7f64.powi(25))).abs() < 0.001);
+        assert!((delayed(DecodingDraw::PerRequest) - 0.3).abs() < 0.01);
     }
 
     #[test]

@@ -41,6 +41,9 @@ pub struct ReadContext {
     pub age_hours: f64,
     /// The workload class the controller sees is hot (seed 000: data rewritten within a day).
     pub workload_hot: bool,
+    /// Which host request the read belongs to (its issue order): reads of one request share a
+    /// decoding draw with `read_path.decoding.draw = "per_request"`.
+    pub request: u64,
 }
 
 /// How often one decoder kind was used (seed 000's policies).
@@ -158,7 +161,7 @@ pub trait ReadStrategy: Send {
 /// The strategy of a validated config; `seed` drives its decoding-outcome draws.
 pub fn build(config: &ReadPathConfig, seed: u64) -> Box<dyn ReadStrategy> {
     let levels = config.soft_sensing_levels;
-    let outcomes = || DecodingOutcomes::with_wear(config.decoding.tables(), config.decoding.chip_rows.clone(), levels, seed);
+    let outcomes = || DecodingOutcomes::with_wear(config.decoding.tables(), config.decoding.chip_rows.clone(), levels, seed).drawing(config.decoding.draw);
     match config.strategy {
         ReadStrategyKind::HardDecision => Box::new(HardDecision),
         ReadStrategyKind::AlwaysSoft => Box::new(AlwaysSoft { levels }),

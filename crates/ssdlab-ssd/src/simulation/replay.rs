@@ -215,6 +215,7 @@ impl Simulation {
             die_idle: self.scheduler.die_idle_at(ppn, now),
             age_hours: self.ftl.data_age_hours(ppn, now.0),
             workload_hot: self.workload_class.as_ref().is_some_and(|classifier| crate::host::workload_class::is_hot(classifier.class())),
+            request: self.requests_issued,
         };
         let plan = self.read_strategy.plan(&context);
         self.scheduler.read(now, ppn, &plan, waiter)
