@@ -150,4 +150,11 @@ fn lba_scrambler_rules_do_what_they_say() {
     assert!(scrambled.middleware.fragmented_pages > 0);
     assert!(scrambled.middleware.rule2_victim_page_writes > 0, "{:?}", scrambled.middleware);
     assert_ne!(scrambled.gc, plain.gc);
+    // The recommendation list follows every plane's next victim (8 planes here), not one plane's:
+    // victims are read plane after plane. Following only the plane with the fewest free blocks, rule 2
+    // found a victim page for 54 of 16,093 writes here (0.3 %); following all, 688 (4.3 %).
+    let m = &scrambled.middleware;
+    assert!(m.victims_read >= 8, "{m:?}");
+    assert!(m.rule2_attempts > 0 && m.rule2_victim_page_writes as f64 > 0.02 * m.rule2_attempts as f64, "rule-2 hit rate: {m:?}");
+    assert!(m.victim_fragmented_pages > 0);
 }

@@ -20,9 +20,13 @@
 //!    there is one (which retires a dead copy) or else an empty one. The seed leaves the choice in
 //!    rule 3 open; this one never adds a fragmented page, so rule 3 alone behaves as no scrambler.
 //!
-//! Rules 1 and 2 move a host page to a new SLBA and leave its old SLBA fragmented. The next victim is
-//! that of the plane closest to garbage collection (fewest free blocks), re-read when the victim is
-//! erased, when its recommendation list runs dry, and every `pages_per_block` writes.
+//! Rules 1 and 2 move a host page to a new SLBA and leave its old SLBA fragmented. The
+//! recommendation list follows the next victim of every plane: it is refilled from the next plane's
+//! victim (planes in turn) when it runs dry and every `pages_per_block` writes, a victim counting
+//! only if it holds `victim_min_fragmented_pages` fragmented SLBAs; each entry remembers its block
+//! and that block's erase count, so an entry whose block was collected meanwhile is dropped when
+//! taken. When a whole round of planes finds nothing, the list rests for `pages_per_block` writes
+//! (a dry list would otherwise rescan every plane on every write).
 //!
 //! What it leaves out: the file system above it (the seed's scrambler sits below one and may know of
 //! deleted files; a block trace carries no deletes, so every dead copy the FTL cannot see here is one
@@ -49,13 +53,24 @@ pub struct LbaScrambler {
     /// Fragmented SLBAs, possibly with stale entries (checked when taken).
     fragmented: Vec<u32>,
     fragmented_count: u64,
-    /// The overwrite-recommendation list: fragmented SLBAs stored in `victim`.
-    recommendations: Vec<u32>,
-    victim: Option<(BlockIndex, u32)>,
-    /// Whether the victim held at least `victim_min_fragmented_pages` fragmented pages when read (rule 2).
-    victim_has_enough: bool,
+    /// The overwrite-recommendation list: fragmented SLBAs stored in the planes' next victims.
+    recommendations: Vec<Recommendation>,
+    /// Per (global) plane, the victim last read and its erase count, if it counted for rule 2.
+    victims: Vec<Option<(BlockIndex, u32)>>,
+    /// The plane whose victim is read next.
+    next_plane: u32,
     writes_since_refresh: u64,
+    /// Writes to go before a dry list is refilled again (after a fruitless round of every plane).
+    resting: u64,
     stats: MiddlewareStats,
+}
+
+/// A fragmented SLBA in a victim block (with the block's erase count when the victim was read).
+#[derive(Debug, Clone, Copy)]
+struct Recommendation {
+    slba: u32,
+    block: BlockIndex,
+    erases: u32,
 }
 
 impl LbaScrambler {
@@ -70,9 +85,10 @@ impl LbaScrambler {
             fragmented: Vec::new(),
             fragmented_count: 0,
             recommendations: Vec::new(),
-            victim: None,
-            victim_has_enough: false,
+            victims: Vec::new(),
+            next_plane: 0,
             writes_since_refresh: 0,
+            resting: 0,
             stats: MiddlewareStats::default(),
         }
     }
@@ -112,44 +128,60 @@ impl LbaScrambler {
         None
     }
 
-    /// A fragmented SLBA stored in the next victim block, if the victim holds enough of them.
+    /// A fragmented SLBA stored in one of the planes' next victim blocks (rule 2).
     fn take_recommended(&mut self, ftl: &Ftl, now_ns: u64) -> Option<Lpn> {
-        let victim_erased = self.victim.is_some_and(|(block, erases)| ftl.block(block).erase_count != erases);
-        if victim_erased || self.writes_since_refresh >= ftl.layout().tier(0).geometry.pages_per_block as u64 || (self.recommendations.is_empty() && self.victim.is_none()) {
-            self.refresh(ftl, now_ns);
+        let pages_per_block = ftl.layout().tier(0).geometry.pages_per_block as u64;
+        if self.victims.is_empty() {
+            self.victims = vec![None; ftl.layout().planes_total() as usize];
         }
-        let (victim, _) = self.victim?;
-        if !self.victim_has_enough {
-            return None;
+        self.stats.rule2_attempts += 1;
+        // Keep the victims fresh: one more plane's every pages_per_block writes (unless the list is
+        // long already).
+        if self.writes_since_refresh >= pages_per_block && (self.recommendations.len() as u64) < 2 * pages_per_block {
+            self.writes_since_refresh = 0;
+            self.read_next_victim(ftl, now_ns);
         }
-        while let Some(slba) = self.recommendations.pop() {
-            let here = ftl.lookup(Lpn(slba)).map(|ppn| ftl.layout().block_of(ppn));
-            if here == Some(victim) && self.reverse.get(Lpn(slba)).is_none() {
-                return Some(Lpn(slba));
+        loop {
+            while let Some(entry) = self.recommendations.pop() {
+                let still_there = ftl.block(entry.block).erase_count == entry.erases && ftl.lookup(Lpn(entry.slba)).map(|ppn| ftl.layout().block_of(ppn)) == Some(entry.block);
+                if still_there && self.reverse.get(Lpn(entry.slba)).is_none() {
+                    return Some(Lpn(entry.slba));
+                }
+            }
+            // Dry: refill from the next planes' victims.
+            if self.resting > 0 {
+                self.resting -= 1;
+                return None;
+            }
+            let planes = self.victims.len();
+            let found = (0..planes).any(|_| self.read_next_victim(ftl, now_ns));
+            if !found {
+                self.resting = pages_per_block;
+                return None;
             }
         }
-        None
     }
 
-    /// Re-reads the next victim (of the plane with the fewest free blocks) and its fragmented SLBAs.
-    fn refresh(&mut self, ftl: &Ftl, now_ns: u64) {
-        self.writes_since_refresh = 0;
-        self.recommendations.clear();
-        self.victim = None;
-        self.victim_has_enough = false;
+    /// Reads the next plane's victim; adds its fragmented SLBAs when it holds enough of them.
+    /// Returns whether it did.
+    fn read_next_victim(&mut self, ftl: &Ftl, now_ns: u64) -> bool {
+        let plane = self.next_plane as usize % self.victims.len().max(1);
+        self.next_plane = ((plane + 1) % self.victims.len().max(1)) as u32;
         self.stats.victim_refreshes += 1;
-        let planes = ftl.layout().planes_total();
-        let Some(plane) = (0..planes).min_by_key(|&plane| ftl.free_blocks(PlaneIndex(plane))) else { return };
-        let Some(victim) = ftl.next_victim(PlaneIndex(plane), now_ns) else { return };
-        self.victim = Some((victim, ftl.block(victim).erase_count));
+        self.victims[plane] = None;
+        let Some(victim) = ftl.next_victim(PlaneIndex(plane as u32), now_ns) else { return false };
+        let erases = ftl.block(victim).erase_count;
         let reverse = &self.reverse;
-        self.recommendations.extend(ftl.valid_pages_of(victim).filter(|&slba| reverse.get(slba).is_none()).map(|slba| slba.0));
-        self.victim_has_enough = self.recommendations.len() as u32 >= self.settings.victim_min_fragmented_pages;
-        if !self.victim_has_enough {
-            self.recommendations.clear();
+        let fragmented: Vec<u32> = ftl.valid_pages_of(victim).filter(|&slba| reverse.get(slba).is_none()).map(|slba| slba.0).collect();
+        self.stats.victims_read += 1;
+        self.stats.victim_fragmented_pages += fragmented.len() as u64;
+        if (fragmented.len() as u32) < self.settings.victim_min_fragmented_pages || fragmented.is_empty() {
+            return false;
         }
+        self.victims[plane] = Some((victim, erases));
         // Popped from the end: take the victim's pages in page order.
-        self.recommendations.reverse();
+        self.recommendations.extend(fragmented.into_iter().rev().map(|slba| Recommendation { slba, block: victim, erases }));
+        true
     }
 
     /// Records that `host` now lives at `target`; its previous SLBA, if another, becomes fragmented.
@@ -163,9 +195,13 @@ impl LbaScrambler {
                 self.reverse.remove(previous);
                 self.fragmented.push(previous.0);
                 self.fragmented_count += 1;
-                if let (Some((victim, _)), Some(ppn), true) = (self.victim, ftl.lookup(previous), self.victim_has_enough) {
-                    if ftl.layout().block_of(ppn) == victim {
-                        self.recommendations.push(previous.0);
+                // A page just made fragmented inside a counted victim joins the list.
+                if let Some(ppn) = ftl.lookup(previous) {
+                    let plane = ftl.layout().plane_of(ppn).0 as usize;
+                    if let Some(&Some((victim, erases))) = self.victims.get(plane) {
+                        if ftl.layout().block_of(ppn) == victim {
+                            self.recommendations.push(Recommendation { slba: previous.0, block: victim, erases });
+                        }
                     }
                 }
             }

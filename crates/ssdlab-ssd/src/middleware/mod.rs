@@ -26,8 +26,15 @@ pub struct MiddlewareStats {
     /// Logical pages the FTL still holds whose data the middleware has moved (dead copies the FTL
     /// cannot see), at the end of the run.
     pub fragmented_pages: u64,
-    /// Times the next victim and its recommendation list were re-read from the FTL.
+    /// Times a plane's next victim was read from the FTL for the recommendation list.
     pub victim_refreshes: u64,
+    /// Host page writes that reached rule 2 (free space not plentiful); rule2_victim_page_writes /
+    /// rule2_attempts is rule 2's hit rate.
+    pub rule2_attempts: u64,
+    /// Victims read, and the fragmented (dead but valid, to the FTL) pages they held when read: their
+    /// ratio is the dead-but-valid pages per victim the scrambler finds.
+    pub victims_read: u64,
+    pub victim_fragmented_pages: u64,
 }
 
 pub trait Middleware: Send {
