@@ -114,6 +114,17 @@ def render_run(result: Any, console: Console) -> None:
                 f"decoding: {read_path['hard_decision_failures'] / sampled:.1%} of {sampled:,} reads failed hard decision; "
                 f"fewest extra sensing levels needed {{{needing}}}; uncorrectable {read_path['uncorrectable_reads']:,}{look_ahead}"
             )
+    middleware = r.get("middleware") or {}
+    rule_writes = sum(middleware.get(key, 0) for key in ("rule1_empty_page_writes", "rule2_victim_page_writes", "rule3_other_page_writes"))
+    if rule_writes:
+        attempts = middleware.get("rule2_attempts", 0)
+        victims = middleware.get("victims_read", 0)
+        console.print(
+            f"LBA scrambler: rule 1/2/3 writes {middleware['rule1_empty_page_writes']:,}/{middleware['rule2_victim_page_writes']:,}/"
+            f"{middleware['rule3_other_page_writes']:,}; rule 2 hit rate {middleware['rule2_victim_page_writes'] / attempts if attempts else 0:.1%}; "
+            f"{middleware['victim_fragmented_pages'] / victims if victims else 0:.1f} dead-but-valid pages per victim read; "
+            f"{middleware['fragmented_pages']:,} fragmented at the end"
+        )
     deletes = r.get("deletes")
     if deletes and deletes["requests"]:
         console.print(
