@@ -14,6 +14,14 @@ pub struct ReadPathConfig {
     pub extra_sensing_latency_ns: u64,
     /// Extra sensing levels of a soft read.
     pub soft_sensing_levels: u32,
+    /// Measured time of a full soft sensing (all `soft_sensing_levels` extra levels at once; seed 002
+    /// §2.3: about 125 us for seven-level sensing); a step of k levels takes k / levels of it.
+    /// Absent: k x `extra_sensing_latency_ns`.
+    pub soft_sensing_latency_ns: Option<u64>,
+    /// Measured channel time of a full soft read's results (seed 002 §2.3: about 80 us for the
+    /// seven-level results of 4 KB at 200 MB/s); a step of k levels takes k / levels of it. Absent: one
+    /// page transfer per level.
+    pub soft_transfer_latency_ns: Option<u64>,
     /// Look-ahead sensing (seed 002 §3.1): when the die has no queued work, the first soft sensing
     /// starts as soon as the hard sensing ends and is cancelled (RESET) if hard decoding succeeds.
     pub look_ahead: bool,
@@ -48,6 +56,8 @@ impl Default for ReadPathConfig {
             decode_latency_ns: 0,
             extra_sensing_latency_ns: 14_000,
             soft_sensing_levels: 6,
+            soft_sensing_latency_ns: None,
+            soft_transfer_latency_ns: None,
             look_ahead: false,
             decoding: DecodingConfig::default(),
             decoders: DecodersConfig::default(),
@@ -374,6 +384,11 @@ fn validate_decoders(read_path: &ReadPathConfig) -> Result<(), (String, String)>
             }
         }
         hardware_gates.insert(hardware, (gates, kind.label()));
+    }
+    for (field, value) in [("soft_sensing_latency_ns", read_path.soft_sensing_latency_ns), ("soft_transfer_latency_ns", read_path.soft_transfer_latency_ns)] {
+        if value == Some(0) {
+            return Err((format!("read_path.{field}"), "must be above 0 (leave it out for per-level times)".into()));
+        }
     }
     if !(read_path.retention_time_scale.is_finite() && read_path.retention_time_scale > 0.0) {
         return Err(("read_path.retention_time_scale".into(), format!("must be a finite number above 0, got {}", read_path.retention_time_scale)));

@@ -83,6 +83,10 @@ pub struct FlashScheduler {
     channel_page_ns: Vec<u64>,
     page_bytes: u64,
     extra_sensing_ns: u64,
+    /// Measured soft-read timing (seed 002 §2.3: seven-level sensing ~125 us, its results moved in
+    /// ~80 us): (levels of a full soft read, its sensing ns, its transfer ns). A step of k extra
+    /// levels takes k / levels of each instead of k x `extra_sensing_ns` and k pages.
+    soft_read: Option<(u32, Option<u64>, Option<u64>)>,
     decode_ns: u64,
     /// Sensing and decode time of each decoder kind (index `DecoderKind as usize`).
     decoders: [DecoderTiming; DECODER_KINDS],
@@ -122,6 +126,34 @@ struct DecoderTiming {
 }
 
 impl FlashScheduler {
+    /// Soft reads take the measured times of a full soft read of `levels` extra levels (either may be
+    /// None: per level and per page as before).
+    pub fn set_soft_read_timing(&mut self, levels: u32, sensing_ns: Option<u64>, transfer_ns: Option<u64>) {
+        self.soft_read = (sensing_ns.is_some() || transfer_ns.is_some()).then_some((levels.max(1), sensing_ns, transfer_ns));
+    }
+
+    /// Sensing time of `levels` extra levels.
+    #[inline]
+    fn extra_sensing_time(&self, levels: u32) -> u64 {
+        match self.soft_read {
+            Some((full, Some(total), _)) => total * levels as u64 / full as u64,
+            _ => levels as u64 * self.extra_sensing_ns,
+        }
+    }
+
+    /// Channel time of a read step's transfer: its soft part at the measured rate when set.
+    #[inline]
+    fn read_transfer_time(&self, step: &crate::read_path::ReadStep, channel: u32) -> u64 {
+        let page = self.channel_page_ns[channel as usize];
+        match self.soft_read {
+            Some((full, _, Some(total))) if step.extra_sensing_levels > 0 && step.transfer_pages >= step.extra_sensing_levels => {
+                let other_pages = (step.transfer_pages - step.extra_sensing_levels) as u64;
+                total * step.extra_sensing_levels as u64 / full as u64 + other_pages * page
+            }
+            _ => step.transfer_pages as u64 * page,
+        }
+    }
+
     /// Sets each decoder kind's sensing and decode time from `read_path.decoders` (the plain read's
     /// decode time, `decode_ns` of [`FlashScheduler::new`], where a decoder gives none).
     pub fn set_decoders(&mut self, decoders: &DecodersConfig) {
@@ -147,6 +179,7 @@ impl FlashScheduler {
             channel_page_ns,
             page_bytes: layout.page_size_bytes() as u64,
             extra_sensing_ns,
+            soft_read: None,
             decode_ns,
             decoders: [DecoderTiming { sense_ns: [0; 3], decode_ns }; DECODER_KINDS],
             copyback,
@@ -368,8 +401,8 @@ impl FlashScheduler {
                 // from the previous sensing's end until that decode ends (at most the full sensing).
                 let previous = steps[index - 1];
                 let transfer_start = sense_end.max(self.channels[job.channel as usize].busy_until());
-                let decoded = transfer_start.0 + previous.transfer_pages as u64 * self.channel_page_ns[job.channel as usize] + if previous.decode { self.decoders[previous.decoder as usize].decode_ns } else { 0 };
-                let full = step.extra_sensing_levels as u64 * self.extra_sensing_ns;
+                let decoded = transfer_start.0 + self.read_transfer_time(&previous, job.channel) + if previous.decode { self.decoders[previous.decoder as usize].decode_ns } else { 0 };
+                let full = self.extra_sensing_time(step.extra_sensing_levels);
                 let held = decoded.saturating_sub(sense_end.0).min(full);
                 if held > 0 {
                     self.book(now, Resource::Die(job.die), held);
@@ -403,7 +436,7 @@ impl FlashScheduler {
         } else {
             0
         };
-        let sense_ns = hard_ns + step.extra_sensing_levels as u64 * self.extra_sensing_ns;
+        let sense_ns = hard_ns + self.extra_sensing_time(step.extra_sensing_levels);
         let mut sensed = now;
         if sense_ns > 0 {
             sensed = self.book(now, Resource::Die(job.die), sense_ns) + SimDuration(sense_ns);
@@ -427,7 +460,7 @@ impl FlashScheduler {
         let mut data_ready = now;
         let tier = self.layout.tier_of_die(job.die);
         if step.transfer_pages > 0 {
-            let length = self.channel_page_ns[job.channel as usize] * step.transfer_pages as u64;
+            let length = self.read_transfer_time(&step, job.channel);
             data_ready = self.book(now, Resource::Channel(job.channel), length) + SimDuration(length);
             self.tier_counters[tier & TIER_MASK].page_transfers += step.transfer_pages as u64;
         }

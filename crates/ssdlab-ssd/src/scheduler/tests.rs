@@ -335,3 +335,20 @@ fn each_decoder_plan_senses_transfers_and_decodes_for_its_own_time() {
         SimTime(first + 102_000 + 2 * TRANSFER + DECODE)
     );
 }
+
+#[test]
+fn measured_soft_read_timing_replaces_per_level_and_per_page_times() {
+    // Seed 002 §2.3: the full six-extra-level sensing in 125 us (over the hard read), its results in
+    // 80 us; a progressive step of 2 levels takes a third of each.
+    let (mut s, g) = scheduler(true);
+    s.set_soft_read_timing(6, Some(125_000), Some(80_000));
+    assert_eq!(one_read(&mut s, lower_page(&g, 0, 0), &[ReadStep::soft(6, false)]), SimTime(125_000 + 80_000 + DECODE));
+    let (mut s, g) = scheduler(true);
+    s.set_soft_read_timing(6, Some(125_000), Some(80_000));
+    assert_eq!(one_read(&mut s, lower_page(&g, 0, 0), &[ReadStep::soft(2, false)]), SimTime(125_000 / 3 + 80_000 / 3 + DECODE));
+    // Hard sensing plus the soft levels in one step: the hard page moves at the page rate.
+    let (mut s, g) = scheduler(true);
+    s.set_soft_read_timing(6, Some(125_000), Some(80_000));
+    let full = ReadStep { hard_sense: true, transfer_pages: 7, ..ReadStep::soft(6, false) };
+    assert_eq!(one_read(&mut s, lower_page(&g, 0, 0), &[full]), SimTime(SENSE + 125_000 + TRANSFER + 80_000 + DECODE));
+}

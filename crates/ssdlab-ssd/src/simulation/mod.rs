@@ -228,6 +228,7 @@ impl Simulation {
             config.ftl.garbage_collection.copyback,
         );
         scheduler.set_decoders(&config.read_path.decoders);
+        scheduler.set_soft_read_timing(config.read_path.soft_sensing_levels, config.read_path.soft_sensing_latency_ns, config.read_path.soft_transfer_latency_ns);
         let middleware = middleware::build(&config.middleware, ftl_logical_pages, derive_seed(config.seed, "middleware"));
         let mut read_strategy = read_path::build(&config.read_path, derive_seed(config.seed, "read_path"));
         // A strategy that ignores the context plans every read the same way: plan once.
