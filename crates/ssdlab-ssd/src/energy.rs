@@ -45,7 +45,11 @@ impl EnergyAccount {
     pub fn of(model: &EnergyConfig, counters: &FlashCounters, extra_sensing_level_ns: u64, activity: &ActivityTimes) -> Self {
         // ns x V x mA = 1e-12 J = 1e-6 uJ; bits x pF x V² = 1e-12 J = 1e-6 uJ.
         let idle_ns = activity.die_span_ns.saturating_sub(activity.die_busy_ns);
-        let cancelled_levels = if extra_sensing_level_ns == 0 { 0.0 } else { counters.cancelled_sensing_ns as f64 / extra_sensing_level_ns as f64 };
+        let cancelled_levels = match model.cancelled_sensing_charge {
+            crate::config::CancelledSensingCharge::FullSensing => counters.cancelled_sensing_levels as f64,
+            crate::config::CancelledSensingCharge::TimeRun if extra_sensing_level_ns == 0 => 0.0,
+            crate::config::CancelledSensingCharge::TimeRun => counters.cancelled_sensing_ns as f64 / extra_sensing_level_ns as f64,
+        };
         EnergyAccount {
             program_uj: model.program_page_uj * counters.page_programs as f64,
             read_sense_uj: model.read_sense_uj * counters.page_reads as f64,
@@ -88,6 +92,16 @@ mod tests {
         let counters = FlashCounters { page_reads: 10, page_programs: 2, block_erases: 1, page_transfers: 12, extra_sensing_levels: 6, cancelled_sensing_ns: 7_000, decodes: 10, ..FlashCounters::default() };
         let account = EnergyAccount::of(&model, &counters, 14_000, &ActivityTimes::default());
         assert!((account.total_uj() - (104.0 + 24.0 + 4.2 + 0.35 + 44.4 + 8.0 + 10.0)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_cancelled_look_ahead_costs_its_time_run_or_its_full_sensing() {
+        // 7 us of a 6-level sensing at 14 us per level ran: half a level by time, six levels in full.
+        let counters = FlashCounters { cancelled_sensing_ns: 7_000, cancelled_sensing_levels: 6, ..FlashCounters::default() };
+        let by_time = EnergyConfig { extra_sensing_level_uj: 0.7, ..EnergyConfig::default() };
+        let full = EnergyConfig { cancelled_sensing_charge: crate::config::CancelledSensingCharge::FullSensing, ..by_time.clone() };
+        assert!((EnergyAccount::of(&by_time, &counters, 14_000, &ActivityTimes::default()).extra_sensing_uj - 0.35).abs() < 1e-12);
+        assert!((EnergyAccount::of(&full, &counters, 14_000, &ActivityTimes::default()).extra_sensing_uj - 4.2).abs() < 1e-12);
     }
 
     #[test]

@@ -243,6 +243,18 @@ pub struct EnergyConfig {
     pub supply_voltage_v: f64,
     pub active_current_ma: f64,
     pub idle_current_ma: f64,
+    /// What a look-ahead soft sensing cancelled by a successful hard decode costs: the part of its
+    /// levels it ran for (`time_run`), or every level as if it had finished (`full_sensing`: seed
+    /// 002's +102.9 % flash access energy is reachable only this way).
+    pub cancelled_sensing_charge: CancelledSensingCharge,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum CancelledSensingCharge {
+    #[default]
+    TimeRun,
+    FullSensing,
 }
 
 /// Checks the device tables. Returns (field path, message) on the first failure.

@@ -49,6 +49,13 @@ pub struct ReadPathConfig {
     pub workload_class: WorkloadClassConfig,
 }
 
+impl ReadPathConfig {
+    /// Sensing time of one extra level: the measured full soft sensing's share when given.
+    pub fn extra_sensing_level_ns(&self) -> u64 {
+        self.soft_sensing_latency_ns.map_or(self.extra_sensing_latency_ns, |total| total / self.soft_sensing_levels.max(1) as u64)
+    }
+}
+
 impl Default for ReadPathConfig {
     fn default() -> Self {
         ReadPathConfig {

@@ -50,6 +50,8 @@ pub struct FlashCounters {
     pub extra_sensing_levels: u64,
     /// Sensing time of look-ahead soft sensings cut short by a successful hard decode.
     pub cancelled_sensing_ns: u64,
+    /// Extra levels those cancelled sensings would have sensed had they run to the end.
+    pub cancelled_sensing_levels: u64,
     pub decodes: u64,
     pub multi_plane_programs: u64,
     pub multi_plane_reads: u64,
@@ -67,6 +69,7 @@ impl FlashCounters {
             page_transfers: self.page_transfers + other.page_transfers,
             extra_sensing_levels: self.extra_sensing_levels + other.extra_sensing_levels,
             cancelled_sensing_ns: self.cancelled_sensing_ns + other.cancelled_sensing_ns,
+            cancelled_sensing_levels: self.cancelled_sensing_levels + other.cancelled_sensing_levels,
             decodes: self.decodes + other.decodes,
             multi_plane_programs: self.multi_plane_programs + other.multi_plane_programs,
             multi_plane_reads: self.multi_plane_reads + other.multi_plane_reads,
@@ -408,6 +411,7 @@ impl FlashScheduler {
                     self.book(now, Resource::Die(job.die), held);
                     let tier = self.layout.tier_of_die(job.die);
                     self.tier_counters[tier & TIER_MASK].cancelled_sensing_ns += held;
+                    self.tier_counters[tier & TIER_MASK].cancelled_sensing_levels += step.extra_sensing_levels as u64;
                 }
             } else {
                 sense_end = self.sense_step(id, &job, index, now, &mut transfers);

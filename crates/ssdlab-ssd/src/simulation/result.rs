@@ -148,7 +148,7 @@ impl Simulation {
             let busy_channel_ns: u64 = channel_busy[channels.clone()].iter().map(|c| c.0).sum();
             let fraction = |busy: u64, servers: usize| if span_ns > 0 { busy as f64 / (span_ns as f64 * servers as f64) } else { 0.0 };
             let activity = ActivityTimes { die_busy_ns: busy_die_ns, die_span_ns: span_ns * dies.len() as u64, io_voltage_v: tier.io_voltage_v, pin_capacitance_pf: tier.pin_capacitance_pf };
-            let energy = EnergyAccount::of(&specs[index].energy, &counters[index], self.config.read_path.extra_sensing_latency_ns, &activity);
+            let energy = EnergyAccount::of(&specs[index].energy, &counters[index], self.config.read_path.extra_sensing_level_ns(), &activity);
             let (min, sum, max, blocks) = store.erase_counts();
             let stats = store.stats;
             tiers.insert(
