@@ -52,6 +52,9 @@ pub struct FlashCounters {
     pub cancelled_sensing_ns: u64,
     /// Extra levels those cancelled sensings would have sensed had they run to the end.
     pub cancelled_sensing_levels: u64,
+    /// Of `page_transfers`, the pages host reads moved (hard and soft results); the rest are
+    /// write data and GC copies.
+    pub read_page_transfers: u64,
     pub decodes: u64,
     pub multi_plane_programs: u64,
     pub multi_plane_reads: u64,
@@ -70,6 +73,7 @@ impl FlashCounters {
             extra_sensing_levels: self.extra_sensing_levels + other.extra_sensing_levels,
             cancelled_sensing_ns: self.cancelled_sensing_ns + other.cancelled_sensing_ns,
             cancelled_sensing_levels: self.cancelled_sensing_levels + other.cancelled_sensing_levels,
+            read_page_transfers: self.read_page_transfers + other.read_page_transfers,
             decodes: self.decodes + other.decodes,
             multi_plane_programs: self.multi_plane_programs + other.multi_plane_programs,
             multi_plane_reads: self.multi_plane_reads + other.multi_plane_reads,
@@ -384,6 +388,7 @@ impl FlashScheduler {
         let transferred = self.book(now, Resource::Channel(channel), length) + SimDuration(length);
         let counters = self.channel_counters(channel);
         counters.page_transfers += pages as u64;
+        counters.read_page_transfers += pages as u64;
         counters.decodes += pages as u64;
         self.finish(waiter, transferred + SimDuration(self.decode_ns));
     }
@@ -467,6 +472,7 @@ impl FlashScheduler {
             let length = self.read_transfer_time(&step, job.channel);
             data_ready = self.book(now, Resource::Channel(job.channel), length) + SimDuration(length);
             self.tier_counters[tier & TIER_MASK].page_transfers += step.transfer_pages as u64;
+            self.tier_counters[tier & TIER_MASK].read_page_transfers += step.transfer_pages as u64;
         }
         if step.decode {
             data_ready += SimDuration(self.decoders[step.decoder as usize].decode_ns);
