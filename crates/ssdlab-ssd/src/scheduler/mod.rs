@@ -52,9 +52,12 @@ pub struct FlashCounters {
     pub cancelled_sensing_ns: u64,
     /// Extra levels those cancelled sensings would have sensed had they run to the end.
     pub cancelled_sensing_levels: u64,
-    /// Of `page_transfers`, the pages host reads moved (hard and soft results); the rest are
-    /// write data and GC copies.
+    /// Of `page_transfers`, the pages host reads moved (hard and soft results): derived in
+    /// [`FlashScheduler::tier_counters`] from `page_transfers` minus `write_page_transfers`.
     pub read_page_transfers: u64,
+    /// Of `page_transfers`, write data and GC copies (counted where they move: a program group or a
+    /// GC copy, less often than reads).
+    pub write_page_transfers: u64,
     pub decodes: u64,
     pub multi_plane_programs: u64,
     pub multi_plane_reads: u64,
@@ -74,6 +77,7 @@ impl FlashCounters {
             cancelled_sensing_ns: self.cancelled_sensing_ns + other.cancelled_sensing_ns,
             cancelled_sensing_levels: self.cancelled_sensing_levels + other.cancelled_sensing_levels,
             read_page_transfers: self.read_page_transfers + other.read_page_transfers,
+            write_page_transfers: self.write_page_transfers + other.write_page_transfers,
             decodes: self.decodes + other.decodes,
             multi_plane_programs: self.multi_plane_programs + other.multi_plane_programs,
             multi_plane_reads: self.multi_plane_reads + other.multi_plane_reads,
@@ -221,7 +225,11 @@ impl FlashScheduler {
     /// Operation counters of each tier, in layout order. Every transfer moves whole pages, so the
     /// bytes moved are counted here rather than on every transfer.
     pub fn tier_counters(&self) -> Vec<FlashCounters> {
-        self.tier_counters[..self.tiers].iter().map(|counters| FlashCounters { transfer_bytes: counters.page_transfers * self.page_bytes, ..*counters }).collect()
+        self.tier_counters[..self.tiers].iter().map(|counters| FlashCounters {
+                transfer_bytes: counters.page_transfers * self.page_bytes,
+                read_page_transfers: counters.page_transfers - counters.write_page_transfers,
+                ..*counters
+            }).collect()
     }
 
     /// Busy time booked on each die and each channel.
@@ -388,7 +396,6 @@ impl FlashScheduler {
         let transferred = self.book(now, Resource::Channel(channel), length) + SimDuration(length);
         let counters = self.channel_counters(channel);
         counters.page_transfers += pages as u64;
-        counters.read_page_transfers += pages as u64;
         counters.decodes += pages as u64;
         self.finish(waiter, transferred + SimDuration(self.decode_ns));
     }
@@ -472,7 +479,6 @@ impl FlashScheduler {
             let length = self.read_transfer_time(&step, job.channel);
             data_ready = self.book(now, Resource::Channel(job.channel), length) + SimDuration(length);
             self.tier_counters[tier & TIER_MASK].page_transfers += step.transfer_pages as u64;
-            self.tier_counters[tier & TIER_MASK].read_page_transfers += step.transfer_pages as u64;
         }
         if step.decode {
             data_ready += SimDuration(self.decoders[step.decoder as usize].decode_ns);
@@ -562,6 +568,7 @@ impl FlashScheduler {
         let counters = &mut self.tier_counters[tier & TIER_MASK];
         counters.page_programs += pages;
         counters.page_transfers += pages;
+        counters.write_page_transfers += pages;
         counters.multi_plane_programs += (pages > 1) as u64;
         self.finish(Waiter::Request(request), end);
     }
@@ -775,6 +782,7 @@ impl FlashScheduler {
                     let back = self.book(now, Resource::Channel(channel), length) + SimDuration(length + self.decode_ns);
                     let counters = &mut self.tier_counters[self.layout.tier_of_channel_given(one_tier, channel) & TIER_MASK];
                     counters.page_transfers += pages;
+                    counters.write_page_transfers += pages;
                     counters.decodes += 1;
                     (0, if pages == 2 { GcPhase::Program } else { GcPhase::TransferIn }, back)
                 }
@@ -785,6 +793,7 @@ impl FlashScheduler {
                     let arrived = self.book(now, Resource::Channel(channel), length) + SimDuration(length);
                     let counters = &mut self.tier_counters[self.layout.tier_of_channel_given(one_tier, channel) & TIER_MASK];
                     counters.page_transfers += 1;
+                    counters.write_page_transfers += 1;
                     (0, GcPhase::Program, arrived)
                 }
                 (FlashOp::GcRead { ppn }, GcPhase::Program) => {
