@@ -65,6 +65,9 @@ pub enum SimulationError {
     #[error("run incomplete: {generated} requests were issued but {completed} completed")]
     Incomplete { generated: u64, completed: u64 },
 
+    #[error("{origin}: line {line} touches logical page {page}, which the trace's scan did not see; the trace changed during the run")]
+    TraceChanged { origin: String, line: u64, page: u64 },
+
     #[error("run interrupted: {reason}")]
     Interrupted { reason: String },
 }

@@ -109,3 +109,43 @@ fn an_aged_drive_that_cannot_reach_its_live_fraction_says_so() {
     let bad = small_config_result(&workload, &["ftl.precondition.live_fraction=0.5"]).and_then(|c| ssdlab_ssd::Simulation::new(&c).map(|_| ()));
     assert!(bad.expect_err("needs a fill").to_string().contains("ftl.precondition.live_fraction"));
 }
+
+/// A trace over a 1 TiB volume whose data is 3 MiB: clusters of pages far apart.
+fn sparse_trace() -> String {
+    let mut lines = String::from("time_us,op,offset,size\n");
+    let mut state = 12345u64;
+    for i in 0..6_000u64 {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let cluster = (state >> 33) % 3;
+        let page = (state >> 40) % 256;
+        let offset = cluster * (1u64 << 38) + page * 4096 + if i % 7 == 0 { 512 } else { 0 };
+        let op = if i % 3 == 0 { "R" } else { "W" };
+        lines.push_str(&format!("{},{op},{offset},{}\n", i * 50, if i % 5 == 0 { 12288 } else { 4096 }));
+    }
+    lines
+}
+
+#[test]
+fn compacted_addresses_fit_a_small_drive_and_change_nothing_else() {
+    let workload = trace_workload("sparse.csv", &sparse_trace());
+    // Uncompacted, the 1 TiB span does not fit the 12 MiB drive.
+    let error = run(&small_config(&workload, &[]), &mut no_progress()).unwrap_err();
+    assert!(matches!(error, ssdlab_ssd::SimulationError::AddressBeyondDevice { .. }), "{error}");
+    // Compacted it does, and with dynamic allocation the FTL behaves as with footprint sizing over the sparse span.
+    let compact = run(&small_config(&workload, &["host.compact_addresses=true"]), &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+    let sized = run(&small_config(&workload, &["ftl.sizing=\"footprint\"", "ftl.footprint_free_fraction=0.5", "ftl.plane_allocation=\"dynamic\""]), &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+    let compact_sized = run(&small_config(&workload, &["ftl.sizing=\"footprint\"", "ftl.footprint_free_fraction=0.5", "host.compact_addresses=true", "ftl.plane_allocation=\"dynamic\""]), &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(compact.requests, 6_000);
+    assert_eq!(compact.workload.address_space_bytes, compact.workload.footprint_pages * 4096, "compacted: the address space is the data");
+    assert!(sized.workload.address_space_bytes > 1 << 39);
+    assert_eq!(compact_sized.workload.footprint_pages, sized.workload.footprint_pages);
+    let counts = |r: &ssdlab_ssd::RunResult| (r.gc.pages_copied, r.host_pages_written, r.read.bytes, r.write.bytes, r.flash.page_reads);
+    assert_eq!(counts(&compact_sized), counts(&sized), "{:?}\n{:?}\n{:?}\n{:?}", compact_sized.device, sized.device, compact_sized.precondition, sized.precondition);
+    // An aged drive over the compacted trace: fill everything, keep the trace's data, delete the rest.
+    let aged = run(
+        &small_config(&workload, &["host.compact_addresses=true", "ftl.precondition.fill_fraction=1.0", "ftl.precondition.live_fraction=0.5", "host.delete_target=\"none\""]),
+        &mut no_progress(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(aged.gc.pages_copied > compact.gc.pages_copied, "dead data the FTL still holds is copied: {} vs {}", aged.gc.pages_copied, compact.gc.pages_copied);
+}

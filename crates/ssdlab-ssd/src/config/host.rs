@@ -1,4 +1,4 @@
-//! `[host]`: open or closed loop, queue depths, time scale, loops and tiles, where deletes go.
+//! `[host]`: open or closed loop, queue depths, time scale, loops and tiles, address compaction, where deletes go.
 
 use serde::{Deserialize, Serialize};
 
@@ -21,6 +21,12 @@ pub struct HostConfig {
     /// Footprint and offered load grow `tiles`-fold, locality within each copy is the workload's own.
     /// Used to bring a small trace sample up to a published data size (seed 003 reproduction).
     pub tiles: u32,
+    /// Traces only: map the distinct logical pages the trace touches, in address order, onto pages
+    /// 0..footprint (a sparse trace over a 3 TB volume becomes a dense one over its own data). Every
+    /// request keeps its size and its offset within the page; pages next to each other in a request
+    /// stay next to each other. Lets an aged drive or a drive sized by geometry hold a trace whose
+    /// addresses span far more than its data.
+    pub compact_addresses: bool,
     /// Where a delete (discard/TRIM) request goes: `none` (a file system without TRIM: the SSD keeps
     /// the dead data as valid), `middleware` (the middleware learns the pages are unused; the FTL
     /// still holds them), or `ftl` (TRIM: the pages are invalidated and unmapped; later reads of them
@@ -41,7 +47,7 @@ pub const MAX_QUEUE_DEPTH: u32 = 1 << 20;
 
 impl Default for HostConfig {
     fn default() -> Self {
-        HostConfig { mode: HostMode::OpenLoop, queue_depth: 32, device_queue_depth: 65_535, time_scale: 1.0, loops: 1, tiles: 1, delete_target: DeleteTarget::Ftl }
+        HostConfig { mode: HostMode::OpenLoop, queue_depth: 32, device_queue_depth: 65_535, time_scale: 1.0, loops: 1, tiles: 1, compact_addresses: false, delete_target: DeleteTarget::Ftl }
     }
 }
 

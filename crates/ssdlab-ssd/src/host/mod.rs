@@ -75,6 +75,9 @@ pub struct RequestStream {
     reordered_before: u64,
     tiles: u32,
     tile_stride_bytes: u64,
+    /// `host.compact_addresses`: the distinct pages the trace touches, sorted; page i of it becomes page i.
+    compaction: Option<std::sync::Arc<[u32]>>,
+    page_shift: u32,
     /// The request whose further copies are still to be issued, and the next copy's index.
     pending_copy: Option<(IoRequest, u32)>,
     pub per_loop: u64,
@@ -107,6 +110,8 @@ impl RequestStream {
             reordered_before: 0,
             tiles: 1,
             tile_stride_bytes: 0,
+            compaction: None,
+            page_shift: 0,
             pending_copy: None,
         }
     }
@@ -115,6 +120,14 @@ impl RequestStream {
     pub fn tiled(mut self, tiles: u32, stride_bytes: u64) -> Self {
         self.tiles = tiles.max(1);
         self.tile_stride_bytes = stride_bytes;
+        self
+    }
+
+    /// Maps the sorted distinct pages `pages` onto 0..pages.len() (`host.compact_addresses`); every
+    /// request's pages must be among them. `page_bytes` is a power of two.
+    pub fn compacted(mut self, pages: std::sync::Arc<[u32]>, page_bytes: u64) -> Self {
+        self.page_shift = page_bytes.trailing_zeros();
+        self.compaction = Some(pages);
         self
     }
 
@@ -141,6 +154,8 @@ impl RequestStream {
             (None, None) => return Ok(()),
         };
         let mut copy = Self::with_source(source, self.per_loop, self.scan.clone(), self.synthetic.clone(), 1, self.time_scale).tiled(self.tiles, self.tile_stride_bytes);
+        copy.compaction = self.compaction.clone();
+        copy.page_shift = self.page_shift;
         while let Some(request) = copy.next_request()? {
             visit(&request);
         }
@@ -176,6 +191,22 @@ impl RequestStream {
         Ok(next)
     }
 
+    /// Moves a request onto the compacted page numbers: its first page's index in the sorted list;
+    /// the pages after it in the request are the next entries of the list (every page a request
+    /// touches is in the list, so a run of pages stays a run).
+    #[inline(never)]
+    fn compact(&self, request: &mut IoRequest, pages: &[u32]) -> Result<(), SimulationError> {
+        let first = request.offset_bytes >> self.page_shift;
+        let index = u32::try_from(first).ok().and_then(|page| pages.binary_search(&page).ok());
+        let Some(index) = index else {
+            let origin = self.scan.as_ref().map(|scan| scan.path.display().to_string()).unwrap_or_default();
+            return Err(SimulationError::TraceChanged { origin, line: request.origin_line, page: first });
+        };
+        let within = request.offset_bytes & ((1u64 << self.page_shift) - 1);
+        request.offset_bytes = ((index as u64) << self.page_shift) | within;
+        Ok(())
+    }
+
     #[inline]
     fn next_original(&mut self) -> Result<Option<IoRequest>, SimulationError> {
         loop {
@@ -184,6 +215,9 @@ impl RequestStream {
                 self.last_arrival_ns = scaled;
                 self.in_loop += 1;
                 request.arrival = SimTime(self.offset_ns + scaled);
+                if let Some(pages) = &self.compaction {
+                    self.compact(&mut request, pages)?;
+                }
                 return Ok(Some(request));
             }
             if self.in_loop != self.per_loop {

@@ -95,7 +95,8 @@ impl Simulation {
         let page_bytes = config.device.page_size_bytes() as u64;
         let workload_seed = derive_seed(config.seed, "workload");
         // The device's logical capacity, when the geometry fixes it before the workload is read.
-        let geometry_capacity_bytes = (config.ftl.sizing == CapacitySizing::Geometry && config.host.tiles <= 1)
+        // (Compacted addresses are checked once compacted, below.)
+        let geometry_capacity_bytes = (config.ftl.sizing == CapacitySizing::Geometry && config.host.tiles <= 1 && !config.host.compact_addresses)
             .then(|| tier_logical_pages(&config, &DeviceLayout::new(&config.device)).iter().sum::<u64>() * page_bytes);
         let (stream, footprint, origin, kind, format, address_space_bytes, skipped) = if let Some(trace) = &config.workload.trace {
             let options = TraceOptions { format: trace.format, skip_bad_lines: trace.skip_bad_lines, merge_devices: trace.merge_devices, max_request_bytes: trace.max_request_bytes };
@@ -107,7 +108,16 @@ impl Simulation {
             let format = Some(scan.format.name().to_string());
             let address_space = scan.address_space_bytes;
             let skipped = (scan.skipped.count, scan.skipped.first_messages.clone());
-            (RequestStream::from_trace(scan, config.host.loops, config.host.time_scale)?, footprint, origin, "trace", format, address_space, skipped)
+            let stream = RequestStream::from_trace(scan, config.host.loops, config.host.time_scale)?;
+            // host.compact_addresses: the trace's distinct pages become pages 0..footprint.
+            let (stream, footprint, address_space) = match footprint {
+                Footprint::List(pages) if config.host.compact_addresses => {
+                    let count = pages.len() as u64;
+                    (stream.compacted(std::sync::Arc::from(pages), page_bytes), Footprint::Range(count), count * page_bytes)
+                }
+                footprint => (stream, footprint, address_space),
+            };
+            (stream, footprint, origin, "trace", format, address_space, skipped)
         } else if let Some(spec) = &config.workload.synthetic {
             limits::check_request_count(config, spec.requests)?;
             let footprint = Footprint::Range(spec.span_bytes.div_ceil(page_bytes));
@@ -163,6 +173,12 @@ impl Simulation {
                 address_pages.max(1)
             }
         };
+        if config.host.compact_addresses && config.workload.trace.is_some() && address_pages > logical_pages {
+            let message = format!(
+                "the trace's {address_pages} distinct pages (all tiles, after host.compact_addresses) do not fit the device's {logical_pages} logical pages; enlarge the device or lower ftl.overprovisioning_fraction"
+            );
+            return Err(config_invalid(&config, "workload.trace.path", message));
+        }
         if logical_pages >= u32::MAX as u64 {
             return Err(config_invalid(&config, "device.geometry", format!("{logical_pages} logical pages; at most {} are supported", u32::MAX - 1)));
         }
