@@ -135,29 +135,45 @@ def test_sweep_cli_exit_codes(cli, tmp_path: Path):
 
 
 def test_reproduce_lba_scrambler_end_to_end(cli, tmp_path: Path):
-    for name in ("umass-financial1.ssdsim-ascii.first10k.txt.gz", "mqsim-tpcc-small.trace.gz"):
-        trace_or_skip(name)
     out = tmp_path / "repro"
-    # Stand-ins capped at 1 GiB to keep the suite quick; the default (the seed's sizes) takes minutes.
-    done = cli("reproduce", "lba-scrambler", "--out", str(out), "--stand-in-cap-gib", "1")
+    # One stand-in at the smallest cap keeps the suite quick; the default runs all five workloads.
+    args = ("reproduce", "lba-scrambler", "--out", str(out), "--workloads", "prxy_0", "--stand-in-cap-gib", "0.25")
+    done = cli(*args)
     assert done.returncode == 0, done.stderr
     table = pl.read_parquet(out / "table.parquet")
-    assert table.height == 5 * 4
+    # 4 free-space levels x {fresh, aged} x {greedy, round robin}.
+    assert table.height == 4 * 2 * 2
     assert set(table["free_fraction"].to_list()) == {0.2, 0.4, 0.6, 0.8}
-    assert table["conventional_status"].to_list() == ["ok"] * 20
-    assert table["scrambler_status"].to_list() == ["ok"] * 20
-    for name in ("fig4a", "fig4b", "fig5"):
-        assert (out / f"{name}.png").stat().st_size > 1000
-        assert (out / f"{name}.svg").stat().st_size > 1000
+    assert set(table["drive"].to_list()) == {"fresh", "aged"} and set(table["gc_policy"].to_list()) == {"greedy", "round_robin"}
+    assert table["conventional_status"].to_list() == ["ok"] * 16
+    assert table["scrambler_status"].to_list() == ["ok"] * 16
+    aged = table.filter(pl.col("drive") == "aged")
+    assert aged["trim_status"].to_list() == ["ok"] * 8
+    # TRIM is the upper bound: on an aged drive the FTL that learns every delete copies far less.
+    assert (aged["trim_pages_copied"] < aged["conventional_pages_copied"]).all()
+    # Without TRIM the aged drive's deleted data is still valid to the FTL and round-robin GC copies it.
+    assert (aged.filter(pl.col("gc_policy") == "round_robin")["conventional_dead_pages_copied"] > 0).all()
+    # Equal host writes: every variant and free-space level of the workload writes the same.
+    assert table["conventional_host_pages_written"].n_unique() == 1
+    rule1 = pl.read_parquet(out / "rule1" / "table.parquet")
+    assert rule1.height == 4 * 4 and set(rule1["plentiful_free_fraction"].to_list()) == {0.3, 0.5, 0.7, 1.0}
+    # Rule 1 off is the conventional system exactly.
+    off = rule1.filter(pl.col("plentiful_free_fraction") == 1.0)
+    assert (off["gc_count_reduction"] == 0.0).all() and (off["pages_copied_reduction"] == 0.0).all()
+    churn = pl.read_parquet(out / "churn" / "table.parquet")
+    assert churn.height == 2 * 2
+    assert (churn["trim_pages_copied"] < churn["conventional_pages_copied"]).all()
+    for regime in ("fresh-greedy", "fresh-round-robin", "aged-greedy", "aged-round-robin"):
+        for name in ("fig4a", "fig4b", "fig5"):
+            assert (out / f"{name}-{regime}.png").stat().st_size > 1000
+            assert (out / f"{name}-{regime}.svg").stat().st_size > 1000
     report = (out / "report.md").read_text()
-    assert "stand-in" in report and "seed 003" in report
-    assert "Financial1 (sample)" in report and "prxy_0 (stand-in)" in report
-    # Every row of the report's table is a measured pair; the stand-ins are labelled in the table.
-    assert sum(1 for line in report.splitlines() if line.startswith("| ") and "%" in line.split("|")[2]) == 20
-    assert "scaled down to 1.00 GiB" in report
-    again = cli("reproduce", "lba-scrambler", "--out", str(out), "--quiet", "--stand-in-cap-gib", "1")
+    assert "stand-in" in report and "Seed 003" in report and "prxy_0 (stand-in)" in report
+    assert "holds" in report and "TRIM" in report
+    assert "scaled down to 0.25 GiB" in report
+    again = cli(*args, "--quiet")
     assert again.returncode == 0
-    assert "0 points run now, 40 reused" in (out / "report.md").read_text()
+    assert "0 points run now, 68 reused" in (out / "report.md").read_text()
 
 
 def test_reproduce_rejects_unknown_trace_names(cli, tmp_path: Path):

@@ -58,18 +58,21 @@ def _grouped_bars(table: Sequence[Mapping[str, Any]], key: str, scale: float, yl
     return paths
 
 
-def write_lba_scrambler_figures(table: Sequence[Mapping[str, Any]], out: Path) -> dict[str, Path]:
-    """Seed 003 Fig. 4(a) GC-count reduction, 4(b) GC page-copy reduction, 5 write-performance gain."""
+def write_lba_scrambler_figures(table: Sequence[Mapping[str, Any]], out: Path, suffix: str = "", regime: str = "") -> dict[str, Path]:
+    """Seed 003 Fig. 4(a) GC-count reduction, 4(b) GC page-copy reduction, 5 write-performance gain
+    (one set per regime: ``suffix`` names the files, ``regime`` goes in the titles)."""
     figures: dict[str, Path] = {}
+    where = f" ({regime})" if regime else ""
     specs = [
-        ("fig4a", "gc_count_reduction", 100.0, "GC count reduction (%)", "Fig. 4(a): GC count reduction by the LBA scrambler (positive = fewer GCs; '=' equal)", 0.0, 10.0),
-        ("fig4b", "pages_copied_reduction", 100.0, "GC page-copy reduction (%, symlog)", "Fig. 4(b): reduction of pages copied during GC (positive = fewer copies; '=' equal)", 0.0, 10.0),
-        ("fig5", "write_performance_ratio", 1.0, "write performance (scrambler / conventional)", "Fig. 5: SSD write performance with the LBA scrambler relative to conventional ('=' equal)", 1.0, None),
+        ("fig4a", "gc_count_reduction", 100.0, "GC count reduction (%)", f"Fig. 4(a): GC count reduction by the LBA scrambler{where}", 0.0, 10.0),
+        ("fig4b", "pages_copied_reduction", 100.0, "GC page-copy reduction (%, symlog)", f"Fig. 4(b): reduction of pages copied during GC{where}", 0.0, 10.0),
+        ("fig5", "write_performance_ratio", 1.0, "write performance (scrambler / conventional)", f"Fig. 5: write performance with the LBA scrambler{where}", 1.0, None),
     ]
     for name, key, scale, ylabel, title, baseline, symlog in specs:
-        png, svg = _grouped_bars(table, key, scale, ylabel, title, baseline, out / name, symlog)
-        figures[f"{name} (PNG)"] = png
-        figures[f"{name} (SVG)"] = svg
+        stem = f"{name}-{suffix}" if suffix else name
+        png, svg = _grouped_bars(table, key, scale, ylabel, title, baseline, out / stem, symlog)
+        figures[f"{stem} (PNG)"] = png
+        figures[f"{stem} (SVG)"] = svg
     return figures
 
 

@@ -131,6 +131,14 @@ def render_run(result: Any, console: Console) -> None:
             f"deletes: {deletes['requests']:,} requests over {deletes['pages']:,} whole pages, sent to {deletes['target']}; "
             f"{deletes['pages_trimmed']:,} pages trimmed in the FTL"
         )
+    dead = r.get("dead_data")
+    if dead and (dead["pages_held"] or dead["gc_pages_copied"]):
+        copied = r["gc"]["pages_copied"] + r["gc"]["pages_migrated"]
+        console.print(
+            f"dead data the FTL holds (deleted above it or moved by the middleware): {dead['pages_held']:,} pages at the end; "
+            f"GC copied {dead['gc_pages_copied']:,} of them ({dead['gc_pages_copied'] / copied if copied else 0:.1%} of its copies, "
+            f"{dead['gc_pages_copied_per_victim']:.1f} per victim)"
+        )
     workload_class = r.get("workload_class")
     if workload_class:
         last = workload_class["changes"][-1]

@@ -302,6 +302,10 @@ pub struct RunResult {
     /// The workload class the controller saw over time (seed 000's policies; absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub workload_class: Option<crate::host::workload_class::WorkloadClassSummary>,
+    /// Dead data the FTL still held and GC copied (runs where deletes stop above the FTL or the
+    /// middleware moves pages; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dead_data: Option<crate::simulation::DeadDataSummary>,
 }
 
 pub fn gc_metrics(stats: &FtlStats) -> GcMetrics {

@@ -149,3 +149,31 @@ fn compacted_addresses_fit_a_small_drive_and_change_nothing_else() {
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(aged.gc.pages_copied > compact.gc.pages_copied, "dead data the FTL still holds is copied: {} vs {}", aged.gc.pages_copied, compact.gc.pages_copied);
 }
+
+#[test]
+fn dead_data_the_ftl_holds_is_counted_where_gc_copies_it() {
+    // The workload rewrites only its footprint, so every page the aged drive deleted stays dead.
+    let none = aged("none", 0.9, 0.6, "random");
+    let drive = none.precondition.aged_drive.expect("aged drive reported");
+    let dead = none.dead_data.expect("tracked without TRIM");
+    assert_eq!(dead.pages_held, drive.pages_deleted);
+    assert!(dead.gc_pages_copied > 0 && dead.gc_pages_copied <= none.gc.pages_copied, "{dead:?} of {}", none.gc.pages_copied);
+    assert!(dead.gc_pages_copied_per_victim > 0.0);
+    assert!(aged("ftl", 0.9, 0.6, "random").dead_data.is_none(), "with TRIM nothing dead stays in the FTL");
+    // Above the scrambler, deleted and moved pages are its fragmented pages: the two counts agree.
+    let workload = synthetic(8_000, 0.3, 2 << 20, UNIFORM, PAGES);
+    for plentiful in ["0.5", "1.0"] {
+        let config = small_config(&workload, &[
+            "middleware.kind=\"lba_scrambler\"",
+            &format!("middleware.lba_scrambler.plentiful_free_fraction={plentiful}"),
+            "ftl.precondition.fill_fraction=0.9",
+            "ftl.precondition.live_fraction=0.6",
+            "host.delete_target=\"middleware\"",
+            "workload.synthetic.delete_fraction=0.1",
+        ]);
+        let result = run(&config, &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+        let dead = result.dead_data.expect("tracked under the scrambler");
+        assert_eq!(dead.pages_held, result.middleware.fragmented_pages, "{plentiful}: {dead:?} {:?}", result.middleware);
+        assert!(dead.gc_pages_copied < result.gc.pages_copied);
+    }
+}

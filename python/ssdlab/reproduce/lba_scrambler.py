@@ -1,4 +1,5 @@
-"""Seed 003 (LBA scrambler): conventional vs scrambler, five workloads x free space {20, 40, 60, 80} %.
+"""Seed 003 (LBA scrambler): conventional vs scrambler, five workloads x free space {20, 40, 60, 80} %,
+in the regimes that decide the result (issue 16).
 
 The seed's setup (Table 1): 16 KB pages, 256 pages per block, NAND capacity = data size / (1 - free).
 Its workloads and data sizes: Financial1 0.53 GB, tpcc-mysql 0.65 GB, prxy_0 0.84 GB, prxy_1 13.75 GB,
@@ -7,16 +8,28 @@ src1_0 60.62 GB. The full traces are not available here, so (see ``WORKLOADS``):
 * Financial1 and tpcc-mysql: the real samples in ``../shared/traces``, tiled (``host.tiles``) into
   independent copies side by side until the data size matches the seed's.
 * prxy_0, prxy_1, src1_0: synthetic stand-ins whose read share, request sizes, footprint and write skew
-  follow the published statistics in ``../shared/traces/STANDINS.md``, at the seed's data sizes (or
-  capped at ``stand_in_cap_bytes`` for a quick look; the scale is reported). Labelled "stand-in" everywhere.
+  follow the published statistics in ``../shared/traces/STANDINS.md``, at the seed's data sizes or
+  capped at ``stand_in_cap_bytes`` (default 1 GiB; the scale is reported). Labelled "stand-in" everywhere.
 
-Users with the full traces pass them by name (``--trace prxy_0=/data/prxy_0.csv.gz``); the same recipe
-then runs them (no tiling, loops as needed).
+Users with the full traces pass them by name (``--trace prxy_0=/data/prxy_0.csv.gz``).
 
-Each point: the device sized to the footprint with the given free space; preconditioning writes the
-footprint once and overwrites it at random ``2 / (1 - free)`` times over (to GC steady state); then the
-workload replays closed-loop at queue depth 16, looped until the host has written at least the NAND
-capacity once. Write performance is host write throughput (MB/s) in that replay.
+The grid, for every workload and free-space level (``build_sweep``):
+
+* **fresh drive** (the seed's Table 1 read literally): the device sized to footprint / (1 - free); the
+  FTL sees only the workload's data, so the free space is spare flash. Conventional and scrambler.
+* **aged drive** (the seed's "free space" as a file system means it): exported capacity = data / (1 - free),
+  7 % spare flash (or the GC reserve) hidden beyond it, the exported capacity filled and then scattered extents deleted down to the data size
+  (``ftl.precondition.fill_fraction``/``live_fraction``): the deleted data stays valid in an FTL without
+  TRIM. Conventional (no TRIM), conventional with TRIM (the upper bound: the FTL knows every delete),
+  scrambler (it learns the deletes; the FTL does not).
+* each with greedy and with round-robin victim selection (seed 004, by the same lab, calls round robin
+  the conventional policy);
+* the rule-1 threshold swept on the fresh drive (rule 1 never fires on an aged drive: it is full).
+
+Plus a file-churn study (``CHURN``): a workload that deletes as it writes, on a fresh drive.
+
+Every point replays until the host has written ``MEASURED_FOOTPRINT_WRITES`` x the workload's data, so GC
+counts compare across free-space levels (equal host writes), after preconditioning to GC steady state.
 """
 
 from __future__ import annotations
@@ -36,13 +49,48 @@ from ssdlab.sweep import Sweep, SweepError, run_sweep
 
 PRESET = "seed003-scrambler"
 FREE_FRACTIONS = (0.2, 0.4, 0.6, 0.8)
-VARIANTS = {"conventional": "none", "scrambler": "lba_scrambler"}
+GC_POLICIES = ("greedy", "round_robin")
+DRIVES = ("fresh", "aged")
+# Variants per drive: (name, middleware, where deletes go). On a fresh drive nothing is deleted, so
+# "with TRIM" would be the conventional run again.
+VARIANTS = {
+    "fresh": (("conventional", "none", "none"), ("scrambler", "lba_scrambler", "middleware")),
+    "aged": (("conventional", "none", "none"), ("trim", "none", "ftl"), ("scrambler", "lba_scrambler", "middleware")),
+}
+# Rule-1 thresholds swept on the fresh drive (0.5, the default, is in the main grid; 1.0 turns rule 1 off).
+RULE1_THRESHOLDS = (0.3, 0.7, 1.0)
 PAGE_BYTES = 16384
+PLANES = 4  # the preset's 2 channels x 2 chips x 1 die x 1 plane
+PAGES_PER_BLOCK = 256
 GIB = 1 << 30
-# Host page writes in the measured replay, as a multiple of the NAND capacity.
-MEASURED_CAPACITY_WRITES = 1.0
+# Host page writes in the measured replay, as a multiple of the workload's data (equal for every
+# free-space level, variant and drive of a workload).
+MEASURED_FOOTPRINT_WRITES = 1.0
 # Closed-loop queue depth of the measured replay.
 QUEUE_DEPTH = 16
+# The aged drive's hidden flash: this, or the GC reserve when that is larger.
+AGED_OVERPROVISIONING = 0.07
+DEFAULT_STAND_IN_CAP_BYTES = 1 * GIB
+
+
+@dataclass(frozen=True)
+class Churn:
+    """The file-churn study: a workload that deletes as it writes, on a fresh drive."""
+
+    free_fraction: float = 0.4
+    data_bytes: float = 0.5 * GIB
+    delete_fractions: tuple[float, ...] = (0.1, 0.3)
+    read_fraction: float = 0.175
+    sizes: tuple[tuple[int, float], ...] = ((16384, 0.5), (65536, 0.3), (262144, 0.2))
+    variants: tuple[tuple[str, str, str, str], ...] = (
+        ("conventional", "none", "none", "all"),
+        ("trim", "none", "ftl", "all"),
+        ("scrambler", "lba_scrambler", "middleware", "all"),
+        ("scrambler_first_writes", "lba_scrambler", "middleware", "first_writes"),
+    )
+
+
+CHURN = Churn()
 
 
 @dataclass(frozen=True)
@@ -106,23 +154,38 @@ def parse_trace_options(items: Sequence[str]) -> dict[str, Path]:
 class WorkloadPlan:
     workload: Workload
     label: str
+    # Overrides that define the workload (trace or synthetic), and the ones sizing its measured replay.
     overrides: list[str]
-    footprint_bytes: float
+    measured: list[str]
+    footprint_pages: int
     scale: float
     description: str
-    per_free: dict[float, list[str]] = field(default_factory=dict)
+    is_trace: bool
 
 
 def _trace_plan(workload: Workload, path: Path, tiles: int, description: str, label: str) -> WorkloadPlan:
     stats = api.trace_stats(path, block_bytes=PAGE_BYTES)["stats"]
-    footprint = stats["footprint_bytes"] * tiles
+    footprint_pages = int(stats["footprint_blocks"]) * tiles
     write_pages_per_loop = max(1.0, stats["bytes_written"] / PAGE_BYTES) * tiles
-    plan = WorkloadPlan(workload, label, [f"workload.trace.path={json.dumps(str(path))}", f"host.tiles={tiles}"], footprint, 1.0, description)
-    for free in FREE_FRACTIONS:
-        nand_pages = footprint / PAGE_BYTES / (1 - free)
-        loops = max(1, math.ceil(MEASURED_CAPACITY_WRITES * nand_pages / write_pages_per_loop))
-        plan.per_free[free] = [f"host.loops={loops}"]
-    return plan
+    loops = max(1, math.ceil(MEASURED_FOOTPRINT_WRITES * footprint_pages / write_pages_per_loop))
+    overrides = [f"workload.trace.path={json.dumps(str(path))}", f"host.tiles={tiles}"]
+    return WorkloadPlan(workload, label, overrides, [f"host.loops={loops}"], footprint_pages, 1.0, description, True)
+
+
+def _synthetic_overrides(span: int, read_fraction: float, address: str, sizes: Sequence[tuple[int, float]]) -> list[str]:
+    return [
+        f"workload.synthetic.span_bytes={span}",
+        f"workload.synthetic.read_fraction={read_fraction}",
+        f"workload.synthetic.address={address}",
+        f'workload.synthetic.size={{ distribution = "choice", bytes = [{", ".join(str(b) for b, _ in sizes)}], weights = [{", ".join(str(w) for _, w in sizes)}] }}',
+        "workload.synthetic.alignment_bytes=4096",
+    ]
+
+
+def _requests_for(footprint_pages: int, read_fraction: float, sizes: Sequence[tuple[int, float]], delete_fraction: float = 0.0) -> int:
+    mean_pages = sum(max(1, math.ceil(b / PAGE_BYTES)) * w for b, w in sizes)
+    writes = max(1e-9, 1.0 - read_fraction - delete_fraction)
+    return math.ceil(MEASURED_FOOTPRINT_WRITES * footprint_pages / (writes * mean_pages))
 
 
 def _stand_in_plan(workload: Workload, cap_bytes: float | None) -> WorkloadPlan:
@@ -133,30 +196,25 @@ def _stand_in_plan(workload: Workload, cap_bytes: float | None) -> WorkloadPlan:
         address = f'{{ distribution = "hot_cold", hot_space_fraction = {workload.hot_space_fraction}, hot_access_fraction = {workload.hot_access_fraction} }}'
     else:
         address = '{ distribution = "uniform" }'
-    sizes = ", ".join(str(b) for b, _ in workload.sizes)
-    weights = ", ".join(str(w) for _, w in workload.sizes)
-    mean_pages = sum(max(1, math.ceil(b / PAGE_BYTES)) * w for b, w in workload.sizes)
-    overrides = [
-        f"workload.synthetic.span_bytes={span}",
-        f"workload.synthetic.read_fraction={workload.read_fraction}",
-        f"workload.synthetic.address={address}",
-        f'workload.synthetic.size={{ distribution = "choice", bytes = [{sizes}], weights = [{weights}] }}',
-        "workload.synthetic.alignment_bytes=4096",
-    ]
-    label = f"{workload.name} (stand-in)"
+    overrides = _synthetic_overrides(span, workload.read_fraction, address, workload.sizes)
+    pages = span // PAGE_BYTES
+    measured = [f"workload.synthetic.requests={_requests_for(pages, workload.read_fraction, workload.sizes)}"]
     description = workload.basis + ("" if scale >= 0.999 else f"; scaled down to {span / GIB:.2f} GiB (x{scale:.3f}) by --stand-in-cap-gib")
-    plan = WorkloadPlan(workload, label, overrides, span, scale, description)
-    for free in FREE_FRACTIONS:
-        nand_pages = span / PAGE_BYTES / (1 - free)
-        requests = math.ceil(MEASURED_CAPACITY_WRITES * nand_pages / ((1 - workload.read_fraction) * mean_pages))
-        plan.per_free[free] = [f"workload.synthetic.requests={requests}"]
-    return plan
+    return WorkloadPlan(workload, f"{workload.name} (stand-in)", overrides, measured, pages, scale, description, False)
 
 
-def plan_workloads(traces: Mapping[str, Path] | None = None, stand_in_cap_bytes: float | None = None) -> list[WorkloadPlan]:
+def plan_workloads(traces: Mapping[str, Path] | None = None, stand_in_cap_bytes: float | None = DEFAULT_STAND_IN_CAP_BYTES, only: Sequence[str] | None = None) -> list[WorkloadPlan]:
+    """One plan per workload (``only``: names to keep, without case)."""
     traces = dict(traces or {})
+    keep = None if not only else {name.lower() for name in only}
+    if keep is not None:
+        unknown = keep - {w.name.lower() for w in WORKLOADS}
+        if unknown:
+            raise SweepError(f"--workloads: unknown {', '.join(sorted(unknown))}; expected some of {', '.join(w.name for w in WORKLOADS)}")
     plans = []
     for workload in WORKLOADS:
+        if keep is not None and workload.name.lower() not in keep:
+            continue
         if workload.name in traces:
             path = traces[workload.name]
             plans.append(_trace_plan(workload, path, 1, f"full trace given by the user: {path}", workload.name))
@@ -176,186 +234,387 @@ def plan_workloads(traces: Mapping[str, Path] | None = None, stand_in_cap_bytes:
     return plans
 
 
-def build_sweep(plans: Sequence[WorkloadPlan]) -> Sweep:
-    cases: dict[str, dict[str, list[str]]] = {"workload": {}}
+def fresh_drive(free: float) -> list[str]:
+    """The seed's Table 1 read literally: NAND = data / (1 - free); the FTL sees only the data."""
+    return ['ftl.sizing="footprint"', f"ftl.footprint_free_fraction={free}", f"ftl.precondition.overwrite_passes={2.0 / (1.0 - free)}"]
+
+
+def aged_drive(footprint_pages: int, free: float, is_trace: bool) -> list[str]:
+    """A drive whose file system holds data / (1 - free) of exported capacity, with spare flash hidden
+    beyond it; filled, then scattered extents deleted until only the workload's data is live: the file
+    system's free space holds deleted data."""
+    exported_target = math.ceil(footprint_pages / (1.0 - free))
+    per_block_row = PLANES * PAGES_PER_BLOCK
+    blocks_per_plane = math.ceil(exported_target / (1.0 - AGED_OVERPROVISIONING) / per_block_row)
+    # GC needs high watermark + open blocks + one of slack per plane hidden (see the FTL's check).
+    blocks_per_plane = max(blocks_per_plane, math.ceil(exported_target / per_block_row) + 6)
+    total = blocks_per_plane * per_block_row
+    overprovisioning = 1.0 - exported_target / total
+    exported = math.floor(total * (1.0 - overprovisioning))  # as the simulator computes it
+    live = footprint_pages / exported
+    return [
+        'ftl.sizing="geometry"',
+        f"device.geometry.blocks_per_plane={blocks_per_plane}",
+        f"ftl.overprovisioning_fraction={overprovisioning!r}",
+        "ftl.precondition.fill_fraction=1.0",
+        'ftl.precondition.fill_order="sequential"',
+        f"ftl.precondition.live_fraction={live!r}",
+        "ftl.precondition.delete_extent_min_pages=1",
+        "ftl.precondition.delete_extent_max_pages=64",
+        f"ftl.precondition.overwrite_passes={2.0 / (1.0 - free)}",
+    ] + (["host.compact_addresses=true"] if is_trace else [])
+
+
+def _variant(middleware: str, delete_target: str, rule2: str = "all") -> list[str]:
+    return [f'middleware.kind="{middleware}"', f'host.delete_target="{delete_target}"', f'middleware.lba_scrambler.rule2_writes="{rule2}"']
+
+
+def _label(*parts: object) -> str:
+    return "|".join(str(p) for p in parts)
+
+
+def build_sweep(plans: Sequence[WorkloadPlan], churn: Churn | None = CHURN, churn_cap_bytes: float | None = None) -> Sweep:
+    points: dict[str, list[str]] = {}
     for plan in plans:
+        workload = plan.overrides + plan.measured
         for free in FREE_FRACTIONS:
-            passes = 2.0 / (1.0 - free)
-            cases["workload"][f"{plan.label}|{free}"] = plan.overrides + plan.per_free[free] + [
-                f"ftl.footprint_free_fraction={free}",
-                f"ftl.precondition.overwrite_passes={passes}",
+            drives = {"fresh": fresh_drive(free), "aged": aged_drive(plan.footprint_pages, free, plan.is_trace)}
+            for drive in DRIVES:
+                for gc in GC_POLICIES:
+                    for name, middleware, target in VARIANTS[drive]:
+                        points[_label("main", plan.label, free, drive, gc, name)] = workload + drives[drive] + [f'ftl.garbage_collection.policy="{gc}"'] + _variant(middleware, target)
+            for threshold in RULE1_THRESHOLDS:
+                points[_label("rule1", plan.label, free, "fresh", "greedy", threshold)] = (
+                    workload + drives["fresh"] + ['ftl.garbage_collection.policy="greedy"'] + _variant("lba_scrambler", "middleware") + [f"middleware.lba_scrambler.plentiful_free_fraction={threshold}"]
+                )
+    if churn is not None:
+        data = churn.data_bytes if churn_cap_bytes is None else min(churn.data_bytes, churn_cap_bytes)
+        span = int(data // PAGE_BYTES) * PAGE_BYTES
+        for fraction in churn.delete_fractions:
+            requests = _requests_for(span // PAGE_BYTES, churn.read_fraction, churn.sizes, fraction)
+            workload = _synthetic_overrides(span, churn.read_fraction, '{ distribution = "uniform" }', churn.sizes) + [
+                f"workload.synthetic.delete_fraction={fraction}",
+                f"workload.synthetic.requests={requests}",
             ]
-    cases["variant"] = {name: [f'middleware.kind="{kind}"'] for name, kind in VARIANTS.items()}
-    common = ["ftl.sizing=\"footprint\"", 'host.mode="closed_loop"', f"host.queue_depth={QUEUE_DEPTH}", "ftl.precondition.enabled=true"]
-    return Sweep(name="seed003-lba-scrambler", base=PRESET, common=common, cases=cases, origin="reproduce lba-scrambler")
+            for gc in GC_POLICIES:
+                for name, middleware, target, rule2 in churn.variants:
+                    points[_label("churn", fraction, churn.free_fraction, "fresh", gc, name)] = (
+                        workload + fresh_drive(churn.free_fraction) + [f'ftl.garbage_collection.policy="{gc}"'] + _variant(middleware, target, rule2)
+                    )
+    common = ['host.mode="closed_loop"', f"host.queue_depth={QUEUE_DEPTH}", "ftl.precondition.enabled=true", "verification.integrity_oracle=false"]
+    return Sweep(name="seed003-lba-scrambler", base=PRESET, common=common, cases={"point": points}, origin="reproduce lba-scrambler")
 
 
-def _pair_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """One row per (workload, free space): conventional and scrambler side by side, reductions."""
-    by_key: dict[tuple[str, float], dict[str, Mapping[str, Any]]] = {}
-    for row in rows:
-        label, _, free = row["point.workload"].rpartition("|")
-        by_key.setdefault((label, float(free)), {})[row["point.variant"]] = row
-    table = []
-    for (label, free), variants in by_key.items():
-        conventional, scrambler = variants.get("conventional"), variants.get("scrambler")
-        entry: dict[str, Any] = {"workload": label, "free_fraction": free}
-        for name, row in (("conventional", conventional), ("scrambler", scrambler)):
-            ok = row is not None and row["status"] == "ok"
-            result = json.loads(row["result_json"]) if ok else None
-            entry[f"{name}_status"] = "ok" if ok else (row["error"] if row is not None else "missing")
-            entry[f"{name}_gc_count"] = result["gc"]["blocks_collected"] if result else None
-            entry[f"{name}_gc_invocations"] = result["gc"]["invocations"] if result else None
-            entry[f"{name}_pages_copied"] = result["gc"]["pages_copied"] if result else None
-            entry[f"{name}_write_mbps"] = result["write"]["mbps"] if result else None
-            entry[f"{name}_write_amplification"] = result["write_amplification"] if result else None
-            entry[f"{name}_requests"] = result["requests"] if result else None
-            if name == "scrambler" and result:
-                entry.update({f"scrambler_{k}": v for k, v in result["middleware"].items()})
-        if entry["conventional_gc_count"] is not None and entry["scrambler_gc_count"] is not None:
-            entry["gc_count_reduction"] = _reduction(entry["conventional_gc_count"], entry["scrambler_gc_count"])
-            entry["pages_copied_reduction"] = _reduction(entry["conventional_pages_copied"], entry["scrambler_pages_copied"])
-            conv = entry["conventional_write_mbps"]
-            entry["write_performance_ratio"] = entry["scrambler_write_mbps"] / conv if conv else None
-        else:
-            entry["gc_count_reduction"] = entry["pages_copied_reduction"] = entry["write_performance_ratio"] = None
-        table.append(entry)
-    order = {p: i for i, p in enumerate(dict.fromkeys(r["workload"] for r in table))}
-    table.sort(key=lambda r: (order[r["workload"]], r["free_fraction"]))
-    return table
+def _metrics(row: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The numbers a table needs from one point (None values when it failed or is missing)."""
+    ok = row is not None and row["status"] == "ok"
+    result = json.loads(row["result_json"]) if ok else {}
+    dead = result.get("dead_data") or {}
+    middleware = result.get("middleware") or {}
+    attempts = middleware.get("rule2_attempts", 0)
+    return {
+        "status": "ok" if ok else (row["error"] if row is not None else "missing"),
+        "gc_count": result["gc"]["blocks_collected"] if ok else None,
+        "gc_invocations": result["gc"]["invocations"] if ok else None,
+        "pages_copied": result["gc"]["pages_copied"] if ok else None,
+        "write_mbps": result["write"]["mbps"] if ok else None,
+        "write_amplification": result["write_amplification"] if ok else None,
+        "host_pages_written": result["host_pages_written"] if ok else None,
+        "dead_pages_copied": dead.get("gc_pages_copied") if ok else None,
+        "dead_pages_held": dead.get("pages_held") if ok else None,
+        "rule1_writes": middleware.get("rule1_empty_page_writes") if ok else None,
+        "rule2_writes": middleware.get("rule2_victim_page_writes") if ok else None,
+        "rule3_writes": middleware.get("rule3_other_page_writes") if ok else None,
+        "rule2_hit_rate": (middleware.get("rule2_victim_page_writes", 0) / attempts if attempts else None) if ok and middleware else None,
+        "fragmented_pages": middleware.get("fragmented_pages") if ok else None,
+    }
 
 
-def _reduction(before: float, after: float) -> float | None:
+def _reduction(before: float | None, after: float | None) -> float | None:
+    if before is None or after is None:
+        return None
     if before == 0:
         return 0.0 if after == 0 else None
     return 1.0 - after / before
 
 
-def _table_markdown(table: Sequence[Mapping[str, Any]]) -> str:
-    lines = [
-        "| workload | free | GC count conv. → scr. | GC count reduction | pages copied conv. → scr. | copy reduction | write MB/s conv. → scr. | write perf. | fragmented pages left |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
-    for r in table:
-        lines.append(
+def _ratio(after: float | None, before: float | None) -> float | None:
+    return after / before if after is not None and before else None
+
+
+def _compare(entry: dict[str, Any], base: str, other: str, prefix: str) -> None:
+    entry[f"{prefix}gc_count_reduction"] = _reduction(entry.get(f"{base}_gc_count"), entry.get(f"{other}_gc_count"))
+    entry[f"{prefix}pages_copied_reduction"] = _reduction(entry.get(f"{base}_pages_copied"), entry.get(f"{other}_pages_copied"))
+    entry[f"{prefix}write_performance_ratio"] = _ratio(entry.get(f"{other}_write_mbps"), entry.get(f"{base}_write_mbps"))
+
+
+def build_tables(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The main table (workload x free x drive x GC policy, variants side by side), the rule-1 sweep
+    and the churn study."""
+    by_label = {row["point.point"]: row for row in rows}
+    groups: dict[str, dict[tuple, dict[str, Mapping[str, Any]]]] = {"main": {}, "rule1": {}, "churn": {}}
+    for label, row in by_label.items():
+        kind, workload, free, drive, gc, variant = label.split("|")
+        groups[kind].setdefault((workload, float(free), drive, gc), {})[variant] = row
+    main = []
+    for (workload, free, drive, gc), variants in groups["main"].items():
+        entry: dict[str, Any] = {"workload": workload, "free_fraction": free, "drive": drive, "gc_policy": gc}
+        for name, _, _ in VARIANTS[drive]:
+            entry.update({f"{name}_{k}": v for k, v in _metrics(variants.get(name)).items()})
+        _compare(entry, "conventional", "scrambler", "")
+        if drive == "aged":
+            _compare(entry, "conventional", "trim", "trim_")
+        main.append(entry)
+    conventional = {(r["workload"], r["free_fraction"]): r for r in main if r["drive"] == "fresh" and r["gc_policy"] == "greedy"}
+    rule1 = []
+    for (workload, free, _, _), variants in groups["rule1"].items():
+        for threshold, row in variants.items():
+            base = conventional.get((workload, free), {})
+            entry = {"workload": workload, "free_fraction": free, "plentiful_free_fraction": float(threshold)}
+            entry.update({f"conventional_{k}": base.get(f"conventional_{k}") for k in ("gc_count", "pages_copied", "write_mbps")})
+            entry.update({f"scrambler_{k}": v for k, v in _metrics(row).items()})
+            _compare(entry, "conventional", "scrambler", "")
+            rule1.append(entry)
+    # The main grid's default threshold (0.5) belongs in the sweep too.
+    for (workload, free), base in conventional.items():
+        entry = {"workload": workload, "free_fraction": free, "plentiful_free_fraction": 0.5}
+        entry.update({k: v for k, v in base.items() if k.startswith(("conventional_", "scrambler_"))})
+        _compare(entry, "conventional", "scrambler", "")
+        rule1.append(entry)
+    churn = []
+    for (fraction, free, _, gc), variants in groups["churn"].items():
+        entry = {"delete_fraction": float(fraction), "free_fraction": free, "gc_policy": gc}
+        for name, *_ in CHURN.variants:
+            entry.update({f"{name}_{k}": v for k, v in _metrics(variants.get(name)).items()})
+        _compare(entry, "conventional", "scrambler", "")
+        _compare(entry, "conventional", "scrambler_first_writes", "first_writes_")
+        _compare(entry, "conventional", "trim", "trim_")
+        churn.append(entry)
+    order = {name: i for i, name in enumerate(dict.fromkeys(r["workload"] for r in main))}
+    main.sort(key=lambda r: (DRIVES.index(r["drive"]), GC_POLICIES.index(r["gc_policy"]), order[r["workload"]], r["free_fraction"]))
+    rule1.sort(key=lambda r: (order.get(r["workload"], 0), r["free_fraction"], r["plentiful_free_fraction"]))
+    churn.sort(key=lambda r: (r["delete_fraction"], GC_POLICIES.index(r["gc_policy"])))
+    return {"main": main, "rule1": rule1, "churn": churn}
+
+
+def _main_table_markdown(rows: Sequence[Mapping[str, Any]], drive: str, gc: str) -> str:
+    aged = drive == "aged"
+    header = "| workload | free | GC count conv. → scr. | GC count | pages copied conv. → scr. | copies | write MB/s conv. → scr. | write perf. | dead pages copied conv. → scr. | rule-2 hit rate |"
+    if aged:
+        header += " TRIM: GC count | TRIM: copies | TRIM: write perf. |"
+    lines = [header, "|" + "---|" * header.count(" |")]
+    for r in rows:
+        if r["drive"] != drive or r["gc_policy"] != gc:
+            continue
+        line = (
             f"| {r['workload']} | {r['free_fraction']:.0%} | {fmt(r['conventional_gc_count'], 'int')} → {fmt(r['scrambler_gc_count'], 'int')} | {fmt(r['gc_count_reduction'], 'pct')} "
             f"| {fmt(r['conventional_pages_copied'], 'int')} → {fmt(r['scrambler_pages_copied'], 'int')} | {fmt(r['pages_copied_reduction'], 'pct')} "
             f"| {fmt(r['conventional_write_mbps'], 'f')} → {fmt(r['scrambler_write_mbps'], 'f')} | {fmt(r['write_performance_ratio'], 'times')} "
-            f"| {fmt(r.get('scrambler_fragmented_pages'), 'int')} |"
+            f"| {fmt(r['conventional_dead_pages_copied'], 'int')} → {fmt(r['scrambler_dead_pages_copied'], 'int')} | {fmt(r['scrambler_rule2_hit_rate'], 'share')} |"
+        )
+        if aged:
+            line += f" {fmt(r['trim_gc_count_reduction'], 'pct')} | {fmt(r['trim_pages_copied_reduction'], 'pct')} | {fmt(r['trim_write_performance_ratio'], 'times')} |"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _rule1_markdown(rows: Sequence[Mapping[str, Any]]) -> str:
+    lines = ["| workload | free | rule-1 threshold | rule-1 writes | GC count | copies | write perf. | fragmented pages left |", "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(
+            f"| {r['workload']} | {r['free_fraction']:.0%} | {r['plentiful_free_fraction']:g} | {fmt(r.get('scrambler_rule1_writes'), 'int')} | {fmt(r['gc_count_reduction'], 'pct')} "
+            f"| {fmt(r['pages_copied_reduction'], 'pct')} | {fmt(r['write_performance_ratio'], 'times')} | {fmt(r.get('scrambler_fragmented_pages'), 'int')} |"
         )
     return "\n".join(lines)
+
+
+def _churn_markdown(rows: Sequence[Mapping[str, Any]]) -> str:
+    lines = [
+        "| deletes | GC | GC count conv. | scrambler (rule 2 all): GC count / copies / write perf. | scrambler (rule 2 first writes) | TRIM |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        triple = lambda p: f"{fmt(r[p + 'gc_count_reduction'], 'pct')} / {fmt(r[p + 'pages_copied_reduction'], 'pct')} / {fmt(r[p + 'write_performance_ratio'], 'times')}"  # noqa: E731
+        lines.append(f"| {r['delete_fraction']:.0%} | {r['gc_policy']} | {fmt(r['conventional_gc_count'], 'int')} | {triple('')} | {triple('first_writes_')} | {triple('trim_')} |")
+    return "\n".join(lines)
+
+
+@dataclass
+class Regime:
+    drive: str
+    gc_policy: str
+    cases: int
+    fewer_gcs: int
+    fewer_copies: int
+    both: int
+    worse: int
+    best_gc_reduction: float | None
+    best_copy_reduction: float | None
+    best_write_ratio: float | None
+    median_write_ratio: float | None
+    trim_best_write_ratio: float | None
+
+    @property
+    def holds(self) -> bool:
+        """The seed's claim: fewer GCs and fewer copies in every case."""
+        return self.cases > 0 and self.both == self.cases
+
+
+def regimes(main: Sequence[Mapping[str, Any]]) -> list[Regime]:
+    out = []
+    for drive in DRIVES:
+        for gc in GC_POLICIES:
+            rows = [r for r in main if r["drive"] == drive and r["gc_policy"] == gc and r["gc_count_reduction"] is not None and r["pages_copied_reduction"] is not None]
+            ratios = sorted(r["write_performance_ratio"] for r in rows if r["write_performance_ratio"] is not None)
+            trim = [r["trim_write_performance_ratio"] for r in rows if r.get("trim_write_performance_ratio") is not None]
+            out.append(
+                Regime(
+                    drive, gc, len(rows),
+                    sum(1 for r in rows if r["gc_count_reduction"] > 1e-9),
+                    sum(1 for r in rows if r["pages_copied_reduction"] > 1e-9),
+                    sum(1 for r in rows if r["gc_count_reduction"] > 1e-9 and r["pages_copied_reduction"] > 1e-9),
+                    sum(1 for r in rows if r["pages_copied_reduction"] < -1e-9),
+                    max((r["gc_count_reduction"] for r in rows), default=None),
+                    max((r["pages_copied_reduction"] for r in rows), default=None),
+                    ratios[-1] if ratios else None,
+                    ratios[len(ratios) // 2] if ratios else None,
+                    max(trim, default=None),
+                )
+            )
+    return out
+
+
+def _regime_markdown(found: Sequence[Regime]) -> str:
+    lines = [
+        "| drive | victim policy | cases | fewer GCs | fewer copies | both (the seed: all) | more copies | best GC reduction | best copy reduction | write perf. best / median | TRIM best |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for g in found:
+        lines.append(
+            f"| {g.drive} | {g.gc_policy} | {g.cases} | {g.fewer_gcs} | {g.fewer_copies} | {g.both}{' ✔' if g.holds else ''} | {g.worse} | {fmt(g.best_gc_reduction, 'pct')} "
+            f"| {fmt(g.best_copy_reduction, 'pct')} | {fmt(g.best_write_ratio, 'times')} / {fmt(g.median_write_ratio, 'times')} | {fmt(g.trim_best_write_ratio, 'times')} |"
+        )
+    return "\n".join(lines)
+
+
+def _regime_statement(found: Sequence[Regime], churn: Sequence[Mapping[str, Any]]) -> str:
+    holding = [g for g in found if g.holds]
+    best = max((g for g in found if g.best_write_ratio is not None), key=lambda g: g.best_write_ratio, default=None)
+    lines = []
+    if holding:
+        names = ", ".join(f"{g.drive} drive with {g.gc_policy.replace('_', '-')} GC" for g in holding)
+        lines.append(f"The seed's \"fewer GCs and fewer page copies in every case\" holds here on the {names}.")
+    else:
+        lines.append("The seed's \"fewer GCs and fewer page copies in every case\" holds in none of the four regimes of the main grid (table above).")
+    if best is not None:
+        verdict = "reaches" if best.best_write_ratio >= 2.2 else "does not reach"
+        lines.append(
+            f"Its \"write performance up to 2.2x\" {verdict} that size: the best write-performance ratio measured is {best.best_write_ratio:.3f}x "
+            f"({best.drive} drive, {best.gc_policy.replace('_', '-')} GC)."
+        )
+    if churn:
+        top = max(churn, key=lambda r: max(r["write_performance_ratio"] or 0, r["first_writes_write_performance_ratio"] or 0))
+        lines.append(
+            f"With a workload that deletes as it writes (file churn, no TRIM), the scrambler's best: {fmt(top['write_performance_ratio'], 'times')} "
+            f"(rule 2 for all writes) and {fmt(top['first_writes_write_performance_ratio'], 'times')} (first writes only) at {top['delete_fraction']:.0%} deletes "
+            f"with {top['gc_policy'].replace('_', '-')} GC, against {fmt(top['trim_write_performance_ratio'], 'times')} for TRIM."
+        )
+    return " ".join(lines)
 
 
 def reproduce(
     out_dir: str | Path,
     *,
     traces: Mapping[str, Path] | None = None,
-    stand_in_cap_bytes: float | None = None,
+    stand_in_cap_bytes: float | None = DEFAULT_STAND_IN_CAP_BYTES,
+    workloads: Sequence[str] | None = None,
+    churn: bool = True,
     scheduler: str | None = None,
     workers: int | None = None,
     progress: Callable[..., object] | None = None,
 ) -> report.Reproduction:
-    """Runs the grid (resuming a previous run in ``out_dir``), writes table, figures and report."""
+    """Runs the grid (resuming a previous run in ``out_dir``), writes tables, figures and report.
+    ``stand_in_cap_bytes`` None runs the stand-ins at the seed's data sizes."""
     from ssdlab import reproduce_plots
 
     out = Path(out_dir)
     if stand_in_cap_bytes is not None and stand_in_cap_bytes < 64 * (1 << 20):
         raise SweepError(f"stand-in cap of {stand_in_cap_bytes / GIB:g} GiB is below the 64 MiB the seed's 4 MB blocks need to be meaningful")
-    plans = plan_workloads(traces, stand_in_cap_bytes)
-    sweep = build_sweep(plans)
+    plans = plan_workloads(traces, stand_in_cap_bytes, workloads)
+    sweep = build_sweep(plans, CHURN if churn else None, stand_in_cap_bytes)
     outcome = run_sweep(sweep, out / "sweep", scheduler=scheduler, workers=workers, progress=progress)
-    table = _pair_rows(outcome.rows)
-    write_table(table, out)
-    figures = reproduce_plots.write_lba_scrambler_figures(table, out)
+    tables = build_tables(outcome.rows)
+    write_table(tables["main"], out)
+    for name in ("rule1", "churn"):
+        if tables[name]:
+            write_table(tables[name], out / name)
+    figures: dict[str, Path] = {}
+    for drive in DRIVES:
+        for gc in GC_POLICIES:
+            rows = [r for r in tables["main"] if r["drive"] == drive and r["gc_policy"] == gc]
+            figures.update(reproduce_plots.write_lba_scrambler_figures(rows, out, f"{drive}-{gc.replace('_', '-')}", f"{drive} drive, {gc.replace('_', '-')} GC"))
+    found = regimes(tables["main"])
     report_path = out / "report.md"
-    report_path.write_text(_report(plans, table, figures, outcome, scheduler), encoding="utf-8")
-    return report.Reproduction(out_dir=out, report_path=report_path, table=table, summary=_table_markdown(table), figures=figures, failed=outcome.failed, wall_seconds=outcome.wall_seconds)
+    report_path.write_text(_report(plans, tables, found, figures, outcome, scheduler, stand_in_cap_bytes), encoding="utf-8")
+    summary = _regime_markdown(found) + "\n\n" + _regime_statement(found, tables["churn"])
+    return report.Reproduction(out_dir=out, report_path=report_path, table=tables["main"], summary=summary, figures=figures, failed=outcome.failed, wall_seconds=outcome.wall_seconds)
 
 
-def _direction_summary(table: Sequence[Mapping[str, Any]]) -> tuple[str, str, str]:
-    def describe(key: str, better_when: Callable[[float], bool], worse_when: Callable[[float], bool]) -> str:
-        values = [r[key] for r in table if r[key] is not None]
-        better = sum(1 for v in values if better_when(v))
-        worse = sum(1 for v in values if worse_when(v))
-        same = len(values) - better - worse
-        return f"better in {better}, equal in {same}, worse in {worse} of {len(values)} cases"
-
-    return (
-        describe("gc_count_reduction", lambda v: v > 1e-9, lambda v: v < -1e-9),
-        describe("pages_copied_reduction", lambda v: v > 1e-9, lambda v: v < -1e-9),
-        describe("write_performance_ratio", lambda v: v > 1 + 1e-9, lambda v: v < 1 - 1e-9),
-    )
-
-
-def _explanation(table: Sequence[Mapping[str, Any]]) -> str:
-    """The 'why' section, written from what was measured (which cases were equal, better, worse)."""
-    measured = [r for r in table if r["pages_copied_reduction"] is not None]
-    equal = [r for r in measured if abs(r["pages_copied_reduction"]) < 1e-12 and abs(r["gc_count_reduction"]) < 1e-12]
-    better = [r for r in measured if r["pages_copied_reduction"] > 1e-12]
-    worse = [r for r in measured if r["pages_copied_reduction"] < -1e-12]
-    def cases(rows):
-        by_free: dict[float, list[str]] = {}
-        for r in rows:
-            by_free.setdefault(r["free_fraction"], []).append(r["workload"])
-        return "; ".join(f"{free:.0%} free: {len(names)} workload(s)" for free, names in sorted(by_free.items())) or "none"
-    no_fragments = all((r.get("scrambler_fragmented_pages") or 0) == 0 for r in equal)
-    heading = "## Why the direction differs from the seed's" if worse or len(better) < len(measured) else "## Direction"
-    lines = [heading, ""]
-    lines.append(f"Measured: fewer pages copied in {len(better)} cases ({cases(better)}), identical results in {len(equal)} ({cases(equal)}), "
-                 f"more pages copied in {len(worse)} ({cases(worse)}).")
-    if equal and no_fragments:
-        lines.append("In every identical case the scrambler ended with no fragmented page: rule 1 never fired after the footprint was written "
-                     "(less free space than the rule-1 threshold), so only rule 3 applied, and rule 3 alone is the conventional system "
-                     "(a test checks this bit for bit).")
-    if worse:
-        with_fragments = sum(1 for r in worse if (r.get("scrambler_fragmented_pages") or 0) > 0)
-        lines.append(f"In {with_fragments} of the {len(worse)} cases where it did worse, rule 1 had left fragmented pages (last column; "
-                     f"rule-1 writes in the measured replay: {sum(r.get('scrambler_rule1_empty_page_writes') or 0 for r in worse):,}, "
-                     f"rule-2 writes into the next victim: {sum(r.get('scrambler_rule2_victim_page_writes') or 0 for r in worse):,}).")
-    lines.append("""
-The mechanism behind that: the FTL here sees every host overwrite, so writing LBA x again invalidates x's old copy at once. The
-scrambler can only change *which* old copy a write invalidates. Rule 2 sends a write to a *fragmented* SLBA stored in the next
-victim (one page GC need not copy), but a fragmented SLBA exists only because rule 1 or rule 2 earlier moved some LBA to a new SLBA
-*without* invalidating its old copy, which for the FTL is still valid data. Every dead copy the scrambler hides costs one page copy
-when its block is collected unless the scrambler retires it first, so on block traces the rules can at best break even with an FTL
-that already sees every overwrite. Where free space exceeds the rule-1 threshold, rule 1 leaves dead copies until the FTL maps
-`1 - plentiful_free_fraction` of the NAND; the FTL's effective utilisation rises and GC copies more.
-
-The seed's gains need dead data the conventional FTL cannot see. Its scrambler sits under a file system and keeps the table of unused
-SLBAs, so it can know of deleted files that an SSD without TRIM keeps copying. Block traces carry no deletes, so that source of gain
-is absent here; modelling it needs a delete/TRIM stream, which none of the seed's traces provide.""")
-    return "\n".join(lines)
-
-
-def _report(plans: Sequence[WorkloadPlan], table: Sequence[Mapping[str, Any]], figures: Mapping[str, Path], outcome: Any, scheduler: str | None) -> str:
-    gc_line, copy_line, perf_line = _direction_summary(table)
-    ratios = [r["write_performance_ratio"] for r in table if r["write_performance_ratio"] is not None]
-    best = max(ratios) if ratios else None
+def _report(plans: Sequence[WorkloadPlan], tables: Mapping[str, Sequence[Mapping[str, Any]]], found: Sequence[Regime], figures: Mapping[str, Path], outcome: Any, scheduler: str | None, cap: float | None) -> str:
     config = api.load_config(PRESET)
-    workloads = "\n".join(f"- **{p.label}**: {p.description}." for p in plans)
-    figure_lines = "\n".join(f"- {name}: `{path.name}`" for name, path in figures.items())
-    return f"""# Seed 003 reproduction: LBA scrambler vs conventional FTL
+    workloads = "\n".join(f"- **{p.label}**: {p.description}; {p.footprint_pages:,} pages of data." for p in plans)
+    figure_lines = "\n".join(f"- {name}: `{path.name}`" for name, path in figures.items() if path.suffix == ".png")
+    sections = []
+    for drive in DRIVES:
+        for gc in GC_POLICIES:
+            title = {"fresh": "Fresh drive (free space = spare flash)", "aged": "Aged drive (free space = deleted data the FTL still holds)"}[drive]
+            sections.append(f"### {title}, {gc.replace('_', '-')} GC\n\n{_main_table_markdown(tables['main'], drive, gc)}")
+    churn_section = ""
+    if tables["churn"]:
+        churn_section = f"""## File churn: deletes as the workload runs
+
+A synthetic workload ({CHURN.data_bytes / GIB:g} GiB of data or the stand-in cap, uniform addresses, {CHURN.read_fraction:.1%} reads, 16-256 KiB requests) that
+deletes whole requests' pages as it writes, on a fresh drive at {CHURN.free_fraction:.0%} free space. The FTL never learns of the deletes except with
+TRIM. Reductions against the conventional FTL without TRIM (GC count / pages copied / write performance):
+
+{_churn_markdown(tables['churn'])}
+"""
+    return f"""# Seed 003 reproduction: LBA scrambler vs conventional FTL, and where the seed's result holds
 
 {provenance('ssdlab reproduce lba-scrambler', outcome, scheduler)}
 
-## What the seed reports and what ssdlab measures
+## What the seed reports and in which regime ssdlab measures it
 
-| | seed 003 | ssdlab |
-|---|---|---|
-| GC count (victim blocks collected) | {SEED_FINDINGS['gc_count']} | {gc_line} |
-| pages copied during GC | {SEED_FINDINGS['pages_copied']} | {copy_line} |
-| write performance (host write MB/s, closed loop QD {QUEUE_DEPTH}) | {SEED_FINDINGS['write_performance']} | best ratio {fmt(best, 'times')}; {perf_line} |
+Seed 003: {SEED_FINDINGS['gc_count']}; {SEED_FINDINGS['pages_copied']}; {SEED_FINDINGS['write_performance']}.
+Its bar heights are not in its text; only these findings are compared. Each regime below is 5 workloads x 4 free-space levels.
 
-The seed's bar heights are not in its text; only its stated findings are compared.
+{_regime_markdown(found)}
 
-{_table_markdown(table)}
+{_regime_statement(found, tables['churn'])}
 
-"conv." is the FTL alone, "scr." the same FTL behind the LBA scrambler. A reduction is `1 - scrambler / conventional`
-(positive = the scrambler did better); write performance is scrambler MB/s over conventional MB/s. "Fragmented pages left" is the
-number of logical pages the FTL still holds whose data the scrambler has moved elsewhere (dead copies the FTL cannot see).
+Why (from the dead-data counts in the tables): every host write invalidates exactly one page the FTL holds, with or without the
+scrambler. The scrambler cannot make the FTL drop dead data; it can only choose *which* page a write invalidates, by moving the
+write to a dead (fragmented) page of the next victim. That helps only where victims hold dead data: on a fresh drive there is none
+until rule 1 or 2 creates it (and every page they leave behind is a dead copy GC must later copy); on an aged drive the deleted data
+sits in blocks greedy GC never picks (they look full), while round-robin GC does reach them. TRIM instead removes dead data outright,
+which is the upper bound shown beside the scrambler.
 
-{_explanation(table)}
+## Tables
 
+A reduction is `1 - scrambler / conventional` (positive = the scrambler did better); write performance is scrambler MB/s over
+conventional MB/s (host writes, closed loop QD {QUEUE_DEPTH}). "Dead pages copied" are GC copies of data the host had deleted or the
+scrambler had moved (the FTL cannot tell; the simulator can). Rule-2 hit rate: writes redirected into the next victim over writes
+that tried.
+
+{chr(10).join(sections)}
+
+## Rule-1 threshold (fresh drive, greedy GC)
+
+Rule 1 writes to empty pages while more than the threshold's share of the NAND is unmapped; 1.0 turns it off.
+
+{_rule1_markdown(tables['rule1'])}
+
+{churn_section}
 ## Workloads
 
 {workloads}
@@ -363,15 +622,21 @@ number of logical pages the FTL still holds whose data the scrambler has moved e
 ## Setup
 
 - Preset `{PRESET}` (`configs/{PRESET}.toml`): 16 KB pages, 256 pages per block (seed Table 1); seed 001's MLC timings (the seed gives
-  none); 2 channels x 2 chips x 1 die x 1 plane (our choice), greedy GC per plane between 2 and 3 free blocks.
-- NAND capacity = footprint / (1 - free space) (`ftl.sizing = "footprint"`).
-- Preconditioning: the footprint written once, then `2 / (1 - free)` footprints of uniformly random overwrites through the same
-  middleware (GC steady state); counters reset. Then the workload replays closed loop at queue depth {QUEUE_DEPTH} until the host has
-  written {MEASURED_CAPACITY_WRITES:g}x the NAND capacity (trace samples looped; stand-ins sized in requests).
-- Scrambler thresholds (seed: "plentiful", "enough"; not quantified): rule 1 while more than 50 % of the NAND is unmapped,
-  rule 2 while the next victim holds at least 1 fragmented page (`docs/lba-scrambler.md`).
-- The data-integrity oracle is off in these runs for speed; the test suite runs the scrambler with it on, on random sequences and on
-  the real samples.
+  none); 2 channels x 2 chips x 1 die x 1 plane (our choice), GC per plane between 2 and 3 free blocks.
+- Fresh drive: NAND = data / (1 - free) (`ftl.sizing = "footprint"`); preconditioning writes the data once, then `2 / (1 - free)`
+  passes of random overwrites (GC steady state); counters reset.
+- Aged drive: exported capacity = data / (1 - free) (the file system's size), {AGED_OVERPROVISIONING:.0%} of the NAND hidden beyond it
+  (6 blocks per plane when the GC reserve needs more; sized by geometry); the exported capacity
+  filled in address order, the workload's data overwritten as above, then extents of 1-64 pages (16 KiB-1 MiB files) deleted
+  at random until only the workload's data is live. Deletes go nowhere (conventional), to the FTL (TRIM) or to the scrambler.
+  Trace samples have their addresses compacted (`host.compact_addresses`) so that the fill covers the capacity around their data.
+- Measured replay: closed loop at queue depth {QUEUE_DEPTH} until the host has written {MEASURED_FOOTPRINT_WRITES:g}x the workload's data,
+  the same for every free-space level, drive and variant of a workload (equal host writes).
+- Stand-ins: {'capped at ' + format(cap / GIB, 'g') + ' GiB (`--stand-in-cap-gib 0` runs the seed sizes)' if cap else "the seed's data sizes"}.
+- Scrambler thresholds (seed: "plentiful", "enough"; not quantified): rule 1 while more than 50 % of the NAND is unmapped (swept
+  above), rule 2 while the next victim holds at least 1 fragmented page; the recommendation list follows every plane's next victim
+  (`docs/lba-scrambler.md`).
+- The data-integrity oracle is off in these runs for speed; the test suite runs the scrambler with it on.
 
 ## Figures
 

@@ -28,11 +28,23 @@ pub struct LbaScramblerConfig {
     /// while it holds at least this many fragmented pages. Default 1: every fragmented page in the
     /// victim that a write can take is one page GC need not copy.
     pub victim_min_fragmented_pages: u32,
+    /// Which host writes rule 2 may redirect: `all` (the seed's rule as written: an overwrite moved
+    /// into the victim leaves its old page fragmented, a dead copy the FTL still holds) or
+    /// `first_writes` (only data without a page yet, e.g. a file system allocating deleted space:
+    /// a redirect then never creates a dead copy).
+    pub rule2_writes: Rule2Writes,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule2Writes {
+    All,
+    FirstWrites,
 }
 
 impl Default for LbaScramblerConfig {
     fn default() -> Self {
-        LbaScramblerConfig { plentiful_free_fraction: 0.5, victim_min_fragmented_pages: 1 }
+        LbaScramblerConfig { plentiful_free_fraction: 0.5, victim_min_fragmented_pages: 1, rule2_writes: Rule2Writes::All }
     }
 }
 

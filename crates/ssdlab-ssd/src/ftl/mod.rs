@@ -167,6 +167,14 @@ impl Ftl {
         true
     }
 
+    /// The logical page whose valid data physical page `ppn` holds (None for an invalid or free page).
+    pub fn owner_of(&self, ppn: Ppn) -> Option<Lpn> {
+        let store = &self.stores[self.tier_of(ppn)];
+        let local = store.local_page(ppn);
+        let owner = store.owner(store.geometry.block_of(local), store.geometry.page_in_block(local));
+        (owner != INVALID_PAGE).then_some(Lpn(owner))
+    }
+
     /// The integrity tag stored with a physical page (0 when tags are off).
     pub fn tag(&self, ppn: Ppn) -> u32 {
         let store = &self.stores[self.tier_of(ppn)];

@@ -36,7 +36,7 @@
 //! exports its whole capacity and "free space" is the part not holding data.
 
 use super::{Middleware, MiddlewareStats};
-use crate::config::LbaScramblerConfig;
+use crate::config::{LbaScramblerConfig, Rule2Writes};
 use crate::ftl::mapping::MappingTable;
 use crate::ftl::Ftl;
 use crate::geometry::{BlockIndex, Lpn, PlaneIndex};
@@ -233,7 +233,7 @@ impl Middleware for LbaScrambler {
                 self.stats.rule1_empty_page_writes += 1;
             }
         }
-        if target.is_none() {
+        if target.is_none() && (current.is_none() || self.settings.rule2_writes == Rule2Writes::All) {
             target = self.take_recommended(ftl, now_ns);
             if target.is_some() {
                 self.stats.rule2_victim_page_writes += 1;

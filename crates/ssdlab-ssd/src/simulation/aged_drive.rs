@@ -8,6 +8,7 @@
 //! round(filled x (1 - live_fraction)) pages are deleted (the last extent is cut short). Each delete
 //! goes where `host.delete_target` says, as a delete request of the run would.
 
+use super::page_set::PageSet;
 use super::Simulation;
 use crate::error::{ConfigError, SimulationError};
 use crate::geometry::Lpn;
@@ -21,31 +22,6 @@ pub struct AgedDrive {
     /// Pages deleted afterwards, and the live fraction of the filled pages that leaves.
     pub pages_deleted: u64,
     pub live_fraction: f64,
-}
-
-/// One bit per logical page.
-pub(super) struct PageSet(Vec<u64>);
-
-impl PageSet {
-    pub(super) fn of(pages: u64, members: &[u32]) -> Self {
-        let mut set = PageSet::new(pages);
-        for &page in members {
-            set.insert(page as u64);
-        }
-        set
-    }
-    fn new(pages: u64) -> Self {
-        PageSet(vec![0; pages.div_ceil(64) as usize])
-    }
-    pub(super) fn contains(&self, page: u64) -> bool {
-        self.0[(page / 64) as usize] >> (page % 64) & 1 == 1
-    }
-    fn insert(&mut self, page: u64) {
-        self.0[(page / 64) as usize] |= 1 << (page % 64);
-    }
-    fn remove(&mut self, page: u64) {
-        self.0[(page / 64) as usize] &= !(1 << (page % 64));
-    }
 }
 
 impl Simulation {
@@ -123,20 +99,5 @@ impl Simulation {
         aged.pages_deleted = deleted;
         aged.live_fraction = (aged.pages_filled - deleted) as f64 / aged.pages_filled as f64;
         Ok(aged)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::PageSet;
-
-    #[test]
-    fn page_sets_hold_single_pages() {
-        let mut set = PageSet::new(130);
-        set.insert(0);
-        set.insert(129);
-        assert!(set.contains(0) && set.contains(129) && !set.contains(64));
-        set.remove(129);
-        assert!(!set.contains(129));
     }
 }

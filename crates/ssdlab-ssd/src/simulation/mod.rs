@@ -7,11 +7,14 @@
 //! that every request completed and, with the oracle on, that every read returned the latest write.
 
 mod aged_drive;
+mod dead_data;
+pub use dead_data::DeadDataSummary;
 pub use aged_drive::AgedDrive;
 mod events;
 mod footprint;
 mod limits;
 mod oracle;
+mod page_set;
 mod preconditioning;
 mod replay;
 mod result;
@@ -53,6 +56,8 @@ pub struct Simulation {
     /// True when that fixed plan is one plain hard read (sense, transfer, decode): the hot path.
     plain_reads: bool,
     oracle: Option<Oracle>,
+    /// Dead data the FTL still holds (runs where deletes stop above the FTL or a middleware moves pages).
+    dead_data: Option<dead_data::DeadData>,
     stream: RequestStream,
     footprint: Footprint,
     origin: String,
@@ -252,6 +257,8 @@ impl Simulation {
         Ok(Simulation {
             host_logical_pages: logical_pages,
             oracle: keep_tags.then(Oracle::new),
+            dead_data: (config.host.delete_target != crate::config::DeleteTarget::Ftl || config.middleware.kind == crate::config::MiddlewareKind::LbaScrambler)
+                .then(|| dead_data::DeadData::new(ftl_logical_pages)),
             logical_capacity_bytes: logical_pages * page_bytes,
             page_bytes,
             multi_plane: config.device.tiers().iter().all(|tier| tier.nand.multi_plane),

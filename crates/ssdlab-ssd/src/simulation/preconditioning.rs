@@ -1,7 +1,7 @@
 //! Fast aging and preconditioning before replay (untimed): the footprint written once, then random
 //! overwrites until garbage collection reaches its steady state.
 
-use super::aged_drive::PageSet;
+use super::page_set::PageSet;
 use super::Simulation;
 use crate::error::SimulationError;
 use crate::config::DataAgeDistribution;
@@ -58,6 +58,9 @@ impl Simulation {
             };
             self.ftl.reset_stats();
             self.middleware.reset_stats();
+            if let Some(dead) = self.dead_data.as_mut() {
+                dead.reset_counts();
+            }
         }
         // The footprint list is not needed any more.
         self.footprint = Footprint::Range(self.footprint.len());
@@ -118,10 +121,14 @@ impl Simulation {
     }
 
     pub(super) fn untimed_write(&mut self, host_page: u32) -> Result<(), SimulationError> {
+        let before = if self.dead_data.is_some() { self.middleware.read_target(Lpn(host_page)) } else { None };
         let target = self.middleware.write_target(Lpn(host_page), &self.ftl, 0);
         let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(host_page));
         self.ops.clear();
         self.ftl.write(target, 0, tag, &mut self.ops).map_err(|source| SimulationError::Ftl { origin: format!("{} (preconditioning)", self.origin), source })?;
+        if let Some(dead) = self.dead_data.as_mut() {
+            dead.track_write(before, target, &self.ops, &self.ftl);
+        }
         Ok(())
     }
 

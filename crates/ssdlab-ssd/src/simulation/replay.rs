@@ -238,14 +238,23 @@ impl Simulation {
     /// Deletes one host page where `host.delete_target` says; returns whether the FTL trimmed it.
     pub(super) fn delete_page(&mut self, host: Lpn) -> bool {
         let mut trimmed = false;
+        let target = self.middleware.read_target(host);
         match self.config.host.delete_target {
             DeleteTarget::None => {}
             DeleteTarget::Middleware => self.middleware.delete(host, &self.ftl),
             DeleteTarget::Ftl => {
-                if let Some(target) = self.middleware.read_target(host) {
+                if let Some(target) = target {
                     trimmed = self.ftl.trim(target);
                 }
                 self.middleware.delete(host, &self.ftl);
+            }
+        }
+        if let (Some(dead), Some(target)) = (self.dead_data.as_mut(), target) {
+            // Above the FTL the data is gone; the FTL holds it unless it was trimmed.
+            if trimmed {
+                dead.rewritten(target);
+            } else if self.ftl.lookup(target).is_some() {
+                dead.died(target);
             }
         }
         if let Some(oracle) = self.oracle.as_mut() {
@@ -294,6 +303,7 @@ impl Simulation {
             // A partial page that holds data is read first (read-modify-write); its program group
             // waits for that read.
             let old = if span.is_partial(page) { self.middleware.read_target(host).and_then(|target| self.ftl.lookup(target)) } else { None };
+            let before = if self.dead_data.is_some() { self.middleware.read_target(host) } else { None };
             let target = self.middleware.write_target(host, &self.ftl, now.0);
             let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(host.0));
             self.ops.clear();
@@ -301,6 +311,9 @@ impl Simulation {
                 origin: format!("{}:{}", self.origin, request.origin_line),
                 source,
             })?;
+            if let Some(dead) = self.dead_data.as_mut() {
+                dead.track_write(before, target, &self.ops, &self.ftl);
+            }
             if !self.ftl.foreground_ops().is_empty() {
                 // A block-modify-write: the request completes when the block's pages are rewritten.
                 self.scheduler.foreground_copies(now, self.ftl.foreground_ops(), Waiter::Request(slot));

@@ -127,6 +127,7 @@ impl Simulation {
             middleware: self.middleware.stats(),
             read_path: self.read_strategy.statistics(),
             workload_class: self.workload_class.as_ref().map(|classifier| classifier.summary(self.config.read_path.workload_class.mode)),
+            dead_data: self.dead_data.as_ref().map(|dead| dead.summary(stats.gc_blocks_collected)),
         })
     }
 }
