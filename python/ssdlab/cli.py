@@ -307,6 +307,7 @@ def ecc_decoding_table(
     frames: Annotated[int, typer.Option("--frames", help="Frames per chip, page type and sensing precision.")] = 2000,
     seed: Annotated[int, typer.Option("--seed", help="Monte Carlo seed.")] = 11,
     interleave_group: Annotated[Optional[list[str]], typer.Option("--interleave-group", help="Chips sharing interleaved codewords, e.g. 0,2 (repeatable; seed 002's 2-way: 0,2 and 1,3; 4-way: 0,1,2,3).")] = None,
+    block_factor: Annotated[Optional[list[float]], typer.Option("--block-factor", help="Block-to-block spread within a chip: one class of blocks per factor (wear-noise multiplier, equal shares; repeatable), e.g. 0.95 1.0 1.05 1.1.")] = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="Write the [read_path.decoding] TOML table here.")] = None,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the full table as JSON here.")] = None,
 ) -> None:
@@ -326,6 +327,7 @@ def ecc_decoding_table(
         result = ecc.decoding_tables(
             pe_cycles or [10_000.0], cell=cell, retention_hours=retention_hours,
             storage_temperature_c=storage_temperature_c, frames_per_case=frames, seed=seed, interleave_groups=groups,
+            block_factors=list(block_factor or []),
         )
     except BaseException as error:  # noqa: BLE001
         _fail(error)

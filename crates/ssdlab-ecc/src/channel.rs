@@ -196,11 +196,14 @@ pub struct Stress {
     /// Storage temperature during retention (C).
     pub storage_temperature_c: f64,
     pub chip: usize,
+    /// Block-to-block variation within a chip (seed 002 Fig. 9): the block's multiplier on the wear
+    /// noise, on top of the chip's factor (1 = a typical block).
+    pub block_factor: f64,
 }
 
 impl Stress {
     pub fn new(pe_cycles: f64, retention_hours: f64) -> Self {
-        Stress { pe_cycles, retention_hours, storage_temperature_c: 40.0, chip: 0 }
+        Stress { pe_cycles, retention_hours, storage_temperature_c: 40.0, chip: 0, block_factor: 1.0 }
     }
 }
 
@@ -241,7 +244,7 @@ impl Channel {
     pub fn new(parameters: &ChannelParameters, stress: Stress) -> Self {
         let p = parameters;
         let chip = p.chip_factors.get(stress.chip % p.chip_factors.len().max(1)).copied().unwrap_or(1.0);
-        let wear = p.wear_noise_scale * chip;
+        let wear = p.wear_noise_scale * chip * stress.block_factor;
         let cycles = stress.pe_cycles.max(0.0);
         let acceleration = arrhenius_acceleration(p.activation_energy_ev, p.operating_temperature_c, stress.storage_temperature_c);
         let retention_log = (1.0 + stress.retention_hours.max(0.0) * acceleration / p.retention_t0_hours).ln();
@@ -478,7 +481,7 @@ impl RberGrid {
         for &chip in &self.chips {
             for &retention_hours in &self.retention_hours {
                 for &pe_cycles in &self.pe_cycles {
-                    let stress = Stress { pe_cycles, retention_hours, storage_temperature_c: self.storage_temperature_c, chip };
+                    let stress = Stress { pe_cycles, retention_hours, storage_temperature_c: self.storage_temperature_c, chip, block_factor: 1.0 };
                     let channel = Channel::new(&parameters, stress);
                     for page in 0..self.cell.bits() {
                         rows.push(RberRow { pe_cycles, retention_hours, chip, page, rber: channel.raw_bit_error_rate(page) });

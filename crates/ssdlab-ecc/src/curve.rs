@@ -196,7 +196,7 @@ impl CurveSpec {
     /// The stress (P/E count at the spec's retention) at which the page's RBER equals `target`.
     pub fn stress_for_rber(&self, target: f64) -> Result<Stress, CurveError> {
         let parameters = self.channel_parameters();
-        let stress = |pe: f64| Stress { pe_cycles: pe, retention_hours: self.retention_hours, storage_temperature_c: self.storage_temperature_c, chip: self.chip };
+        let stress = |pe: f64| Stress { pe_cycles: pe, retention_hours: self.retention_hours, storage_temperature_c: self.storage_temperature_c, chip: self.chip, block_factor: 1.0 };
         let rber = |pe: f64| Channel::new(&parameters, stress(pe)).raw_bit_error_rate(self.page);
         let (fresh, worn) = (rber(0.0), rber(MAX_PE_CYCLES));
         if !(fresh <= target && target <= worn) {

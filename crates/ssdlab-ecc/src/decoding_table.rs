@@ -32,6 +32,11 @@ pub struct DecodingTableSpec {
     /// evenly over its chips, and the table has one row per group instead of one per chip. Seed
     /// 002's 2-way: [[0, 2], [1, 3]] (chips 1 and 3, 2 and 4); 4-way: [[0, 1, 2, 3]]. Empty: none.
     pub interleave_groups: Vec<Vec<usize>>,
+    /// Block-to-block spread within a chip (seed 002 Fig. 9): classes of blocks, each this
+    /// multiplier on the wear noise and an equal share of the blocks. The table then has one row per
+    /// (chip or group, block class), class fastest; an interleaved codeword's parts are taken from
+    /// blocks of one class (the spread is not averaged out, only the chips'). Empty: no spread.
+    pub block_factors: Vec<f64>,
 }
 
 impl Default for DecodingTableSpec {
@@ -46,6 +51,7 @@ impl Default for DecodingTableSpec {
             frames_per_case: 2_000,
             seed: 11,
             interleave_groups: Vec::new(),
+            block_factors: Vec::new(),
         }
     }
 }
@@ -62,6 +68,8 @@ pub struct DecodingTable {
     pub mean: Vec<f64>,
     /// With interleaving, the row each chip's reads use (`chip_rows` of an SSD config); empty without.
     pub chip_rows: Vec<usize>,
+    /// Block classes per chip row (1 without spread): row = chip row x classes + class.
+    pub block_classes: usize,
     /// The `[read_path.decoding]` table of a simulation config, ready to paste.
     pub config_toml: String,
 }
@@ -103,6 +111,12 @@ impl DecodingTableSpec {
                 return Err(("interleave_groups", format!("chip {chip} must be in exactly one group (every read of a chip uses its group's codewords)")));
             }
         }
+        if let Some(factor) = self.block_factors.iter().find(|f| !(f.is_finite() && **f > 0.0)) {
+            return Err(("block_factors", format!("must be positive multipliers, got {factor}")));
+        }
+        if self.block_factors.len() > 16 {
+            return Err(("block_factors", format!("at most 16 block classes, got {}", self.block_factors.len())));
+        }
         if parameters.cell != self.cell {
             return Err(("channel.cell", format!("is {:?} but cell is {:?}", parameters.cell, self.cell)));
         }
@@ -116,11 +130,13 @@ impl DecodingTableSpec {
         let pages = parameters.cell.bits();
         let stop = StopRule { target_failures: u64::MAX, max_frames: self.frames_per_case };
         let groups = self.rows();
-        let mut estimated = Vec::with_capacity(groups.len());
-        for (row_index, group) in groups.iter().enumerate() {
+        let block_factors = self.block_factor_classes();
+        let mut estimated = Vec::with_capacity(groups.len() * block_factors.len());
+        let cases = groups.iter().flat_map(|group| block_factors.iter().map(move |&factor| (group, factor)));
+        for (row_index, (group, block_factor)) in cases.enumerate() {
             let channels: Vec<Channel> = group
                 .iter()
-                .map(|&chip| Channel::new(&parameters, Stress { chip, storage_temperature_c: self.storage_temperature_c, ..Stress::new(self.pe_cycles, self.retention_hours) }))
+                .map(|&chip| Channel::new(&parameters, Stress { chip, block_factor, storage_temperature_c: self.storage_temperature_c, ..Stress::new(self.pe_cycles, self.retention_hours) }))
                 .collect();
             let row: Vec<f64> = (0..=self.max_extra_levels)
                 .map(|levels| {
@@ -151,7 +167,7 @@ impl DecodingTableSpec {
         let mean = (0..=self.max_extra_levels as usize).map(|k| failure_probabilities.iter().map(|row| row[k]).sum::<f64>() / rows).collect();
         let chip_rows = self.chip_rows();
         let config_toml = config_toml(self, &failure_probabilities, &chip_rows);
-        Ok(DecodingTable { spec: self.clone(), failure_probabilities, estimated, mean, chip_rows, config_toml })
+        Ok(DecodingTable { spec: self.clone(), failure_probabilities, estimated, mean, chip_rows, block_classes: block_factors.len(), config_toml })
     }
 }
 
@@ -164,6 +180,15 @@ impl DecodingTableSpec {
         }
         let chips = self.channel_parameters().chip_factors.len().max(1);
         (0..chips).map(|chip| self.interleave_groups.iter().position(|g| g.contains(&chip)).unwrap_or(0)).collect()
+    }
+
+    /// The block classes' wear-noise multipliers ([1.0] without spread).
+    pub fn block_factor_classes(&self) -> Vec<f64> {
+        if self.block_factors.is_empty() {
+            vec![1.0]
+        } else {
+            self.block_factors.clone()
+        }
     }
 
     /// The chips of each row: one chip per row, or the interleave groups.
@@ -183,16 +208,23 @@ fn config_toml(spec: &DecodingTableSpec, table: &[Vec<f64>], chip_rows: &[usize]
         format!("chip_rows = [{}]\n", chip_rows.iter().map(usize::to_string).collect::<Vec<_>>().join(", "))
     };
     let rows: Vec<String> = table.iter().map(|row| format!("    [{}],", row.iter().map(|p| format!("{p:.4}")).collect::<Vec<_>>().join(", "))).collect();
+    let (block_classes, spread) = if spec.block_factors.is_empty() {
+        (String::new(), String::new())
+    } else {
+        (format!("block_classes = {}\n", spec.block_factors.len()), format!(" x block classes {:?} (class fastest)", spec.block_factors))
+    };
     format!(
-        "# ssdlab ecc decoding-table: {:?}, {} P/E, {} h retention at {} C, {} frames per row, page type and precision; rows: chips {:?}\n[read_path.decoding]\nfailure_probabilities = [\n{}\n]\n{}",
+        "# ssdlab ecc decoding-table: {:?}, {} P/E, {} h retention at {} C, {} frames per row, page type and precision; rows: chips {:?}{}\n[read_path.decoding]\nfailure_probabilities = [\n{}\n]\n{}{}",
         spec.cell,
         spec.pe_cycles,
         spec.retention_hours,
         spec.storage_temperature_c,
         spec.frames_per_case,
         spec.rows(),
+        spread,
         rows.join("\n"),
-        chip_rows
+        chip_rows,
+        block_classes
     )
 }
 

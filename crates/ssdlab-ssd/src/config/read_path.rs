@@ -255,6 +255,11 @@ pub struct DecodingConfig {
     /// last (`ssdlab ecc decoding-table --pe A --pe B ...` writes both).
     pub pe_cycles: Vec<f64>,
     pub failure_probabilities_by_pe: Vec<Vec<Vec<f64>>>,
+    /// Block-to-block spread within a chip (seed 002 Fig. 9): each chip row is this many lists, one
+    /// per class of blocks (row = chip row x classes + class; a block's class is a fixed scramble
+    /// of its index, so classes hold equal shares of the blocks). `ssdlab ecc decoding-table
+    /// --block-factor F ...` writes the lists and this. Absent: no spread.
+    pub block_classes: Option<u32>,
     /// What one decoding draw decides: each page read on its own (`per_page`), or every page of a
     /// host request together (`per_request`: seed 002 gives its failure rate as "x % of the read
     /// operations", and a 25-page request drawn page by page nearly always meets a failure).
@@ -345,11 +350,20 @@ pub(super) fn validate(read_path: &ReadPathConfig) -> Result<(), (String, String
             }
         }
     }
+    if let Some(classes) = decoding.block_classes {
+        if !(1..=16).contains(&classes) {
+            return fail("read_path.decoding.block_classes", format!("must be 1..=16, got {classes}"));
+        }
+        if lists % classes as usize != 0 {
+            return fail("read_path.decoding.block_classes", format!("{classes} classes per chip row, but failure_probabilities has {lists} lists, not a multiple"));
+        }
+    }
+    let chip_row_count = lists / decoding.block_classes.unwrap_or(1).max(1) as usize;
     if !decoding.chip_rows.is_empty() && lists == 0 {
         return fail("read_path.decoding.chip_rows", "needs failure_probabilities to point into".into());
     }
-    if let Some((chip, row)) = decoding.chip_rows.iter().enumerate().find(|(_, &row)| row >= lists) {
-        return fail("read_path.decoding.chip_rows", format!("chip class {chip} uses list {row}, but failure_probabilities has {lists} lists (0..{})", lists - 1));
+    if let Some((chip, row)) = decoding.chip_rows.iter().enumerate().find(|(_, &row)| row >= chip_row_count) {
+        return fail("read_path.decoding.chip_rows", format!("chip class {chip} uses row {row}, but failure_probabilities has {chip_row_count} chip rows (0..{})", chip_row_count.saturating_sub(1)));
     }
     let samples_failures = matches!(read_path.strategy, ReadStrategyKind::TwoStep | ReadStrategyKind::Progressive);
     if read_path.look_ahead && !samples_failures {

@@ -227,6 +227,12 @@ impl Ftl {
         &store.blocks[store.geometry.block_of(store.local_page(ppn)).0 as usize]
     }
 
+    /// The global block holding physical page `ppn`.
+    pub fn global_block_of(&self, ppn: Ppn) -> BlockIndex {
+        let store = &self.stores[self.tier_of(ppn)];
+        BlockIndex(store.first_block + store.geometry.block_of(store.local_page(ppn)).0)
+    }
+
     /// Pages of a global block that hold the latest copy of some logical page.
     pub fn valid_pages(&self, block: BlockIndex) -> u32 {
         let store = &self.stores[self.tier_of_block(block)];

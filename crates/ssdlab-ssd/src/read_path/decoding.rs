@@ -46,6 +46,8 @@ pub struct DecodingOutcomes {
     tables: Vec<(f64, Vec<Vec<f64>>)>,
     /// The list of each chip class (chip mod length); empty: list chip mod lists.
     chip_rows: Vec<usize>,
+    /// Lists per chip row, one per class of blocks (1: no spread).
+    block_classes: usize,
     rng: Xoshiro256PlusPlus,
     pub statistics: ReadPathStatistics,
     /// Per-request draws: the request of the last draw and the draw.
@@ -64,7 +66,13 @@ impl DecodingOutcomes {
     /// two around its block's erase count, interpolated linearly (clamped at the ends).
     pub fn with_wear(tables: Vec<(f64, Vec<Vec<f64>>)>, chip_rows: Vec<usize>, max_levels: u32, seed: u64) -> Self {
         let statistics = ReadPathStatistics { reads_needing_levels: vec![0; max_levels as usize + 1], ..ReadPathStatistics::default() };
-        DecodingOutcomes { tables, chip_rows, rng: Xoshiro256PlusPlus::seed_from_u64(seed), statistics, per_request: false, last_draw: None }
+        DecodingOutcomes { tables, chip_rows, block_classes: 1, rng: Xoshiro256PlusPlus::seed_from_u64(seed), statistics, per_request: false, last_draw: None }
+    }
+
+    /// Block-to-block spread: each chip row is `classes` lists, one per class of blocks.
+    pub fn with_block_classes(mut self, classes: Option<u32>) -> Self {
+        self.block_classes = classes.unwrap_or(1).max(1) as usize;
+        self
     }
 
     /// One draw per page (default) or per host request.
@@ -105,17 +113,20 @@ impl DecodingOutcomes {
     /// Extra sensing levels this read needs (0: hard decision succeeds), or `None` when even the
     /// most precise sensing fails.
     pub fn levels_needed(&mut self, chip: u32, pe_cycles: u32) -> Option<u32> {
-        self.levels_needed_for(chip, pe_cycles, 0)
+        self.levels_needed_for(chip, 0, pe_cycles, 0)
     }
 
-    /// [`DecodingOutcomes::levels_needed`] for a read of host request `request`.
-    pub fn levels_needed_for(&mut self, chip: u32, pe_cycles: u32, request: u64) -> Option<u32> {
+    /// [`DecodingOutcomes::levels_needed`] for a read of block `block` (its class, with spread) of
+    /// host request `request`.
+    pub fn levels_needed_for(&mut self, chip: u32, block: u32, pe_cycles: u32, request: u64) -> Option<u32> {
         self.statistics.sampled_reads += 1;
         let rows = self.tables[0].1.len();
         let needed = if rows == 0 {
             Some(0)
         } else {
-            let row = if self.chip_rows.is_empty() { chip as usize % rows } else { self.chip_rows[chip as usize % self.chip_rows.len()] };
+            let chip_rows = rows / self.block_classes;
+            let chip_row = if self.chip_rows.is_empty() { chip as usize % chip_rows } else { self.chip_rows[chip as usize % self.chip_rows.len()] };
+            let row = chip_row * self.block_classes + block_class(block, self.block_classes);
             let (low, high, weight) = self.bracket(pe_cycles as f64);
             let draw = self.draw_for(request);
             let (below, above) = (&self.tables[low].1[row], &self.tables[high].1[row]);
@@ -134,6 +145,15 @@ impl DecodingOutcomes {
     }
 }
 
+/// The spread class of a block: a multiplicative scramble of its index (Fibonacci hashing), so
+/// that classes hold equal shares of the blocks and do not follow the allocation order.
+fn block_class(block: u32, classes: usize) -> usize {
+    if classes <= 1 {
+        return 0;
+    }
+    ((block.wrapping_mul(0x9E37_79B9) as u64 * classes as u64) >> 32) as usize
+}
+
 /// What the first attempt of a sampling strategy's read came to.
 pub enum HardAttempt {
     /// Hard decoding succeeded; the plan holds the hard step (and a cancelled look-ahead sensing).
@@ -149,7 +169,7 @@ impl DecodingOutcomes {
     /// right after the hard sensing) booked as cancelled when hard decoding succeeds.
     pub fn hard_attempt(&mut self, plan: &mut ReadPlan, context: &ReadContext, look_ahead: bool, look_ahead_levels: u32) -> HardAttempt {
         plan.push(ReadStep::PLAIN_HARD);
-        let needed = self.levels_needed_for(context.chip, context.pe_cycles, context.request);
+        let needed = self.levels_needed_for(context.chip, context.block, context.pe_cycles, context.request);
         let look_ahead = look_ahead && context.die_idle;
         self.statistics.look_ahead_started += look_ahead as u64;
         if needed == Some(0) {
@@ -189,7 +209,7 @@ mod tests {
         let requests = 20_000u64;
         let delayed = |draw: DecodingDraw| {
             let mut outcomes = DecodingOutcomes::new(vec![vec![0.3, 0.0]], Vec::new(), 1, 7).drawing(draw);
-            (0..requests).filter(|&request| (0..25).map(|_| outcomes.levels_needed_for(0, 0, request)).any(|k| k != Some(0))).count() as f64 / requests as f64
+            (0..requests).filter(|&request| (0..25).map(|_| outcomes.levels_needed_for(0, 0, 0, request)).any(|k| k != Some(0))).count() as f64 / requests as f64
         };
         assert!((delayed(DecodingDraw::PerPage) - (1.0 - 0.7f64.powi(25))).abs() < 0.001);
         assert!((delayed(DecodingDraw::PerRequest) - 0.3).abs() < 0.01);
@@ -217,5 +237,21 @@ mod tests {
         assert_eq!((grouped.levels_needed(4, 0), grouped.levels_needed(5, 0), grouped.levels_needed(6, 0)), (None, Some(0), None));
         let mut never = DecodingOutcomes::new(Vec::new(), Vec::new(), 6, 1);
         assert!((0..1000).all(|chip| never.levels_needed(chip, 0) == Some(0)));
+    }
+
+    #[test]
+    fn block_classes_split_each_chip_row_by_block() {
+        // Chip rows 0 and 1, each two block classes: class 0 never fails, class 1 always does.
+        let lists = vec![vec![0.0, 0.0], vec![1.0, 1.0], vec![0.0, 0.0], vec![1.0, 1.0]];
+        let mut outcomes = DecodingOutcomes::new(lists, Vec::new(), 1, 5).with_block_classes(Some(2));
+        let failing: Vec<u32> = (0..4000).filter(|&block| outcomes.levels_needed_for(1, block, 0, 0).is_none()).collect();
+        // Equal shares, and the classes do not follow the block order.
+        assert!((failing.len() as f64 / 4000.0 - 0.5).abs() < 0.02, "{}", failing.len());
+        assert!(failing.windows(2).any(|pair| pair[1] != pair[0] + 1));
+        for block in 0..100 {
+            let class = block_class(block, 2);
+            assert_eq!(outcomes.levels_needed_for(0, block, 0, 0).is_none(), class == 1);
+            assert_eq!(block_class(block, 1), 0);
+        }
     }
 }

@@ -33,6 +33,8 @@ pub struct ReadContext {
     pub pe_cycles: u32,
     pub retention_ns: u64,
     pub chip: u32,
+    /// The page's block (global index): its spread class with `read_path.decoding.block_classes`.
+    pub block: u32,
     /// 0 = lower, 1 = upper, 2 = extra.
     pub page_type: usize,
     /// The die has nothing booked from the read's arrival on (no queued request).
@@ -161,7 +163,7 @@ pub trait ReadStrategy: Send {
 /// The strategy of a validated config; `seed` drives its decoding-outcome draws.
 pub fn build(config: &ReadPathConfig, seed: u64) -> Box<dyn ReadStrategy> {
     let levels = config.soft_sensing_levels;
-    let outcomes = || DecodingOutcomes::with_wear(config.decoding.tables(), config.decoding.chip_rows.clone(), levels, seed).drawing(config.decoding.draw);
+    let outcomes = || DecodingOutcomes::with_wear(config.decoding.tables(), config.decoding.chip_rows.clone(), levels, seed).drawing(config.decoding.draw).with_block_classes(config.decoding.block_classes);
     match config.strategy {
         ReadStrategyKind::HardDecision => Box::new(HardDecision),
         ReadStrategyKind::AlwaysSoft => Box::new(AlwaysSoft { levels }),

@@ -211,6 +211,7 @@ impl Simulation {
             pe_cycles: block.erase_count,
             retention_ns: now.0.saturating_sub(programmed_ms * 1_000_000),
             chip: self.layout.chip_of_die(self.layout.die_of(ppn)),
+            block: self.ftl.global_block_of(ppn).0,
             page_type: self.layout.page_type(ppn),
             die_idle: self.scheduler.die_idle_at(ppn, now),
             age_hours: self.ftl.data_age_hours(ppn, now.0),
