@@ -306,6 +306,21 @@ pub struct RunResult {
     /// middleware moves pages; absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dead_data: Option<crate::simulation::DeadDataSummary>,
+    /// Data placement interleaving's costs (seed 002 §3.3; absent without it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interleaving: Option<InterleavingSummary>,
+}
+
+/// What data placement interleaving cost: part sensings on the other chips of each group, and the
+/// padding of host writes to whole groups of pages.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct InterleavingSummary {
+    pub group_chips: u64,
+    /// Sensings of codeword parts on partner chips (beyond the read's own).
+    pub part_sensings: u64,
+    pub write_padding_pages: u64,
+    /// (host pages written + padding) / host pages written.
+    pub write_amplification_from_grouping: f64,
 }
 
 pub fn gc_metrics(stats: &FtlStats) -> GcMetrics {

@@ -149,3 +149,33 @@ fn a_bad_wear_table_names_its_field() {
         assert!(error.to_string().contains(field), "{error} should name {field}");
     }
 }
+
+#[test]
+fn interleaved_codewords_sense_every_chip_of_their_group_and_pad_writes() {
+    // SMALL_DEVICE: 2 channels x 2 chips; chip classes 0/1 paired: each chip's partner is the
+    // other chip on its channel. A lone read costs the same (the partner senses in parallel)...
+    let plain = lone_read(&["read_path.strategy=\"two_step\""]);
+    let paired = lone_read(&["read_path.strategy=\"two_step\"", "read_path.interleave_groups=[[0, 1]]"]);
+    assert!((paired.read.latency_us.mean - plain.read.latency_us.mean).abs() < 0.05);
+    let interleaving = paired.interleaving.expect("reported");
+    assert_eq!((interleaving.group_chips, interleaving.part_sensings), (2, 1));
+    // ...and the one-page write was padded to a group of two.
+    assert_eq!(interleaving.write_padding_pages, 1);
+    assert!((interleaving.write_amplification_from_grouping - 2.0).abs() < 1e-9);
+    assert_eq!(paired.flash.page_reads, plain.flash.page_reads + 1);
+    assert!(plain.interleaving.is_none());
+    // On a loaded device every read occupies two dies: reads wait longer.
+    let workload = synthetic(20_000, 1.0, 4 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
+    let loaded = |extra: &[&str]| {
+        let mut overrides = vec!["read_path.strategy=\"two_step\"", "host.mode=\"closed_loop\"", "host.queue_depth=8"];
+        overrides.extend_from_slice(extra);
+        run(&small_config(&workload, &overrides), &mut no_progress()).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let (alone, grouped) = (loaded(&[]), loaded(&["read_path.interleave_groups=[[0, 1]]"]));
+    assert!(grouped.read.latency_us.mean > 1.2 * alone.read.latency_us.mean, "{} vs {}", grouped.read.latency_us.mean, alone.read.latency_us.mean);
+    // Groups must cover the chip classes once, and share decoding rows.
+    for (value, needle) in [("[[0, 1], [1, 2]]", "exactly one group"), ("[[0]]", "at least 2"), ("[[0, 1], [2, 3, 4]]", "one size")] {
+        let error = small_config_result(&workload, &[&format!("read_path.interleave_groups={value}")]).expect_err(value).to_string();
+        assert!(error.contains("read_path.interleave_groups") && error.contains(needle), "{value}: {error}");
+    }
+}

@@ -25,6 +25,13 @@ pub struct ReadPathConfig {
     /// Look-ahead sensing (seed 002 §3.1): when the die has no queued work, the first soft sensing
     /// starts as soon as the hard sensing ends and is cancelled (RESET) if hard decoding succeeds.
     pub look_ahead: bool,
+    /// Data placement interleaving's cost side (seed 002 §3.3): chip classes whose chips hold the
+    /// parts of each other's codewords, e.g. [[0, 2], [1, 3]] (chip class = chip mod the classes
+    /// named; partners sit on the same channel). Every read then senses the page's position on
+    /// every chip of its group (each die busy for the sensing; the parts together are one page on the
+    /// bus), and every host write is padded to whole groups of pages (counted in
+    /// `result.interleaving`). The reliability side is the decoding table's (`chip_rows`). Empty: none.
+    pub interleave_groups: Vec<Vec<u32>>,
     /// How often decoding fails (the two-step and progressive strategies sample it per read).
     pub decoding: DecodingConfig,
     /// Sensing and decode time of each decoder kind (seed 000's policies choose among them).
@@ -66,6 +73,7 @@ impl Default for ReadPathConfig {
             soft_sensing_latency_ns: None,
             soft_transfer_latency_ns: None,
             look_ahead: false,
+            interleave_groups: Vec::new(),
             decoding: DecodingConfig::default(),
             decoders: DecodersConfig::default(),
             decoder_tables: DecoderTablesConfig::default(),
@@ -364,6 +372,24 @@ pub(super) fn validate(read_path: &ReadPathConfig) -> Result<(), (String, String
     }
     if let Some((chip, row)) = decoding.chip_rows.iter().enumerate().find(|(_, &row)| row >= chip_row_count) {
         return fail("read_path.decoding.chip_rows", format!("chip class {chip} uses row {row}, but failure_probabilities has {chip_row_count} chip rows (0..{})", chip_row_count.saturating_sub(1)));
+    }
+    if !read_path.interleave_groups.is_empty() {
+        let classes = read_path.interleave_groups.iter().flatten().count() as u32;
+        let sizes: Vec<usize> = read_path.interleave_groups.iter().map(Vec::len).collect();
+        if sizes.iter().any(|&size| size != sizes[0]) || sizes[0] < 2 {
+            return fail("read_path.interleave_groups", format!("groups must have one size of at least 2 chips, got sizes {sizes:?}"));
+        }
+        if let Some(class) = (0..classes).find(|class| read_path.interleave_groups.iter().flatten().filter(|&&c| c == *class).count() != 1) {
+            return fail("read_path.interleave_groups", format!("chip class {class} must be in exactly one group of the classes 0..{classes}"));
+        }
+        if !decoding.chip_rows.is_empty() {
+            for group in &read_path.interleave_groups {
+                let rows: Vec<usize> = group.iter().map(|&class| decoding.chip_rows[class as usize % decoding.chip_rows.len()]).collect();
+                if rows.iter().any(|&row| row != rows[0]) {
+                    return fail("read_path.interleave_groups", format!("group {group:?} shares codewords, so its chips must share a decoding row, but read_path.decoding.chip_rows gives them {rows:?}"));
+                }
+            }
+        }
     }
     let samples_failures = matches!(read_path.strategy, ReadStrategyKind::TwoStep | ReadStrategyKind::Progressive);
     if read_path.look_ahead && !samples_failures {

@@ -63,6 +63,9 @@ pub struct FlashCounters {
     pub multi_plane_reads: u64,
     /// Bytes moved over the channels (host data, GC and migration copies).
     pub transfer_bytes: u64,
+    /// With data placement interleaving: sensings of a codeword's parts on the other chips of its
+    /// group (also counted in `page_reads` / `extra_sensing_levels`, which they cost energy in).
+    pub interleaved_part_sensings: u64,
 }
 
 impl FlashCounters {
@@ -80,6 +83,7 @@ impl FlashCounters {
             write_page_transfers: self.write_page_transfers + other.write_page_transfers,
             decodes: self.decodes + other.decodes,
             multi_plane_programs: self.multi_plane_programs + other.multi_plane_programs,
+            interleaved_part_sensings: self.interleaved_part_sensings + other.interleaved_part_sensings,
             multi_plane_reads: self.multi_plane_reads + other.multi_plane_reads,
             transfer_bytes: self.transfer_bytes + other.transfer_bytes,
         }
@@ -101,6 +105,9 @@ pub struct FlashScheduler {
     decode_ns: u64,
     /// Sensing and decode time of each decoder kind (index `DecoderKind as usize`).
     decoders: [DecoderTiming; DECODER_KINDS],
+    /// Data placement interleaving (seed 002 §3.3): per die, the dies of the other chips of its
+    /// group, which hold parts of its codewords and sense with it. Empty without interleaving.
+    interleave_partners: Vec<Vec<u32>>,
     copyback: bool,
     /// Operation counters per tier (device-wide: [`FlashScheduler::counters`]), in a fixed array
     /// indexed by tier & [`TIER_MASK`] so the hot paths need no bounds check.
@@ -193,6 +200,7 @@ impl FlashScheduler {
             soft_read: None,
             decode_ns,
             decoders: [DecoderTiming { sense_ns: [0; 3], decode_ns }; DECODER_KINDS],
+            interleave_partners: Vec::new(),
             copyback,
             tier_counters: [FlashCounters::default(); MAX_TIERS],
             nand: std::array::from_fn(|index| layout.tiers().get(index).map_or_else(NandTiming::default, |tier| tier.nand.clone())),
@@ -211,6 +219,49 @@ impl FlashScheduler {
             log: None,
             layout,
         }
+    }
+
+    /// Interleaving groups of chip classes (`read_path.interleave_groups`, validated): every die
+    /// learns the dies at its position on the other chips of its group (chip class = chip mod the
+    /// classes; a partner chip beyond the device or in another tier is left out).
+    pub fn set_interleave_groups(&mut self, groups: &[Vec<u32>]) {
+        if groups.is_empty() {
+            self.interleave_partners.clear();
+            return;
+        }
+        let classes = groups.iter().map(Vec::len).sum::<usize>() as u32;
+        let chips = self.layout.chips_total();
+        self.interleave_partners = (0..self.layout.dies_total())
+            .map(|die| {
+                let chip = self.layout.chip_of_die(die);
+                let position = die - self.layout.dies_of_chip(chip).start;
+                let (class, base) = (chip % classes, chip - chip % classes);
+                let group = groups.iter().find(|group| group.contains(&class)).map_or(&[][..], Vec::as_slice);
+                group
+                    .iter()
+                    .filter(|&&other| other != class && base + other < chips)
+                    .map(|&other| self.layout.dies_of_chip(base + other).start + position)
+                    .filter(|&partner| self.layout.tier_of_die(partner) == self.layout.tier_of_die(die) && partner < self.layout.dies_total())
+                    .collect()
+            })
+            .collect();
+    }
+
+    /// Books a sensing of `ns` on `die` and, with interleaving, on its partner dies (the codeword's
+    /// other parts); returns when the last part is sensed.
+    fn book_sensing(&mut self, now: SimTime, die: u32, ns: u64, hard_pages: u64, extra_levels: u64) -> SimTime {
+        let mut sensed = self.book(now, Resource::Die(die), ns) + SimDuration(ns);
+        if !self.interleave_partners.is_empty() {
+            for index in 0..self.interleave_partners[die as usize].len() {
+                let partner = self.interleave_partners[die as usize][index];
+                sensed = sensed.max(self.book(now, Resource::Die(partner), ns) + SimDuration(ns));
+                let counters = &mut self.tier_counters[self.layout.tier_of_die(partner) & TIER_MASK];
+                counters.page_reads += hard_pages;
+                counters.extra_sensing_levels += extra_levels;
+                counters.interleaved_part_sensings += 1;
+            }
+        }
+        sensed
     }
 
     pub fn layout(&self) -> &DeviceLayout {
@@ -329,7 +380,7 @@ impl FlashScheduler {
 
     /// Starts a read of `ppn` at `now` following `plan`.
     pub fn read(&mut self, now: SimTime, ppn: Ppn, plan: &ReadPlan, waiter: Waiter) {
-        if plan.is_plain_hard_read() {
+        if plan.is_plain_hard_read() && self.interleave_partners.is_empty() {
             return self.read_plain(now, std::slice::from_ref(&ppn), waiter);
         }
         let die = self.layout.die_of(ppn);
@@ -420,7 +471,7 @@ impl FlashScheduler {
                 let full = self.extra_sensing_time(step.extra_sensing_levels);
                 let held = decoded.saturating_sub(sense_end.0).min(full);
                 if held > 0 {
-                    self.book(now, Resource::Die(job.die), held);
+                    self.book_sensing(now, job.die, held, 0, 0);
                     let tier = self.layout.tier_of_die(job.die);
                     self.tier_counters[tier & TIER_MASK].cancelled_sensing_ns += held;
                     self.tier_counters[tier & TIER_MASK].cancelled_sensing_levels += step.extra_sensing_levels as u64;
@@ -455,7 +506,7 @@ impl FlashScheduler {
         let sense_ns = hard_ns + self.extra_sensing_time(step.extra_sensing_levels);
         let mut sensed = now;
         if sense_ns > 0 {
-            sensed = self.book(now, Resource::Die(job.die), sense_ns) + SimDuration(sense_ns);
+            sensed = self.book_sensing(now, job.die, sense_ns, step.hard_sense as u64, step.extra_sensing_levels as u64);
             let counters = &mut self.tier_counters[self.layout.tier_of_die(job.die) & TIER_MASK];
             counters.page_reads += step.hard_sense as u64;
             counters.extra_sensing_levels += step.extra_sensing_levels as u64;

@@ -56,6 +56,10 @@ pub struct Simulation {
     /// True when that fixed plan is one plain hard read (sense, transfer, decode): the hot path.
     plain_reads: bool,
     oracle: Option<Oracle>,
+    /// Data placement interleaving: pages per group (1: none), and the pages host writes were
+    /// padded with to fill whole groups.
+    interleave_group_pages: u64,
+    interleave_padding_pages: u64,
     /// Dead data the FTL still holds (runs where deletes stop above the FTL or a middleware moves pages).
     dead_data: Option<dead_data::DeadData>,
     stream: RequestStream,
@@ -249,6 +253,7 @@ impl Simulation {
             config.ftl.garbage_collection.copyback,
         );
         scheduler.set_decoders(&config.read_path.decoders);
+        scheduler.set_interleave_groups(&config.read_path.interleave_groups);
         scheduler.set_soft_read_timing(config.read_path.soft_sensing_levels, config.read_path.soft_sensing_latency_ns, config.read_path.soft_transfer_latency_ns);
         let middleware = middleware::build(&config.middleware, ftl_logical_pages, derive_seed(config.seed, "middleware"));
         let mut read_strategy = read_path::build(&config.read_path, derive_seed(config.seed, "read_path"));
@@ -267,7 +272,9 @@ impl Simulation {
             scheduler,
             middleware,
             read_strategy,
-            plain_reads: fixed_read_plan.as_ref().is_some_and(ReadPlan::is_plain_hard_read),
+            plain_reads: fixed_read_plan.as_ref().is_some_and(ReadPlan::is_plain_hard_read) && config.read_path.interleave_groups.is_empty(),
+            interleave_group_pages: config.read_path.interleave_groups.first().map_or(1, |group| group.len() as u64),
+            interleave_padding_pages: 0,
             fixed_read_plan,
             stream,
             footprint,

@@ -297,6 +297,11 @@ impl Simulation {
 
     fn serve_write(&mut self, span: PageSpan, now: SimTime, slot: u32, request: &IoRequest) -> Result<(), SimulationError> {
         let multi_plane = self.multi_plane;
+        if self.interleave_group_pages > 1 {
+            // Interleaved codewords fill whole groups of pages: a write of fewer is padded.
+            let group = self.interleave_group_pages;
+            self.interleave_padding_pages += (group - span.pages() % group) % group;
+        }
         let mut group: Option<u32> = None;
         self.program_group.clear();
         for page in span.first..=span.last {

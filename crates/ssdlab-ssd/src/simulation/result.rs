@@ -128,6 +128,16 @@ impl Simulation {
             read_path: self.read_strategy.statistics(),
             workload_class: self.workload_class.as_ref().map(|classifier| classifier.summary(self.config.read_path.workload_class.mode)),
             dead_data: self.dead_data.as_ref().map(|dead| dead.summary(stats.gc_blocks_collected)),
+            interleaving: (self.interleave_group_pages > 1).then(|| crate::metrics::InterleavingSummary {
+                group_chips: self.interleave_group_pages,
+                part_sensings: self.scheduler.counters().interleaved_part_sensings,
+                write_padding_pages: self.interleave_padding_pages,
+                write_amplification_from_grouping: if stats.host_pages_written == 0 {
+                    1.0
+                } else {
+                    (stats.host_pages_written + self.interleave_padding_pages) as f64 / stats.host_pages_written as f64
+                },
+            }),
         })
     }
 }
