@@ -188,27 +188,35 @@ def test_reproduce_ldpc_read_end_to_end(cli, tmp_path: Path):
     done = cli("reproduce", "ldpc-read", "--out", str(out), "--synthetic-requests", "20000", "--interleave-frames", "30")
     assert done.returncode == 0, done.stderr
     table = pl.read_parquet(out / "table.parquet")
-    assert table.height == 6 * 2
-    for variant in ("no_soft", "baseline", "look_ahead", "progressive", "both", "interleave_2", "interleave_4"):
-        assert table[f"{variant}_status"].to_list() == ["ok"] * 12, variant
-    # Seed 002's ranking on every workload and both channel counts: soft reads cost time, each
-    # technique recovers some, both together the most, and the hard-decision failure rate is the preset's.
+    # 6 workloads x 2 channel counts x 2 error models (chips only, with block spread).
+    assert table.height == 6 * 2 * 2
+    for variant in ("no_soft", "baseline", "look_ahead", "progressive", "both", "interleave_2", "interleave_4", "all"):
+        assert table[f"{variant}_status"].to_list() == ["ok"] * 24, variant
+    # Seed 002's ranking on every workload, channel count and error model: soft reads cost time, each
+    # technique recovers some, both together the most.
     assert (table["baseline_delay"] > 0.2).all()
     assert (table["look_ahead_vs_baseline"] < 1.0).all()
     assert (table["both_vs_baseline"] < table["progressive_vs_baseline"]).all()
-    assert (table["hard_failure_fraction"] - 0.285).abs().max() < 0.03
-    # Interleaving averages the weak chips' errors out: fewer hard failures, faster reads.
-    assert (table["interleave_4_vs_baseline"] < 1.0).all()
+    chips = table.filter(pl.col("errors") == "chips")
+    assert (chips["hard_failure_fraction"] - 0.285).abs().max() < 0.03
+    # Block spread makes progressive reads need a second level: more decodes per read than without.
+    blocks = table.filter(pl.col("errors") == "blocks")
+    assert blocks["progressive_decode_increase"].mean() > chips["progressive_decode_increase"].mean()
+    # Interleaving averages the weak chips' errors out (fewer hard failures) but senses every chip of
+    # a group and pads writes to whole groups.
     tables = json.loads((out / "decoding_tables.json").read_text())
-    assert tables["interleave_4"]["mean"][0] < 0.2
-    for name in ("fig11", "fig12_14", "fig15", "fig17"):
+    assert tables["chips/interleave_4"]["mean"][0] < 0.2
+    assert (chips["interleave_2_vs_baseline"] < 1.0).sum() >= 4
+    assert (table["interleave_4_write_amplification"] >= 1.0).all() and (table["interleave_4_write_amplification"] > 1.5).any()
+    for name in ("fig11", "fig12_14", "fig15", "fig17", "fig11-blocks", "fig15-blocks"):
         assert (out / f"{name}.png").stat().st_size > 1000
         assert (out / f"{name}.svg").stat().st_size > 1000
     report = (out / "report.md").read_text()
-    assert "seed 002" in report and "Finance2 (stand-in)" in report and "WebSearch (sample)" in report
+    assert "Each seed figure beside ours" in report and "Finance2 (stand-in)" in report and "WebSearch (sample)" in report
+    assert report.count("| Fig. ") >= 6 and "+102.9 %" in report and "+35.2 %" in report
     again = cli("reproduce", "ldpc-read", "--out", str(out), "--quiet", "--synthetic-requests", "20000", "--interleave-frames", "30")
     assert again.returncode == 0
-    assert "0 points run now, 84 reused" in (out / "report.md").read_text()
+    assert "0 points run now, 192 reused" in (out / "report.md").read_text()
 
 
 def test_reproduce_ldpc_read_rejects_a_tiny_workload(cli, tmp_path: Path):
@@ -225,7 +233,7 @@ def test_reproduce_ldpc_read_takes_the_users_full_traces(cli, tmp_path: Path):
     trace.write_text("time_us,op,offset,size\n0,R,0,4096\n")
     traces = ldpc_read.parse_trace_options([f"websearch={trace}"])
     selected = ldpc_read.with_user_traces(ldpc_read.workloads(1000), traces)
-    sweep = ldpc_read.build_sweep(selected)
+    sweep = ldpc_read.build_sweep(selected, ldpc_read.decoding_tables(tmp_path / "tables", 10))
     assert "WebSearch (full trace)" in sweep.cases["workload"]
     assert any(str(trace) in override for override in sweep.cases["workload"]["WebSearch (full trace)"])
     done = cli("reproduce", "ldpc-read", "--trace", "nosuch=/tmp/x", "--out", str(tmp_path / "out"))

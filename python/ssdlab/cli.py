@@ -472,13 +472,14 @@ def reproduce_lba_scrambler(
 def reproduce_ldpc_read(
     out: Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report.")] = Path("reproduce/ldpc-read"),
     synthetic_requests: Annotated[int, typer.Option("--synthetic-requests", help="Requests of each synthetic workload and stand-in.")] = 200_000,
-    interleave_frames: Annotated[int, typer.Option("--interleave-frames", help="ECC Monte Carlo frames per chip group, page type and precision for the interleaved variants.")] = 1000,
+    interleave_frames: Annotated[int, typer.Option("--interleave-frames", help="ECC Monte Carlo frames per table row, page type and precision for the tables the recipe computes (block spread, interleaving).")] = 1000,
     trace: Annotated[Optional[list[str]], typer.Option("--trace", help="Use a full trace for a workload: NAME=PATH (finance1, finance2, websearch, postmark, synthetic1, synthetic2); repeatable.")] = None,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
 ) -> None:
-    """Seed 002: two-step, look-ahead, progressive and interleaved LDPC reads, 6 workloads x 8/2 channels; Fig. 11-15, 17 and a report."""
+    """Seed 002: two-step, look-ahead, progressive, interleaved and combined LDPC reads, 6 workloads x 8/2 channels x chip-only / block
+    spread error models; Fig. 11-15, 17 and a report putting each seed figure beside ours."""
     from ssdlab.reproduce import ldpc_read
 
     def run(progress):

@@ -105,9 +105,10 @@ def _ldpc_bars(table: Sequence[Mapping[str, Any]], channels: int, series: Sequen
     return png, svg
 
 
-def write_ldpc_read_figures(table: Sequence[Mapping[str, Any]], out: Path) -> dict[str, Path]:
+def write_ldpc_read_figures(table: Sequence[Mapping[str, Any]], out: Path, suffix: str = "", regime: str = "") -> dict[str, Path]:
     """Seed 002 Fig. 11 (baseline vs no soft sensing), Fig. 12-14 (look-ahead, progressive, both vs
-    baseline) and Fig. 17 (the same on 2 channels)."""
+    baseline), Fig. 15 (interleaving) and Fig. 17 (the same on 2 channels); ``suffix`` names the
+    files of one error model, ``regime`` goes in the titles."""
     figures: dict[str, Path] = {}
     table = [dict(r, baseline_vs_no_soft=(None if r["baseline_delay"] is None else 1 + r["baseline_delay"])) for r in table]
     specs = [
@@ -118,7 +119,8 @@ def write_ldpc_read_figures(table: Sequence[Mapping[str, Any]], out: Path) -> di
                          ("both_vs_baseline", "both (Fig. 14)", LDPC_VARIANT_COLOURS["both"])],
          "read response time / baseline", "Fig. 12-14: look-ahead, progressive and both, normalised to the baseline (8 channels)"),
         ("fig15", 8, [("interleave_2_vs_baseline", "2-way interleaving", "#9467bd"),
-                      ("interleave_4_vs_baseline", "4-way interleaving", "#8c564b")],
+                      ("interleave_4_vs_baseline", "4-way interleaving", "#8c564b"),
+                      ("all_vs_baseline", "look-ahead + progressive + 4-way", "#17becf")],
          "read response time / baseline", "Fig. 15: data placement interleaving with the two-step read, normalised to the baseline (8 channels)"),
         ("fig17", 2, [("look_ahead_vs_baseline", "look-ahead", LDPC_VARIANT_COLOURS["look_ahead"]),
                       ("progressive_vs_baseline", "progressive", LDPC_VARIANT_COLOURS["progressive"]),
@@ -126,9 +128,10 @@ def write_ldpc_read_figures(table: Sequence[Mapping[str, Any]], out: Path) -> di
          "read response time / baseline", "Fig. 17: the techniques on 2 channels, normalised to the baseline"),
     ]
     for name, channels, series, ylabel, title in specs:
-        png, svg = _ldpc_bars(table, channels, series, ylabel, title, 1.0, out / name)
-        figures[f"{name} (PNG)"] = png
-        figures[f"{name} (SVG)"] = svg
+        title = f"{title}, {regime}" if regime else title
+        png, svg = _ldpc_bars(table, channels, series, ylabel, title, 1.0, out / f"{name}{suffix}")
+        figures[f"{name}{suffix} (PNG)"] = png
+        figures[f"{name}{suffix} (SVG)"] = svg
     return figures
 
 
