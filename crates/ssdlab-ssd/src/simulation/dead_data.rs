@@ -50,7 +50,8 @@ impl DeadData {
 
     /// A host page write that the FTL took at `target`, whose host page was at `before` (None: never
     /// written): a move leaves the old FTL page dead; `ops` are the collections the write caused.
-    #[inline]
+    // Kept out of line: only runs that track dead data call it, and the replay loop stays small.
+    #[inline(never)]
     pub(super) fn track_write(&mut self, before: Option<Lpn>, target: Lpn, ops: &[FlashOp], ftl: &Ftl) {
         if let Some(old) = before.filter(|&old| old != target) {
             if ftl.lookup(old).is_some() {

@@ -295,13 +295,19 @@ impl Simulation {
         }
     }
 
+    /// Interleaved codewords fill whole groups of pages: a write of fewer is padded (counted).
+    #[inline(never)]
+    fn pad_to_interleave_group(&mut self, pages: u64) {
+        let group = self.interleave_group_pages;
+        self.interleave_padding_pages += (group - pages % group) % group;
+    }
+
     fn serve_write(&mut self, span: PageSpan, now: SimTime, slot: u32, request: &IoRequest) -> Result<(), SimulationError> {
         let multi_plane = self.multi_plane;
         if self.interleave_group_pages > 1 {
-            // Interleaved codewords fill whole groups of pages: a write of fewer is padded.
-            let group = self.interleave_group_pages;
-            self.interleave_padding_pages += (group - span.pages() % group) % group;
+            self.pad_to_interleave_group(span.pages());
         }
+        let tracking_dead_data = self.dead_data.is_some();
         let mut group: Option<u32> = None;
         self.program_group.clear();
         for page in span.first..=span.last {
@@ -309,7 +315,7 @@ impl Simulation {
             // A partial page that holds data is read first (read-modify-write); its program group
             // waits for that read.
             let old = if span.is_partial(page) { self.middleware.read_target(host).and_then(|target| self.ftl.lookup(target)) } else { None };
-            let before = if self.dead_data.is_some() { self.middleware.read_target(host) } else { None };
+            let before = if tracking_dead_data { self.middleware.read_target(host) } else { None };
             let target = self.middleware.write_target(host, &self.ftl, now.0);
             let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(host.0));
             self.ops.clear();
@@ -317,8 +323,10 @@ impl Simulation {
                 origin: format!("{}:{}", self.origin, request.origin_line),
                 source,
             })?;
-            if let Some(dead) = self.dead_data.as_mut() {
-                dead.track_write(before, target, &self.ops, &self.ftl);
+            if tracking_dead_data {
+                if let Some(dead) = self.dead_data.as_mut() {
+                    dead.track_write(before, target, &self.ops, &self.ftl);
+                }
             }
             if !self.ftl.foreground_ops().is_empty() {
                 // A block-modify-write: the request completes when the block's pages are rewritten.
