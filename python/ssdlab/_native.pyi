@@ -22,6 +22,14 @@ def run(
     is_text: bool = ...,
     origin: str = ...,
 ) -> str: ...
+def export_workload(
+    config: str,
+    path: str,
+    format: str,
+    overrides: list[str] = ...,
+    is_text: bool = ...,
+    origin: str = ...,
+) -> int: ...
 def trace_stats(
     path: str,
     format: str | None = ...,

@@ -99,6 +99,13 @@ def run(
     return RunResult(json.loads(text))
 
 
+def export_workload(config: str | Path, path: str | Path, *, to: str = "csv", overrides: Iterable[str] = (), trace: str | Path | None = None, trace_format: str | None = None) -> int:
+    """Writes a config's workload (its trace, or its synthetic generator's requests; loops, time scale
+    and tiles applied) to ``path`` as a ``mqsim`` or ``csv`` trace (``.gz``/``.zst`` compress);
+    returns the requests written."""
+    return _native.export_workload(str(config), str(path), to, _overrides(overrides, trace, trace_format))
+
+
 def run_text(toml_text: str, *, origin: str = "<string>", overrides: Iterable[str] = (), progress=None) -> RunResult:
     """Runs a simulation from TOML text (a config built in a notebook)."""
     text = _native.run(toml_text, list(overrides), progress, True, origin)

@@ -12,6 +12,10 @@ Scenarios (issue 2):
   o  overload: scenario a's workload offered at 10x the drive's capacity (open loop, one request per
      2.6 us against about 37.8k IOPS served), so 65,535 requests sit in the device queue and the
      rest wait in the host queue. Target: at least half of scenario a's req/CPU-s, dies near fully busy.
+  d  whole process (issue 17): `ssdlab run mqsim-default --trace T --format mqsim --json OUT` from
+     process start to the JSON written, on a 5M-request MQSim ASCII trace of scenario a's workload that
+     the bench writes once from a seed (cached under SSDLAB_CACHE_DIR or ~/.cache/ssdlab). Its figure is
+     requests per CPU-second of the whole process (user + system, every thread); target 2M.
 
 Memory budget: 100 MB + 16 bytes per distinct logical page the workload touches.
 """
@@ -34,10 +38,12 @@ from ssdlab.usage import UsageError
 DEFAULT_TRACE = "msr-web_0.segment100k.csv.gz"
 MEMORY_BASE_BYTES = 100 * 1000 * 1000
 MEMORY_BYTES_PER_PAGE = 16
-TARGETS = {"a": 3_000_000.0, "b": 1_000_000.0, "c": None, "o": None}
+TARGETS = {"a": 3_000_000.0, "b": 1_000_000.0, "c": None, "o": None, "d": 2_000_000.0}
 # Scenario o must keep at least this share of scenario a's speed (issue 13).
 OVERLOAD_SHARE_OF_A = 0.5
-SCENARIOS = ("a", "b", "c", "o")
+SCENARIOS = ("a", "b", "c", "o", "d")
+WHOLE_PROCESS_REQUESTS = 5_000_000
+WHOLE_PROCESS_SEED = 17
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,7 @@ def scenarios(trace: Path | None) -> dict[str, Scenario | str]:
         "a": Scenario("a", "1M mixed requests, MQSim default drive", "mqsim-default", (), None),
         "b": Scenario("b", "4 KiB random writes, GC steady state, 32 GiB, 20 % free", "bench-gc-steady", (), None),
         "o": Scenario("o", "scenario a offered at 10x capacity (overload, open loop)", "mqsim-default", ("workload.synthetic.arrival.mean_interarrival_ns=2600.0",), None),
+        "d": Scenario("d", f"whole process: ssdlab run on a {WHOLE_PROCESS_REQUESTS / 1e6:g}M-request MQSim trace", "mqsim-default", (), None),
     }
     if isinstance(chosen, str):
         table["c"] = chosen
@@ -69,7 +76,66 @@ def scenarios(trace: Path | None) -> dict[str, Scenario | str]:
     return table
 
 
+def cache_dir() -> Path:
+    """Where generated bench inputs are kept between runs."""
+    import os
+
+    root = os.environ.get("SSDLAB_CACHE_DIR")
+    return Path(root) if root else Path.home() / ".cache" / "ssdlab"
+
+
+def whole_process_trace(requests: int = WHOLE_PROCESS_REQUESTS, seed: int = WHOLE_PROCESS_SEED) -> Path:
+    """Scenario d's input: scenario a's workload written as an MQSim ASCII trace, once per size and seed."""
+    from ssdlab import api
+
+    path = cache_dir() / "bench" / f"mqsim-default-{requests}-seed{seed}.trace"
+    if not path.is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".partial")
+        api.export_workload("mqsim-default", partial, to="mqsim", overrides=[f"workload.synthetic.requests={requests}", f"seed={seed}"])
+        partial.replace(path)
+    return path
+
+
+def _run_whole_process(scenario: Scenario, requests: int = WHOLE_PROCESS_REQUESTS) -> dict[str, Any]:
+    """Scenario d: the user's command in a child process; CPU (user + system, all threads) and peak
+    memory from the kernel's accounting of that child."""
+    import os
+    import tempfile
+    import time
+
+    trace = whole_process_trace(requests)
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "result.json"
+        command = [sys.executable, "-m", "ssdlab", "run", scenario.config, "--trace", str(trace), "--format", "mqsim", "--json", str(out), "--quiet"]
+        started = time.perf_counter()
+        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - started
+        child.returncode = os.waitstatus_to_exitcode(status)
+        stderr = child.stderr.read().decode(errors="replace") if child.stderr else ""
+        if child.returncode != 0:
+            raise RuntimeError(f"bench scenario d failed: {stderr.strip().splitlines()[-1] if stderr.strip() else 'no output'}")
+        result = json.loads(out.read_text(encoding="utf-8"))
+    cpu = usage.ru_utime + usage.ru_stime
+    return {
+        "requests": result["requests"],
+        "requests_completed": result["requests_completed"],
+        "footprint_pages": result["workload"]["footprint_pages"],
+        "requests_per_cpu_second": result["requests"] / cpu if cpu > 0 else 0.0,
+        "whole_process_cpu_seconds": cpu,
+        "whole_process_wall_seconds": wall,
+        "replay_requests_per_cpu_second": result["requests_per_cpu_second"],
+        "replay_cpu_seconds": result["replay_cpu_seconds"],
+        "wall_seconds": result["wall_seconds"],
+        "precondition_wall_seconds": result["precondition"]["wall_seconds"],
+        "peak_rss_bytes": usage.ru_maxrss * 1024,
+    }
+
+
 def _run_in_child(scenario: Scenario) -> dict[str, Any]:
+    if scenario.key == "d":
+        return _run_whole_process(scenario)
     request = json.dumps({"config": scenario.config, "overrides": list(scenario.overrides), "trace": scenario.trace})
     completed = subprocess.run(
         [sys.executable, "-m", "ssdlab.bench_worker", request], capture_output=True, text=True, check=False
@@ -143,6 +209,13 @@ def run_benchmarks(keys: list[str], trace: Path | None, console: Console, repeat
         )
     console.print(table)
     by_key = {row["scenario"]: row for row in rows}
+    if "d" in by_key:
+        whole = by_key["d"]
+        console.print(
+            f"whole process (d): {whole['requests']:,} requests in {whole['whole_process_cpu_seconds']:.2f} CPU-s (user + system) and "
+            f"{whole['whole_process_wall_seconds']:.2f} s wall; replay thread {whole['replay_requests_per_cpu_second']:,.0f} req/CPU-s "
+            f"({whole['replay_cpu_seconds']:.2f} s), preconditioning {whole['precondition_wall_seconds']:.2f} s; the rest is start-up, trace passes and output"
+        )
     if "o" in by_key:
         overload = by_key["o"]
         line = f"overload (o): dies {overload['die_utilisation']:.1%} busy, {overload['iops']:,.0f} IOPS served, {overload['requests_waited']:,} requests waited in the host queue"

@@ -173,6 +173,43 @@ def trace_stats(
     render_trace_stats(report, console)
 
 
+@trace_app.command("convert")
+def trace_convert(
+    path: Annotated[Path, typer.Argument(help="Trace file to read (.gz and .zst read transparently).")],
+    out: Annotated[Path, typer.Argument(help="Trace file to write (.gz or .zst compress).")],
+    to: Annotated[str, typer.Option("--to", help="Format written: csv (time_ns,op,offset,size in bytes) or mqsim.")] = "csv",
+    trace_format: Annotated[Optional[str], typer.Option("--format", help="Format read (guessed from content if absent).")] = None,
+    set_: Annotated[Optional[list[str]], typer.Option("--set", help="Config overrides that shape the stream (host.loops, host.tiles, host.time_scale, workload.trace.*).")] = None,
+) -> None:
+    """Rewrite any readable trace as CSV or MQSim ASCII (requests as the replay reads them: devices laid out, times from 0)."""
+    if not path.exists():
+        _fail(FileNotFoundError(f"{path}: no such trace file"))
+    try:
+        _check_output(out)
+        written = api.export_workload("default", out, to=to, overrides=set_ or [], trace=path, trace_format=trace_format)
+    except BaseException as error:  # noqa: BLE001
+        _fail(error)
+        return
+    console.print(f"{written:,} requests written to {out} ({to})")
+
+
+@trace_app.command("generate")
+def trace_generate(
+    config: Annotated[str, typer.Argument(help="Preset name or config file whose workload to write.")],
+    out: Annotated[Path, typer.Argument(help="Trace file to write (.gz or .zst compress).")],
+    to: Annotated[str, typer.Option("--to", help="Format written: csv or mqsim.")] = "csv",
+    set_: Annotated[Optional[list[str]], typer.Option("--set", help="Override a config field: key=value (repeatable).")] = None,
+) -> None:
+    """Write a config's synthetic workload as a trace file (the same requests a run would replay, for the same seed)."""
+    try:
+        _check_output(out)
+        written = api.export_workload(config, out, to=to, overrides=set_ or [])
+    except BaseException as error:  # noqa: BLE001
+        _fail(error)
+        return
+    console.print(f"{written:,} requests written to {out} ({to})")
+
+
 @presets_app.command("list")
 def presets_list() -> None:
     """List the shipped presets with their whole descriptions (the comment block that opens each file)."""
@@ -213,7 +250,7 @@ def config_check(
 
 @app.command()
 def bench(
-    scenarios: Annotated[Optional[list[str]], typer.Argument(help="Scenarios to run: a, b, c, o (overload) (default: all), or ecc for the ECC decoders.")] = None,
+    scenarios: Annotated[Optional[list[str]], typer.Argument(help="Scenarios to run: a, b, c, o (overload), d (whole process, 5M-request trace) (default: all), or ecc for the ECC decoders.")] = None,
     trace: Annotated[Optional[Path], typer.Option("--trace", help="Trace for scenario c (default: the MSR web_0 sample in ../shared/traces).")] = None,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write measurements as JSON here.")] = None,
     repeat: Annotated[int, typer.Option("--repeat", help="Run every scenario this many times, interleaved; report the best and the range.")] = 3,

@@ -100,6 +100,21 @@ fn run(py: Python<'_>, config: &str, overrides: Vec<String>, progress: Option<Py
     relay.finish(outcome)
 }
 
+/// Writes a config's workload (trace or synthetic; loops, time scale and tiles applied) to `path` as
+/// a trace in `format` (mqsim or csv); returns the requests written.
+#[pyfunction]
+#[pyo3(signature = (config, path, format, overrides=Vec::new(), is_text=false, origin="<string>"))]
+fn export_workload(py: Python<'_>, config: &str, path: PathBuf, format: &str, overrides: Vec<String>, is_text: bool, origin: &str) -> PyResult<u64> {
+    let config = if is_text {
+        ssdlab_ssd::SimulationConfig::from_toml_str(config, origin, &overrides)
+    } else {
+        presets::resolve(config, &overrides)
+    }
+    .map_err(config_error)?;
+    let format = ssdlab_workload::OutputFormat::from_name(format).map_err(workload_error)?;
+    guarded(py, || ssdlab_ssd::host::export::export_workload(&config, &path, format).map_err(simulation_error))
+}
+
 /// Calls a Python `progress(done, total)` from inside a run. If the callback raises (e.g.
 /// KeyboardInterrupt), the run is stopped and that exception, not a wrapper, reaches the caller.
 struct ProgressRelay {
@@ -264,6 +279,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(preset_names, m)?)?;
     m.add_function(wrap_pyfunction!(preset_text, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(export_workload, m)?)?;
     m.add_function(wrap_pyfunction!(trace_stats, m)?)?;
     m.add_function(wrap_pyfunction!(ecc_shipped_specs, m)?)?;
     m.add_function(wrap_pyfunction!(ecc_curve_spec, m)?)?;

@@ -22,6 +22,7 @@ pub mod request;
 pub mod stats;
 pub mod synthetic;
 pub mod trace;
+pub mod writer;
 
 pub use error::WorkloadError;
 pub use formats::TraceFormat;
@@ -29,3 +30,4 @@ pub use request::{IoOp, IoRequest};
 pub use stats::{TraceStats, WorkloadClass};
 pub use synthetic::{SyntheticGenerator, SyntheticSpec};
 pub use trace::{TraceOptions, TraceReader, TraceScan};
+pub use writer::{OutputFormat, TraceWriter};

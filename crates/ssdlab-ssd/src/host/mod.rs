@@ -13,6 +13,7 @@
 //!   closed loop: host.queue_depth); arrivals beyond it wait in the host queue.
 
 pub mod device_queue;
+pub mod export;
 pub mod stall;
 pub mod workload_class;
 

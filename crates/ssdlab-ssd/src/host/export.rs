@@ -1,0 +1,44 @@
+//! A config's workload written out as a trace file (`ssdlab trace convert` / `generate`): the same
+//! request stream the replay would issue (loops, time scale and tiles applied), in bounded memory.
+
+use super::RequestStream;
+use crate::config::SimulationConfig;
+use crate::error::{ConfigError, SimulationError};
+use ssdlab_engine::random::derive_seed;
+use ssdlab_workload::{OutputFormat, TraceOptions, TraceScan, TraceWriter};
+use std::path::Path;
+
+/// Writes every request of `config`'s workload to `path`; returns how many.
+pub fn export_workload(config: &SimulationConfig, path: &Path, format: OutputFormat) -> Result<u64, SimulationError> {
+    let page_bytes = config.device.page_size_bytes() as u64;
+    let (stream, address_space_bytes) = if let Some(trace) = &config.workload.trace {
+        let options = TraceOptions { format: trace.format, skip_bad_lines: trace.skip_bad_lines, merge_devices: trace.merge_devices, max_request_bytes: trace.max_request_bytes };
+        let scan = TraceScan::scan(&trace.path, &options)?;
+        let space = scan.address_space_bytes;
+        (RequestStream::from_trace(scan, config.host.loops, config.host.time_scale)?, space)
+    } else if let Some(spec) = &config.workload.synthetic {
+        (RequestStream::from_synthetic(spec, derive_seed(config.seed, "workload"), config.host.loops, config.host.time_scale)?, spec.span_bytes)
+    } else {
+        return Err(ConfigError::Invalid { origin: config.name.clone(), line: None, field: "workload".into(), message: "no workload given".into() }.into());
+    };
+    let tiles = config.host.tiles.max(1);
+    let mut stream = if tiles > 1 { stream.tiled(tiles, address_space_bytes.div_ceil(page_bytes) * page_bytes) } else { stream };
+    let mut writer = TraceWriter::create(path, format)?;
+    let mut write_all = || -> Result<(), SimulationError> {
+        let mut index = 0;
+        while let Some(request) = stream.next_request()? {
+            index += 1;
+            writer.write(&request, index)?;
+        }
+        Ok(())
+    };
+    match write_all() {
+        Ok(()) => Ok(writer.finish()?),
+        Err(error) => {
+            // No partial trace is left behind to be mistaken for a whole one.
+            drop(writer);
+            let _ = std::fs::remove_file(path);
+            Err(error)
+        }
+    }
+}
