@@ -25,6 +25,25 @@ impl PageSet {
         *word |= 1 << (page % 64);
         absent
     }
+    /// The pages in the set, ascending.
+    pub(super) fn members(&self) -> impl Iterator<Item = u64> + '_ {
+        self.0.iter().enumerate().flat_map(|(index, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let bit = bits.trailing_zeros() as u64;
+                    bits &= bits - 1;
+                    index as u64 * 64 + bit
+                })
+            })
+        })
+    }
+
+    /// Pages the set can hold.
+    pub(super) fn capacity(&self) -> u64 {
+        self.0.len() as u64 * 64
+    }
+
     /// Removes a page; returns whether it was present.
     #[inline]
     pub(super) fn remove(&mut self, page: u64) -> bool {
@@ -46,5 +65,8 @@ mod tests {
         assert!(set.contains(0) && set.contains(129) && !set.contains(64));
         assert!(set.remove(129) && !set.remove(129));
         assert!(!set.contains(129));
+        set.insert(64);
+        set.insert(3);
+        assert_eq!(set.members().collect::<Vec<_>>(), vec![0, 3, 64]);
     }
 }
