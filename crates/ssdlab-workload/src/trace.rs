@@ -209,8 +209,7 @@ impl RecordStream {
             return Ok(None);
         }
         loop {
-            let path = self.path.clone();
-            let Some(text) = self.lines.next_line(&path)? else {
+            let Some(text) = self.lines.next_line(&self.path)? else {
                 self.finished = true;
                 return Ok(None);
             };
