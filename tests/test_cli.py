@@ -236,3 +236,18 @@ def _run_json(cli, out: Path, *args: str) -> str:
     done = cli("run", *args, "--json", str(out), "--quiet")
     assert done.returncode == 0, done.stderr
     return out.read_text()
+
+
+def test_the_parsed_trace_cache_is_reused_and_changes_no_result(cli, tmp_path: Path):
+    trace = tmp_path / "t.mqsim"
+    assert cli("trace", "generate", "mqsim-default", str(trace), "--to", "mqsim", "--set", "workload.synthetic.requests=2000").returncode == 0
+    cache = tmp_path / "cache"
+    runs = [json.loads(_run_json(cli, tmp_path / f"{i}.json", "mqsim-default", "--trace", str(trace), "--format", "mqsim", *extra))
+            for i, extra in enumerate([(), ("--trace-cache", str(cache)), ("--trace-cache", str(cache))])]
+    assert runs[1]["workload"]["trace_cache"] and not runs[1]["workload"]["trace_cache_reused"]
+    assert runs[2]["workload"]["trace_cache_reused"]
+    assert len(list(cache.iterdir())) == 1
+    # Same requests, same simulation: every result field but the timing of the run itself.
+    for run in runs[1:]:
+        for key in ("read", "write", "all", "gc", "requests", "write_amplification", "flash"):
+            assert run[key] == runs[0][key], key

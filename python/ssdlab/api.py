@@ -17,13 +17,15 @@ def _toml_string(text: str) -> str:
     return json.dumps(text)
 
 
-def _overrides(overrides: Iterable[str], trace: str | Path | None, trace_format: str | None) -> list[str]:
+def _overrides(overrides: Iterable[str], trace: str | Path | None, trace_format: str | None, trace_cache: str | Path | None = None) -> list[str]:
     items = [str(item) for item in overrides]
     if trace is not None:
         path = Path(trace).expanduser().resolve()
         items.append(f"workload.trace.path={_toml_string(str(path))}")
         if trace_format is not None:
             items.append(f"workload.trace.format={_toml_string(trace_format)}")
+    if trace_cache is not None:
+        items.append(f"workload.trace.cache_dir={_toml_string(str(Path(trace_cache).expanduser().resolve()))}")
     return items
 
 
@@ -86,6 +88,7 @@ def run(
     overrides: Iterable[str] = (),
     trace: str | Path | None = None,
     trace_format: str | None = None,
+    trace_cache: str | Path | None = None,
     progress: Callable[[int, int], object] | None = None,
 ) -> RunResult:
     """Runs one simulation.
@@ -93,9 +96,11 @@ def run(
     ``config`` is a shipped preset name (see :func:`preset_names`) or a path to a TOML file.
     ``overrides`` are ``key=value`` strings (``ftl.garbage_collection.policy=cost_benefit``).
     ``trace`` replaces the config's workload with a trace file (format guessed unless given).
+    ``trace_cache`` keeps the parsed trace in that folder (named by the trace's content hash), so
+    later runs of the same trace read records instead of parsing text.
     ``progress(done, total)`` is called every 65,536 requests.
     """
-    text = _native.run(str(config), _overrides(overrides, trace, trace_format), progress)
+    text = _native.run(str(config), _overrides(overrides, trace, trace_format, trace_cache), progress)
     return RunResult(json.loads(text))
 
 

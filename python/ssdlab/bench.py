@@ -97,7 +97,7 @@ def whole_process_trace(requests: int = WHOLE_PROCESS_REQUESTS, seed: int = WHOL
     return path
 
 
-def _run_whole_process(scenario: Scenario, requests: int = WHOLE_PROCESS_REQUESTS) -> dict[str, Any]:
+def _run_whole_process(scenario: Scenario, requests: int = WHOLE_PROCESS_REQUESTS, trace_cache: Path | None = None) -> dict[str, Any]:
     """Scenario d: the user's command in a child process; CPU (user + system, all threads) and peak
     memory from the kernel's accounting of that child."""
     import os
@@ -108,6 +108,8 @@ def _run_whole_process(scenario: Scenario, requests: int = WHOLE_PROCESS_REQUEST
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "result.json"
         command = [sys.executable, "-m", "ssdlab", "run", scenario.config, "--trace", str(trace), "--format", "mqsim", "--json", str(out), "--quiet"]
+        if trace_cache is not None:
+            command += ["--trace-cache", str(trace_cache)]
         started = time.perf_counter()
         child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         _, status, usage = os.wait4(child.pid, 0)
@@ -130,12 +132,23 @@ def _run_whole_process(scenario: Scenario, requests: int = WHOLE_PROCESS_REQUEST
         "wall_seconds": result["wall_seconds"],
         "precondition_wall_seconds": result["precondition"]["wall_seconds"],
         "peak_rss_bytes": usage.ru_maxrss * 1024,
+        "trace_cache": result["workload"].get("trace_cache"),
+        "trace_cache_reused": result["workload"].get("trace_cache_reused", False),
     }
 
 
 def _run_in_child(scenario: Scenario) -> dict[str, Any]:
     if scenario.key == "d":
-        return _run_whole_process(scenario)
+        # Without the parsed-trace cache, and with it warm (built by the run before, as a rerun,
+        # a loop or a sweep point would find it); the cold run that builds it is measured too.
+        import shutil
+
+        cache = cache_dir() / "bench" / "trace-cache"
+        shutil.rmtree(cache, ignore_errors=True)
+        plain = _run_whole_process(scenario)
+        cold = _run_whole_process(scenario, trace_cache=cache)
+        warm = _run_whole_process(scenario, trace_cache=cache)
+        return {**plain, "with_cache_cold": cold, "with_cache_warm": warm}
     request = json.dumps({"config": scenario.config, "overrides": list(scenario.overrides), "trace": scenario.trace})
     completed = subprocess.run(
         [sys.executable, "-m", "ssdlab.bench_worker", request], capture_output=True, text=True, check=False
@@ -211,11 +224,12 @@ def run_benchmarks(keys: list[str], trace: Path | None, console: Console, repeat
     by_key = {row["scenario"]: row for row in rows}
     if "d" in by_key:
         whole = by_key["d"]
-        console.print(
-            f"whole process (d): {whole['requests']:,} requests in {whole['whole_process_cpu_seconds']:.2f} CPU-s (user + system) and "
-            f"{whole['whole_process_wall_seconds']:.2f} s wall; replay thread {whole['replay_requests_per_cpu_second']:,.0f} req/CPU-s "
-            f"({whole['replay_cpu_seconds']:.2f} s), preconditioning {whole['precondition_wall_seconds']:.2f} s; the rest is start-up, trace passes and output"
-        )
+        for label, run in (("no trace cache", whole), ("trace cache being built", whole["with_cache_cold"]), ("trace cache reused", whole["with_cache_warm"])):
+            console.print(
+                f"whole process (d, {label}): {run['requests']:,} requests in {run['whole_process_cpu_seconds']:.2f} CPU-s (user + system) = "
+                f"{run['requests'] / run['whole_process_cpu_seconds'] / 1e6:.2f} M req/CPU-s, {run['whole_process_wall_seconds']:.2f} s wall; replay thread "
+                f"{run['replay_cpu_seconds']:.2f} s, preconditioning {run['precondition_wall_seconds']:.2f} s; peak RSS {run['peak_rss_bytes'] / 1e6:.0f} MB"
+            )
     if "o" in by_key:
         overload = by_key["o"]
         line = f"overload (o): dies {overload['die_utilisation']:.1%} busy, {overload['iops']:,.0f} IOPS served, {overload['requests_waited']:,} requests waited in the host queue"

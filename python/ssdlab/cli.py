@@ -114,11 +114,16 @@ def run(
     config: Annotated[str, typer.Argument(help="Preset name or TOML file.")] = "default",
     trace: Annotated[Optional[Path], typer.Option("--trace", help="Replay this trace instead of the config's workload.")] = None,
     trace_format: Annotated[Optional[str], typer.Option("--format", help="Trace format (guessed from content if absent).")] = None,
+    trace_cache: Annotated[Optional[Path], typer.Option("--trace-cache", help="Keep the parsed trace in this folder; later runs of the same trace skip parsing (default: $SSDLAB_TRACE_CACHE if set).")] = None,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Override a config field: key=value (repeatable).")] = None,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the full result as JSON here.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
 ) -> None:
     """Run one simulation and print a summary (and optionally JSON)."""
+    import os
+
+    if trace_cache is None and os.environ.get("SSDLAB_TRACE_CACHE"):
+        trace_cache = Path(os.environ["SSDLAB_TRACE_CACHE"])
     if trace is not None and not trace.exists():
         _fail(FileNotFoundError(f"{trace}: no such trace file"))
     try:
@@ -133,7 +138,7 @@ def run(
             def report(done: int, total: int) -> None:
                 bar.update(task, completed=done, total=total)
 
-            result = api.run(config, overrides=set_ or [], trace=trace, trace_format=trace_format, progress=report)
+            result = api.run(config, overrides=set_ or [], trace=trace, trace_format=trace_format, trace_cache=trace_cache if trace is not None else None, progress=report)
     except BaseException as error:  # noqa: BLE001 - mapped to exit codes in _fail
         _fail(error)
         return

@@ -151,6 +151,11 @@ pub struct WorkloadSummary {
     pub timestamps_reordered: u64,
     pub skipped_lines: u64,
     pub skipped_line_messages: Vec<String>,
+    /// The parsed-trace cache file the run read (`workload.trace.cache_dir`), and whether an earlier
+    /// run had built it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace_cache: Option<String>,
+    pub trace_cache_reused: bool,
 }
 
 /// The device as run. A one-tier device gives its geometry here; a tiered device gives its total

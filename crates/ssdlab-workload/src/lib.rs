@@ -22,6 +22,7 @@ pub mod request;
 pub mod stats;
 pub mod synthetic;
 pub mod trace;
+mod trace_cache;
 pub mod writer;
 
 pub use error::WorkloadError;

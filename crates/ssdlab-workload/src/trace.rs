@@ -38,11 +38,14 @@ pub struct TraceOptions {
     pub merge_devices: bool,
     /// A request larger than this is a malformed line (field `size`).
     pub max_request_bytes: u64,
+    /// Keep the parsed records in a cache file in this folder (`trace_cache.rs`): the passes after
+    /// the scan and later runs of the same trace read it instead of parsing. None: no cache.
+    pub cache_dir: Option<PathBuf>,
 }
 
 impl Default for TraceOptions {
     fn default() -> Self {
-        TraceOptions { format: None, skip_bad_lines: false, merge_devices: false, max_request_bytes: DEFAULT_MAX_REQUEST_BYTES }
+        TraceOptions { format: None, skip_bad_lines: false, merge_devices: false, max_request_bytes: DEFAULT_MAX_REQUEST_BYTES, cache_dir: None }
     }
 }
 
@@ -159,6 +162,10 @@ pub struct TraceScan {
     pub skip_bad_lines: bool,
     pub max_request_bytes: u64,
     pub skipped: SkippedLines,
+    /// The parsed-trace cache the readers use (path, records), and whether the scan found it built
+    /// by an earlier run (true) or built it now (false).
+    pub cache: Option<(PathBuf, u64)>,
+    pub cache_reused: bool,
 }
 
 #[derive(Debug, Clone, Copy, serde::Serialize)]
@@ -177,9 +184,36 @@ struct RecordStream {
     max_request_bytes: u64,
     skipped: SkippedLines,
     finished: bool,
+    /// Records come from the parsed-trace cache instead of the text.
+    cached: Option<crate::trace_cache::CacheReader>,
 }
 
 impl RecordStream {
+    fn from_cache(path: &Path, format: TraceFormat, cache: &Path, records: u64, skipped: u64) -> Result<Self, WorkloadError> {
+        let mut stream = RecordStream::open_lazily(path, format)?;
+        stream.cached = Some(crate::trace_cache::CacheReader::open(cache, records)?);
+        stream.skipped.count = skipped;
+        if skipped > 0 {
+            stream.skipped.first_messages.push(format!("{skipped} malformed lines were skipped when the trace cache {} was built", cache.display()));
+        }
+        Ok(stream)
+    }
+
+    /// A stream whose text is not opened (records come from the cache).
+    fn open_lazily(path: &Path, format: TraceFormat) -> Result<Self, WorkloadError> {
+        Ok(RecordStream {
+            max_request_bytes: u64::MAX,
+            path: path.to_path_buf(),
+            format,
+            lines: Lines { input: Box::new(std::io::empty()), buffer: Vec::new(), number: 0 },
+            csv: CsvState::default(),
+            skip_bad_lines: false,
+            skipped: SkippedLines::default(),
+            finished: false,
+            cached: None,
+        })
+    }
+
     fn open(path: &Path, format: TraceFormat, skip_bad_lines: bool, max_request_bytes: u64) -> Result<Self, WorkloadError> {
         Ok(RecordStream {
             max_request_bytes,
@@ -190,6 +224,7 @@ impl RecordStream {
             skip_bad_lines,
             skipped: SkippedLines::default(),
             finished: false,
+            cached: None,
         })
     }
 
@@ -205,6 +240,9 @@ impl RecordStream {
 
     /// Next request record with its line number.
     fn next_record(&mut self) -> Result<Option<(RawRecord, u64)>, WorkloadError> {
+        if let Some(cached) = self.cached.as_mut() {
+            return cached.next();
+        }
         if self.finished {
             return Ok(None);
         }
@@ -250,18 +288,50 @@ impl TraceScan {
         if options.max_request_bytes == 0 {
             return Err(WorkloadError::InvalidOption { option: "max_request_bytes", message: "must be at least 1".into() });
         }
-        let mut stream = RecordStream::open(path, format, options.skip_bad_lines, options.max_request_bytes)?;
+        use crate::trace_cache::{lookup, CacheKey, CacheWriter};
+        let mut writer = None;
+        let mut stream = match &options.cache_dir {
+            Some(dir) => {
+                let key = CacheKey::of(path, format, options.skip_bad_lines, options.max_request_bytes)?;
+                match lookup(dir, &key) {
+                    Some((cache, records, skipped)) => (RecordStream::from_cache(path, format, &cache, records, skipped)?, Some((cache, records))),
+                    None => {
+                        writer = Some(CacheWriter::create(dir, key)?);
+                        (RecordStream::open(path, format, options.skip_bad_lines, options.max_request_bytes)?, None)
+                    }
+                }
+            }
+            None => (RecordStream::open(path, format, options.skip_bad_lines, options.max_request_bytes)?, None),
+        };
+        let cache_reused = stream.1.is_some();
         let mut requests = 0u64;
         let mut first_time_ns = u64::MAX;
         let mut last_time_ns = 0u64;
         let mut extents: BTreeMap<u32, u64> = BTreeMap::new();
-        while let Some((record, _line)) = stream.next_record()? {
-            requests += 1;
-            first_time_ns = first_time_ns.min(record.time_ns);
-            last_time_ns = last_time_ns.max(record.time_ns);
-            let end = record.offset_bytes.saturating_add(record.size_bytes);
-            let extent = extents.entry(if options.merge_devices { 0 } else { record.device }).or_insert(0);
-            *extent = (*extent).max(end);
+        let mut pass = || -> Result<(), WorkloadError> {
+            while let Some((record, line)) = stream.0.next_record()? {
+                requests += 1;
+                first_time_ns = first_time_ns.min(record.time_ns);
+                last_time_ns = last_time_ns.max(record.time_ns);
+                let end = record.offset_bytes.saturating_add(record.size_bytes);
+                let extent = extents.entry(if options.merge_devices { 0 } else { record.device }).or_insert(0);
+                *extent = (*extent).max(end);
+                if let Some(writer) = writer.as_mut() {
+                    writer.push(&record, line)?;
+                }
+            }
+            Ok(())
+        };
+        if let Err(error) = pass() {
+            if let Some(writer) = writer.take() {
+                writer.abandon();
+            }
+            return Err(error);
+        }
+        let (stream, mut cache) = stream;
+        if let Some(writer) = writer {
+            let built = if requests > 0 { Some(writer.finish(stream.skipped.count)?) } else { writer.abandon(); None };
+            cache = built.map(|path| (path, requests));
         }
         if requests == 0 {
             return Err(WorkloadError::Empty { path: path.to_path_buf() });
@@ -289,6 +359,8 @@ impl TraceScan {
             skip_bad_lines: options.skip_bad_lines,
             max_request_bytes: options.max_request_bytes,
             skipped: stream.skipped,
+            cache,
+            cache_reused,
         })
     }
 
@@ -298,8 +370,12 @@ impl TraceScan {
 
     /// Opens a fresh stream of requests laid out as this scan decided.
     pub fn reader(&self) -> Result<TraceReader, WorkloadError> {
+        let stream = match &self.cache {
+            Some((cache, records)) => RecordStream::from_cache(&self.path, self.format, cache, *records, self.skipped.count)?,
+            None => RecordStream::open(&self.path, self.format, self.skip_bad_lines, self.max_request_bytes)?,
+        };
         Ok(TraceReader {
-            stream: RecordStream::open(&self.path, self.format, self.skip_bad_lines, self.max_request_bytes)?,
+            stream,
             bases: self.devices.iter().map(|(&d, e)| (d, e.base_bytes)).collect(),
             merge_devices: self.merge_devices,
             origin_ns: self.first_time_ns,

@@ -24,6 +24,10 @@ pub struct TraceWorkload {
     /// A request larger than this (bytes) is a malformed line.
     #[serde(default = "default_max_request_bytes")]
     pub max_request_bytes: u64,
+    /// Keep the parsed trace in a cache file in this folder (named by the trace's content hash):
+    /// the passes after the first and later runs of the same trace read records instead of text.
+    #[serde(default)]
+    pub cache_dir: Option<PathBuf>,
 }
 
 fn default_max_request_bytes() -> u64 {

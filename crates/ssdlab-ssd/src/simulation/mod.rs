@@ -68,7 +68,8 @@ pub struct Simulation {
     workload_kind: &'static str,
     format: Option<String>,
     address_space_bytes: u64,
-    skipped_lines: (u64, Vec<String>),
+    /// Skipped trace lines (count, first messages) and the parsed-trace cache read (path, reused).
+    skipped_lines: (u64, Vec<String>, (Option<String>, bool)),
     logical_capacity_bytes: u64,
     /// Logical pages the host may address (the FTL's space may be larger, see `middleware`).
     host_logical_pages: u64,
@@ -108,7 +109,7 @@ impl Simulation {
         let geometry_capacity_bytes = (config.ftl.sizing == CapacitySizing::Geometry && config.host.tiles <= 1 && !config.host.compact_addresses)
             .then(|| tier_logical_pages(&config, &DeviceLayout::new(&config.device)).iter().sum::<u64>() * page_bytes);
         let (stream, footprint, origin, kind, format, address_space_bytes, skipped) = if let Some(trace) = &config.workload.trace {
-            let options = TraceOptions { format: trace.format, skip_bad_lines: trace.skip_bad_lines, merge_devices: trace.merge_devices, max_request_bytes: trace.max_request_bytes };
+            let options = TraceOptions { format: trace.format, skip_bad_lines: trace.skip_bad_lines, merge_devices: trace.merge_devices, max_request_bytes: trace.max_request_bytes, cache_dir: trace.cache_dir.clone() };
             let scan = TraceScan::scan(&trace.path, &options)?;
             limits::check_request_count(config, scan.requests)?;
             let limit = AddressLimit { capacity_bytes: geometry_capacity_bytes, memory_bytes: limits::available_memory_bytes() };
@@ -116,7 +117,8 @@ impl Simulation {
             let origin = trace.path.display().to_string();
             let format = Some(scan.format.name().to_string());
             let address_space = scan.address_space_bytes;
-            let skipped = (scan.skipped.count, scan.skipped.first_messages.clone());
+            // Skipped lines, and the parsed-trace cache the run reads (its path and whether it was reused).
+            let skipped = (scan.skipped.count, scan.skipped.first_messages.clone(), (scan.cache.as_ref().map(|(path, _)| path.display().to_string()), scan.cache_reused));
             let stream = RequestStream::from_trace(scan, config.host.loops, config.host.time_scale)?;
             // host.compact_addresses: the trace's distinct pages become pages 0..footprint.
             let (stream, footprint, address_space) = match footprint {
@@ -131,7 +133,7 @@ impl Simulation {
             limits::check_request_count(config, spec.requests)?;
             let footprint = Footprint::Range(spec.span_bytes.div_ceil(page_bytes));
             let stream = RequestStream::from_synthetic(spec, workload_seed, config.host.loops, config.host.time_scale)?;
-            (stream, footprint, "synthetic workload".to_string(), "synthetic", None, spec.span_bytes, (0, Vec::new()))
+            (stream, footprint, "synthetic workload".to_string(), "synthetic", None, spec.span_bytes, (0, Vec::new(), (None, false)))
         } else {
             return Err(config_invalid(config, "workload", "no workload given".into()));
         };

@@ -65,6 +65,8 @@ impl Simulation {
                 timestamps_reordered: self.stream.timestamps_reordered(),
                 skipped_lines: self.skipped_lines.0 * self.config.host.loops as u64 * self.config.host.tiles as u64,
                 skipped_line_messages: self.skipped_lines.1.clone(),
+                trace_cache: self.skipped_lines.2 .0.clone(),
+                trace_cache_reused: self.skipped_lines.2 .1,
             },
             device: DeviceSummary {
                 channels: g.channels,
