@@ -67,7 +67,7 @@ impl TraceWriter {
                     IoOp::Write => 0,
                     IoOp::Delete => return Err(self.unwritable(index, "op", "MQSim's format has no delete; write csv instead".into())),
                 };
-                if request.offset_bytes % 512 != 0 || request.size_bytes % 512 != 0 {
+                if !request.offset_bytes.is_multiple_of(512) || !request.size_bytes.is_multiple_of(512) {
                     let message = format!("offset {} / size {} bytes are not whole 512-byte sectors, which MQSim's format counts in; write csv instead", request.offset_bytes, request.size_bytes);
                     return Err(self.unwritable(index, "offset", message));
                 }
