@@ -251,3 +251,38 @@ def test_the_parsed_trace_cache_is_reused_and_changes_no_result(cli, tmp_path: P
     for run in runs[1:]:
         for key in ("read", "write", "all", "gc", "requests", "write_amplification", "flash"):
             assert run[key] == runs[0][key], key
+
+
+def test_column_mapped_traces_run_in_every_unit_without_conversion(cli, tmp_path: Path):
+    # The same four requests (two 4 KiB writes, two reads) in layouts with different units.
+    requests = [(0, "W", 0, 4096), (100, "R", 0, 4096), (250, "W", 32768, 8192), (400, "R", 32768, 8192)]  # time us, op, offset, size bytes
+    layouts = {
+        # A 5-column CSV with a version column and SCSI op codes, sectors, microseconds.
+        "scsi": (["--columns", "time=1,op=2,offset=3,size=4", "--time-unit", "us", "--offset-unit-bytes", "512", "--size-unit-bytes", "512",
+                  "--read-ops", "0x28,0x88", "--write-ops", "0x2a,0x8a", "--header-lines", "1"],
+                 "version,time,opcode,lba,blocks\n" + "".join(f"3,{t},{'0x2a' if op == 'W' else '0x28'},{o // 512},{s // 512}\n" for t, op, o, s in requests)),
+        "seconds": (["--columns", "op=0,time=1,size=2,offset=3", "--separator", "whitespace"],
+                    "".join(f"{op}  {t / 1e6:.6f}\t{s} {o}\n" for t, op, o, s in requests)),
+        "ms-blocks": (["--columns", "time=0,offset=1,size=2,op=3", "--separator", ";", "--time-unit", "ms", "--offset-unit-bytes", "4096"],
+                      "".join(f"{t / 1e3};{o // 4096};{s};{'write' if op == 'W' else 'read'}\n" for t, op, o, s in requests)),
+        "ns": (["--columns", "time=0,op=1,offset=2,size=3", "--time-unit", "ns"], "".join(f"{t * 1000},{op},{o},{s}\n" for t, op, o, s in requests)),
+    }
+    results = {}
+    for name, (options, text) in layouts.items():
+        path = tmp_path / f"{name}.txt"
+        path.write_text(text)
+        done = cli("run", "mqsim-default", "--trace", str(path), *options, "--json", str(tmp_path / f"{name}.json"), "-q")
+        assert done.returncode == 0, (name, done.stderr)
+        results[name] = json.loads((tmp_path / f"{name}.json").read_text())
+        assert results[name]["workload"]["format"] == "columns"
+    first = results["scsi"]
+    assert (first["read"]["count"], first["read"]["bytes"], first["write"]["bytes"]) == (2, 12288, 12288)
+    for name, result in results.items():
+        assert result["read"] == first["read"] and result["write"] == first["write"], name
+    # A bad column map names its field; an op value outside the map names the line.
+    bad = cli("run", "mqsim-default", "--trace", str(tmp_path / "ns.txt"), "--columns", "time=0,op=1,offset=2,size=3", "--time-unit", "hours")
+    assert bad.returncode == 2 and "workload.trace.columns.time_unit" in bad.stderr
+    unknown = cli("run", "mqsim-default", "--trace", str(tmp_path / "scsi.txt"), "--columns", "time=1,op=2,offset=3,size=4", "--header-lines", "1")
+    assert unknown.returncode == 2 and "scsi.txt:2" in unknown.stderr and "`op`" in unknown.stderr
+    missing = cli("run", "mqsim-default", "--trace", str(tmp_path / "ns.txt"), "--columns", "time=0,op=1")
+    assert missing.returncode == 2 and "missing offset, size" in missing.stderr

@@ -17,6 +17,34 @@ def _toml_string(text: str) -> str:
     return json.dumps(text)
 
 
+def column_map_override(columns: str, *, separator: str = ",", time_unit: str = "s", offset_unit_bytes: int = 1, size_unit_bytes: int = 1,
+                        read_ops: str | None = None, write_ops: str | None = None, delete_ops: str | None = None, header_lines: int = 0) -> str:
+    """The ``workload.trace.columns`` override for a column map given as ``time=0,op=1,offset=2,size=3``
+    (``device=N`` optional); op lists are comma-separated values (``0x28,0x88``)."""
+    from ssdlab.usage import UsageError
+
+    fields: dict[str, int] = {}
+    for item in columns.split(","):
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or name not in ("time", "op", "offset", "size", "device"):
+            raise UsageError(f"--columns {columns!r}: expected NAME=INDEX pairs with NAME one of time, op, offset, size, device")
+        try:
+            fields[name] = int(value)
+        except ValueError:
+            raise UsageError(f"--columns {columns!r}: column of {name} must be a 0-based number, got {value!r}") from None
+    missing = [name for name in ("time", "op", "offset", "size") if name not in fields]
+    if missing:
+        raise UsageError(f"--columns {columns!r}: missing {', '.join(missing)}")
+    parts = [f"{name} = {index}" for name, index in fields.items()]
+    parts += [f"separator = {_toml_string(separator)}", f"time_unit = {_toml_string(time_unit)}", f"offset_unit_bytes = {offset_unit_bytes}",
+              f"size_unit_bytes = {size_unit_bytes}", f"header_lines = {header_lines}"]
+    for name, values in (("read_ops", read_ops), ("write_ops", write_ops), ("delete_ops", delete_ops)):
+        if values is not None:
+            parts.append(f"{name} = [{', '.join(_toml_string(v.strip()) for v in values.split(',') if v.strip())}]")
+    return "workload.trace.columns={ " + ", ".join(parts) + " }"
+
+
 def _overrides(overrides: Iterable[str], trace: str | Path | None, trace_format: str | None, trace_cache: str | Path | None = None) -> list[str]:
     items = [str(item) for item in overrides]
     if trace is not None:

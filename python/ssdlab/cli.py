@@ -115,6 +115,15 @@ def run(
     trace: Annotated[Optional[Path], typer.Option("--trace", help="Replay this trace instead of the config's workload.")] = None,
     trace_format: Annotated[Optional[str], typer.Option("--format", help="Trace format (guessed from content if absent).")] = None,
     trace_cache: Annotated[Optional[Path], typer.Option("--trace-cache", help="Keep the parsed trace in this folder; later runs of the same trace skip parsing (default: $SSDLAB_TRACE_CACHE if set).")] = None,
+    columns: Annotated[Optional[str], typer.Option("--columns", help="Column map of any delimited trace: time=0,op=1,offset=2,size=3[,device=4] (0-based).")] = None,
+    separator: Annotated[str, typer.Option("--separator", help="With --columns: , ; tab or whitespace.")] = ",",
+    time_unit: Annotated[str, typer.Option("--time-unit", help="With --columns: s, ms, us or ns.")] = "s",
+    offset_unit_bytes: Annotated[int, typer.Option("--offset-unit-bytes", help="With --columns: bytes per offset unit (512 for sectors, 4096 for blocks).")] = 1,
+    size_unit_bytes: Annotated[int, typer.Option("--size-unit-bytes", help="With --columns: bytes per size unit.")] = 1,
+    read_ops: Annotated[Optional[str], typer.Option("--read-ops", help="With --columns: op values meaning read, comma-separated (e.g. 0x28,0x88).")] = None,
+    write_ops: Annotated[Optional[str], typer.Option("--write-ops", help="With --columns: op values meaning write (e.g. 0x2a,0x8a).")] = None,
+    delete_ops: Annotated[Optional[str], typer.Option("--delete-ops", help="With --columns: op values meaning delete.")] = None,
+    header_lines: Annotated[int, typer.Option("--header-lines", help="With --columns: lines to skip at the top.")] = 0,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Override a config field: key=value (repeatable).")] = None,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the full result as JSON here.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
@@ -138,7 +147,13 @@ def run(
             def report(done: int, total: int) -> None:
                 bar.update(task, completed=done, total=total)
 
-            result = api.run(config, overrides=set_ or [], trace=trace, trace_format=trace_format, trace_cache=trace_cache if trace is not None else None, progress=report)
+            overrides = list(set_ or [])
+            if columns is not None:
+                overrides.append(api.column_map_override(
+                    columns, separator=separator, time_unit=time_unit, offset_unit_bytes=offset_unit_bytes, size_unit_bytes=size_unit_bytes,
+                    read_ops=read_ops, write_ops=write_ops, delete_ops=delete_ops, header_lines=header_lines,
+                ))
+            result = api.run(config, overrides=overrides, trace=trace, trace_format=trace_format, trace_cache=trace_cache if trace is not None else None, progress=report)
     except BaseException as error:  # noqa: BLE001 - mapped to exit codes in _fail
         _fail(error)
         return

@@ -41,11 +41,13 @@ pub struct TraceOptions {
     /// Keep the parsed records in a cache file in this folder (`trace_cache.rs`): the passes after
     /// the scan and later runs of the same trace read it instead of parsing. None: no cache.
     pub cache_dir: Option<PathBuf>,
+    /// A column map for any delimited layout (then the format is `columns`).
+    pub columns: Option<crate::formats::columns::ColumnLayout>,
 }
 
 impl Default for TraceOptions {
     fn default() -> Self {
-        TraceOptions { format: None, skip_bad_lines: false, merge_devices: false, max_request_bytes: DEFAULT_MAX_REQUEST_BYTES, cache_dir: None }
+        TraceOptions { format: None, skip_bad_lines: false, merge_devices: false, max_request_bytes: DEFAULT_MAX_REQUEST_BYTES, cache_dir: None, columns: None }
     }
 }
 
@@ -166,6 +168,8 @@ pub struct TraceScan {
     /// by an earlier run (true) or built it now (false).
     pub cache: Option<(PathBuf, u64)>,
     pub cache_reused: bool,
+    /// The column map of a `columns` trace.
+    pub columns: Option<crate::formats::columns::ColumnLayout>,
 }
 
 #[derive(Debug, Clone, Copy, serde::Serialize)]
@@ -186,6 +190,8 @@ struct RecordStream {
     finished: bool,
     /// Records come from the parsed-trace cache instead of the text.
     cached: Option<crate::trace_cache::CacheReader>,
+    /// The column map of a `columns` trace.
+    columns: Option<crate::formats::columns::ColumnLayout>,
 }
 
 impl RecordStream {
@@ -211,6 +217,7 @@ impl RecordStream {
             skipped: SkippedLines::default(),
             finished: false,
             cached: None,
+            columns: None,
         })
     }
 
@@ -225,7 +232,13 @@ impl RecordStream {
             skipped: SkippedLines::default(),
             finished: false,
             cached: None,
+            columns: None,
         })
+    }
+
+    fn with_columns(mut self, columns: Option<crate::formats::columns::ColumnLayout>) -> Self {
+        self.columns = columns;
+        self
     }
 
     fn malformed(&self, error: FieldError, text: &str) -> WorkloadError {
@@ -247,11 +260,16 @@ impl RecordStream {
             return Ok(None);
         }
         loop {
+            let number = self.lines.number + 1;
             let Some(text) = self.lines.next_line(&self.path)? else {
                 self.finished = true;
                 return Ok(None);
             };
-            let parsed = match self.format.parse_line(text, &mut self.csv) {
+            let parsed = match &self.columns {
+                Some(layout) => crate::formats::columns::parse(text, number, layout),
+                None => self.format.parse_line(text, &mut self.csv),
+            };
+            let parsed = match parsed {
                 Ok(ParsedLine::Request(record)) => check_record(&record, self.max_request_bytes).map(|()| ParsedLine::Request(record)),
                 other => other,
             };
@@ -281,9 +299,16 @@ impl RecordStream {
 impl TraceScan {
     /// Streams the whole file once. Fails on the first malformed line unless skipping is on.
     pub fn scan(path: &Path, options: &TraceOptions) -> Result<TraceScan, WorkloadError> {
-        let format = match options.format {
-            Some(format) => format,
-            None => guess_format(path)?,
+        let format = match (&options.columns, options.format) {
+            (Some(layout), _) => {
+                layout.validate().map_err(|(field, message)| WorkloadError::InvalidOption { option: "columns", message: format!("{field}: {message}") })?;
+                TraceFormat::Columns
+            }
+            (None, Some(TraceFormat::Columns)) => {
+                return Err(WorkloadError::InvalidOption { option: "format", message: "the columns format needs a column map (workload.trace.columns or --columns)".into() })
+            }
+            (None, Some(format)) => format,
+            (None, None) => guess_format(path)?,
         };
         if options.max_request_bytes == 0 {
             return Err(WorkloadError::InvalidOption { option: "max_request_bytes", message: "must be at least 1".into() });
@@ -292,16 +317,23 @@ impl TraceScan {
         let mut writer = None;
         let mut stream = match &options.cache_dir {
             Some(dir) => {
-                let key = CacheKey::of(path, format, options.skip_bad_lines, options.max_request_bytes)?;
+                let mut key = CacheKey::of(path, format, options.skip_bad_lines, options.max_request_bytes)?;
+                if let Some(layout) = &options.columns {
+                    // Another column map reads other records from the same bytes.
+                    use std::hash::{Hash, Hasher};
+                    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+                    layout.hash(&mut hasher);
+                    key.content_hash ^= hasher.finish();
+                }
                 match lookup(dir, &key) {
                     Some((cache, records, skipped)) => (RecordStream::from_cache(path, format, &cache, records, skipped)?, Some((cache, records))),
                     None => {
                         writer = Some(CacheWriter::create(dir, key)?);
-                        (RecordStream::open(path, format, options.skip_bad_lines, options.max_request_bytes)?, None)
+                        (RecordStream::open(path, format, options.skip_bad_lines, options.max_request_bytes)?.with_columns(options.columns.clone()), None)
                     }
                 }
             }
-            None => (RecordStream::open(path, format, options.skip_bad_lines, options.max_request_bytes)?, None),
+            None => (RecordStream::open(path, format, options.skip_bad_lines, options.max_request_bytes)?.with_columns(options.columns.clone()), None),
         };
         let cache_reused = stream.1.is_some();
         let mut requests = 0u64;
@@ -361,6 +393,7 @@ impl TraceScan {
             skipped: stream.skipped,
             cache,
             cache_reused,
+            columns: options.columns.clone(),
         })
     }
 
@@ -372,7 +405,7 @@ impl TraceScan {
     pub fn reader(&self) -> Result<TraceReader, WorkloadError> {
         let stream = match &self.cache {
             Some((cache, records)) => RecordStream::from_cache(&self.path, self.format, cache, *records, self.skipped.count)?,
-            None => RecordStream::open(&self.path, self.format, self.skip_bad_lines, self.max_request_bytes)?,
+            None => RecordStream::open(&self.path, self.format, self.skip_bad_lines, self.max_request_bytes)?.with_columns(self.columns.clone()),
         };
         Ok(TraceReader {
             stream,

@@ -28,6 +28,10 @@ pub struct TraceWorkload {
     /// the passes after the first and later runs of the same trace read records instead of text.
     #[serde(default)]
     pub cache_dir: Option<PathBuf>,
+    /// A column map for any delimited layout: which column is time, op, offset, size (and device),
+    /// their units, op values and header lines (`docs/traces.md`).
+    #[serde(default)]
+    pub columns: Option<ssdlab_workload::formats::columns::ColumnLayout>,
 }
 
 fn default_max_request_bytes() -> u64 {
@@ -45,7 +49,13 @@ pub(super) fn validate(workload: &WorkloadConfig) -> Result<(), (String, String)
                 return fail(&format!("workload.synthetic.{field}"), message);
             }
         }
-        (Some(_), None) => {}
+        (Some(trace), None) => {
+            if let Some(layout) = &trace.columns {
+                if let Err((field, message)) = layout.validate() {
+                    return fail(&format!("workload.trace.columns.{field}"), message);
+                }
+            }
+        }
     }
     Ok(())
 }

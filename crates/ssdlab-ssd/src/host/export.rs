@@ -12,7 +12,7 @@ use std::path::Path;
 pub fn export_workload(config: &SimulationConfig, path: &Path, format: OutputFormat) -> Result<u64, SimulationError> {
     let page_bytes = config.device.page_size_bytes() as u64;
     let (stream, address_space_bytes) = if let Some(trace) = &config.workload.trace {
-        let options = TraceOptions { format: trace.format, skip_bad_lines: trace.skip_bad_lines, merge_devices: trace.merge_devices, max_request_bytes: trace.max_request_bytes, cache_dir: trace.cache_dir.clone() };
+        let options = TraceOptions { format: trace.format, skip_bad_lines: trace.skip_bad_lines, merge_devices: trace.merge_devices, max_request_bytes: trace.max_request_bytes, cache_dir: trace.cache_dir.clone(), columns: trace.columns.clone() };
         let scan = TraceScan::scan(&trace.path, &options)?;
         let space = scan.address_space_bytes;
         (RequestStream::from_trace(scan, config.host.loops, config.host.time_scale)?, space)

@@ -3,6 +3,7 @@
 
 pub mod ascii;
 pub mod blkparse;
+pub mod columns;
 pub mod csv;
 pub mod msr;
 pub mod umass;
@@ -60,9 +61,11 @@ pub enum TraceFormat {
     Ssdsim,
     /// Plain CSV: time,op,offset,size (time unit from the header, seconds if none).
     Csv,
+    /// Any delimited layout given by a column map ([`columns::ColumnLayout`]).
+    Columns,
 }
 
-pub const KNOWN_FORMATS: &str = "msr, umass, blkparse, disksim, mqsim, ssdsim, csv";
+pub const KNOWN_FORMATS: &str = "msr, umass, blkparse, disksim, mqsim, ssdsim, csv, columns (with a column map)";
 
 impl TraceFormat {
     pub fn from_name(name: &str) -> Option<TraceFormat> {
@@ -74,6 +77,7 @@ impl TraceFormat {
             "mqsim" => TraceFormat::Mqsim,
             "ssdsim" => TraceFormat::Ssdsim,
             "csv" => TraceFormat::Csv,
+            "columns" => TraceFormat::Columns,
             _ => return None,
         })
     }
@@ -87,6 +91,7 @@ impl TraceFormat {
             TraceFormat::Mqsim => "mqsim",
             TraceFormat::Ssdsim => "ssdsim",
             TraceFormat::Csv => "csv",
+            TraceFormat::Columns => "columns",
         }
     }
 
@@ -134,6 +139,8 @@ impl TraceFormat {
                 ascii::parse(line, ascii::TimeUnit::Nanoseconds, ascii::ReadFlag::ZeroOrOne)
             }
             TraceFormat::Csv => csv::parse(line, csv_state),
+            // The reader parses this format with its column map; without one there is nothing to read by.
+            TraceFormat::Columns => Err(FieldError::new("format", "the columns format needs a column map (workload.trace.columns or --columns)".to_string())),
         }
     }
 }
