@@ -78,3 +78,22 @@ def test_exception_in_progress_callback_stops_the_run():
 
 def test_preset_names():
     assert {"default", "mqsim-default", "seed002-ldpc", "seed003-scrambler", "bench-gc-steady", "mlc-tlc-demo"} <= set(ssdlab.preset_names())
+
+
+def test_a_run_is_one_row_with_a_sweep_rows_columns(tmp_path):
+    from ssdlab.sweep import Sweep, run_sweep
+
+    overrides = ["workload.synthetic.requests=2000"]
+    result = ssdlab.run("default", overrides=overrides)
+    row = result.flat()
+    frame = result.to_polars()
+    assert frame.height == 1 and set(frame.columns) == set(row)
+    outcome = run_sweep(Sweep(name="one", base="default", common=overrides, cases={"only": {"point": []}}), tmp_path / "sweep", workers=1)
+    swept = {key: value for key, value in outcome.rows[0].items() if key.startswith("result.")}
+    assert set(swept) == set(row)
+    timing = ("seconds", "per_cpu_second", "per_wall_second", "memory_bytes")
+    for key, value in row.items():
+        if not any(word in key for word in timing):
+            assert swept[key] == value, key
+    html = result._repr_html_()
+    assert "<table>" in html and "2,000 requests" in html

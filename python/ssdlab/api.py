@@ -83,11 +83,66 @@ class _AttributeView(Mapping[str, Any]):
         return f"{type(self).__name__}({dict(self._data)!r})"
 
 
+def result_columns(result: Mapping[str, Any]) -> dict[str, Any]:
+    """A result as one row of named columns (``result.read.latency_us.p99``, ...): nested objects
+    flattened with dots, lists as JSON text, integers as floats so that every run's row has the same
+    column types. Sweep rows use the same columns."""
+    columns: dict[str, Any] = {}
+
+    def flatten(prefix: str, value: Any) -> None:
+        if isinstance(value, Mapping):
+            for key, item in value.items():
+                flatten(f"{prefix}.{key}", item)
+        elif isinstance(value, list):
+            columns[prefix] = json.dumps(value)
+        else:
+            columns[prefix] = float(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+    for key, value in result.items():
+        flatten(f"result.{key}", value)
+    return columns
+
+
 class RunResult(_AttributeView):
-    """The result of one run: ``result.read.latency_us.p99``, ``result["gc"]``, ``result.to_json()``."""
+    """The result of one run: ``result.read.latency_us.p99``, ``result["gc"]``, ``result.to_json()``,
+    ``result.flat()`` / ``result.to_polars()`` (one row, a sweep row's columns); shown as a summary
+    table in a notebook."""
 
     def to_dict(self) -> dict[str, Any]:
         return json.loads(json.dumps(self._data))
+
+    def flat(self) -> dict[str, Any]:
+        """One row: the same ``result.*`` columns as a sweep row."""
+        return result_columns(self._data)
+
+    def to_polars(self) -> Any:
+        """The run as a one-row polars DataFrame (``flat()``)."""
+        import polars as pl
+
+        return pl.DataFrame([self.flat()])
+
+    def _repr_html_(self) -> str:
+        import html
+
+        data = self._data
+        rows = []
+        for op in ("read", "write", "all"):
+            metrics = data.get(op) or {}
+            latency = metrics.get("latency_us") or {}
+            rows.append(
+                f"<tr><td>{op}</td><td>{metrics.get('count', 0):,}</td><td>{metrics.get('iops', 0):,.0f}</td><td>{metrics.get('mbps', 0):,.1f}</td>"
+                f"<td>{latency.get('mean', 0):,.1f}</td><td>{latency.get('p99', 0):,.1f}</td><td>{latency.get('max', 0):,.1f}</td></tr>"
+            )
+        gc = data.get("gc") or {}
+        device = data.get("device") or {}
+        return (
+            f"<div><b>{html.escape(str(data.get('name', 'run')))}</b>: {data.get('requests', 0):,} requests; "
+            f"GC {html.escape(str(device.get('gc_policy', '')))}: {gc.get('invocations', 0):,} invocations, {gc.get('pages_copied', 0):,} pages copied; "
+            f"write amplification {data.get('write_amplification', 0):.3f}"
+            "<table><tr><th></th><th>requests</th><th>IOPS</th><th>MB/s</th><th>mean µs</th><th>p99 µs</th><th>max µs</th></tr>"
+            + "".join(rows)
+            + "</table></div>"
+        )
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self._data, indent=indent, sort_keys=False)

@@ -179,16 +179,6 @@ def run_point(config_text: str, origin: str) -> dict[str, Any]:
         return {"status": "failed", "error": f"{type(error).__name__}: {error}", "result": None, "seconds": time.perf_counter() - started}
 
 
-def _flatten(prefix: str, value: Any, into: dict[str, Any]) -> None:
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            _flatten(f"{prefix}.{key}" if prefix else str(key), item, into)
-    elif isinstance(value, list):
-        into[prefix] = json.dumps(value)
-    else:
-        into[prefix] = value
-
-
 def point_row(sweep_name: str, point: Point, outcome: Mapping[str, Any]) -> dict[str, Any]:
     row: dict[str, Any] = {"sweep": sweep_name, "config_hash": point.config_hash, "simulator_build": simulator_build(), "ssdlab_version": _native.__version__}
     for key, value in point.labels:
@@ -199,10 +189,9 @@ def point_row(sweep_name: str, point: Point, outcome: Mapping[str, Any]) -> dict
     row["config_toml"] = point.config_text
     row["overrides"] = json.dumps(list(point.overrides))
     if outcome["result"] is not None:
-        metrics: dict[str, Any] = {}
-        _flatten("", outcome["result"], metrics)
-        for key, value in metrics.items():
-            row[f"result.{key}"] = float(value) if isinstance(value, int) and not isinstance(value, bool) else value
+        from ssdlab.api import result_columns
+
+        row.update(result_columns(outcome["result"]))
         row["result_json"] = json.dumps(outcome["result"])
     else:
         row["result_json"] = None
