@@ -286,3 +286,27 @@ def test_column_mapped_traces_run_in_every_unit_without_conversion(cli, tmp_path
     assert unknown.returncode == 2 and "scsi.txt:2" in unknown.stderr and "`op`" in unknown.stderr
     missing = cli("run", "mqsim-default", "--trace", str(tmp_path / "ns.txt"), "--columns", "time=0,op=1")
     assert missing.returncode == 2 and "missing offset, size" in missing.stderr
+
+
+def test_time_series_is_written_beside_the_json_and_plotted(cli, tmp_path: Path):
+    import polars as pl
+
+    out = tmp_path / "run.json"
+    # bench-gc-steady shrunk to 1 GiB with its 20 % free: GC from the start.
+    done = cli("run", "bench-gc-steady", "--set", "workload.synthetic.requests=30000", "--set", "device.geometry.blocks_per_plane=64",
+               "--set", "workload.synthetic.span_bytes=800000000",
+               "--time-series-ms", "20", "--json", str(out), "-q")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text())
+    frame = pl.read_parquet(tmp_path / "run.timeseries.parquet")
+    assert frame.height == len(result["time_series"]["start_ms"]) > 5
+    assert frame["write_count"].sum() == result["write"]["count"]
+    assert frame["gc_pages_copied"].sum() == result["gc"]["pages_copied"] + result["gc"]["pages_migrated"] > 0
+    done = cli("plot", str(out))
+    assert done.returncode == 0, done.stderr
+    for suffix in (".png", ".svg"):
+        assert (tmp_path / f"run.timeseries{suffix}").stat().st_size > 1000
+    plain = tmp_path / "plain.json"
+    assert cli("run", "default", "--set", "workload.synthetic.requests=1000", "--json", str(plain), "-q").returncode == 0
+    done = cli("plot", str(plain))
+    assert done.returncode == 2 and "no time series" in done.stderr

@@ -121,6 +121,31 @@ class RunResult(_AttributeView):
 
         return pl.DataFrame([self.flat()])
 
+    def time_series_frame(self) -> Any:
+        """``result.time_series`` as a polars DataFrame (one row per interval), or None without one."""
+        import polars as pl
+
+        series = self._data.get("time_series")
+        if not series:
+            return None
+        columns: dict[str, Any] = {"start_ms": series["start_ms"]}
+        for op in ("read", "write"):
+            for key, values in series[op].items():
+                columns[f"{op}_{key}"] = values
+        for key in ("gc_invocations", "gc_pages_copied", "free_blocks", "soft_reads"):
+            columns[key] = series[key]
+        return pl.DataFrame(columns)
+
+    def write_time_series(self, path: str | Path) -> Path | None:
+        """Writes the time series as Parquet (None, and nothing written, without one)."""
+        frame = self.time_series_frame()
+        if frame is None:
+            return None
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        frame.write_parquet(path)
+        return path
+
     def _repr_html_(self) -> str:
         import html
 

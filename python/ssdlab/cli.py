@@ -124,6 +124,7 @@ def run(
     write_ops: Annotated[Optional[str], typer.Option("--write-ops", help="With --columns: op values meaning write (e.g. 0x2a,0x8a).")] = None,
     delete_ops: Annotated[Optional[str], typer.Option("--delete-ops", help="With --columns: op values meaning delete.")] = None,
     header_lines: Annotated[int, typer.Option("--header-lines", help="With --columns: lines to skip at the top.")] = 0,
+    time_series_ms: Annotated[Optional[float], typer.Option("--time-series-ms", help="Record the run over time at this interval of simulated time (ms); with --json it is also written as OUT.timeseries.parquet.")] = None,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Override a config field: key=value (repeatable).")] = None,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the full result as JSON here.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
@@ -148,6 +149,8 @@ def run(
                 bar.update(task, completed=done, total=total)
 
             overrides = list(set_ or [])
+            if time_series_ms is not None:
+                overrides.append(f"output.time_series_interval_ms={time_series_ms}")
             if columns is not None:
                 overrides.append(api.column_map_override(
                     columns, separator=separator, time_unit=time_unit, offset_unit_bytes=offset_unit_bytes, size_unit_bytes=size_unit_bytes,
@@ -157,12 +160,14 @@ def run(
     except BaseException as error:  # noqa: BLE001 - mapped to exit codes in _fail
         _fail(error)
         return
+    series_path = None
     if json_out is not None:
         result.write_json(json_out)
+        series_path = result.write_time_series(json_out.with_suffix(".timeseries.parquet"))
     if not quiet:
         render_run(result, console)
         if json_out is not None:
-            console.print(f"[dim]result written to {json_out}[/dim]")
+            console.print(f"[dim]result written to {json_out}{f' (time series: {series_path})' if series_path else ''}[/dim]")
 
 
 @trace_app.command("stats")
@@ -228,6 +233,31 @@ def trace_generate(
         _fail(error)
         return
     console.print(f"{written:,} requests written to {out} ({to})")
+
+
+@app.command("plot")
+def plot(
+    result_path: Annotated[Path, typer.Argument(help="A run's JSON result (ssdlab run --json OUT --time-series-ms N).")],
+    out: Annotated[Optional[Path], typer.Option("--out", help="Figure path without suffix (default: beside the result).")] = None,
+) -> None:
+    """Draw a run's time series (IOPS, p99 latency, GC copies, free blocks) as PNG and SVG."""
+    from ssdlab import run_plots
+
+    try:
+        if not result_path.exists():
+            raise FileNotFoundError(f"{result_path}: no such result file")
+        try:
+            result = json.loads(result_path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise UsageError(f"{result_path}: not a JSON result ({error})") from None
+        paths = run_plots.plot_time_series(result, out if out is not None else result_path.with_suffix(".timeseries"))
+    except ValueError as error:
+        _fail(UsageError(str(error)))
+        return
+    except BaseException as error:  # noqa: BLE001
+        _fail(error)
+        return
+    console.print("figures: " + ", ".join(str(path) for path in paths))
 
 
 @presets_app.command("list")

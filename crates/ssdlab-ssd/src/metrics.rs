@@ -314,6 +314,9 @@ pub struct RunResult {
     /// Data placement interleaving's costs (seed 002 §3.3; absent without it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interleaving: Option<InterleavingSummary>,
+    /// The run over time (`output.time_series_interval_ms`; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_series: Option<crate::simulation::TimeSeries>,
 }
 
 /// What data placement interleaving cost: part sensings on the other chips of each group, and the

@@ -16,6 +16,7 @@ mod host;
 mod middleware;
 mod placement;
 mod read_path;
+mod output;
 mod verification;
 mod workload;
 
@@ -26,6 +27,7 @@ pub use host::*;
 pub use middleware::*;
 pub use placement::*;
 pub use read_path::*;
+pub use output::*;
 pub use verification::*;
 pub use workload::*;
 
@@ -58,6 +60,8 @@ pub struct SimulationConfig {
     pub events: Vec<DeviceEventConfig>,
     #[serde(default)]
     pub verification: VerificationConfig,
+    #[serde(default)]
+    pub output: OutputConfig,
 }
 
 fn default_seed() -> u64 {
@@ -122,6 +126,7 @@ impl SimulationConfig {
         }
         host::validate(&self.host)?;
         workload::validate(&self.workload)?;
+        output::validate(&self.output)?;
         read_path::validate(&self.read_path)
     }
 }

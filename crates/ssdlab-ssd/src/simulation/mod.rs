@@ -18,6 +18,8 @@ mod page_set;
 mod preconditioning;
 mod replay;
 mod result;
+mod time_series;
+pub use time_series::{OpSeries, TimeSeries};
 
 pub use replay::{ProgressCallback, PROGRESS_INTERVAL};
 
@@ -94,6 +96,8 @@ pub struct Simulation {
     device_events: DeviceEvents,
     /// The longest host-visible stall, tracked on devices with tiers or events.
     stalls: Option<crate::host::stall::StallTracker>,
+    /// `output.time_series_interval_ms`: the run over time.
+    time_series: Option<time_series::TimeSeriesCollector>,
     /// The workload class the controller sees (seed 000's policies only).
     workload_class: Option<WorkloadClassifier>,
 }
@@ -304,6 +308,7 @@ impl Simulation {
             host_queue: HostQueueStatistics::default(),
             device_events: DeviceEvents::new(&config.events),
             stalls: (config.device.is_tiered() || !config.events.is_empty()).then(Default::default),
+            time_series: config.output.time_series_interval_ms.map(|ms| time_series::TimeSeriesCollector::new((ms * 1e6).round() as u64)),
             workload_class,
             config,
         })

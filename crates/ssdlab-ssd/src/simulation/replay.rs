@@ -91,6 +91,9 @@ impl Simulation {
             }
             let (Some(request), Some(issue)) = (next, issue_at) else { break };
             now = issue;
+            if self.time_series.as_ref().is_some_and(|series| series.due(now)) {
+                self.sample_time_series(now);
+            }
             queue.retire_until(issue);
             next = after_next;
             after_next = self.stream.next_request()?;
@@ -140,9 +143,29 @@ impl Simulation {
             if let Some(stalls) = self.stalls.as_mut() {
                 stalls.record(completion, request.latency_from);
             }
+            if let Some(series) = self.time_series.as_mut() {
+                if !request.delete {
+                    series.record(completion, latency, request.size_bytes, request.write);
+                }
+            }
         }
         self.requests_completed += completions.len() as u64;
         completions.clear();
+    }
+
+    /// The running totals the time series samples.
+    pub(super) fn time_series_totals(&self) -> super::time_series::Totals {
+        let free_blocks = (0..self.layout.planes_total()).map(|plane| self.ftl.free_blocks(crate::geometry::PlaneIndex(plane)) as u64).sum();
+        let soft_reads = self.read_strategy.statistics().map_or(0, |statistics| statistics.hard_decision_failures);
+        super::time_series::Totals::of(&self.ftl.stats(), free_blocks, soft_reads)
+    }
+
+    #[inline(never)]
+    fn sample_time_series(&mut self, now: SimTime) {
+        let totals = self.time_series_totals();
+        if let Some(series) = self.time_series.as_mut() {
+            series.sample(now, &totals);
+        }
     }
 
     /// Prefetches what a write request's overwrites will touch (see `replay`).

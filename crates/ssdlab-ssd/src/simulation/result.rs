@@ -38,6 +38,13 @@ impl Simulation {
         let simulated = self.last_completion.max(self.scheduler.busy_until()).since(start).as_secs_f64();
         let busy_span = simulated;
         let stats = self.ftl.stats();
+        let time_series = match self.time_series.take() {
+            Some(collector) => {
+                let totals = self.time_series_totals();
+                Some(collector.finish(self.last_completion.max(self.scheduler.busy_until()), &totals))
+            }
+            None => None,
+        };
         let (erase_min, erase_mean, erase_max) = self.ftl.erase_count_summary();
         let (die_busy, channel_busy) = self.scheduler.busy_totals();
         let utilisation = |busy: f64, servers: usize| if busy_span > 0.0 { busy / (busy_span * servers as f64) } else { 0.0 };
@@ -130,6 +137,7 @@ impl Simulation {
             read_path: self.read_strategy.statistics(),
             workload_class: self.workload_class.as_ref().map(|classifier| classifier.summary(self.config.read_path.workload_class.mode)),
             dead_data: self.dead_data.as_ref().map(|dead| dead.summary(stats.gc_blocks_collected)),
+            time_series,
             interleaving: (self.interleave_group_pages > 1).then(|| crate::metrics::InterleavingSummary {
                 group_chips: self.interleave_group_pages,
                 part_sensings: self.scheduler.counters().interleaved_part_sensings,

@@ -1,0 +1,53 @@
+"""Figures of one run (matplotlib, PNG and SVG): its time series, so that GC storms, backlogs and
+free-space exhaustion are visible at a glance."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+DPI = 150
+
+
+def plot_time_series(result: Mapping[str, Any], stem: Path) -> list[Path]:
+    """Four panels against simulated time: IOPS per op, p99 latency per op, GC pages copied per
+    interval, free blocks. Returns the PNG and SVG paths."""
+    series = result.get("time_series")
+    if not series:
+        raise ValueError("the result has no time series: run with --time-series-ms N (output.time_series_interval_ms)")
+    seconds = [ms / 1e3 for ms in series["start_ms"]]
+    figure, axes = plt.subplots(4, 1, figsize=(9, 9), sharex=True)
+    for op, colour in (("read", "#1f77b4"), ("write", "#d62728")):
+        axes[0].plot(seconds, series[op]["iops"], label=op, color=colour, linewidth=0.9)
+        # Intervals without a completion have no latency: left out, not drawn as 0.
+        p99 = [value if count else float("nan") for value, count in zip(series[op]["p99_us"], series[op]["count"])]
+        axes[1].plot(seconds, p99, label=f"{op} p99", color=colour, linewidth=0.9)
+    axes[0].set_ylabel("IOPS")
+    axes[1].set_ylabel("p99 latency (us)")
+    axes[1].set_yscale("log")
+    axes[2].bar(seconds, series["gc_pages_copied"], width=series["interval_ns"] / 1e9, color="#7f7f7f", align="edge")
+    axes[2].set_ylabel("GC pages copied")
+    axes[3].plot(seconds, series["free_blocks"], color="#2ca02c", linewidth=0.9)
+    axes[3].set_ylabel("free blocks")
+    axes[3].set_xlabel("simulated time (s)")
+    for ax in axes:
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=8)
+    axes[1].legend(fontsize=8)
+    name = result.get("name") or "run"
+    axes[0].set_title(f"{name}: the run over time ({series['interval_ns'] / 1e6:g} ms intervals)", fontsize=10)
+    figure.tight_layout()
+    paths = []
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    for suffix in (".png", ".svg"):
+        path = stem.with_name(stem.name + suffix)
+        figure.savefig(path, dpi=DPI)
+        paths.append(path)
+    plt.close(figure)
+    return paths
