@@ -116,3 +116,19 @@ def test_bench_repeats_interleaved_and_reports_the_best(cli, tmp_path: Path):
     assert row["requests_per_cpu_second_range"] == [min(speeds), max(speeds)]
     assert "best of 2" in done.stdout
     assert_clean(cli("bench", "a", "--repeat", "0"), 2, "--repeat")
+
+
+def test_readme_time_series_example_shows_gc_over_time(cli, tmp_path: Path):
+    """The README's time-series example must show GC spread over the run, and its plot must draw."""
+    readme = (REPO / "README.md").read_text()
+    line = next(line for line in readme.splitlines() if line.startswith("ssdlab run ") and "--time-series-ms" in line)
+    arguments = [a for a in shlex.split(line.split("#")[0])[1:]]
+    index = arguments.index("--json")
+    arguments[index + 1] = str(tmp_path / "gc.json")
+    done = cli(*arguments, "--set", "workload.synthetic.requests=30000", "-q")
+    assert done.returncode == 0, done.stderr
+    series = json.loads((tmp_path / "gc.json").read_text())["time_series"]
+    assert sum(1 for copied in series["gc_pages_copied"] if copied > 0) > 3, series["gc_pages_copied"]
+    assert (tmp_path / "gc.timeseries.parquet").exists()
+    assert cli("plot", str(tmp_path / "gc.json")).returncode == 0
+    assert (tmp_path / "gc.timeseries.png").exists()
