@@ -132,3 +132,15 @@ def test_readme_time_series_example_shows_gc_over_time(cli, tmp_path: Path):
     assert (tmp_path / "gc.timeseries.parquet").exists()
     assert cli("plot", str(tmp_path / "gc.json")).returncode == 0
     assert (tmp_path / "gc.timeseries.png").exists()
+
+
+def test_bench_memory_against_drive_size_reports_each_size(cli, tmp_path: Path):
+    out = tmp_path / "m.json"
+    done = cli("bench", "m", "--repeat", "1", "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    (row,) = json.loads(out.read_text())
+    sizes = row["by_drive_size"]
+    assert list(sizes) == ["32 GiB", "512 GiB", "4 TiB"]
+    assert all(run["requests"] == 200_000 and run["peak_rss_bytes"] > 0 for run in sizes.values())
+    assert row["ratio_4tib_to_512gib"] == sizes["4 TiB"]["peak_rss_bytes"] / sizes["512 GiB"]["peak_rss_bytes"]
+    assert "4 TiB / 512 GiB" in done.stdout

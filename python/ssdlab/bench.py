@@ -16,6 +16,8 @@ Scenarios (issue 2):
      process start to the JSON written, on a 5M-request MQSim ASCII trace of scenario a's workload that
      the bench writes once from a seed (cached under SSDLAB_CACHE_DIR or ~/.cache/ssdlab). Its figure is
      requests per CPU-second of the whole process (user + system, every thread); target 2M.
+  m  memory against drive size: scenario a's 8 GiB workload (200k requests) on 32 GiB, 512 GiB and
+     4 TiB drives; peak RSS of each, and 4 TiB over 512 GiB (target at most 1.2x).
 
 Memory budget: 100 MB + 16 bytes per distinct logical page the workload touches.
 """
@@ -38,10 +40,19 @@ from ssdlab.usage import UsageError
 DEFAULT_TRACE = "msr-web_0.segment100k.csv.gz"
 MEMORY_BASE_BYTES = 100 * 1000 * 1000
 MEMORY_BYTES_PER_PAGE = 16
-TARGETS = {"a": 3_000_000.0, "b": 1_000_000.0, "c": None, "o": None, "d": 2_000_000.0}
+TARGETS = {"a": 3_000_000.0, "b": 1_000_000.0, "c": None, "o": None, "d": 2_000_000.0, "m": None}
 # Scenario o must keep at least this share of scenario a's speed (issue 13).
 OVERLOAD_SHARE_OF_A = 0.5
-SCENARIOS = ("a", "b", "c", "o", "d")
+SCENARIOS = ("a", "b", "c", "o", "d", "m")
+# Scenario m: the same 8 GiB workload on drives of these sizes (blocks per plane of MQSim's default
+# geometry, 512 GiB at 2,048; the 32 GiB drive's GC watermarks scaled down with it, as its 128 blocks
+# per plane cannot hold the preset's); issue 17's target: 4 TiB within 1.2x the memory of 512 GiB.
+MEMORY_DRIVES = {
+    "32 GiB": ("device.geometry.blocks_per_plane=128", "ftl.garbage_collection.low_watermark_blocks=2", "ftl.garbage_collection.high_watermark_blocks=3"),
+    "512 GiB": ("device.geometry.blocks_per_plane=2048",),
+    "4 TiB": ("device.geometry.blocks_per_plane=16384",),
+}
+MEMORY_RATIO_TARGET = 1.2
 WHOLE_PROCESS_REQUESTS = 5_000_000
 WHOLE_PROCESS_SEED = 17
 
@@ -68,6 +79,8 @@ def scenarios(trace: Path | None) -> dict[str, Scenario | str]:
         "b": Scenario("b", "4 KiB random writes, GC steady state, 32 GiB, 20 % free", "bench-gc-steady", (), None),
         "o": Scenario("o", "scenario a offered at 10x capacity (overload, open loop)", "mqsim-default", ("workload.synthetic.arrival.mean_interarrival_ns=2600.0",), None),
         "d": Scenario("d", f"whole process: ssdlab run on a {WHOLE_PROCESS_REQUESTS / 1e6:g}M-request MQSim trace", "mqsim-default", (), None),
+        "m": Scenario("m", "memory against drive size: scenario a's 8 GiB workload (200k requests) on 32 GiB, 512 GiB and 4 TiB", "mqsim-default",
+                      ("workload.synthetic.requests=200000",), None),
     }
     if isinstance(chosen, str):
         table["c"] = chosen
@@ -138,6 +151,12 @@ def _run_whole_process(scenario: Scenario, requests: int = WHOLE_PROCESS_REQUEST
 
 
 def _run_in_child(scenario: Scenario) -> dict[str, Any]:
+    if scenario.key == "m":
+        sizes = {}
+        for label, drive in MEMORY_DRIVES.items():
+            sized = Scenario(scenario.key, scenario.title, scenario.config, (*scenario.overrides, *drive), None)
+            sizes[label] = _run_worker(sized)
+        return {**sizes["512 GiB"], "by_drive_size": sizes}
     if scenario.key == "d":
         # Without the parsed-trace cache, and with it warm (built by the run before, as a rerun,
         # a loop or a sweep point would find it); the cold run that builds it is measured too.
@@ -149,6 +168,10 @@ def _run_in_child(scenario: Scenario) -> dict[str, Any]:
         cold = _run_whole_process(scenario, trace_cache=cache)
         warm = _run_whole_process(scenario, trace_cache=cache)
         return {**plain, "with_cache_cold": cold, "with_cache_warm": warm}
+    return _run_worker(scenario)
+
+
+def _run_worker(scenario: Scenario) -> dict[str, Any]:
     request = json.dumps({"config": scenario.config, "overrides": list(scenario.overrides), "trace": scenario.trace})
     completed = subprocess.run(
         [sys.executable, "-m", "ssdlab.bench_worker", request], capture_output=True, text=True, check=False
@@ -222,6 +245,12 @@ def run_benchmarks(keys: list[str], trace: Path | None, console: Console, repeat
         )
     console.print(table)
     by_key = {row["scenario"]: row for row in rows}
+    if "m" in by_key:
+        sizes = by_key["m"]["by_drive_size"]
+        parts = [f"{label} {run['peak_rss_bytes'] / 1e6:.0f} MB" for label, run in sizes.items()]
+        ratio = sizes["4 TiB"]["peak_rss_bytes"] / sizes["512 GiB"]["peak_rss_bytes"]
+        by_key["m"]["ratio_4tib_to_512gib"] = ratio
+        console.print(f"memory against drive size (m), peak RSS: {', '.join(parts)}; 4 TiB / 512 GiB = {ratio:.2f}x (target ≤ {MEMORY_RATIO_TARGET}) {'✓' if ratio <= MEMORY_RATIO_TARGET else '✗'}")
     if "d" in by_key:
         whole = by_key["d"]
         for label, run in (("no trace cache", whole), ("trace cache being built", whole["with_cache_cold"]), ("trace cache reused", whole["with_cache_warm"])):

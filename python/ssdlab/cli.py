@@ -300,7 +300,7 @@ def config_check(
 
 @app.command()
 def bench(
-    scenarios: Annotated[Optional[list[str]], typer.Argument(help="Scenarios to run: a, b, c, o (overload), d (whole process, 5M-request trace) (default: all), or ecc for the ECC decoders.")] = None,
+    scenarios: Annotated[Optional[list[str]], typer.Argument(help="Scenarios to run: a, b, c, o (overload), d (whole process, 5M-request trace), m (memory against drive size) (default: all), or ecc for the ECC decoders.")] = None,
     trace: Annotated[Optional[Path], typer.Option("--trace", help="Trace for scenario c (default: the MSR web_0 sample in ../shared/traces).")] = None,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write measurements as JSON here.")] = None,
     repeat: Annotated[int, typer.Option("--repeat", help="Run every scenario this many times, interleaved; report the best and the range.")] = 3,
