@@ -262,6 +262,16 @@ def test_the_gc_policy_sweep_collects_garbage_and_tells_policies_apart(tmp_path:
     amplification = [column for column in rows.columns if column.endswith("write_amplification")][0]
     assert rows[invocations].min() > 0, rows.select(invocations)
     assert rows[amplification].n_unique() == 6, rows.select(amplification)
+    # Any sweep gets a report: a row per point, a figure per metric.
+    from ssdlab import sweep_report
+
+    report = sweep_report.report(tmp_path / "out").read_text()
+    assert report.count("| greedy |") + report.count("| cost_benefit |") + report.count("| round_robin |") == 6
+    assert (tmp_path / "out" / "report" / "write_amplification.png").stat().st_size > 1000
+    only = sweep_report.report(tmp_path / "out", ["result.gc.invocations"], tmp_path / "one")
+    assert "gc.invocations" in only.read_text() and (tmp_path / "one" / "gc_invocations.svg").exists()
+    with pytest.raises(Exception, match="unknown metric"):
+        sweep_report.report(tmp_path / "out", ["result.nosuch"])
 
 
 def test_tlc_share_sweep_moves_chips_between_tiers(tmp_path: Path):

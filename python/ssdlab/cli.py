@@ -235,6 +235,23 @@ def trace_generate(
     console.print(f"{written:,} requests written to {out} ({to})")
 
 
+@app.command("report")
+def sweep_report_command(
+    sweep_dir: Annotated[Path, typer.Argument(help="A sweep's output folder (ssdlab sweep SWEEP.toml --out DIR).")],
+    metric: Annotated[Optional[list[str]], typer.Option("--metric", help="A result column to show, e.g. result.all.iops (repeatable; default: headline metrics).")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Where report.md and the figures go (default: SWEEP_DIR/report).")] = None,
+) -> None:
+    """Table and figures of any sweep: one row per point, one bar figure per metric, as report.md."""
+    from ssdlab import sweep_report
+
+    try:
+        path = sweep_report.report(sweep_dir, metric, out)
+    except BaseException as error:  # noqa: BLE001
+        _fail(error)
+        return
+    console.print(f"report: {path}")
+
+
 @app.command("plot")
 def plot(
     result_path: Annotated[Path, typer.Argument(help="A run's JSON result (ssdlab run --json OUT --time-series-ms N).")],
