@@ -310,3 +310,22 @@ def test_time_series_is_written_beside_the_json_and_plotted(cli, tmp_path: Path)
     assert cli("run", "default", "--set", "workload.synthetic.requests=1000", "--json", str(plain), "-q").returncode == 0
     done = cli("plot", str(plain))
     assert done.returncode == 2 and "no time series" in done.stderr
+
+
+def test_the_request_log_has_a_row_per_completed_request(cli, tmp_path: Path):
+    import polars as pl
+
+    out = tmp_path / "r.json"
+    log = tmp_path / "log" / "requests.parquet"
+    done = cli("run", "default", "--set", "workload.synthetic.requests=20000", "--request-log", str(log), "--json", str(out), "-q")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text())
+    frame = pl.read_parquet(log)
+    assert frame.height == result["requests_completed"] == result["request_log"]["rows"]
+    assert result["request_log"]["path"] == str(log.resolve())
+    assert not list((tmp_path / "log").glob("*.partial"))
+    assert frame.filter(pl.col("op") == "R")["size_bytes"].sum() == result["read"]["bytes"]
+    assert (frame["latency_ns"] == frame["completion_ns"] - frame["arrival_ns"]).all()
+    csv = tmp_path / "requests.csv"
+    assert cli("run", "default", "--set", "workload.synthetic.requests=1000", "--request-log", str(csv), "-q").returncode == 0
+    assert len(csv.read_text().splitlines()) == 1001

@@ -219,6 +219,18 @@ def export_workload(config: str | Path, path: str | Path, *, to: str = "csv", ov
     return _native.export_workload(str(config), str(path), to, _overrides(overrides, trace, trace_format))
 
 
+def csv_to_parquet(source: str | Path, target: str | Path) -> Path:
+    """Converts a CSV file (a request log) to Parquet in bounded memory (streaming), then removes the CSV."""
+    import polars as pl
+
+    source, target = Path(source), Path(target)
+    partial = target.with_name(target.name + ".partial")
+    pl.scan_csv(source).sink_parquet(partial)
+    os.replace(partial, target)
+    source.unlink()
+    return target
+
+
 def run_text(toml_text: str, *, origin: str = "<string>", overrides: Iterable[str] = (), progress=None) -> RunResult:
     """Runs a simulation from TOML text (a config built in a notebook)."""
     text = _native.run(toml_text, list(overrides), progress, True, origin)

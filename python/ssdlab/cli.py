@@ -124,6 +124,7 @@ def run(
     write_ops: Annotated[Optional[str], typer.Option("--write-ops", help="With --columns: op values meaning write (e.g. 0x2a,0x8a).")] = None,
     delete_ops: Annotated[Optional[str], typer.Option("--delete-ops", help="With --columns: op values meaning delete.")] = None,
     header_lines: Annotated[int, typer.Option("--header-lines", help="With --columns: lines to skip at the top.")] = 0,
+    request_log: Annotated[Optional[Path], typer.Option("--request-log", help="Write one row per completed request here (.parquet: Parquet, converted in bounded memory; otherwise CSV).")] = None,
     time_series_ms: Annotated[Optional[float], typer.Option("--time-series-ms", help="Record the run over time at this interval of simulated time (ms); with --json it is also written as OUT.timeseries.parquet.")] = None,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Override a config field: key=value (repeatable).")] = None,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the full result as JSON here.")] = None,
@@ -149,6 +150,11 @@ def run(
                 bar.update(task, completed=done, total=total)
 
             overrides = list(set_ or [])
+            log_csv = None
+            if request_log is not None:
+                log_csv = request_log.with_name(request_log.name + ".csv.partial") if request_log.suffix == ".parquet" else request_log
+                log_csv.parent.mkdir(parents=True, exist_ok=True)
+                overrides.append(f"output.request_log_path={json.dumps(str(log_csv.resolve()))}")
             if time_series_ms is not None:
                 overrides.append(f"output.time_series_interval_ms={time_series_ms}")
             if columns is not None:
@@ -160,6 +166,14 @@ def run(
     except BaseException as error:  # noqa: BLE001 - mapped to exit codes in _fail
         _fail(error)
         return
+    if request_log is not None and log_csv is not None and log_csv != request_log:
+        try:
+            api.csv_to_parquet(log_csv, request_log)
+        except BaseException as error:  # noqa: BLE001
+            _fail(error)
+            return
+        # The result names the file the user asked for, not the CSV it was converted from.
+        result._data["request_log"] = {**result._data["request_log"], "path": str(request_log.resolve())}
     series_path = None
     if json_out is not None:
         result.write_json(json_out)

@@ -317,6 +317,15 @@ pub struct RunResult {
     /// The run over time (`output.time_series_interval_ms`; absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_series: Option<crate::simulation::TimeSeries>,
+    /// The per-request log written (`output.request_log_path`): its file and rows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_log: Option<RequestLogSummary>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RequestLogSummary {
+    pub path: String,
+    pub rows: u64,
 }
 
 /// What data placement interleaving cost: part sensings on the other chips of each group, and the

@@ -34,3 +34,39 @@ fn the_time_series_totals_equal_the_summary_totals() {
     let error = small_config_result(&workload, &["output.time_series_interval_ms=0"]).expect_err("zero interval").to_string();
     assert!(error.contains("output.time_series_interval_ms"), "{error}");
 }
+
+#[test]
+fn the_request_log_has_one_row_per_completed_request() {
+    let workload = synthetic(5_000, 0.5, 8 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"choice\", bytes = [4096, 16384], weights = [0.5, 0.5] }");
+    let dir = std::env::temp_dir().join(format!("ssdlab-request-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("requests.csv");
+    let overrides = [format!("output.request_log_path={:?}", path.display().to_string()), "workload.synthetic.delete_fraction=0.1".to_string()];
+    let overrides: Vec<&str> = overrides.iter().map(String::as_str).collect();
+    let result = run(&small_config(&workload, &overrides), &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+    let log = result.request_log.as_ref().expect("written");
+    assert_eq!(log.rows, result.requests_completed);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("request,op,offset_bytes,size_bytes,pages,arrival_ns,issue_ns,completion_ns,latency_ns"));
+    // request, op, offset, size, pages, arrival, issue, completion, latency.
+    let rows: Vec<(u64, String, [u64; 7])> = lines
+        .map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            let number = |i: usize| fields[i].parse::<u64>().unwrap_or_else(|_| panic!("{line}"));
+            (number(0), fields[1].to_string(), [number(2), number(3), number(4), number(5), number(6), number(7), number(8)])
+        })
+        .collect();
+    assert_eq!(rows.len() as u64, result.requests_completed);
+    let mut indices: Vec<u64> = rows.iter().map(|row| row.0).collect();
+    indices.sort_unstable();
+    assert_eq!(indices, (1..=result.requests_completed).collect::<Vec<_>>(), "every request once");
+    let bytes = |op: &str| rows.iter().filter(|row| row.1 == op).map(|row| row.2[1]).sum::<u64>();
+    assert_eq!((bytes("R"), bytes("W")), (result.read.bytes, result.write.bytes));
+    assert_eq!(rows.iter().filter(|row| row.1 == "D").count() as u64, result.deletes.requests);
+    for (_, _, [_, _, _, arrival, issue, completion, latency]) in &rows {
+        assert!(issue >= arrival && completion >= issue && *latency == completion - arrival, "{arrival} {issue} {completion} {latency}");
+    }
+    let bad = small_config_result(&workload, &["output.request_log_path=\"/nonexistent-folder/x.csv\""]).and_then(|c| ssdlab_ssd::Simulation::new(&c).map(|_| ()));
+    assert!(bad.expect_err("unwritable").to_string().contains("output.request_log_path"));
+}

@@ -8,6 +8,8 @@ pub struct OutputConfig {
     /// A time series of the run at this interval of simulated time (ms): IOPS and MB/s per op,
     /// latency percentiles, GC, free blocks, soft reads (`result.time_series`). Absent: none.
     pub time_series_interval_ms: Option<f64>,
+    /// Write one CSV line per completed request here (`simulation/request_log.rs`). Absent: none.
+    pub request_log_path: Option<std::path::PathBuf>,
 }
 
 pub(super) fn validate(output: &OutputConfig) -> Result<(), (String, String)> {

@@ -119,7 +119,8 @@ pub struct FlashScheduler {
     events: MonotoneQueue<u64>,
     requests: Slab<RequestProgress>,
     /// Requests whose last chain has been booked, with their completion times, until collected.
-    completions: Vec<(RequestTag, SimTime)>,
+    /// (tag, completion time, the request's slot as `open_request` returned it).
+    completions: Vec<(RequestTag, SimTime, u32)>,
     read_jobs: Slab<ReadJob>,
     write_groups: Slab<WriteGroup>,
     gc_jobs: Slab<GcJob>,
@@ -336,7 +337,7 @@ impl FlashScheduler {
     }
 
     /// Requests completed (their last chain booked) since the list was last cleared.
-    pub fn completions(&mut self) -> &mut Vec<(RequestTag, SimTime)> {
+    pub fn completions(&mut self) -> &mut Vec<(RequestTag, SimTime, u32)> {
         &mut self.completions
     }
 
@@ -360,7 +361,7 @@ impl FlashScheduler {
                 if progress.outstanding == 0 {
                     let (completion, tag) = (progress.completion, progress.tag());
                     self.requests.release(id);
-                    self.completions.push((tag, completion));
+                    self.completions.push((tag, completion, id));
                 }
             }
             Waiter::WriteGroup(id) => {

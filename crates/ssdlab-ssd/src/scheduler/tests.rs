@@ -54,7 +54,7 @@ fn tag(write: bool) -> RequestTag {
 fn drain(scheduler: &mut FlashScheduler) -> Vec<(RequestTag, SimTime)> {
     while scheduler.process_next_event().is_some() {}
     assert_eq!(scheduler.work_in_progress(), 0);
-    std::mem::take(scheduler.completions())
+    std::mem::take(scheduler.completions()).into_iter().map(|(tag, completion, _)| (tag, completion)).collect()
 }
 
 fn plain() -> ReadPlan {

@@ -17,6 +17,7 @@ mod oracle;
 mod page_set;
 mod preconditioning;
 mod replay;
+mod request_log;
 mod result;
 mod time_series;
 pub use time_series::{OpSeries, TimeSeries};
@@ -96,6 +97,8 @@ pub struct Simulation {
     device_events: DeviceEvents,
     /// The longest host-visible stall, tracked on devices with tiers or events.
     stalls: Option<crate::host::stall::StallTracker>,
+    /// `output.request_log_path`: one line per completed request.
+    request_log: Option<request_log::RequestLog>,
     /// `output.time_series_interval_ms`: the run over time.
     time_series: Option<time_series::TimeSeriesCollector>,
     /// The workload class the controller sees (seed 000's policies only).
@@ -308,6 +311,7 @@ impl Simulation {
             host_queue: HostQueueStatistics::default(),
             device_events: DeviceEvents::new(&config.events),
             stalls: (config.device.is_tiered() || !config.events.is_empty()).then(Default::default),
+            request_log: config.output.request_log_path.as_deref().map(request_log::RequestLog::create).transpose()?,
             time_series: config.output.time_series_interval_ms.map(|ms| time_series::TimeSeriesCollector::new((ms * 1e6).round() as u64)),
             workload_class,
             config,

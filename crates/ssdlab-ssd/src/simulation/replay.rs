@@ -131,7 +131,7 @@ impl Simulation {
         if completions.is_empty() {
             return;
         }
-        for &(request, completion) in completions.iter() {
+        for &(request, completion, slot) in completions.iter() {
             let latency = completion.since(request.latency_from).0;
             if request.write {
                 self.write_latency.record(latency, request.size_bytes);
@@ -147,6 +147,9 @@ impl Simulation {
                 if !request.delete {
                     series.record(completion, latency, request.size_bytes, request.write);
                 }
+            }
+            if let Some(log) = self.request_log.as_mut() {
+                log.completed(slot, completion);
             }
         }
         self.requests_completed += completions.len() as u64;
@@ -205,6 +208,9 @@ impl Simulation {
         }
         let tag = RequestTag { latency_from, size_bytes: request.size_bytes, write: request.op == IoOp::Write, delete: request.op == IoOp::Delete };
         let slot = self.scheduler.open_request(issue, tag);
+        if let Some(log) = self.request_log.as_mut() {
+            log.issued(slot, self.requests_issued, request, latency_from, issue, span.pages());
+        }
         match request.op {
             IoOp::Read => self.serve_read(span, issue, slot),
             IoOp::Write => self.serve_write(span, issue, slot, request)?,

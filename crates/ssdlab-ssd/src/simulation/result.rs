@@ -45,6 +45,13 @@ impl Simulation {
             }
             None => None,
         };
+        let request_log = match self.request_log.take() {
+            Some(log) => {
+                let (path, rows) = log.finish()?;
+                Some(crate::metrics::RequestLogSummary { path: path.display().to_string(), rows })
+            }
+            None => None,
+        };
         let (erase_min, erase_mean, erase_max) = self.ftl.erase_count_summary();
         let (die_busy, channel_busy) = self.scheduler.busy_totals();
         let utilisation = |busy: f64, servers: usize| if busy_span > 0.0 { busy / (busy_span * servers as f64) } else { 0.0 };
@@ -138,6 +145,7 @@ impl Simulation {
             workload_class: self.workload_class.as_ref().map(|classifier| classifier.summary(self.config.read_path.workload_class.mode)),
             dead_data: self.dead_data.as_ref().map(|dead| dead.summary(stats.gc_blocks_collected)),
             time_series,
+            request_log,
             interleaving: (self.interleave_group_pages > 1).then(|| crate::metrics::InterleavingSummary {
                 group_chips: self.interleave_group_pages,
                 part_sensings: self.scheduler.counters().interleaved_part_sensings,
