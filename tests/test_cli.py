@@ -286,6 +286,12 @@ def test_column_mapped_traces_run_in_every_unit_without_conversion(cli, tmp_path
     assert unknown.returncode == 2 and "scsi.txt:2" in unknown.stderr and "`op`" in unknown.stderr
     missing = cli("run", "mqsim-default", "--trace", str(tmp_path / "ns.txt"), "--columns", "time=0,op=1")
     assert missing.returncode == 2 and "missing offset, size" in missing.stderr
+    # trace stats reads the same map.
+    stats_out = tmp_path / "stats.json"
+    done = cli("trace", "stats", str(tmp_path / "scsi.txt"), *layouts["scsi"][0], "--json", str(stats_out))
+    assert done.returncode == 0, done.stderr
+    stats = json.loads(stats_out.read_text())["stats"]
+    assert (stats["requests"], stats["bytes_read"], stats["bytes_written"]) == (4, 12288, 12288)
 
 
 def test_time_series_is_written_beside_the_json_and_plotted(cli, tmp_path: Path):

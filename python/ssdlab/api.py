@@ -17,32 +17,44 @@ def _toml_string(text: str) -> str:
     return json.dumps(text)
 
 
-def column_map_override(columns: str, *, separator: str = ",", time_unit: str = "s", offset_unit_bytes: int = 1, size_unit_bytes: int = 1,
-                        read_ops: str | None = None, write_ops: str | None = None, delete_ops: str | None = None, header_lines: int = 0) -> str:
-    """The ``workload.trace.columns`` override for a column map given as ``time=0,op=1,offset=2,size=3``
-    (``device=N`` optional); op lists are comma-separated values (``0x28,0x88``)."""
+def column_map(columns: str, *, separator: str = ",", time_unit: str = "s", offset_unit_bytes: int = 1, size_unit_bytes: int = 1,
+               read_ops: str | None = None, write_ops: str | None = None, delete_ops: str | None = None, header_lines: int = 0) -> dict[str, Any]:
+    """A column map (``workload.trace.columns``) from ``time=0,op=1,offset=2,size=3`` (``device=N``
+    optional); op lists are comma-separated values (``0x28,0x88``). The simulator checks the rest."""
     from ssdlab.usage import UsageError
 
-    fields: dict[str, int] = {}
+    layout: dict[str, Any] = {}
     for item in columns.split(","):
         name, sep, value = item.partition("=")
         name = name.strip()
         if not sep or name not in ("time", "op", "offset", "size", "device"):
             raise UsageError(f"--columns {columns!r}: expected NAME=INDEX pairs with NAME one of time, op, offset, size, device")
         try:
-            fields[name] = int(value)
+            layout[name] = int(value)
         except ValueError:
             raise UsageError(f"--columns {columns!r}: column of {name} must be a 0-based number, got {value!r}") from None
-    missing = [name for name in ("time", "op", "offset", "size") if name not in fields]
+    missing = [name for name in ("time", "op", "offset", "size") if name not in layout]
     if missing:
         raise UsageError(f"--columns {columns!r}: missing {', '.join(missing)}")
-    parts = [f"{name} = {index}" for name, index in fields.items()]
-    parts += [f"separator = {_toml_string(separator)}", f"time_unit = {_toml_string(time_unit)}", f"offset_unit_bytes = {offset_unit_bytes}",
-              f"size_unit_bytes = {size_unit_bytes}", f"header_lines = {header_lines}"]
+    layout.update(separator=separator, time_unit=time_unit, offset_unit_bytes=offset_unit_bytes, size_unit_bytes=size_unit_bytes, header_lines=header_lines)
     for name, values in (("read_ops", read_ops), ("write_ops", write_ops), ("delete_ops", delete_ops)):
         if values is not None:
-            parts.append(f"{name} = [{', '.join(_toml_string(v.strip()) for v in values.split(',') if v.strip())}]")
-    return "workload.trace.columns={ " + ", ".join(parts) + " }"
+            layout[name] = [v.strip() for v in values.split(",") if v.strip()]
+    return layout
+
+
+def column_map_override(columns: str, **options: Any) -> str:
+    """The ``workload.trace.columns`` override for :func:`column_map`."""
+    layout = column_map(columns, **options)
+
+    def value(item: Any) -> str:
+        if isinstance(item, str):
+            return _toml_string(item)
+        if isinstance(item, list):
+            return "[" + ", ".join(value(v) for v in item) + "]"
+        return str(item)
+
+    return "workload.trace.columns={ " + ", ".join(f"{key} = {value(item)}" for key, item in layout.items()) + " }"
 
 
 def _overrides(overrides: Iterable[str], trace: str | Path | None, trace_format: str | None, trace_cache: str | Path | None = None) -> list[str]:
@@ -254,12 +266,13 @@ def trace_stats(
     merge_devices: bool = False,
     block_bytes: int = 4096,
     max_request_bytes: int = 1 << 30,
+    columns: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Statistics of a trace file: requests, read share, footprint, sizes, timing, seed-000 class.
 
     ``block_bytes`` is a power of two of at least 512; requests above ``max_request_bytes`` are
-    malformed lines."""
+    malformed lines; ``columns`` is a column map (:func:`column_map`) for any delimited layout."""
     if block_bytes < 512 or max_request_bytes < 1:
         raise _native.TraceError(f"block_bytes must be a power of two of at least 512 (got {block_bytes}) and max_request_bytes at least 1 (got {max_request_bytes})")
-    text = _native.trace_stats(str(path), format, skip_bad_lines, merge_devices, block_bytes, max_request_bytes)
+    text = _native.trace_stats(str(path), format, skip_bad_lines, merge_devices, block_bytes, max_request_bytes, None if columns is None else json.dumps(dict(columns)))
     return json.loads(text)

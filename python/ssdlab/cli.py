@@ -193,6 +193,15 @@ def trace_stats(
     block_bytes: Annotated[int, typer.Option("--block-bytes", help="Block size for footprint and write counts: a power of two, at least 512.")] = 4096,
     max_request_bytes: Annotated[int, typer.Option("--max-request-bytes", help="Larger requests are malformed lines.")] = 1 << 30,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the statistics as JSON here.")] = None,
+    columns: Annotated[Optional[str], typer.Option("--columns", help="Column map of any delimited trace: time=0,op=1,offset=2,size=3[,device=4] (0-based).")] = None,
+    separator: Annotated[str, typer.Option("--separator", help="With --columns: , ; tab or whitespace.")] = ",",
+    time_unit: Annotated[str, typer.Option("--time-unit", help="With --columns: s, ms, us or ns.")] = "s",
+    offset_unit_bytes: Annotated[int, typer.Option("--offset-unit-bytes", help="With --columns: bytes per offset unit.")] = 1,
+    size_unit_bytes: Annotated[int, typer.Option("--size-unit-bytes", help="With --columns: bytes per size unit.")] = 1,
+    read_ops: Annotated[Optional[str], typer.Option("--read-ops", help="With --columns: op values meaning read.")] = None,
+    write_ops: Annotated[Optional[str], typer.Option("--write-ops", help="With --columns: op values meaning write.")] = None,
+    delete_ops: Annotated[Optional[str], typer.Option("--delete-ops", help="With --columns: op values meaning delete.")] = None,
+    header_lines: Annotated[int, typer.Option("--header-lines", help="With --columns: lines to skip at the top.")] = 0,
 ) -> None:
     """Statistics of a trace: requests, read share, footprint, sizes, timing and seed-000 workload class."""
     if not path.exists():
@@ -203,7 +212,12 @@ def trace_stats(
         if max_request_bytes < 1:
             raise UsageError(f"--max-request-bytes: must be at least 1, got {max_request_bytes}")
         _check_output(json_out)
-        report = api.trace_stats(path, format=trace_format, skip_bad_lines=skip_bad_lines, merge_devices=merge_devices, block_bytes=block_bytes, max_request_bytes=max_request_bytes)
+        layout = None
+        if columns is not None:
+            layout = api.column_map(columns, separator=separator, time_unit=time_unit, offset_unit_bytes=offset_unit_bytes, size_unit_bytes=size_unit_bytes,
+                                    read_ops=read_ops, write_ops=write_ops, delete_ops=delete_ops, header_lines=header_lines)
+        report = api.trace_stats(path, format=trace_format, skip_bad_lines=skip_bad_lines, merge_devices=merge_devices, block_bytes=block_bytes,
+                                 max_request_bytes=max_request_bytes, columns=layout)
     except BaseException as error:  # noqa: BLE001
         _fail(error)
         return

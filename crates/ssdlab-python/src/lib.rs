@@ -247,10 +247,16 @@ fn ecc_decoder_tables(py: Python<'_>, spec: &str, progress: Option<Py<PyAny>>) -
 
 /// Statistics of a trace file (format guessed unless given). Returns JSON text with `scan` and `stats`.
 #[pyfunction]
-#[pyo3(signature = (path, format=None, skip_bad_lines=false, merge_devices=false, block_bytes=4096, max_request_bytes=ssdlab_workload::trace::DEFAULT_MAX_REQUEST_BYTES))]
-fn trace_stats(py: Python<'_>, path: PathBuf, format: Option<&str>, skip_bad_lines: bool, merge_devices: bool, block_bytes: u64, max_request_bytes: u64) -> PyResult<String> {
+#[pyo3(signature = (path, format=None, skip_bad_lines=false, merge_devices=false, block_bytes=4096, max_request_bytes=ssdlab_workload::trace::DEFAULT_MAX_REQUEST_BYTES, columns=None))]
+#[allow(clippy::too_many_arguments)]
+fn trace_stats(py: Python<'_>, path: PathBuf, format: Option<&str>, skip_bad_lines: bool, merge_devices: bool, block_bytes: u64, max_request_bytes: u64, columns: Option<&str>) -> PyResult<String> {
     let format = format.map(ssdlab_workload::trace::parse_format_name).transpose().map_err(workload_error)?;
-    let options = TraceOptions { format, skip_bad_lines, merge_devices, max_request_bytes, cache_dir: None, columns: None };
+    // A column map arrives as JSON (the CLI's --columns options).
+    let columns = columns
+        .map(serde_json::from_str::<ssdlab_workload::formats::columns::ColumnLayout>)
+        .transpose()
+        .map_err(|error| TraceError::new_err(format!("column map: {error}")))?;
+    let options = TraceOptions { format, skip_bad_lines, merge_devices, max_request_bytes, cache_dir: None, columns };
     guarded(py, || {
         // Options are checked before the file is read.
         let mut builder = StatsBuilder::new(block_bytes).map_err(workload_error)?;
