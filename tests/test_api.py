@@ -97,3 +97,17 @@ def test_a_run_is_one_row_with_a_sweep_rows_columns(tmp_path):
             assert swept[key] == value, key
     html = result._repr_html_()
     assert "<table>" in html and "2,000 requests" in html
+
+
+def test_a_notebook_run_draws_a_bar_by_default(monkeypatch):
+    from ssdlab import api
+
+    assert not api.in_notebook()  # pytest is no Jupyter kernel
+    updates = []
+    monkeypatch.setattr(api, "in_notebook", lambda: True)
+    monkeypatch.setattr(api._NotebookBar, "update", lambda self, done, total: updates.append((done, total)))
+    result = api.run("default", overrides=["workload.synthetic.requests=70000"])
+    assert result.requests == 70000 and updates and updates[-1][1] == 70000
+    updates.clear()
+    api.run("default", overrides=["workload.synthetic.requests=70000"], progress=False)
+    assert not updates, "progress=False turns the bar off"

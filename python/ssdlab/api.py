@@ -209,7 +209,7 @@ def run(
     trace: str | Path | None = None,
     trace_format: str | None = None,
     trace_cache: str | Path | None = None,
-    progress: Callable[[int, int], object] | None = None,
+    progress: Callable[[int, int], object] | bool | None = None,
 ) -> RunResult:
     """Runs one simulation.
 
@@ -218,10 +218,44 @@ def run(
     ``trace`` replaces the config's workload with a trace file (format guessed unless given).
     ``trace_cache`` keeps the parsed trace in that folder (named by the trace's content hash), so
     later runs of the same trace read records instead of parsing text.
-    ``progress(done, total)`` is called every 65,536 requests.
+    ``progress(done, total)`` is called every 65,536 requests; without one, a run inside a Jupyter
+    kernel shows a progress bar (``progress=False`` turns it off).
     """
-    text = _native.run(str(config), _overrides(overrides, trace, trace_format, trace_cache), progress)
+    overrides = _overrides(overrides, trace, trace_format, trace_cache)
+    if progress is None and in_notebook():
+        with _NotebookBar() as bar:
+            text = _native.run(str(config), overrides, bar.update)
+    else:
+        text = _native.run(str(config), overrides, progress or None)
     return RunResult(json.loads(text))
+
+
+def in_notebook() -> bool:
+    """Whether this Python runs in a Jupyter kernel (where a bar is drawn by default)."""
+    try:
+        from IPython import get_ipython  # type: ignore[import-not-found]
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and type(shell).__name__ == "ZMQInteractiveShell"
+
+
+class _NotebookBar:
+    """A rich progress bar with rate and ETA, rendered in the notebook's output cell."""
+
+    def __enter__(self) -> "_NotebookBar":
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        self._progress = Progress(TextColumn("replay"), BarColumn(), MofNCompleteColumn(), TextColumn("requests"), TimeRemainingColumn(), transient=False)
+        self._progress.start()
+        self._task = self._progress.add_task("replay", total=None)
+        return self
+
+    def update(self, done: int, total: int) -> None:
+        self._progress.update(self._task, completed=done, total=total)
+
+    def __exit__(self, *exc: object) -> None:
+        self._progress.stop()
 
 
 def export_workload(config: str | Path, path: str | Path, *, to: str = "csv", overrides: Iterable[str] = (), trace: str | Path | None = None, trace_format: str | None = None) -> int:
