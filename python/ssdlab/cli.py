@@ -13,7 +13,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import rich.markup
 import typer
@@ -109,21 +109,39 @@ def _progress_bar(enabled: bool, what: str = "requests"):
     )
 
 
+# The column-map options (`ssdlab run` and `ssdlab trace stats` take the same ones).
+ColumnsOption = Annotated[Optional[str], typer.Option("--columns", help="Column map of any delimited trace: time=0,op=1,offset=2,size=3[,device=4] (0-based).")]
+SeparatorOption = Annotated[str, typer.Option("--separator", help="With --columns: , ; tab or whitespace.")]
+TimeUnitOption = Annotated[str, typer.Option("--time-unit", help="With --columns: s, ms, us or ns.")]
+OffsetUnitOption = Annotated[int, typer.Option("--offset-unit-bytes", help="With --columns: bytes per offset unit (512 for sectors, 4096 for blocks).")]
+SizeUnitOption = Annotated[int, typer.Option("--size-unit-bytes", help="With --columns: bytes per size unit.")]
+ReadOpsOption = Annotated[Optional[str], typer.Option("--read-ops", help="With --columns: op values meaning read, comma-separated (e.g. 0x28,0x88).")]
+WriteOpsOption = Annotated[Optional[str], typer.Option("--write-ops", help="With --columns: op values meaning write (e.g. 0x2a,0x8a).")]
+DeleteOpsOption = Annotated[Optional[str], typer.Option("--delete-ops", help="With --columns: op values meaning delete.")]
+HeaderLinesOption = Annotated[int, typer.Option("--header-lines", help="With --columns: lines to skip at the top.")]
+
+
+def _column_options(separator: str, time_unit: str, offset_unit_bytes: int, size_unit_bytes: int, read_ops: str | None, write_ops: str | None,
+                    delete_ops: str | None, header_lines: int) -> dict[str, Any]:
+    return dict(separator=separator, time_unit=time_unit, offset_unit_bytes=offset_unit_bytes, size_unit_bytes=size_unit_bytes,
+                read_ops=read_ops, write_ops=write_ops, delete_ops=delete_ops, header_lines=header_lines)
+
+
 @app.command()
 def run(
     config: Annotated[str, typer.Argument(help="Preset name or TOML file.")] = "default",
     trace: Annotated[Optional[Path], typer.Option("--trace", help="Replay this trace instead of the config's workload.")] = None,
     trace_format: Annotated[Optional[str], typer.Option("--format", help="Trace format (guessed from content if absent).")] = None,
     trace_cache: Annotated[Optional[Path], typer.Option("--trace-cache", help="Keep the parsed trace in this folder; later runs of the same trace skip parsing (default: $SSDLAB_TRACE_CACHE if set).")] = None,
-    columns: Annotated[Optional[str], typer.Option("--columns", help="Column map of any delimited trace: time=0,op=1,offset=2,size=3[,device=4] (0-based).")] = None,
-    separator: Annotated[str, typer.Option("--separator", help="With --columns: , ; tab or whitespace.")] = ",",
-    time_unit: Annotated[str, typer.Option("--time-unit", help="With --columns: s, ms, us or ns.")] = "s",
-    offset_unit_bytes: Annotated[int, typer.Option("--offset-unit-bytes", help="With --columns: bytes per offset unit (512 for sectors, 4096 for blocks).")] = 1,
-    size_unit_bytes: Annotated[int, typer.Option("--size-unit-bytes", help="With --columns: bytes per size unit.")] = 1,
-    read_ops: Annotated[Optional[str], typer.Option("--read-ops", help="With --columns: op values meaning read, comma-separated (e.g. 0x28,0x88).")] = None,
-    write_ops: Annotated[Optional[str], typer.Option("--write-ops", help="With --columns: op values meaning write (e.g. 0x2a,0x8a).")] = None,
-    delete_ops: Annotated[Optional[str], typer.Option("--delete-ops", help="With --columns: op values meaning delete.")] = None,
-    header_lines: Annotated[int, typer.Option("--header-lines", help="With --columns: lines to skip at the top.")] = 0,
+    columns: ColumnsOption = None,
+    separator: SeparatorOption = ",",
+    time_unit: TimeUnitOption = "s",
+    offset_unit_bytes: OffsetUnitOption = 1,
+    size_unit_bytes: SizeUnitOption = 1,
+    read_ops: ReadOpsOption = None,
+    write_ops: WriteOpsOption = None,
+    delete_ops: DeleteOpsOption = None,
+    header_lines: HeaderLinesOption = 0,
     request_log: Annotated[Optional[Path], typer.Option("--request-log", help="Write one row per completed request here (.parquet: Parquet, converted in bounded memory; otherwise CSV).")] = None,
     time_series_ms: Annotated[Optional[float], typer.Option("--time-series-ms", help="Record the run over time at this interval of simulated time (ms); with --json it is also written as OUT.timeseries.parquet.")] = None,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Override a config field: key=value (repeatable).")] = None,
@@ -158,10 +176,7 @@ def run(
             if time_series_ms is not None:
                 overrides.append(f"output.time_series_interval_ms={time_series_ms}")
             if columns is not None:
-                overrides.append(api.column_map_override(
-                    columns, separator=separator, time_unit=time_unit, offset_unit_bytes=offset_unit_bytes, size_unit_bytes=size_unit_bytes,
-                    read_ops=read_ops, write_ops=write_ops, delete_ops=delete_ops, header_lines=header_lines,
-                ))
+                overrides.append(api.column_map_override(columns, **_column_options(separator, time_unit, offset_unit_bytes, size_unit_bytes, read_ops, write_ops, delete_ops, header_lines)))
             result = api.run(config, overrides=overrides, trace=trace, trace_format=trace_format, trace_cache=trace_cache if trace is not None else None, progress=report)
     except BaseException as error:  # noqa: BLE001 - mapped to exit codes in _fail
         _fail(error)
@@ -193,15 +208,15 @@ def trace_stats(
     block_bytes: Annotated[int, typer.Option("--block-bytes", help="Block size for footprint and write counts: a power of two, at least 512.")] = 4096,
     max_request_bytes: Annotated[int, typer.Option("--max-request-bytes", help="Larger requests are malformed lines.")] = 1 << 30,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the statistics as JSON here.")] = None,
-    columns: Annotated[Optional[str], typer.Option("--columns", help="Column map of any delimited trace: time=0,op=1,offset=2,size=3[,device=4] (0-based).")] = None,
-    separator: Annotated[str, typer.Option("--separator", help="With --columns: , ; tab or whitespace.")] = ",",
-    time_unit: Annotated[str, typer.Option("--time-unit", help="With --columns: s, ms, us or ns.")] = "s",
-    offset_unit_bytes: Annotated[int, typer.Option("--offset-unit-bytes", help="With --columns: bytes per offset unit.")] = 1,
-    size_unit_bytes: Annotated[int, typer.Option("--size-unit-bytes", help="With --columns: bytes per size unit.")] = 1,
-    read_ops: Annotated[Optional[str], typer.Option("--read-ops", help="With --columns: op values meaning read.")] = None,
-    write_ops: Annotated[Optional[str], typer.Option("--write-ops", help="With --columns: op values meaning write.")] = None,
-    delete_ops: Annotated[Optional[str], typer.Option("--delete-ops", help="With --columns: op values meaning delete.")] = None,
-    header_lines: Annotated[int, typer.Option("--header-lines", help="With --columns: lines to skip at the top.")] = 0,
+    columns: ColumnsOption = None,
+    separator: SeparatorOption = ",",
+    time_unit: TimeUnitOption = "s",
+    offset_unit_bytes: OffsetUnitOption = 1,
+    size_unit_bytes: SizeUnitOption = 1,
+    read_ops: ReadOpsOption = None,
+    write_ops: WriteOpsOption = None,
+    delete_ops: DeleteOpsOption = None,
+    header_lines: HeaderLinesOption = 0,
 ) -> None:
     """Statistics of a trace: requests, read share, footprint, sizes, timing and seed-000 workload class."""
     if not path.exists():
@@ -214,8 +229,7 @@ def trace_stats(
         _check_output(json_out)
         layout = None
         if columns is not None:
-            layout = api.column_map(columns, separator=separator, time_unit=time_unit, offset_unit_bytes=offset_unit_bytes, size_unit_bytes=size_unit_bytes,
-                                    read_ops=read_ops, write_ops=write_ops, delete_ops=delete_ops, header_lines=header_lines)
+            layout = api.column_map(columns, **_column_options(separator, time_unit, offset_unit_bytes, size_unit_bytes, read_ops, write_ops, delete_ops, header_lines))
         report = api.trace_stats(path, format=trace_format, skip_bad_lines=skip_bad_lines, merge_devices=merge_devices, block_bytes=block_bytes,
                                  max_request_bytes=max_request_bytes, columns=layout)
     except BaseException as error:  # noqa: BLE001

@@ -107,6 +107,18 @@ impl ColumnLayout {
     }
 }
 
+/// Puts the (trimmed) fields into `fields`; returns how many the line has (more than fit is counted).
+fn fill<'a>(fields: &mut [&'a str; 16], split: impl Iterator<Item = &'a str>) -> usize {
+    let mut count = 0;
+    for field in split {
+        if let Some(slot) = fields.get_mut(count) {
+            *slot = field.trim();
+        }
+        count += 1;
+    }
+    count
+}
+
 /// Parses line `number` (1-based) of a trace laid out as `layout` (validated).
 pub fn parse(line: &str, number: u64, layout: &ColumnLayout) -> Result<ParsedLine, FieldError> {
     if number <= layout.header_lines {
@@ -117,19 +129,13 @@ pub fn parse(line: &str, number: u64, layout: &ColumnLayout) -> Result<ParsedLin
         return Ok(ParsedLine::NotARequest);
     }
     let mut fields: [&str; 16] = [""; 16];
-    let mut count = 0;
-    let split: Box<dyn Iterator<Item = &str>> = match layout.separator.as_str() {
-        "whitespace" => Box::new(trimmed.split_whitespace()),
-        "tab" => Box::new(trimmed.split('\t')),
-        ";" => Box::new(trimmed.split(';')),
-        _ => Box::new(super::comma_fields(trimmed)),
+    // No allocation per line: each separator fills the same array.
+    let count = match layout.separator.as_str() {
+        "whitespace" => fill(&mut fields, trimmed.split_whitespace()),
+        "tab" => fill(&mut fields, trimmed.split('\t')),
+        ";" => fill(&mut fields, trimmed.split(';')),
+        _ => fill(&mut fields, super::comma_fields(trimmed)),
     };
-    for field in split {
-        if count < fields.len() {
-            fields[count] = field.trim();
-        }
-        count += 1;
-    }
     let needed = layout.needed_columns();
     if count < needed || needed > fields.len() {
         return Err(FieldError::new("columns", format!("expected at least {needed} fields (the column map reaches column {}), found {count}", needed - 1)));
