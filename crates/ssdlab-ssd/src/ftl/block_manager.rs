@@ -1,26 +1,31 @@
 //! Per-block state: erase count, valid and written pages, and, for blocks that have ever been
 //! written, each page's logical owner, program time (for retention) and optional integrity tag.
 //!
-//! Page-level records are allocated the first time a block is opened, so a drive that a workload barely
-//! touches costs 32 bytes per block (plus a 2-byte valid count kept in its own dense array: it is
-//! updated on every overwrite at a random block, and 256 KiB of counts stay in cache where 4 MiB of
-//! block records would not) plus 8 bytes (12 with integrity tags) and one validity bit per page of
-//! opened blocks.
+//! Page-level records are allocated the first time a block is opened. The per-block arrays (a 32-byte
+//! record, a 2-byte key kept in its own dense array because it is updated on every overwrite at a
+//! random block, and a 4-byte page-record slot) are allocated zeroed, and a block that was never
+//! opened is all zeros in each of them: the operating system commits their memory page by page as
+//! blocks are first written, so memory follows what the workload touches, not the drive's size (issue
+//! 17: a 4 TiB drive holding an 8 GiB footprint costs about what a 512 GiB one does). Opened blocks add
+//! 8 bytes (12 with integrity tags) and one validity bit per page.
 
-/// Set in a block's key while the block is free or open, i.e. not a garbage-collection candidate.
-/// A key is the block's valid-page count with this flag, so the smallest key in a plane belongs to
-/// the full block with the fewest valid pages, and a policy can find it with one vectorisable
-/// minimum over a dense u16 array instead of walking block records.
-pub const NOT_FULL: u16 = 0x8000;
+/// Set in a block's key once the block is full, i.e. a garbage-collection candidate. A key is the
+/// block's valid-page count with this flag (a fresh block's key is 0, so the key array can start as
+/// untouched zeroed memory). `key ^ FULL` is smallest for the full block with the fewest valid
+/// pages, so a policy finds it with one vectorisable minimum over a dense u16 array instead of
+/// walking block records.
+pub const FULL: u16 = 0x8000;
 /// The valid-page count inside a block key.
 pub const VALID_MASK: u16 = 0x7FFF;
 
 /// Marks a page that holds no valid data.
 pub const INVALID_PAGE: u32 = u32::MAX;
 
+/// `Free` is 0: a zeroed block record is a fresh block (see [`zeroed_records`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 pub enum BlockState {
-    Free,
+    Free = 0,
     Open,
     Full,
 }
@@ -42,6 +47,30 @@ impl BlockInfo {
     }
 }
 
+/// `count` fresh block records in memory obtained zeroed from the allocator: for large arrays the
+/// allocator maps fresh pages that the operating system commits only when first written, so records
+/// of blocks never opened cost no resident memory (reading them maps the shared zero page).
+pub fn zeroed_records(count: usize) -> Vec<BlockInfo> {
+    let Ok(layout) = std::alloc::Layout::array::<BlockInfo>(count) else {
+        // Beyond the address space: let Vec report the capacity overflow.
+        return vec![BlockInfo::fresh(); count];
+    };
+    if layout.size() == 0 {
+        return Vec::new();
+    }
+    // SAFETY: the layout has a non-zero size. An all-zero BlockInfo is valid and equals
+    // `BlockInfo::fresh()`: its fields are integers and a `repr(u8)` enum whose 0 is `Free`. The
+    // pointer comes from the global allocator with exactly the layout of `count` records, which is
+    // what Vec frees it with (length = capacity = count).
+    unsafe {
+        let pointer = std::alloc::alloc_zeroed(layout) as *mut BlockInfo;
+        if pointer.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(pointer, count, count)
+    }
+}
+
 /// One physical page's FTL record: its logical owner and when it was programmed. Kept together so
 /// one cache line serves both (retention lookups on reads, owner updates on overwrites).
 #[derive(Debug, Clone, Copy)]
@@ -52,7 +81,9 @@ pub struct PageEntry {
     pub program_time_ms: u32,
 }
 
-const NO_SLOT: u32 = u32::MAX;
+/// Slot 0 of the page table is a permanent all-invalid block standing for "no records": the
+/// per-block slot array can then start zeroed (see the module comment).
+const NO_SLOT: u32 = 0;
 
 /// Where a page's record lives: its block's slot in the page table and the page within the block
 /// (what a write frontier keeps so a program needs no slot lookup).
@@ -62,8 +93,12 @@ pub struct RecordAddress {
     pub page: u32,
 }
 
-/// Page-level records of every block ever opened, in one slab: a block gets a slot of
-/// `pages_per_block` entries the first time it is opened and keeps it. One indirection per lookup.
+/// Page-level records of the blocks holding data, in one slab: a block gets a slot of
+/// `pages_per_block` entries when it is opened and gives it back once it is full and its last valid
+/// page is invalidated (the records of invalid pages are never read), so the slab is as large as the
+/// blocks holding valid data, not as the data ever written (a 100M-request run on a drive that GC
+/// never has to reclaim would otherwise keep a record for every page written). One indirection per
+/// lookup.
 ///
 /// Whether a page still holds its owner's current data is one bit in a separate bitmap, not a
 /// value in the record: an overwrite invalidates a page at a random place in the drive, and the
@@ -80,6 +115,8 @@ pub struct PageTable {
     /// Integrity tags, parallel to `entries` (empty unless the oracle is on).
     tags: Vec<u32>,
     with_tags: bool,
+    /// Slots given back, reused before the slab grows.
+    free_slots: Vec<u32>,
 }
 
 impl PageTable {
@@ -88,16 +125,26 @@ impl PageTable {
             pages_per_block: pages_per_block as usize,
             valid_words_per_block: (pages_per_block as usize).div_ceil(64),
             slot_of_block: vec![NO_SLOT; blocks],
-            entries: Vec::new(),
-            valid: Vec::new(),
-            tags: Vec::new(),
+            // Slot 0: the stand-in for blocks without records.
+            entries: vec![PageEntry { owner: INVALID_PAGE, program_time_ms: 0 }; pages_per_block as usize],
+            valid: vec![0; (pages_per_block as usize).div_ceil(64)],
+            tags: if with_tags { vec![0; pages_per_block as usize] } else { Vec::new() },
             with_tags,
+            free_slots: Vec::new(),
         }
     }
 
     /// Gives `block` its page records if it has none yet; returns its slot.
     pub fn ensure(&mut self, block: usize) -> u32 {
-        if self.slot_of_block[block] == NO_SLOT {
+        if self.slot_of_block[block] != NO_SLOT {
+            return self.slot_of_block[block];
+        }
+        if let Some(slot) = self.free_slots.pop() {
+            // A given-back slot has no valid page (see `release`); its stale records are rewritten
+            // by the programs that make its pages valid again.
+            debug_assert!(self.valid[slot as usize * self.valid_words_per_block..][..self.valid_words_per_block].iter().all(|&word| word == 0));
+            self.slot_of_block[block] = slot;
+        } else {
             self.slot_of_block[block] = (self.entries.len() / self.pages_per_block) as u32;
             self.entries.extend(std::iter::repeat_n(PageEntry { owner: INVALID_PAGE, program_time_ms: 0 }, self.pages_per_block));
             self.valid.extend(std::iter::repeat_n(0, self.valid_words_per_block));
@@ -106,6 +153,16 @@ impl PageTable {
             }
         }
         self.slot_of_block[block]
+    }
+
+    /// Gives back the records of a block with no valid page (a full block whose last valid page was
+    /// just invalidated): nothing reads the records of invalid pages.
+    #[inline]
+    pub fn release(&mut self, block: usize) {
+        let slot = std::mem::replace(&mut self.slot_of_block[block], NO_SLOT);
+        if slot != NO_SLOT {
+            self.free_slots.push(slot);
+        }
     }
 
     #[inline]
@@ -212,7 +269,7 @@ impl PageTable {
     }
 
     pub fn memory_bytes(&self) -> u64 {
-        (self.slot_of_block.capacity() * 4 + self.entries.capacity() * std::mem::size_of::<PageEntry>() + self.valid.capacity() * 8 + self.tags.capacity() * 4) as u64
+        (self.slot_of_block.capacity() * 4 + self.free_slots.capacity() * 4 + self.entries.capacity() * std::mem::size_of::<PageEntry>() + self.valid.capacity() * 8 + self.tags.capacity() * 4) as u64
     }
 }
 
@@ -232,7 +289,7 @@ pub fn prefetch_read<T>(pointer: *const T) {
 /// Read-only view of one plane's blocks, given to victim and wear-leveling policies.
 pub struct PlaneView<'a> {
     pub blocks: &'a [BlockInfo],
-    /// Block keys (valid pages, plus [`NOT_FULL`] unless full), parallel to `blocks`.
+    /// Block keys (valid pages, plus [`FULL`] once full), parallel to `blocks`.
     pub keys: &'a [u16],
     pub pages_per_block: u32,
     pub now_ns: u64,
@@ -247,6 +304,6 @@ impl PlaneView<'_> {
     /// Whether the block at `index` is full (a garbage-collection candidate).
     #[inline]
     pub fn is_full(&self, index: usize) -> bool {
-        self.keys[index] & NOT_FULL == 0
+        self.keys[index] & FULL != 0
     }
 }

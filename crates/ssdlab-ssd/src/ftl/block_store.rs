@@ -8,13 +8,13 @@
 //! where a page goes: that is placement's and the collectors' job.
 
 use super::retention::RetentionClock;
-use super::block_manager::{BlockInfo, BlockState, PageTable, PlaneView, RecordAddress, INVALID_PAGE, NOT_FULL, VALID_MASK};
+use super::block_manager::{BlockInfo, BlockState, PageTable, PlaneView, RecordAddress, FULL, INVALID_PAGE, VALID_MASK};
 use super::garbage_collection::VictimPolicy;
 use super::wear_leveling::FreeBlockPolicy;
 use crate::config::PlaneAllocation;
 use crate::error::FtlError;
 use crate::geometry::{BlockIndex, Geometry, Lpn, PlaneIndex, Ppn};
-use std::collections::VecDeque;
+use super::free_list::FreeList;
 
 /// Operations counted per tier.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
@@ -66,7 +66,7 @@ pub enum Stream {
 }
 
 pub(super) struct PlaneState {
-    pub free: VecDeque<u32>,
+    pub free: FreeList,
     /// Set (dynamic allocation only) when GC found no invalid page in any full block of the plane;
     /// host writes then go to other planes until an overwrite invalidates a page here.
     pub stuck: bool,
@@ -98,7 +98,7 @@ pub struct BlockStore {
     pub(super) first_block: u32,
     pub(super) first_plane: u32,
     pub(super) blocks: Vec<BlockInfo>,
-    /// Per block: valid pages, plus [`NOT_FULL`] unless the block is full (see `block_manager`).
+    /// Per block: valid pages, plus [`FULL`] once the block is full (see `block_manager`).
     /// Dense and small, because an overwrite touches it at a random block.
     pub(super) keys: Vec<u16>,
     pub(super) pages: PageTable,
@@ -114,6 +114,9 @@ pub struct BlockStore {
     pub(super) low_watermark: usize,
     pub(super) high_watermark: usize,
     seal_counter: u64,
+    /// The block `allocate` just sealed (full) whose last page is still to be programmed: its page
+    /// records must stay even if an invalidation in between leaves it with no valid page.
+    sealed_unprogrammed: usize,
     /// Pages holding the latest copy of some logical page.
     pub(super) valid_pages_total: u64,
     /// Pages the host may keep here (physical pages minus over-provisioning).
@@ -143,12 +146,13 @@ impl BlockStore {
     pub(super) fn new(settings: StoreSettings<'_>) -> Self {
         let geometry = settings.geometry.clone();
         let planes = (0..geometry.planes_total())
-            .map(|_| PlaneState { free: (0..geometry.blocks_per_plane).collect(), stuck: false, read_only: false, frontiers: [None; 3] })
+            .map(|_| PlaneState { free: FreeList::new(geometry.blocks_per_plane), stuck: false, read_only: false, frontiers: [None; 3] })
             .collect();
         let blocks_total = geometry.blocks_total() as usize;
         BlockStore {
-            blocks: vec![BlockInfo::fresh(); blocks_total],
-            keys: vec![NOT_FULL; blocks_total],
+            // Zeroed (fresh) and committed by the OS only where written: see `block_manager`.
+            blocks: super::block_manager::zeroed_records(blocks_total),
+            keys: vec![0; blocks_total],
             pages: PageTable::new(blocks_total, geometry.pages_per_block, settings.keep_tags),
             planes,
             victim_policy: settings.victim_policy,
@@ -160,6 +164,7 @@ impl BlockStore {
             low_watermark: settings.low_watermark,
             high_watermark: settings.high_watermark,
             seal_counter: 0,
+            sealed_unprogrammed: usize::MAX,
             valid_pages_total: 0,
             logical_capacity_pages: settings.logical_capacity_pages,
             block_unit: settings.block_unit,
@@ -343,9 +348,11 @@ impl BlockStore {
             block.written_pages = pages_per_block;
             block.last_write_ns = now_ns;
             block.state = BlockState::Full;
-            self.keys[index] &= VALID_MASK;
+            self.keys[index] |= FULL;
             block.sealed_sequence = self.seal_counter;
             self.seal_counter += 1;
+            self.sealed_unprogrammed = index;
+
             *frontier = None;
         } else {
             *frontier = Some(Frontier { next_page: page + 1, ..current });
@@ -361,6 +368,7 @@ impl BlockStore {
         self.pages.record_program_at(record, lpn.0, self.retention.stamp(now_ns), tag);
         self.keys[block] += 1;
         self.valid_pages_total += 1;
+        self.sealed_unprogrammed = usize::MAX;
     }
 
     /// A (local) page no longer holds its owner's latest data.
@@ -371,6 +379,10 @@ impl BlockStore {
         self.pages.invalidate(block, page);
         self.keys[block] -= 1;
         self.valid_pages_total -= 1;
+        if self.keys[block] == FULL && block != self.sealed_unprogrammed {
+            // Full and nothing valid left: its page records are no longer needed.
+            self.pages.release(block);
+        }
         if self.stuck_planes > 0 {
             let plane = block / self.geometry.blocks_per_plane as usize;
             if std::mem::take(&mut self.planes[plane].stuck) {
@@ -382,7 +394,7 @@ impl BlockStore {
     pub(super) fn erase(&mut self, block: BlockIndex) {
         let info = &mut self.blocks[block.0 as usize];
         info.erase_count += 1;
-        self.keys[block.0 as usize] = NOT_FULL;
+        self.keys[block.0 as usize] = 0;
         info.written_pages = 0;
         info.state = BlockState::Free;
         self.pages.reset(block.0 as usize);
@@ -467,7 +479,7 @@ impl BlockStore {
             info.written_pages = self.written_pages(index);
             let valid = self.pages.owners(index).filter(|&o| o != INVALID_PAGE).count() as u32;
             let counted = (self.keys[index] & VALID_MASK) as u32;
-            if (self.keys[index] & NOT_FULL == 0) != (info.state == BlockState::Full) {
+            if (self.keys[index] & FULL != 0) != (info.state == BlockState::Full) {
                 return Err(format!("block {index}: key flag disagrees with state {:?}", info.state));
             }
             if valid != counted {
@@ -494,7 +506,7 @@ impl BlockStore {
             return Err(format!("{valid_total} valid pages but the running count says {}", self.valid_pages_total));
         }
         for (plane, state) in self.planes.iter().enumerate() {
-            for &local in &state.free {
+            for local in state.free.iter() {
                 let index = plane as u32 * self.geometry.blocks_per_plane + local;
                 if self.blocks[index as usize].state != BlockState::Free {
                     return Err(format!("block {index} is on the free list but not free"));

@@ -15,6 +15,7 @@
 pub mod block_manager;
 pub mod block_store;
 pub mod collector;
+mod free_list;
 pub mod garbage_collection;
 pub mod mapping;
 pub mod retention;
@@ -367,6 +368,8 @@ impl Ftl {
             let moved = store.global_page(local);
             self.mapping.set(Lpn(owner), moved);
             let store = &mut self.stores[tier];
+            // Read before the invalidation, which may give the block's page records back.
+            let carried = store.tag_local(source_local);
             store.invalidate(source_local);
             if owner == lpn.0 {
                 // The new data takes the overwritten page's place in the rewritten block.
@@ -374,7 +377,6 @@ impl Ftl {
                 store.stats.host_pages_written += 1;
                 result = Some(moved);
             } else {
-                let carried = store.tag_local(source_local);
                 store.program(local, record, Lpn(owner), now_ns, carried);
                 store.stats.block_modify_pages += 1;
                 foreground.push(FlashOp::GcRead { ppn: store.global_page(source_local) });

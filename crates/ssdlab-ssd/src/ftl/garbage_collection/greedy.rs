@@ -2,7 +2,7 @@
 //! block, then the lower index, so the choice is deterministic.
 
 use super::VictimPolicy;
-use crate::ftl::block_manager::{PlaneView, NOT_FULL};
+use crate::ftl::block_manager::{PlaneView, FULL};
 
 pub struct Greedy;
 
@@ -12,15 +12,15 @@ impl VictimPolicy for Greedy {
     }
 
     fn select(&self, plane: &PlaneView<'_>) -> Option<u32> {
-        // Fewest valid pages first (smallest key; free and open blocks carry the NOT_FULL flag and
-        // sort after every full block), then fewest erases, then lowest index.
-        let fewest = *plane.keys.iter().min()?;
-        if fewest & NOT_FULL != 0 {
+        // Fewest valid pages first (smallest `key ^ FULL`: free and open blocks lack the FULL flag
+        // and so sort after every full block), then fewest erases, then lowest index.
+        let fewest = plane.keys.iter().map(|&key| key ^ FULL).min()?;
+        if fewest & FULL != 0 {
             return None;
         }
         let mut best: Option<(u32, usize)> = None;
         for (index, &key) in plane.keys.iter().enumerate() {
-            if key == fewest {
+            if key ^ FULL == fewest {
                 let erases = plane.blocks[index].erase_count;
                 if best.is_none_or(|(e, _)| erases < e) {
                     best = Some((erases, index));

@@ -2,7 +2,7 @@
 
 use super::FreeBlockPolicy;
 use crate::ftl::block_manager::BlockInfo;
-use std::collections::VecDeque;
+use crate::ftl::free_list::FreeList;
 
 pub struct LeastWorn;
 
@@ -10,8 +10,8 @@ impl FreeBlockPolicy for LeastWorn {
     fn name(&self) -> &'static str {
         "least_worn"
     }
-    fn take(&self, free: &mut VecDeque<u32>, blocks: &[BlockInfo]) -> Option<u32> {
-        let position = free.iter().enumerate().min_by_key(|(position, &block)| (blocks[block as usize].erase_count, *position))?.0;
+    fn take(&self, free: &mut FreeList, blocks: &[BlockInfo]) -> Option<u32> {
+        let position = free.iter().enumerate().min_by_key(|&(position, block)| (blocks[block as usize].erase_count, position))?.0;
         free.remove(position)
     }
 }

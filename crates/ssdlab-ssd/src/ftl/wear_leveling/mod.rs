@@ -8,12 +8,12 @@ pub use round_robin::RoundRobin;
 
 use super::block_manager::BlockInfo;
 use crate::config::WearLevelingKind;
-use std::collections::VecDeque;
+use super::free_list::FreeList;
 
 pub trait FreeBlockPolicy: Send + Sync {
     fn name(&self) -> &'static str;
     /// Removes and returns the next block (index within the plane) to open from the plane's free list.
-    fn take(&self, free: &mut VecDeque<u32>, blocks: &[BlockInfo]) -> Option<u32>;
+    fn take(&self, free: &mut FreeList, blocks: &[BlockInfo]) -> Option<u32>;
 }
 
 pub fn build(kind: WearLevelingKind) -> Box<dyn FreeBlockPolicy> {

@@ -4,7 +4,7 @@
 
 use super::FreeBlockPolicy;
 use crate::ftl::block_manager::BlockInfo;
-use std::collections::VecDeque;
+use crate::ftl::free_list::FreeList;
 
 pub struct RoundRobin;
 
@@ -12,7 +12,7 @@ impl FreeBlockPolicy for RoundRobin {
     fn name(&self) -> &'static str {
         "round_robin"
     }
-    fn take(&self, free: &mut VecDeque<u32>, _blocks: &[BlockInfo]) -> Option<u32> {
+    fn take(&self, free: &mut FreeList, _blocks: &[BlockInfo]) -> Option<u32> {
         free.pop_front()
     }
 }
