@@ -357,16 +357,31 @@ def config_check(
     console.print(text, markup=False, highlight=False)
 
 
+def _stream_counts(text: str) -> tuple[int, ...]:
+    """`--stream-requests`: "0" (none) or two positive request counts, short then long."""
+    if text.strip() == "0":
+        return ()
+    try:
+        counts = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        counts = ()
+    if len(counts) != 2 or not 0 < counts[0] < counts[1]:
+        raise typer.BadParameter(f"expected SHORT,LONG request counts with 0 < SHORT < LONG, or 0; got {text!r}", param_hint="--stream-requests")
+    return counts
+
+
 @app.command()
 def bench(
     scenarios: Annotated[Optional[list[str]], typer.Argument(help="Scenarios to run: a, b, c, o (overload), d (whole process, 5M-request trace), m (memory against drive size) (default: all), or ecc for the ECC decoders.")] = None,
     trace: Annotated[Optional[Path], typer.Option("--trace", help="Trace for scenario c (default: the MSR web_0 sample in ../shared/traces).")] = None,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write measurements as JSON here.")] = None,
     repeat: Annotated[int, typer.Option("--repeat", help="Run every scenario this many times, interleaved; report the best and the range.")] = 3,
+    stream_requests: Annotated[str, typer.Option("--stream-requests", help="Scenario m's bounded-memory streams on 512 GiB: SHORT,LONG request counts (peak RSS of LONG within 1.2x of SHORT); 0 skips them.")] = "25000000,100000000",
 ) -> None:
     """Measure simulated host requests per CPU-second and peak memory (each scenario in its own process)."""
     from ssdlab import bench as bench_module
 
+    streams = _stream_counts(stream_requests)
     try:
         _check_output(json_out)
         chosen = scenarios or list(bench_module.SCENARIOS)
@@ -375,7 +390,7 @@ def bench(
             rows.append(bench_module.run_ecc_benchmark(console))
         simulator = [key for key in chosen if key != "ecc"]
         if simulator:
-            rows.extend(bench_module.run_benchmarks(simulator, trace, console, repeat=repeat))
+            rows.extend(bench_module.run_benchmarks(simulator, trace, console, repeat=repeat, streams=streams))
     except BaseException as error:  # noqa: BLE001
         _fail(error)
         return

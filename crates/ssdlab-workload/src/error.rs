@@ -25,4 +25,8 @@ pub enum WorkloadError {
 
     #[error("synthetic workload: field `{field}`: {message}")]
     InvalidSynthetic { field: String, message: String },
+
+    /// A scan's visitor stopped it (the caller reports its own error instead; never shown).
+    #[error("the trace scan was stopped by its caller")]
+    Stopped,
 }

@@ -26,7 +26,7 @@ mod trace_cache;
 pub mod writer;
 
 pub use error::WorkloadError;
-pub use formats::TraceFormat;
+pub use formats::{RawRecord, TraceFormat};
 pub use request::{IoOp, IoRequest};
 pub use stats::{TraceStats, WorkloadClass};
 pub use synthetic::{SyntheticGenerator, SyntheticSpec};

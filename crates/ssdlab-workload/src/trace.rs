@@ -99,7 +99,9 @@ struct Lines {
 }
 
 impl Lines {
-    fn next_line(&mut self, path: &Path) -> Result<Option<&str>, WorkloadError> {
+    /// The next line's bytes without its line ending.
+    #[inline]
+    fn next_bytes(&mut self, path: &Path) -> Result<Option<&[u8]>, WorkloadError> {
         self.buffer.clear();
         let n = self
             .input
@@ -109,8 +111,17 @@ impl Lines {
             return Ok(None);
         }
         self.number += 1;
+        let mut end = self.buffer.len();
+        while end > 0 && matches!(self.buffer[end - 1], b'\n' | b'\r') {
+            end -= 1;
+        }
+        Ok(Some(&self.buffer[..end]))
+    }
+
+    /// The current line (as `next_bytes` last returned it) as text.
+    fn text(&self, path: &Path) -> Result<&str, WorkloadError> {
         match std::str::from_utf8(&self.buffer) {
-            Ok(text) => Ok(Some(text.trim_end_matches(['\n', '\r']))),
+            Ok(text) => Ok(text.trim_end_matches(['\n', '\r'])),
             Err(_) => Err(WorkloadError::Malformed {
                 path: path.to_path_buf(),
                 line: self.number,
@@ -119,6 +130,13 @@ impl Lines {
                 text: String::from_utf8_lossy(&self.buffer).chars().take(120).collect(),
             }),
         }
+    }
+
+    fn next_line(&mut self, path: &Path) -> Result<Option<&str>, WorkloadError> {
+        if self.next_bytes(path)?.is_none() {
+            return Ok(None);
+        }
+        self.text(path).map(Some)
     }
 }
 
@@ -261,10 +279,18 @@ impl RecordStream {
         }
         loop {
             let number = self.lines.number + 1;
-            let Some(text) = self.lines.next_line(&self.path)? else {
+            let Some(bytes) = self.lines.next_bytes(&self.path)? else {
                 self.finished = true;
                 return Ok(None);
             };
+            if self.columns.is_none() {
+                if let Some(record) = self.format.parse_fast(bytes) {
+                    if check_record(&record, self.max_request_bytes).is_ok() {
+                        return Ok(Some((record, self.lines.number)));
+                    }
+                }
+            }
+            let text = self.lines.text(&self.path)?;
             let parsed = match &self.columns {
                 Some(layout) => crate::formats::columns::parse(text, number, layout),
                 None => self.format.parse_line(text, &mut self.csv),
@@ -299,6 +325,30 @@ impl RecordStream {
 impl TraceScan {
     /// Streams the whole file once. Fails on the first malformed line unless skipping is on.
     pub fn scan(path: &Path, options: &TraceOptions) -> Result<TraceScan, WorkloadError> {
+        Self::scan_visiting(path, options, |_, _| Ok::<(), WorkloadError>(()))
+    }
+
+    /// [`TraceScan::scan`], showing every record (as the file states it, with its line) to `visit`
+    /// on the way: what a caller needs from every request (a footprint) costs no second pass. An
+    /// error from `visit` ends the scan.
+    pub fn scan_visiting<E: From<WorkloadError>>(path: &Path, options: &TraceOptions, mut visit: impl FnMut(&RawRecord, u64) -> Result<(), E>) -> Result<TraceScan, E> {
+        let mut failure = None;
+        let scanned = Self::scan_inner(path, options, &mut |record, line| match visit(record, line) {
+            Ok(()) => true,
+            Err(error) => {
+                failure = Some(error);
+                false
+            }
+        });
+        match (scanned, failure) {
+            (_, Some(error)) => Err(error),
+            (Ok(scan), None) => Ok(scan),
+            (Err(error), None) => Err(error.into()),
+        }
+    }
+
+    /// The scan; `visit` returns false to stop it (with [`WorkloadError::Stopped`]).
+    fn scan_inner(path: &Path, options: &TraceOptions, visit: &mut dyn FnMut(&RawRecord, u64) -> bool) -> Result<TraceScan, WorkloadError> {
         let format = match (&options.columns, options.format) {
             (Some(layout), _) => {
                 layout.validate().map_err(|(field, message)| WorkloadError::InvalidOption { option: "columns", message: format!("{field}: {message}") })?;
@@ -342,6 +392,9 @@ impl TraceScan {
         let mut extents: BTreeMap<u32, u64> = BTreeMap::new();
         let mut pass = || -> Result<(), WorkloadError> {
             while let Some((record, line)) = stream.0.next_record()? {
+                if !visit(&record, line) {
+                    return Err(WorkloadError::Stopped);
+                }
                 requests += 1;
                 first_time_ns = first_time_ns.min(record.time_ns);
                 last_time_ns = last_time_ns.max(record.time_ns);

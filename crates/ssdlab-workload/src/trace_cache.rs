@@ -19,7 +19,8 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"SSDLABTC";
-const VERSION: u32 = 1;
+/// 2: whole-number times converted exactly (version 1 rounded times beyond 2^53 ns through f64).
+const VERSION: u32 = 2;
 pub(crate) const RECORD_BYTES: usize = 40;
 
 /// What names and validates a cache file.

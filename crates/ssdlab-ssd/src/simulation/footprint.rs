@@ -2,7 +2,7 @@
 
 use crate::error::SimulationError;
 use crate::host::PageSpan;
-use ssdlab_workload::TraceScan;
+use ssdlab_workload::{RawRecord, TraceScan};
 use super::page_set::PageSet;
 use std::collections::HashSet;
 
@@ -67,74 +67,155 @@ pub(super) struct AddressLimit {
 /// Bytes of the footprint set per page plus the model state per page it will cost.
 const FOOTPRINT_BYTES_PER_PAGE: u64 = 8 + 48;
 
-/// Distinct logical pages a trace touches, sorted. Each request is checked against the address
-/// limit before any per-page work, and the set's growth against the memory available.
-pub(super) fn trace_footprint(scan: &TraceScan, page_bytes: u64, limit: AddressLimit) -> Result<Footprint, SimulationError> {
-    let mut pages = PageCollector::for_space(scan.address_space_bytes.div_ceil(page_bytes), scan.requests);
-    let mut reader = scan.reader()?;
-    let model_limit_bytes = (u32::MAX as u64 - 1) * page_bytes;
-    let origin = || scan.path.display().to_string();
-    let mut next_memory_check = 1usize << 20;
-    while let Some(request) = reader.next_request()? {
-        let end_bytes = request.end_bytes();
-        if let Some(capacity_bytes) = limit.capacity_bytes.filter(|&capacity| end_bytes > capacity) {
-            return Err(SimulationError::AddressBeyondDevice { origin: origin(), line: request.origin_line, field: "offset", offset_bytes: request.offset_bytes, end_bytes, capacity_bytes });
+/// The request that reaches furthest on one device: what the address checks report.
+#[derive(Debug, Clone, Copy, Default)]
+struct Furthest {
+    end_bytes: u64,
+    offset_bytes: u64,
+    line: u64,
+}
+
+/// One device's pages (relative to the device's own offset 0) and furthest request.
+struct DevicePages {
+    pages: PageCollector,
+    furthest: Furthest,
+}
+
+/// Collects a trace's footprint during the scan itself (one pass over the file instead of two): the
+/// pages of every device relative to the device, laid out in the flat address space once the scan
+/// has placed the devices. Each request is checked against the limits before any per-page work:
+/// device-relative addresses already beyond a limit fail at their line; the rest are checked with
+/// the device's base at the end (reporting the device's furthest request).
+pub(super) struct FootprintBuilder {
+    page_bytes: u64,
+    limit: AddressLimit,
+    merge_devices: bool,
+    devices: std::collections::BTreeMap<u32, DevicePages>,
+    /// The page the current device's entry was last found for (most traces have one device).
+    requests: u64,
+    pages_total: usize,
+    next_memory_check: usize,
+    path: std::path::PathBuf,
+}
+
+impl FootprintBuilder {
+    pub(super) fn new(path: &std::path::Path, page_bytes: u64, limit: AddressLimit, merge_devices: bool) -> Self {
+        FootprintBuilder {
+            page_bytes,
+            limit,
+            merge_devices,
+            devices: Default::default(),
+            requests: 0,
+            pages_total: 0,
+            next_memory_check: 1 << 20,
+            path: path.to_path_buf(),
         }
+    }
+
+    fn model_limit_bytes(&self) -> u64 {
+        (u32::MAX as u64 - 1) * self.page_bytes
+    }
+
+    /// One record of the scan, as the file states it.
+    #[inline]
+    pub(super) fn visit(&mut self, record: &RawRecord, line: u64) -> Result<(), SimulationError> {
+        self.requests += 1;
+        let end_bytes = record.offset_bytes.saturating_add(record.size_bytes.max(1));
+        let origin = || self.path.display().to_string();
+        if let Some(capacity_bytes) = self.limit.capacity_bytes.filter(|&capacity| end_bytes > capacity) {
+            return Err(SimulationError::AddressBeyondDevice { origin: origin(), line, field: "offset", offset_bytes: record.offset_bytes, end_bytes, capacity_bytes });
+        }
+        let model_limit_bytes = self.model_limit_bytes();
         if end_bytes > model_limit_bytes {
-            return Err(SimulationError::AddressBeyondModel { origin: origin(), line: request.origin_line, field: "offset", offset_bytes: request.offset_bytes, end_bytes, limit_bytes: model_limit_bytes, page_bytes });
+            return Err(SimulationError::AddressBeyondModel { origin: origin(), line, field: "offset", offset_bytes: record.offset_bytes, end_bytes, limit_bytes: model_limit_bytes, page_bytes: self.page_bytes });
         }
-        let span = PageSpan::of(request.offset_bytes, request.size_bytes, page_bytes);
+        let device = if self.merge_devices { 0 } else { record.device };
+        let requests = self.requests;
+        let entry = self.devices.entry(device).or_insert_with(|| DevicePages { pages: PageCollector::Bits(PageSet::new(0), 0), furthest: Furthest::default() });
+        if end_bytes > entry.furthest.end_bytes {
+            entry.furthest = Furthest { end_bytes, offset_bytes: record.offset_bytes, line };
+        }
+        let span = PageSpan::of(record.offset_bytes, record.size_bytes, self.page_bytes);
+        let before = entry.pages.len();
+        entry.pages.reserve_through(span.last, requests);
         for page in span.first..=span.last {
-            pages.insert(page);
+            entry.pages.insert(page);
         }
-        if pages.len() >= next_memory_check {
-            next_memory_check = pages.len() + (1 << 20);
-            if let Some(available) = limit.memory_bytes.filter(|&available| pages.len() as u64 * FOOTPRINT_BYTES_PER_PAGE > available) {
+        self.pages_total += entry.pages.len() - before;
+        if self.pages_total >= self.next_memory_check {
+            self.next_memory_check = self.pages_total + (1 << 20);
+            if let Some(available) = self.limit.memory_bytes.filter(|&available| self.pages_total as u64 * FOOTPRINT_BYTES_PER_PAGE > available) {
                 return Err(SimulationError::Workload(ssdlab_workload::WorkloadError::Malformed {
-                    path: scan.path.clone(),
-                    line: request.origin_line,
+                    path: self.path.clone(),
+                    line,
                     field: "offset",
-                    message: format!("by this line the trace touches {} distinct pages; modelling them needs more than the {:.1} GB of memory available", pages.len(), available as f64 / 1e9),
+                    message: format!("by this line the trace touches {} distinct pages; modelling them needs more than the {:.1} GB of memory available", self.pages_total, available as f64 / 1e9),
                     text: String::new(),
                 }));
             }
         }
+        Ok(())
     }
-    Ok(Footprint::List(pages.into_sorted()))
+
+    /// The distinct pages of the whole trace, sorted, in the flat space the scan laid out.
+    pub(super) fn finish(self, scan: &TraceScan) -> Result<Footprint, SimulationError> {
+        let origin = scan.path.display().to_string();
+        let model_limit_bytes = self.model_limit_bytes();
+        let mut list = Vec::with_capacity(self.pages_total);
+        for (device, pages) in self.devices {
+            let base_bytes = scan.devices.get(&device).map_or(0, |extent| extent.base_bytes);
+            let Furthest { end_bytes, offset_bytes, line } = pages.furthest;
+            let (offset_bytes, end_bytes) = (offset_bytes.saturating_add(base_bytes), end_bytes.saturating_add(base_bytes));
+            if let Some(capacity_bytes) = self.limit.capacity_bytes.filter(|&capacity| end_bytes > capacity) {
+                return Err(SimulationError::AddressBeyondDevice { origin, line, field: "offset", offset_bytes, end_bytes, capacity_bytes });
+            }
+            if end_bytes > model_limit_bytes {
+                return Err(SimulationError::AddressBeyondModel { origin, line, field: "offset", offset_bytes, end_bytes, limit_bytes: model_limit_bytes, page_bytes: self.page_bytes });
+            }
+            // Devices start at multiples of 1 GiB, a whole number of (power-of-two) pages.
+            let base_page = (base_bytes / self.page_bytes) as u32;
+            list.extend(pages.pages.into_sorted().into_iter().map(|page| page + base_page));
+        }
+        Ok(Footprint::List(list))
+    }
 }
 
-/// The distinct pages seen so far: one bit per page of the trace's address space when that costs no
-/// more than a hash set of the pages the requests could touch and at most `BITSET_LIMIT_BYTES` (a set
-/// bit costs a few instructions, a hash insert tens); a hash set for sparse traces over huge spaces
-/// (a 7,000-request sample over 3 TB).
+/// The distinct pages seen so far: one bit per page up to the furthest page seen while that costs
+/// no more than `BITSET_LIMIT_BYTES` and no more than a hash set of the pages the requests so far
+/// could touch (with a floor: small traces over a few GB keep the bit set); a hash set for sparse
+/// traces over huge spaces (a 7,000-request sample over 3 TB). A set bit costs a few instructions,
+/// a hash insert tens.
 enum PageCollector {
     Bits(PageSet, usize),
     Hashed(HashSet<u32>),
 }
 
 const BITSET_LIMIT_BYTES: u64 = 128 << 20;
+const BITSET_FLOOR_BYTES: u64 = 16 << 20;
 
 impl PageCollector {
-    fn for_space(address_pages: u64, requests: u64) -> Self {
-        let bits_bytes = address_pages / 8;
-        if bits_bytes <= BITSET_LIMIT_BYTES && bits_bytes <= (16 * requests).max(1 << 20) {
-            PageCollector::Bits(PageSet::new(address_pages + 1), 0)
+    /// Makes room for pages up to `page` (after `requests` requests), growing the bit set or
+    /// moving to a hash set.
+    #[inline]
+    fn reserve_through(&mut self, page: u64, requests: u64) {
+        let PageCollector::Bits(set, _) = self else { return };
+        if page < set.capacity() {
+            return;
+        }
+        let wanted = (page + 1).next_power_of_two().max(1 << 16);
+        let bytes = wanted / 8;
+        if bytes <= BITSET_LIMIT_BYTES && bytes <= (16 * requests).max(BITSET_FLOOR_BYTES) {
+            set.grow(wanted);
         } else {
-            PageCollector::Hashed(HashSet::new())
+            let hashed: HashSet<u32> = set.members().map(|member| member as u32).collect();
+            *self = PageCollector::Hashed(hashed);
         }
     }
 
     #[inline]
     fn insert(&mut self, page: u64) {
         match self {
-            PageCollector::Bits(set, count) if page < set.capacity() => *count += set.insert(page) as usize,
-            PageCollector::Bits(set, _) => {
-                // Beyond the space the scan measured (it cannot be, for the same file): keep going
-                // with a hash set rather than lose the page.
-                let mut hashed: HashSet<u32> = set.members().map(|member| member as u32).collect();
-                hashed.insert(page as u32);
-                *self = PageCollector::Hashed(hashed);
-            }
+            PageCollector::Bits(set, count) => *count += set.insert(page) as usize,
             PageCollector::Hashed(hashed) => {
                 hashed.insert(page as u32);
             }
@@ -167,19 +248,22 @@ impl PageCollector {
 #[cfg(test)]
 mod tests {
     use super::PageCollector;
+    use super::PageSet;
 
     #[test]
     fn both_page_collectors_give_the_same_sorted_pages() {
         let pages = [7u64, 3, 900, 3, 64, 65, 7];
-        let mut bits = PageCollector::for_space(1000, 10);
-        let mut hashed = PageCollector::for_space(1 << 40, 10);
-        assert!(matches!(bits, PageCollector::Bits(..)) && matches!(hashed, PageCollector::Hashed(..)));
+        let mut bits = PageCollector::Bits(PageSet::new(0), 0);
+        let mut hashed = PageCollector::Hashed(Default::default());
         for &page in &pages {
+            bits.reserve_through(page, 10);
             bits.insert(page);
             hashed.insert(page);
         }
+        assert!(matches!(bits, PageCollector::Bits(..)));
         assert_eq!(bits.len(), 5);
-        // A page beyond the measured space switches to the hash set without losing any.
+        // A page too far for a bit set of a 10-request trace moves to the hash set without losing any.
+        bits.reserve_through(1 << 40, 10);
         bits.insert(5000);
         hashed.insert(5000);
         assert!(matches!(bits, PageCollector::Hashed(..)));

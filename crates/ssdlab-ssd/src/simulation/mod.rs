@@ -36,7 +36,7 @@ use crate::metrics::*;
 use crate::middleware::{self, Middleware};
 use crate::read_path::{self, ReadContext, ReadPlan, ReadStrategy};
 use crate::scheduler::{FlashScheduler, PlaneGroup};
-use footprint::{trace_footprint, AddressLimit, Footprint};
+use footprint::{AddressLimit, Footprint, FootprintBuilder};
 use oracle::Oracle;
 use ssdlab_engine::random::derive_seed;
 use ssdlab_engine::SimTime;
@@ -117,10 +117,12 @@ impl Simulation {
             .then(|| tier_logical_pages(&config, &DeviceLayout::new(&config.device)).iter().sum::<u64>() * page_bytes);
         let (stream, footprint, origin, kind, format, address_space_bytes, skipped) = if let Some(trace) = &config.workload.trace {
             let options = TraceOptions { format: trace.format, skip_bad_lines: trace.skip_bad_lines, merge_devices: trace.merge_devices, max_request_bytes: trace.max_request_bytes, cache_dir: trace.cache_dir.clone(), columns: trace.columns.clone() };
-            let scan = TraceScan::scan(&trace.path, &options)?;
-            limits::check_request_count(config, scan.requests)?;
+            // One pass: the scan collects the footprint on the way.
             let limit = AddressLimit { capacity_bytes: geometry_capacity_bytes, memory_bytes: limits::available_memory_bytes() };
-            let footprint = trace_footprint(&scan, page_bytes, limit)?;
+            let mut builder = FootprintBuilder::new(&trace.path, page_bytes, limit, trace.merge_devices);
+            let scan = TraceScan::scan_visiting(&trace.path, &options, |record, line| builder.visit(record, line))?;
+            limits::check_request_count(config, scan.requests)?;
+            let footprint = builder.finish(&scan)?;
             let origin = trace.path.display().to_string();
             let format = Some(scan.format.name().to_string());
             let address_space = scan.address_space_bytes;

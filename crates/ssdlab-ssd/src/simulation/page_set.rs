@@ -39,6 +39,14 @@ impl PageSet {
         })
     }
 
+    /// Grows the set to hold `pages` pages (never shrinks).
+    pub(super) fn grow(&mut self, pages: u64) {
+        let words = pages.div_ceil(64) as usize;
+        if words > self.0.len() {
+            self.0.resize(words, 0);
+        }
+    }
+
     /// Pages the set can hold.
     pub(super) fn capacity(&self) -> u64 {
         self.0.len() as u64 * 64

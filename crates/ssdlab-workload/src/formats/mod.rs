@@ -129,6 +129,17 @@ impl TraceFormat {
         Err(format!("first line {:?} matches no known layout", truncate(first, 80)))
     }
 
+    /// The record of a plain, well-formed line of the whitespace formats read from its bytes, or
+    /// `None`: then [`TraceFormat::parse_line`] reads it (and words any error).
+    #[inline]
+    pub fn parse_fast(self, line: &[u8]) -> Option<RawRecord> {
+        match self {
+            TraceFormat::Mqsim | TraceFormat::Ssdsim => ascii::parse_fast(line, ascii::TimeUnit::Nanoseconds, ascii::ReadFlag::ZeroOrOne),
+            TraceFormat::Disksim => ascii::parse_fast(line, ascii::TimeUnit::Milliseconds, ascii::ReadFlag::Bit0),
+            _ => None,
+        }
+    }
+
     pub fn parse_line(self, line: &str, csv_state: &mut csv::CsvState) -> Result<ParsedLine, FieldError> {
         match self {
             TraceFormat::Msr => msr::parse(line),
@@ -204,9 +215,16 @@ pub(crate) fn parse_time(text: &str, field: &'static str, unit_ns: f64) -> Resul
     let digits = !bytes.is_empty() && bytes.len() <= 19 && bytes.iter().all(u8::is_ascii_digit);
     let whole = if digits { Some(bytes.iter().fold(0u64, |value, &digit| value * 10 + (digit - b'0') as u64)) } else { text.parse::<u64>().ok() };
     if let Some(whole) = whole {
-        let ns = whole as f64 * unit_ns;
-        if ns < 1.8e19 {
-            return Ok(whole.saturating_mul(unit_ns as u64).max(ns as u64));
+        if unit_ns >= 1.0 && unit_ns.fract() == 0.0 {
+            // Exact in integers (through f64, times beyond 2^53 ns rounded by up to ~100 ns).
+            if let Some(ns) = whole.checked_mul(unit_ns as u64) {
+                return Ok(ns);
+            }
+        } else {
+            let ns = whole as f64 * unit_ns;
+            if ns < 1.8e19 {
+                return Ok(ns as u64);
+            }
         }
     }
     match text.parse::<f64>() {
