@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from conftest import SMALL, trace_or_skip
 
 REQUIRED_OP_FIELDS = {"count", "bytes", "iops", "mbps", "latency_us"}
@@ -335,3 +337,21 @@ def test_the_request_log_has_a_row_per_completed_request(cli, tmp_path: Path):
     csv = tmp_path / "requests.csv"
     assert cli("run", "default", "--set", "workload.synthetic.requests=1000", "--request-log", str(csv), "-q").returncode == 0
     assert len(csv.read_text().splitlines()) == 1001
+
+
+@pytest.mark.parametrize(("preset", "requests"), [("bench-gc-steady", 20000), ("seed002-ldpc", 5000)])
+def test_the_request_log_flags_add_up_to_the_run_totals(cli, tmp_path: Path, preset: str, requests: int):
+    """Each row's soft reads and GC copies are what that request set off: they sum to the run's totals."""
+    import polars as pl
+
+    out, log = tmp_path / "r.json", tmp_path / "requests.parquet"
+    done = cli("run", preset, "--set", f"workload.synthetic.requests={requests}", "--request-log", str(log), "--json", str(out), "-q")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text())
+    frame = pl.read_parquet(log)
+    assert frame["gc_pages_copied"].sum() == result["gc"]["pages_copied"]
+    soft = (result.get("read_path") or {}).get("hard_decision_failures", 0)
+    assert frame["soft_reads"].sum() == soft
+    # The example shows what it claims: GC copies in one, soft reads in the other.
+    assert (result["gc"]["pages_copied"] > 0) if preset == "bench-gc-steady" else (soft > 0)
+    assert frame.filter(pl.col("soft_reads") > 0)["op"].unique().to_list() in ([], ["R"])

@@ -156,6 +156,13 @@ impl Simulation {
         completions.clear();
     }
 
+    /// (soft reads, GC pages copied) so far: what the request log attributes to each request.
+    #[cold]
+    fn flag_totals(&self) -> (u64, u64) {
+        let soft_reads = self.read_strategy.statistics().map_or(0, |statistics| statistics.hard_decision_failures);
+        (soft_reads, self.ftl.stats().gc_pages_copied)
+    }
+
     /// The running totals the time series samples.
     pub(super) fn time_series_totals(&self) -> super::time_series::Totals {
         let free_blocks = (0..self.layout.planes_total()).map(|plane| self.ftl.free_blocks(crate::geometry::PlaneIndex(plane)) as u64).sum();
@@ -211,10 +218,19 @@ impl Simulation {
         if let Some(log) = self.request_log.as_mut() {
             log.issued(slot, self.requests_issued, request, latency_from, issue, span.pages());
         }
+        // The request log's flags: soft reads (hard decisions that failed) and GC copies this
+        // request set off, as differences of the running totals around serving it.
+        let before = self.request_log.is_some().then(|| self.flag_totals());
         match request.op {
             IoOp::Read => self.serve_read(span, issue, slot),
             IoOp::Write => self.serve_write(span, issue, slot, request)?,
             IoOp::Delete => self.serve_delete(span),
+        }
+        if let Some((soft_before, gc_before)) = before {
+            let (soft, gc) = self.flag_totals();
+            if let Some(log) = self.request_log.as_mut() {
+                log.annotate(slot, soft - soft_before, gc - gc_before);
+            }
         }
         self.scheduler.close_request(slot, issue);
         Ok(())

@@ -2,9 +2,11 @@
 //! streamed to the file as requests complete, so memory stays bounded by the requests in the device.
 //! Columns: `request` (issue order, from 1), `op` (R/W/D), `offset_bytes`, `size_bytes`, `pages`,
 //! `arrival_ns` (when latency counts from: the arrival in open loop, the issue in closed loop),
-//! `issue_ns`, `completion_ns`, `latency_ns`. `ssdlab run --request-log FILE.parquet` turns it into
-//! Parquet. Left out: per-request flags for soft reads and GC waits (the scheduler does not yet
-//! attribute them to requests).
+//! `issue_ns`, `completion_ns`, `latency_ns`, `soft_reads` (pages of the request whose hard decision
+//! failed and that were read again with soft sensing), `gc_pages_copied` (pages garbage collection
+//! copied because of this request: foreground GC its writes set off, which its pages queue behind).
+//! `ssdlab run --request-log FILE.parquet` turns it into Parquet. Left out: waits behind GC set off by
+//! other requests (a die's queue does not record whose work delayed whom).
 
 use crate::error::SimulationError;
 use ssdlab_engine::SimTime;
@@ -21,6 +23,8 @@ struct InFlight {
     pages: u64,
     latency_from: SimTime,
     issue: SimTime,
+    soft_reads: u64,
+    gc_pages_copied: u64,
 }
 
 pub(super) struct RequestLog {
@@ -43,7 +47,7 @@ impl RequestLog {
         });
         let file = std::fs::File::create(path).map_err(io)?;
         let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-        out.write_all(b"request,op,offset_bytes,size_bytes,pages,arrival_ns,issue_ns,completion_ns,latency_ns\n").map_err(io)?;
+        out.write_all(b"request,op,offset_bytes,size_bytes,pages,arrival_ns,issue_ns,completion_ns,latency_ns,soft_reads,gc_pages_copied\n").map_err(io)?;
         Ok(RequestLog { path: path.to_path_buf(), out, in_flight: Vec::new(), rows: 0, error: None, line: String::with_capacity(96) })
     }
 
@@ -52,7 +56,15 @@ impl RequestLog {
         if slot >= self.in_flight.len() {
             self.in_flight.resize(slot + 1, None);
         }
-        self.in_flight[slot] = Some(InFlight { index, op: request.op, offset_bytes: request.offset_bytes, size_bytes: request.size_bytes, pages, latency_from, issue });
+        self.in_flight[slot] = Some(InFlight { index, op: request.op, offset_bytes: request.offset_bytes, size_bytes: request.size_bytes, pages, latency_from, issue, soft_reads: 0, gc_pages_copied: 0 });
+    }
+
+    /// What serving the request in `slot` caused (see the module comment).
+    pub(super) fn annotate(&mut self, slot: u32, soft_reads: u64, gc_pages_copied: u64) {
+        if let Some(Some(entry)) = self.in_flight.get_mut(slot as usize) {
+            entry.soft_reads = soft_reads;
+            entry.gc_pages_copied = gc_pages_copied;
+        }
     }
 
     pub(super) fn completed(&mut self, slot: u32, completion: SimTime) {
@@ -69,7 +81,7 @@ impl RequestLog {
         self.line.clear();
         let _ = writeln!(
             self.line,
-            "{},{op},{},{},{},{},{},{},{}",
+            "{},{op},{},{},{},{},{},{},{},{},{}",
             entry.index,
             entry.offset_bytes,
             entry.size_bytes,
@@ -77,7 +89,9 @@ impl RequestLog {
             entry.latency_from.0,
             entry.issue.0,
             completion.0,
-            completion.0.saturating_sub(entry.latency_from.0)
+            completion.0.saturating_sub(entry.latency_from.0),
+            entry.soft_reads,
+            entry.gc_pages_copied
         );
         match self.out.write_all(self.line.as_bytes()) {
             Ok(()) => self.rows += 1,
