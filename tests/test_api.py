@@ -68,6 +68,23 @@ def test_progress_callback_sees_the_total():
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
 
 
+def test_progress_covers_every_phase_of_a_trace_run(tmp_path):
+    """Trace scan (no total), preconditioning and replay each report, in that order, with a three-argument callback."""
+    trace = tmp_path / "t.trace"
+    from ssdlab import api
+
+    api.export_workload("mqsim-default", trace, to="mqsim", overrides=["workload.synthetic.requests=200000"])
+    seen: list[tuple[int, int, str]] = []
+    ssdlab.run("mqsim-default", trace=trace, trace_format="mqsim", progress=lambda done, total, phase: seen.append((done, total, phase)))
+    phases = [phase for _, _, phase in seen]
+    assert phases == sorted(phases, key=["scan", "precondition", "replay"].index), "phases come in order"
+    assert {"scan", "precondition", "replay"} == set(phases)
+    assert all(total == 0 for _, total, phase in seen if phase == "scan")
+    precondition = [(done, total) for done, total, phase in seen if phase == "precondition"]
+    assert precondition[-1][0] == precondition[-1][1] > 0
+    assert seen[-1] == (200000, 200000, "replay")
+
+
 def test_exception_in_progress_callback_stops_the_run():
     def boom(done: int, total: int) -> None:
         raise ValueError("stop here")
@@ -105,7 +122,7 @@ def test_a_notebook_run_draws_a_bar_by_default(monkeypatch):
     assert not api.in_notebook()  # pytest is no Jupyter kernel
     updates = []
     monkeypatch.setattr(api, "in_notebook", lambda: True)
-    monkeypatch.setattr(api._NotebookBar, "update", lambda self, done, total: updates.append((done, total)))
+    monkeypatch.setattr(api._NotebookBar, "update", lambda self, done, total, phase="replay": updates.append((done, total)))
     result = api.run("default", overrides=["workload.synthetic.requests=70000"])
     assert result.requests == 70000 and updates and updates[-1][1] == 70000
     updates.clear()

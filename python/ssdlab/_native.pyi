@@ -18,7 +18,7 @@ def preset_text(name: str) -> str: ...
 def run(
     config: str,
     overrides: list[str] = ...,
-    progress: Callable[[int, int], object] | None = ...,
+    progress: Callable[[int, int, str], object] | None = ...,
     is_text: bool = ...,
     origin: str = ...,
 ) -> str: ...

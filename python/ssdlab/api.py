@@ -209,7 +209,7 @@ def run(
     trace: str | Path | None = None,
     trace_format: str | None = None,
     trace_cache: str | Path | None = None,
-    progress: Callable[[int, int], object] | bool | None = None,
+    progress: Callable[..., object] | bool | None = None,
 ) -> RunResult:
     """Runs one simulation.
 
@@ -218,16 +218,41 @@ def run(
     ``trace`` replaces the config's workload with a trace file (format guessed unless given).
     ``trace_cache`` keeps the parsed trace in that folder (named by the trace's content hash), so
     later runs of the same trace read records instead of parsing text.
-    ``progress(done, total)`` is called every 65,536 requests; without one, a run inside a Jupyter
-    kernel shows a progress bar (``progress=False`` turns it off).
+    ``progress(done, total, phase)`` is called every 65,536 units of work of each phase: ``scan``
+    (trace records read; total 0, unknown), ``precondition`` (pages written) and ``replay``
+    (requests); a callable taking two arguments gets ``(done, total)`` of the replay only. Without
+    one, a run inside a Jupyter kernel shows a progress bar (``progress=False`` turns it off).
     """
     overrides = _overrides(overrides, trace, trace_format, trace_cache)
     if progress is None and in_notebook():
         with _NotebookBar() as bar:
             text = _native.run(str(config), overrides, bar.update)
     else:
-        text = _native.run(str(config), overrides, progress or None)
+        text = _native.run(str(config), overrides, _phase_reporter(progress) if progress else None)
     return RunResult(json.loads(text))
+
+
+def _phase_reporter(progress: Callable[..., object]) -> Callable[[int, int, str], object]:
+    """The native run's ``(done, total, phase)`` callback for a user's callable of two or three arguments."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(progress).parameters.values()
+        positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        takes_phase = len(positional) >= 3 or any(p.kind == p.VAR_POSITIONAL for p in parameters)
+    except (TypeError, ValueError):
+        takes_phase = True
+    if takes_phase:
+        return progress
+
+    def replay_only(done: int, total: int, phase: str) -> object:
+        return progress(done, total) if phase == "replay" else None
+
+    return replay_only
+
+
+# How each phase of a run is shown beside its progress bar.
+PHASE_NAMES = {"scan": "reading trace (records)", "precondition": "preconditioning (pages)", "replay": "replay (requests)"}
 
 
 def in_notebook() -> bool:
@@ -246,13 +271,13 @@ class _NotebookBar:
     def __enter__(self) -> "_NotebookBar":
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-        self._progress = Progress(TextColumn("replay"), BarColumn(), MofNCompleteColumn(), TextColumn("requests"), TimeRemainingColumn(), transient=False)
+        self._progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=False)
         self._progress.start()
-        self._task = self._progress.add_task("replay", total=None)
+        self._task = self._progress.add_task("scan", total=None)
         return self
 
-    def update(self, done: int, total: int) -> None:
-        self._progress.update(self._task, completed=done, total=total)
+    def update(self, done: int, total: int, phase: str = "replay") -> None:
+        self._progress.update(self._task, completed=done, total=total or None, description=PHASE_NAMES.get(phase, phase))
 
     def __exit__(self, *exc: object) -> None:
         self._progress.stop()

@@ -95,9 +95,10 @@ def _main_options(
     """ssdlab: trace-driven SSD simulator."""
 
 
-def _progress_bar(enabled: bool, what: str = "requests"):
+def _progress_bar(enabled: bool, what: str = ""):
+    """A bar whose task description names what runs (a run: its phase, with its unit)."""
     return Progress(
-        TextColumn("[bold]simulating"),
+        TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn(what),
@@ -162,10 +163,11 @@ def run(
     show_progress = not quiet and error_console.is_terminal
     try:
         with _progress_bar(show_progress) as bar:
-            task = bar.add_task("run", total=None)
+            task = bar.add_task("starting", total=None)
 
-            def report(done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total)
+            def report(done: int, total: int, phase: str = "replay") -> None:
+                # Every phase of the run on one bar: trace scan (no total), preconditioning, replay.
+                bar.update(task, completed=done, total=total or None, description=api.PHASE_NAMES.get(phase, phase))
 
             overrides = list(set_ or [])
             log_csv = None
@@ -414,7 +416,7 @@ def ecc_curve(
     show_progress = not quiet and error_console.is_terminal
     try:
         with _progress_bar(show_progress, "curve points") as bar:
-            task = bar.add_task("curve", total=None)
+            task = bar.add_task("ECC curve", total=None)
 
             def report(done: int, total: int) -> None:
                 bar.update(task, completed=done, total=total)

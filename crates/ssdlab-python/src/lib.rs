@@ -81,7 +81,8 @@ fn preset_text(name: &str) -> PyResult<&'static str> {
 }
 
 /// Runs a simulation. `config` is a preset name or TOML path, or TOML text when `is_text`.
-/// `progress(done, total)` is called every 65,536 requests. Returns the result as JSON text.
+/// `progress(done, total, phase)` is called every 65,536 units of work of each phase (`scan`: trace
+/// records, total 0 = unknown; `precondition`: pages; `replay`: requests). Returns the result as JSON text.
 #[pyfunction]
 #[pyo3(signature = (config, overrides=Vec::new(), progress=None, is_text=false, origin="<string>"))]
 fn run(py: Python<'_>, config: &str, overrides: Vec<String>, progress: Option<Py<PyAny>>, is_text: bool, origin: &str) -> PyResult<String> {
@@ -93,7 +94,7 @@ fn run(py: Python<'_>, config: &str, overrides: Vec<String>, progress: Option<Py
     .map_err(config_error)?;
     let relay = ProgressRelay::new(progress);
     let outcome = guarded(py, || {
-        let mut report = |done: u64, total: u64| relay.report(done, total).map_err(|reason| SimulationError::Interrupted { reason });
+        let mut report = |phase: ssdlab_ssd::simulation::Phase, done: u64, total: u64| relay.report_phase(phase.name(), done, total).map_err(|reason| SimulationError::Interrupted { reason });
         let result = ssdlab_ssd::run(&config, &mut report).map_err(simulation_error)?;
         to_json(&result)
     });
@@ -129,8 +130,17 @@ impl ProgressRelay {
 
     /// Ok to go on, or the reason to stop.
     fn report(&self, done: u64, total: u64) -> Result<(), String> {
+        self.call(|py, callback| callback.call1(py, (done, total)))
+    }
+
+    /// A run's progress: `progress(done, total, phase)` (total 0 when unknown).
+    fn report_phase(&self, phase: &str, done: u64, total: u64) -> Result<(), String> {
+        self.call(|py, callback| callback.call1(py, (done, total, phase)))
+    }
+
+    fn call(&self, call: impl FnOnce(Python<'_>, &Py<PyAny>) -> PyResult<Py<PyAny>>) -> Result<(), String> {
         let Some(callback) = self.callback.as_ref() else { return Ok(()) };
-        Python::attach(|py| match callback.call1(py, (done, total)) {
+        Python::attach(|py| match call(py, callback) {
             Ok(_) => Ok(()),
             Err(error) => {
                 let reason = error.to_string();

@@ -10,7 +10,7 @@ fn main() {
     let overrides: Vec<String> = args.collect();
     let outcome = ssdlab_ssd::presets::resolve(&name, &overrides)
         .map_err(ssdlab_ssd::SimulationError::from)
-        .and_then(|config| ssdlab_ssd::run(&config, &mut |_, _| Ok(())));
+        .and_then(|config| ssdlab_ssd::run(&config, &mut |_, _, _| Ok(())));
     match outcome {
         Ok(result) => println!("{}", serde_json::to_string_pretty(&result).unwrap_or_default()),
         Err(error) => {

@@ -55,8 +55,8 @@ pub fn shared_trace(name: &str) -> Option<PathBuf> {
     }
 }
 
-pub fn no_progress() -> impl FnMut(u64, u64) -> Result<(), ssdlab_ssd::SimulationError> {
-    |_, _| Ok(())
+pub fn no_progress() -> impl FnMut(ssdlab_ssd::simulation::Phase, u64, u64) -> Result<(), ssdlab_ssd::SimulationError> {
+    |_, _, _| Ok(())
 }
 
 /// Writes `lines` to a fresh trace file `name` in this test process's temporary folder and returns

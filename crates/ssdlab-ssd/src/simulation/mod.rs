@@ -22,7 +22,7 @@ mod result;
 mod time_series;
 pub use time_series::{OpSeries, TimeSeries};
 
-pub use replay::{ProgressCallback, PROGRESS_INTERVAL};
+pub use replay::{Phase, ProgressCallback, PROGRESS_INTERVAL};
 
 use crate::config::{CapacitySizing, SimulationConfig};
 use crate::error::SimulationError;
@@ -108,6 +108,11 @@ pub struct Simulation {
 impl Simulation {
     /// Reads the workload's shape, sizes the device and builds every layer.
     pub fn new(config: &SimulationConfig) -> Result<Simulation, SimulationError> {
+        Self::new_reporting(config, &mut |_, _, _| Ok(()))
+    }
+
+    /// [`Simulation::new`], reporting the trace scan's progress.
+    pub fn new_reporting(config: &SimulationConfig, progress: &mut ProgressCallback<'_>) -> Result<Simulation, SimulationError> {
         config.validate().map_err(|(field, message)| crate::error::ConfigError::Invalid { origin: config_origin(config), line: None, field, message })?;
         let page_bytes = config.device.page_size_bytes() as u64;
         let workload_seed = derive_seed(config.seed, "workload");
@@ -120,7 +125,14 @@ impl Simulation {
             // One pass: the scan collects the footprint on the way.
             let limit = AddressLimit { capacity_bytes: geometry_capacity_bytes, memory_bytes: limits::available_memory_bytes() };
             let mut builder = FootprintBuilder::new(&trace.path, page_bytes, limit, trace.merge_devices);
-            let scan = TraceScan::scan_visiting(&trace.path, &options, |record, line| builder.visit(record, line))?;
+            let mut records = 0u64;
+            let scan = TraceScan::scan_visiting(&trace.path, &options, |record, line| {
+                records += 1;
+                if records.is_multiple_of(PROGRESS_INTERVAL) {
+                    progress(Phase::Scan, records, 0)?;
+                }
+                builder.visit(record, line)
+            })?;
             limits::check_request_count(config, scan.requests)?;
             let footprint = builder.finish(&scan)?;
             let origin = trace.path.display().to_string();
@@ -388,8 +400,8 @@ pub fn thread_cpu_seconds() -> f64 {
 /// Runs a whole simulation.
 pub fn run(config: &SimulationConfig, progress: &mut ProgressCallback<'_>) -> Result<RunResult, SimulationError> {
     let started = Instant::now();
-    let mut simulation = Simulation::new(config)?;
-    simulation.prepare()?;
+    let mut simulation = Simulation::new_reporting(config, progress)?;
+    simulation.prepare_reporting(progress)?;
     let cpu_before = thread_cpu_seconds();
     simulation.replay(progress)?;
     let replay_cpu = thread_cpu_seconds() - cpu_before;

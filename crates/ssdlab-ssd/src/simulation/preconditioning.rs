@@ -16,6 +16,12 @@ use std::time::Instant;
 impl Simulation {
     /// Fast aging and preconditioning (untimed), then counters are reset.
     pub fn prepare(&mut self) -> Result<(), SimulationError> {
+        self.prepare_reporting(&mut |_, _, _| Ok(()))
+    }
+
+    /// [`Simulation::prepare`], reporting the footprint and overwrite pages written.
+    pub fn prepare_reporting(&mut self, progress: &mut super::ProgressCallback<'_>) -> Result<(), SimulationError> {
+        use super::{Phase, PROGRESS_INTERVAL};
         let started = Instant::now();
         if self.config.ftl.aging.pe_cycles > 0 {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(derive_seed(self.config.seed, "aging"));
@@ -28,21 +34,29 @@ impl Simulation {
             let filled_set = filled.as_ref().map(|(pages, _)| PageSet::of(self.host_logical_pages, pages));
             let footprint_pages = self.footprint.len();
             let logical_pages = self.host_logical_pages;
+            let overwrites = (footprint_pages as f64 * self.config.ftl.precondition.overwrite_passes) as u64;
+            let to_write = footprint_pages + overwrites;
             for index in 0..footprint_pages {
+                if index.is_multiple_of(PROGRESS_INTERVAL) {
+                    progress(Phase::Precondition, index, to_write)?;
+                }
                 let page = self.footprint.get(index);
                 if (page as u64) < logical_pages && !filled_set.as_ref().is_some_and(|set| set.contains(page as u64)) {
                     self.untimed_write(page)?;
                 }
             }
             drop(filled_set);
-            let overwrites = (footprint_pages as f64 * self.config.ftl.precondition.overwrite_passes) as u64;
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(derive_seed(self.config.seed, "precondition"));
-            for _ in 0..overwrites {
+            for overwrite in 0..overwrites {
+                if overwrite.is_multiple_of(PROGRESS_INTERVAL) {
+                    progress(Phase::Precondition, footprint_pages + overwrite, to_write)?;
+                }
                 let page = self.footprint.get(rng.below(footprint_pages));
                 if (page as u64) < logical_pages {
                     self.untimed_write(page)?;
                 }
             }
+            progress(Phase::Precondition, to_write, to_write)?;
             let aged_drive = match filled {
                 Some((pages, aged)) => Some(self.delete_down_to_live_fraction(&pages, aged)?),
                 None => None,

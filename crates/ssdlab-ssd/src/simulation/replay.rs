@@ -22,8 +22,30 @@ use ssdlab_workload::{IoOp, IoRequest};
 /// How often (in requests) the progress callback is called.
 pub const PROGRESS_INTERVAL: u64 = 1 << 16;
 
-/// Calls back with (requests done, requests expected); an error aborts the run.
-pub type ProgressCallback<'a> = dyn FnMut(u64, u64) -> Result<(), SimulationError> + 'a;
+/// The phases of a run that report progress.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Reading the trace once before replay (records so far; the total is not known: 0).
+    Scan,
+    /// Fast aging and preconditioning (pages written of pages to write).
+    Precondition,
+    /// Replaying the workload (requests issued of requests expected).
+    Replay,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Scan => "scan",
+            Phase::Precondition => "precondition",
+            Phase::Replay => "replay",
+        }
+    }
+}
+
+/// Calls back with (phase, done, expected; 0 when unknown) every [`PROGRESS_INTERVAL`] units of
+/// work; an error aborts the run.
+pub type ProgressCallback<'a> = dyn FnMut(Phase, u64, u64) -> Result<(), SimulationError> + 'a;
 
 impl Simulation {
     /// Replays the whole workload.
@@ -34,7 +56,7 @@ impl Simulation {
         let closed_loop = self.config.host.mode == HostMode::ClosedLoop;
         let depth = if closed_loop { self.config.host.queue_depth } else { self.config.host.device_queue_depth };
         let mut queue = DeviceQueue::new(depth);
-        progress(0, total)?;
+        progress(Phase::Replay, 0, total)?;
         // Two requests of lookahead, so cache misses overlap the current request's work instead of
         // following it: the mapping entry of the request after next is prefetched, and, the next
         // request's mapping being in cache by then, what its writes' overwrites will touch.
@@ -112,10 +134,10 @@ impl Simulation {
             self.serve(&request, issue, arrival)?;
             self.collect_completions(&mut queue);
             if self.requests_issued.is_multiple_of(PROGRESS_INTERVAL) {
-                progress(self.requests_issued, total)?;
+                progress(Phase::Replay, self.requests_issued, total)?;
             }
         }
-        progress(self.requests_issued, total)?;
+        progress(Phase::Replay, self.requests_issued, total)?;
         self.host_queue = queue.summary(self.requests_issued);
         if self.requests_issued != total || self.requests_completed != self.requests_issued || self.scheduler.work_in_progress() != 0 {
             return Err(SimulationError::Incomplete { generated: total, completed: self.requests_completed });
