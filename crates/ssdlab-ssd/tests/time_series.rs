@@ -48,8 +48,8 @@ fn the_request_log_has_one_row_per_completed_request() {
     assert_eq!(log.rows, result.requests_completed);
     let text = std::fs::read_to_string(&path).unwrap();
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some("request,op,offset_bytes,size_bytes,pages,arrival_ns,issue_ns,completion_ns,latency_ns"));
-    // request, op, offset, size, pages, arrival, issue, completion, latency.
+    assert_eq!(lines.next(), Some("request,op,offset_bytes,size_bytes,pages,arrival_ns,issue_ns,completion_ns,latency_ns,soft_reads,gc_pages_copied"));
+    // request, op, offset, size, pages, arrival, issue, completion, latency (flags after them).
     let rows: Vec<(u64, String, [u64; 7])> = lines
         .map(|line| {
             let fields: Vec<&str> = line.split(',').collect();
