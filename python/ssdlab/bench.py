@@ -311,6 +311,16 @@ def run_ecc_benchmark(console: Console) -> dict[str, Any]:
         f"≥ {ECC_TARGETS['ldpc_mbit_per_s']:.0f} Mbit/s {'✓' if ldpc_ok else '✗'}",
         f"{ldpc['all_cores_mbit_per_s']:.1f} Mbit/s",
     )
+    for fixed in report.get("ldpc_fixed_iterations", []):
+        fixed_ok = fixed["one_core_mbit_per_s"] >= ECC_TARGETS["ldpc_fixed_16bit_mbit_per_s"]
+        all_cores = fixed["all_cores_mbit_per_s"]
+        table.add_row(
+            f"layered NMS, 16-bit, {fixed['simd']}",
+            f"{fixed['frames']} frames, {fixed['iterations']} iterations fixed (no early stop)",
+            f"{fixed['one_core_mbit_per_s']:.1f} Mbit/s",
+            f"≥ {ECC_TARGETS['ldpc_fixed_16bit_mbit_per_s']:.0f} Mbit/s {'✓' if fixed_ok else '✗'}",
+            "-" if all_cores is None else f"{all_cores:.1f} Mbit/s",
+        )
     bch_ok = bch["one_core_ms_per_frame"] <= ECC_TARGETS["bch_ms_per_frame"]
     table.add_row(
         "BCH (36,856, 32,768), t = 256",
@@ -331,4 +341,5 @@ def run_ecc_benchmark(console: Console) -> dict[str, Any]:
     return {"scenario": "ecc", **report, "targets": ECC_TARGETS}
 
 
-ECC_TARGETS = {"ldpc_mbit_per_s": 150.0, "bch_ms_per_frame": 2.0}
+# Issue 18: at 10 fixed iterations on one core, 16-bit NMS at least 150 Mbit/s (above AFF3CT's best).
+ECC_TARGETS = {"ldpc_mbit_per_s": 150.0, "bch_ms_per_frame": 2.0, "ldpc_fixed_16bit_mbit_per_s": 150.0}

@@ -11,10 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from ssdlab import plotting
 
 STYLE = {
     "bch": ("black", "s", "BCH (t = 256)"),
@@ -86,14 +83,10 @@ def write_figures(table: dict[str, Any], out: Path) -> dict[str, Path]:
     ]:
         if not chosen:
             continue
-        fig, ax = plt.subplots(figsize=(6.4, 4.8))
+        fig, ax = plotting.figure(6.4, 4.8)
         _draw(ax, table, chosen)
         ax.set_title(title, fontsize=10)
         fig.text(0.01, 0.005, _caption(table), fontsize=6, color="grey")
-        fig.tight_layout(rect=(0, 0.02, 1, 1))
-        for suffix in ("png", "svg"):
-            path = out / f"{name}.{suffix}"
-            fig.savefig(path, dpi=150)
-            paths[f"{name}_{suffix}"] = path
-        plt.close(fig)
+        png, svg = plotting.save(fig, out / name, rect=(0, 0.02, 1, 1))
+        paths[f"{name}_png"], paths[f"{name}_svg"] = png, svg
     return paths

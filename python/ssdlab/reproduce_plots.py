@@ -6,10 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from ssdlab import plotting
 
 FREE_COLOURS = {0.2: "#1b9e77", 0.4: "#d95f02", 0.6: "#7570b3", 0.8: "#e7298a"}
 
@@ -18,7 +15,7 @@ def _grouped_bars(table: Sequence[Mapping[str, Any]], key: str, scale: float, yl
     workloads = list(dict.fromkeys(r["workload"] for r in table))
     frees = sorted({r["free_fraction"] for r in table})
     width = 0.8 / max(1, len(frees))
-    figure, axes = plt.subplots(figsize=(9, 4.2))
+    figure, axes = plotting.figure(9, 4.2)
     for index, free in enumerate(frees):
         xs, heights, missing = [], [], []
         for position, workload in enumerate(workloads):
@@ -48,14 +45,7 @@ def _grouped_bars(table: Sequence[Mapping[str, Any]], key: str, scale: float, yl
     axes.set_title(title, fontsize=10)
     axes.legend(fontsize=8, ncols=len(frees))
     axes.grid(axis="y", alpha=0.3)
-    figure.tight_layout()
-    paths = []
-    for suffix in (".png", ".svg"):
-        path = path_stem.with_suffix(suffix)
-        figure.savefig(path, dpi=150)
-        paths.append(path)
-    plt.close(figure)
-    return paths
+    return plotting.save(figure, path_stem)
 
 
 def write_lba_scrambler_figures(table: Sequence[Mapping[str, Any]], out: Path, suffix: str = "", regime: str = "") -> dict[str, Path]:
@@ -81,27 +71,10 @@ LDPC_VARIANT_COLOURS = {"baseline": "#444444", "look_ahead": "#1f77b4", "progres
 
 def _ldpc_bars(table: Sequence[Mapping[str, Any]], channels: int, series: Sequence[tuple[str, str, str]], ylabel: str, title: str, reference: float, path_stem: Path) -> tuple[Path, Path]:
     rows = [r for r in table if r["channels"] == channels]
-    labels = [r["workload"] for r in rows]
-    width = 0.8 / max(1, len(series))
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.2 * len(labels) + 2), 4.2))
-    for index, (key, legend, colour) in enumerate(series):
-        xs = [i + (index - (len(series) - 1) / 2) * width for i in range(len(rows))]
-        values = [r[key] if r[key] is not None else float("nan") for r in rows]
-        ax.bar(xs, values, width=width, label=legend, color=colour)
-    ax.axhline(reference, color="black", linewidth=0.8)
-    ax.set_xticks(range(len(rows)))
-    ax.set_xticklabels(labels, rotation=20, ha="right")
-    ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
-    top = max([v for r in rows for key, _, _ in series if (v := r[key]) is not None] + [reference])
-    ax.set_ylim(0, top * 1.3)
-    ax.legend(fontsize=8, loc="upper center", ncol=len(series))
-    ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
-    png, svg = path_stem.with_suffix(".png"), path_stem.with_suffix(".svg")
-    fig.savefig(png, dpi=120)
-    fig.savefig(svg)
-    plt.close(fig)
+    png, svg = plotting.grouped_bars(
+        [r["workload"] for r in rows], {legend: [r[key] for r in rows] for key, legend, _ in series}, path_stem,
+        ylabel=ylabel, title=title, colours={legend: colour for _, legend, colour in series}, reference=reference,
+    )
     return png, svg
 
 
@@ -136,11 +109,7 @@ def write_ldpc_read_figures(table: Sequence[Mapping[str, Any]], out: Path, suffi
 
 
 def _save(figure: Any, stem: Path) -> Path:
-    figure.tight_layout()
-    for suffix in (".png", ".svg"):
-        figure.savefig(stem.with_suffix(suffix), dpi=150)
-    plt.close(figure)
-    return stem.with_suffix(".png")
+    return plotting.save(figure, stem)[0]
 
 
 def write_aoa_ecc_figures(hours: Sequence[float], tolerable: Mapping[str, Sequence[float | None]], table6: Sequence[Mapping[str, Any]],
@@ -149,7 +118,7 @@ def write_aoa_ecc_figures(hours: Sequence[float], tolerable: Mapping[str, Sequen
     conventional by workload)."""
     out.mkdir(parents=True, exist_ok=True)
     figures: dict[str, Path] = {}
-    figure, axes = plt.subplots(figsize=(6.5, 4))
+    figure, axes = plotting.figure(6.5, 4)
     for decoder, row in tolerable.items():
         points = [(h, pe) for h, pe in zip(hours, row) if pe is not None]
         if points:
@@ -162,7 +131,7 @@ def write_aoa_ecc_figures(hours: Sequence[float], tolerable: Mapping[str, Sequen
     axes.legend(fontsize=8)
     figures["fig5_tolerable_pe"] = _save(figure, out / "fig5_tolerable_pe")
 
-    figure, axes = plt.subplots(figsize=(6.5, 4))
+    figure, axes = plotting.figure(6.5, 4)
     pes = [r["pe_cycles"] for r in table6]
     for key, label, style in (("conventional_iops", "conventional (BCH → soft LDPC)", "s-"), ("aoa_ecc_iops", "AOA-ECC (Quick → EP-LDPC)", "o-"),
                               ("adaptive_conventional_iops", "BCH chosen per read by data age", "^--")):
@@ -177,7 +146,7 @@ def write_aoa_ecc_figures(hours: Sequence[float], tolerable: Mapping[str, Sequen
     axes.legend(fontsize=8)
     figures["fig6_iops_vs_pe"] = _save(figure, out / "fig6_iops_vs_pe")
 
-    figure, axes = plt.subplots(figsize=(9, 4))
+    figure, axes = plotting.figure(9, 4)
     rows = [r for r in table7 if r.get("aoa_over_conventional")]
     colours = ["#1b9e77" if (r["read_share"] or 0) > 0.5 else "#d95f02" for r in rows]
     axes.bar(range(len(rows)), [r["aoa_over_conventional"] for r in rows], color=colours)

@@ -7,12 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-DPI = 150
+from ssdlab import plotting
 
 
 def plot_time_series(result: Mapping[str, Any], stem: Path) -> list[Path]:
@@ -22,7 +17,7 @@ def plot_time_series(result: Mapping[str, Any], stem: Path) -> list[Path]:
     if not series:
         raise ValueError("the result has no time series: run with --time-series-ms N (output.time_series_interval_ms)")
     seconds = [ms / 1e3 for ms in series["start_ms"]]
-    figure, axes = plt.subplots(4, 1, figsize=(9, 9), sharex=True)
+    figure, axes = plotting.figure(9, 9, rows=4, sharex=True)
     for op, colour in (("read", "#1f77b4"), ("write", "#d62728")):
         axes[0].plot(seconds, series[op]["iops"], label=op, color=colour, linewidth=0.9)
         # Intervals without a completion have no latency: left out, not drawn as 0.
@@ -42,12 +37,4 @@ def plot_time_series(result: Mapping[str, Any], stem: Path) -> list[Path]:
     axes[1].legend(fontsize=8)
     name = result.get("name") or "run"
     axes[0].set_title(f"{name}: the run over time ({series['interval_ns'] / 1e6:g} ms intervals)", fontsize=10)
-    figure.tight_layout()
-    paths = []
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    for suffix in (".png", ".svg"):
-        path = stem.with_name(stem.name + suffix)
-        figure.savefig(path, dpi=DPI)
-        paths.append(path)
-    plt.close(figure)
-    return paths
+    return plotting.save(figure, stem)

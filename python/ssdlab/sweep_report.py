@@ -29,11 +29,9 @@ def _label(row: dict[str, Any], axes: Sequence[str]) -> str:
 
 def report(sweep_dir: str | Path, metrics: Sequence[str] | None = None, out: str | Path | None = None) -> Path:
     """Writes ``report.md`` and one figure per metric into ``out`` (default: ``SWEEP_DIR/report``)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import polars as pl
+
+    from ssdlab import plotting
 
     folder = Path(sweep_dir)
     results = folder / "results.parquet"
@@ -53,21 +51,9 @@ def report(sweep_dir: str | Path, metrics: Sequence[str] | None = None, out: str
     figures = []
     for metric in wanted:
         values = [row.get(metric) if row.get("status") == "ok" else None for row in rows]
-        figure, ax = plt.subplots(figsize=(max(6.0, 0.5 * len(rows) + 2), 4.0))
-        positions = list(range(len(rows)))
-        ax.bar(positions, [v if v is not None else 0 for v in values], color="#1f77b4")
-        for position, value in zip(positions, values):
-            if value is None:
-                ax.text(position, 0, "failed", ha="center", va="bottom", fontsize=7, rotation=90)
-        ax.set_xticks(positions, labels, rotation=30, ha="right", fontsize=7)
-        ax.set_ylabel(metric.removeprefix("result."))
-        ax.set_title(f"{frame['sweep'][0] if 'sweep' in frame.columns else folder.name}: {metric.removeprefix('result.')}", fontsize=10)
-        ax.grid(axis="y", alpha=0.3)
-        figure.tight_layout()
         stem = target / metric.removeprefix("result.").replace(".", "_")
-        for suffix in (".png", ".svg"):
-            figure.savefig(stem.with_name(stem.name + suffix), dpi=150)
-        plt.close(figure)
+        title = f"{frame['sweep'][0] if 'sweep' in frame.columns else folder.name}: {metric.removeprefix('result.')}"
+        plotting.bar_chart(labels, values, stem, ylabel=metric.removeprefix("result."), title=title, missing="failed")
         figures.append(stem.name + ".png")
     header = "| " + " | ".join([*(a.removeprefix("point.") for a in axes), "status", *(m.removeprefix("result.") for m in wanted)]) + " |"
     lines = [header, "|" + "---|" * (len(axes) + 1 + len(wanted))]

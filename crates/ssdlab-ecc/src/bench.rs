@@ -13,7 +13,7 @@
 
 use crate::bch::BchCode;
 use crate::channel::{CellKind, Channel, ChannelParameters, Stress};
-use crate::ldpc::min_sum::MinSumDecoder;
+use crate::ldpc::min_sum::{MinSumDecoder, SimdLevel};
 use crate::ldpc::QcLdpcCode;
 use crate::read_model::LlrSource;
 use crate::monte_carlo::{run_point, Codes, DecoderKind, StopRule, MIN_SUM_ITERATIONS, MIN_SUM_RULE};
@@ -51,6 +51,21 @@ pub struct LdpcThroughput {
     pub all_cores_mbit_per_s: f64,
 }
 
+/// Layered normalized min-sum (16-bit) at a fixed iteration count with no early termination: how
+/// decoders are compared (issue 18), on one SIMD level.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FixedIterationThroughput {
+    pub simd: String,
+    pub iterations: u32,
+    pub frames: usize,
+    pub one_core_mbit_per_s: f64,
+    /// All cores (the rayon pool), measured for the widest level only.
+    pub all_cores_mbit_per_s: Option<f64>,
+}
+
+/// Iterations of the fixed-iteration comparison.
+pub const FIXED_ITERATIONS: u32 = 10;
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BchThroughput {
     pub frames: usize,
@@ -75,6 +90,8 @@ pub struct EccBenchReport {
     /// Instruction set the decoders' inner loops run with.
     pub vector_unit: String,
     pub ldpc: LdpcThroughput,
+    /// One entry per SIMD level the CPU has, narrowest first.
+    pub ldpc_fixed_iterations: Vec<FixedIterationThroughput>,
     pub bch: BchThroughput,
     pub monte_carlo: Vec<MonteCarloRate>,
 }
@@ -124,6 +141,30 @@ pub fn run(settings: &EccBenchSettings) -> EccBenchReport {
         one_core_us_per_frame: single / frames * 1e6,
         all_cores_mbit_per_s: info_bits / parallel / 1e6,
     };
+
+    let best = SimdLevel::detect();
+    let ldpc_fixed_iterations = SimdLevel::available()
+        .into_iter()
+        .map(|level| {
+            let mut decoder = MinSumDecoder::new(&code, MIN_SUM_RULE, MIN_SUM_ITERATIONS).with_simd(level);
+            let started = Instant::now();
+            for (_, llr) in &inputs {
+                decoder.decode_fixed(llr, FIXED_ITERATIONS);
+            }
+            let single = started.elapsed().as_secs_f64();
+            let all_cores = (level == best).then(|| {
+                let started = Instant::now();
+                inputs.par_iter().for_each_init(
+                    || MinSumDecoder::new(&code, MIN_SUM_RULE, MIN_SUM_ITERATIONS).with_simd(level),
+                    |d, (_, llr)| {
+                        d.decode_fixed(llr, FIXED_ITERATIONS);
+                    },
+                );
+                info_bits / started.elapsed().as_secs_f64() / 1e6
+            });
+            FixedIterationThroughput { simd: level.name().into(), iterations: FIXED_ITERATIONS, frames: settings.ldpc_frames, one_core_mbit_per_s: info_bits / single / 1e6, all_cores_mbit_per_s: all_cores }
+        })
+        .collect();
 
     let bch_code = BchCode::storage_4kb();
     let words: Vec<_> = (0..settings.bch_frames)
@@ -181,13 +222,5 @@ pub fn run(settings: &EccBenchSettings) -> EccBenchReport {
             }
         })
         .collect();
-    EccBenchReport { threads: rayon::current_num_threads(), vector_unit: vector_unit().into(), ldpc, bch, monte_carlo }
-}
-
-fn vector_unit() -> &'static str {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        return "avx2";
-    }
-    "portable (compiler auto-vectorisation for the baseline target)"
+    EccBenchReport { threads: rayon::current_num_threads(), vector_unit: SimdLevel::detect().name().into(), ldpc, ldpc_fixed_iterations, bch, monte_carlo }
 }

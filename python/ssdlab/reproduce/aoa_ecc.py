@@ -31,7 +31,7 @@ from typing import Any
 from ssdlab import api
 from ssdlab.locations import shared_dir
 from ssdlab.reproduce import report
-from ssdlab.reproduce.report import fmt, provenance, write_table
+from ssdlab.reproduce.report import fmt, provenance
 from ssdlab.sweep import Sweep, SweepError, run_sweep
 
 PRESET = "seed000-aoa"
@@ -325,15 +325,10 @@ def reproduce(
     regime = run_sweep(build_regime_sweep(table_pe), out / "sweep-regime", scheduler=scheduler, workers=workers, progress=progress)
     table6, table7, table_regime = fig6_rows(fig6.rows), fig7_rows(fig7.rows, selected), regime_rows(regime.rows)
     tolerable = tolerable_pe(read_path)
-    write_table(table6, out / "fig6")
-    write_table(table7, out / "fig7")
-    write_table(table_regime, out / "regime")
     figures = reproduce_plots.write_aoa_ecc_figures(read_path["decoder_tables"]["retention_hours"], tolerable, table6, table7, out)
-    report_path = out / "report.md"
-    report_path.write_text(_report(selected, read_path, tolerable, table6, table7, table_regime, figures, (fig6, fig7, regime), scheduler, table_pe), encoding="utf-8")
-    summary = _fig7_markdown(table7)
-    return report.Reproduction(out_dir=out, report_path=report_path, table=table7, summary=summary, figures=figures,
-                               failed=fig6.failed + fig7.failed + regime.failed, wall_seconds=fig6.wall_seconds + fig7.wall_seconds + regime.wall_seconds)
+    text = _report(selected, read_path, tolerable, table6, table7, table_regime, figures, (fig6, fig7, regime), scheduler, table_pe)
+    return report.finish(out, tables={"fig6": table6, "fig7": table7, "regime": table_regime}, main="fig7", report_text=text,
+                         summary=_fig7_markdown(table7), figures=figures, outcomes=(fig6, fig7, regime))
 
 
 def _fig6_markdown(table: Sequence[Mapping[str, Any]]) -> str:

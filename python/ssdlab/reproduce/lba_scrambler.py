@@ -37,14 +37,14 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ssdlab import api
 from ssdlab.locations import shared_dir, shared_trace
 from ssdlab.reproduce import report
-from ssdlab.reproduce.report import fmt, provenance, write_table
+from ssdlab.reproduce.report import fmt, provenance
 from ssdlab.sweep import Sweep, SweepError, run_sweep
 
 PRESET = "seed003-scrambler"
@@ -559,20 +559,16 @@ def reproduce(
     sweep = build_sweep(plans, CHURN if churn else None, stand_in_cap_bytes)
     outcome = run_sweep(sweep, out / "sweep", scheduler=scheduler, workers=workers, progress=progress)
     tables = build_tables(outcome.rows)
-    write_table(tables["main"], out)
-    for name in ("rule1", "churn"):
-        if tables[name]:
-            write_table(tables[name], out / name)
     figures: dict[str, Path] = {}
     for drive in DRIVES:
         for gc in GC_POLICIES:
             rows = [r for r in tables["main"] if r["drive"] == drive and r["gc_policy"] == gc]
             figures.update(reproduce_plots.write_lba_scrambler_figures(rows, out, f"{drive}-{gc.replace('_', '-')}", f"{drive} drive, {gc.replace('_', '-')} GC"))
     found = regimes(tables["main"])
-    report_path = out / "report.md"
-    report_path.write_text(_report(plans, tables, found, figures, outcome, scheduler, stand_in_cap_bytes), encoding="utf-8")
+    text = _report(plans, tables, found, figures, outcome, scheduler, stand_in_cap_bytes)
     summary = _regime_markdown(found) + "\n\n" + _regime_statement(found, tables["churn"])
-    return report.Reproduction(out_dir=out, report_path=report_path, table=tables["main"], summary=summary, figures=figures, failed=outcome.failed, wall_seconds=outcome.wall_seconds)
+    return report.finish(out, tables={"": tables["main"], "rule1": tables["rule1"], "churn": tables["churn"]}, main="", report_text=text,
+                         summary=summary, figures=figures, outcomes=(outcome,))
 
 
 def _report(plans: Sequence[WorkloadPlan], tables: Mapping[str, Sequence[Mapping[str, Any]]], found: Sequence[Regime], figures: Mapping[str, Path], outcome: Any, scheduler: str | None, cap: float | None) -> str:

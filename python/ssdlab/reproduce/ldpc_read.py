@@ -28,7 +28,7 @@ from typing import Any
 from ssdlab import api
 from ssdlab.locations import shared_dir, shared_trace
 from ssdlab.reproduce import report
-from ssdlab.reproduce.report import fmt, provenance, write_table
+from ssdlab.reproduce.report import fmt, provenance
 from ssdlab.sweep import Sweep, SweepError, run_sweep
 
 PRESET = "seed002-ldpc"
@@ -319,14 +319,12 @@ def reproduce(
     sweep = build_sweep(selected, tables)
     outcome = run_sweep(sweep, out / "sweep", scheduler=scheduler, workers=workers, progress=progress)
     table = _rows(outcome.rows)
-    write_table(table, out)
     figures: dict[str, Path] = {}
     for errors in ERROR_MODELS:
         rows = [r for r in table if r["errors"] == errors]
         figures.update(reproduce_plots.write_ldpc_read_figures(rows, out, "" if errors == "chips" else "-blocks", "" if errors == "chips" else "with block spread"))
-    report_path = out / "report.md"
-    report_path.write_text(_report(selected, table, figures, outcome, scheduler, tables), encoding="utf-8")
-    return report.Reproduction(out_dir=out, report_path=report_path, table=table, summary=_table_markdown(table), figures=figures, failed=outcome.failed, wall_seconds=outcome.wall_seconds)
+    return report.finish(out, tables={"": table}, main="", report_text=_report(selected, table, figures, outcome, scheduler, tables),
+                         summary=_table_markdown(table), figures=figures, outcomes=(outcome,))
 
 
 def _mean(table: Sequence[Mapping[str, Any]], key: str) -> float | None:
@@ -410,23 +408,23 @@ def _figure_rows(table: Sequence[Mapping[str, Any]], tables: Mapping[str, Mappin
         f"| Fig. 13: progressive | {SEED_FINDINGS['progressive']} | {both(best_progressive)} "
         f"| {progressive_note} |",
         f"| Fig. 14: both | {SEED_FINDINGS['both']} | {both(worst)} | {worst_note} |",
-        f"| Fig. 15: interleaving (two-step) | lower response time, 4-way more than 2-way | "
+        "| Fig. 15: interleaving (two-step) | lower response time, 4-way more than 2-way | "
         + both(lambda e: f"2-way x{fmt(_model_mean(table, 'interleave_2_vs_baseline', e), 'ratio')}, 4-way x{fmt(_model_mean(table, 'interleave_4_vs_baseline', e), 'ratio')}; all three x{fmt(_model_mean(table, COMBINED + '_vs_baseline', e), 'ratio')}")
         + f" | {interleave_note} |",
         f"| Fig. 17: 2 channels | {SEED_FINDINGS['channels']} | "
         + both(lambda e: f"baseline delay {_span_text(_range(table, 'baseline_delay', 2, e))}; both {_span_text(_range(table, 'both_delay', 2, e))}")
         + " | Compare with the Fig. 11 and 14 rows: the techniques' ranking holds on 2 channels; delays grow where 2 channels queue the traces. |",
-        f"| §5.5: look-ahead energy | +102.9 % flash access energy | "
+        "| §5.5: look-ahead energy | +102.9 % flash access energy | "
         + both(lambda e: f"{fmt(_model_mean(table, 'look_ahead_access_energy_increase', e), 'pct')} (cancelled sensings charged in full: {fmt(_model_mean(table, 'look_ahead_access_energy_increase_full', e), 'pct')})")
         + " | Charging each cancelled sensing only for the time it ran (the RESET stops it) gives the first figure; the seed's is reachable only if every "
         "started look-ahead is charged all six levels and more reads start one. |",
-        f"| §5.5: progressive decode energy | +35.2 % over one decode per read | "
+        "| §5.5: progressive decode energy | +35.2 % over one decode per read | "
         + both(lambda e: fmt(_model_mean(table, 'progressive_decode_increase', e), 'pct'))
         + " | The block spread's classes were chosen to land near the seed's figure; without them the second level is almost never needed. |",
-        f"| §5.5: look-ahead + progressive energy | +42.3 % (sensing and decoding) | "
+        "| §5.5: look-ahead + progressive energy | +42.3 % (sensing and decoding) | "
         + both(lambda e: fmt(_model_mean(table, 'both_sensing_decode_energy_change', e), 'pct') + " vs the baseline")
         + " | Against the two-step baseline, progressive sensing's savings outweigh look-ahead's and the extra decodes' costs; the seed's reference for +42.3 % is not stated (probably reads without soft sensing). |",
-        f"| §5.5: interleaving write amplification | \"more significant\" (not quantified) | "
+        "| §5.5: interleaving write amplification | \"more significant\" (not quantified) | "
         + both(lambda e: f"4-way x{fmt(_model_mean(table, 'interleave_4_write_amplification', e), 'ratio')}, 2-way x{fmt(_model_mean(table, 'interleave_2_write_amplification', e), 'ratio')} host pages (writes padded to whole groups)")
         + " | Counted, not simulated as extra programs. |",
     ]

@@ -1,6 +1,9 @@
-"""What every reproduction recipe does the same way: user traces given as NAME=PATH, number formatting
-in its Markdown tables, the results table as Parquet and CSV, and the provenance paragraph at the top of
-its report."""
+"""The recipe base: what every reproduction recipe does the same way. A recipe plans its workloads
+(user traces given as NAME=PATH: ``parse_trace_options``), runs its sweeps (``ssdlab.sweep``), turns
+their rows into tables, draws figures (``ssdlab.plotting``), and ends with ``finish``: the tables as
+Parquet and CSV, ``report.md`` opened by the ``provenance`` paragraph, and the ``Reproduction`` it
+returns. ``fmt`` and ``markdown_table`` format the report's tables. What is left to a recipe is what
+is its own: which points, which rows, which figures, and what the report says about them."""
 
 from __future__ import annotations
 
@@ -67,6 +70,32 @@ def fmt(value: Any, kind: str) -> str:
     if kind == "us":
         return f"{value:,.1f}"
     return f"{value:.1f}"
+
+
+def markdown_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[tuple[str, str, str]]) -> str:
+    """A Markdown table of ``rows``: one column per (header, key, ``fmt`` kind); kind ``text`` prints
+    the value as it is."""
+    lines = ["| " + " | ".join(header for header, _, _ in columns) + " |", "|" + "---|" * len(columns)]
+    for row in rows:
+        cells = [str(row.get(key, "")) if kind == "text" else fmt(row.get(key), kind) for _, key, kind in columns]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def finish(out: Path, *, tables: Mapping[str, Sequence[Mapping[str, Any]]], main: str, report_text: str, summary: str,
+           figures: dict[str, Path], outcomes: Sequence[Any]) -> Reproduction:
+    """Ends a recipe: writes each non-empty table (``""`` into ``out`` itself, any other name into
+    ``out/NAME``) as Parquet and CSV, the report as ``out/report.md``, and returns the Reproduction
+    (``main`` names its per-case table; failures and wall time summed over the sweeps' outcomes)."""
+    for name, rows in tables.items():
+        if rows or name == main:
+            write_table(rows, out / name if name else out)
+    report_path = out / "report.md"
+    report_path.write_text(report_text, encoding="utf-8")
+    return Reproduction(
+        out_dir=out, report_path=report_path, table=list(tables[main]), summary=summary, figures=figures,
+        failed=sum(outcome.failed for outcome in outcomes), wall_seconds=sum(outcome.wall_seconds for outcome in outcomes),
+    )
 
 
 def write_table(table: Sequence[Mapping[str, Any]], out: Path) -> None:

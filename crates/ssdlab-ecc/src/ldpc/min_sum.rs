@@ -3,8 +3,10 @@
 //! Layers are the block rows. Within a layer the Z check rows touch disjoint variables (each block
 //! column appears at most once per block row and a circulant is a permutation), so all Z rows are
 //! processed together: every loop below runs over r in 0..Z over contiguous (rotated) slices, which
-//! the compiler turns into SIMD (16 lanes of i16 when the CPU has AVX2, chosen at run time; 8 lanes
-//! of SSE2 otherwise). Messages saturate at +-i16::MAX.
+//! the compiler turns into SIMD. The same loops are compiled three times and one is chosen at run
+//! time ([`SimdLevel`]): AVX-512BW (32 lanes of i16), AVX2 (16 lanes) or the portable baseline (SSE2,
+//! 8 lanes, or whatever the target has). Integer arithmetic makes every path's decisions
+//! bit-identical (a property test decodes random frames on each). Messages saturate at +-i16::MAX.
 //! LLR sign convention: positive means bit 0. Early termination when the hard decisions satisfy all
 //! checks. Source: Hocevar, "A reduced complexity decoder architecture via layered decoding of LDPC
 //! codes" (SiPS 2004); Chen & Fossorier, normalized/offset BP-based decoding (IEEE Trans. Commun. 2002).
@@ -32,6 +34,47 @@ pub struct DecodeOutcome {
     pub iterations: u32,
 }
 
+/// The instruction set the decoder's loops run with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SimdLevel {
+    /// The compilation target's baseline (SSE2 on x86-64).
+    Portable,
+    Avx2,
+    /// AVX-512 F and BW (512-bit vectors of 16-bit lanes).
+    Avx512,
+}
+
+impl SimdLevel {
+    /// The widest level the running CPU supports.
+    pub fn detect() -> SimdLevel {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512bw") {
+                return SimdLevel::Avx512;
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                return SimdLevel::Avx2;
+            }
+        }
+        SimdLevel::Portable
+    }
+
+    /// Every level the running CPU supports, narrowest first.
+    pub fn available() -> Vec<SimdLevel> {
+        let best = SimdLevel::detect();
+        [SimdLevel::Portable, SimdLevel::Avx2, SimdLevel::Avx512].into_iter().filter(|&level| level <= best).collect()
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SimdLevel::Portable => "portable",
+            SimdLevel::Avx2 => "avx2",
+            SimdLevel::Avx512 => "avx512",
+        }
+    }
+}
+
 pub struct MinSumDecoder<'a> {
     code: &'a QcLdpcCode,
     rule: CheckNodeRule,
@@ -46,8 +89,8 @@ pub struct MinSumDecoder<'a> {
     /// Start of each layer in `messages`.
     layer_offsets: Vec<usize>,
     workspace: Workspace,
-    /// Whether the running CPU has AVX2 (checked once; the same loops then run 16 lanes wide).
-    use_avx2: bool,
+    /// The instruction set the loops run with (the widest the CPU has unless set).
+    simd: SimdLevel,
 }
 
 impl<'a> MinSumDecoder<'a> {
@@ -75,8 +118,18 @@ impl<'a> MinSumDecoder<'a> {
                 out1: vec![0; z],
                 out2: vec![0; z],
             },
-            use_avx2: cpu_has_avx2(),
+            simd: SimdLevel::detect(),
         }
+    }
+
+    /// Runs the loops with `level` (at most what the CPU supports: a wider level is lowered to it).
+    pub fn with_simd(mut self, level: SimdLevel) -> Self {
+        self.simd = level.min(SimdLevel::detect());
+        self
+    }
+
+    pub fn simd(&self) -> SimdLevel {
+        self.simd
     }
 
     /// Quantizes real-valued channel LLRs into the decoder's fixed point.
@@ -84,8 +137,19 @@ impl<'a> MinSumDecoder<'a> {
         (llr * LLR_SCALE).round().clamp(-(CHANNEL_LLR_LIMIT as f64), CHANNEL_LLR_LIMIT as f64) as i16
     }
 
-    /// Decodes fixed-point channel LLRs (see [`MinSumDecoder::quantize`]).
+    /// Decodes fixed-point channel LLRs (see [`MinSumDecoder::quantize`]), stopping as soon as the
+    /// hard decisions satisfy every check (at most the decoder's iteration limit).
     pub fn decode(&mut self, channel: &[i16]) -> DecodeOutcome {
+        self.run(channel, Schedule { early_stop: true, iterations: self.max_iterations })
+    }
+
+    /// Decodes with exactly `iterations` iterations and no check in between (how decoders are
+    /// compared for throughput); success is the syndrome after the last one.
+    pub fn decode_fixed(&mut self, channel: &[i16], iterations: u32) -> DecodeOutcome {
+        self.run(channel, Schedule { early_stop: false, iterations })
+    }
+
+    fn run(&mut self, channel: &[i16], schedule: Schedule) -> DecodeOutcome {
         assert_eq!(channel.len(), self.code.n());
         let z = self.code.z;
         for (column, values) in channel.chunks_exact(z).enumerate() {
@@ -93,35 +157,45 @@ impl<'a> MinSumDecoder<'a> {
             self.posterior[(2 * column + 1) * z..(2 * column + 2) * z].copy_from_slice(values);
         }
         self.messages.iter_mut().for_each(|m| *m = 0);
-        #[cfg(target_arch = "x86_64")]
-        if self.use_avx2 {
-            // SAFETY: `use_avx2` is set only when the running CPU reports AVX2.
-            return unsafe { self.decode_avx2() };
+        match self.simd {
+            // SAFETY (both): `simd` is never above `SimdLevel::detect()`, i.e. the running CPU has
+            // the features the function is compiled for.
+            #[cfg(target_arch = "x86_64")]
+            SimdLevel::Avx512 => unsafe { self.decode_avx512(schedule) },
+            #[cfg(target_arch = "x86_64")]
+            SimdLevel::Avx2 => unsafe { self.decode_avx2(schedule) },
+            _ => self.decode_portable(schedule),
         }
-        self.decode_portable()
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn decode_avx2(&mut self) -> DecodeOutcome {
-        self.decode_portable()
+    unsafe fn decode_avx2(&mut self, schedule: Schedule) -> DecodeOutcome {
+        self.decode_portable(schedule)
     }
 
-    /// The decoding loop; `inline(always)` so that the AVX2 entry point compiles it with 16 lanes.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx2")]
+    unsafe fn decode_avx512(&mut self, schedule: Schedule) -> DecodeOutcome {
+        self.decode_portable(schedule)
+    }
+
+    /// The decoding loop; `inline(always)` so that each entry point compiles it for its vectors.
     #[inline(always)]
-    fn decode_portable(&mut self) -> DecodeOutcome {
-        if self.syndrome_is_zero() {
+    fn decode_portable(&mut self, schedule: Schedule) -> DecodeOutcome {
+        if schedule.early_stop && self.syndrome_is_zero() {
             return DecodeOutcome { success: true, iterations: 0 };
         }
-        for iteration in 1..=self.max_iterations {
+        for iteration in 1..=schedule.iterations {
             for layer in 0..self.code.layers.len() {
                 self.process_layer(layer);
             }
-            if self.syndrome_is_zero() {
+            if schedule.early_stop && self.syndrome_is_zero() {
                 return DecodeOutcome { success: true, iterations: iteration };
             }
         }
-        DecodeOutcome { success: false, iterations: self.max_iterations }
+        let success = !schedule.early_stop && self.syndrome_is_zero();
+        DecodeOutcome { success, iterations: schedule.iterations }
     }
 
     /// Hard decisions of the current posterior (one bit per byte).
@@ -256,15 +330,11 @@ fn emit(scratch: &[i16], min1: &[i16], out1: &[i16], out2: &[i16], signs: &[i16]
     }
 }
 
-fn cpu_has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+/// How long a decode runs: until the checks are satisfied (at most `iterations`), or exactly `iterations`.
+#[derive(Debug, Clone, Copy)]
+struct Schedule {
+    early_stop: bool,
+    iterations: u32,
 }
 
 #[inline(always)]
