@@ -79,10 +79,10 @@ pub struct MinSumDecoder<'a> {
     code: &'a QcLdpcCode,
     rule: CheckNodeRule,
     max_iterations: u32,
-    /// Posterior LLRs, stored twice per block column (`[2cZ, 2cZ+Z)` and `[2cZ+Z, 2cZ+2Z)` hold the
-    /// same Z values) so that the rotated view a circulant needs is one contiguous slice
-    /// `[2cZ+shift, 2cZ+shift+Z)`: every loop then runs the full Z = 512 rows with no split and no
-    /// scalar remainder. After a circulant updates its view, the two halves are re-synchronised.
+    /// Posterior LLRs, one per bit. A circulant with shift s sees rows 0..Z-s at `[cZ+s, cZ+Z)` and
+    /// rows Z-s..Z at `[cZ, cZ+s)`: every loop runs over those two contiguous segments. (An earlier
+    /// layout kept every column twice so that the rotated view was one slice, and re-synchronised
+    /// the copies after each circulant: the copies cost more than the split loops' remainders.)
     posterior: Vec<i16>,
     /// Check-to-variable messages, layer by layer, circulant by circulant, row by row.
     messages: Vec<i16>,
@@ -107,7 +107,7 @@ impl<'a> MinSumDecoder<'a> {
             code,
             rule,
             max_iterations,
-            posterior: vec![0; 2 * code.n()],
+            posterior: vec![0; code.n()],
             messages: vec![0; total],
             layer_offsets,
             workspace: Workspace {
@@ -151,11 +151,7 @@ impl<'a> MinSumDecoder<'a> {
 
     fn run(&mut self, channel: &[i16], schedule: Schedule) -> DecodeOutcome {
         assert_eq!(channel.len(), self.code.n());
-        let z = self.code.z;
-        for (column, values) in channel.chunks_exact(z).enumerate() {
-            self.posterior[2 * column * z..(2 * column + 1) * z].copy_from_slice(values);
-            self.posterior[(2 * column + 1) * z..(2 * column + 2) * z].copy_from_slice(values);
-        }
+        self.posterior.copy_from_slice(channel);
         self.messages.iter_mut().for_each(|m| *m = 0);
         match self.simd {
             // SAFETY (both): `simd` is never above `SimdLevel::detect()`, i.e. the running CPU has
@@ -200,14 +196,12 @@ impl<'a> MinSumDecoder<'a> {
 
     /// Hard decisions of the current posterior (one bit per byte).
     pub fn hard_decisions(&self) -> Vec<u8> {
-        let z = self.code.z;
-        self.posterior.chunks_exact(2 * z).flat_map(|column| column[..z].iter().map(|&l| (l < 0) as u8)).collect()
+        self.posterior.iter().map(|&l| (l < 0) as u8).collect()
     }
 
     /// Hard decisions of the information bits equal `info`.
     pub fn information_matches(&self, info: &[u8]) -> bool {
-        let z = self.code.z;
-        self.posterior.chunks_exact(2 * z).zip(info.chunks(z)).all(|(column, bits)| column.iter().zip(bits).all(|(&l, &b)| ((l < 0) as u8) == b))
+        self.posterior.iter().zip(info).all(|(&l, &b)| ((l < 0) as u8) == b)
     }
 
     #[inline(always)]
@@ -223,10 +217,16 @@ impl<'a> MinSumDecoder<'a> {
         min2.fill(i16::MAX);
         signs.fill(0);
         for (e, c) in circulants.iter().enumerate() {
-            let view = 2 * c.block_column * z + c.shift;
+            let (column, split) = (c.block_column * z, z - c.shift);
             let scratch = &mut scratch[e * z..(e + 1) * z];
             let messages = &self.messages[base + e * z..base + (e + 1) * z];
-            absorb(&self.posterior[view..view + z], messages, scratch, min1, min2, signs);
+            let (first, second) = (&self.posterior[column + c.shift..column + z], &self.posterior[column..column + c.shift]);
+            let (scratch_a, scratch_b) = scratch.split_at_mut(split);
+            let (min1_a, min1_b) = min1.split_at_mut(split);
+            let (min2_a, min2_b) = min2.split_at_mut(split);
+            let (signs_a, signs_b) = signs.split_at_mut(split);
+            absorb(first, &messages[..split], scratch_a, min1_a, min2_a, signs_a);
+            absorb(second, &messages[split..], scratch_b, min1_b, min2_b, signs_b);
         }
         // 2. Corrected magnitudes.
         match self.rule {
@@ -251,15 +251,13 @@ impl<'a> MinSumDecoder<'a> {
         }
         // 3. New check messages and posteriors.
         for (e, c) in circulants.iter().enumerate() {
-            let column = 2 * c.block_column * z;
-            let view = column + c.shift;
+            let (column, split) = (c.block_column * z, z - c.shift);
             let scratch = &scratch[e * z..(e + 1) * z];
             let messages = &mut self.messages[base + e * z..base + (e + 1) * z];
-            emit(scratch, min1, out1, out2, signs, messages, &mut self.posterior[view..view + z]);
-            // Re-synchronise the two copies: the view wrote [shift, Z) of the first copy and
-            // [0, shift) of the second.
-            self.posterior.copy_within(view..column + z, view + z);
-            self.posterior.copy_within(column + z..view + z, column);
+            let (second, first) = self.posterior[column..column + z].split_at_mut(c.shift);
+            let (messages_a, messages_b) = messages.split_at_mut(split);
+            emit(&scratch[..split], &min1[..split], &out1[..split], &out2[..split], &signs[..split], messages_a, first);
+            emit(&scratch[split..], &min1[split..], &out1[split..], &out2[split..], &signs[split..], messages_b, second);
         }
     }
 
@@ -270,8 +268,9 @@ impl<'a> MinSumDecoder<'a> {
         for layer in &self.code.layers {
             parity.fill(0);
             for c in layer {
-                let view = 2 * c.block_column * z + c.shift;
-                xor_into(parity, &self.posterior[view..view + z]);
+                let (column, split) = (c.block_column * z, z - c.shift);
+                xor_into(&mut parity[..split], &self.posterior[column + c.shift..column + z]);
+                xor_into(&mut parity[split..], &self.posterior[column..column + c.shift]);
             }
             // The sign bit of each xor is the parity of that check's hard decisions.
             if parity.iter().fold(0i16, |acc, &p| acc | p) < 0 {
