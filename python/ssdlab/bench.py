@@ -312,13 +312,14 @@ def run_ecc_benchmark(console: Console) -> dict[str, Any]:
         f"{ldpc['all_cores_mbit_per_s']:.1f} Mbit/s",
     )
     for fixed in report.get("ldpc_fixed_iterations", []):
-        fixed_ok = fixed["one_core_mbit_per_s"] >= ECC_TARGETS["ldpc_fixed_16bit_mbit_per_s"]
+        target = ECC_TARGETS[f"ldpc_fixed_{fixed['bits']}bit_mbit_per_s"]
+        fixed_ok = fixed["one_core_mbit_per_s"] >= target
         all_cores = fixed["all_cores_mbit_per_s"]
         table.add_row(
-            f"layered NMS, 16-bit, {fixed['simd']}",
-            f"{fixed['frames']} frames, {fixed['iterations']} iterations fixed (no early stop)",
+            f"layered {fixed['decoder']}, {fixed['bits']}-bit, {fixed['simd']}",
+            f"{fixed['frames']} frames, {fixed['iterations']} iterations fixed (no early stop); {fixed['decoded']} decoded",
             f"{fixed['one_core_mbit_per_s']:.1f} Mbit/s",
-            f"≥ {ECC_TARGETS['ldpc_fixed_16bit_mbit_per_s']:.0f} Mbit/s {'✓' if fixed_ok else '✗'}",
+            f"≥ {target:.0f} Mbit/s {'✓' if fixed_ok else '✗'}",
             "-" if all_cores is None else f"{all_cores:.1f} Mbit/s",
         )
     bch_ok = bch["one_core_ms_per_frame"] <= ECC_TARGETS["bch_ms_per_frame"]
@@ -341,5 +342,6 @@ def run_ecc_benchmark(console: Console) -> dict[str, Any]:
     return {"scenario": "ecc", **report, "targets": ECC_TARGETS}
 
 
-# Issue 18: at 10 fixed iterations on one core, 16-bit NMS at least 150 Mbit/s (above AFF3CT's best).
-ECC_TARGETS = {"ldpc_mbit_per_s": 150.0, "bch_ms_per_frame": 2.0, "ldpc_fixed_16bit_mbit_per_s": 150.0}
+# Issue 18: at 10 fixed iterations on one core, 16-bit NMS at least 150 Mbit/s and 8-bit min-sum at
+# least 190 Mbit/s (above AFF3CT's best runs on this kind of machine).
+ECC_TARGETS = {"ldpc_mbit_per_s": 150.0, "bch_ms_per_frame": 2.0, "ldpc_fixed_16bit_mbit_per_s": 150.0, "ldpc_fixed_8bit_mbit_per_s": 190.0}

@@ -13,7 +13,7 @@
 
 use crate::bch::BchCode;
 use crate::channel::{CellKind, Channel, ChannelParameters, Stress};
-use crate::ldpc::min_sum::{MinSumDecoder, SimdLevel};
+use crate::ldpc::min_sum::{quantize, CheckNodeRule, Lane, MinSumDecoder, SimdLevel};
 use crate::ldpc::QcLdpcCode;
 use crate::read_model::LlrSource;
 use crate::monte_carlo::{run_point, Codes, DecoderKind, StopRule, MIN_SUM_ITERATIONS, MIN_SUM_RULE};
@@ -51,11 +51,15 @@ pub struct LdpcThroughput {
     pub all_cores_mbit_per_s: f64,
 }
 
-/// Layered normalized min-sum (16-bit) at a fixed iteration count with no early termination: how
-/// decoders are compared (issue 18), on one SIMD level.
+/// Layered min-sum at a fixed iteration count with no early termination (how decoders are compared,
+/// issue 18), on one SIMD level: 16-bit normalised (the decoder of every curve) or 8-bit offset.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FixedIterationThroughput {
+    pub decoder: String,
+    pub bits: u32,
     pub simd: String,
+    /// Frames whose information bits came out right.
+    pub decoded: usize,
     pub iterations: u32,
     pub frames: usize,
     pub one_core_mbit_per_s: f64,
@@ -94,6 +98,41 @@ pub struct EccBenchReport {
     pub ldpc_fixed_iterations: Vec<FixedIterationThroughput>,
     pub bch: BchThroughput,
     pub monte_carlo: Vec<MonteCarloRate>,
+}
+
+/// The 8-bit decoder's check-node rule in the fixed-iteration comparison.
+pub const MIN_SUM_8_BIT_RULE: CheckNodeRule = CheckNodeRule::Offset { offset: 0.5 };
+
+/// Decodes `inputs` with `FIXED_ITERATIONS` iterations on one core (and on all, when asked).
+fn fixed_iterations<L: Lane>(code: &QcLdpcCode, name: &str, rule: CheckNodeRule, inputs: &[(Vec<u8>, Vec<L>)], level: SimdLevel, all_cores: bool) -> FixedIterationThroughput {
+    let info_bits = inputs.len().max(1) as f64 * code.k() as f64;
+    let mut decoder = MinSumDecoder::<L>::with_lanes(code, rule, MIN_SUM_ITERATIONS).with_simd(level);
+    let started = Instant::now();
+    for (_, llr) in inputs {
+        decoder.decode_fixed(llr, FIXED_ITERATIONS);
+    }
+    let single = started.elapsed().as_secs_f64();
+    let decoded = inputs.iter().filter(|(info, llr)| decoder.decode_fixed(llr, FIXED_ITERATIONS).success && decoder.information_matches(info)).count();
+    let all_cores_mbit_per_s = all_cores.then(|| {
+        let started = Instant::now();
+        inputs.par_iter().for_each_init(
+            || MinSumDecoder::<L>::with_lanes(code, rule, MIN_SUM_ITERATIONS).with_simd(level),
+            |d, (_, llr)| {
+                d.decode_fixed(llr, FIXED_ITERATIONS);
+            },
+        );
+        info_bits / started.elapsed().as_secs_f64() / 1e6
+    });
+    FixedIterationThroughput {
+        decoder: name.into(),
+        bits: 8 * std::mem::size_of::<L>() as u32,
+        simd: level.name().into(),
+        decoded,
+        iterations: FIXED_ITERATIONS,
+        frames: inputs.len(),
+        one_core_mbit_per_s: info_bits / single / 1e6,
+        all_cores_mbit_per_s,
+    }
 }
 
 pub fn run(settings: &EccBenchSettings) -> EccBenchReport {
@@ -143,28 +182,14 @@ pub fn run(settings: &EccBenchSettings) -> EccBenchReport {
     };
 
     let best = SimdLevel::detect();
-    let ldpc_fixed_iterations = SimdLevel::available()
-        .into_iter()
-        .map(|level| {
-            let mut decoder = MinSumDecoder::new(&code, MIN_SUM_RULE, MIN_SUM_ITERATIONS).with_simd(level);
-            let started = Instant::now();
-            for (_, llr) in &inputs {
-                decoder.decode_fixed(llr, FIXED_ITERATIONS);
-            }
-            let single = started.elapsed().as_secs_f64();
-            let all_cores = (level == best).then(|| {
-                let started = Instant::now();
-                inputs.par_iter().for_each_init(
-                    || MinSumDecoder::new(&code, MIN_SUM_RULE, MIN_SUM_ITERATIONS).with_simd(level),
-                    |d, (_, llr)| {
-                        d.decode_fixed(llr, FIXED_ITERATIONS);
-                    },
-                );
-                info_bits / started.elapsed().as_secs_f64() / 1e6
-            });
-            FixedIterationThroughput { simd: level.name().into(), iterations: FIXED_ITERATIONS, frames: settings.ldpc_frames, one_core_mbit_per_s: info_bits / single / 1e6, all_cores_mbit_per_s: all_cores }
-        })
-        .collect();
+    // The same frames in 8 bits (the 16-bit values are 1/8 LLR steps).
+    let inputs_8: Vec<(Vec<u8>, Vec<i8>)> = inputs.iter().map(|(info, llr)| (info.clone(), llr.iter().map(|&v| quantize::<i8>(v as f64 / 8.0)).collect())).collect();
+    let mut ldpc_fixed_iterations = Vec::new();
+    for level in SimdLevel::available() {
+        let all_cores = level == best;
+        ldpc_fixed_iterations.push(fixed_iterations(&code, "normalized min-sum (x0.75)", MIN_SUM_RULE, &inputs, level, all_cores));
+        ldpc_fixed_iterations.push(fixed_iterations(&code, "offset min-sum (0.5)", MIN_SUM_8_BIT_RULE, &inputs_8, level, all_cores));
+    }
 
     let bch_code = BchCode::storage_4kb();
     let words: Vec<_> = (0..settings.bch_frames)

@@ -89,6 +89,43 @@ mod simd_paths {
         }
     }
 
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+        /// The 8-bit decoder, too, decides identically on every SIMD path.
+        #[test]
+        fn the_8_bit_decoder_is_bit_identical_on_every_path(seed in any::<u64>(), rber_per_mille in 0u64..30) {
+            let code = QcLdpcCode::storage_4kb();
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let word = code.encode(&random_bits(&mut rng, code.k()));
+            let llr: Vec<i8> = word.iter().map(|&bit| {
+                let size = 1 + rng.below(31) as i8;
+                if (bit == 1) ^ (rng.below(1000) < rber_per_mille) { -size } else { size }
+            }).collect();
+            let rule = CheckNodeRule::Offset { offset: 0.5 };
+            let mut reference = MinSumDecoder::<i8>::with_lanes(&code, rule, 12).with_simd(SimdLevel::Portable);
+            let expected = (reference.decode_fixed(&llr, 8), reference.hard_decisions());
+            for level in SimdLevel::available() {
+                let mut decoder = MinSumDecoder::<i8>::with_lanes(&code, rule, 12).with_simd(level);
+                prop_assert_eq!(&(decoder.decode_fixed(&llr, 8), decoder.hard_decisions()), &expected, "{:?}", level);
+            }
+        }
+    }
+
+    #[test]
+    fn the_8_bit_decoder_corrects_what_the_16_bit_one_does_at_rber_5e_3() {
+        let code = QcLdpcCode::storage_4kb();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
+        let mut decoder = MinSumDecoder::<i8>::with_lanes(&code, CheckNodeRule::Offset { offset: 0.5 }, 20);
+        for _ in 0..8 {
+            let info = random_bits(&mut rng, code.k());
+            let llr: Vec<i8> = code.encode(&info).iter().map(|&bit| {
+                let value = if (bit == 1) ^ (rng.below(100_000) < 500) { -3.0 } else { 3.0 };
+                ssdlab_ecc::ldpc::min_sum::quantize::<i8>(value)
+            }).collect();
+            assert!(decoder.decode(&llr).success && decoder.information_matches(&info));
+        }
+    }
+
     #[test]
     fn a_fixed_schedule_runs_every_iteration_and_reports_the_final_syndrome() {
         let code = QcLdpcCode::storage_4kb();
