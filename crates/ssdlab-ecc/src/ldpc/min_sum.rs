@@ -204,7 +204,6 @@ impl<'a, L: Lane> MinSumDecoder<'a, L> {
             layer_offsets.push(total);
             total += layer.len() * z;
         }
-        let widest = code.layers.iter().map(|l| l.len()).max().unwrap_or(0);
         MinSumDecoder {
             code,
             rule,
@@ -213,12 +212,11 @@ impl<'a, L: Lane> MinSumDecoder<'a, L> {
             messages: vec![L::default(); total],
             layer_offsets,
             workspace: Workspace {
-                scratch: vec![L::default(); widest * z],
-                min1: vec![L::default(); z],
-                min2: vec![L::default(); z],
-                signs: vec![L::default(); z],
-                out1: vec![L::default(); z],
-                out2: vec![L::default(); z],
+                min1: vec![L::default(); 2 * z],
+                min2: vec![L::default(); 2 * z],
+                signs: vec![L::default(); 2 * z],
+                out1: vec![L::default(); 2 * z],
+                out2: vec![L::default(); 2 * z],
             },
             simd: SimdLevel::detect(),
         }
@@ -306,26 +304,28 @@ impl<'a, L: Lane> MinSumDecoder<'a, L> {
         let z = self.code.z;
         let circulants = &self.code.layers[layer];
         let base = self.layer_offsets[layer];
-        let Workspace { scratch, min1, min2, signs, out1, out2 } = &mut self.workspace;
+        let Workspace { min1, min2, signs, out1, out2 } = &mut self.workspace;
+        // Loops run over a circulant's variables in posterior order p = 0..Z (one contiguous slice
+        // of the posterior and of its messages, no split); variable p meets check row
+        // r = (p - shift) mod Z, which is index p + Z - shift of the doubled (2Z) row arrays: rows
+        // Z-shift..Z in the first copy, 0..Z-shift in the second. Each copy gathers a two-minimum
+        // over part of the row's edges; merging the two copies gives exactly the row's minimum,
+        // second minimum and sign parity (a two-minimum merges exactly), whatever the split.
+        //
         // 1. Variable-to-check messages (posterior minus this layer's previous check message), and
         //    for every check row the two smallest magnitudes and the xor of all inputs (its sign bit
-        //    is the parity of negative inputs). All Z rows at once.
+        //    is the parity of negative inputs).
         min1.fill(L::MAX);
         min2.fill(L::MAX);
         signs.fill(L::default());
         for (e, c) in circulants.iter().enumerate() {
-            let (column, split) = (c.block_column * z, z - c.shift);
-            let scratch = &mut scratch[e * z..(e + 1) * z];
+            let column = c.block_column * z;
+            let rows = z - c.shift..2 * z - c.shift;
             let messages = &self.messages[base + e * z..base + (e + 1) * z];
-            let (first, second) = (&self.posterior[column + c.shift..column + z], &self.posterior[column..column + c.shift]);
-            let (scratch_a, scratch_b) = scratch.split_at_mut(split);
-            let (min1_a, min1_b) = min1.split_at_mut(split);
-            let (min2_a, min2_b) = min2.split_at_mut(split);
-            let (signs_a, signs_b) = signs.split_at_mut(split);
-            absorb(first, &messages[..split], scratch_a, min1_a, min2_a, signs_a);
-            absorb(second, &messages[split..], scratch_b, min1_b, min2_b, signs_b);
+            absorb(&self.posterior[column..column + z], messages, &mut min1[rows.clone()], &mut min2[rows.clone()], &mut signs[rows]);
         }
-        // 2. Corrected magnitudes.
+        merge_halves(min1, min2, signs, z);
+        // 2. Corrected magnitudes (both copies, as merged).
         match self.rule {
             CheckNodeRule::Normalized { factor } => {
                 let numerator = (factor * 16.0).round() as i32;
@@ -348,13 +348,10 @@ impl<'a, L: Lane> MinSumDecoder<'a, L> {
         }
         // 3. New check messages and posteriors.
         for (e, c) in circulants.iter().enumerate() {
-            let (column, split) = (c.block_column * z, z - c.shift);
-            let scratch = &scratch[e * z..(e + 1) * z];
+            let column = c.block_column * z;
+            let rows = z - c.shift..2 * z - c.shift;
             let messages = &mut self.messages[base + e * z..base + (e + 1) * z];
-            let (second, first) = self.posterior[column..column + z].split_at_mut(c.shift);
-            let (messages_a, messages_b) = messages.split_at_mut(split);
-            emit(&scratch[..split], &min1[..split], &out1[..split], &out2[..split], &signs[..split], messages_a, first);
-            emit(&scratch[split..], &min1[split..], &out1[split..], &out2[split..], &signs[split..], messages_b, second);
+            emit(&min1[rows.clone()], &out1[rows.clone()], &out2[rows.clone()], &signs[rows], messages, &mut self.posterior[column..column + z]);
         }
     }
 
@@ -365,12 +362,13 @@ impl<'a, L: Lane> MinSumDecoder<'a, L> {
         for layer in &self.code.layers {
             parity.fill(L::default());
             for c in layer {
-                let (column, split) = (c.block_column * z, z - c.shift);
-                xor_into(&mut parity[..split], &self.posterior[column + c.shift..column + z]);
-                xor_into(&mut parity[split..], &self.posterior[column..column + c.shift]);
+                let column = c.block_column * z;
+                xor_into(&mut parity[z - c.shift..2 * z - c.shift], &self.posterior[column..column + z]);
             }
-            // The sign bit of each xor is the parity of that check's hard decisions.
-            if parity.iter().fold(L::default(), |acc, &p| acc | p).is_negative() {
+            // The sign bit of each row's xor (both copies together) is the parity of that check's
+            // hard decisions.
+            let (first, second) = parity.split_at(z);
+            if first.iter().zip(second).fold(L::default(), |acc, (&a, &b)| acc | (a ^ b)).is_negative() {
                 return false;
             }
         }
@@ -378,9 +376,31 @@ impl<'a, L: Lane> MinSumDecoder<'a, L> {
     }
 }
 
-/// Per-layer buffers, each Z long except `scratch` (one Z slice per circulant of the widest layer).
+/// Merges the two copies of the doubled row arrays (see `process_layer`) and writes the merged
+/// values into both, so that any rotated view reads the whole row's values.
+#[inline(always)]
+fn merge_halves<L: Lane>(min1: &mut [L], min2: &mut [L], signs: &mut [L], z: usize) {
+    let (min1_a, min1_b) = min1.split_at_mut(z);
+    let (min2_a, min2_b) = min2.split_at_mut(z);
+    let (signs_a, signs_b) = signs.split_at_mut(z);
+    let (min1_b, min2_b, signs_b) = (&mut min1_b[..z], &mut min2_b[..z], &mut signs_b[..z]);
+    let (min1_a, min2_a, signs_a) = (&mut min1_a[..z], &mut min2_a[..z], &mut signs_a[..z]);
+    for i in 0..z {
+        let (a1, b1) = (min1_a[i], min1_b[i]);
+        let first = a1.min(b1);
+        let second = a1.max(b1).min(min2_a[i].min(min2_b[i]));
+        let parity = signs_a[i] ^ signs_b[i];
+        min1_a[i] = first;
+        min1_b[i] = first;
+        min2_a[i] = second;
+        min2_b[i] = second;
+        signs_a[i] = parity;
+        signs_b[i] = parity;
+    }
+}
+
+/// Per-layer row arrays, doubled (2Z, see `process_layer`).
 struct Workspace<L> {
-    scratch: Vec<L>,
     min1: Vec<L>,
     min2: Vec<L>,
     signs: Vec<L>,
@@ -392,12 +412,11 @@ struct Workspace<L> {
 /// Written as an indexed loop over equal-length slices so that it vectorises; the second minimum
 /// is updated branch-free as min(min2, max(min1, |t|)).
 #[inline(always)]
-fn absorb<L: Lane>(posterior: &[L], messages: &[L], scratch: &mut [L], min1: &mut [L], min2: &mut [L], signs: &mut [L]) {
+fn absorb<L: Lane>(posterior: &[L], messages: &[L], min1: &mut [L], min2: &mut [L], signs: &mut [L]) {
     let n = posterior.len();
-    let (messages, scratch, min1, min2, signs) = (&messages[..n], &mut scratch[..n], &mut min1[..n], &mut min2[..n], &mut signs[..n]);
+    let (messages, min1, min2, signs) = (&messages[..n], &mut min1[..n], &mut min2[..n], &mut signs[..n]);
     for i in 0..n {
         let t = posterior[i].saturating_sub(messages[i]);
-        scratch[i] = t;
         let magnitude = t.magnitude();
         let m1 = min1[i];
         min2[i] = min2[i].min(magnitude.max(m1));
@@ -409,11 +428,13 @@ fn absorb<L: Lane>(posterior: &[L], messages: &[L], scratch: &mut [L], min1: &mu
 /// New check-to-variable messages of one circulant and the updated posteriors. An edge whose
 /// input magnitude equals the row minimum gets the second minimum (on ties both are equal).
 #[inline(always)]
-fn emit<L: Lane>(scratch: &[L], min1: &[L], out1: &[L], out2: &[L], signs: &[L], messages: &mut [L], posterior: &mut [L]) {
-    let n = scratch.len();
-    let (min1, out1, out2, signs, messages, posterior) = (&min1[..n], &out1[..n], &out2[..n], &signs[..n], &mut messages[..n], &mut posterior[..n]);
+/// The variable-to-check input t is recomputed from the posterior and the old message (both as
+/// `absorb` read them: a layer touches each variable once) instead of being stored in between.
+fn emit<L: Lane>(min1: &[L], out1: &[L], out2: &[L], signs: &[L], messages: &mut [L], posterior: &mut [L]) {
+    let n = posterior.len();
+    let (min1, out1, out2, signs, messages) = (&min1[..n], &out1[..n], &out2[..n], &signs[..n], &mut messages[..n]);
     for i in 0..n {
-        let t = scratch[i];
+        let t = posterior[i].saturating_sub(messages[i]);
         let magnitude = t.magnitude();
         // Branch-free select (both loads unconditional, so the loop stays vectorised).
         let second = L::mask(magnitude == min1[i]);
