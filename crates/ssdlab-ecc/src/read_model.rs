@@ -60,6 +60,9 @@ pub struct ReadModel {
     /// Cumulative probability of the fine regions, per (state, neighbour state); each row has
     /// `fine_thresholds.len()` entries (the last region takes the rest).
     cumulative: Vec<f64>,
+    /// Per (state, neighbour state): the most likely fine region and the interval of the uniform
+    /// draw that selects it, `[low, high)` (see `sample`).
+    likely: Vec<(f64, f64, u8)>,
     /// The page bit a hard read returns for each fine region.
     pub page_bit_of_fine: Vec<u8>,
     /// The decoder's class of each fine region, and each class's LLR.
@@ -146,7 +149,18 @@ impl ReadModel {
         for s in 0..states {
             states_with_bit[(gray_bits(s) >> page) & 1].push(s as u8);
         }
-        ReadModel { page, input, fine_thresholds, cumulative, page_bit_of_fine, class_of_fine, class_llrs, states_with_bit }
+        let likely = cumulative
+            .chunks(fine - 1)
+            .map(|row| {
+                // Region k is chosen when row[k-1] <= u < row[k] (row[-1] = -inf, row[fine-1] = +inf).
+                let low = |k: usize| if k == 0 { f64::NEG_INFINITY } else { row[k - 1] };
+                let high = |k: usize| if k == row.len() { f64::INFINITY } else { row[k] };
+                let width = |k: usize| high(k).min(1.0) - low(k).max(0.0);
+                let best = (0..fine).max_by(|&a, &b| width(a).total_cmp(&width(b)).then(b.cmp(&a))).unwrap_or(0);
+                (low(best), high(best), best as u8)
+            })
+            .collect();
+        ReadModel { page, input, fine_thresholds, cumulative, likely, page_bit_of_fine, class_of_fine, class_llrs, states_with_bit }
     }
 
     /// Replaces the class LLRs by estimates from `training_cells` reads of known random data (the
@@ -182,8 +196,15 @@ impl ReadModel {
             let state = self.states_with_bit[bit as usize][(draw as usize) & (per_bit - 1)] as usize;
             let neighbour = ((draw >> 8) as usize) & (states - 1);
             let u = rng.next_f64();
-            let table = &self.cumulative[(state * states + neighbour) * row..][..row];
-            *out = table.partition_point(|&c| c <= u) as u8;
+            let index = state * states + neighbour;
+            // Most cells land in their row's most likely region: two predictable compares decide
+            // it, and the binary search (same answer) runs only for the rest.
+            let (low, high, region) = self.likely[index];
+            *out = if low <= u && u < high {
+                region
+            } else {
+                self.cumulative[index * row..][..row].partition_point(|&c| c <= u) as u8
+            };
         }
     }
 }

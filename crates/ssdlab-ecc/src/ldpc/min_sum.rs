@@ -1,9 +1,10 @@
-//! Layered min-sum decoding (normalized or offset), in 16-bit fixed point.
+//! Layered min-sum decoding (normalized or offset), in 16-bit fixed point (every curve and decoding
+//! table) or 8-bit ([`Lane`]: twice the lanes per vector, for throughput comparisons).
 //!
 //! Layers are the block rows. Within a layer the Z check rows touch disjoint variables (each block
 //! column appears at most once per block row and a circulant is a permutation), so all Z rows are
-//! processed together: every loop below runs over r in 0..Z over contiguous (rotated) slices, which
-//! the compiler turns into SIMD. The same loops are compiled three times and one is chosen at run
+//! processed together: every loop below runs over a circulant's Z variables as contiguous slices
+//! (the rotation is absorbed by doubled row arrays), which the compiler turns into SIMD. The same loops are compiled three times and one is chosen at run
 //! time ([`SimdLevel`]): AVX-512BW (32 lanes of i16), AVX2 (16 lanes) or the portable baseline (SSE2,
 //! 8 lanes, or whatever the target has). Integer arithmetic makes every path's decisions
 //! bit-identical (a property test decodes random frames on each). Messages saturate at +-i16::MAX.
@@ -151,7 +152,7 @@ macro_rules! lane {
 }
 
 // 16-bit: 1/8 LLR steps, channel clipped at 15 LLR units (the decoder every curve and table uses).
-lane!(i16, 8.0, 15 * 8, i16::MAX);
+lane!(i16, LLR_SCALE, CHANNEL_LLR_LIMIT, i16::MAX);
 /// 8-bit check messages are clipped at the channel limit (15.5 LLR units): without a clip, posteriors
 /// saturated at 63.5 and half of the frames at RBER 5e-3 failed (33 of 64 at 10 iterations; 64 of 64 with it).
 const MESSAGE_LIMIT_8: i8 = 31;
@@ -162,10 +163,9 @@ pub struct MinSumDecoder<'a, L: Lane = i16> {
     code: &'a QcLdpcCode,
     rule: CheckNodeRule,
     max_iterations: u32,
-    /// Posterior LLRs, one per bit. A circulant with shift s sees rows 0..Z-s at `[cZ+s, cZ+Z)` and
-    /// rows Z-s..Z at `[cZ, cZ+s)`: every loop runs over those two contiguous segments. (An earlier
-    /// layout kept every column twice so that the rotated view was one slice, and re-synchronised
-    /// the copies after each circulant: the copies cost more than the split loops' remainders.)
+    /// Posterior LLRs, one per bit, in block-column order. (An earlier layout kept every column twice
+    /// so that a circulant's rotated view was one slice, and re-synchronised the copies after each
+    /// circulant; now the rotation is carried by the doubled row arrays, see `process_layer`.)
     posterior: Vec<L>,
     /// Check-to-variable messages, layer by layer, circulant by circulant, row by row.
     messages: Vec<L>,
