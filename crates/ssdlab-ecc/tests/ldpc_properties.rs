@@ -140,3 +140,53 @@ mod simd_paths {
         assert!(!decoder.decode_fixed(&noise, 10).success);
     }
 }
+
+/// The decoder's decisions on fixed frames, as digests: speed work must leave them unchanged. The
+/// early-stopping digest is the decoder's before issue 18 (checked on that commit, 24b95d9); the
+/// fixed-iteration one dates from `decode_fixed`'s introduction and was checked after each change.
+#[test]
+fn decisions_on_fixed_frames_are_unchanged() {
+    let (early_stop, fixed) = decision_digests(true);
+    assert_eq!((early_stop, fixed), (GOLDEN_EARLY_STOP, GOLDEN_FIXED), "decisions changed: {early_stop:#x}, {fixed:#x}");
+}
+
+fn decision_digests(with_fixed: bool) -> (u64, u64) {
+    let code = QcLdpcCode::storage_4kb();
+    let mut state = 7u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let absorb = |digest: &mut u64, value: u64| {
+        *digest ^= value;
+        *digest = digest.wrapping_mul(0x0000_0100_0000_01b3);
+    };
+    let (mut early_stop, mut fixed) = (0xcbf2_9ce4_8422_2325u64, 0xcbf2_9ce4_8422_2325u64);
+    let mut decoder = MinSumDecoder::new(&code, CheckNodeRule::Normalized { factor: 0.75 }, 20);
+    for frame in 0..24u64 {
+        let info: Vec<u8> = (0..code.k()).map(|_| (next() & 1) as u8).collect();
+        let rber = 2 + frame % 12;
+        let llr: Vec<i16> = code
+            .encode(&info)
+            .iter()
+            .map(|&bit| {
+                let flipped = next() % 1000 < rber;
+                let size = 1 + (next() % 40) as i16;
+                if (bit == 1) ^ flipped { -size } else { size }
+            })
+            .collect();
+        let outcome = decoder.decode(&llr);
+        absorb(&mut early_stop, outcome.success as u64 | (outcome.iterations as u64) << 1);
+        decoder.hard_decisions().iter().for_each(|&bit| absorb(&mut early_stop, bit as u64));
+        if with_fixed {
+            absorb(&mut fixed, decoder.decode_fixed(&llr, 5).success as u64);
+            decoder.hard_decisions().iter().for_each(|&bit| absorb(&mut fixed, bit as u64));
+        }
+    }
+    (early_stop, fixed)
+}
+
+const GOLDEN_EARLY_STOP: u64 = 0xd668_1abc_b81e_ebf4;
+const GOLDEN_FIXED: u64 = 0x7852_3d78_9561_c8af;
