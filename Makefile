@@ -1,7 +1,7 @@
 # The developer interface. Every target creates .venv itself and is safe to run again.
 #   make run     build everything (release) and run the default simulation, printing a summary
 #   make test    build and run every test (Rust and Python)
-#   make bench   throughput and memory benchmarks (issue 2 scenarios a, b, c)
+#   make bench   throughput and memory benchmarks (scenarios a, b, c, o, d, m; about 5 minutes)
 #   make build   build the Python package with its native extension into .venv
 
 PYTHON ?= python3
