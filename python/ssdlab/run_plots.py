@@ -11,13 +11,13 @@ from ssdlab import plotting
 
 
 def plot_time_series(result: Mapping[str, Any], stem: Path) -> list[Path]:
-    """Four panels against simulated time: IOPS per op, p99 latency per op, GC pages copied per
-    interval, free blocks. Returns the PNG and SVG paths."""
+    """Five panels against simulated time: IOPS per op, p99 latency per op, GC pages copied per
+    interval, free blocks, die and channel utilisation. Returns the PNG and SVG paths."""
     series = result.get("time_series")
     if not series:
         raise ValueError("the result has no time series: run with --time-series-ms N (output.time_series_interval_ms)")
     seconds = [ms / 1e3 for ms in series["start_ms"]]
-    figure, axes = plotting.figure(9, 9, rows=4, sharex=True)
+    figure, axes = plotting.figure(9, 11, rows=5, sharex=True)
     for op, colour in (("read", "#1f77b4"), ("write", "#d62728")):
         axes[0].plot(seconds, series[op]["iops"], label=op, color=colour, linewidth=0.9)
         # Intervals without a completion have no latency: left out, not drawn as 0.
@@ -30,7 +30,12 @@ def plot_time_series(result: Mapping[str, Any], stem: Path) -> list[Path]:
     axes[2].set_ylabel("GC pages copied")
     axes[3].plot(seconds, series["free_blocks"], color="#2ca02c", linewidth=0.9)
     axes[3].set_ylabel("free blocks")
-    axes[3].set_xlabel("simulated time (s)")
+    for key, label, colour in (("die_utilisation", "dies", "#9467bd"), ("channel_utilisation", "channels", "#8c564b")):
+        if key in series:
+            axes[4].plot(seconds, [100 * value for value in series[key]], label=label, color=colour, linewidth=0.9)
+    axes[4].set_ylabel("utilisation (%)")
+    axes[4].legend(fontsize=8)
+    axes[4].set_xlabel("simulated time (s)")
     for ax in axes:
         ax.grid(alpha=0.3)
     axes[0].legend(fontsize=8)

@@ -24,6 +24,14 @@ fn the_time_series_totals_equal_the_summary_totals() {
         assert!(series.gc_invocations.iter().filter(|&&n| n > 0).count() > 1, "GC spread over the run: {:?}", series.gc_invocations);
         let n = series.start_ms.len();
         assert!(n > 10 && [series.read.p99_us.len(), series.free_blocks.len(), series.soft_reads.len()].iter().all(|&len| len == n));
+        // Utilisation per interval adds up to the run's: busy time booked in all intervals over the
+        // run's simulated time.
+        let interval_s = series.interval_ns as f64 / 1e9;
+        for (column, mean) in [(&series.die_utilisation, result.utilisation.die), (&series.channel_utilisation, result.utilisation.channel)] {
+            let booked: f64 = column.iter().map(|u| u * interval_s).sum();
+            assert!((booked - mean * result.simulated_seconds).abs() <= 1e-6 * booked.max(1e-9), "{booked} vs {mean} x {}", result.simulated_seconds);
+            assert!(column.iter().any(|&u| u > 0.0));
+        }
         // Per interval, p50 <= p99 <= max (within the histogram's bin width).
         for i in 0..n {
             assert!(series.read.p50_us[i] <= series.read.p99_us[i] + 1e-9 && series.read.p99_us[i] <= series.read.max_us[i] + 1e-9, "interval {i}");

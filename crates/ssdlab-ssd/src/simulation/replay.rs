@@ -105,6 +105,11 @@ impl Simulation {
                 if let Some(stalls) = self.stalls.as_mut() {
                     stalls.advance(now);
                 }
+                // Sampled on events too: after the last request's issue, the device's remaining
+                // work (and its utilisation) falls in the intervals it runs in.
+                if self.time_series.as_ref().is_some_and(|series| series.due(now)) {
+                    self.sample_time_series(now);
+                }
                 self.collect_completions(&mut queue);
                 if events_active && !self.scheduler.finished_batches().is_empty() {
                     self.collect_finished_batches()?;
@@ -189,7 +194,8 @@ impl Simulation {
     pub(super) fn time_series_totals(&self) -> super::time_series::Totals {
         let free_blocks = (0..self.layout.planes_total()).map(|plane| self.ftl.free_blocks(crate::geometry::PlaneIndex(plane)) as u64).sum();
         let soft_reads = self.read_strategy.statistics().map_or(0, |statistics| statistics.hard_decision_failures);
-        super::time_series::Totals::of(&self.ftl.stats(), free_blocks, soft_reads)
+        let (die_busy, channel_busy) = self.scheduler.busy_totals();
+        super::time_series::Totals::of(&self.ftl.stats(), free_blocks, soft_reads).with_busy(die_busy.0, channel_busy.0, self.layout.dies_total() as u64, self.layout.channels_total() as u64)
     }
 
     #[inline(never)]

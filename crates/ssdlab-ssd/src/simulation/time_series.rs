@@ -1,12 +1,15 @@
 //! The run over time (issue 17): per interval of simulated time, requests completed and bytes per
-//! op with their latency (mean, p50, p99, max), GC invocations and pages copied, free blocks and
-//! reads needing soft sensing. GC storms and backlogs show as spikes and plateaus.
+//! op with their latency (mean, p50, p99, max), GC invocations and pages copied, free blocks, reads
+//! needing soft sensing, and die and channel utilisation. GC storms and backlogs show as spikes and
+//! plateaus.
 //!
 //! Requests count in the interval of their completion. GC, free blocks and soft reads are sampled
 //! when the replay's clock crosses an interval's end (GC is booked when the write that triggers it
 //! is issued), as differences of the running totals. Percentiles come from a log histogram of 8 bins
 //! per power of two per interval: within 9 % of the exact value. The totals over all intervals equal
-//! the summary's (a test checks it).
+//! the summary's (a test checks it). Utilisation is the busy time booked on the dies (channels) in
+//! the interval over the interval times their number: an operation counts when it is booked (when
+//! it starts), so an interval can show slightly above 1 when long operations started in it.
 
 use crate::ftl::FtlStats;
 use ssdlab_engine::SimTime;
@@ -45,22 +48,36 @@ fn edge_of(bin: usize) -> f64 {
 pub(super) struct TimeSeriesCollector {
     interval_ns: u64,
     intervals: Vec<Interval>,
-    /// Running totals at each sampled interval end: (gc invocations, pages copied, free blocks, soft reads).
-    samples: Vec<(u64, u64, u64, u64)>,
+    /// Running totals at each sampled interval end.
+    samples: Vec<Sample>,
     next_sample_ns: u64,
 }
 
 /// Running totals the collector samples.
+#[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Totals {
     pub gc_invocations: u64,
     pub gc_pages_copied: u64,
     pub free_blocks: u64,
     pub soft_reads: u64,
+    /// Busy time booked so far on all dies and on all channels, and how many of each.
+    pub die_busy_ns: u64,
+    pub channel_busy_ns: u64,
+    pub dies: u64,
+    pub channels: u64,
 }
+
+/// One sampled interval end: the running totals that are differenced per interval, and free blocks.
+type Sample = Totals;
 
 impl Totals {
     pub(super) fn of(stats: &FtlStats, free_blocks: u64, soft_reads: u64) -> Self {
-        Totals { gc_invocations: stats.gc_invocations, gc_pages_copied: stats.gc_pages_copied + stats.pages_migrated_out, free_blocks, soft_reads }
+        Totals { gc_invocations: stats.gc_invocations, gc_pages_copied: stats.gc_pages_copied + stats.pages_migrated_out, free_blocks, soft_reads, ..Totals::default() }
+    }
+
+    /// With the dies' and channels' booked busy time.
+    pub(super) fn with_busy(self, die_busy_ns: u64, channel_busy_ns: u64, dies: u64, channels: u64) -> Self {
+        Totals { die_busy_ns, channel_busy_ns, dies, channels, ..self }
     }
 }
 
@@ -93,7 +110,7 @@ impl TimeSeriesCollector {
     /// Samples the running totals for every interval end at or before `clock`.
     pub(super) fn sample(&mut self, clock: SimTime, totals: &Totals) {
         while clock.0 >= self.next_sample_ns {
-            self.samples.push((totals.gc_invocations, totals.gc_pages_copied, totals.free_blocks, totals.soft_reads));
+            self.samples.push(*totals);
             self.next_sample_ns += self.interval_ns;
         }
     }
@@ -103,11 +120,11 @@ impl TimeSeriesCollector {
         let intervals = self.intervals.len().max(((end.0 / self.interval_ns) + 1) as usize);
         self.intervals.resize(intervals, Interval::new());
         while self.samples.len() < intervals {
-            self.samples.push((totals.gc_invocations, totals.gc_pages_copied, totals.free_blocks, totals.soft_reads));
+            self.samples.push(*totals);
         }
         let seconds = self.interval_ns as f64 / 1e9;
         let mut series = TimeSeries { interval_ns: self.interval_ns, ..TimeSeries::default() };
-        let mut previous = (0u64, 0u64, 0u64, 0u64);
+        let mut previous = Totals::default();
         for (index, interval) in self.intervals.iter().enumerate() {
             series.start_ms.push(index as f64 * self.interval_ns as f64 / 1e6);
             for (op, column) in [&mut series.read, &mut series.write].into_iter().enumerate() {
@@ -122,10 +139,14 @@ impl TimeSeriesCollector {
                 column.max_us.push(interval.latency_max_ns[op] as f64 / 1e3);
             }
             let sample = self.samples[index];
-            series.gc_invocations.push(sample.0 - previous.0.min(sample.0));
-            series.gc_pages_copied.push(sample.1 - previous.1.min(sample.1));
-            series.free_blocks.push(sample.2);
-            series.soft_reads.push(sample.3 - previous.3.min(sample.3));
+            let delta = |now: u64, before: u64| now - before.min(now);
+            series.gc_invocations.push(delta(sample.gc_invocations, previous.gc_invocations));
+            series.gc_pages_copied.push(delta(sample.gc_pages_copied, previous.gc_pages_copied));
+            series.free_blocks.push(sample.free_blocks);
+            series.soft_reads.push(delta(sample.soft_reads, previous.soft_reads));
+            let utilisation = |busy: u64, count: u64| busy as f64 / (self.interval_ns as f64 * count.max(1) as f64);
+            series.die_utilisation.push(utilisation(delta(sample.die_busy_ns, previous.die_busy_ns), sample.dies));
+            series.channel_utilisation.push(utilisation(delta(sample.channel_busy_ns, previous.channel_busy_ns), sample.channels));
             previous = sample;
         }
         series
@@ -175,6 +196,9 @@ pub struct TimeSeries {
     pub free_blocks: Vec<u64>,
     /// Reads whose hard decoding failed (soft sensing needed), by when they were issued.
     pub soft_reads: Vec<u64>,
+    /// Busy time booked on the dies (channels) in the interval over the interval x their number.
+    pub die_utilisation: Vec<f64>,
+    pub channel_utilisation: Vec<f64>,
 }
 
 #[cfg(test)]
@@ -187,7 +211,7 @@ mod tests {
         collector.record(SimTime(500), 100, 4096, false);
         collector.record(SimTime(1_500), 2_000, 8192, true);
         collector.record(SimTime(1_600), 1_000, 4096, false);
-        let totals = |gc| Totals { gc_invocations: gc, gc_pages_copied: 10 * gc, free_blocks: 50 - gc, soft_reads: 0 };
+        let totals = |gc| Totals { gc_invocations: gc, gc_pages_copied: 10 * gc, free_blocks: 50 - gc, ..Totals::default() }.with_busy(gc * 500, gc * 250, 2, 1);
         assert!(!collector.due(SimTime(999)) && collector.due(SimTime(2_500)));
         collector.sample(SimTime(2_500), &totals(3));
         let series = collector.finish(SimTime(2_600), &totals(4));
@@ -196,6 +220,9 @@ mod tests {
         // Both interval ends passed at 2,500 see 3 invocations; the last closes with 4.
         assert_eq!(series.gc_invocations, vec![3, 0, 1]);
         assert_eq!(series.free_blocks, vec![47, 47, 46]);
+        // 1,500 ns booked on 2 dies by the first end (of 2,000 ns of capacity), then none, then 500.
+        assert_eq!(series.die_utilisation, vec![0.75, 0.0, 0.25]);
+        assert_eq!(series.channel_utilisation, vec![0.75, 0.0, 0.25]);
         assert!((series.read.p99_us[1] - 1.0).abs() < 0.1, "{:?}", series.read.p99_us);
         assert!((series.read.mean_us[0] - 0.1).abs() < 1e-9);
     }
