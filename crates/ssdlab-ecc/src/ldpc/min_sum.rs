@@ -190,7 +190,7 @@ impl<'a> MinSumDecoder<'a> {
 
 /// Quantizes a real-valued channel LLR into `L`'s fixed point (clipped at the channel limit).
 pub fn quantize<L: Lane>(llr: f64) -> L {
-    let limit = L::from_steps(0.0).max(L::CHANNEL_LIMIT);
+    let limit = L::CHANNEL_LIMIT;
     L::from_steps(llr * L::SCALE).max(L::default().saturating_sub(limit)).min(limit)
 }
 

@@ -91,7 +91,7 @@ pub(super) struct FootprintBuilder {
     limit: AddressLimit,
     merge_devices: bool,
     devices: std::collections::BTreeMap<u32, DevicePages>,
-    /// The page the current device's entry was last found for (most traces have one device).
+    /// Requests seen (bounds how large a bit set may grow; see `PageCollector`).
     requests: u64,
     pages_total: usize,
     next_memory_check: usize,
