@@ -66,8 +66,9 @@ fn check_record(record: &RawRecord, max_request_bytes: u64) -> Result<(), FieldE
     Ok(())
 }
 
-/// Opens a file for line reading, decompressing gzip or zstd when its magic bytes say so.
-pub fn open_text(path: &Path) -> Result<Box<dyn BufRead + Send>, WorkloadError> {
+/// Opens a file for reading, decompressing gzip or zstd when its magic bytes say so. Plain files are
+/// returned unbuffered: [`Lines`] keeps its own buffer, and a second one would copy every byte twice.
+pub fn open_input(path: &Path) -> Result<Box<dyn Read + Send>, WorkloadError> {
     let io_error = |source| WorkloadError::Io { path: path.to_path_buf(), source };
     let mut file = File::open(path).map_err(io_error)?;
     let mut magic = [0u8; 4];
@@ -80,54 +81,122 @@ pub fn open_text(path: &Path) -> Result<Box<dyn BufRead + Send>, WorkloadError> 
         filled += n;
     }
     let file = File::open(path).map_err(io_error)?;
-    const BUFFER: usize = 1 << 16;
     Ok(if filled >= 2 && magic[..2] == [0x1f, 0x8b] {
-        Box::new(BufReader::with_capacity(BUFFER, flate2::read::MultiGzDecoder::new(BufReader::new(file))))
+        Box::new(flate2::read::MultiGzDecoder::new(BufReader::new(file)))
     } else if filled == 4 && magic == [0x28, 0xb5, 0x2f, 0xfd] {
-        let decoder = zstd::stream::read::Decoder::new(file).map_err(io_error)?;
-        Box::new(BufReader::with_capacity(BUFFER, decoder))
+        Box::new(zstd::stream::read::Decoder::new(file).map_err(io_error)?)
     } else {
-        Box::new(BufReader::with_capacity(BUFFER, file))
+        Box::new(file)
     })
 }
 
+/// [`open_input`] behind a line buffer, for callers that want [`BufRead`].
+pub fn open_text(path: &Path) -> Result<Box<dyn BufRead + Send>, WorkloadError> {
+    Ok(Box::new(BufReader::with_capacity(1 << 16, open_input(path)?)))
+}
+
+/// How many bytes [`Lines`] asks its input for at a time (lines longer than this grow the buffer).
+const LINE_CHUNK_BYTES: usize = 1 << 18;
+
 /// Line-by-line access with 1-based line numbers, tolerant of a missing final newline.
+///
+/// Lines are handed out as slices of one large buffer refilled in chunks (a line is never copied
+/// out of it): trace parsing is a large part of a whole run, and a per-line `read_until` through a
+/// boxed reader cost about as much as parsing the line.
 struct Lines {
-    input: Box<dyn BufRead + Send>,
+    input: Box<dyn Read + Send>,
     buffer: Vec<u8>,
+    /// Unread bytes are `buffer[start..end]`; the current line is `buffer[line.0..line.1]` (its
+    /// line ending included, so text errors show the line as it is).
+    start: usize,
+    end: usize,
+    line: (usize, usize),
+    exhausted: bool,
     number: u64,
+    /// The buffer's first size.
+    chunk_bytes: usize,
 }
 
 impl Lines {
+    fn new(input: Box<dyn Read + Send>) -> Self {
+        Self::with_chunk(input, LINE_CHUNK_BYTES)
+    }
+
+    fn with_chunk(input: Box<dyn Read + Send>, chunk_bytes: usize) -> Self {
+        Lines { input, buffer: Vec::new(), start: 0, end: 0, line: (0, 0), exhausted: false, number: 0, chunk_bytes: chunk_bytes.max(1) }
+    }
+
+    /// Moves the unread bytes to the front and reads more after them (growing the buffer when a
+    /// single line fills it). Returns false at the end of the input.
+    #[cold]
+    fn refill(&mut self, path: &Path) -> Result<bool, WorkloadError> {
+        if self.exhausted {
+            return Ok(false);
+        }
+        if self.buffer.is_empty() {
+            self.buffer.resize(self.chunk_bytes, 0);
+        }
+        self.buffer.copy_within(self.start..self.end, 0);
+        self.end -= self.start;
+        self.start = 0;
+        if self.end == self.buffer.len() {
+            let grown = self.buffer.len() * 2;
+            self.buffer.resize(grown, 0);
+        }
+        loop {
+            match self.input.read(&mut self.buffer[self.end..]) {
+                Ok(0) => {
+                    self.exhausted = true;
+                    return Ok(false);
+                }
+                Ok(n) => {
+                    self.end += n;
+                    return Ok(true);
+                }
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(source) => return Err(WorkloadError::Io { path: path.to_path_buf(), source }),
+            }
+        }
+    }
+
     /// The next line's bytes without its line ending.
     #[inline]
     fn next_bytes(&mut self, path: &Path) -> Result<Option<&[u8]>, WorkloadError> {
-        self.buffer.clear();
-        let n = self
-            .input
-            .read_until(b'\n', &mut self.buffer)
-            .map_err(|source| WorkloadError::Io { path: path.to_path_buf(), source })?;
-        if n == 0 {
-            return Ok(None);
-        }
+        let mut searched = 0;
+        let line_end = loop {
+            if let Some(at) = memchr::memchr(b'\n', &self.buffer[self.start + searched..self.end]) {
+                break self.start + searched + at + 1;
+            }
+            searched = self.end - self.start;
+            if !self.refill(path)? {
+                // The last line may have no newline.
+                if self.start == self.end {
+                    return Ok(None);
+                }
+                break self.end;
+            }
+        };
+        self.line = (self.start, line_end);
+        self.start = line_end;
         self.number += 1;
-        let mut end = self.buffer.len();
-        while end > 0 && matches!(self.buffer[end - 1], b'\n' | b'\r') {
+        let mut end = line_end;
+        while end > self.line.0 && matches!(self.buffer[end - 1], b'\n' | b'\r') {
             end -= 1;
         }
-        Ok(Some(&self.buffer[..end]))
+        Ok(Some(&self.buffer[self.line.0..end]))
     }
 
     /// The current line (as `next_bytes` last returned it) as text.
     fn text(&self, path: &Path) -> Result<&str, WorkloadError> {
-        match std::str::from_utf8(&self.buffer) {
+        let bytes = &self.buffer[self.line.0..self.line.1];
+        match std::str::from_utf8(bytes) {
             Ok(text) => Ok(text.trim_end_matches(['\n', '\r'])),
             Err(_) => Err(WorkloadError::Malformed {
                 path: path.to_path_buf(),
                 line: self.number,
                 field: "line",
                 message: "not valid UTF-8 text".into(),
-                text: String::from_utf8_lossy(&self.buffer).chars().take(120).collect(),
+                text: String::from_utf8_lossy(bytes).chars().take(120).collect(),
             }),
         }
     }
@@ -141,7 +210,7 @@ impl Lines {
 }
 
 fn guess_format(path: &Path) -> Result<TraceFormat, WorkloadError> {
-    let mut lines = Lines { input: open_text(path)?, buffer: Vec::new(), number: 0 };
+    let mut lines = Lines::new(open_input(path)?);
     let mut first = Vec::new();
     while first.len() < 8 {
         match lines.next_line(path)? {
@@ -229,7 +298,7 @@ impl RecordStream {
             max_request_bytes: u64::MAX,
             path: path.to_path_buf(),
             format,
-            lines: Lines { input: Box::new(std::io::empty()), buffer: Vec::new(), number: 0 },
+            lines: Lines::new(Box::new(std::io::empty())),
             csv: CsvState::default(),
             skip_bad_lines: false,
             skipped: SkippedLines::default(),
@@ -244,7 +313,7 @@ impl RecordStream {
             max_request_bytes,
             path: path.to_path_buf(),
             format,
-            lines: Lines { input: open_text(path)?, buffer: Vec::with_capacity(256), number: 0 },
+            lines: Lines::new(open_input(path)?),
             csv: CsvState::default(),
             skip_bad_lines,
             skipped: SkippedLines::default(),
@@ -541,4 +610,43 @@ impl Iterator for TraceReader {
 
 pub fn parse_format_name(name: &str) -> Result<TraceFormat, WorkloadError> {
     TraceFormat::from_name(name).ok_or_else(|| WorkloadError::UnknownFormatName { name: name.to_string(), known: KNOWN_FORMATS })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads `text` through a `Lines` whose buffer starts at `chunk` bytes and whose input hands out
+    /// at most 3 bytes per read: lines straddle every refill.
+    fn lines_of(text: &str, chunk: usize) -> Vec<(u64, String)> {
+        struct Trickle(std::io::Cursor<Vec<u8>>);
+        impl Read for Trickle {
+            fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+                let n = out.len().min(3);
+                self.0.read(&mut out[..n])
+            }
+        }
+        let mut lines = Lines::with_chunk(Box::new(Trickle(std::io::Cursor::new(text.as_bytes().to_vec()))), chunk);
+        let path = Path::new("test");
+        let mut seen = Vec::new();
+        while let Some(bytes) = lines.next_bytes(path).expect("in-memory reads do not fail") {
+            let bytes = String::from_utf8(bytes.to_vec()).expect("test text is UTF-8");
+            assert_eq!(lines.text(path).expect("test text is UTF-8"), bytes);
+            seen.push((lines.number, bytes));
+        }
+        seen
+    }
+
+    #[test]
+    fn lines_agree_with_the_standard_split_at_every_buffer_size() {
+        let long = "x".repeat(100);
+        let text = format!("0 1 2\r\n\n{long}\n3 4 5\r\nlast line without newline");
+        let expected: Vec<(u64, String)> = text.split('\n').enumerate().map(|(index, line)| (index as u64 + 1, line.trim_end_matches('\r').to_string())).collect();
+        for chunk in [1, 2, 5, 7, 64, 1 << 18] {
+            assert_eq!(lines_of(&text, chunk), expected, "chunk {chunk}");
+        }
+        // A final newline ends the last line; it does not start an empty one.
+        assert_eq!(lines_of("a\nb\n", 1), vec![(1, "a".to_string()), (2, "b".to_string())]);
+        assert!(lines_of("", 4).is_empty());
+    }
 }
