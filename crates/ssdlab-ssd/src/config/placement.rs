@@ -4,7 +4,7 @@
 use super::device::TierSpec;
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct PlacementConfig {
     pub policy: PlacementKind,
@@ -14,6 +14,15 @@ pub struct PlacementConfig {
     /// With `migrate_on_collect`: the tier the write tier's garbage collection moves valid pages to.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub migrate_to: Option<String>,
+    /// With `rr_fdca`: N_RDSMAX, the screening rounds (trips of round-robin around a plane) a
+    /// block's data must stay unwritten before it moves (seed 004 Fig. 11's axis; its best: 1).
+    pub max_screening_rounds: u8,
+}
+
+impl Default for PlacementConfig {
+    fn default() -> Self {
+        PlacementConfig { policy: PlacementKind::Single, write_tier: None, migrate_to: None, max_screening_rounds: 1 }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -25,6 +34,10 @@ pub enum PlacementKind {
     /// Host pages go to the write tier; its garbage collection moves every valid page of a victim
     /// to the `migrate_to` tier (seed 004's conventional MLC-then-TLC array), which collects in place.
     MigrateOnCollect,
+    /// Seed 004's round-robin frozen-data collection: host pages go to the write tier; its
+    /// collector screens the data of its victims for `max_screening_rounds` rounds and moves only
+    /// what stayed unwritten (frozen data) to `migrate_to`, a TLC block at a time.
+    RrFdca,
 }
 
 /// Checks that the named tiers exist and the policy fits the device.
@@ -38,16 +51,23 @@ pub(super) fn validate(placement: &PlacementConfig, tiers: &[TierSpec]) -> Resul
             }
         }
     }
-    if placement.policy == PlacementKind::MigrateOnCollect {
+    if placement.policy != PlacementKind::RrFdca && placement.max_screening_rounds != 1 {
+        return fail("placement.max_screening_rounds", "applies to policy = \"rr_fdca\" only".into());
+    }
+    if placement.max_screening_rounds == 0 || placement.max_screening_rounds > 100 {
+        return fail("placement.max_screening_rounds", format!("{} is outside 1..=100 (N_RDSMAX counts whole screening rounds)", placement.max_screening_rounds));
+    }
+    if matches!(placement.policy, PlacementKind::MigrateOnCollect | PlacementKind::RrFdca) {
+        let policy = if placement.policy == PlacementKind::RrFdca { "rr_fdca" } else { "migrate_on_collect" };
         let Some(target) = &placement.migrate_to else {
-            return fail("placement.migrate_to", "migrate_on_collect needs the tier to move collected pages to".into());
+            return fail("placement.migrate_to", format!("{policy} needs the tier to move collected pages to"));
         };
         let source = placement.write_tier.as_deref().or(names.first().copied()).unwrap_or_default();
         if target == source {
             return fail("placement.migrate_to", format!("must differ from the write tier `{source}`"));
         }
     } else if placement.migrate_to.is_some() {
-        return fail("placement.migrate_to", "applies to policy = \"migrate_on_collect\" only".into());
+        return fail("placement.migrate_to", "applies to policy = \"migrate_on_collect\" or \"rr_fdca\" only".into());
     }
     Ok(())
 }

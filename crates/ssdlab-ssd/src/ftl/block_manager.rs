@@ -35,15 +35,22 @@ pub struct BlockInfo {
     pub erase_count: u32,
     pub written_pages: u32,
     pub state: BlockState,
+    /// Seed 004's round number N_RDS: 0 for a block host (or migrated) data was written to, 1 for a
+    /// block filled by garbage-collection copies, +1 each time RR-FDCA's round-robin passes over it
+    /// without collecting it (`collector::frozen_data`). Fits in the record's padding.
+    pub screening_rounds: u8,
     /// Time of the most recent page program (for cost-benefit age).
     pub last_write_ns: u64,
     /// Order in which blocks became full (round-robin GC collects the oldest first).
     pub sealed_sequence: u64,
 }
 
+// The record stays 32 bytes (two per cache line): N_RDS lives in what was padding.
+const _: () = assert!(std::mem::size_of::<BlockInfo>() == 32);
+
 impl BlockInfo {
     pub fn fresh() -> Self {
-        BlockInfo { erase_count: 0, written_pages: 0, state: BlockState::Free, last_write_ns: 0, sealed_sequence: 0 }
+        BlockInfo { erase_count: 0, written_pages: 0, state: BlockState::Free, screening_rounds: 0, last_write_ns: 0, sealed_sequence: 0 }
     }
 }
 

@@ -37,6 +37,14 @@ pub struct FtlStats {
     pub block_modify_pages: u64,
     /// Pages a TRIM invalidated and unmapped.
     pub trimmed_pages: u64,
+    /// RR-FDCA (seed 004): valid pages of fresh victims copied into screening blocks (step A; also
+    /// counted in `gc_pages_copied`).
+    pub screening_copies: u64,
+    /// RR-FDCA: times round-robin passed over a block still being screened (step B).
+    pub screening_skips: u64,
+    /// RR-FDCA: frozen pages that did not fit the pair's TLC block and were written back within the
+    /// tier (step C5; also counted in `gc_pages_copied`).
+    pub residual_pages: u64,
 }
 
 impl FtlStats {
@@ -52,6 +60,9 @@ impl FtlStats {
             block_modify_writes: self.block_modify_writes + other.block_modify_writes,
             block_modify_pages: self.block_modify_pages + other.block_modify_pages,
             trimmed_pages: self.trimmed_pages + other.trimmed_pages,
+            screening_copies: self.screening_copies + other.screening_copies,
+            screening_skips: self.screening_skips + other.screening_skips,
+            residual_pages: self.residual_pages + other.residual_pages,
         }
     }
 }
@@ -219,6 +230,29 @@ impl BlockStore {
         self.victim_policy.select(&view).map(|local| BlockIndex(plane.0 * self.geometry.blocks_per_plane + local))
     }
 
+    /// The (local) block round-robin order collects next in a (local) plane, whatever the tier's
+    /// victim policy (RR-FDCA is defined on round-robin order).
+    pub(super) fn round_robin_victim(&self, plane: PlaneIndex) -> Option<BlockIndex> {
+        use super::garbage_collection::VictimPolicy;
+        let view = self.plane_view(plane, 0);
+        super::garbage_collection::RoundRobin.select(&view).map(|local| BlockIndex(plane.0 * self.geometry.blocks_per_plane + local))
+    }
+
+    /// A (local) block's screening round number (seed 004's N_RDS).
+    pub fn screening_rounds(&self, block: BlockIndex) -> u8 {
+        self.blocks[block.0 as usize].screening_rounds
+    }
+
+    /// Round-robin passes over a (local) full block without collecting it: one more screening
+    /// round, and the block goes to the back of the round-robin order (as if sealed now).
+    pub(super) fn pass_over(&mut self, block: BlockIndex) {
+        let info = &mut self.blocks[block.0 as usize];
+        info.screening_rounds = info.screening_rounds.saturating_add(1);
+        info.sealed_sequence = self.seal_counter;
+        self.seal_counter += 1;
+        self.stats.screening_skips += 1;
+    }
+
     /// The plane a host write of `lpn` goes to next (static: by logical page; dynamic: round-robin).
     #[inline]
     pub fn plane_for_write(&self, lpn: Lpn) -> PlaneIndex {
@@ -334,6 +368,8 @@ impl BlockStore {
                 })?;
                 let global = start + local as usize;
                 self.blocks[global].state = BlockState::Open;
+                // Seed 004's N_RDS: blocks of GC copies start their first screening round.
+                self.blocks[global].screening_rounds = (stream == Stream::GarbageCollection) as u8;
                 let slot = self.pages.ensure(global);
                 Frontier { local, next_page: self.blocks[global].written_pages, slot }
             }
@@ -397,6 +433,7 @@ impl BlockStore {
         self.keys[block.0 as usize] = 0;
         info.written_pages = 0;
         info.state = BlockState::Free;
+        info.screening_rounds = 0;
         self.pages.reset(block.0 as usize);
         self.stats.blocks_erased += 1;
         let plane = self.geometry.plane_of_block(block);

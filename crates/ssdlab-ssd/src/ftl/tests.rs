@@ -12,7 +12,7 @@ fn tier(name: &str, cell_type: CellType, planes_per_die: u32, pages_per_block: u
     tier_of_blocks(name, cell_type, planes_per_die, 8, pages_per_block)
 }
 
-fn tier_of_blocks(name: &str, cell_type: CellType, planes_per_die: u32, blocks_per_plane: u32, pages_per_block: u32) -> TierSpec {
+pub(super) fn tier_of_blocks(name: &str, cell_type: CellType, planes_per_die: u32, blocks_per_plane: u32, pages_per_block: u32) -> TierSpec {
     TierSpec {
         name: name.into(),
         field_prefix: format!("device.tiers.{name}"),
@@ -30,7 +30,7 @@ fn layout() -> DeviceLayout {
 }
 
 /// GC at watermarks 2/3 blocks with the given victim policy and plane allocation.
-fn ftl_config(policy: VictimPolicyKind, allocation: PlaneAllocation) -> FtlConfig {
+pub(super) fn ftl_config(policy: VictimPolicyKind, allocation: PlaneAllocation) -> FtlConfig {
     let mut config = FtlConfig::default();
     config.garbage_collection.policy = policy;
     config.garbage_collection.low_watermark_blocks = 2;
@@ -119,7 +119,7 @@ fn greedy_names_the_block_with_the_fewest_valid_pages() {
 
 /// Writes `writes` in order (tag = position + 1); after each write the invariants and `also` hold,
 /// and at the end every page reads back its latest tag and only those pages are mapped.
-fn write_and_check(ftl: &mut Ftl, writes: &[u32], also: impl Fn(&Ftl) -> Result<(), TestCaseError>) -> Result<(), TestCaseError> {
+pub(super) fn write_and_check(ftl: &mut Ftl, writes: &[u32], also: impl Fn(&Ftl) -> Result<(), TestCaseError>) -> Result<(), TestCaseError> {
     let mut latest = std::collections::HashMap::new();
     let mut ops = Vec::new();
     for (index, &lpn) in writes.iter().enumerate() {
@@ -169,7 +169,7 @@ fn two_tier_ftl_unit(policy: VictimPolicyKind, allocation: PlaneAllocation, bloc
     }
     let layout = DeviceLayout::from_specs(&[tier_of_blocks("mlc", CellType::Mlc, 2, 16, 4), tlc]);
     let config = ftl_config(policy, allocation);
-    let placement = Placement::MigrateOnCollect(crate::placement::MigrateOnCollect { write_tier: 0, migrate_to: 1 });
+    let placement = Placement::MigrateOnCollect(crate::placement::MigrateOnCollect { write_tier: 0, migrate_to: 1, screening: None });
     Ftl::new(&layout, &config, placement, &[24, 60], 64, true)
 }
 

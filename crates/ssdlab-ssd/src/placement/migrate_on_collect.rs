@@ -1,20 +1,29 @@
 //! New writes go to the write tier (MLC); its garbage collection moves every valid page of a victim
 //! to another tier (TLC) instead of copying it within the plane (seed 004 Fig. 6-7, the conventional
 //! MLC/TLC array without screening). Overwrites of migrated data land in the write tier again.
+//! With screening (`placement.policy = "rr_fdca"`) the write tier's collector is seed 004's RR-FDCA
+//! (`ftl/collector/frozen_data.rs`): only data that stayed unwritten for N_RDSMAX screening rounds
+//! moves.
 
 use super::Place;
-use crate::ftl::collector::{Collector, InPlace, Migrating};
+use crate::ftl::collector::{Collector, FrozenData, InPlace, Migrating};
 use crate::geometry::Lpn;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MigrateOnCollect {
     pub write_tier: usize,
     pub migrate_to: usize,
+    /// RR-FDCA's N_RDSMAX, when the write tier screens (None: every valid page of a victim moves).
+    pub screening: Option<u8>,
 }
 
 impl Place for MigrateOnCollect {
     fn name(&self) -> &'static str {
-        "migrate_on_collect"
+        if self.screening.is_some() {
+            "rr_fdca"
+        } else {
+            "migrate_on_collect"
+        }
     }
     #[inline]
     fn write_tier(&self, _lpn: Lpn) -> usize {
@@ -22,7 +31,10 @@ impl Place for MigrateOnCollect {
     }
     fn collector(&self, tier: usize) -> Collector {
         if tier == self.write_tier {
-            Collector::Migrating(Migrating { to: self.migrate_to })
+            match self.screening {
+                Some(max_rounds) => Collector::FrozenData(FrozenData { to: self.migrate_to, max_rounds }),
+                None => Collector::Migrating(Migrating { to: self.migrate_to }),
+            }
         } else {
             Collector::InPlace(InPlace)
         }

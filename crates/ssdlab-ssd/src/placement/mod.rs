@@ -3,8 +3,8 @@
 //! sends the pages it moves. One file per policy; a one-tier device uses [`Single`], which is the
 //! old single-FTL path unchanged.
 //!
-//! Left out (later issues): placement by data heat (seed 001's LRU of recent writes, seed 004's
-//! RR-FDCA screening), per-request placement hints.
+//! Left out (later issues): placement by data heat (seed 001's LRU of recent writes), per-request
+//! placement hints. (Seed 004's RR-FDCA screens data in the write tier's collector, not here.)
 
 mod migrate_on_collect;
 mod single;
@@ -44,7 +44,8 @@ impl Placement {
         let write_tier = tier(&config.write_tier);
         match config.policy {
             PlacementKind::Single => Placement::Single(Single { tier: write_tier }),
-            PlacementKind::MigrateOnCollect => Placement::MigrateOnCollect(MigrateOnCollect { write_tier, migrate_to: tier(&config.migrate_to) }),
+            PlacementKind::MigrateOnCollect => Placement::MigrateOnCollect(MigrateOnCollect { write_tier, migrate_to: tier(&config.migrate_to), screening: None }),
+            PlacementKind::RrFdca => Placement::MigrateOnCollect(MigrateOnCollect { write_tier, migrate_to: tier(&config.migrate_to), screening: Some(config.max_screening_rounds) }),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Garbage-collection execution: collectors take victims chosen by the tier's victim policy
 //! (greedy, round-robin, cost-benefit: `garbage_collection/`) and decide where their valid pages go.
-//! One file per collector; a new collector (seed 004's RR-FDCA takes two victims and screens cold
-//! data) is one new file and one enum variant.
+//! One file per collector; a new collector is one new file and one enum variant (seed 004's RR-FDCA,
+//! `frozen_data`, takes victims in pairs and screens cold data before it moves).
 //!
 //! A collector runs when a plane of a tier falls below the low watermark of free blocks and works
 //! until the plane has the high watermark again. It changes the FTL's state at once (mapping, page
@@ -9,9 +9,13 @@
 //! scheduler: a `GcRead` + `GcProgram` pair per page moved (same die: copyback or round trip;
 //! another die or tier: read, both channels, program) and an `Erase` per victim.
 
+mod frozen_data;
 mod in_place;
 mod migrating;
+#[cfg(test)]
+mod tests;
 
+pub use frozen_data::FrozenData;
 pub use in_place::InPlace;
 pub use migrating::Migrating;
 
@@ -33,6 +37,7 @@ pub trait Collect {
 pub enum Collector {
     InPlace(InPlace),
     Migrating(Migrating),
+    FrozenData(FrozenData),
 }
 
 impl Collect for Collector {
@@ -40,12 +45,14 @@ impl Collect for Collector {
         match self {
             Collector::InPlace(collector) => collector.name(),
             Collector::Migrating(collector) => collector.name(),
+            Collector::FrozenData(collector) => collector.name(),
         }
     }
     fn collect(&self, ftl: &mut Ftl, tier: usize, plane: PlaneIndex, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<(), FtlError> {
         match self {
             Collector::InPlace(collector) => collector.collect(ftl, tier, plane, now_ns, ops),
             Collector::Migrating(collector) => collector.collect(ftl, tier, plane, now_ns, ops),
+            Collector::FrozenData(collector) => collector.collect(ftl, tier, plane, now_ns, ops),
         }
     }
 }

@@ -1,0 +1,191 @@
+//! RR-FDCA's steps (seed 004 Fig. 8, as read in `frozen_data.rs`) on hand-built block states, and a
+//! property test of whole runs. The device: MLC, 1 plane x 8 blocks x 4 pages, in front of TLC,
+//! 1 plane x 16 blocks x 6 pages written in whole blocks. Host pages 0..=11 fill MLC blocks 0, 1, 2
+//! in order (one plane, so block n holds pages 4n..4n+3).
+
+use super::FrozenData;
+use crate::config::{CellType, PlaneAllocation, VictimPolicyKind, WriteUnit};
+use crate::device_layout::DeviceLayout;
+use crate::ftl::block_manager::BlockState;
+use crate::ftl::tests::{ftl_config, tier_of_blocks, write_and_check};
+use crate::ftl::{FlashOp, Ftl};
+use crate::geometry::{BlockIndex, Lpn, PlaneIndex};
+use crate::placement::{MigrateOnCollect, Placement};
+use proptest::prelude::*;
+
+fn device(max_rounds: u8, tlc_block_unit: bool) -> Ftl {
+    let mut tlc = tier_of_blocks("tlc", CellType::Tlc, 1, 16, 6);
+    if tlc_block_unit {
+        tlc.write_unit = WriteUnit::Block;
+    }
+    let layout = DeviceLayout::from_specs(&[tier_of_blocks("mlc", CellType::Mlc, 1, 8, 4), tlc]);
+    let config = ftl_config(VictimPolicyKind::RoundRobin, PlaneAllocation::Static);
+    let placement = Placement::MigrateOnCollect(MigrateOnCollect { write_tier: 0, migrate_to: 1, screening: Some(max_rounds) });
+    Ftl::new(&layout, &config, placement, &[12, 60], 40, true)
+}
+
+/// Host pages 0..=11 written once (MLC blocks 0-2 full), then `overwritten` written again (into
+/// block 3, left open). Returns the FTL with block n's N_RDS set to `rounds[n]`.
+fn hand_built(max_rounds: u8, overwritten: &[u32], rounds: [u8; 3]) -> Ftl {
+    let mut ftl = device(max_rounds, true);
+    let mut ops = Vec::new();
+    for lpn in 0..12u32 {
+        ftl.write(Lpn(lpn), 0, lpn + 1, &mut ops).unwrap();
+    }
+    for &lpn in overwritten {
+        ftl.write(Lpn(lpn), 1, 100 + lpn, &mut ops).unwrap();
+    }
+    assert!(ops.is_empty(), "no collection while building the state");
+    for (block, &n) in rounds.iter().enumerate() {
+        assert_eq!(ftl.stores[0].blocks[block].state, BlockState::Full);
+        ftl.stores[0].blocks[block].screening_rounds = n;
+    }
+    ftl
+}
+
+/// Runs one collection of exactly one pair (the high watermark is out of the way).
+fn collect_one_pair(ftl: &mut Ftl, max_rounds: u8) -> Vec<FlashOp> {
+    let mut ops = Vec::new();
+    ftl.stores[0].high_watermark = 8;
+    FrozenData { to: 1, max_rounds }.collect_pairs(ftl, 0, PlaneIndex(0), 10, &mut ops, 1).unwrap();
+    ftl.check_invariants().unwrap();
+    ops
+}
+
+fn tier_of(ftl: &Ftl, lpn: u32) -> usize {
+    ftl.tier_of(ftl.lookup(Lpn(lpn)).unwrap())
+}
+
+fn rounds_of_block_holding(ftl: &Ftl, lpn: u32) -> u8 {
+    let ppn = ftl.lookup(Lpn(lpn)).unwrap();
+    let store = &ftl.stores[0];
+    store.screening_rounds(store.geometry.block_of(store.local_page(ppn)))
+}
+
+fn erases(ops: &[FlashOp]) -> usize {
+    ops.iter().filter(|op| matches!(op, FlashOp::Erase { .. })).count()
+}
+
+#[test]
+fn steps_a1_to_a4_fresh_victims_accumulate_in_screening_blocks() {
+    // Blocks 0 and 1 each lose a page to an overwrite; both are fresh (N_RDS = 0).
+    let mut ftl = hand_built(1, &[1, 5], [0, 0, 0]);
+    let ops = collect_one_pair(&mut ftl, 1);
+    let mlc = ftl.stores[0].stats;
+    assert_eq!((mlc.screening_copies, mlc.gc_pages_copied, mlc.pages_migrated_out), (6, 6, 0), "{mlc:?}");
+    assert_eq!(erases(&ops), 2);
+    for block in [0u32, 1] {
+        assert_eq!(ftl.stores[0].blocks[block as usize].state, BlockState::Free, "victim {block} erased");
+        assert_eq!(ftl.stores[0].screening_rounds(BlockIndex(block)), 0, "an erased block starts at N_RDS = 0");
+    }
+    for lpn in [0, 2, 3, 4, 6, 7] {
+        assert_eq!((tier_of(&ftl, lpn), rounds_of_block_holding(&ftl, lpn)), (0, 1), "page {lpn} is in a screening block");
+        assert_eq!(ftl.tag(ftl.lookup(Lpn(lpn)).unwrap()), lpn + 1);
+    }
+    assert_eq!(ftl.stores[0].blocks[2].state, BlockState::Full, "one pair only");
+}
+
+#[test]
+fn steps_b1_b2_blocks_being_screened_are_passed_over() {
+    // Block 0 is in its first screening round of three: round-robin passes over it.
+    let mut ftl = hand_built(3, &[5], [1, 0, 0]);
+    let sealed_before = ftl.stores[0].blocks[0].sealed_sequence;
+    let ops = collect_one_pair(&mut ftl, 3);
+    let mlc = ftl.stores[0].stats;
+    assert_eq!(mlc.screening_skips, 1);
+    assert_eq!(ftl.stores[0].blocks[0].state, BlockState::Full, "not collected");
+    assert_eq!(ftl.stores[0].screening_rounds(BlockIndex(0)), 2, "one more round");
+    assert!(ftl.stores[0].blocks[0].sealed_sequence > sealed_before, "to the back of the round-robin order");
+    assert_eq!(ftl.stores[0].valid_pages(BlockIndex(0)), 4, "its data stays where it is");
+    // The pair is blocks 1 and 2 (3 + 4 valid pages), both fresh.
+    assert_eq!(erases(&ops), 2);
+    assert_eq!(mlc.screening_copies, 7);
+    // The next collection reaches block 0 again after the screening blocks sealed since: its third
+    // round (2 -> 3) ends the screening when N_RDSMAX is 3, and then its data is frozen.
+    assert_eq!(ftl.stores[0].round_robin_victim(PlaneIndex(0)).map(|block| block.0), Some(0), "block 0 is next in round-robin order");
+}
+
+#[test]
+fn steps_c1_to_c4_frozen_data_moves_to_tlc() {
+    // Blocks 0 and 1 finished screening (N_RDS = N_RDSMAX = 1), 3 valid pages each: 6 pages, one
+    // TLC block.
+    let mut ftl = hand_built(1, &[1, 5], [1, 1, 0]);
+    let ops = collect_one_pair(&mut ftl, 1);
+    let (mlc, tlc) = (ftl.stores[0].stats, ftl.stores[1].stats);
+    assert_eq!((mlc.pages_migrated_out, tlc.pages_migrated_in, mlc.residual_pages, mlc.gc_pages_copied), (6, 6, 0, 0));
+    assert_eq!(erases(&ops), 2);
+    for lpn in [0, 2, 3, 4, 6, 7] {
+        assert_eq!(tier_of(&ftl, lpn), 1, "frozen page {lpn} is in TLC");
+        assert_eq!(ftl.tag(ftl.lookup(Lpn(lpn)).unwrap()), lpn + 1);
+    }
+    assert_eq!(ftl.stores[1].open_incoming_plane(), None, "the six pages filled exactly one TLC block");
+    // The overwritten pages (hot data) stayed in MLC host blocks.
+    assert_eq!((tier_of(&ftl, 1), tier_of(&ftl, 5)), (0, 0));
+}
+
+#[test]
+fn step_c5_residue_beyond_one_tlc_block_is_written_back_to_mlc() {
+    // Blocks 0 and 1 frozen and fully valid: 8 pages, the TLC block takes 6.
+    let mut ftl = hand_built(1, &[], [1, 1, 0]);
+    let ops = collect_one_pair(&mut ftl, 1);
+    let mlc = ftl.stores[0].stats;
+    assert_eq!((mlc.pages_migrated_out, mlc.residual_pages), (6, 2), "{mlc:?}");
+    assert_eq!(erases(&ops), 2);
+    let in_mlc: Vec<u32> = (0..8).filter(|&lpn| tier_of(&ftl, lpn) == 0).collect();
+    assert_eq!(in_mlc, vec![6, 7], "the last pages of the pair are the residue");
+    for lpn in in_mlc {
+        assert_eq!(rounds_of_block_holding(&ftl, lpn), 1, "the residue is screened again");
+    }
+}
+
+#[test]
+fn a_full_tlc_tier_keeps_frozen_data_in_mlc() {
+    let mut ftl = hand_built(1, &[1, 5], [1, 1, 0]);
+    ftl.stores[1].logical_capacity_pages = 2;
+    let ops = collect_one_pair(&mut ftl, 1);
+    let mlc = ftl.stores[0].stats;
+    assert_eq!((mlc.pages_migrated_out, mlc.residual_pages), (0, 6), "{mlc:?}");
+    assert_eq!(erases(&ops), 2);
+    assert!((0..8).all(|lpn| tier_of(&ftl, lpn) == 0));
+}
+
+#[test]
+fn hot_data_never_reaches_tlc_while_cold_data_does() {
+    // Pages 0..=7 written once (cold); pages 8..=11 rewritten over and over (hot). With screening,
+    // every hot page is overwritten long before its rounds are up.
+    let mut ftl = device(1, true);
+    let mut ops = Vec::new();
+    let mut tag = 0;
+    for lpn in 0..12u32 {
+        tag += 1;
+        ftl.write(Lpn(lpn), 0, tag, &mut ops).unwrap();
+    }
+    for round in 0..400u32 {
+        tag += 1;
+        ftl.write(Lpn(8 + round % 4), round as u64, tag, &mut ops).unwrap();
+        ftl.check_invariants().unwrap();
+    }
+    let tlc_pages: Vec<u32> = (0..12).filter(|&lpn| tier_of(&ftl, lpn) == 1).collect();
+    assert!(!tlc_pages.is_empty(), "cold data moved to TLC");
+    assert!(tlc_pages.iter().all(|&lpn| lpn < 8), "only cold pages in TLC: {tlc_pages:?}");
+    assert_eq!(ftl.stores[1].stats.block_modify_writes, 0, "no host overwrite of TLC data");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    /// Any writes under RR-FDCA (any N_RDSMAX, TLC by page or by block): invariants hold after every
+    /// write and every page reads back its latest tag, through screening, skips, evictions,
+    /// residue and block-modify-writes.
+    #[test]
+    fn rr_fdca_keeps_invariants_and_latest_data(
+        writes in proptest::collection::vec(0u32..40, 1..800),
+        max_rounds in 1u8..4,
+        block_unit in any::<bool>(),
+    ) {
+        let mut ftl = device(max_rounds, block_unit);
+        write_and_check(&mut ftl, &writes, |ftl| {
+            prop_assert!(ftl.stores()[1].valid_pages_total() <= 60, "TLC holds more than it may");
+            Ok(())
+        })?;
+    }
+}
