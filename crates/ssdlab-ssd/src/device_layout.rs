@@ -33,6 +33,8 @@ pub struct Tier {
     pub endurance_pe_cycles: u32,
     /// Written in whole blocks (block-modify-write on overwrite).
     pub block_unit: bool,
+    /// A block-modify-write sends the new data to the write tier (`overwrite_target = "write_tier"`).
+    pub overwrite_to_write_tier: bool,
     pub first_page: u32,
     pub first_block: u32,
     pub first_plane: u32,
@@ -97,6 +99,7 @@ impl DeviceLayout {
                 bus_width_bits: spec.channel.bus_width_bits,
                 endurance_pe_cycles: spec.nand.endurance_pe_cycles,
                 block_unit: spec.write_unit == crate::config::WriteUnit::Block,
+                overwrite_to_write_tier: spec.write_unit == crate::config::WriteUnit::Block && spec.overwrite_target == crate::config::OverwriteTarget::WriteTier,
                 first_page: page,
                 first_block: block,
                 first_plane: plane,
@@ -341,6 +344,7 @@ mod tests {
             energy: EnergyConfig::default(),
             overprovisioning_fraction: None,
             write_unit: crate::config::WriteUnit::Page,
+            overwrite_target: crate::config::OverwriteTarget::RewrittenBlock,
         }
     }
 

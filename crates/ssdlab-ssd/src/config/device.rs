@@ -56,6 +56,27 @@ pub struct TierConfig {
     /// and written, with the new data, to another block of the tier).
     #[serde(default, skip_serializing_if = "WriteUnit::is_page")]
     pub write_unit: WriteUnit,
+    /// With `write_unit = "block"`: where a host overwrite's new data goes. `rewritten_block` (the
+    /// default): into the block rewritten with the block's other valid pages, so the data stays in
+    /// this tier. `write_tier`: to the placement's write tier (seed 004's MLC, the array's write
+    /// buffer), while the block's other valid pages are still rewritten here (block-mapped data
+    /// cannot leave a hole); overwritten data then leaves the tier and is screened again.
+    #[serde(default, skip_serializing_if = "OverwriteTarget::is_rewritten_block")]
+    pub overwrite_target: OverwriteTarget,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum OverwriteTarget {
+    #[default]
+    RewrittenBlock,
+    WriteTier,
+}
+
+impl OverwriteTarget {
+    pub fn is_rewritten_block(&self) -> bool {
+        *self == OverwriteTarget::RewrittenBlock
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -84,6 +105,7 @@ pub struct TierSpec {
     pub energy: EnergyConfig,
     pub overprovisioning_fraction: Option<f64>,
     pub write_unit: WriteUnit,
+    pub overwrite_target: OverwriteTarget,
 }
 
 impl TierSpec {
@@ -119,6 +141,7 @@ impl DeviceConfig {
                 energy: self.energy.clone(),
                 overprovisioning_fraction: None,
                 write_unit: WriteUnit::Page,
+                overwrite_target: OverwriteTarget::RewrittenBlock,
             }];
         }
         self.tiers
@@ -140,6 +163,7 @@ impl DeviceConfig {
                 energy: tier.energy.clone(),
                 overprovisioning_fraction: tier.overprovisioning_fraction,
                 write_unit: tier.write_unit,
+                overwrite_target: tier.overwrite_target,
             })
             .collect()
     }
@@ -283,6 +307,9 @@ pub(super) fn validate(device: &DeviceConfig) -> Result<(), (String, String)> {
             }
             if tier.chips == 0 || !tier.chips.is_multiple_of(tier.channels) {
                 return fail(&format!("device.tiers.{name}.chips"), format!("must be a positive multiple of the tier's {} channels, got {}", tier.channels, tier.chips));
+            }
+            if tier.overwrite_target == OverwriteTarget::WriteTier && tier.write_unit != WriteUnit::Block {
+                return fail(&format!("device.tiers.{name}.overwrite_target"), "applies to a tier with write_unit = \"block\" only".into());
             }
             if let Some(fraction) = tier.overprovisioning_fraction {
                 if !(0.0..0.95).contains(&fraction) {

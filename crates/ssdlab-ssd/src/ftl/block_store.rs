@@ -134,6 +134,8 @@ pub struct BlockStore {
     pub(super) logical_capacity_pages: u64,
     /// Written in whole blocks: pages moving in fill one plane's block before another opens.
     pub(super) block_unit: bool,
+    /// A block-modify-write sends the new data to the write tier instead of the rewritten block.
+    pub(super) overwrite_to_write_tier: bool,
     /// A plane full of valid data is skipped by writes rather than failing (tiered devices).
     pub(super) redirect_when_full: bool,
     pub stats: FtlStats,
@@ -150,6 +152,7 @@ pub(super) struct StoreSettings<'a> {
     pub offsets: (u32, u32, u32),
     pub geometry: &'a Geometry,
     pub block_unit: bool,
+    pub overwrite_to_write_tier: bool,
     pub redirect_when_full: bool,
 }
 
@@ -179,6 +182,7 @@ impl BlockStore {
             valid_pages_total: 0,
             logical_capacity_pages: settings.logical_capacity_pages,
             block_unit: settings.block_unit,
+            overwrite_to_write_tier: settings.overwrite_to_write_tier,
             redirect_when_full: settings.redirect_when_full,
             retention: RetentionClock::default(),
             first_page: settings.offsets.0,

@@ -79,6 +79,7 @@ impl Ftl {
                     offsets: (tier.first_page, tier.first_block, tier.first_plane),
                     geometry: &tier.geometry,
                     block_unit: tier.block_unit,
+                    overwrite_to_write_tier: tier.overwrite_to_write_tier,
                     redirect_when_full: layout.tiers().len() > 1,
                 })
             })
@@ -312,7 +313,11 @@ impl Ftl {
         if let Some(old) = self.mapping.get(lpn) {
             let owner = self.tier_of(old);
             if self.stores[owner].block_unit {
-                return self.block_modify_write(owner, lpn, old, now_ns, tag, ops);
+                if !self.stores[owner].overwrite_to_write_tier || owner == tier {
+                    return self.block_modify_write(owner, lpn, old, now_ns, tag, ops);
+                }
+                // The block's other pages are rewritten here; the new data goes on below.
+                self.rewrite_block_without(owner, lpn, old, now_ns, ops)?;
             }
             // (Other tiers' data is overwritten out of place on the write tier.)
         }
@@ -412,6 +417,46 @@ impl Ftl {
             }
         }
         result.ok_or(FtlError::LogicalPageOutOfRange { lpn: lpn.0 as u64, logical_pages: self.logical_pages })
+    }
+
+    /// The other half of a block-modify-write whose new data goes to the write tier: every valid
+    /// page of `old`'s block except `lpn`'s is read and written to the tier's incoming block, as
+    /// foreground copies the host write waits for; `lpn`'s old copy is left for the caller's
+    /// mapping update to invalidate.
+    #[cold]
+    #[inline(never)]
+    fn rewrite_block_without(&mut self, tier: usize, lpn: Lpn, old: Ppn, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<(), FtlError> {
+        let store = &self.stores[tier];
+        let block = store.geometry.block_of(store.local_page(old));
+        let pages_per_block = store.geometry.pages_per_block;
+        let written = store.written_pages(block.0 as usize);
+        let mut foreground = std::mem::take(&mut self.foreground);
+        for page in 0..written {
+            let owner = self.stores[tier].owner(block, page);
+            if owner == INVALID_PAGE || owner == lpn.0 {
+                continue;
+            }
+            let source_local = Ppn(block.0 * pages_per_block + page);
+            let store = &mut self.stores[tier];
+            let plane = store.plane_for_incoming();
+            let (local, record) = store.allocate(plane, Stream::Migration, now_ns)?;
+            let moved = store.global_page(local);
+            self.mapping.set(Lpn(owner), moved);
+            let store = &mut self.stores[tier];
+            let carried = store.tag_local(source_local);
+            store.invalidate(source_local);
+            store.program(local, record, Lpn(owner), now_ns, carried);
+            store.stats.block_modify_pages += 1;
+            foreground.push(FlashOp::GcRead { ppn: store.global_page(source_local) });
+            foreground.push(FlashOp::GcProgram { ppn: moved });
+            if store.free_blocks(plane) < store.low_watermark {
+                let collector = self.collectors[tier];
+                collector.collect(self, tier, plane, now_ns, ops)?;
+            }
+        }
+        self.stores[tier].stats.block_modify_writes += 1;
+        self.foreground = foreground;
+        Ok(())
     }
 
     /// Fast aging: every block starts with `pe_cycles` x (1 +- spread) erases, drawn from `rng`.

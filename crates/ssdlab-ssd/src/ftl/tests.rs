@@ -22,6 +22,7 @@ pub(super) fn tier_of_blocks(name: &str, cell_type: CellType, planes_per_die: u3
         energy: EnergyConfig::default(),
         overprovisioning_fraction: None,
         write_unit: crate::config::WriteUnit::Page,
+        overwrite_target: crate::config::OverwriteTarget::RewrittenBlock,
     }
 }
 

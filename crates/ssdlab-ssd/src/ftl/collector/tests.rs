@@ -4,7 +4,7 @@
 //! in order (one plane, so block n holds pages 4n..4n+3).
 
 use super::FrozenData;
-use crate::config::{CellType, PlaneAllocation, VictimPolicyKind, WriteUnit};
+use crate::config::{CellType, OverwriteTarget, PlaneAllocation, VictimPolicyKind, WriteUnit};
 use crate::device_layout::DeviceLayout;
 use crate::ftl::block_manager::BlockState;
 use crate::ftl::tests::{ftl_config, tier_of_blocks, write_and_check};
@@ -14,9 +14,14 @@ use crate::placement::{MigrateOnCollect, Placement};
 use proptest::prelude::*;
 
 fn device(max_rounds: u8, tlc_block_unit: bool) -> Ftl {
+    device_with(max_rounds, tlc_block_unit, OverwriteTarget::RewrittenBlock)
+}
+
+fn device_with(max_rounds: u8, tlc_block_unit: bool, overwrite_target: OverwriteTarget) -> Ftl {
     let mut tlc = tier_of_blocks("tlc", CellType::Tlc, 1, 16, 6);
     if tlc_block_unit {
         tlc.write_unit = WriteUnit::Block;
+        tlc.overwrite_target = overwrite_target;
     }
     let layout = DeviceLayout::from_specs(&[tier_of_blocks("mlc", CellType::Mlc, 1, 8, 4), tlc]);
     let config = ftl_config(VictimPolicyKind::RoundRobin, PlaneAllocation::Static);
@@ -171,6 +176,31 @@ fn hot_data_never_reaches_tlc_while_cold_data_does() {
     assert_eq!(ftl.stores[1].stats.block_modify_writes, 0, "no host overwrite of TLC data");
 }
 
+#[test]
+fn an_overwrite_of_tlc_data_can_send_the_new_data_to_mlc() {
+    for (target, new_data_tier) in [(OverwriteTarget::RewrittenBlock, 1), (OverwriteTarget::WriteTier, 0)] {
+        let mut ftl = device_with(1, true, target);
+        let mut ops = Vec::new();
+        for lpn in 0..12u32 {
+            ftl.write(Lpn(lpn), 0, lpn + 1, &mut ops).unwrap();
+        }
+        ftl.stores[0].blocks[0].screening_rounds = 1;
+        ftl.stores[0].blocks[1].screening_rounds = 1;
+        collect_one_pair(&mut ftl, 1);
+        // Pages 0..=5 filled a TLC block (6 pages); overwrite page 2.
+        assert!((0..6).all(|lpn| tier_of(&ftl, lpn) == 1));
+        ops.clear();
+        ftl.write(Lpn(2), 20, 99, &mut ops).unwrap();
+        ftl.check_invariants().unwrap();
+        let tlc = ftl.stores[1].stats;
+        assert_eq!((tlc.block_modify_writes, tlc.block_modify_pages), (1, 5), "{target:?}: the block's other five pages are rewritten");
+        assert_eq!(ftl.foreground_ops().len(), 10, "five reads and five programs the host write waits for");
+        assert_eq!(tier_of(&ftl, 2), new_data_tier, "{target:?}");
+        assert_eq!(ftl.tag(ftl.lookup(Lpn(2)).unwrap()), 99);
+        assert!([0, 1, 3, 4, 5].iter().all(|&lpn| tier_of(&ftl, lpn) == 1 && ftl.tag(ftl.lookup(Lpn(lpn)).unwrap()) == lpn + 1));
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
     /// Any writes under RR-FDCA (any N_RDSMAX, TLC by page or by block): invariants hold after every
@@ -181,8 +211,10 @@ proptest! {
         writes in proptest::collection::vec(0u32..40, 1..800),
         max_rounds in 1u8..4,
         block_unit in any::<bool>(),
+        overwrite_to_mlc in any::<bool>(),
     ) {
-        let mut ftl = device(max_rounds, block_unit);
+        let target = if overwrite_to_mlc { OverwriteTarget::WriteTier } else { OverwriteTarget::RewrittenBlock };
+        let mut ftl = device_with(max_rounds, block_unit, target);
         write_and_check(&mut ftl, &writes, |ftl| {
             prop_assert!(ftl.stores()[1].valid_pages_total() <= 60, "TLC holds more than it may");
             Ok(())
