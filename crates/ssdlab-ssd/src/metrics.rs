@@ -292,7 +292,12 @@ pub struct RunResult {
     pub read_modify_writes: u64,
     pub precondition: PreconditionSummary,
     pub integrity: IntegritySummary,
+    /// From the first arrival until the device has finished all its work (throughputs use it).
     pub simulated_seconds: f64,
+    /// From the first arrival until the last host request completed: the host's side of the run
+    /// (background work booked before may still run after it). Differences of two runs that share
+    /// a prefix give the steady-state throughput of the part the longer one adds.
+    pub host_span_seconds: f64,
     pub wall_seconds: f64,
     /// CPU time of the replay (excluding scan and preconditioning).
     pub replay_cpu_seconds: f64,

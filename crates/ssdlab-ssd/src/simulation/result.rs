@@ -135,6 +135,7 @@ impl Simulation {
                 mismatches: 0,
             },
             simulated_seconds: simulated,
+            host_span_seconds: self.last_completion.max(start).since(start).as_secs_f64(),
             wall_seconds,
             replay_cpu_seconds,
             requests_per_wall_second: if wall_seconds > 0.0 { self.requests_issued as f64 / wall_seconds } else { 0.0 },
