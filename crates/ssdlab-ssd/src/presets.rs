@@ -12,6 +12,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("bench-gc-steady", include_str!("../../../configs/bench-gc-steady.toml")),
     ("mlc-tlc-demo", include_str!("../../../configs/mlc-tlc-demo.toml")),
     ("seed000-aoa", include_str!("../../../configs/seed000-aoa.toml")),
+    ("seed004-tlc-mlc", include_str!("../../../configs/seed004-tlc-mlc.toml")),
 ];
 
 pub fn names() -> Vec<&'static str> {

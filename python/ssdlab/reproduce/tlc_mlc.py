@@ -1,0 +1,402 @@
+"""Seed 004 (TLC/MLC mix-and-match, RR-FDCA): an array of 8 one-chip NAND cards under a fixed chip
+budget, MLC in front of TLC, against the all-MLC array.
+
+The seed's Table I is missing from its text copy; the media come from SPEC §7's sourced defaults (preset
+``seed004-tlc-mlc``, said in the report). Arrays (``ARRAYS``): all-MLC (8 MLC chips, round-robin GC in
+place), the conventional mixed array (MLC GC moves every valid page to TLC, seed Fig. 6-7) and RR-FDCA
+(seed Fig. 8) at N_RDSMAX = 1..4. TLC is written in whole blocks; a host overwrite of data in TLC is a
+block-modify-write (the block's other valid pages rewritten in TLC) whose new data goes to MLC.
+
+Measurement: the seed reports steady-state figures; a run that starts from a sequential fill spends its
+first part moving data the fill put in TLC, so every point is run twice, with a warm-up and with the
+warm-up plus the measured window (``Window``), and the figures are the differences (write bytes over the
+host's time, flash programs, erases, energy): the steady state of the window, nothing of the warm-up.
+
+Workloads (``WORKLOADS``): the real MQSim TPC-C sample tiled up to the seed's 0.65 GB and looped; a
+tpcc-mysql stand-in (the sample's read share; the sample writes 38 % of its footprint and only reads the
+rest, so the stand-in writes a 38 % region uniformly and never writes the rest: static data); a prxy_1
+stand-in (STANDINS.md: 99 % of accesses to 5 % of the space, 35 % writes, scaled to the same array).
+
+Beside the seed's comparisons (main table, Fig. 11 N_RDSMAX, Fig. 12 TLC share), two regime axes the
+seed does not vary: how full the array is (data / all-MLC capacity) and how static the cold data is
+(the share of writes that reach data outside the written region), which decide whether its headline
+holds.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ssdlab import _native
+from ssdlab.locations import shared_dir, shared_trace
+from ssdlab.reproduce import report
+from ssdlab.reproduce.report import fmt, provenance
+from ssdlab.sweep import Sweep, SweepError, run_sweep
+
+PRESET = "seed004-tlc-mlc"
+CHIPS = 8
+PAGE_BYTES = 8192
+MLC_PAGES_PER_BLOCK = 256
+# The main comparison's array fill: the workload's data over the all-MLC array's raw capacity.
+MAIN_FILL = 0.6
+FILLS = (0.45, 0.6, 0.75, 0.8)
+MAIN_TLC_CHIPS = 4
+TLC_CHIPS = (1, 2, 3, 4, 5, 6, 7)
+SCREENING_ROUNDS = (1, 2, 3, 4)
+# Share of the stand-in's accesses that reach its static region (0: truly frozen cold data).
+COLD_ACCESS = (0.0, 0.001, 0.01)
+GIB = 1 << 30
+SEED = {
+    "write_throughput": 0.56,
+    "write_energy": -0.29,
+    "mlc_erases": -0.36,
+    "tlc_share_tpcc": 0.5,
+    "tlc_share_prxy_1": 0.875,
+    "tlc_mlc_we_ratio": 0.01,
+}
+
+
+@dataclass(frozen=True)
+class Window:
+    """Warm-up and measured window: loops of a trace or requests of a synthetic workload."""
+
+    warm: int
+    measured: int
+
+
+@dataclass(frozen=True)
+class Workload:
+    name: str
+    kind: str  # "sample" or "stand-in"
+    data_bytes: float
+    basis: str
+    sample: str | None = None
+    read_fraction: float = 0.0
+    sizes: tuple[tuple[int, float], ...] = ()
+    hot_space_fraction: float = 0.0
+    hot_access_fraction: float = 1.0
+
+
+WORKLOADS: tuple[Workload, ...] = (
+    Workload("tpcc", "sample", 0.65e9, "real sample: MQSim's tpcc-small TPC-C trace (7,000 requests; lineage unverified), tiled up to the seed's 0.65 GB of tpcc-mysql data and looped",
+             sample="mqsim-tpcc-small.trace.gz"),
+    Workload("tpcc-standin", "stand-in", 0.65e9, "stand-in for the full tpcc-mysql trace: 0.65 GB (seed 003 Table 1), 62.6 % reads and 8 KiB requests (the sample's), "
+             "every access to a 38 % region (the share of its footprint the sample writes), the rest static",
+             read_fraction=0.626, sizes=((8192, 1.0),), hot_space_fraction=0.38, hot_access_fraction=1.0),
+    Workload("prxy_1", "stand-in", 0.65e9, "stand-in for MSR prxy_1 (STANDINS.md): 99 % of accesses to 5 % of the space (published byte-LRU hit ratio 0.99), "
+             "35 % writes, 4-32 KiB (prxy_0's sizes); scaled to the same data size as tpcc so that the arrays compare",
+             read_fraction=0.65, sizes=((4096, 0.88), (8192, 0.08), (32768, 0.04)), hot_space_fraction=0.05, hot_access_fraction=0.99),
+)
+
+
+def _preset_tiers() -> dict[str, Any]:
+    return tomllib.loads(_native.load_config(PRESET, []))["device"]["tiers"]
+
+
+def _inline(value: Any) -> str:
+    """A TOML inline value (tables, arrays, numbers, strings, booleans)."""
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{key} = {_inline(item)}" for key, item in value.items()) + " }"
+    if isinstance(value, list):
+        return "[" + ", ".join(_inline(item) for item in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)
+    return repr(value)
+
+
+def blocks_for(data_bytes: float, fill: float) -> int:
+    """Blocks per plane (one plane per chip) that make ``data_bytes`` ``fill`` of the all-MLC array."""
+    return max(16, math.ceil(data_bytes / (fill * CHIPS * MLC_PAGES_PER_BLOCK * PAGE_BYTES)))
+
+
+def array(kind: str, blocks: int, tlc_chips: int = MAIN_TLC_CHIPS, rounds: int = 1) -> list[str]:
+    """Overrides of one array: ``mlc_only``, ``conventional`` or ``rr_fdca``, chips of ``blocks``
+    blocks, ``tlc_chips`` of the 8 TLC (mixed arrays), N_RDSMAX ``rounds`` (RR-FDCA)."""
+    # Garbage collection needs its high watermark plus the open blocks hidden in every plane.
+    spare = [f"ftl.overprovisioning_fraction={max(0.1, 7 / blocks)!r}"]
+    if kind == "mlc_only":
+        mlc = dict(_preset_tiers()["mlc"], chips=CHIPS, channels=CHIPS, blocks_per_plane=blocks)
+        return spare + [f"device.tiers={{ mlc = {_inline(mlc)} }}", 'placement={ policy = "single" }']
+    mlc_chips = CHIPS - tlc_chips
+    split = [f"device.tiers.mlc.chips={mlc_chips}", f"device.tiers.mlc.channels={mlc_chips}", f"device.tiers.tlc.chips={tlc_chips}", f"device.tiers.tlc.channels={tlc_chips}",
+             f"device.tiers.mlc.blocks_per_plane={blocks}", f"device.tiers.tlc.blocks_per_plane={blocks}", 'device.tiers.tlc.overwrite_target="write_tier"', *spare]
+    if kind == "conventional":
+        return split + ['placement.policy="migrate_on_collect"']
+    return split + ['placement.policy="rr_fdca"', f"placement.max_screening_rounds={rounds}"]
+
+
+@dataclass
+class Plan:
+    workload: Workload
+    overrides: list[str]
+    window_key: str  # "host.loops" or "workload.synthetic.requests"
+    window: Window
+    description: str
+
+
+def _synthetic(workload: Workload, cold_access: float | None = None) -> list[str]:
+    span = int(workload.data_bytes // PAGE_BYTES) * PAGE_BYTES
+    hot_access = workload.hot_access_fraction if cold_access is None else 1.0 - cold_access
+    sizes = workload.sizes
+    return [
+        f"workload.synthetic.span_bytes={span}",
+        f"workload.synthetic.read_fraction={workload.read_fraction}",
+        f'workload.synthetic.address={{ distribution = "hot_cold", hot_space_fraction = {workload.hot_space_fraction}, hot_access_fraction = {hot_access} }}',
+        f'workload.synthetic.size={{ distribution = "choice", bytes = [{", ".join(str(b) for b, _ in sizes)}], weights = [{", ".join(str(w) for _, w in sizes)}] }}',
+        "workload.synthetic.alignment_bytes=4096",
+    ]
+
+
+def plan_workloads(traces: Mapping[str, Path] | None = None, scale: float = 1.0) -> list[Plan]:
+    """One plan per workload; ``scale`` shrinks the windows (tests)."""
+    from ssdlab import api
+
+    traces = dict(traces or {})
+    plans = []
+    for workload in WORKLOADS:
+        if workload.kind == "sample" or workload.name in traces:
+            path = traces.get(workload.name) or shared_trace(workload.sample or "")
+            if path is None:
+                where = shared_dir()
+                raise FileNotFoundError(f"{workload.name}: the real sample {workload.sample} is not in {where / 'traces' if where else '../shared/traces'}; "
+                                        f"put ../shared beside the checkout (or set SSDLAB_SHARED_DIR), or pass --trace {workload.name}=PATH")
+            stats = api.trace_stats(path, block_bytes=PAGE_BYTES)["stats"]
+            tiles = 1 if workload.name in traces else max(1, round(workload.data_bytes / stats["footprint_bytes"]))
+            overrides = [f"workload.trace.path={json.dumps(str(path))}", f"host.tiles={tiles}", "host.compact_addresses=true"]
+            loops = max(1, round(5 * scale))
+            description = workload.basis + f" ({tiles} copies)" if workload.name not in traces else f"full trace given by the user: {path}"
+            plans.append(Plan(workload, overrides, "host.loops", Window(loops, loops), description))
+        else:
+            plans.append(Plan(workload, _synthetic(workload), "workload.synthetic.requests", Window(max(1000, round(300_000 * scale)), max(1000, round(100_000 * scale))), workload.basis))
+    return plans
+
+
+def _label(*parts: object) -> str:
+    return "|".join(str(part) for part in parts)
+
+
+def points_of(plans: Sequence[Plan]) -> dict[str, list[str]]:
+    """Every (study, workload, array, fill, TLC chips, rounds, cold access, window) point."""
+    points: dict[str, list[str]] = {}
+
+    def add(study: str, plan: Plan, kind: str, fill: float, tlc: int, rounds: int, workload_overrides: list[str], cold: str = "-") -> None:
+        blocks = blocks_for(plan.workload.data_bytes, fill)
+        for window, count in (("warm", plan.window.warm), ("full", plan.window.warm + plan.window.measured)):
+            label = _label(study, plan.workload.name, kind, fill, tlc if kind != "mlc_only" else 0, rounds if kind == "rr_fdca" else 0, cold, window)
+            points[label] = workload_overrides + array(kind, blocks, tlc, rounds) + [f"{plan.window_key}={count}"]
+
+    for plan in plans:
+        for kind in ("mlc_only", "conventional"):
+            add("main", plan, kind, MAIN_FILL, MAIN_TLC_CHIPS, 1, plan.overrides)
+        for rounds in SCREENING_ROUNDS:
+            add("main", plan, "rr_fdca", MAIN_FILL, MAIN_TLC_CHIPS, rounds, plan.overrides)
+        for tlc in TLC_CHIPS:
+            if tlc != MAIN_TLC_CHIPS:
+                add("tlc_share", plan, "rr_fdca", MAIN_FILL, tlc, 1, plan.overrides)
+                add("tlc_share", plan, "conventional", MAIN_FILL, tlc, 1, plan.overrides)
+        for fill in FILLS:
+            if fill != MAIN_FILL:
+                for kind in ("mlc_only", "conventional", "rr_fdca"):
+                    add("fill", plan, kind, fill, MAIN_TLC_CHIPS, 1, plan.overrides)
+        if plan.workload.name == "tpcc-standin":
+            for cold in COLD_ACCESS:
+                if cold != 0.0:
+                    for kind in ("mlc_only", "conventional", "rr_fdca"):
+                        add("cold", plan, kind, MAIN_FILL, MAIN_TLC_CHIPS, 1, _synthetic(plan.workload, cold), cold=cold)
+    return points
+
+
+def build_sweep(plans: Sequence[Plan]) -> Sweep:
+    common = ["ftl.precondition.enabled=true", "ftl.precondition.overwrite_passes=0", "verification.integrity_oracle=false"]
+    return Sweep(name="seed004-tlc-mlc", base=PRESET, common=common, cases={"point": points_of(plans)}, origin="reproduce tlc-mlc")
+
+
+def _totals(result: Mapping[str, Any]) -> dict[str, float]:
+    tiers = result["tiers"]
+    totals = {
+        "host_seconds": result["host_span_seconds"],
+        "write_bytes": result["write"]["bytes"],
+        "host_pages": result["host_pages_written"],
+        "programs": sum(tier["flash"]["page_programs"] for tier in tiers.values()),
+        "energy_uj": result["energy_total_uj"],
+        "block_modify_writes": sum(tier["block_modify_writes"] for tier in tiers.values()),
+        "migrated": result["gc"]["pages_migrated"],
+    }
+    for name in ("mlc", "tlc"):
+        tier = tiers.get(name)
+        totals[f"{name}_erases"] = tier["flash"]["block_erases"] if tier else 0.0
+        totals[f"{name}_blocks"] = tier["chips"] * tier["dies_per_chip"] * tier["planes_per_die"] * tier["blocks_per_plane"] if tier else 0.0
+    return totals
+
+
+def _window_row(warm: Mapping[str, Any] | None, full: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Steady-state figures of the measured window: differences of the two runs."""
+    if warm is None or full is None:
+        return {"status": "missing"}
+    if warm["status"] != "ok" or full["status"] != "ok":
+        return {"status": warm["error"] or full["error"]}
+    a, b = (_totals(json.loads(row["result_json"])) for row in (warm, full))
+    d = {key: b[key] - a[key] for key in a}
+    seconds = d["host_seconds"]
+    return {
+        "status": "ok",
+        "write_mbps": d["write_bytes"] / seconds / 1e6 if seconds > 0 else None,
+        "write_amplification": d["programs"] / d["host_pages"] if d["host_pages"] > 0 else None,
+        "energy_j_per_gb": d["energy_uj"] / 1e6 / (d["write_bytes"] / 1e9) if d["write_bytes"] > 0 else None,
+        "mlc_erases_per_block": d["mlc_erases"] / b["mlc_blocks"] if b["mlc_blocks"] else None,
+        "tlc_erases_per_block": d["tlc_erases"] / b["tlc_blocks"] if b["tlc_blocks"] else None,
+        "block_modify_writes": d["block_modify_writes"],
+        "pages_to_tlc": d["migrated"],
+        "host_gb": d["write_bytes"] / 1e9,
+    }
+
+
+def rows_of(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """One table row per point (warm and full runs paired)."""
+    by_label: dict[str, dict[str, Mapping[str, Any]]] = {}
+    for row in rows:
+        *key, window = row["point.point"].split("|")
+        by_label.setdefault("|".join(key), {})[window] = row
+    table = []
+    for key, pair in sorted(by_label.items()):
+        study, workload, kind, fill, tlc, rounds, cold = key.split("|")
+        entry: dict[str, Any] = {"study": study, "workload": workload, "array": kind, "fill": float(fill), "tlc_chips": int(tlc), "max_screening_rounds": int(rounds),
+                                 "cold_access": None if cold == "-" else float(cold)}
+        entry.update(_window_row(pair.get("warm"), pair.get("full")))
+        table.append(entry)
+    main_rows = [r for r in table if r["study"] == "main"]
+    for entry in table:
+        # Versus the all-MLC array of the same workload, fill and cold access.
+        base = next((r for r in table if r["array"] == "mlc_only" and r["workload"] == entry["workload"] and r["fill"] == entry["fill"] and r["cold_access"] == entry["cold_access"]), None)
+        for key in ("write_mbps", "energy_j_per_gb", "mlc_erases_per_block"):
+            value, reference = entry.get(key), base.get(key) if base else None
+            entry[f"{key}_vs_mlc_only"] = value / reference - 1.0 if value is not None and reference else None
+        tlc, mlc = entry.get("tlc_erases_per_block"), entry.get("mlc_erases_per_block")
+        entry["tlc_mlc_we_ratio"] = tlc / mlc if tlc is not None and mlc else None
+    del main_rows
+    return table
+
+
+def reproduce(out_dir: str | Path, *, traces: Mapping[str, Path] | None = None, scale: float = 1.0, scheduler: str | None = None, workers: int | None = None,
+              progress: Callable[..., object] | None = None) -> report.Reproduction:
+    """Runs the grid (resuming a previous run in ``out_dir``), writes the table, figures and report."""
+    if not 0.0 < scale <= 10.0:
+        raise SweepError(f"--scale {scale}: must be in (0, 10]")
+    out = Path(out_dir)
+    plans = plan_workloads(traces, scale)
+    outcome = run_sweep(build_sweep(plans), out / "sweep", scheduler=scheduler, workers=workers, progress=progress)
+    table = rows_of(outcome.rows)
+    figures = write_figures(table, out)
+    text = _report(plans, table, figures, outcome, scheduler)
+    return report.finish(out, tables={"": table}, main="", report_text=text, summary=main_table(table), figures=figures, outcomes=(outcome,))
+
+
+ARRAY_NAMES = {"mlc_only": "all-MLC", "conventional": "conventional TLC/MLC", "rr_fdca": "RR-FDCA"}
+
+
+def _name(row: Mapping[str, Any]) -> str:
+    if row["array"] == "rr_fdca":
+        return f"RR-FDCA N_RDSMAX={row['max_screening_rounds']}"
+    return ARRAY_NAMES[row["array"]]
+
+
+def main_table(table: Sequence[Mapping[str, Any]]) -> str:
+    rows = [dict(r, array_name=_name(r)) for r in table if r["study"] == "main"]
+    return report.markdown_table(rows, [
+        ("workload", "workload", "text"), ("array", "array_name", "text"), ("write MB/s", "write_mbps", "num"), ("vs all-MLC", "write_mbps_vs_mlc_only", "pct"),
+        ("energy J/GB", "energy_j_per_gb", "num"), ("vs all-MLC", "energy_j_per_gb_vs_mlc_only", "pct"), ("MLC erases/block", "mlc_erases_per_block", "ratio"),
+        ("vs all-MLC", "mlc_erases_per_block_vs_mlc_only", "pct"), ("TLC/MLC W/E", "tlc_mlc_we_ratio", "ratio"), ("WA", "write_amplification", "ratio"),
+        ("block-modify-writes", "block_modify_writes", "int"), ("status", "status", "text"),
+    ])
+
+
+def write_figures(table: Sequence[Mapping[str, Any]], out: Path) -> dict[str, Path]:
+    from ssdlab import plotting
+
+    figures: dict[str, Path] = {}
+    workloads = sorted({r["workload"] for r in table})
+    ok = [r for r in table if r["status"] == "ok"]
+    # Fig. 11: N_RDSMAX.
+    series = {}
+    for workload in workloads:
+        rows = sorted((r for r in ok if r["study"] == "main" and r["workload"] == workload and r["array"] == "rr_fdca"), key=lambda r: r["max_screening_rounds"])
+        series[workload] = ([r["max_screening_rounds"] for r in rows], [r["write_mbps_vs_mlc_only"] for r in rows])
+    figures["fig11"] = plotting.line_chart(series, out / "fig11-screening-rounds", xlabel="N_RDSMAX", ylabel="write throughput vs all-MLC", title="Seed 004 Fig. 11: RR-FDCA, threshold of N_RDS")[0]
+    # Fig. 12: TLC share.
+    series = {}
+    for workload in workloads:
+        for kind in ("rr_fdca", "conventional"):
+            rows = sorted((r for r in ok if r["workload"] == workload and r["array"] == kind and r["max_screening_rounds"] in (0, 1) and r["fill"] == MAIN_FILL and r["cold_access"] is None
+                           and r["study"] in ("main", "tlc_share")), key=lambda r: r["tlc_chips"])
+            series[f"{workload} {ARRAY_NAMES[kind]}"] = ([r["tlc_chips"] / CHIPS for r in rows], [r["write_mbps_vs_mlc_only"] for r in rows])
+    figures["fig12"] = plotting.line_chart(series, out / "fig12-tlc-share", xlabel="TLC share of the 8 chips", ylabel="write throughput vs all-MLC", title="Seed 004 Fig. 12: TLC/MLC capacity ratio")[0]
+    # Regimes: array fill and cold data.
+    series = {}
+    for workload in workloads:
+        for kind in ("mlc_only", "rr_fdca"):
+            rows = sorted((r for r in ok if r["workload"] == workload and r["array"] == kind and r["study"] in ("main", "fill") and r["max_screening_rounds"] in (0, 1) and r["tlc_chips"] in (0, MAIN_TLC_CHIPS)
+                           and r["cold_access"] is None), key=lambda r: r["fill"])
+            series[f"{workload} {ARRAY_NAMES[kind]}"] = ([r["fill"] for r in rows], [r["write_mbps"] for r in rows])
+    figures["fill"] = plotting.line_chart(series, out / "regime-fill", xlabel="data / all-MLC raw capacity", ylabel="write MB/s (steady state)", title="Where RR-FDCA wins: array fill")[0]
+    cold_rows = [r for r in ok if r["workload"] == "tpcc-standin" and r["fill"] == MAIN_FILL and r["tlc_chips"] in (0, MAIN_TLC_CHIPS) and r["max_screening_rounds"] in (0, 1)
+                 and (r["study"] == "cold" or (r["study"] == "main"))]
+    series = {}
+    for kind in ("mlc_only", "conventional", "rr_fdca"):
+        rows = sorted((r for r in cold_rows if r["array"] == kind), key=lambda r: r["cold_access"] or 0.0)
+        series[ARRAY_NAMES[kind]] = ([max(r["cold_access"] or 0.0, 1e-4) for r in rows], [r["write_mbps"] for r in rows])
+    figures["cold"] = plotting.line_chart(series, out / "regime-cold-data", xlabel="share of accesses to the static region (0 drawn at 1e-4)", ylabel="write MB/s (steady state)",
+                                          title="Where RR-FDCA wins: how static the cold data is", logx=True, logy=True)[0]
+    return figures
+
+
+def _report(plans: Sequence[Plan], table: Sequence[Mapping[str, Any]], figures: Mapping[str, Path], outcome: Any, scheduler: str | None) -> str:
+    def pick(workload: str, kind: str, rounds: int = 1) -> Mapping[str, Any] | None:
+        return next((r for r in table if r["study"] == "main" and r["workload"] == workload and r["array"] == kind and r["max_screening_rounds"] in (0, rounds)), None)
+
+    def value(row: Mapping[str, Any] | None, key: str, kind: str) -> str:
+        return fmt(row.get(key) if row else None, kind)
+
+    def best_share(workload: str) -> str:
+        rows = [r for r in table if r["workload"] == workload and r["array"] == "rr_fdca" and r["max_screening_rounds"] == 1 and r["fill"] == MAIN_FILL and r["cold_access"] is None
+                and r["study"] in ("main", "tlc_share") and r["write_mbps"] is not None]
+        if not rows:
+            return "n/a"
+        best = max(rows, key=lambda r: r["write_mbps"])
+        return f"{best['tlc_chips']}/{CHIPS} = {100 * best['tlc_chips'] / CHIPS:.1f} % ({fmt(best['write_mbps_vs_mlc_only'], 'pct')} vs all-MLC)"
+
+    lines = [
+        "# Seed 004 reproduction: TLC/MLC mix-and-match with RR-FDCA", "",
+        provenance("ssdlab reproduce tlc-mlc", outcome, scheduler), "",
+        "**Media.** The seed's Table I is missing from its text copy. The preset `seed004-tlc-mlc` replaces it with SPEC §7's sourced defaults "
+        "(MLC 8 KiB pages, 256 pages/block, 75/1300 us read/program, 3.8 ms erase, 3000 P/E; TLC 384 pages/block, 58/75/107 us reads, 3510 us program, "
+        "1000 P/E, block-unit writes; energy 3.3 V x 25 mA while busy). Chip size is ours (see the fill study).", "",
+        "**Measurement.** Steady state: each point is run with a warm-up and with the warm-up plus a measured window; every figure is the difference "
+        "(write bytes over the host's time, flash programs, erases and energy of the window).", "",
+        "## Workloads", "",
+    ]
+    for plan in plans:
+        lines.append(f"- **{plan.workload.name}** ({plan.workload.kind}): {plan.description}; warm-up {plan.window.warm:,} and window {plan.window.measured:,} "
+                     f"{'loops' if plan.window_key == 'host.loops' else 'requests'}.")
+    lines += ["", "## Seed vs ssdlab (N_RDSMAX = 1, 4 TLC of 8 chips, data = 60 % of the all-MLC array)", "",
+              "| figure | seed | " + " | ".join(plan.workload.name for plan in plans) + " |", "|---|---|" + "---|" * len(plans)]
+    for label, key, seed in (("write throughput vs all-MLC", "write_mbps_vs_mlc_only", SEED["write_throughput"]), ("write energy vs all-MLC", "energy_j_per_gb_vs_mlc_only", SEED["write_energy"]),
+                             ("MLC W/E cycles vs all-MLC", "mlc_erases_per_block_vs_mlc_only", SEED["mlc_erases"])):
+        lines.append(f"| {label} | {fmt(seed, 'pct')} | " + " | ".join(value(pick(plan.workload.name, 'rr_fdca'), key, 'pct') for plan in plans) + " |")
+    lines.append("| N_W/E,TLC / N_W/E,MLC | < 0.01 | " + " | ".join(value(pick(plan.workload.name, 'rr_fdca'), 'tlc_mlc_we_ratio', 'ratio') for plan in plans) + " |")
+    lines.append("| best TLC share (Fig. 12) | 50 % (tpcc), 87.5 % (prxy_1) | " + " | ".join(best_share(plan.workload.name) for plan in plans) + " |")
+    lines.append("| conventional array vs all-MLC | worse (throughput and energy) | " + " | ".join(value(pick(plan.workload.name, 'conventional'), 'write_mbps_vs_mlc_only', 'pct') for plan in plans) + " |")
+    lines += ["", "## Every array (steady state)", "", main_table(table), "", "## Figures", ""]
+    for name, path in figures.items():
+        lines.append(f"- {name}: `{path.name}`")
+    lines += ["", "## Regimes", "", report.markdown_table([dict(r, array_name=_name(r)) for r in table if r["study"] in ("fill", "cold")], [
+        ("study", "study", "text"), ("workload", "workload", "text"), ("array", "array_name", "text"), ("fill", "fill", "ratio"), ("cold access", "cold_access", "ratio"),
+        ("write MB/s", "write_mbps", "num"), ("vs all-MLC", "write_mbps_vs_mlc_only", "pct"), ("WA", "write_amplification", "ratio"), ("status", "status", "text")]), ""]
+    return "\n".join(lines) + "\n"
