@@ -674,6 +674,29 @@ def reproduce_aoa_ecc(
     _run_reproduction(run, quiet)
 
 
+@reproduce_app.command("tlc-mlc")
+def reproduce_tlc_mlc(
+    out: Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report.")] = Path("reproduce/tlc-mlc"),
+    trace: Annotated[Optional[list[str]], typer.Option("--trace", help="Use a full trace for a workload: NAME=PATH (tpcc, tpcc-standin, prxy_1); repeatable.")] = None,
+    scale: Annotated[float, typer.Option("--scale", help="Scale the warm-up and measured windows (1: 5+5 loops of traces, 300k+100k requests of stand-ins).")] = 1.0,
+    workloads: Annotated[Optional[str], typer.Option("--workloads", help="Comma-separated subset of the workloads (default: tpcc, tpcc-standin, prxy_1).")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
+) -> None:
+    """Seed 004: all-MLC vs conventional TLC/MLC vs RR-FDCA (N_RDSMAX 1-4) on 8 chips, TLC share 1/8-7/8 (Fig. 11, 12, Table II) and the
+    regimes (array fill, static cold data) that decide the seed's headline; steady state from warm-up/window run pairs."""
+    from ssdlab.reproduce import tlc_mlc
+    from ssdlab.reproduce.report import parse_trace_options as report_traces
+
+    def run(progress):
+        traces = report_traces(trace or [], [w.name for w in tlc_mlc.WORKLOADS])
+        only = [name.strip() for name in workloads.split(",") if name.strip()] if workloads else None
+        return tlc_mlc.reproduce(out, traces=traces, scale=scale, workloads=only, scheduler=scheduler, workers=workers, progress=progress)
+
+    _run_reproduction(run, quiet)
+
+
 def _run_reproduction(run, quiet: bool) -> None:
     """Runs a recipe under a progress bar, prints its table and report path; exit 1 if a point failed."""
     try:

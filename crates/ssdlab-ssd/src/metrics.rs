@@ -234,6 +234,12 @@ pub struct TierSummary {
     /// rewrote.
     pub block_modify_writes: u64,
     pub block_modify_pages: u64,
+    /// RR-FDCA (seed 004) in this tier's collector: pages of fresh victims copied into screening
+    /// blocks (step A), blocks passed over while being screened (step B), and frozen pages beyond
+    /// a pair's TLC block written back here (step C5). Zero under other collectors.
+    pub screening_copies: u64,
+    pub screening_skips: u64,
+    pub residual_pages: u64,
     pub erase_count: EraseCountSummary,
     pub flash: FlashCounters,
     pub utilisation: UtilisationSummary,

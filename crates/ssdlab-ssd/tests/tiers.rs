@@ -285,3 +285,55 @@ fn an_event_may_wait_for_its_chips_dies_to_go_idle() {
     assert_eq!(fired(false), 1_000_000);
     assert!(fired(true) > 1_000_000, "the chip's dies were busy at 1 ms");
 }
+
+fn seed004(overrides: &[&str]) -> SimulationConfig {
+    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    presets::load("seed004-tlc-mlc", &overrides).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn the_seed004_preset_screens_data_and_moves_only_what_froze() {
+    // The preset as shipped, with every read checked: RR-FDCA screens its victims' data in
+    // MLC (step A), passes over blocks still being screened when N_RDSMAX > 1 (step B) and moves
+    // frozen data to TLC (step C).
+    for (rounds, skips) in [("1", false), ("3", true)] {
+        let max_rounds = format!("placement.max_screening_rounds={rounds}");
+        let result = run(&seed004(&["verification.integrity_oracle=true", &max_rounds]), &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+        let (mlc, tlc) = (&result.tiers["mlc"], &result.tiers["tlc"]);
+        assert_eq!((mlc.collector.as_str(), tlc.collector.as_str()), ("rr_fdca", "in_place"));
+        assert!(mlc.screening_copies > 1000, "N_RDSMAX {rounds}: {}", mlc.screening_copies);
+        assert_eq!(mlc.screening_skips > 0, skips, "N_RDSMAX {rounds}: {}", mlc.screening_skips);
+        assert!(mlc.pages_migrated_out > 1000 && mlc.pages_migrated_out == tlc.pages_migrated_in);
+        assert_eq!(tlc.host_pages_written, 0, "new data of overwrites goes to MLC (overwrite_target = write_tier)");
+        assert!(result.integrity.reads_checked > 10_000);
+        assert_eq!(result.integrity.mismatches, 0);
+    }
+}
+
+#[test]
+fn rr_fdca_and_block_modify_writes_on_the_real_tpcc_sample_keep_every_latest_write() {
+    let Some(path) = shared_trace("mqsim-tpcc-small.trace.gz") else { return };
+    let trace = format!("workload.trace.path=\"{}\"", path.display());
+    // Six tiles of the sample (0.65 GB, the seed's tpcc-mysql size), three loops; MLC chip 1 is
+    // retired early and drained while the oracle checks every read. The conventional array with new
+    // data kept in TLC does block-modify-writes; RR-FDCA screens and moves frozen data.
+    for placement in ["placement.policy=\"rr_fdca\"", "placement.policy=\"migrate_on_collect\""] {
+        let settings = [
+            trace.as_str(), "workload.trace.format=\"mqsim\"", "host.tiles=6", "host.loops=3", "host.compact_addresses=true", "verification.integrity_oracle=true",
+            "device.tiers.tlc.overwrite_target=\"rewritten_block\"", "events=[{at_ns=2000000000, action=\"retire_chip\", chip=1}]", placement,
+        ];
+        let result = run(&seed004(&settings), &mut no_progress()).unwrap_or_else(|e| panic!("{placement}: {e}"));
+        let (mlc, tlc) = (&result.tiers["mlc"], &result.tiers["tlc"]);
+        assert_eq!(result.requests, result.requests_completed);
+        assert_eq!(result.integrity.mismatches, 0);
+        assert!(result.integrity.reads_checked > 50_000, "{}", result.integrity.reads_checked);
+        assert!(mlc.pages_migrated_out > 1000, "{placement}: {}", mlc.pages_migrated_out);
+        if placement.contains("rr_fdca") {
+            assert!(mlc.screening_copies > 0, "{}", mlc.screening_copies);
+        } else {
+            assert!(tlc.block_modify_writes > 0 && tlc.host_pages_written > 0, "{placement}: {} {}", tlc.block_modify_writes, tlc.host_pages_written);
+        }
+        let event = &result.events[0];
+        assert!(event.fired_at_ns.is_some() && event.emptied_at_ns.is_some(), "{placement}: chip 1 drained: {event:?}");
+    }
+}

@@ -124,7 +124,11 @@ pub struct PreconditionConfig {
     /// capacity (what a drive in use holds; MQSim's "initial occupancy"). 1.0 with `live_fraction`
     /// 1.0 is DiskSim's "every logical page mapped at start". 0: the footprint only.
     pub fill_fraction: f64,
-    /// The order the fill writes its pages in: `sequential` (logical order) or `random`.
+    /// The order the fill writes its pages in: `sequential` (logical order) or `random`; with
+    /// `descending` the fill and then the footprint are written from the highest logical page down
+    /// (the footprint is otherwise written in ascending order). On a tiered device the order decides
+    /// what ages into the slow tier first: with `descending`, data at the start of the span (a
+    /// `hot_cold` workload's hot region) is written last, as data a workload keeps rewriting would be.
     pub fill_order: FillOrder,
     /// Aged drive: after the fill, delete scattered extents of filled pages (never the workload's
     /// footprint) until this fraction of the filled pages is live. The deletes go where
@@ -142,6 +146,7 @@ pub struct PreconditionConfig {
 pub enum FillOrder {
     Sequential,
     Random,
+    Descending,
 }
 
 impl Default for PreconditionConfig {

@@ -44,6 +44,9 @@ impl Simulation {
             }
         }
         pages.truncate(count as usize);
+        if precondition.fill_order == crate::config::FillOrder::Descending {
+            pages.reverse();
+        }
         for &page in &pages {
             self.untimed_write(page)?;
         }

@@ -36,10 +36,12 @@ impl Simulation {
             let logical_pages = self.host_logical_pages;
             let overwrites = (footprint_pages as f64 * self.config.ftl.precondition.overwrite_passes) as u64;
             let to_write = footprint_pages + overwrites;
-            for index in 0..footprint_pages {
-                if index.is_multiple_of(PROGRESS_INTERVAL) {
-                    progress(Phase::Precondition, index, to_write)?;
+            let descending = self.config.ftl.precondition.fill_order == crate::config::FillOrder::Descending;
+            for step in 0..footprint_pages {
+                if step.is_multiple_of(PROGRESS_INTERVAL) {
+                    progress(Phase::Precondition, step, to_write)?;
                 }
+                let index = if descending { footprint_pages - 1 - step } else { step };
                 let page = self.footprint.get(index);
                 if (page as u64) < logical_pages && !filled_set.as_ref().is_some_and(|set| set.contains(page as u64)) {
                     self.untimed_write(page)?;
