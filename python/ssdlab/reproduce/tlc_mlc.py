@@ -51,6 +51,9 @@ TLC_CHIPS = (1, 2, 3, 4, 5, 6, 7)
 SCREENING_ROUNDS = (1, 2, 3, 4)
 # Share of the stand-in's accesses that reach its static region (0: truly frozen cold data).
 COLD_ACCESS = (0.0, 0.001, 0.01)
+# Share of the stand-in's span it writes (uniformly; the rest static): the smaller, the more often each
+# written page is rewritten, and the less of it freezes between rewrites.
+WRITTEN_SHARES = (0.05, 0.1, 0.2, 0.38)
 GIB = 1 << 30
 SEED = {
     "write_throughput": 0.56,
@@ -142,14 +145,15 @@ class Plan:
     description: str
 
 
-def _synthetic(workload: Workload, cold_access: float | None = None) -> list[str]:
+def _synthetic(workload: Workload, cold_access: float | None = None, written_share: float | None = None) -> list[str]:
     span = int(workload.data_bytes // PAGE_BYTES) * PAGE_BYTES
     hot_access = workload.hot_access_fraction if cold_access is None else 1.0 - cold_access
+    hot_space = workload.hot_space_fraction if written_share is None else written_share
     sizes = workload.sizes
     return [
         f"workload.synthetic.span_bytes={span}",
         f"workload.synthetic.read_fraction={workload.read_fraction}",
-        f'workload.synthetic.address={{ distribution = "hot_cold", hot_space_fraction = {workload.hot_space_fraction}, hot_access_fraction = {hot_access} }}',
+        f'workload.synthetic.address={{ distribution = "hot_cold", hot_space_fraction = {hot_space}, hot_access_fraction = {hot_access} }}',
         f'workload.synthetic.size={{ distribution = "choice", bytes = [{", ".join(str(b) for b, _ in sizes)}], weights = [{", ".join(str(w) for _, w in sizes)}] }}',
         "workload.synthetic.alignment_bytes=4096",
     ]
@@ -178,8 +182,10 @@ def plan_workloads(traces: Mapping[str, Path] | None = None, scale: float = 1.0,
             tiles = 1 if workload.name in traces else max(1, round(workload.data_bytes / stats["footprint_bytes"]))
             overrides = [f"workload.trace.path={json.dumps(str(path))}", f"host.tiles={tiles}", "host.compact_addresses=true"]
             loops = max(1, round(5 * scale))
+            # The window is split in halves (the settled check): at least two loops.
+            measured_loops = max(2, loops)
             description = workload.basis + f" ({tiles} copies)" if workload.name not in traces else f"full trace given by the user: {path}"
-            plans.append(Plan(workload, overrides, "host.loops", Window(loops, loops), description))
+            plans.append(Plan(workload, overrides, "host.loops", Window(loops, measured_loops), description))
         else:
             plans.append(Plan(workload, _synthetic(workload), "workload.synthetic.requests", Window(max(1000, round(300_000 * scale)), max(1000, round(100_000 * scale))), workload.basis))
     return plans
@@ -218,12 +224,57 @@ def points_of(plans: Sequence[Plan]) -> dict[str, list[str]]:
                 if cold != 0.0:
                     for kind in ("mlc_only", "conventional", "rr_fdca"):
                         add("cold", plan, kind, MAIN_FILL, MAIN_TLC_CHIPS, 1, _synthetic(plan.workload, cold), cold=cold)
+            for share in WRITTEN_SHARES:
+                if share != plan.workload.hot_space_fraction:
+                    for kind in ("mlc_only", "conventional", "rr_fdca"):
+                        add("written", plan, kind, MAIN_FILL, MAIN_TLC_CHIPS, 1, _synthetic(plan.workload, written_share=share), cold=f"w{share}")
     return points
 
 
-def build_sweep(plans: Sequence[Plan]) -> Sweep:
+# Chip exchange (seed Fig. 13-14): chips large enough that MLC chip 1 holds the seed's 8 GB of valid
+# pages when it wears out; the stand-in's data spread over 36 GB (static but for 2 % of the span).
+EXCHANGE_BLOCKS = 4608
+EXCHANGE_AT_NS = 1_000_000_000
+EXCHANGE_ACTIONS = ("suspend_and_copy", "retire_chip")
+
+
+def exchange_points(scale: float = 1.0) -> dict[str, list[str]]:
+    """The conventional exchange (host suspended while the worn chip is copied) and the seed's
+    (the chip read-only, drained by overwrites, GC and background moves while the host runs)."""
+    blocks = max(64, round(EXCHANGE_BLOCKS * min(1.0, scale)))
+    span = int(blocks * 4 * MLC_PAGES_PER_BLOCK * PAGE_BYTES * 0.95) // PAGE_BYTES * PAGE_BYTES
+    workload = [f"device.tiers.mlc.blocks_per_plane={blocks}", f"device.tiers.tlc.blocks_per_plane={blocks}", f"workload.synthetic.span_bytes={span}",
+                'workload.synthetic.address={ distribution = "hot_cold", hot_space_fraction = 0.02, hot_access_fraction = 1.0 }',
+                f"workload.synthetic.requests={max(2000, round(100_000 * scale))}"]
+    return {f"exchange|{action}": workload + [f'events=[{{at_ns={EXCHANGE_AT_NS}, action="{action}", chip=1}}]'] for action in EXCHANGE_ACTIONS}
+
+
+def build_sweep(plans: Sequence[Plan], scale: float = 1.0) -> Sweep:
     common = ["ftl.precondition.enabled=true", "ftl.precondition.overwrite_passes=0", "verification.integrity_oracle=false"]
-    return Sweep(name="seed004-tlc-mlc", base=PRESET, common=common, cases={"point": points_of(plans)}, origin="reproduce tlc-mlc")
+    return Sweep(name="seed004-tlc-mlc", base=PRESET, common=common, cases={"point": {**points_of(plans), **exchange_points(scale)}}, origin="reproduce tlc-mlc")
+
+
+def exchange_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Dead time of each exchange method (seed: 960 s suspended vs ~200 ms)."""
+    table = []
+    for row in rows:
+        label = row["point.point"]
+        if not label.startswith("exchange|"):
+            continue
+        entry: dict[str, Any] = {"method": label.split("|", 1)[1], "status": row["status"] if row["status"] == "ok" else row["error"]}
+        if row["status"] == "ok":
+            result = json.loads(row["result_json"])
+            event, dead = result["events"][0], result["dead_time"]
+            entry.update({
+                "valid_gb_at_fire": event["valid_pages_at_fire"] * PAGE_BYTES / 1e9,
+                "suspended_s": event["suspended_ns"] / 1e9,
+                "longest_host_stall_s": (dead.get("longest_host_stall_us") or 0.0) / 1e6,
+                "longest_background_run_s": dead["longest_background_span_us"] / 1e6,
+                "chip_empty_after_s": (event["emptied_at_ns"] - event["fired_at_ns"]) / 1e9 if event["emptied_at_ns"] is not None else None,
+                "pages_moved": event["pages_moved"],
+            })
+        table.append(entry)
+    return sorted(table, key=lambda r: r["method"])
 
 
 def _totals(result: Mapping[str, Any]) -> dict[str, float]:
@@ -270,13 +321,16 @@ def rows_of(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """One table row per point (warm and full runs paired)."""
     by_label: dict[str, dict[str, Mapping[str, Any]]] = {}
     for row in rows:
+        if row["point.point"].startswith("exchange|"):
+            continue
         *key, window = row["point.point"].split("|")
         by_label.setdefault("|".join(key), {})[window] = row
     table = []
     for key, pair in sorted(by_label.items()):
         study, workload, kind, fill, tlc, rounds, cold = key.split("|")
         entry: dict[str, Any] = {"study": study, "workload": workload, "array": kind, "fill": float(fill), "tlc_chips": int(tlc), "max_screening_rounds": int(rounds),
-                                 "cold_access": None if cold == "-" else float(cold)}
+                                 "cold_access": None if cold == "-" or cold.startswith("w") else float(cold),
+                                 "written_share": float(cold[1:]) if cold.startswith("w") else None}
         entry.update(_window_row(pair.get("warm"), pair.get("full")))
         # Settled: the window's two halves write at rates within 25 % of each other (a window that
         # still carries warm-up work does not).
@@ -288,7 +342,8 @@ def rows_of(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     main_rows = [r for r in table if r["study"] == "main"]
     for entry in table:
         # Versus the all-MLC array of the same workload, fill and cold access.
-        base = next((r for r in table if r["array"] == "mlc_only" and r["workload"] == entry["workload"] and r["fill"] == entry["fill"] and r["cold_access"] == entry["cold_access"]), None)
+        base = next((r for r in table if r["array"] == "mlc_only" and r["workload"] == entry["workload"] and r["fill"] == entry["fill"] and r["cold_access"] == entry["cold_access"]
+                     and r["written_share"] == entry["written_share"]), None)
         for key in ("write_mbps", "energy_j_per_gb", "mlc_erases_per_block"):
             value, reference = entry.get(key), base.get(key) if base else None
             entry[f"{key}_vs_mlc_only"] = value / reference - 1.0 if value is not None and reference else None
@@ -305,11 +360,12 @@ def reproduce(out_dir: str | Path, *, traces: Mapping[str, Path] | None = None, 
         raise SweepError(f"--scale {scale}: must be in (0, 10]")
     out = Path(out_dir)
     plans = plan_workloads(traces, scale, workloads)
-    outcome = run_sweep(build_sweep(plans), out / "sweep", scheduler=scheduler, workers=workers, progress=progress)
+    outcome = run_sweep(build_sweep(plans, scale), out / "sweep", scheduler=scheduler, workers=workers, progress=progress)
     table = rows_of(outcome.rows)
+    exchange = exchange_rows(outcome.rows)
     figures = write_figures(table, out)
-    text = _report(plans, table, figures, outcome, scheduler)
-    return report.finish(out, tables={"": table}, main="", report_text=text, summary=main_table(table), figures=figures, outcomes=(outcome,))
+    text = _report(plans, table, figures, outcome, scheduler, exchange)
+    return report.finish(out, tables={"": table, "exchange": exchange}, main="", report_text=text, summary=main_table(table), figures=figures, outcomes=(outcome,))
 
 
 ARRAY_NAMES = {"mlc_only": "all-MLC", "conventional": "conventional TLC/MLC", "rr_fdca": "RR-FDCA"}
@@ -365,12 +421,21 @@ def write_figures(table: Sequence[Mapping[str, Any]], out: Path) -> dict[str, Pa
     for kind in ("mlc_only", "conventional", "rr_fdca"):
         rows = sorted((r for r in cold_rows if r["array"] == kind), key=lambda r: r["cold_access"] or 0.0)
         series[ARRAY_NAMES[kind]] = ([max(r["cold_access"] or 0.0, 1e-4) for r in rows], [r["write_mbps"] for r in rows])
+    written_rows = [r for r in ok if r["workload"] == "tpcc-standin" and r["fill"] == MAIN_FILL and r["tlc_chips"] in (0, MAIN_TLC_CHIPS) and r["max_screening_rounds"] in (0, 1)
+                    and r["cold_access"] is None and r["study"] in ("written", "main")]
+    written_series = {}
+    for kind in ("mlc_only", "conventional", "rr_fdca"):
+        rows = sorted((r for r in written_rows if r["array"] == kind), key=lambda r: r["written_share"] or WORKLOADS[1].hot_space_fraction)
+        written_series[ARRAY_NAMES[kind]] = ([r["written_share"] or WORKLOADS[1].hot_space_fraction for r in rows], [r["write_mbps"] for r in rows])
+    figures["written"] = plotting.line_chart(written_series, out / "regime-written-share", xlabel="share of the span the workload writes (the rest static)", ylabel="write MB/s (steady state)",
+                                             title="Where RR-FDCA wins: how much of the data is rewritten", logy=True)[0]
     figures["cold"] = plotting.line_chart(series, out / "regime-cold-data", xlabel="share of accesses to the static region (0 drawn at 1e-4)", ylabel="write MB/s (steady state)",
                                           title="Where RR-FDCA wins: how static the cold data is", logx=True, logy=True)[0]
     return figures
 
 
-def _report(plans: Sequence[Plan], table: Sequence[Mapping[str, Any]], figures: Mapping[str, Path], outcome: Any, scheduler: str | None) -> str:
+def _report(plans: Sequence[Plan], table: Sequence[Mapping[str, Any]], figures: Mapping[str, Path], outcome: Any, scheduler: str | None,
+            exchange: Sequence[Mapping[str, Any]] = ()) -> str:
     def pick(workload: str, kind: str, rounds: int = 1) -> Mapping[str, Any] | None:
         return next((r for r in table if r["study"] == "main" and r["workload"] == workload and r["array"] == kind and r["max_screening_rounds"] in (0, rounds)), None)
 
@@ -410,18 +475,28 @@ def _report(plans: Sequence[Plan], table: Sequence[Mapping[str, Any]], figures: 
     lines.append("| conventional array vs all-MLC | worse (throughput and energy) | " + " | ".join(value(pick(plan.workload.name, 'conventional'), 'write_mbps_vs_mlc_only', 'pct') for plan in plans) + " |")
     wins = [r for r in table if r["array"] == "rr_fdca" and r.get("settled") and (r.get("write_mbps_vs_mlc_only") or 0.0) > 0.0]
     where = "; ".join(f"{r['workload']} at fill {r['fill']:.2f}, {r['tlc_chips']} TLC chips, N_RDSMAX {r['max_screening_rounds']}"
-                      + (f", cold access {r['cold_access']}" if r["cold_access"] is not None else "") + f" ({fmt(r['write_mbps_vs_mlc_only'], 'pct')})" for r in wins)
+                      + (f", cold access {r['cold_access']}" if r["cold_access"] is not None else "") + (f", written share {r['written_share']}" if r["written_share"] is not None else "")
+                      + f" ({fmt(r['write_mbps_vs_mlc_only'], 'pct')})" for r in wins)
     unsettled = sum(1 for r in table if r["status"] == "ok" and not r.get("settled"))
     lines += ["", "## Where the seed's headline holds", "",
               f"Settled points where RR-FDCA writes faster than the all-MLC array: {where or 'none'}. "
               f"{unsettled} of {len(table)} points did not settle within their window (their figures include warm-up work).",
               "A host overwrite of data in TLC rewrites the other valid pages of its 384-page block, so any workload that rewrites data after it froze pays "
               "hundreds of page programs per such write: every mixed array collapses when the cold data is not static (see the cold-data regime).", ""]
+    lines += ["## Chip exchange (Fig. 13-14)", "",
+              "Seed: with 8 GB of valid pages on the worn chip, the conventional exchange suspends the system for 960 s; the proposal (the chip read-only, "
+              "drained by overwrites and GC while the host runs) has ~200 ms of continuous dead time. Here MLC chip 1 of a larger array (chips of "
+              f"{EXCHANGE_BLOCKS} blocks) is exchanged at 1 s of the stand-in's run; `longest host stall` is the longest time a request waited with none "
+              "completing, `longest background run` the longest continuous background work on one die.", "",
+              report.markdown_table(exchange, [("method", "method", "text"), ("valid GB on the chip", "valid_gb_at_fire", "num"), ("suspended s", "suspended_s", "num"),
+                                               ("longest host stall s", "longest_host_stall_s", "ratio"), ("longest background run s", "longest_background_run_s", "num"),
+                                               ("chip empty after s", "chip_empty_after_s", "num"), ("status", "status", "text")]), ""]
     lines += ["", "## Every array (steady state)", "", main_table(table), "", "## Figures", ""]
     for name, path in figures.items():
         lines.append(f"- {name}: `{path.name}`")
-    lines += ["", "## Regimes", "", report.markdown_table([dict(r, array_name=_name(r)) for r in table if r["study"] in ("fill", "cold")], [
+    lines += ["", "## Regimes", "", report.markdown_table([dict(r, array_name=_name(r)) for r in table if r["study"] in ("fill", "cold", "written")], [
         ("study", "study", "text"), ("workload", "workload", "text"), ("array", "array_name", "text"), ("fill", "fill", "ratio"), ("cold access", "cold_access", "ratio"),
+        ("written share", "written_share", "ratio"),
         ("write MB/s", "write_mbps", "num"), ("vs all-MLC", "write_mbps_vs_mlc_only", "pct"), ("WA", "write_amplification", "ratio"), ("settled", "settled", "text"),
         ("status", "status", "text")]), ""]
     return "\n".join(lines) + "\n"
