@@ -51,6 +51,8 @@ TLC_CHIPS = (1, 2, 3, 4, 5, 6, 7)
 SCREENING_ROUNDS = (1, 2, 3, 4)
 # Share of the stand-in's accesses that reach its static region (0: truly frozen cold data).
 COLD_ACCESS = (0.0, 0.001, 0.01)
+# The written share the cold-data study runs at (one where RR-FDCA wins without cold accesses).
+COLD_STUDY_WRITTEN_SHARE = 0.05
 # Share of the stand-in's span it writes (uniformly; the rest static): the smaller, the more often each
 # written page is rewritten, and the less of it freezes between rewrites.
 WRITTEN_SHARES = (0.05, 0.1, 0.2, 0.38)
@@ -223,7 +225,7 @@ def points_of(plans: Sequence[Plan]) -> dict[str, list[str]]:
             for cold in COLD_ACCESS:
                 if cold != 0.0:
                     for kind in ("mlc_only", "conventional", "rr_fdca"):
-                        add("cold", plan, kind, MAIN_FILL, MAIN_TLC_CHIPS, 1, _synthetic(plan.workload, cold), cold=cold)
+                        add("cold", plan, kind, MAIN_FILL, MAIN_TLC_CHIPS, 1, _synthetic(plan.workload, cold, COLD_STUDY_WRITTEN_SHARE), cold=f"{cold}@{COLD_STUDY_WRITTEN_SHARE}")
             for share in WRITTEN_SHARES:
                 if share != plan.workload.hot_space_fraction:
                     for kind in ("mlc_only", "conventional", "rr_fdca"):
@@ -329,8 +331,8 @@ def rows_of(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     for key, pair in sorted(by_label.items()):
         study, workload, kind, fill, tlc, rounds, cold = key.split("|")
         entry: dict[str, Any] = {"study": study, "workload": workload, "array": kind, "fill": float(fill), "tlc_chips": int(tlc), "max_screening_rounds": int(rounds),
-                                 "cold_access": None if cold == "-" or cold.startswith("w") else float(cold),
-                                 "written_share": float(cold[1:]) if cold.startswith("w") else None}
+                                 "cold_access": float(cold.split("@")[0]) if "@" in cold else None,
+                                 "written_share": float(cold[1:]) if cold.startswith("w") else float(cold.split("@")[1]) if "@" in cold else None}
         entry.update(_window_row(pair.get("warm"), pair.get("full")))
         # Settled: the window's two halves write at rates within 25 % of each other (a window that
         # still carries warm-up work does not).
@@ -416,7 +418,7 @@ def write_figures(table: Sequence[Mapping[str, Any]], out: Path) -> dict[str, Pa
             series[f"{workload} {ARRAY_NAMES[kind]}"] = ([r["fill"] for r in rows], [r["write_mbps"] for r in rows])
     figures["fill"] = plotting.line_chart(series, out / "regime-fill", xlabel="data / all-MLC raw capacity", ylabel="write MB/s (steady state)", title="Where RR-FDCA wins: array fill")[0]
     cold_rows = [r for r in ok if r["workload"] == "tpcc-standin" and r["fill"] == MAIN_FILL and r["tlc_chips"] in (0, MAIN_TLC_CHIPS) and r["max_screening_rounds"] in (0, 1)
-                 and (r["study"] == "cold" or (r["study"] == "main"))]
+                 and r["written_share"] == COLD_STUDY_WRITTEN_SHARE and r["study"] in ("cold", "written")]
     series = {}
     for kind in ("mlc_only", "conventional", "rr_fdca"):
         rows = sorted((r for r in cold_rows if r["array"] == kind), key=lambda r: r["cold_access"] or 0.0)
