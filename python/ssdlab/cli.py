@@ -607,6 +607,43 @@ def sweep(
         raise typer.Exit(1)
 
 
+@app.command()
+def optimize(
+    base: Annotated[str, typer.Argument(help="Preset name or config file the search varies.")],
+    axis: Annotated[list[str], typer.Option("--axis", help="A numeric key to search: KEY=LOW:HIGH[:int][:N] (N coarse points, default 5); repeatable.")],
+    objective: Annotated[str, typer.Option("--objective", help="Result column to optimise, e.g. result.write.mbps or result.write_amplification.")] = "result.write.mbps",
+    minimize: Annotated[bool, typer.Option("--minimize/--maximize", help="Minimise the objective instead of maximising it.")] = False,
+    rounds: Annotated[int, typer.Option("--rounds", help="Refinement rounds after the coarse grid (each halves the step around the best point).")] = 3,
+    set_: Annotated[Optional[list[str]], typer.Option("--set", help="Override for every point: key=value; repeatable.")] = None,
+    out: Annotated[Path, typer.Option("--out", help="Output folder (points are stored and reused: the search is resumable).")] = Path("optimize"),
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Run on this Dask distributed scheduler (tcp://host:8786).")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
+) -> None:
+    """Search numeric config keys for the best result: a coarse grid, then rounds refining around the best point; every point is a
+    stored sweep point. Writes search.parquet/csv/json and the objective surface (surface.png/svg) to --out."""
+    from ssdlab import optimize as optimizer
+
+    try:
+        axes = [optimizer.Axis.parse(item) for item in axis]
+        if rounds < 0:
+            raise optimizer.SweepError(f"--rounds {rounds}: must be 0 or more")
+        with _sweep_progress(not quiet and error_console.is_terminal) as bar:
+            task = bar.add_task("sweep", total=None, last="")
+            result = optimizer.optimize_sweep(base, axes, objective, out / "points", common=set_ or [], maximize=not minimize, rounds=rounds, scheduler=scheduler,
+                                              workers=workers, progress=_sweep_reporter(bar, task))
+        paths = optimizer.write_search(result, out, objective, axes)
+    except BaseException as error:  # noqa: BLE001
+        _fail(error)
+        return
+    if result.best is None:
+        error_console.print("[red]no point of the search gave a value[/red]")
+        raise typer.Exit(1)
+    if not quiet:
+        point = ", ".join(f"{key}={value:g}" for key, value in result.best.point.items())
+        console.print(f"best {objective} = {result.best.value:.6g} at {point} ({len(result.history)} points evaluated); surface: {paths.get('surface', '-')}")
+
+
 @reproduce_app.command("lba-scrambler")
 def reproduce_lba_scrambler(
     out: Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report.")] = Path("reproduce/lba-scrambler"),
@@ -680,6 +717,7 @@ def reproduce_tlc_mlc(
     trace: Annotated[Optional[list[str]], typer.Option("--trace", help="Use a full trace for a workload: NAME=PATH (tpcc, tpcc-standin, prxy_1); repeatable.")] = None,
     scale: Annotated[float, typer.Option("--scale", help="Scale the warm-up and measured windows (1: 5+5 loops of traces, 300k+100k requests of stand-ins).")] = 1.0,
     workloads: Annotated[Optional[str], typer.Option("--workloads", help="Comma-separated subset of the workloads (default: tpcc, tpcc-standin, prxy_1).")] = None,
+    search: Annotated[bool, typer.Option("--search/--no-search", help="Also search TLC share x N_RDSMAX for the fastest RR-FDCA array (coarse grid, then refinement).")] = True,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
@@ -692,7 +730,7 @@ def reproduce_tlc_mlc(
     def run(progress):
         traces = report_traces(trace or [], [w.name for w in tlc_mlc.WORKLOADS])
         only = [name.strip() for name in workloads.split(",") if name.strip()] if workloads else None
-        return tlc_mlc.reproduce(out, traces=traces, scale=scale, workloads=only, scheduler=scheduler, workers=workers, progress=progress)
+        return tlc_mlc.reproduce(out, traces=traces, scale=scale, workloads=only, scheduler=scheduler, workers=workers, progress=progress, search_best=search)
 
     _run_reproduction(run, quiet)
 

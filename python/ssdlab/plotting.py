@@ -81,10 +81,12 @@ def line_chart(series: Mapping[str, tuple[Sequence[float], Sequence[float | None
                logx: bool = False, logy: bool = False, styles: Mapping[str, str] | None = None) -> list[Path]:
     """One line per series ``{label: (xs, ys)}``; points whose y is None are left out."""
     fig, axes = figure()
+    drawn = 0
     for label, (xs, ys) in series.items():
         points = [(x, y) for x, y in zip(xs, ys) if y is not None]
         if points:
             axes.plot([p[0] for p in points], [p[1] for p in points], (styles or {}).get(label, "o-"), label=label, markersize=4)
+            drawn += 1
     if logx:
         axes.set_xscale("log")
     if logy:
@@ -93,5 +95,9 @@ def line_chart(series: Mapping[str, tuple[Sequence[float], Sequence[float | None
     axes.set_ylabel(ylabel)
     axes.set_title(title, fontsize=9)
     axes.grid(alpha=0.3)
-    axes.legend(fontsize=8)
+    if drawn:
+        axes.legend(fontsize=8)
+    else:
+        # Said on the figure, so an empty chart is never mistaken for a flat result.
+        axes.text(0.5, 0.5, "no points: the runs this chart needs were not made", transform=axes.transAxes, ha="center", va="center", fontsize=9)
     return save(fig, stem)

@@ -331,6 +331,9 @@ pub struct RunResult {
     /// The per-request log written (`output.request_log_path`): its file and rows.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub request_log: Option<RequestLogSummary>,
+    /// Mapped pages by host write-count class and tier at the end (`output.write_heat`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write_heat: Option<crate::simulation::WriteHeat>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -209,10 +209,12 @@ def points_of(plans: Sequence[Plan]) -> dict[str, list[str]]:
             points[label] = workload_overrides + array(kind, blocks, tlc, rounds) + [f"{plan.window_key}={count}"]
 
     for plan in plans:
+        # The main study also counts host writes per page (Fig. 10: where data of each heat ends up).
+        main = plan.overrides + ["output.write_heat=true"]
         for kind in ("mlc_only", "conventional"):
-            add("main", plan, kind, MAIN_FILL, MAIN_TLC_CHIPS, 1, plan.overrides)
+            add("main", plan, kind, MAIN_FILL, MAIN_TLC_CHIPS, 1, main)
         for rounds in SCREENING_ROUNDS:
-            add("main", plan, "rr_fdca", MAIN_FILL, MAIN_TLC_CHIPS, rounds, plan.overrides)
+            add("main", plan, "rr_fdca", MAIN_FILL, MAIN_TLC_CHIPS, rounds, main)
         for tlc in TLC_CHIPS:
             if tlc != MAIN_TLC_CHIPS:
                 add("tlc_share", plan, "rr_fdca", MAIN_FILL, tlc, 1, plan.overrides)
@@ -334,6 +336,11 @@ def rows_of(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                                  "cold_access": float(cold.split("@")[0]) if "@" in cold else None,
                                  "written_share": float(cold[1:]) if cold.startswith("w") else float(cold.split("@")[1]) if "@" in cold else None}
         entry.update(_window_row(pair.get("warm"), pair.get("full")))
+        full = pair.get("full")
+        if full is not None and full["status"] == "ok":
+            heat = json.loads(full["result_json"]).get("write_heat")
+            if heat:
+                entry["write_heat"] = json.dumps(heat)
         # Settled: the window's two halves write at rates within 25 % of each other (a window that
         # still carries warm-up work does not).
         first, second = _window_row(pair.get("warm"), pair.get("half")), _window_row(pair.get("half"), pair.get("full"))
@@ -355,8 +362,49 @@ def rows_of(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return table
 
 
+# The search for the best array (seed Fig. 11-12 pick N_RDSMAX and the TLC share by hand): TLC chips
+# and N_RDSMAX together, a coarse grid then refinement around the best steady-state write throughput.
+SEARCH_AXES = (("tlc_chips", 1, CHIPS - 1, 4), ("max_screening_rounds", 1, 8, 4))
+SEARCH_ROUNDS = 2
+
+
+def search_best_array(plan: Plan, out: Path, *, scheduler: str | None = None, workers: int | None = None, progress: Callable[..., object] | None = None) -> tuple[Any, list[dict[str, Any]]]:
+    """Finds the TLC share and N_RDSMAX of the fastest RR-FDCA array for one workload (each evaluation
+    a steady-state window: three stored runs). Returns the search result and its rows."""
+    from ssdlab.optimize import Axis, search
+
+    axes = [Axis(key, low, high, integer=True, coarse=coarse) for key, low, high, coarse in SEARCH_AXES]
+    blocks = blocks_for(plan.workload.data_bytes, MAIN_FILL)
+    common = ["ftl.precondition.enabled=true", "ftl.precondition.overwrite_passes=0", "verification.integrity_oracle=false"]
+    settled: dict[tuple, bool] = {}
+
+    def evaluate(points: list[dict[str, float]]) -> list[float | None]:
+        cases: dict[str, list[str]] = {}
+        half = plan.window.warm + plan.window.measured // 2
+        for point in points:
+            tlc, rounds = int(point["tlc_chips"]), int(point["max_screening_rounds"])
+            for window, count in (("warm", plan.window.warm), ("half", half), ("full", plan.window.warm + plan.window.measured)):
+                cases[_label(tlc, rounds, window)] = plan.overrides + array("rr_fdca", blocks, tlc, rounds) + [f"{plan.window_key}={count}"]
+        sweep = Sweep(name=f"seed004-search-{plan.workload.name}", base=PRESET, common=common, cases={"point": cases}, origin=f"reproduce tlc-mlc search {plan.workload.name}")
+        outcome = run_sweep(sweep, out / "search" / plan.workload.name, scheduler=scheduler, workers=workers, progress=progress)
+        by_label = {row["point.point"]: row for row in outcome.rows}
+        values: list[float | None] = []
+        for point in points:
+            tlc, rounds = int(point["tlc_chips"]), int(point["max_screening_rounds"])
+            rows = [by_label.get(_label(tlc, rounds, window)) for window in ("warm", "half", "full")]
+            window_row = _window_row(rows[0], rows[2])
+            first, second = _window_row(rows[0], rows[1]).get("write_mbps"), _window_row(rows[1], rows[2]).get("write_mbps")
+            settled[(tlc, rounds)] = bool(first and second is not None and abs(second / first - 1.0) <= 0.25)
+            values.append(window_row.get("write_mbps"))
+        return values
+
+    result = search(axes, evaluate, maximize=True, rounds=SEARCH_ROUNDS)
+    rows = [dict(row, workload=plan.workload.name, settled=settled.get((int(row["tlc_chips"]), int(row["max_screening_rounds"])))) for row in result.rows()]
+    return result, rows
+
+
 def reproduce(out_dir: str | Path, *, traces: Mapping[str, Path] | None = None, scale: float = 1.0, workloads: Sequence[str] | None = None, scheduler: str | None = None,
-              workers: int | None = None, progress: Callable[..., object] | None = None) -> report.Reproduction:
+              workers: int | None = None, progress: Callable[..., object] | None = None, search_best: bool = True) -> report.Reproduction:
     """Runs the grid (resuming a previous run in ``out_dir``), writes the table, figures and report."""
     if not 0.0 < scale <= 10.0:
         raise SweepError(f"--scale {scale}: must be in (0, 10]")
@@ -366,8 +414,32 @@ def reproduce(out_dir: str | Path, *, traces: Mapping[str, Path] | None = None, 
     table = rows_of(outcome.rows)
     exchange = exchange_rows(outcome.rows)
     figures = write_figures(table, out)
-    text = _report(plans, table, figures, outcome, scheduler, exchange)
-    return report.finish(out, tables={"": table, "exchange": exchange}, main="", report_text=text, summary=main_table(table), figures=figures, outcomes=(outcome,))
+    searched: list[dict[str, Any]] = []
+    if search_best:
+        for plan in plans:
+            _, rows = search_best_array(plan, out, scheduler=scheduler, workers=workers, progress=progress)
+            searched += rows
+            figures[f"search-{plan.workload.name}"] = _search_figure(rows, out / f"search-{plan.workload.name}", plan.workload.name)
+    text = _report(plans, table, figures, outcome, scheduler, exchange, searched)
+    return report.finish(out, tables={"": table, "exchange": exchange, "search": searched}, main="", report_text=text, summary=main_table(table), figures=figures, outcomes=(outcome,))
+
+
+def _search_figure(rows: Sequence[Mapping[str, Any]], stem: Path, workload: str) -> Path:
+    """The objective surface: every evaluated (TLC chips, N_RDSMAX), coloured by write MB/s."""
+    from ssdlab import plotting
+
+    fig, axis = plotting.figure()
+    done = [r for r in rows if r["objective"] is not None]
+    points = axis.scatter([r["tlc_chips"] for r in done], [r["max_screening_rounds"] for r in done], c=[r["objective"] for r in done], cmap="viridis", s=80)
+    fig.colorbar(points, ax=axis, label="steady-state write MB/s")
+    for r in done:
+        if r["best"]:
+            axis.scatter([r["tlc_chips"]], [r["max_screening_rounds"]], marker="*", s=320, facecolors="none", edgecolors="red", label="best")
+            axis.legend()
+    axis.set_xlabel("TLC chips of 8")
+    axis.set_ylabel("N_RDSMAX")
+    axis.set_title(f"RR-FDCA search, {workload}: coarse grid then refinement")
+    return plotting.save(fig, stem)[0]
 
 
 ARRAY_NAMES = {"mlc_only": "all-MLC", "conventional": "conventional TLC/MLC", "rr_fdca": "RR-FDCA"}
@@ -409,6 +481,11 @@ def write_figures(table: Sequence[Mapping[str, Any]], out: Path) -> dict[str, Pa
                            and r["study"] in ("main", "tlc_share")), key=lambda r: r["tlc_chips"])
             series[f"{workload} {ARRAY_NAMES[kind]}"] = ([r["tlc_chips"] / CHIPS for r in rows], [r["write_mbps_vs_mlc_only"] for r in rows])
     figures["fig12"] = plotting.line_chart(series, out / "fig12-tlc-share", xlabel="TLC share of the 8 chips", ylabel="write throughput vs all-MLC", title="Seed 004 Fig. 12: TLC/MLC capacity ratio")[0]
+    # Fig. 10: mapped pages by write-count class and tier at the end of the run.
+    for workload in workloads:
+        rows = [r for r in ok if r["study"] == "main" and r["workload"] == workload and r.get("write_heat") and r["max_screening_rounds"] in (0, 1)]
+        if rows:
+            figures[f"fig10-{workload}"] = _heat_figure(rows, out / f"fig10-write-heat-{workload}", workload)
     # Regimes: array fill and cold data.
     series = {}
     for workload in workloads:
@@ -436,8 +513,30 @@ def write_figures(table: Sequence[Mapping[str, Any]], out: Path) -> dict[str, Pa
     return figures
 
 
+def _heat_figure(rows: Sequence[Mapping[str, Any]], stem: Path, workload: str) -> Path:
+    """One panel per array: pages per host write-count class, stacked by tier."""
+    from ssdlab import plotting
+
+    fig, axes = plotting.plt.subplots(1, len(rows), figsize=(4.0 * len(rows), 3.8), sharey=True, squeeze=False)
+    colours = {"mlc": "#1f77b4", "tlc": "#d62728"}
+    for axis, row in zip(axes[0], sorted(rows, key=lambda r: list(ARRAY_NAMES).index(r["array"]))):
+        heat = json.loads(row["write_heat"])
+        positions = list(range(len(heat["classes"])))
+        bottom = [0] * len(positions)
+        for tier, pages in heat["pages"].items():
+            axis.bar(positions, pages, bottom=bottom, label=tier.upper(), color=colours.get(tier, "#7f7f7f"))
+            bottom = [b + p for b, p in zip(bottom, pages)]
+        axis.set_xticks(positions, heat["classes"], rotation=45)
+        axis.set_title(_name(row))
+        axis.set_xlabel("host writes to the page")
+        axis.legend()
+    axes[0][0].set_ylabel("pages at the end of the run")
+    fig.suptitle(f"Seed 004 Fig. 10: where data of each heat lives ({workload})")
+    return plotting.save(fig, stem)[0]
+
+
 def _report(plans: Sequence[Plan], table: Sequence[Mapping[str, Any]], figures: Mapping[str, Path], outcome: Any, scheduler: str | None,
-            exchange: Sequence[Mapping[str, Any]] = ()) -> str:
+            exchange: Sequence[Mapping[str, Any]] = (), searched: Sequence[Mapping[str, Any]] = ()) -> str:
     def pick(workload: str, kind: str, rounds: int = 1) -> Mapping[str, Any] | None:
         return next((r for r in table if r["study"] == "main" and r["workload"] == workload and r["array"] == kind and r["max_screening_rounds"] in (0, rounds)), None)
 
@@ -485,6 +584,21 @@ def _report(plans: Sequence[Plan], table: Sequence[Mapping[str, Any]], figures: 
               f"{unsettled} of {len(table)} points did not settle within their window (their figures include warm-up work).",
               "A host overwrite of data in TLC rewrites the other valid pages of its 384-page block, so any workload that rewrites data after it froze pays "
               "hundreds of page programs per such write: every mixed array collapses when the cold data is not static (see the cold-data regime).", ""]
+    if searched:
+        lines += ["## The best array, searched", "",
+                  "TLC chips (1-7 of 8) and N_RDSMAX (1-8) searched together for the highest steady-state write throughput of RR-FDCA: a coarse 4 x 4 grid, "
+                  f"then {SEARCH_ROUNDS} rounds evaluating the neighbours of the best point at half the step (`search/table.parquet`; the surface is `search-WORKLOAD.png`). "
+                  "Seed: N_RDS = 1 best (Fig. 11), 50 % TLC for tpcc-mysql and 87.5 % for prxy_1 (Fig. 12).", "",
+                  "| workload | best TLC share | best N_RDSMAX | write MB/s | settled | points evaluated |", "|---|---|---|---|---|---|"]
+        for plan in plans:
+            rows = [r for r in searched if r["workload"] == plan.workload.name]
+            best = next((r for r in rows if r["best"]), None)
+            if best is None:
+                lines.append(f"| {plan.workload.name} | n/a | n/a | n/a | n/a | {len(rows)} |")
+            else:
+                lines.append(f"| {plan.workload.name} | {int(best['tlc_chips'])}/{CHIPS} = {100 * best['tlc_chips'] / CHIPS:.1f} % | {int(best['max_screening_rounds'])} | "
+                             f"{fmt(best['objective'], 'num')} | {best['settled']} | {len(rows)} |")
+        lines.append("")
     lines += ["## Chip exchange (Fig. 13-14)", "",
               "Seed: with 8 GB of valid pages on the worn chip, the conventional exchange suspends the system for 960 s; the proposal (the chip read-only, "
               "drained by overwrites and GC while the host runs) has ~200 ms of continuous dead time. Here MLC chip 1 of a larger array (chips of "

@@ -10,6 +10,9 @@ pub struct OutputConfig {
     pub time_series_interval_ms: Option<f64>,
     /// Write one CSV line per completed request here (`simulation/request_log.rs`). Absent: none.
     pub request_log_path: Option<std::path::PathBuf>,
+    /// Count host writes per logical page and report, at the end, mapped pages by write-count class
+    /// and tier (`result.write_heat`, seed 004 Fig. 10). Costs 4 bytes per host logical page.
+    pub write_heat: bool,
 }
 
 pub(super) fn validate(output: &OutputConfig) -> Result<(), (String, String)> {

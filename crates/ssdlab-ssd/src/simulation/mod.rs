@@ -18,6 +18,8 @@ mod page_set;
 mod preconditioning;
 mod replay;
 mod request_log;
+mod write_heat;
+pub use write_heat::WriteHeat;
 mod result;
 mod time_series;
 pub use time_series::{OpSeries, TimeSeries};
@@ -103,6 +105,8 @@ pub struct Simulation {
     time_series: Option<time_series::TimeSeriesCollector>,
     /// The workload class the controller sees (seed 000's policies only).
     workload_class: Option<WorkloadClassifier>,
+    /// `output.write_heat`: host writes per logical page.
+    write_heat: Option<write_heat::WriteCounter>,
 }
 
 impl Simulation {
@@ -328,6 +332,7 @@ impl Simulation {
             request_log: config.output.request_log_path.as_deref().map(request_log::RequestLog::create).transpose()?,
             time_series: config.output.time_series_interval_ms.map(|ms| time_series::TimeSeriesCollector::new((ms * 1e6).round() as u64)),
             workload_class,
+            write_heat: config.output.write_heat.then(|| write_heat::WriteCounter::new(logical_pages)),
             config,
         })
     }

@@ -381,6 +381,11 @@ impl Simulation {
             self.pad_to_interleave_group(span.pages());
         }
         let tracking_dead_data = self.dead_data.is_some();
+        if let Some(heat) = self.write_heat.as_mut() {
+            for page in span.first..=span.last {
+                heat.written(page);
+            }
+        }
         let mut group: Option<u32> = None;
         self.program_group.clear();
         for page in span.first..=span.last {

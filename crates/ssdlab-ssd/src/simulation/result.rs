@@ -147,6 +147,13 @@ impl Simulation {
             dead_data: self.dead_data.as_ref().map(|dead| dead.summary(stats.gc_blocks_collected)),
             time_series,
             request_log,
+            write_heat: self.write_heat.as_ref().map(|heat| {
+                let names: Vec<String> = self.layout.tiers().iter().map(|tier| tier.name.clone()).collect();
+                heat.finish(&names, |page| {
+                    let target = self.middleware.read_target(crate::geometry::Lpn(page as u32))?;
+                    self.ftl.lookup(target).map(|ppn| self.ftl.tier_of_page(ppn))
+                })
+            }),
             interleaving: (self.interleave_group_pages > 1).then(|| crate::metrics::InterleavingSummary {
                 group_chips: self.interleave_group_pages,
                 part_sensings: self.scheduler.counters().interleaved_part_sensings,
