@@ -248,11 +248,20 @@ def test_the_parsed_trace_cache_is_reused_and_changes_no_result(cli, tmp_path: P
             for i, extra in enumerate([(), ("--trace-cache", str(cache)), ("--trace-cache", str(cache))])]
     assert runs[1]["workload"]["trace_cache"] and not runs[1]["workload"]["trace_cache_reused"]
     assert runs[2]["workload"]["trace_cache_reused"]
-    assert len(list(cache.iterdir())) == 1
+    # One records file, its scan summary and the footprint for its 8 KiB pages: the third run read the
+    # footprint instead of passing over the records before replay.
+    names = sorted(path.name for path in cache.iterdir())
+    assert len(names) == 3 and names[0].endswith(".records") and names[1:] == [names[0] + ".footprint-8192-0", names[0] + ".scan"], names
     # Same requests, same simulation: every result field but the timing of the run itself.
     for run in runs[1:]:
-        for key in ("read", "write", "all", "gc", "requests", "write_amplification", "flash"):
+        for key in ("read", "write", "all", "gc", "requests", "write_amplification", "flash", "precondition"):
+            if key == "precondition":
+                run[key].pop("wall_seconds"), runs[0][key].pop("wall_seconds", None)
             assert run[key] == runs[0][key], key
+    # A damaged footprint file is ignored (the records are scanned again), never trusted.
+    (cache / names[1]).write_bytes(b"SSDLABFP" + bytes(5))
+    damaged = json.loads(_run_json(cli, tmp_path / "d.json", "mqsim-default", "--trace", str(trace), "--format", "mqsim", "--trace-cache", str(cache)))
+    assert damaged["workload"]["trace_cache_reused"] and damaged["all"] == runs[0]["all"] and damaged["precondition"]["pages_written"] == runs[0]["precondition"]["pages_written"]
 
 
 def test_column_mapped_traces_run_in_every_unit_without_conversion(cli, tmp_path: Path):

@@ -416,9 +416,41 @@ impl TraceScan {
         }
     }
 
-    /// The scan; `visit` returns false to stop it (with [`WorkloadError::Stopped`]).
-    fn scan_inner(path: &Path, options: &TraceOptions, visit: &mut dyn FnMut(&RawRecord, u64) -> bool) -> Result<TraceScan, WorkloadError> {
-        let format = match (&options.columns, options.format) {
+    /// The scan of a trace whose parsed-trace cache and scan summary an earlier run built, without
+    /// reading its records; None when there is no cache (no `cache_dir`, or none built yet).
+    pub fn cached(path: &Path, options: &TraceOptions) -> Result<Option<TraceScan>, WorkloadError> {
+        if options.cache_dir.is_none() {
+            return Ok(None);
+        }
+        let format = Self::format_of(path, options)?;
+        let Some((dir, key)) = Self::cache_key(path, options, format)? else { return Ok(None) };
+        let Some((cache, records, skipped)) = crate::trace_cache::lookup(&dir, &key) else { return Ok(None) };
+        let Some(summary) = crate::trace_cache::ScanSummary::read(&cache, records) else { return Ok(None) };
+        let mut skipped_lines = SkippedLines { count: skipped, first_messages: Vec::new() };
+        if skipped > 0 {
+            skipped_lines.first_messages.push(format!("{skipped} malformed lines were skipped when the trace cache {} was built", cache.display()));
+        }
+        Ok(Some(Self::assemble(path, options, format, records, &summary, skipped_lines, Some((cache, records)), true)))
+    }
+
+    /// A file derived from this scan's records kept beside its parsed-trace cache (for example a
+    /// footprint), named by `name`; None without a cache. The cache's content hash names it, so it
+    /// is never read for another trace.
+    pub fn cache_artifact_path(&self, name: &str) -> Option<PathBuf> {
+        self.cache.as_ref().map(|(cache, _)| crate::trace_cache::artifact_path(cache, name))
+    }
+
+    /// Stores `bytes` as the artifact `name` (see [`TraceScan::cache_artifact_path`]); nothing
+    /// without a cache.
+    pub fn store_cache_artifact(&self, name: &str, bytes: &[u8]) -> Result<(), WorkloadError> {
+        match self.cache_artifact_path(name) {
+            Some(path) => crate::trace_cache::write_atomically(&path, bytes),
+            None => Ok(()),
+        }
+    }
+
+    fn format_of(path: &Path, options: &TraceOptions) -> Result<TraceFormat, WorkloadError> {
+        Ok(match (&options.columns, options.format) {
             (Some(layout), _) => {
                 layout.validate().map_err(|(field, message)| WorkloadError::InvalidOption { option: "columns", message: format!("{field}: {message}") })?;
                 TraceFormat::Columns
@@ -428,30 +460,39 @@ impl TraceScan {
             }
             (None, Some(format)) => format,
             (None, None) => guess_format(path)?,
-        };
+        })
+    }
+
+    /// The cache folder and key of this trace under these options (None: no cache asked for).
+    fn cache_key(path: &Path, options: &TraceOptions, format: TraceFormat) -> Result<Option<(PathBuf, crate::trace_cache::CacheKey)>, WorkloadError> {
         if options.max_request_bytes == 0 {
             return Err(WorkloadError::InvalidOption { option: "max_request_bytes", message: "must be at least 1".into() });
         }
-        use crate::trace_cache::{lookup, CacheKey, CacheWriter};
+        let Some(dir) = &options.cache_dir else { return Ok(None) };
+        let mut key = crate::trace_cache::CacheKey::of(path, format, options.skip_bad_lines, options.max_request_bytes)?;
+        if let Some(layout) = &options.columns {
+            // Another column map reads other records from the same bytes.
+            use std::hash::{Hash, Hasher};
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            layout.hash(&mut hasher);
+            key.content_hash ^= hasher.finish();
+        }
+        Ok(Some((dir.clone(), key)))
+    }
+
+    /// The scan; `visit` returns false to stop it (with [`WorkloadError::Stopped`]).
+    fn scan_inner(path: &Path, options: &TraceOptions, visit: &mut dyn FnMut(&RawRecord, u64) -> bool) -> Result<TraceScan, WorkloadError> {
+        let format = Self::format_of(path, options)?;
+        use crate::trace_cache::{lookup, CacheWriter};
         let mut writer = None;
-        let mut stream = match &options.cache_dir {
-            Some(dir) => {
-                let mut key = CacheKey::of(path, format, options.skip_bad_lines, options.max_request_bytes)?;
-                if let Some(layout) = &options.columns {
-                    // Another column map reads other records from the same bytes.
-                    use std::hash::{Hash, Hasher};
-                    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-                    layout.hash(&mut hasher);
-                    key.content_hash ^= hasher.finish();
+        let mut stream = match Self::cache_key(path, options, format)? {
+            Some((dir, key)) => match lookup(&dir, &key) {
+                Some((cache, records, skipped)) => (RecordStream::from_cache(path, format, &cache, records, skipped)?, Some((cache, records))),
+                None => {
+                    writer = Some(CacheWriter::create(&dir, key)?);
+                    (RecordStream::open(path, format, options.skip_bad_lines, options.max_request_bytes)?.with_columns(options.columns.clone()), None)
                 }
-                match lookup(dir, &key) {
-                    Some((cache, records, skipped)) => (RecordStream::from_cache(path, format, &cache, records, skipped)?, Some((cache, records))),
-                    None => {
-                        writer = Some(CacheWriter::create(dir, key)?);
-                        (RecordStream::open(path, format, options.skip_bad_lines, options.max_request_bytes)?.with_columns(options.columns.clone()), None)
-                    }
-                }
-            }
+            },
             None => (RecordStream::open(path, format, options.skip_bad_lines, options.max_request_bytes)?.with_columns(options.columns.clone()), None),
         };
         let cache_reused = stream.1.is_some();
@@ -468,7 +509,7 @@ impl TraceScan {
                 first_time_ns = first_time_ns.min(record.time_ns);
                 last_time_ns = last_time_ns.max(record.time_ns);
                 let end = record.offset_bytes.saturating_add(record.size_bytes);
-                let extent = extents.entry(if options.merge_devices { 0 } else { record.device }).or_insert(0);
+                let extent = extents.entry(record.device).or_insert(0);
                 *extent = (*extent).max(end);
                 if let Some(writer) = writer.as_mut() {
                     writer.push(&record, line)?;
@@ -483,12 +524,28 @@ impl TraceScan {
             return Err(error);
         }
         let (stream, mut cache) = stream;
+        let summary = crate::trace_cache::ScanSummary { first_time_ns, last_time_ns, extents: extents.into_iter().collect() };
         if let Some(writer) = writer {
-            let built = if requests > 0 { Some(writer.finish(stream.skipped.count)?) } else { writer.abandon(); None };
+            let built = if requests > 0 { Some(writer.finish(stream.skipped.count, &summary)?) } else { writer.abandon(); None };
             cache = built.map(|path| (path, requests));
+        } else if let Some((path, records)) = cache.as_ref().filter(|_| cache_reused) {
+            crate::trace_cache::keep_summary(path, *records, &summary)?;
         }
         if requests == 0 {
             return Err(WorkloadError::Empty { path: path.to_path_buf() });
+        }
+        Ok(Self::assemble(path, options, format, requests, &summary, stream.skipped, cache, cache_reused))
+    }
+
+    /// The scan from what one pass (or the cache's summary) found.
+    #[allow(clippy::too_many_arguments)]
+    fn assemble(path: &Path, options: &TraceOptions, format: TraceFormat, requests: u64, summary: &crate::trace_cache::ScanSummary, skipped: SkippedLines,
+                cache: Option<(PathBuf, u64)>, cache_reused: bool) -> TraceScan {
+        // The summary keeps every device's extent (a cache serves runs with and without merging).
+        let mut extents: BTreeMap<u32, u64> = BTreeMap::new();
+        for &(device, extent) in &summary.extents {
+            let merged = extents.entry(if options.merge_devices { 0 } else { device }).or_insert(0);
+            *merged = (*merged).max(extent);
         }
         let mut devices = BTreeMap::new();
         let mut base = 0u64;
@@ -501,22 +558,22 @@ impl TraceScan {
         } else {
             base
         };
-        Ok(TraceScan {
+        TraceScan {
             path: path.to_path_buf(),
             format,
             requests,
-            first_time_ns,
-            last_time_ns,
+            first_time_ns: summary.first_time_ns,
+            last_time_ns: summary.last_time_ns,
             devices,
             address_space_bytes,
             merge_devices: options.merge_devices,
             skip_bad_lines: options.skip_bad_lines,
             max_request_bytes: options.max_request_bytes,
-            skipped: stream.skipped,
+            skipped,
             cache,
             cache_reused,
             columns: options.columns.clone(),
-        })
+        }
     }
 
     pub fn duration_ns(&self) -> u64 {

@@ -10,12 +10,17 @@
 //!
 //! Record: time ns (u64), offset bytes within the device (u64), size bytes (u64), line (u64), device
 //! (u32), op (u8), padding: 40 bytes, little-endian. Left out: compression of the cache file itself.
+//!
+//! Beside it, `NAME.scan` holds what the scan learned (first and last time, each device's extent), so
+//! that a run reusing the cache needs no pass over the records before replay; and callers may keep
+//! files derived from the records next to it (`NAME.<artifact>`, e.g. a footprint), named by the
+//! same content hash and so never stale. A missing or unreadable summary means one pass as before.
 
 use crate::error::WorkloadError;
 use crate::formats::{RawRecord, TraceFormat};
 use crate::request::IoOp;
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"SSDLABTC";
@@ -129,8 +134,8 @@ impl CacheWriter {
         self.out.write_all(&bytes).map_err(|source| WorkloadError::Io { path: self.partial.clone(), source })
     }
 
-    /// Completes the file and moves it into place; returns its path.
-    pub(crate) fn finish(self, skipped: u64) -> Result<PathBuf, WorkloadError> {
+    /// Completes the file and moves it into place, its scan summary beside it; returns its path.
+    pub(crate) fn finish(self, skipped: u64, summary: &ScanSummary) -> Result<PathBuf, WorkloadError> {
         use std::io::{Seek, SeekFrom};
         let io = |source| WorkloadError::Io { path: self.partial.clone(), source };
         let mut file = self.out.into_inner().map_err(|error| io(error.into_error()))?;
@@ -139,6 +144,9 @@ impl CacheWriter {
         file.seek(SeekFrom::Start(0)).map_err(io)?;
         file.write_all(&header).map_err(io)?;
         file.sync_data().map_err(io)?;
+        // The summary first: a records file in place always has its summary (unless removed by hand,
+        // which costs one pass, never a wrong result).
+        write_atomically(&summary_path(&self.target), &summary.to_bytes(self.records))?;
         std::fs::rename(&self.partial, &self.target).map_err(io)?;
         Ok(self.target)
     }
@@ -168,36 +176,140 @@ pub(crate) fn lookup(dir: &Path, key: &CacheKey) -> Option<(PathBuf, u64, u64)> 
     (length == HEADER_BYTES as u64 + records * RECORD_BYTES as u64).then_some((path, records, skipped))
 }
 
-/// Reads a cache file's records in order.
+/// Reads a cache file's records in order, decoding them straight from a buffer of whole records.
 pub(crate) struct CacheReader {
-    input: BufReader<File>,
+    file: File,
     path: PathBuf,
     remaining: u64,
+    buffer: Vec<u8>,
+    /// Next record's position in `buffer`, and the end of the bytes read into it.
+    at: usize,
+    filled: usize,
 }
+
+/// Records per refill of the reader's buffer (1 MiB).
+const RECORDS_PER_READ: usize = (1 << 20) / RECORD_BYTES;
 
 impl CacheReader {
     pub(crate) fn open(path: &Path, records: u64) -> Result<Self, WorkloadError> {
         let io = |source| WorkloadError::Io { path: path.to_path_buf(), source };
-        let mut input = BufReader::with_capacity(1 << 20, File::open(path).map_err(io)?);
+        let mut file = File::open(path).map_err(io)?;
         let mut header = [0u8; HEADER_BYTES];
-        input.read_exact(&mut header).map_err(io)?;
-        Ok(CacheReader { input, path: path.to_path_buf(), remaining: records })
+        file.read_exact(&mut header).map_err(io)?;
+        Ok(CacheReader { file, path: path.to_path_buf(), remaining: records, buffer: vec![0u8; RECORDS_PER_READ * RECORD_BYTES], at: 0, filled: 0 })
     }
 
+    #[cold]
+    fn refill(&mut self) -> Result<(), WorkloadError> {
+        let wanted = (self.remaining.min(RECORDS_PER_READ as u64) as usize) * RECORD_BYTES;
+        let read = read_full(&mut self.file, &mut self.buffer[..wanted]).map_err(|source| WorkloadError::Io { path: self.path.clone(), source })?;
+        if read < wanted {
+            // The file is shorter than its header says (changed under the run).
+            return Err(WorkloadError::Io { path: self.path.clone(), source: std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "the trace cache file ends early") });
+        }
+        self.at = 0;
+        self.filled = read;
+        Ok(())
+    }
+
+    #[inline]
     pub(crate) fn next(&mut self) -> Result<Option<(RawRecord, u64)>, WorkloadError> {
         if self.remaining == 0 {
             return Ok(None);
         }
-        let mut bytes = [0u8; RECORD_BYTES];
-        self.input.read_exact(&mut bytes).map_err(|source| WorkloadError::Io { path: self.path.clone(), source })?;
+        if self.at + RECORD_BYTES > self.filled {
+            self.refill()?;
+        }
+        let Some(bytes) = self.buffer.get(self.at..self.at + RECORD_BYTES) else { return Ok(None) };
+        self.at += RECORD_BYTES;
         self.remaining -= 1;
-        let word = |range: std::ops::Range<usize>| u64::from_le_bytes(bytes[range].try_into().unwrap_or([0; 8]));
+        let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or([0; 8]));
         let op = match bytes[36] {
             0 => IoOp::Read,
             1 => IoOp::Write,
             _ => IoOp::Delete,
         };
         let device = u32::from_le_bytes(bytes[32..36].try_into().unwrap_or([0; 4]));
-        Ok(Some((RawRecord { time_ns: word(0..8), device, op, offset_bytes: word(8..16), size_bytes: word(16..24) }, word(24..32))))
+        Ok(Some((RawRecord { time_ns: word(0), device, op, offset_bytes: word(8), size_bytes: word(16) }, word(24))))
     }
+}
+
+/// What a scan learned besides the records: kept beside the cache so a reused cache needs no pass.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ScanSummary {
+    pub first_time_ns: u64,
+    pub last_time_ns: u64,
+    /// (device, largest offset + size seen), by device.
+    pub extents: Vec<(u32, u64)>,
+}
+
+const SUMMARY_MAGIC: &[u8; 8] = b"SSDLABTS";
+
+impl ScanSummary {
+    fn to_bytes(&self, records: u64) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(40 + 12 * self.extents.len());
+        bytes.extend_from_slice(SUMMARY_MAGIC);
+        bytes.extend_from_slice(&records.to_le_bytes());
+        bytes.extend_from_slice(&self.first_time_ns.to_le_bytes());
+        bytes.extend_from_slice(&self.last_time_ns.to_le_bytes());
+        bytes.extend_from_slice(&(self.extents.len() as u64).to_le_bytes());
+        for &(device, extent) in &self.extents {
+            bytes.extend_from_slice(&device.to_le_bytes());
+            bytes.extend_from_slice(&extent.to_le_bytes());
+        }
+        bytes
+    }
+
+    /// The summary of a cache file of `records` records, if it is there and whole.
+    pub(crate) fn read(cache: &Path, records: u64) -> Option<ScanSummary> {
+        let bytes = std::fs::read(summary_path(cache)).ok()?;
+        let word = |at: usize| bytes.get(at..at + 8).and_then(|b| b.try_into().ok()).map(u64::from_le_bytes);
+        if bytes.get(..8)? != SUMMARY_MAGIC || word(8)? != records {
+            return None;
+        }
+        let count = word(32)? as usize;
+        if bytes.len() != 40 + 12 * count {
+            return None;
+        }
+        let extents = (0..count)
+            .map(|i| {
+                let at = 40 + 12 * i;
+                Some((u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?), word(at + 4)?))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(ScanSummary { first_time_ns: word(16)?, last_time_ns: word(24)?, extents })
+    }
+}
+
+/// Writes the summary of a reused cache that has none (built before summaries were kept, or
+/// removed): the pass that just read its records found it.
+pub(crate) fn keep_summary(cache: &Path, records: u64, summary: &ScanSummary) -> Result<(), WorkloadError> {
+    if ScanSummary::read(cache, records).is_some() {
+        return Ok(());
+    }
+    write_atomically(&summary_path(cache), &summary.to_bytes(records))
+}
+
+fn summary_path(cache: &Path) -> PathBuf {
+    artifact_path(cache, "scan")
+}
+
+/// A file derived from a cache file's records, named after it.
+pub(crate) fn artifact_path(cache: &Path, name: &str) -> PathBuf {
+    let mut path = cache.as_os_str().to_owned();
+    path.push(".");
+    path.push(name);
+    PathBuf::from(path)
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder, so that a reader never
+/// sees half a file.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), WorkloadError> {
+    let partial = artifact_path(path, &format!("partial-{}", std::process::id()));
+    let io = |source| WorkloadError::Io { path: path.to_path_buf(), source };
+    std::fs::write(&partial, bytes).map_err(io)?;
+    std::fs::rename(&partial, path).map_err(|source| {
+        let _ = std::fs::remove_file(&partial);
+        io(source)
+    })
 }

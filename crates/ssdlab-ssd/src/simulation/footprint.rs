@@ -68,11 +68,11 @@ pub(super) struct AddressLimit {
 const FOOTPRINT_BYTES_PER_PAGE: u64 = 8 + 48;
 
 /// The request that reaches furthest on one device: what the address checks report.
-#[derive(Debug, Clone, Copy, Default)]
-struct Furthest {
-    end_bytes: u64,
-    offset_bytes: u64,
-    line: u64,
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Furthest {
+    pub end_bytes: u64,
+    pub offset_bytes: u64,
+    pub line: u64,
 }
 
 /// One device's pages (relative to the device's own offset 0) and furthest request.
@@ -157,16 +157,47 @@ impl FootprintBuilder {
         Ok(())
     }
 
-    /// The distinct pages of the whole trace, sorted, in the flat space the scan laid out.
-    pub(super) fn finish(self, scan: &TraceScan) -> Result<Footprint, SimulationError> {
+    /// Each device's distinct pages (sorted, relative to the device) and furthest request: what
+    /// [`DeviceFootprints::place`] lays out, and what a parsed-trace cache keeps beside the records.
+    pub(super) fn into_devices(self) -> DeviceFootprints {
+        DeviceFootprints {
+            page_bytes: self.page_bytes,
+            devices: self.devices.into_iter().map(|(device, pages)| (device, pages.pages.into_sorted(), pages.furthest)).collect(),
+        }
+    }
+}
+
+/// A trace's footprint per device, before the devices are placed in the flat address space.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct DeviceFootprints {
+    pub page_bytes: u64,
+    /// (device, sorted pages relative to the device, furthest request), by device.
+    pub devices: Vec<(u32, Vec<u32>, Furthest)>,
+}
+
+impl DeviceFootprints {
+    /// The distinct pages of the whole trace, sorted, in the flat space the scan laid out; each
+    /// device's furthest request checked against the limits.
+    pub(super) fn place(self, scan: &TraceScan, limit: AddressLimit) -> Result<Footprint, SimulationError> {
         let origin = scan.path.display().to_string();
-        let model_limit_bytes = self.model_limit_bytes();
-        let mut list = Vec::with_capacity(self.pages_total);
-        for (device, pages) in self.devices {
+        let model_limit_bytes = (u32::MAX as u64 - 1) * self.page_bytes;
+        let pages_total: usize = self.devices.iter().map(|(_, pages, _)| pages.len()).sum();
+        if let Some(available) = limit.memory_bytes.filter(|&available| pages_total as u64 * FOOTPRINT_BYTES_PER_PAGE > available) {
+            let line = self.devices.iter().map(|(_, _, furthest)| furthest.line).max().unwrap_or(0);
+            return Err(SimulationError::Workload(ssdlab_workload::WorkloadError::Malformed {
+                path: scan.path.clone(),
+                line,
+                field: "offset",
+                message: format!("the trace touches {pages_total} distinct pages; modelling them needs more than the {:.1} GB of memory available", available as f64 / 1e9),
+                text: String::new(),
+            }));
+        }
+        let mut list = Vec::with_capacity(pages_total);
+        for (device, pages, furthest) in self.devices {
             let base_bytes = scan.devices.get(&device).map_or(0, |extent| extent.base_bytes);
-            let Furthest { end_bytes, offset_bytes, line } = pages.furthest;
+            let Furthest { end_bytes, offset_bytes, line } = furthest;
             let (offset_bytes, end_bytes) = (offset_bytes.saturating_add(base_bytes), end_bytes.saturating_add(base_bytes));
-            if let Some(capacity_bytes) = self.limit.capacity_bytes.filter(|&capacity| end_bytes > capacity) {
+            if let Some(capacity_bytes) = limit.capacity_bytes.filter(|&capacity| end_bytes > capacity) {
                 return Err(SimulationError::AddressBeyondDevice { origin, line, field: "offset", offset_bytes, end_bytes, capacity_bytes });
             }
             if end_bytes > model_limit_bytes {
@@ -174,7 +205,7 @@ impl FootprintBuilder {
             }
             // Devices start at multiples of 1 GiB, a whole number of (power-of-two) pages.
             let base_page = (base_bytes / self.page_bytes) as u32;
-            list.extend(pages.pages.into_sorted().into_iter().map(|page| page + base_page));
+            list.extend(pages.into_iter().map(|page| page + base_page));
         }
         Ok(Footprint::List(list))
     }

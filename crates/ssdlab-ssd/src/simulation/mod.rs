@@ -18,6 +18,7 @@ mod page_set;
 mod preconditioning;
 mod replay;
 mod request_log;
+mod stored_footprint;
 mod write_heat;
 pub use write_heat::WriteHeat;
 mod result;
@@ -38,7 +39,7 @@ use crate::metrics::*;
 use crate::middleware::{self, Middleware};
 use crate::read_path::{self, ReadContext, ReadPlan, ReadStrategy};
 use crate::scheduler::{FlashScheduler, PlaneGroup};
-use footprint::{AddressLimit, Footprint, FootprintBuilder};
+use footprint::{AddressLimit, DeviceFootprints, Footprint, FootprintBuilder};
 use oracle::Oracle;
 use ssdlab_engine::random::derive_seed;
 use ssdlab_engine::SimTime;
@@ -128,17 +129,32 @@ impl Simulation {
             let options = TraceOptions { format: trace.format, skip_bad_lines: trace.skip_bad_lines, merge_devices: trace.merge_devices, max_request_bytes: trace.max_request_bytes, cache_dir: trace.cache_dir.clone(), columns: trace.columns.clone() };
             // One pass: the scan collects the footprint on the way.
             let limit = AddressLimit { capacity_bytes: geometry_capacity_bytes, memory_bytes: limits::available_memory_bytes() };
-            let mut builder = FootprintBuilder::new(&trace.path, page_bytes, limit, trace.merge_devices);
-            let mut records = 0u64;
-            let scan = TraceScan::scan_visiting(&trace.path, &options, |record, line| {
-                records += 1;
-                if records.is_multiple_of(PROGRESS_INTERVAL) {
-                    progress(Phase::Scan, records, 0)?;
+            // A parsed-trace cache built by an earlier run, with this page size's footprint beside
+            // it, needs no pass over the records before replay (`stored_footprint.rs`).
+            let artifact = stored_footprint::artifact_name(page_bytes, trace.merge_devices);
+            let stored = TraceScan::cached(&trace.path, &options)?.and_then(|scan| {
+                let bytes = std::fs::read(scan.cache_artifact_path(&artifact)?).ok()?;
+                Some((DeviceFootprints::from_bytes(&bytes, page_bytes)?, scan))
+            });
+            let (scan, devices) = match stored {
+                Some((devices, scan)) => (scan, devices),
+                None => {
+                    let mut builder = FootprintBuilder::new(&trace.path, page_bytes, limit, trace.merge_devices);
+                    let mut records = 0u64;
+                    let scan = TraceScan::scan_visiting(&trace.path, &options, |record, line| {
+                        records += 1;
+                        if records.is_multiple_of(PROGRESS_INTERVAL) {
+                            progress(Phase::Scan, records, 0)?;
+                        }
+                        builder.visit(record, line)
+                    })?;
+                    let devices = builder.into_devices();
+                    scan.store_cache_artifact(&artifact, &devices.to_bytes())?;
+                    (scan, devices)
                 }
-                builder.visit(record, line)
-            })?;
+            };
             limits::check_request_count(config, scan.requests)?;
-            let footprint = builder.finish(&scan)?;
+            let footprint = devices.place(&scan, limit)?;
             let origin = trace.path.display().to_string();
             let format = Some(scan.format.name().to_string());
             let address_space = scan.address_space_bytes;
