@@ -64,3 +64,15 @@ def test_reproduce_tlc_mlc_rejects_bad_options(cli, tmp_path: Path):
     assert done.returncode != 0 and "--scale" in done.stderr
     done = cli("reproduce", "tlc-mlc", "--out", str(tmp_path), "--trace", "tpcc=/nonexistent/trace")
     assert done.returncode != 0 and "no such trace file" in done.stderr
+
+
+def test_bit_cost_of_a_mixed_array_and_the_price_the_seed_implies():
+    from ssdlab.reproduce.tlc_mlc import bit_cost_vs_mlc_only, implied_tlc_chip_price
+    # All MLC costs what all MLC costs; at equal chip prices 8 TLC chips hold 1.5x the bits.
+    assert bit_cost_vs_mlc_only(0, 1.0) == 0.0
+    assert abs(bit_cost_vs_mlc_only(8, 1.0) - (1 / 1.5 - 1)) < 1e-12
+    # 7 of 8 TLC chips: 23 units of capacity for 8 chips' price, against 16 for 8.
+    assert abs(bit_cost_vs_mlc_only(7, 1.0) - (8 / 23 * 16 / 8 - 1)) < 1e-12
+    # The inverse: the TLC price that gives a cost change gives it back.
+    price = implied_tlc_chip_price(7, -0.71)
+    assert 0.0 < price < 1.0 and abs(bit_cost_vs_mlc_only(7, price) + 0.71) < 1e-12

@@ -64,7 +64,27 @@ SEED = {
     "tlc_share_tpcc": 0.5,
     "tlc_share_prxy_1": 0.875,
     "tlc_mlc_we_ratio": 0.01,
+    # Table II: "the system cost can be decreased by 71 %" (prxy_1 at 87.5 % TLC).
+    "cost_prxy_1": -0.71,
 }
+# A TLC chip stores 3 bits per cell where an MLC chip stores 2 (384 vs 256 pages per block, same blocks).
+TLC_PAGES_PER_BLOCK = 384
+
+
+def bit_cost_vs_mlc_only(tlc_chips: int, tlc_chip_price: float, chips: int = CHIPS) -> float:
+    """Cost per bit of raw capacity of an array with `tlc_chips` of `chips` TLC, against the all-MLC
+    array, when a TLC chip costs `tlc_chip_price` MLC chips (chip count fixed, as in the seed's sweeps)."""
+    capacity = (chips - tlc_chips) * MLC_PAGES_PER_BLOCK + tlc_chips * TLC_PAGES_PER_BLOCK
+    price = (chips - tlc_chips) + tlc_chips * tlc_chip_price
+    return (price / capacity) / (chips / (chips * MLC_PAGES_PER_BLOCK)) - 1.0
+
+
+def implied_tlc_chip_price(tlc_chips: int, cost_change: float, chips: int = CHIPS) -> float:
+    """The TLC chip price (in MLC chips) at which `tlc_chips` of `chips` TLC change the bit cost by
+    `cost_change` (the inverse of `bit_cost_vs_mlc_only`): what the seed's cost figure implies."""
+    capacity = (chips - tlc_chips) * MLC_PAGES_PER_BLOCK + tlc_chips * TLC_PAGES_PER_BLOCK
+    price = (1.0 + cost_change) * capacity / MLC_PAGES_PER_BLOCK
+    return (price - (chips - tlc_chips)) / tlc_chips
 
 
 @dataclass(frozen=True)
@@ -543,20 +563,36 @@ def _report(plans: Sequence[Plan], table: Sequence[Mapping[str, Any]], figures: 
     def value(row: Mapping[str, Any] | None, key: str, kind: str) -> str:
         return fmt(row.get(key) if row else None, kind)
 
-    def best_share(workload: str) -> str:
+    def best_share_row(workload: str) -> Mapping[str, Any] | None:
         rows = [r for r in table if r["workload"] == workload and r["array"] == "rr_fdca" and r["max_screening_rounds"] == 1 and r["fill"] == MAIN_FILL and r["cold_access"] is None
                 and r["study"] in ("main", "tlc_share") and r["write_mbps"] is not None]
-        if not rows:
+        return max(rows, key=lambda r: r["write_mbps"]) if rows else None
+
+    def best_share(workload: str) -> str:
+        best = best_share_row(workload)
+        if best is None:
             return "n/a"
-        best = max(rows, key=lambda r: r["write_mbps"])
         return f"{best['tlc_chips']}/{CHIPS} = {100 * best['tlc_chips'] / CHIPS:.1f} % ({fmt(best['write_mbps_vs_mlc_only'], 'pct')} vs all-MLC)"
+
+    # The seed's Table I (chip prices with the media) is missing: the price of a TLC chip that makes
+    # its 87.5 % TLC array 71 % cheaper per bit, beside equal chip prices.
+    implied_price = implied_tlc_chip_price(round(SEED["tlc_share_prxy_1"] * CHIPS), SEED["cost_prxy_1"])
+
+    def best_share_cost(workload: str) -> str:
+        best = best_share_row(workload)
+        if best is None:
+            return "n/a"
+        return (f"{fmt(bit_cost_vs_mlc_only(best['tlc_chips'], 1.0), 'pct')} (equal chip prices); "
+                f"{fmt(bit_cost_vs_mlc_only(best['tlc_chips'], implied_price), 'pct')} (TLC chip at {implied_price:.2f} MLC chips)")
 
     lines = [
         "# Seed 004 reproduction: TLC/MLC mix-and-match with RR-FDCA", "",
         provenance("ssdlab reproduce tlc-mlc", outcome, scheduler), "",
         "**Media.** The seed's Table I is missing from its text copy. The preset `seed004-tlc-mlc` replaces it with SPEC §7's sourced defaults "
         "(MLC 8 KiB pages, 256 pages/block, 75/1300 us read/program, 3.8 ms erase, 3000 P/E; TLC 384 pages/block, 58/75/107 us reads, 3510 us program, "
-        "1000 P/E, block-unit writes; energy 3.3 V x 25 mA while busy). Chip size is ours (see the fill study).", "",
+        "1000 P/E, block-unit writes; energy 3.3 V x 25 mA while busy). Chip size is ours (see the fill study). "
+        "Chip prices went with the missing table: bit costs are given at equal MLC and TLC chip prices and at the TLC price "
+        f"that makes the seed's 87.5 % TLC array 71 % cheaper per bit ({implied_price:.2f} MLC chips).", "",
         "**Measurement.** Steady state: each point is run with a warm-up, with the warm-up plus half the measured window and with the whole window; every figure "
         "is the difference of the first and last (write bytes over the host's time, flash programs, erases and energy of the window). `settled` says whether the "
         "window's two halves wrote at rates within 25 % of each other; a point that is not settled still carries warm-up work (for example block-modify-writes "
@@ -573,6 +609,7 @@ def _report(plans: Sequence[Plan], table: Sequence[Mapping[str, Any]], figures: 
         lines.append(f"| {label} | {fmt(seed, 'pct')} | " + " | ".join(value(pick(plan.workload.name, 'rr_fdca'), key, 'pct') for plan in plans) + " |")
     lines.append("| N_W/E,TLC / N_W/E,MLC | < 0.01 | " + " | ".join(value(pick(plan.workload.name, 'rr_fdca'), 'tlc_mlc_we_ratio', 'ratio') for plan in plans) + " |")
     lines.append("| best TLC share (Fig. 12) | 50 % (tpcc), 87.5 % (prxy_1) | " + " | ".join(best_share(plan.workload.name) for plan in plans) + " |")
+    lines.append("| bit cost vs all-MLC at that share (Table II) | -71 % (prxy_1, 87.5 % TLC) | " + " | ".join(best_share_cost(plan.workload.name) for plan in plans) + " |")
     lines.append("| conventional array vs all-MLC | worse (throughput and energy) | " + " | ".join(value(pick(plan.workload.name, 'conventional'), 'write_mbps_vs_mlc_only', 'pct') for plan in plans) + " |")
     wins = [r for r in table if r["array"] == "rr_fdca" and r.get("settled") and (r.get("write_mbps_vs_mlc_only") or 0.0) > 0.0]
     where = "; ".join(f"{r['workload']} at fill {r['fill']:.2f}, {r['tlc_chips']} TLC chips, N_RDSMAX {r['max_screening_rounds']}"
