@@ -173,7 +173,8 @@ integrity_oracle = true
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
     /// Random workloads (mixes, sizes, hot/cold skew, victim policies, allocation, closed or open
-    /// loop): every request completes and the oracle finds every read and, at the end, every page
+    /// loop, TLC by page or by block, conventional migration or RR-FDCA, a chip retired and drained
+    /// mid-run): every request completes and the oracle finds every read and, at the end, every page
     /// holding its latest write.
     #[test]
     fn random_workloads_on_two_tiers_keep_every_latest_write(
@@ -185,6 +186,9 @@ proptest! {
         dynamic in any::<bool>(),
         closed in any::<bool>(),
         block_unit in any::<bool>(),
+        screening_rounds in 0u8..4,
+        overwrite_to_write_tier in any::<bool>(),
+        retire_at_us in prop::option::of(1_000u64..60_000),
     ) {
         let address = if hot { "{ distribution = \"hot_cold\", hot_space_fraction = 0.1, hot_access_fraction = 0.9 }" } else { "{ distribution = \"uniform\" }" };
         let text = format!(
@@ -201,6 +205,19 @@ proptest! {
         }
         if block_unit {
             overrides.push("device.tiers.tlc.write_unit=\"block\"".into());
+            if overwrite_to_write_tier {
+                overrides.push("device.tiers.tlc.overwrite_target=\"write_tier\"".into());
+            }
+        }
+        // RR-FDCA (seed 004) with 1-3 screening rounds, or the conventional migration.
+        if screening_rounds > 0 {
+            overrides.push("placement.policy=\"rr_fdca\"".into());
+            overrides.push("placement.write_tier=\"mlc\"".into());
+            overrides.push(format!("placement.max_screening_rounds={screening_rounds}"));
+        }
+        // An MLC chip made read-only and drained while the host runs.
+        if let Some(at_us) = retire_at_us {
+            overrides.push(format!("events=[{{at_ns={}, action=\"retire_chip\", chip=0}}]", at_us * 1000));
         }
         let config = SimulationConfig::from_toml_str(&text, "test", &overrides).unwrap_or_else(|e| panic!("{e}"));
         let result = run(&config, &mut no_progress());
@@ -208,6 +225,12 @@ proptest! {
         let result = result.unwrap();
         prop_assert_eq!(result.integrity.mismatches, 0);
         prop_assert_eq!(result.requests, result.requests_completed);
+        if retire_at_us.is_some() {
+            prop_assert!(result.events[0].fired_at_ns.is_some(), "the retirement fired");
+        }
+        if screening_rounds > 0 {
+            prop_assert!(result.placement.contains("rr_fdca"), "{}", result.placement);
+        }
         if span_pages > 400 && read_fraction < 0.5 {
             // More live data than MLC may hold: some of it must live in TLC.
             prop_assert!(result.tiers["tlc"].valid_pages > 0, "{:?}", result.tiers["tlc"].valid_pages);
