@@ -305,7 +305,8 @@ pub struct RunResult {
     /// a prefix give the steady-state throughput of the part the longer one adds.
     pub host_span_seconds: f64,
     pub wall_seconds: f64,
-    /// CPU time of the replay (excluding scan and preconditioning).
+    /// CPU time of the replay (excluding scan and preconditioning): the replay thread's and that of
+    /// the thread reading the trace ahead of it (`workload.trace.read_ahead`).
     pub replay_cpu_seconds: f64,
     pub requests_per_wall_second: f64,
     pub requests_per_cpu_second: f64,

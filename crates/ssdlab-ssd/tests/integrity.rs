@@ -58,6 +58,32 @@ fn real_trace_through_gc_keeps_data() {
 }
 
 #[test]
+fn reading_the_trace_on_a_second_thread_changes_no_result() {
+    let Some(path) = shared_trace("msr-hm_0.sample.csv.gz") else { return };
+    let workload = format!("[workload.trace]\npath = {:?}\n", path.display().to_string());
+    let base = ["ftl.sizing=footprint", "ftl.footprint_free_fraction=0.2", "host.loops=3", "host.tiles=2"];
+    let results: Vec<_> = ["workload.trace.read_ahead=true", "workload.trace.read_ahead=false"]
+        .iter()
+        .map(|choice| {
+            let overrides: Vec<&str> = base.iter().copied().chain([*choice]).collect();
+            run(&small_config(&workload, &overrides), &mut no_progress()).unwrap()
+        })
+        .collect();
+    let (ahead, direct) = (&results[0], &results[1]);
+    assert_eq!(ahead.requests, 3 * 2 * 7_016);
+    // Every simulated figure alike (timing of the run itself aside).
+    let simulated = |result: &ssdlab_ssd::RunResult| {
+        let mut value = serde_json::to_value(result).unwrap();
+        for field in ["wall_seconds", "replay_cpu_seconds", "requests_per_wall_second", "requests_per_cpu_second", "precondition"] {
+            value.as_object_mut().unwrap().remove(field);
+        }
+        value
+    };
+    assert_eq!(simulated(ahead), simulated(direct));
+    assert_eq!(ahead.integrity.mismatches, 0);
+}
+
+#[test]
 fn umass_trace_with_permutation_keeps_data() {
     let Some(path) = shared_trace("umass-financial1.ssdsim-ascii.first10k.txt.gz") else { return };
     let workload = format!("[workload.trace]\npath = {:?}\n", path.display().to_string());

@@ -32,6 +32,14 @@ pub struct TraceWorkload {
     /// their units, op values and header lines (`docs/traces.md`).
     #[serde(default)]
     pub columns: Option<ssdlab_workload::formats::columns::ColumnLayout>,
+    /// Read and parse the trace on a second thread that feeds the replay (same requests, same
+    /// results; less wall time where a second core is free). False: the replay thread reads it.
+    #[serde(default = "default_read_ahead")]
+    pub read_ahead: bool,
+}
+
+fn default_read_ahead() -> bool {
+    true
 }
 
 fn default_max_request_bytes() -> u64 {

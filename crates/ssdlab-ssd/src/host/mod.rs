@@ -14,6 +14,7 @@
 
 pub mod device_queue;
 pub mod export;
+mod read_ahead;
 pub mod stall;
 pub mod workload_class;
 
@@ -59,6 +60,8 @@ impl PageSpan {
 #[allow(clippy::large_enum_variant)]
 enum Source {
     Trace(Box<TraceReader>),
+    /// The trace read on a second thread (`read_ahead.rs`).
+    ReadAhead(read_ahead::ReadAhead),
     Synthetic(SyntheticGenerator),
 }
 
@@ -74,6 +77,10 @@ pub struct RequestStream {
     last_arrival_ns: u64,
     in_loop: u64,
     reordered_before: u64,
+    /// Read traces on a second thread (`read_ahead.rs`).
+    read_ahead: bool,
+    /// CPU time of the reader threads of finished loops.
+    reader_cpu_before: f64,
     tiles: u32,
     tile_stride_bytes: u64,
     /// `host.compact_addresses`: the distinct pages the trace touches, sorted; page i of it becomes page i.
@@ -109,12 +116,33 @@ impl RequestStream {
             last_arrival_ns: 0,
             in_loop: 0,
             reordered_before: 0,
+            read_ahead: false,
+            reader_cpu_before: 0.0,
             tiles: 1,
             tile_stride_bytes: 0,
             compaction: None,
             page_shift: 0,
             pending_copy: None,
         }
+    }
+
+    /// Reads the trace on a second thread from now on (no effect on a synthetic workload); the
+    /// requests are the same.
+    pub fn read_ahead(mut self) -> Result<Self, SimulationError> {
+        if let (Source::Trace(_), Some(scan)) = (&self.source, &self.scan) {
+            self.source = Source::ReadAhead(read_ahead::ReadAhead::spawn(scan.clone())?);
+            self.read_ahead = true;
+        }
+        Ok(self)
+    }
+
+    /// CPU time spent reading the trace on other threads so far (0 without read-ahead).
+    pub fn reader_cpu_seconds(&self) -> f64 {
+        self.reader_cpu_before
+            + match &self.source {
+                Source::ReadAhead(reader) => reader.cpu_seconds(),
+                _ => 0.0,
+            }
     }
 
     /// Issues every request `tiles` times, copy k shifted by k x `stride_bytes`.
@@ -140,6 +168,7 @@ impl RequestStream {
         self.reordered_before
             + match &self.source {
                 Source::Trace(reader) => reader.reordered(),
+                Source::ReadAhead(reader) => reader.reordered(),
                 Source::Synthetic(_) => 0,
             }
     }
@@ -166,6 +195,7 @@ impl RequestStream {
     fn raw_next(&mut self) -> Result<Option<IoRequest>, SimulationError> {
         Ok(match &mut self.source {
             Source::Trace(reader) => reader.next_request()?,
+            Source::ReadAhead(reader) => reader.next_request()?,
             Source::Synthetic(generator) => generator.next(),
         })
     }
@@ -234,10 +264,19 @@ impl RequestStream {
             self.last_arrival_ns = 0;
             self.source = match (&self.scan, &self.synthetic) {
                 (Some(scan), _) => {
-                    if let Source::Trace(reader) = &self.source {
-                        self.reordered_before += reader.reordered();
+                    match &self.source {
+                        Source::Trace(reader) => self.reordered_before += reader.reordered(),
+                        Source::ReadAhead(reader) => {
+                            self.reordered_before += reader.reordered();
+                            self.reader_cpu_before += reader.cpu_seconds();
+                        }
+                        Source::Synthetic(_) => {}
                     }
-                    Source::Trace(Box::new(scan.reader()?))
+                    if self.read_ahead {
+                        Source::ReadAhead(read_ahead::ReadAhead::spawn(scan.clone())?)
+                    } else {
+                        Source::Trace(Box::new(scan.reader()?))
+                    }
                 }
                 (None, Some((spec, seed))) => Source::Synthetic(SyntheticGenerator::new(spec, *seed)?),
                 (None, None) => return Ok(None),

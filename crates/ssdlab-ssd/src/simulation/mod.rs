@@ -161,6 +161,7 @@ impl Simulation {
             // Skipped lines, and the parsed-trace cache the run reads (its path and whether it was reused).
             let skipped = (scan.skipped.count, scan.skipped.first_messages.clone(), (scan.cache.as_ref().map(|(path, _)| path.display().to_string()), scan.cache_reused));
             let stream = RequestStream::from_trace(scan, config.host.loops, config.host.time_scale)?;
+            let stream = if trace.read_ahead { stream.read_ahead()? } else { stream };
             // host.compact_addresses: the trace's distinct pages become pages 0..footprint.
             let (stream, footprint, address_space) = match footprint {
                 Footprint::List(pages) if config.host.compact_addresses => {
@@ -425,6 +426,7 @@ pub fn run(config: &SimulationConfig, progress: &mut ProgressCallback<'_>) -> Re
     simulation.prepare_reporting(progress)?;
     let cpu_before = thread_cpu_seconds();
     simulation.replay(progress)?;
-    let replay_cpu = thread_cpu_seconds() - cpu_before;
+    // The replay thread's time and, with read-ahead, the reader thread's: parsing counts either way.
+    let replay_cpu = thread_cpu_seconds() - cpu_before + simulation.stream.reader_cpu_seconds();
     simulation.finish(started.elapsed().as_secs_f64(), replay_cpu)
 }
