@@ -4,9 +4,11 @@ Exit codes: 0 success; 2 bad input (config, trace, arguments, an output path tha
 written); 1 the simulation could not complete (device full, integrity violation, incomplete run); 3 an
 internal error (a bug); 130 interrupted. When the reader of the output goes away (a broken pipe, as in
 `ssdlab trace stats T | head -1`) the command stops quietly with 1.
-"""
 
-from __future__ import annotations
+Annotations are evaluated at definition (no ``from __future__ import annotations``): typer would
+otherwise evaluate every option's annotation string of every command at each start, 0.04 s of every
+invocation.
+"""
 
 import json
 import os

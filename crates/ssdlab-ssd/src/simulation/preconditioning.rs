@@ -49,11 +49,33 @@ impl Simulation {
             }
             drop(filled_set);
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(derive_seed(self.config.seed, "precondition"));
+            // The random pages are drawn `LOOKAHEAD` writes ahead (the same sequence), and what the
+            // write of each will touch is prefetched meanwhile: the cache misses of random
+            // overwrites overlap instead of following one another.
+            const LOOKAHEAD: usize = 8;
+            let mut ahead = [0u32; LOOKAHEAD];
+            let drawn = (overwrites as usize).min(LOOKAHEAD);
+            for slot in ahead.iter_mut().take(drawn) {
+                *slot = self.footprint.get(rng.below(footprint_pages));
+            }
             for overwrite in 0..overwrites {
                 if overwrite.is_multiple_of(PROGRESS_INTERVAL) {
                     progress(Phase::Precondition, footprint_pages + overwrite, to_write)?;
                 }
-                let page = self.footprint.get(rng.below(footprint_pages));
+                let slot = overwrite as usize % LOOKAHEAD;
+                let page = ahead[slot];
+                if overwrite + (LOOKAHEAD as u64) < overwrites {
+                    // Two stages: the mapping entry of the page drawn now, and (its entry loaded by
+                    // then) the old page of the one half-way along.
+                    let upcoming = self.footprint.get(rng.below(footprint_pages));
+                    ahead[slot] = upcoming;
+                    if let Some(target) = self.middleware.read_target(Lpn(upcoming)) {
+                        self.ftl.prefetch_mapping(target);
+                    }
+                }
+                if let Some(target) = self.middleware.read_target(Lpn(ahead[(slot + LOOKAHEAD / 2) % LOOKAHEAD])) {
+                    self.ftl.prefetch_overwrite(target);
+                }
                 if (page as u64) < logical_pages {
                     self.untimed_write(page)?;
                 }
