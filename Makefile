@@ -8,7 +8,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.deps-installed
-PY_DEPS := maturin typer rich numpy pytest hypothesis polars pyarrow matplotlib "dask[distributed]"
+PY_DEPS := maturin "typer>=0.12,<0.28" rich numpy pytest hypothesis polars pyarrow matplotlib "dask[distributed]"
 NATIVE_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock $(wildcard configs/*.toml configs/ecc/*.toml)
 NATIVE_STAMP := $(VENV)/.native-built
 
