@@ -364,3 +364,22 @@ def test_the_request_log_flags_add_up_to_the_run_totals(cli, tmp_path: Path, pre
     # The example shows what it claims: GC copies in one, soft reads in the other.
     assert (result["gc"]["pages_copied"] > 0) if preset == "bench-gc-steady" else (soft > 0)
     assert frame.filter(pl.col("soft_reads") > 0)["op"].unique().to_list() in ([], ["R"])
+
+
+def test_trace_convert_builds_the_parsed_trace_cache_that_runs_reuse(cli, tmp_path: Path):
+    trace = tmp_path / "t.csv"
+    trace.write_text("time_us,op,offset,size\n0,W,0,4096\n5,R,0,4096\n7,X,0,4096\n9,W,8192,8192\n")
+    cache = tmp_path / "cache"
+    # A malformed line fails the conversion (naming its line) unless skipping is asked for.
+    bad = cli("trace", "convert", str(trace), str(cache), "--to", "cache")
+    assert bad.returncode == 2 and ":4" in bad.stderr and not list(cache.glob("*.records"))
+    done = cli("trace", "convert", str(trace), str(cache), "--to", "cache", "--set", "workload.trace.skip_bad_lines=true")
+    assert done.returncode == 0, done.stderr
+    assert "3 records" in done.stdout and "1 malformed lines skipped" in done.stdout and "(built" in done.stdout
+    again = cli("trace", "convert", str(trace), str(cache), "--to", "cache", "--set", "workload.trace.skip_bad_lines=true")
+    assert "already there" in again.stdout
+    out = tmp_path / "run.json"
+    run = cli("run", "default", "--trace", str(trace), "--trace-cache", str(cache), "--set", "workload.trace.skip_bad_lines=true", "--json", str(out), "--quiet")
+    assert run.returncode == 0, run.stderr
+    result = json.loads(out.read_text())
+    assert result["workload"]["trace_cache_reused"] and result["requests"] == 3

@@ -18,7 +18,7 @@ from ssdlab._native import (
     TraceError,
     __version__,
 )
-from ssdlab.api import RunResult, load_config, preset_names, run, trace_stats
+from ssdlab.api import RunResult, build_trace_cache, load_config, preset_names, run, trace_stats
 
 __all__ = [
     "ConfigurationError",
@@ -29,6 +29,7 @@ __all__ = [
     "SsdlabError",
     "TraceError",
     "__version__",
+    "build_trace_cache",
     "load_config",
     "preset_names",
     "run",

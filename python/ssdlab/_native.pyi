@@ -30,6 +30,7 @@ def export_workload(
     is_text: bool = ...,
     origin: str = ...,
 ) -> int: ...
+def build_trace_cache(config: str, cache_dir: str, overrides: list[str] = ...) -> str: ...
 def trace_stats(
     path: str,
     format: str | None = ...,

@@ -291,6 +291,13 @@ def export_workload(config: str | Path, path: str | Path, *, to: str = "csv", ov
     return _native.export_workload(str(config), str(path), to, _overrides(overrides, trace, trace_format))
 
 
+def build_trace_cache(trace: str | Path, cache_dir: str | Path, *, trace_format: str | None = None, overrides: Iterable[str] = ()) -> dict[str, Any]:
+    """Parses ``trace`` into a parsed-trace cache in ``cache_dir`` (``workload.trace.*`` overrides such as
+    ``skip_bad_lines`` apply), so that runs given ``trace_cache=cache_dir`` read records from the first.
+    Returns ``cache`` (the file), ``records``, ``skipped_lines`` and ``reused`` (it was already there)."""
+    return json.loads(_native.build_trace_cache("default", str(cache_dir), _overrides(overrides, trace, trace_format)))
+
+
 def csv_to_parquet(source: str | Path, target: str | Path) -> Path:
     """Converts a CSV file (a request log) to Parquet in bounded memory (streaming), then removes the CSV."""
     import polars as pl

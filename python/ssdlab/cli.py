@@ -247,14 +247,24 @@ def trace_stats(
 @trace_app.command("convert")
 def trace_convert(
     path: Annotated[Path, typer.Argument(help="Trace file to read (.gz and .zst read transparently).")],
-    out: Annotated[Path, typer.Argument(help="Trace file to write (.gz or .zst compress).")],
-    to: Annotated[str, typer.Option("--to", help="Format written: csv (time_ns,op,offset,size in bytes) or mqsim.")] = "csv",
+    out: Annotated[Path, typer.Argument(help="Trace file to write (.gz or .zst compress); with --to cache, the cache folder.")],
+    to: Annotated[str, typer.Option("--to", help="Format written: csv (time_ns,op,offset,size in bytes), mqsim, or cache (the parsed-trace cache in folder OUT, for --trace-cache OUT).")] = "csv",
     trace_format: Annotated[Optional[str], typer.Option("--format", help="Format read (guessed from content if absent).")] = None,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Config overrides that shape the stream (host.loops, host.tiles, host.time_scale, workload.trace.*).")] = None,
 ) -> None:
-    """Rewrite any readable trace as CSV or MQSim ASCII (requests as the replay reads them: devices laid out, times from 0)."""
+    """Rewrite any readable trace as CSV or MQSim ASCII (requests as the replay reads them: devices laid out, times from 0), or parse it into a parsed-trace cache."""
     if not path.exists():
         _fail(FileNotFoundError(f"{path}: no such trace file"))
+    if to == "cache":
+        try:
+            built = api.build_trace_cache(path, out, trace_format=trace_format, overrides=set_ or [])
+        except BaseException as error:  # noqa: BLE001
+            _fail(error)
+            return
+        state = "already there" if built["reused"] else "built"
+        skipped = f", {built['skipped_lines']:,} malformed lines skipped" if built["skipped_lines"] else ""
+        console.print(f"{built['records']:,} records in {built['cache']} ({state}{skipped}); runs given --trace-cache {out} read them", soft_wrap=True, markup=False)
+        return
     try:
         _check_output(out)
         written = api.export_workload("default", out, to=to, overrides=set_ or [], trace=path, trace_format=trace_format)

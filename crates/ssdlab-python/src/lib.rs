@@ -116,6 +116,18 @@ fn export_workload(py: Python<'_>, config: &str, path: PathBuf, format: &str, ov
     guarded(py, || ssdlab_ssd::host::export::export_workload(&config, &path, format).map_err(simulation_error))
 }
 
+/// Parses a config's trace into a parsed-trace cache in `cache_dir`; returns JSON (`cache`,
+/// `records`, `skipped_lines`, `reused`).
+#[pyfunction]
+#[pyo3(signature = (config, cache_dir, overrides=Vec::new()))]
+fn build_trace_cache(py: Python<'_>, config: &str, cache_dir: PathBuf, overrides: Vec<String>) -> PyResult<String> {
+    let config = presets::resolve(config, &overrides).map_err(config_error)?;
+    guarded(py, || {
+        let built = ssdlab_ssd::host::export::build_trace_cache(&config, &cache_dir).map_err(simulation_error)?;
+        to_json(&built)
+    })
+}
+
 /// Calls a Python `progress(done, total)` from inside a run. If the callback raises (e.g.
 /// KeyboardInterrupt), the run is stopped and that exception, not a wrapper, reaches the caller.
 struct ProgressRelay {
@@ -296,6 +308,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(preset_text, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(export_workload, m)?)?;
+    m.add_function(wrap_pyfunction!(build_trace_cache, m)?)?;
     m.add_function(wrap_pyfunction!(trace_stats, m)?)?;
     m.add_function(wrap_pyfunction!(ecc_shipped_specs, m)?)?;
     m.add_function(wrap_pyfunction!(ecc_curve_spec, m)?)?;

@@ -42,6 +42,20 @@ fn default_read_ahead() -> bool {
     true
 }
 
+impl TraceWorkload {
+    /// The reading options of this trace (what the scan and the readers are given).
+    pub fn options(&self) -> ssdlab_workload::TraceOptions {
+        ssdlab_workload::TraceOptions {
+            format: self.format,
+            skip_bad_lines: self.skip_bad_lines,
+            merge_devices: self.merge_devices,
+            max_request_bytes: self.max_request_bytes,
+            cache_dir: self.cache_dir.clone(),
+            columns: self.columns.clone(),
+        }
+    }
+}
+
 fn default_max_request_bytes() -> u64 {
     ssdlab_workload::trace::DEFAULT_MAX_REQUEST_BYTES
 }

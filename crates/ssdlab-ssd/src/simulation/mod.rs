@@ -43,7 +43,7 @@ use footprint::{AddressLimit, DeviceFootprints, Footprint, FootprintBuilder};
 use oracle::Oracle;
 use ssdlab_engine::random::derive_seed;
 use ssdlab_engine::SimTime;
-use ssdlab_workload::{TraceOptions, TraceScan};
+use ssdlab_workload::TraceScan;
 use crate::config::ReadStrategyKind;
 use crate::ftl::retention::RetentionClock;
 use crate::host::workload_class::WorkloadClassifier;
@@ -126,7 +126,7 @@ impl Simulation {
         let geometry_capacity_bytes = (config.ftl.sizing == CapacitySizing::Geometry && config.host.tiles <= 1 && !config.host.compact_addresses)
             .then(|| tier_logical_pages(&config, &DeviceLayout::new(&config.device)).iter().sum::<u64>() * page_bytes);
         let (stream, footprint, origin, kind, format, address_space_bytes, skipped) = if let Some(trace) = &config.workload.trace {
-            let options = TraceOptions { format: trace.format, skip_bad_lines: trace.skip_bad_lines, merge_devices: trace.merge_devices, max_request_bytes: trace.max_request_bytes, cache_dir: trace.cache_dir.clone(), columns: trace.columns.clone() };
+            let options = trace.options();
             // One pass: the scan collects the footprint on the way.
             let limit = AddressLimit { capacity_bytes: geometry_capacity_bytes, memory_bytes: limits::available_memory_bytes() };
             // A parsed-trace cache built by an earlier run, with this page size's footprint beside
