@@ -48,7 +48,7 @@ def test_reproduce_tlc_mlc_end_to_end(cli, tmp_path: Path):
     assert search.height >= 17 and set(search["workload"].to_list()) == {"tpcc"} and search["round"].max() >= 1
     best = search.filter(pl.col("best")).row(0, named=True)
     assert search.filter(pl.col("best")).height == 1 and best["objective"] == search["objective"].max() and 1 <= best["tlc_chips"] <= 7
-    for name in ("fig10-write-heat-tpcc", "fig11-screening-rounds", "fig12-tlc-share", "regime-fill", "search-tpcc"):
+    for name in ("fig10-write-heat-tpcc", "fig11-screening-rounds", "fig12-tlc-share", "fig14-dead-time", "regime-fill", "search-tpcc"):
         assert (out / f"{name}.png").stat().st_size > 1000 and (out / f"{name}.svg").stat().st_size > 1000
     report = (out / "report.md").read_text()
     assert "Table I is missing" in report and "+56.0 %" in report and "steady state" in report.lower()

@@ -434,6 +434,8 @@ def reproduce(out_dir: str | Path, *, traces: Mapping[str, Path] | None = None, 
     table = rows_of(outcome.rows)
     exchange = exchange_rows(outcome.rows)
     figures = write_figures(table, out)
+    if any(row["status"] == "ok" for row in exchange):
+        figures["fig14"] = _dead_time_figure(exchange, out / "fig14-dead-time")
     searched: list[dict[str, Any]] = []
     if search_best:
         for plan in plans:
@@ -479,6 +481,35 @@ def main_table(table: Sequence[Mapping[str, Any]]) -> str:
         ("vs all-MLC", "mlc_erases_per_block_vs_mlc_only", "pct"), ("TLC/MLC W/E", "tlc_mlc_we_ratio", "ratio"), ("WA", "write_amplification", "ratio"),
         ("block-modify-writes", "block_modify_writes", "int"), ("settled", "settled", "text"), ("status", "status", "text"),
     ])
+
+
+def _dead_time_figure(exchange: Sequence[Mapping[str, Any]], stem: Path) -> Path:
+    """Seed Fig. 14: the continuous time the host gets nothing done during a chip exchange (the
+    suspension of the conventional method; the longest host stall of the read-only drain), beside
+    the seed's 960 s and ~200 ms, on a log scale."""
+    from ssdlab import plotting
+
+    rows = {row["method"]: row for row in exchange if row["status"] == "ok"}
+    labels, values, colours = [], [], []
+    for method, field, name in (("suspend_and_copy", "suspended_s", "suspend and copy"), ("retire_chip", "longest_host_stall_s", "read-only drain")):
+        if method in rows:
+            labels.append(f"{name}\nssdlab ({rows[method]['valid_gb_at_fire']:.1f} GB)")
+            values.append(max(rows[method][field] or 0.0, 1e-4))
+            colours.append("#1f77b4")
+    for name, seconds in (("suspend and copy", 960.0), ("read-only drain", 0.2)):
+        labels.append(f"{name}\nseed (8 GB)")
+        values.append(seconds)
+        colours.append("#bbbbbb")
+    fig, axes = plotting.figure(6.5, 4.0)
+    axes.bar(range(len(values)), values, color=colours)
+    for position, value in enumerate(values):
+        axes.text(position, value, f"{value:,.3g} s", ha="center", va="bottom", fontsize=8)
+    axes.set_yscale("log")
+    axes.set_xticks(range(len(labels)), labels, fontsize=8)
+    axes.set_ylabel("continuous dead time (s)")
+    axes.set_title("Seed 004 Fig. 14: chip exchange, continuous dead time", fontsize=10)
+    axes.grid(axis="y", alpha=0.3)
+    return plotting.save(fig, stem)[0]
 
 
 def write_figures(table: Sequence[Mapping[str, Any]], out: Path) -> dict[str, Path]:
