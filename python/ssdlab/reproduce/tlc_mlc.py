@@ -341,6 +341,14 @@ def _window_row(warm: Mapping[str, Any] | None, full: Mapping[str, Any] | None) 
     }
 
 
+def _settled(warm: Mapping[str, Any] | None, half: Mapping[str, Any] | None, full: Mapping[str, Any] | None) -> tuple[float | None, bool]:
+    """(second half's write rate over the first's, settled): a window is settled when its two halves
+    write at rates within 25 % of each other (one that still carries warm-up work does not)."""
+    first, second = _window_row(warm, half).get("write_mbps"), _window_row(half, full).get("write_mbps")
+    ratio = second / first if first and second is not None else None
+    return ratio, ratio is not None and abs(ratio - 1.0) <= 0.25
+
+
 def rows_of(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """One table row per point (warm and full runs paired)."""
     by_label: dict[str, dict[str, Mapping[str, Any]]] = {}
@@ -361,12 +369,7 @@ def rows_of(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             heat = json.loads(full["result_json"]).get("write_heat")
             if heat:
                 entry["write_heat"] = json.dumps(heat)
-        # Settled: the window's two halves write at rates within 25 % of each other (a window that
-        # still carries warm-up work does not).
-        first, second = _window_row(pair.get("warm"), pair.get("half")), _window_row(pair.get("half"), pair.get("full"))
-        rates = (first.get("write_mbps"), second.get("write_mbps"))
-        entry["halves_mbps_ratio"] = rates[1] / rates[0] if rates[0] and rates[1] is not None else None
-        entry["settled"] = entry["halves_mbps_ratio"] is not None and abs(entry["halves_mbps_ratio"] - 1.0) <= 0.25
+        entry["halves_mbps_ratio"], entry["settled"] = _settled(pair.get("warm"), pair.get("half"), pair.get("full"))
         table.append(entry)
     main_rows = [r for r in table if r["study"] == "main"]
     for entry in table:
@@ -411,11 +414,9 @@ def search_best_array(plan: Plan, out: Path, *, scheduler: str | None = None, wo
         values: list[float | None] = []
         for point in points:
             tlc, rounds = int(point["tlc_chips"]), int(point["max_screening_rounds"])
-            rows = [by_label.get(_label(tlc, rounds, window)) for window in ("warm", "half", "full")]
-            window_row = _window_row(rows[0], rows[2])
-            first, second = _window_row(rows[0], rows[1]).get("write_mbps"), _window_row(rows[1], rows[2]).get("write_mbps")
-            settled[(tlc, rounds)] = bool(first and second is not None and abs(second / first - 1.0) <= 0.25)
-            values.append(window_row.get("write_mbps"))
+            warm, half, full = (by_label.get(_label(tlc, rounds, window)) for window in ("warm", "half", "full"))
+            settled[(tlc, rounds)] = _settled(warm, half, full)[1]
+            values.append(_window_row(warm, full).get("write_mbps"))
         return values
 
     result = search(axes, evaluate, maximize=True, rounds=SEARCH_ROUNDS)

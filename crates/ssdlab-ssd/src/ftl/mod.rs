@@ -123,10 +123,6 @@ impl Ftl {
     }
 
     /// The tier holding a global physical page.
-    pub fn tier_of_page(&self, ppn: Ppn) -> usize {
-        self.tier_of(ppn)
-    }
-
     #[inline]
     fn tier_of(&self, ppn: Ppn) -> usize {
         if self.stores.len() == 1 {

@@ -77,8 +77,6 @@ pub struct RequestStream {
     last_arrival_ns: u64,
     in_loop: u64,
     reordered_before: u64,
-    /// Read traces on a second thread (`read_ahead.rs`).
-    read_ahead: bool,
     /// CPU time of the reader threads of finished loops.
     reader_cpu_before: f64,
     tiles: u32,
@@ -116,7 +114,6 @@ impl RequestStream {
             last_arrival_ns: 0,
             in_loop: 0,
             reordered_before: 0,
-            read_ahead: false,
             reader_cpu_before: 0.0,
             tiles: 1,
             tile_stride_bytes: 0,
@@ -131,7 +128,6 @@ impl RequestStream {
     pub fn read_ahead(mut self) -> Result<Self, SimulationError> {
         if let (Source::Trace(_), Some(scan)) = (&self.source, &self.scan) {
             self.source = Source::ReadAhead(read_ahead::ReadAhead::spawn(scan.clone())?);
-            self.read_ahead = true;
         }
         Ok(self)
     }
@@ -264,15 +260,20 @@ impl RequestStream {
             self.last_arrival_ns = 0;
             self.source = match (&self.scan, &self.synthetic) {
                 (Some(scan), _) => {
-                    match &self.source {
-                        Source::Trace(reader) => self.reordered_before += reader.reordered(),
+                    // The next loop is read the way this one was.
+                    let ahead = match &self.source {
+                        Source::Trace(reader) => {
+                            self.reordered_before += reader.reordered();
+                            false
+                        }
                         Source::ReadAhead(reader) => {
                             self.reordered_before += reader.reordered();
                             self.reader_cpu_before += reader.cpu_seconds();
+                            true
                         }
-                        Source::Synthetic(_) => {}
-                    }
-                    if self.read_ahead {
+                        Source::Synthetic(_) => false,
+                    };
+                    if ahead {
                         Source::ReadAhead(read_ahead::ReadAhead::spawn(scan.clone())?)
                     } else {
                         Source::Trace(Box::new(scan.reader()?))

@@ -55,6 +55,35 @@ impl Footprint {
     }
 }
 
+/// A trace's scan and its footprint per device: read back from beside its parsed-trace cache when
+/// an earlier run stored it for this page size (no pass over the records, `stored_footprint.rs`),
+/// else collected during the scan itself (one pass) and stored for the next run.
+pub(super) fn trace_footprint(trace: &crate::config::TraceWorkload, page_bytes: u64, limit: AddressLimit,
+                              progress: &mut super::ProgressCallback<'_>) -> Result<(TraceScan, DeviceFootprints), SimulationError> {
+    use super::{Phase, PROGRESS_INTERVAL};
+    let options = &trace.options();
+    let artifact = super::stored_footprint::artifact_name(page_bytes, trace.merge_devices);
+    let stored = TraceScan::cached(&trace.path, options)?.and_then(|scan| {
+        let bytes = std::fs::read(scan.cache_artifact_path(&artifact)?).ok()?;
+        Some((scan, DeviceFootprints::from_bytes(&bytes, page_bytes)?))
+    });
+    if let Some(stored) = stored {
+        return Ok(stored);
+    }
+    let mut builder = FootprintBuilder::new(&trace.path, page_bytes, limit, trace.merge_devices);
+    let mut records = 0u64;
+    let scan = TraceScan::scan_visiting(&trace.path, options, |record, line| {
+        records += 1;
+        if records.is_multiple_of(PROGRESS_INTERVAL) {
+            progress(Phase::Scan, records, 0)?;
+        }
+        builder.visit(record, line)
+    })?;
+    let devices = builder.into_devices();
+    scan.store_cache_artifact(&artifact, &devices.to_bytes())?;
+    Ok((scan, devices))
+}
+
 /// Where a trace's addresses must end: the device's logical capacity when it is known before the
 /// footprint (geometry sizing), else the largest space the model addresses (32-bit pages).
 #[derive(Debug, Clone, Copy)]

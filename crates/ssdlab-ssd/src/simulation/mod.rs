@@ -39,11 +39,10 @@ use crate::metrics::*;
 use crate::middleware::{self, Middleware};
 use crate::read_path::{self, ReadContext, ReadPlan, ReadStrategy};
 use crate::scheduler::{FlashScheduler, PlaneGroup};
-use footprint::{AddressLimit, DeviceFootprints, Footprint, FootprintBuilder};
+use footprint::{AddressLimit, Footprint};
 use oracle::Oracle;
 use ssdlab_engine::random::derive_seed;
 use ssdlab_engine::SimTime;
-use ssdlab_workload::TraceScan;
 use crate::config::ReadStrategyKind;
 use crate::ftl::retention::RetentionClock;
 use crate::host::workload_class::WorkloadClassifier;
@@ -126,33 +125,8 @@ impl Simulation {
         let geometry_capacity_bytes = (config.ftl.sizing == CapacitySizing::Geometry && config.host.tiles <= 1 && !config.host.compact_addresses)
             .then(|| tier_logical_pages(&config, &DeviceLayout::new(&config.device)).iter().sum::<u64>() * page_bytes);
         let (stream, footprint, origin, kind, format, address_space_bytes, skipped) = if let Some(trace) = &config.workload.trace {
-            let options = trace.options();
-            // One pass: the scan collects the footprint on the way.
             let limit = AddressLimit { capacity_bytes: geometry_capacity_bytes, memory_bytes: limits::available_memory_bytes() };
-            // A parsed-trace cache built by an earlier run, with this page size's footprint beside
-            // it, needs no pass over the records before replay (`stored_footprint.rs`).
-            let artifact = stored_footprint::artifact_name(page_bytes, trace.merge_devices);
-            let stored = TraceScan::cached(&trace.path, &options)?.and_then(|scan| {
-                let bytes = std::fs::read(scan.cache_artifact_path(&artifact)?).ok()?;
-                Some((DeviceFootprints::from_bytes(&bytes, page_bytes)?, scan))
-            });
-            let (scan, devices) = match stored {
-                Some((devices, scan)) => (scan, devices),
-                None => {
-                    let mut builder = FootprintBuilder::new(&trace.path, page_bytes, limit, trace.merge_devices);
-                    let mut records = 0u64;
-                    let scan = TraceScan::scan_visiting(&trace.path, &options, |record, line| {
-                        records += 1;
-                        if records.is_multiple_of(PROGRESS_INTERVAL) {
-                            progress(Phase::Scan, records, 0)?;
-                        }
-                        builder.visit(record, line)
-                    })?;
-                    let devices = builder.into_devices();
-                    scan.store_cache_artifact(&artifact, &devices.to_bytes())?;
-                    (scan, devices)
-                }
-            };
+            let (scan, devices) = footprint::trace_footprint(trace, page_bytes, limit, progress)?;
             limits::check_request_count(config, scan.requests)?;
             let footprint = devices.place(&scan, limit)?;
             let origin = trace.path.display().to_string();

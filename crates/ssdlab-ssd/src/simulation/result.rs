@@ -151,7 +151,7 @@ impl Simulation {
                 let names: Vec<String> = self.layout.tiers().iter().map(|tier| tier.name.clone()).collect();
                 heat.finish(&names, |page| {
                     let target = self.middleware.read_target(crate::geometry::Lpn(page as u32))?;
-                    self.ftl.lookup(target).map(|ppn| self.ftl.tier_of_page(ppn))
+                    self.ftl.lookup(target).map(|ppn| self.layout.tier_of(ppn))
                 })
             }),
             interleaving: (self.interleave_group_pages > 1).then(|| crate::metrics::InterleavingSummary {
