@@ -40,6 +40,9 @@ pub enum FtlError {
 
     #[error("logical page {lpn} is beyond the logical capacity of {logical_pages} pages")]
     LogicalPageOutOfRange { lpn: u64, logical_pages: u64 },
+
+    #[error("{tier} full: {detail}")]
+    OutOfSpace { tier: String, detail: String },
 }
 
 #[derive(Debug, thiserror::Error)]

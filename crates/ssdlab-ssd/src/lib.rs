@@ -34,6 +34,7 @@ pub mod placement;
 pub mod presets;
 pub mod read_path;
 pub mod scheduler;
+pub mod scm;
 pub mod simulation;
 
 pub use config::SimulationConfig;

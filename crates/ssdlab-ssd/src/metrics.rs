@@ -335,6 +335,37 @@ pub struct RunResult {
     /// Mapped pages by host write-count class and tier at the end (`output.write_heat`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub write_heat: Option<crate::simulation::WriteHeat>,
+    /// Seed 001's SCM: placement, operations, wear, energy and power (absent without SCM).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scm: Option<ScmSummary>,
+}
+
+/// What the SCM did over a run (seed 001).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScmSummary {
+    pub media: String,
+    /// `hybrid` (beside the NAND) or `only` (the All S-SCM SSD).
+    pub role: String,
+    pub capacity_bytes: u64,
+    /// Sectors held at the end, as a fraction of the SCM.
+    pub used_fraction: f64,
+    pub placement: crate::scm::ScmPlacementStatistics,
+    pub operations: crate::scheduler::ScmCounters,
+    pub bank_utilisation: f64,
+    pub channel_utilisation: f64,
+    /// Writes to the most-written sector slot, the mean over slots, and the rating.
+    pub max_writes_per_sector: u32,
+    pub mean_writes_per_sector: f64,
+    pub endurance_writes: f64,
+    pub wear_leveling_moves: u64,
+    /// Banks' busy time x memory VDD x active current; idle time x idle current; bits moved x pin
+    /// capacitance x I/O VDD² (one pin cycle per bit: P = C·V²·f).
+    pub core_energy_uj: f64,
+    pub idle_energy_uj: f64,
+    pub io_energy_uj: f64,
+    pub energy_total_uj: f64,
+    pub power_w: f64,
+    pub io_power_w: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

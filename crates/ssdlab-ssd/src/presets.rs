@@ -13,6 +13,8 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("mlc-tlc-demo", include_str!("../../../configs/mlc-tlc-demo.toml")),
     ("seed000-aoa", include_str!("../../../configs/seed000-aoa.toml")),
     ("seed004-tlc-mlc", include_str!("../../../configs/seed004-tlc-mlc.toml")),
+    ("seed001-hybrid-scm", include_str!("../../../configs/seed001-hybrid-scm.toml")),
+    ("seed001-all-sscm", include_str!("../../../configs/seed001-all-sscm.toml")),
 ];
 
 pub fn names() -> Vec<&'static str> {

@@ -30,6 +30,10 @@ pub struct DeviceConfig {
     /// When set, the tiers' chips must add up to it (a fixed chip budget split between tiers).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chip_budget: Option<u32>,
+    /// Storage-class memory beside the NAND (seed 001's hybrid) or as the whole drive (All S-SCM),
+    /// as `placement.policy` says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scm: Option<super::scm::ScmConfig>,
 }
 
 /// One tier: `chips` chips spread evenly over its own `channels`, one media profile.

@@ -16,6 +16,7 @@ mod host;
 mod middleware;
 mod placement;
 mod read_path;
+mod scm;
 mod output;
 mod verification;
 mod workload;
@@ -27,6 +28,7 @@ pub use host::*;
 pub use middleware::*;
 pub use placement::*;
 pub use read_path::*;
+pub use scm::*;
 pub use output::*;
 pub use verification::*;
 pub use workload::*;
@@ -119,6 +121,34 @@ impl SimulationConfig {
         let tiers = self.device.tiers();
         ftl::validate(&self.ftl, &tiers)?;
         placement::validate(&self.placement, &tiers)?;
+        if let Some(scm) = &self.device.scm {
+            scm::validate(scm)?;
+        }
+        scm::validate_hybrid(&self.placement.hybrid_scm)?;
+        if self.placement.policy.uses_scm() {
+            let policy = if self.placement.policy == PlacementKind::ScmOnly { "scm_only" } else { "hybrid_scm" };
+            if self.device.scm.is_none() {
+                return Err(("device.scm".into(), format!("placement.policy = \"{policy}\" needs the SCM: add a [device.scm] table")));
+            }
+            if self.device.is_tiered() {
+                return Err(("device.tiers".into(), format!("placement.policy = \"{policy}\" puts SCM beside one NAND tier; write the NAND as device.geometry/nand/channel")));
+            }
+            if self.middleware.kind != MiddlewareKind::None {
+                return Err(("middleware.kind".into(), format!("placement.policy = \"{policy}\" places host sectors itself; use middleware.kind = \"none\"")));
+            }
+            if self.host.delete_target != DeleteTarget::Ftl {
+                return Err(("host.delete_target".into(), format!("placement.policy = \"{policy}\" deletes in SCM and NAND alike; use \"ftl\"")));
+            }
+            if !self.read_path.interleave_groups.is_empty() {
+                return Err(("read_path.interleave_groups".into(), format!("placement.policy = \"{policy}\" reads sectors from SCM; data placement interleaving is for NAND-only devices")));
+            }
+            let page = self.device.page_size_bytes() as u64;
+            if page % SCM_SECTOR_BYTES != 0 || page / SCM_SECTOR_BYTES > 64 {
+                return Err(("device.geometry.page_size_bytes".into(), format!("{page} bytes: with SCM a page must be a multiple of {SCM_SECTOR_BYTES}-byte sectors, at most 64 of them")));
+            }
+        } else if self.device.scm.is_some() {
+            return Err(("placement.policy".into(), "the device has SCM ([device.scm]): use \"hybrid_scm\" or \"scm_only\" so something is placed there".into()));
+        }
         events::validate(&self.events, &tiers)?;
         middleware::validate(&self.middleware)?;
         if self.device.is_tiered() && self.middleware.kind == MiddlewareKind::LbaScrambler {

@@ -17,11 +17,15 @@ pub struct PlacementConfig {
     /// With `rr_fdca`: N_RDSMAX, the screening rounds (trips of round-robin around a plane) a
     /// block's data must stay unwritten before it moves (seed 004 Fig. 11's axis; its best: 1).
     pub max_screening_rounds: u8,
+    /// With `hybrid_scm`: seed 001's hot/fragmented placement and SCM eviction settings (left out of
+    /// a rendered config at their defaults, so configs written before they existed keep their hash).
+    #[serde(skip_serializing_if = "super::scm::HybridScmConfig::is_default")]
+    pub hybrid_scm: super::scm::HybridScmConfig,
 }
 
 impl Default for PlacementConfig {
     fn default() -> Self {
-        PlacementConfig { policy: PlacementKind::Single, write_tier: None, migrate_to: None, max_screening_rounds: 1 }
+        PlacementConfig { policy: PlacementKind::Single, write_tier: None, migrate_to: None, max_screening_rounds: 1, hybrid_scm: Default::default() }
     }
 }
 
@@ -38,6 +42,19 @@ pub enum PlacementKind {
     /// collector screens the data of its victims for `max_screening_rounds` rounds and moves only
     /// what stayed unwritten (frozen data) to `migrate_to`, a TLC block at a time.
     RrFdca,
+    /// Seed 001's hybrid SSD: hot (in the LRU table of recent writes) or fragmented (a small
+    /// fraction of a page) writes go to the SCM (`[device.scm]`), the rest to the NAND; SCM runs
+    /// low -> data neither fragmented nor hot is evicted to NAND, merged with its NAND copy.
+    HybridScm,
+    /// Seed 001's All S-SCM SSD: every sector lives in the SCM; the NAND holds nothing.
+    ScmOnly,
+}
+
+impl PlacementKind {
+    /// True for the policies that place host sectors in `[device.scm]`.
+    pub fn uses_scm(self) -> bool {
+        matches!(self, PlacementKind::HybridScm | PlacementKind::ScmOnly)
+    }
 }
 
 /// Checks that the named tiers exist and the policy fits the device.

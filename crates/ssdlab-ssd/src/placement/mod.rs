@@ -3,8 +3,8 @@
 //! sends the pages it moves. One file per policy; a one-tier device uses [`Single`], which is the
 //! old single-FTL path unchanged.
 //!
-//! Left out (later issues): placement by data heat (seed 001's LRU of recent writes), per-request
-//! placement hints. (Seed 004's RR-FDCA screens data in the write tier's collector, not here.)
+//! Seed 001's hot/fragmented placement between SCM and NAND works on sectors, above the FTL: it is
+//! `crate::scm`. Left out: per-request placement hints. (Seed 004's RR-FDCA screens data in the write tier's collector, not here.)
 
 mod migrate_on_collect;
 mod single;
@@ -43,7 +43,9 @@ impl Placement {
         let tier = |name: &Option<String>| name.as_deref().and_then(|name| layout.tier_index(name)).unwrap_or(0);
         let write_tier = tier(&config.write_tier);
         match config.policy {
-            PlacementKind::Single => Placement::Single(Single { tier: write_tier }),
+            // Seed 001's devices have one NAND tier; what goes to SCM is decided above the FTL
+            // (`crate::scm`), and the NAND collects in place.
+            PlacementKind::Single | PlacementKind::HybridScm | PlacementKind::ScmOnly => Placement::Single(Single { tier: write_tier }),
             PlacementKind::MigrateOnCollect => Placement::MigrateOnCollect(MigrateOnCollect { write_tier, migrate_to: tier(&config.migrate_to), screening: None }),
             PlacementKind::RrFdca => Placement::MigrateOnCollect(MigrateOnCollect { write_tier, migrate_to: tier(&config.migrate_to), screening: Some(config.max_screening_rounds) }),
         }

@@ -20,12 +20,14 @@
 pub mod booking_log;
 mod operations;
 mod plane_group;
+mod scm;
 #[cfg(test)]
 mod tests;
 
 pub use booking_log::{check_work_conserving, Booking, Resource};
 pub use operations::{RequestTag, Waiter};
 pub use plane_group::PlaneGroup;
+pub use scm::ScmCounters;
 
 use crate::device_layout::DeviceLayout;
 use crate::media::nand::NandTiming;
@@ -135,6 +137,8 @@ pub struct FlashScheduler {
     background_runs: Vec<(SimTime, SimTime)>,
     longest_background_ns: u64,
     log: Option<Vec<Booking>>,
+    /// The SCM's banks and channels (seed 001's devices; `scm.rs`).
+    scm: Option<Box<scm::ScmUnit>>,
 }
 
 /// How long one decoder kind's hard sensing (per page type; 0: the page's plain read) and decode take.
@@ -218,6 +222,7 @@ impl FlashScheduler {
             background_runs: vec![(SimTime::ZERO, SimTime::ZERO); layout.dies_total() as usize],
             longest_background_ns: 0,
             log: None,
+            scm: None,
             layout,
         }
     }
@@ -919,6 +924,8 @@ impl FlashScheduler {
             Stage::GroupTransfer { group } => self.group_transfer(group, now),
             Stage::Program { die, pages, request, page_type } => self.program(die, pages, request, page_type, now),
             Stage::GarbageCollection { job } => self.gc_step(job, now),
+            Stage::ScmBankWrite { bank, sectors, waiter } => self.scm_bank_write(now, bank, sectors, waiter),
+            Stage::ScmTransfer { channel, sectors, waiter } => self.scm_transfer(now, channel, sectors, waiter),
         }
         Some(now)
     }
@@ -937,7 +944,7 @@ impl FlashScheduler {
 
     /// When the last booked flash operation ends.
     pub fn busy_until(&self) -> SimTime {
-        self.dies.iter().chain(self.channels.iter()).map(Server::busy_until).max().unwrap_or(SimTime::ZERO)
+        self.dies.iter().chain(self.channels.iter()).map(Server::busy_until).max().unwrap_or(SimTime::ZERO).max(self.scm_busy_until())
     }
 
     pub fn dies(&self) -> usize {

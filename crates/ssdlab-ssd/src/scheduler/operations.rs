@@ -33,6 +33,10 @@ pub enum Stage {
     Program { die: u32, pages: u32, request: u32, page_type: u8 },
     /// The next operation of a garbage-collection job.
     GarbageCollection { job: u32 },
+    /// SCM sectors have arrived over the channel: the bank writes them.
+    ScmBankWrite { bank: u32, sectors: u32, waiter: Waiter },
+    /// SCM sectors a bank has read move over its channel.
+    ScmTransfer { channel: u32, sectors: u32, waiter: Waiter },
 }
 
 /// What the host keeps with a request until it completes, handed back with the completion (kept in
@@ -87,6 +91,9 @@ impl Stage {
             // die: 20 bits, pages: 7 bits, page type: 2 bits, request: 32 bits.
             Stage::Program { die, pages, request, page_type } => (4, (die as u64 & 0xF_FFFF) << 41 | (pages as u64 & 0x7F) << 34 | (page_type as u64 & 3) << 32 | request as u64),
             Stage::GarbageCollection { job } => (5, job as u64),
+            // bank or channel: 16 bits, sectors: 11 bits, waiter: 34 bits (as PlainTransfer).
+            Stage::ScmBankWrite { bank, sectors, waiter } => (6, (bank as u64) << 45 | (sectors as u64 & 0x7FF) << 34 | waiter.pack()),
+            Stage::ScmTransfer { channel, sectors, waiter } => (7, (channel as u64) << 45 | (sectors as u64 & 0x7FF) << 34 | waiter.pack()),
         };
         variant << VARIANT_SHIFT | fields
     }
@@ -100,7 +107,9 @@ impl Stage {
             2 => Stage::PlannedTransfer { job: low, step: ((bits >> 32) & 0xFF) as u32 },
             3 => Stage::GroupTransfer { group: low },
             4 => Stage::Program { die: ((bits >> 41) & 0xF_FFFF) as u32, pages: ((bits >> 34) & 0x7F) as u32, page_type: ((bits >> 32) & 3) as u8, request: low },
-            _ => Stage::GarbageCollection { job: low },
+            5 => Stage::GarbageCollection { job: low },
+            6 => Stage::ScmBankWrite { bank: ((bits >> 45) & 0xFFFF) as u32, sectors: ((bits >> 34) & 0x7FF) as u32, waiter: Waiter::unpack(bits & 0x3_FFFF_FFFF) },
+            _ => Stage::ScmTransfer { channel: ((bits >> 45) & 0xFFFF) as u32, sectors: ((bits >> 34) & 0x7FF) as u32, waiter: Waiter::unpack(bits & 0x3_FFFF_FFFF) },
         }
     }
 }

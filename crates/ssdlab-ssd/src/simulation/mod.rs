@@ -22,6 +22,8 @@ mod stored_footprint;
 mod write_heat;
 pub use write_heat::WriteHeat;
 mod result;
+mod scm_result;
+mod scm_serving;
 mod time_series;
 pub use time_series::{OpSeries, TimeSeries};
 
@@ -107,6 +109,13 @@ pub struct Simulation {
     workload_class: Option<WorkloadClassifier>,
     /// `output.write_heat`: host writes per logical page.
     write_heat: Option<write_heat::WriteCounter>,
+    /// Seed 001's SCM and its placement (`placement.policy = "hybrid_scm"` or `"scm_only"`); with
+    /// it the oracle's keys are sectors, not pages (`scm_serving.rs`).
+    scm: Option<crate::scm::ScmPlacement>,
+    /// Physical SCM slots of the operation being started (scratch).
+    scm_slots: Vec<u32>,
+    /// With SCM and the oracle: the sector tags of each NAND page's latest program.
+    nand_contents: Option<scm_serving::NandContents>,
 }
 
 impl Simulation {
@@ -264,6 +273,27 @@ impl Simulation {
         ftl.set_retention_clock(retention);
         let workload_class = matches!(config.read_path.strategy, ReadStrategyKind::Conventional | ReadStrategyKind::AoaEcc)
             .then(|| WorkloadClassifier::new(&config.read_path.workload_class, &retention, logical_pages));
+        let scm = match &config.device.scm {
+            Some(media) if config.placement.policy.uses_scm() => {
+                let spp = page_bytes / crate::config::SCM_SECTOR_BYTES;
+                let only = config.placement.policy == crate::config::PlacementKind::ScmOnly;
+                // Hybrid: a fraction of the NAND's physical capacity (seed 001: 25 %); All S-SCM:
+                // the logical capacity and a spare for wear leveling.
+                let slots = if only {
+                    (logical_pages as f64 * spp as f64 * (1.0 + media.spare_fraction)).ceil() as u64
+                } else {
+                    (layout.capacity_bytes() as f64 * media.capacity_fraction_of_nand / crate::config::SCM_SECTOR_BYTES as f64).floor() as u64
+                };
+                if logical_pages * spp >= u32::MAX as u64 || slots >= u32::MAX as u64 {
+                    return Err(config_invalid(&config, "device.scm", format!("{slots} SCM sectors for {} logical sectors; at most 2^32 - 1 of each are supported", logical_pages * spp)));
+                }
+                if slots < 4 * spp {
+                    return Err(config_invalid(&config, "device.scm.capacity_fraction_of_nand", format!("{slots} SCM sectors is less than four pages of {spp}; enlarge it")));
+                }
+                Some(crate::scm::ScmPlacement::new(&config.placement.hybrid_scm, slots as u32, spp as u32, only, keep_tags))
+            }
+            _ => None,
+        };
         let mut scheduler = FlashScheduler::new(
             layout.clone(),
             config.read_path.extra_sensing_latency_ns,
@@ -271,6 +301,9 @@ impl Simulation {
             config.ftl.garbage_collection.copyback,
         );
         scheduler.set_decoders(&config.read_path.decoders);
+        if let (Some(media), Some(_)) = (&config.device.scm, &scm) {
+            scheduler.attach_scm(crate::media::scm::ScmTiming::new(media));
+        }
         scheduler.set_interleave_groups(&config.read_path.interleave_groups);
         scheduler.set_soft_read_timing(config.read_path.soft_sensing_levels, config.read_path.soft_sensing_latency_ns, config.read_path.soft_transfer_latency_ns);
         let middleware = middleware::build(&config.middleware, ftl_logical_pages, derive_seed(config.seed, "middleware"));
@@ -324,6 +357,9 @@ impl Simulation {
             time_series: config.output.time_series_interval_ms.map(|ms| time_series::TimeSeriesCollector::new((ms * 1e6).round() as u64)),
             workload_class,
             write_heat: config.output.write_heat.then(|| write_heat::WriteCounter::new(logical_pages)),
+            nand_contents: (keep_tags && scm.is_some()).then(Default::default),
+            scm,
+            scm_slots: Vec::new(),
             config,
         })
     }

@@ -159,6 +159,9 @@ impl Simulation {
     }
 
     pub(super) fn untimed_write(&mut self, host_page: u32) -> Result<(), SimulationError> {
+        if self.scm.is_some() {
+            return self.untimed_scm_write(host_page);
+        }
         let before = if self.dead_data.is_some() { self.middleware.read_target(Lpn(host_page)) } else { None };
         let target = self.middleware.write_target(Lpn(host_page), &self.ftl, 0);
         let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(host_page));

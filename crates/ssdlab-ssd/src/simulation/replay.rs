@@ -250,9 +250,10 @@ impl Simulation {
         // request set off, as differences of the running totals around serving it.
         let before = self.request_log.is_some().then(|| self.flag_totals());
         match request.op {
+            IoOp::Delete => self.serve_delete(span),
+            _ if self.scm.is_some() => self.serve_with_scm(request, span, issue, slot)?,
             IoOp::Read => self.serve_read(span, issue, slot),
             IoOp::Write => self.serve_write(span, issue, slot, request)?,
-            IoOp::Delete => self.serve_delete(span),
         }
         if let Some((soft_before, gc_before)) = before {
             let (soft, gc) = self.flag_totals();
@@ -265,7 +266,7 @@ impl Simulation {
     }
 
     #[inline]
-    fn read_page(&mut self, ppn: Ppn, now: SimTime, waiter: Waiter) {
+    pub(super) fn read_page(&mut self, ppn: Ppn, now: SimTime, waiter: Waiter) {
         if self.plain_reads {
             return self.scheduler.read_plain(now, std::slice::from_ref(&ppn), waiter);
         }
@@ -311,6 +312,9 @@ impl Simulation {
 
     /// Deletes one host page where `host.delete_target` says; returns whether the FTL trimmed it.
     pub(super) fn delete_page(&mut self, host: Lpn) -> bool {
+        if self.scm.is_some() {
+            return self.delete_scm_page(host.0);
+        }
         let mut trimmed = false;
         let target = self.middleware.read_target(host);
         match self.config.host.delete_target {

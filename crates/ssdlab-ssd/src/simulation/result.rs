@@ -12,10 +12,15 @@ impl Simulation {
     /// Final checks and the result.
     pub fn finish(mut self, wall_seconds: f64, replay_cpu_seconds: f64) -> Result<RunResult, SimulationError> {
         let mut pages_checked_at_end = 0;
+        if self.scm.is_some() && self.oracle.is_some() {
+            // Sectors, not pages, on a device with SCM.
+            pages_checked_at_end = self.scm_final_sweep();
+        }
         if let Some(mut oracle) = self.oracle.take() {
             let mut expected: Vec<(u32, u32)> = oracle.expected.iter().map(|(&k, &v)| (k, v)).collect();
             expected.sort_unstable();
-            for (host_page, _) in expected.into_iter().chain(oracle.deleted_pages()) {
+            let pages = if self.scm.is_some() { Vec::new() } else { expected.into_iter().chain(oracle.deleted_pages()).collect() };
+            for (host_page, _) in pages {
                 let found = self.middleware.read_target(Lpn(host_page)).and_then(|t| self.ftl.lookup(t)).map(|ppn| self.ftl.tag(ppn));
                 oracle.check(host_page, found, "final sweep");
                 pages_checked_at_end += 1;
@@ -57,6 +62,8 @@ impl Simulation {
         let utilisation = |busy: f64, servers: usize| if busy_span > 0.0 { busy / (busy_span * servers as f64) } else { 0.0 };
         let tiers = self.tier_summaries(simulated);
         let energy = tiers.values().fold(EnergyAccount::default(), |sum, tier| sum.plus(&tier.energy_uj));
+        let scm = self.scm_summary(simulated);
+        let energy_total_uj = energy.total_uj() + scm.as_ref().map_or(0.0, |scm| scm.energy_total_uj);
         let first = self.layout.tier(0);
         // A tiered device has no one geometry: its summary gives the total channels (see DeviceSummary).
         let g = if self.layout.is_single() {
@@ -108,11 +115,15 @@ impl Simulation {
             write_amplification: if stats.host_pages_written == 0 { 0.0 } else { (stats.host_pages_written + stats.gc_pages_copied + stats.pages_migrated_in + stats.block_modify_pages) as f64 / stats.host_pages_written as f64 },
             erase_count: EraseCountSummary { min: erase_min, mean: erase_mean, max: erase_max, endurance_pe_cycles: first.endurance_pe_cycles },
             flash: self.scheduler.counters(),
-            energy_total_uj: energy.total_uj(),
-            power_w: if simulated > 0.0 { energy.total_uj() * 1e-6 / simulated } else { 0.0 },
+            energy_total_uj,
+            power_w: if simulated > 0.0 { energy_total_uj * 1e-6 / simulated } else { 0.0 },
             energy_uj: energy,
             tiers,
-            placement: self.ftl.placement_name().to_string(),
+            placement: match self.config.placement.policy {
+                crate::config::PlacementKind::HybridScm => "hybrid_scm".to_string(),
+                crate::config::PlacementKind::ScmOnly => "scm_only".to_string(),
+                _ => self.ftl.placement_name().to_string(),
+            },
             events: self.device_events.records.clone(),
             dead_time: {
                 let background = self.scheduler.longest_background_span_ns() as f64 * 1e-3;
@@ -140,7 +151,7 @@ impl Simulation {
             replay_cpu_seconds,
             requests_per_wall_second: if wall_seconds > 0.0 { self.requests_issued as f64 / wall_seconds } else { 0.0 },
             requests_per_cpu_second: if replay_cpu_seconds > 0.0 { self.requests_issued as f64 / replay_cpu_seconds } else { 0.0 },
-            model_memory_bytes: self.ftl.memory_bytes() + self.middleware.memory_bytes(),
+            model_memory_bytes: self.ftl.memory_bytes() + self.middleware.memory_bytes() + self.scm.as_ref().map_or(0, |scm| scm.memory_bytes()),
             middleware: self.middleware.stats(),
             read_path: self.read_strategy.statistics(),
             workload_class: self.workload_class.as_ref().map(|classifier| classifier.summary(self.config.read_path.workload_class.mode)),
@@ -164,6 +175,7 @@ impl Simulation {
                     (stats.host_pages_written + self.interleave_padding_pages) as f64 / stats.host_pages_written as f64
                 },
             }),
+            scm,
         })
     }
 }
@@ -184,7 +196,10 @@ impl Simulation {
             let busy_die_ns: u64 = die_busy[dies.clone()].iter().map(|d| d.0).sum();
             let busy_channel_ns: u64 = channel_busy[channels.clone()].iter().map(|c| c.0).sum();
             let fraction = |busy: u64, servers: usize| if span_ns > 0 { busy as f64 / (span_ns as f64 * servers as f64) } else { 0.0 };
-            let activity = ActivityTimes { die_busy_ns: busy_die_ns, die_span_ns: span_ns * dies.len() as u64, io_voltage_v: tier.io_voltage_v, pin_capacitance_pf: tier.pin_capacitance_pf };
+            // The All S-SCM SSD has no NAND: its NAND tables hold nothing and draw no idle current.
+            let scm_only = self.scm.as_ref().is_some_and(|scm| scm.is_scm_only());
+            let die_span_ns = if scm_only { busy_die_ns } else { span_ns * dies.len() as u64 };
+            let activity = ActivityTimes { die_busy_ns: busy_die_ns, die_span_ns, io_voltage_v: tier.io_voltage_v, pin_capacitance_pf: tier.pin_capacitance_pf };
             let energy = EnergyAccount::of(&specs[index].energy, &counters[index], self.config.read_path.extra_sensing_level_ns(), &activity);
             let (min, sum, max, blocks) = store.erase_counts();
             let stats = store.stats;

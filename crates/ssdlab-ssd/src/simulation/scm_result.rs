@@ -1,0 +1,47 @@
+//! The SCM's part of a run's result (seed 001): placement counts, operations, utilisation, wear,
+//! and energy and power (core: banks' busy time x memory VDD x active current; I/O: C·V² per bit
+//! moved, one pin cycle per bit at the toggle rate).
+
+use super::Simulation;
+use crate::metrics::ScmSummary;
+
+impl Simulation {
+    /// The SCM summary over a run of `simulated` seconds (None without SCM).
+    pub(super) fn scm_summary(&self, simulated: f64) -> Option<ScmSummary> {
+        let (scm, media) = (self.scm.as_ref()?, self.config.device.scm.as_ref()?);
+        let operations = self.scheduler.scm_counters();
+        let (bank_busy, channel_busy) = self.scheduler.scm_busy();
+        let (banks, channels) = self.scheduler.scm_resources();
+        let span_ns = simulated * 1e9;
+        let utilisation = |busy: f64, servers: usize| if span_ns > 0.0 { busy / (span_ns * servers as f64) } else { 0.0 };
+        // ns x V x mA = 1e-12 J = 1e-6 uJ; bits x pF x V² = 1e-12 J = 1e-6 uJ.
+        let core_energy_uj = bank_busy.0 as f64 * media.memory_voltage_v * media.active_current_ma * 1e-6;
+        let idle_ns = (span_ns * banks as f64 - bank_busy.0 as f64).max(0.0);
+        let idle_energy_uj = idle_ns * media.memory_voltage_v * media.idle_current_ma * 1e-6;
+        let io_voltage = media.channel.io_voltage_v;
+        let io_energy_uj = operations.transfer_bytes as f64 * 8.0 * media.channel.pin_capacitance_pf * io_voltage * io_voltage * 1e-6;
+        let energy_total_uj = core_energy_uj + idle_energy_uj + io_energy_uj;
+        let (max_writes, mean_writes) = scm.store.wear();
+        let power = |uj: f64| if simulated > 0.0 { uj * 1e-6 / simulated } else { 0.0 };
+        Some(ScmSummary {
+            media: media.media.clone(),
+            role: if scm.is_scm_only() { "only" } else { "hybrid" }.to_string(),
+            capacity_bytes: scm.store.capacity() as u64 * crate::config::SCM_SECTOR_BYTES,
+            used_fraction: 1.0 - scm.store.free_slots() as f64 / scm.store.capacity().max(1) as f64,
+            placement: scm.statistics,
+            operations,
+            bank_utilisation: utilisation(bank_busy.0 as f64, banks),
+            channel_utilisation: utilisation(channel_busy.0 as f64, channels),
+            max_writes_per_sector: max_writes,
+            mean_writes_per_sector: mean_writes,
+            endurance_writes: media.endurance_writes,
+            wear_leveling_moves: scm.store.wear_leveling_moves,
+            core_energy_uj,
+            idle_energy_uj,
+            io_energy_uj,
+            energy_total_uj,
+            power_w: power(energy_total_uj),
+            io_power_w: power(io_energy_uj),
+        })
+    }
+}

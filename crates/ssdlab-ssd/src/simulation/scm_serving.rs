@@ -1,0 +1,357 @@
+//! Serving host requests on a device with SCM (seed 001): the hybrid M-SCM/NAND SSD and the All
+//! S-SCM SSD. `crate::scm` decides where each page's sectors go; this file carries it out.
+//!
+//! A request is cut into page-sized pieces (the NAND page: `sectors_per_page` sectors of 512 B);
+//! each piece is a bit mask of the sectors it covers.
+//! - Write, routed to SCM: eviction first if the SCM is low, then the sectors are written in place
+//!   (new ones into the least-written free slots); the request waits for the banks.
+//! - Write, routed to NAND: the piece's sectors leave SCM (the NAND copy is now newer); the page is
+//!   programmed through the FTL, merged with the old NAND page when the piece is partial (a
+//!   read-modify-write: the old page is read first).
+//! - Eviction of a page: its SCM sectors are read, merged with its NAND copy (read when the SCM part
+//!   does not cover the page) and programmed as one full page; the SCM slots are freed. Evictions
+//!   are foreground work: the host write that needed the room waits for them (the seed's emulator
+//!   gives no background eviction).
+//! - Read: sectors held in SCM are read there, the others from the NAND page; a piece split between
+//!   the two reads both (counted).
+//!
+//! The integrity oracle works on sectors here: every host sector write gets a tag; SCM slots keep
+//! the tag of the data they hold; a NAND page's program gets a page tag (carried by GC as usual)
+//! and the oracle remembers which sector tags that program wrote. A read compares each sector's tag
+//! with the latest written; the final sweep checks every sector ever written.
+
+use super::Simulation;
+use crate::error::SimulationError;
+use crate::geometry::Lpn;
+use crate::host::PageSpan;
+use crate::scheduler::Waiter;
+use crate::scm::Route;
+use ssdlab_engine::SimTime;
+use ssdlab_workload::IoRequest;
+use std::collections::HashMap;
+
+/// What the oracle remembers of NAND pages on a device with SCM: for each logical page, the page
+/// tag of its latest program and the sector tags that program wrote.
+#[derive(Debug, Default)]
+pub(super) struct NandContents {
+    pages: HashMap<u32, (u32, Box<[u32]>)>,
+    next_page_tag: u32,
+}
+
+impl NandContents {
+    fn next_tag(&mut self) -> u32 {
+        self.next_page_tag = self.next_page_tag.wrapping_add(1).max(1);
+        self.next_page_tag
+    }
+}
+
+/// The sector range of a request within page `page` as a mask (bit i: sector i of the page).
+#[inline]
+fn piece_mask(first_sector: u64, end_sector: u64, page: u64, sectors_per_page: u64) -> u64 {
+    let page_start = page * sectors_per_page;
+    let from = first_sector.max(page_start) - page_start;
+    let to = end_sector.min(page_start + sectors_per_page) - page_start;
+    let width = to - from;
+    let ones = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+    ones << from
+}
+
+impl Simulation {
+    fn sectors_per_page(&self) -> u64 {
+        self.page_bytes / crate::config::SCM_SECTOR_BYTES
+    }
+
+    /// (first sector, end sector) of a request.
+    fn sector_range(request: &IoRequest) -> (u64, u64) {
+        let sector = crate::config::SCM_SECTOR_BYTES;
+        (request.offset_bytes / sector, request.end_bytes().div_ceil(sector))
+    }
+
+    /// Serves a read or write on a device with SCM (see the module).
+    pub(super) fn serve_with_scm(&mut self, request: &IoRequest, span: PageSpan, now: SimTime, slot: u32) -> Result<(), SimulationError> {
+        let (first_sector, end_sector) = Self::sector_range(request);
+        let spp = self.sectors_per_page();
+        for page in span.first..=span.last {
+            let mask = piece_mask(first_sector, end_sector, page, spp);
+            if mask == 0 {
+                continue;
+            }
+            match request.op {
+                ssdlab_workload::IoOp::Read => self.read_piece(page as u32, mask, now, slot),
+                ssdlab_workload::IoOp::Write => self.write_piece(page as u32, mask, now, slot, request.origin_line)?,
+                ssdlab_workload::IoOp::Delete => unreachable!("deletes are served by serve_delete"),
+            }
+        }
+        Ok(())
+    }
+
+    fn read_piece(&mut self, page: u32, mask: u64, now: SimTime, slot: u32) {
+        let Some(scm) = self.scm.as_mut() else { return };
+        let in_scm = scm.store.mask_of(page) & mask;
+        let in_nand = mask & !in_scm;
+        let spp = self.page_bytes / crate::config::SCM_SECTOR_BYTES;
+        if in_scm != 0 {
+            self.scm_slots.clear();
+            scm.store.slots_of(page, in_scm, &mut self.scm_slots);
+            scm.statistics.sectors_read_from_scm += in_scm.count_ones() as u64;
+            scm.statistics.split_reads += (in_nand != 0) as u64;
+            if let Some(oracle) = self.oracle.as_mut() {
+                let mut bits = in_scm;
+                for &held in &self.scm_slots {
+                    let sector = bits.trailing_zeros() as u64;
+                    bits &= bits - 1;
+                    oracle.check((page as u64 * spp + sector) as u32, Some(scm.store.tag_of_slot(held)), "host read (SCM)");
+                }
+            }
+            self.scheduler.scm_read(now, &self.scm_slots, Waiter::Request(slot));
+        }
+        if in_nand != 0 {
+            let physical = self.ftl.lookup(Lpn(page));
+            if let Some(scm) = self.scm.as_mut() {
+                scm.statistics.sectors_read_from_nand += physical.map_or(0, |_| in_nand.count_ones() as u64);
+            }
+            if self.oracle.is_some() {
+                let found = physical.map(|ppn| self.ftl.tag(ppn));
+                self.check_nand_sectors(page, in_nand, found, "host read (NAND)");
+            }
+            match physical {
+                Some(ppn) => self.read_page(ppn, now, Waiter::Request(slot)),
+                None => self.unmapped_page_reads += 1,
+            }
+        }
+    }
+
+    /// Checks the sectors `mask` of NAND page `page`, whose physical page holds page tag `found`.
+    fn check_nand_sectors(&mut self, page: u32, mask: u64, found: Option<u32>, context: &str) {
+        let spp = self.sectors_per_page();
+        let (Some(oracle), Some(contents)) = (self.oracle.as_mut(), self.nand_contents.as_ref()) else { return };
+        let remembered = contents.pages.get(&page);
+        let mut bits = mask;
+        while bits != 0 {
+            let sector = bits.trailing_zeros() as u64;
+            bits &= bits - 1;
+            let tag = match (found, remembered) {
+                (Some(page_tag), Some((expected_page_tag, sectors))) if page_tag == *expected_page_tag => Some(sectors[sector as usize]).filter(|&tag| tag != 0),
+                // The FTL returned another program of the page than the latest: report its tag as found
+                // (it cannot match a sector tag, which come from another counter's range only by chance).
+                (Some(page_tag), _) => Some(page_tag | 0x8000_0000),
+                (None, _) => None,
+            };
+            oracle.check((page as u64 * spp + sector) as u32, tag, context);
+        }
+    }
+
+    fn write_piece(&mut self, page: u32, mask: u64, now: SimTime, slot: u32, line: u64) -> Result<(), SimulationError> {
+        let Some(scm) = self.scm.as_mut() else { return Ok(()) };
+        match scm.route(page, mask) {
+            Route::Scm => {
+                let new_sectors = scm.store.new_sectors(page, mask);
+                if let Some(target) = scm.eviction_target(new_sectors) {
+                    self.evict_until(target, now, slot, line)?;
+                }
+                let spp = self.sectors_per_page();
+                let oracle = &mut self.oracle;
+                let Some(scm) = self.scm.as_mut() else { return Ok(()) };
+                // Tags are drawn in sector order, as the store writes the sectors.
+                let mut tags = [0u32; 64];
+                if let Some(oracle) = oracle.as_mut() {
+                    let mut bits = mask;
+                    while bits != 0 {
+                        let sector = bits.trailing_zeros();
+                        bits &= bits - 1;
+                        tags[sector as usize] = oracle.tag_write((page as u64 * spp + sector as u64) as u32);
+                    }
+                }
+                self.scm_slots.clear();
+                scm.store.write(page, mask, |sector| tags[sector as usize], &mut self.scm_slots).map_err(|_| SimulationError::Ftl {
+                    origin: format!("{}:{line}", self.origin),
+                    source: crate::error::FtlError::OutOfSpace { tier: "scm".into(), detail: "no free SCM sector after eviction".into() },
+                })?;
+                self.scheduler.scm_write(now, &self.scm_slots, Waiter::Request(slot));
+            }
+            Route::Nand => {
+                scm.store.remove(page, mask);
+                self.program_nand_page(page, mask, 0, now, slot, line)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Evicts pages from SCM until `target` slots are free (or nothing is left to evict).
+    fn evict_until(&mut self, target: u32, now: SimTime, slot: u32, line: u64) -> Result<(), SimulationError> {
+        loop {
+            let Some(scm) = self.scm.as_mut() else { return Ok(()) };
+            if scm.store.free_slots() >= target {
+                return Ok(());
+            }
+            let Some((page, mask, forced)) = scm.next_victim() else { return Ok(()) };
+            scm.evicted(mask, forced);
+            self.program_nand_page(page, 0, mask, now, slot, line)?;
+            if let Some(scm) = self.scm.as_mut() {
+                scm.store.remove(page, mask);
+            }
+        }
+    }
+
+    /// Programs NAND page `page` with the host's new sectors `host_mask` and the SCM sectors
+    /// `scm_mask` (read from SCM), merged with the old NAND page when together they do not cover the
+    /// page; request `slot` waits for it.
+    fn program_nand_page(&mut self, page: u32, host_mask: u64, scm_mask: u64, now: SimTime, slot: u32, line: u64) -> Result<(), SimulationError> {
+        let spp = self.sectors_per_page();
+        let full = u64::MAX >> (64 - spp);
+        let covered = host_mask | scm_mask;
+        let old = if covered != full { self.ftl.lookup(Lpn(page)) } else { None };
+        self.scm_slots.clear();
+        if let Some(scm) = self.scm.as_ref() {
+            scm.store.slots_of(page, scm_mask, &mut self.scm_slots);
+        }
+        // The oracle: the sector tags this program writes (new host data, SCM data, old NAND data).
+        let mut page_tag = 0;
+        if let (Some(oracle), Some(contents), Some(scm)) = (self.oracle.as_mut(), self.nand_contents.as_mut(), self.scm.as_ref()) {
+            let old_sectors = old.and_then(|ppn| {
+                let old_tag = self.ftl.tag(ppn);
+                contents.pages.get(&page).filter(|(tag, _)| *tag == old_tag).map(|(_, sectors)| sectors.clone())
+            });
+            let mut sectors = vec![0u32; spp as usize].into_boxed_slice();
+            let mut scm_slots = self.scm_slots.iter();
+            for (sector, value) in sectors.iter_mut().enumerate() {
+                let bit = 1u64 << sector;
+                *value = if host_mask & bit != 0 {
+                    oracle.tag_write((page as u64 * spp + sector as u64) as u32)
+                } else if scm_mask & bit != 0 {
+                    scm_slots.next().map_or(0, |&held| scm.store.tag_of_slot(held))
+                } else {
+                    old_sectors.as_ref().map_or(0, |old| old[sector])
+                };
+            }
+            page_tag = contents.next_tag();
+            contents.pages.insert(page, (page_tag, sectors));
+        }
+        self.ops.clear();
+        let ppn = self.ftl.write(Lpn(page), now.0, page_tag, &mut self.ops).map_err(|source| SimulationError::Ftl { origin: format!("{}:{line}", self.origin), source })?;
+        if !self.ops.is_empty() {
+            self.scheduler.garbage_collection(now, &self.ops);
+        }
+        let group = self.scheduler.open_write_group(slot, now);
+        if let Some(old) = old {
+            self.read_page(old, now, Waiter::WriteGroup(group));
+            if let Some(scm) = self.scm.as_mut() {
+                scm.statistics.merge_reads += 1;
+            }
+            if host_mask != 0 {
+                self.read_modify_writes += 1;
+            }
+        }
+        if !self.scm_slots.is_empty() {
+            self.scheduler.scm_read(now, &self.scm_slots, Waiter::WriteGroup(group));
+        }
+        self.scheduler.close_write_group(group, now, std::slice::from_ref(&ppn));
+        Ok(())
+    }
+
+    /// Deletes whole page `page` on a device with SCM: its SCM sectors and its NAND page.
+    pub(super) fn delete_scm_page(&mut self, page: u32) -> bool {
+        let spp = self.sectors_per_page();
+        if let Some(scm) = self.scm.as_mut() {
+            let full = scm.full_mask();
+            scm.store.remove(page, full);
+        }
+        let trimmed = self.ftl.trim(Lpn(page));
+        if let Some(contents) = self.nand_contents.as_mut() {
+            contents.pages.remove(&page);
+        }
+        if let Some(oracle) = self.oracle.as_mut() {
+            for sector in 0..spp {
+                oracle.delete((page as u64 * spp + sector) as u32);
+            }
+        }
+        trimmed
+    }
+
+    /// Preconditioning on a device with SCM: page `page` written whole, untimed: to the NAND on the
+    /// hybrid (data starts there), to SCM on the All S-SCM SSD.
+    pub(super) fn untimed_scm_write(&mut self, page: u32) -> Result<(), SimulationError> {
+        let only = self.scm.as_ref().is_some_and(|scm| scm.is_scm_only());
+        if only {
+            let spp = self.sectors_per_page();
+            let Some(scm) = self.scm.as_mut() else { return Ok(()) };
+            let full = scm.full_mask();
+            let mut tags = [0u32; 64];
+            if let Some(oracle) = self.oracle.as_mut() {
+                for sector in 0..spp {
+                    tags[sector as usize] = oracle.tag_write((page as u64 * spp + sector) as u32);
+                }
+            }
+            self.scm_slots.clear();
+            return scm.store.write(page, full, |sector| tags[sector as usize], &mut self.scm_slots).map_err(|_| SimulationError::Ftl {
+                origin: format!("{} (preconditioning)", self.origin),
+                source: crate::error::FtlError::OutOfSpace { tier: "scm".into(), detail: "the footprint does not fit the SCM".into() },
+            });
+        }
+        let full = u64::MAX >> (64 - self.sectors_per_page());
+        if let Some(scm) = self.scm.as_mut() {
+            scm.store.remove(page, full);
+        }
+        // Untimed: the flash work is not booked (the scheduler is not involved).
+        let spp = self.sectors_per_page();
+        let mut page_tag = 0;
+        if let (Some(oracle), Some(contents)) = (self.oracle.as_mut(), self.nand_contents.as_mut()) {
+            let sectors: Box<[u32]> = (0..spp).map(|sector| oracle.tag_write((page as u64 * spp + sector) as u32)).collect();
+            page_tag = contents.next_tag();
+            contents.pages.insert(page, (page_tag, sectors));
+        }
+        self.ops.clear();
+        self.ftl.write(Lpn(page), 0, page_tag, &mut self.ops).map_err(|source| SimulationError::Ftl { origin: format!("{} (preconditioning)", self.origin), source })?;
+        Ok(())
+    }
+
+    /// The oracle's final sweep on a device with SCM: every sector written (or deleted) is read back
+    /// from where it lives. Returns the sectors checked.
+    pub(super) fn scm_final_sweep(&mut self) -> u64 {
+        let Some(oracle) = self.oracle.as_ref() else { return 0 };
+        let mut sectors: Vec<u32> = oracle.expected.keys().copied().chain(oracle.deleted_pages().into_iter().map(|(sector, _)| sector)).collect();
+        sectors.sort_unstable();
+        let spp = self.sectors_per_page();
+        let mut checked = 0;
+        for sector in sectors {
+            let page = (sector as u64 / spp) as u32;
+            let bit = 1u64 << (sector as u64 % spp);
+            let in_scm = self.scm.as_ref().is_some_and(|scm| scm.store.mask_of(page) & bit != 0);
+            if in_scm {
+                let mut held = Vec::with_capacity(1);
+                if let Some(scm) = self.scm.as_ref() {
+                    scm.store.slots_of(page, bit, &mut held);
+                    let tag = held.first().map(|&slot| scm.store.tag_of_slot(slot));
+                    if let Some(oracle) = self.oracle.as_mut() {
+                        oracle.check(sector, tag, "final sweep (SCM)");
+                    }
+                }
+            } else {
+                let found = self.ftl.lookup(Lpn(page)).map(|ppn| self.ftl.tag(ppn));
+                self.check_nand_sectors(page, bit, found, "final sweep (NAND)");
+            }
+            checked += 1;
+        }
+        if let (Some(scm), Some(oracle)) = (self.scm.as_ref(), self.oracle.as_mut()) {
+            if let Err(message) = scm.store.check_invariants() {
+                oracle.mismatches += 1;
+                oracle.first_mismatch.get_or_insert(format!("SCM store invariant: {message}"));
+            }
+        }
+        checked
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::piece_mask;
+
+    #[test]
+    fn pieces_of_a_request_as_sector_masks() {
+        // 8 sectors per page; sectors 5..19 cover page 0 from sector 5, page 1 whole, page 2 up to 3.
+        assert_eq!(piece_mask(5, 19, 0, 8), 0b1110_0000);
+        assert_eq!(piece_mask(5, 19, 1, 8), 0xFF);
+        assert_eq!(piece_mask(5, 19, 2, 8), 0b0000_0111);
+        assert_eq!(piece_mask(0, 64, 0, 64), u64::MAX);
+    }
+}
