@@ -128,8 +128,9 @@ impl ScmPlacement {
     /// The next page to evict: the oldest that is neither fragmented nor in the LRU table, else (all
     /// are, within one pass over the entry order) the oldest. Returns (lpn, mask held, forced).
     pub fn next_victim(&mut self) -> Option<(u32, u64, bool)> {
-        let pass = self.store.order_len();
-        for _ in 0..pass {
+        // One pass over the pages held: each passed over goes to the back, so after the pass the order
+        // is as before and the oldest is the first again.
+        for _ in 0..self.store.pages_held() {
             let (lpn, mask) = self.store.oldest()?;
             if mask.count_ones() >= self.fragment_sectors && !self.hot.contains(lpn) {
                 return Some((lpn, mask, false));
@@ -184,10 +185,11 @@ mod tests {
         assert!(!scm.hot.contains(10) && !scm.hot.contains(11));
         assert_eq!(scm.next_victim(), Some((10, 0xFF, false)), "11 is older but fragmented");
         scm.store.remove(10, 0xFF);
-        // What is left: 11 fragmented, 12-15 in the LRU table: forced, oldest first.
+        // What is left: 11 fragmented, 12-15 in the LRU table: forced, the oldest in the order, which
+        // is 12 (11 was passed over by the first eviction and went to the back).
         let (lpn, _, forced) = scm.next_victim().unwrap();
         assert!(forced);
-        assert_eq!(lpn, 11);
+        assert_eq!(lpn, 12);
     }
 
     #[test]

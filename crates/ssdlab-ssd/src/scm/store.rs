@@ -215,11 +215,6 @@ impl ScmStore {
         }
     }
 
-    /// Entries in the entry order (live and stale), for bounding an eviction pass.
-    pub fn order_len(&self) -> usize {
-        self.order.len()
-    }
-
     /// (most writes to one slot, mean writes per slot).
     pub fn wear(&self) -> (u32, f64) {
         let max = self.writes.iter().copied().max().unwrap_or(0);
