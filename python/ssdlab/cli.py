@@ -747,6 +747,32 @@ def reproduce_tlc_mlc(
     _run_reproduction(run, quiet)
 
 
+@reproduce_app.command("scm-hybrid")
+def reproduce_scm_hybrid(
+    out: Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report.")] = Path("reproduce/scm-hybrid"),
+    trace: Annotated[Optional[list[str]], typer.Option("--trace", help="Use a full trace for a workload: NAME=PATH (financial1, financial1-standin); repeatable.")] = None,
+    scale: Annotated[float, typer.Option("--scale", help="Scale the runs (1: the sample tiled to 0.53 GB x 3 loops, 500k stand-in requests).")] = 1.0,
+    workloads: Annotated[Optional[str], typer.Option("--workloads", help="Comma-separated subset of the workloads (default: financial1, financial1-standin).")] = None,
+    bisect_steps: Annotated[int, typer.Option("--bisect-steps", help="Halvings of each break-even bracket (latency: 0.1-100 us, log scale).")] = 6,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
+) -> None:
+    """Seed 001: hybrid M-SCM/NAND vs All S-SCM SSD on Financial1: Table 2 (write throughput, power with and without TSV), Fig. 2 (S-SCM
+    latency, M-SCM capacity), Fig. 3 (I/O toggle rate), Fig. 4 (bit cost); break-even latency and cost ratio by bisection, and the regimes."""
+    from ssdlab.reproduce import scm_hybrid
+    from ssdlab.reproduce.report import parse_trace_options as report_traces
+
+    def run(progress):
+        traces = report_traces(trace or [], [w.name for w in scm_hybrid.WORKLOADS])
+        only = [name.strip() for name in workloads.split(",") if name.strip()] if workloads else None
+        if bisect_steps < 1:
+            raise scm_hybrid.SweepError(f"--bisect-steps {bisect_steps}: at least 1")
+        return scm_hybrid.reproduce(out, traces=traces, scale=scale, workloads=only, scheduler=scheduler, workers=workers, progress=progress, bisect_iterations=bisect_steps)
+
+    _run_reproduction(run, quiet)
+
+
 def _run_reproduction(run, quiet: bool) -> None:
     """Runs a recipe under a progress bar, prints its table and report path; exit 1 if a point failed."""
     try:

@@ -1,6 +1,8 @@
 """Search on the sweep engine: a coarse grid over numeric axes, then rounds that refine around the best
 point found so far (each axis's step halved, its neighbours at that step evaluated), until every
-integer axis is at step 1 or the rounds run out.
+integer axis is at step 1 or the rounds run out; and ``bisect``, which finds where a quantity crosses
+a target along one axis (a break-even point: seed 001's S-SCM latency at which the All S-SCM SSD
+writes as fast as the hybrid).
 
 Every evaluation is a sweep point stored in the search's folder, so a search is resumable like any
 sweep: run it again and every point already computed is read back, not run. ``search`` takes the
@@ -127,6 +129,57 @@ def search(axes: Sequence[Axis], evaluate: Callable[[list[dict[str, float]]], li
         if len(seen) == before and all(a.integer and steps[a.key] <= 1 for a in axes):
             break
     return result
+
+
+@dataclass
+class Crossing:
+    """Where ``bisect`` found the crossing: the bracket it ends with (values on either side), the point
+    interpolated linearly inside it, and every evaluation in order."""
+
+    low: float
+    high: float
+    value_low: float
+    value_high: float
+    estimate: float
+    history: list[tuple[float, float | None]]
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [{"x": x, "value": value, "step": index} for index, (x, value) in enumerate(self.history)]
+
+
+def bisect(low: float, high: float, evaluate: Callable[[list[float]], list[float | None]], *, target: float = 0.0, tolerance: float = 0.0,
+           iterations: int = 8, log_scale: bool = False) -> Crossing | None:
+    """Finds x in [low, high] where ``evaluate`` crosses ``target``: both ends first, then ``iterations``
+    halvings of the bracket (in log x with ``log_scale``), stopping early when the bracket is narrower
+    than ``tolerance``. ``evaluate`` takes a batch of x and returns one value each (a sweep: every
+    evaluation is a stored point, so a bisection resumes like any sweep). None when the ends do not
+    bracket a crossing or an evaluation failed."""
+    if not (math.isfinite(low) and math.isfinite(high)) or high <= low or (log_scale and low <= 0):
+        raise SweepError(f"bisect: need 0 < LOW < HIGH for a log scale, LOW < HIGH otherwise (got {low}, {high})")
+    history: list[tuple[float, float | None]] = []
+    ends = evaluate([low, high])
+    history += list(zip([low, high], ends))
+    value_low, value_high = ends
+    if value_low is None or value_high is None or (value_low - target) * (value_high - target) > 0:
+        return None
+    for _ in range(iterations):
+        if high - low <= tolerance:
+            break
+        middle = math.sqrt(low * high) if log_scale else (low + high) / 2
+        (value,) = evaluate([middle])
+        history.append((middle, value))
+        if value is None:
+            return None
+        if (value - target) * (value_low - target) <= 0:
+            high, value_high = middle, value
+        else:
+            low, value_low = middle, value
+    share = 0.5 if value_high == value_low else (target - value_low) / (value_high - value_low)
+    if log_scale:
+        estimate = math.exp(math.log(low) + share * (math.log(high) - math.log(low)))
+    else:
+        estimate = low + share * (high - low)
+    return Crossing(low, high, value_low, value_high, estimate, history)
 
 
 def _value_text(value: float, axis: Axis) -> str:

@@ -168,11 +168,22 @@ def render_run(result: Any, console: Console) -> None:
             f"preconditioning: {pre['pages_written']:,} pages written, {pre['gc_pages_copied']:,} copied by GC "
             f"({pre['wall_seconds']:.2f} s wall)"
         )
+    scm = r.get("scm")
+    if scm:
+        placed = scm["placement"]
+        console.print(
+            f"SCM ({scm['media']}, {scm['role']}, {scm['capacity_bytes'] / 2**20:,.1f} MiB, {100 * scm['used_fraction']:.1f} % used): "
+            f"{placed['pieces_to_scm']:,} write pieces to SCM ({placed['hot_pieces']:,} hot, {placed['fragmented_pieces']:,} fragmented), "
+            f"{placed['pieces_to_nand']:,} to NAND; {placed['pages_evicted']:,} pages evicted ({placed['forced_evictions']:,} forced), "
+            f"{placed['split_reads']:,} split reads; most-written sector {scm['max_writes_per_sector']:,} writes "
+            f"({scm['wear_leveling_moves']:,} wear-leveling moves); {scm['power_w'] * 1e3:,.2f} mW ({scm['io_power_w'] * 1e3:,.2f} mW I/O)"
+        )
     integrity = r["integrity"]
     if integrity["enabled"]:
+        unit = "sectors" if scm else "pages"
         console.print(
-            f"integrity oracle: {integrity['reads_checked']:,} reads and {integrity['pages_checked_at_end']:,} "
-            "pages at the end returned the latest write"
+            f"integrity oracle: {integrity['reads_checked']:,} {unit} read and {integrity['pages_checked_at_end']:,} "
+            f"{unit} at the end returned the latest write"
         )
     if workload["skipped_lines"]:
         console.print(f"[yellow]skipped {workload['skipped_lines']:,} malformed trace lines[/yellow]")

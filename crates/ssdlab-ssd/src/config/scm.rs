@@ -106,7 +106,7 @@ pub(super) fn validate(scm: &ScmConfig) -> Result<(), (String, String)> {
         let field = if scm.read_latency_ns_per_sector == 0 { "read_latency_ns_per_sector" } else { "write_latency_ns_per_sector" };
         return fail(field, "must be positive".into());
     }
-    if !(scm.endurance_writes > 0.0) {
+    if scm.endurance_writes.is_nan() || scm.endurance_writes <= 0.0 {
         return fail("endurance_writes", "must be positive".into());
     }
     for (field, value) in [("memory_voltage_v", scm.memory_voltage_v), ("active_current_ma", scm.active_current_ma), ("idle_current_ma", scm.idle_current_ma)] {
@@ -118,7 +118,7 @@ pub(super) fn validate(scm: &ScmConfig) -> Result<(), (String, String)> {
     if !(channel.transfer_rate_mts > 0.0 && channel.transfer_rate_mts.is_finite()) {
         return fail("channel.transfer_rate_mts", format!("{} must be positive", channel.transfer_rate_mts));
     }
-    if channel.bus_width_bits == 0 || channel.bus_width_bits % 8 != 0 {
+    if channel.bus_width_bits == 0 || !channel.bus_width_bits.is_multiple_of(8) {
         return fail("channel.bus_width_bits", format!("{} must be a positive multiple of 8", channel.bus_width_bits));
     }
     for (field, value) in [("channel.io_voltage_v", channel.io_voltage_v), ("channel.pin_capacitance_pf", channel.pin_capacitance_pf)] {

@@ -145,9 +145,20 @@ impl Simulation {
         let Some(scm) = self.scm.as_mut() else { return Ok(()) };
         match scm.route(page, mask) {
             Route::Scm => {
-                let new_sectors = scm.store.new_sectors(page, mask);
-                if let Some(target) = scm.eviction_target(new_sectors) {
+                // Room first. Evicting may take this very page (forced, when nothing else is left),
+                // after which all its sectors are new: the need is counted again until it fits.
+                loop {
+                    let Some(scm) = self.scm.as_ref() else { return Ok(()) };
+                    let new_sectors = scm.store.new_sectors(page, mask);
+                    let Some(target) = scm.eviction_target(new_sectors) else { break };
+                    let free_before = scm.store.free_slots();
                     self.evict_until(target, now, slot, line)?;
+                    let Some(scm) = self.scm.as_ref() else { return Ok(()) };
+                    if scm.store.free_slots() >= scm.store.new_sectors(page, mask) && scm.eviction_target(scm.store.new_sectors(page, mask)).is_none()
+                        || scm.store.free_slots() == free_before
+                    {
+                        break;
+                    }
                 }
                 let spp = self.sectors_per_page();
                 let oracle = &mut self.oracle;

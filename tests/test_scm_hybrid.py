@@ -1,0 +1,90 @@
+"""Seed 001's recipe end to end (the Financial1 sample, scaled down), its bad options, and the bisection."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from conftest import trace_or_skip
+from ssdlab.optimize import bisect
+from ssdlab.reproduce import scm_hybrid
+from ssdlab.sweep import SweepError
+
+
+def test_bisect_finds_a_crossing_in_log_scale_and_refuses_no_bracket():
+    calls: list[float] = []
+
+    def evaluate(xs):
+        calls.extend(xs)
+        return [100.0 / x for x in xs]
+
+    found = bisect(0.1, 100.0, evaluate, target=20.0, iterations=12, log_scale=True)
+    assert found is not None and abs(found.estimate - 5.0) < 0.05 and found.low <= 5.0 <= found.high
+    assert len(calls) == 14 and len(found.history) == 14
+    assert bisect(0.1, 1.0, evaluate, target=20.0) is None, "100/x > 20 over all of [0.1, 1]: no crossing"
+    with pytest.raises(SweepError):
+        bisect(0.0, 1.0, evaluate, log_scale=True)
+
+
+def test_bit_cost_break_even_is_one_plus_a_quarter_of_the_mscm_cost_at_equal_capacities():
+    for mscm_cost in (8.0, 12.0, 16.0):
+        found = scm_hybrid.break_even_cost(1e9, 0.25e9, 1e9, mscm_cost)
+        assert found is not None and math.isclose(found.estimate, 1 + 0.25 * mscm_cost, rel_tol=1e-4)
+
+
+def test_reproduce_scm_hybrid_end_to_end(cli, tmp_path: Path):
+    trace_or_skip("umass-financial1.ssdsim-ascii.first10k.txt.gz")
+    out = tmp_path / "repro"
+    args = ("reproduce", "scm-hybrid", "--out", str(out), "--workloads", "financial1", "--scale", "0.1", "--bisect-steps", "4")
+    done = cli(*args)
+    assert done.returncode == 0, done.stderr
+    table = pl.read_parquet(out / "table.parquet")
+    assert set(table["status"].to_list()) == {"ok"}
+    main = {(row["ssd"], row["tsv"]): row for row in table.filter(pl.col("study") == "main").iter_rows(named=True)}
+    hybrid, all_sscm = main[("hybrid", False)], main[("all_sscm", False)]
+    # The seed's direction: All S-SCM writes several times faster; the hybrid sends data both ways and
+    # TSV lowers the power of both without changing their speed.
+    assert all_sscm["write_mbps"] > 3 * hybrid["write_mbps"]
+    assert hybrid["pieces_to_scm"] > 0 and hybrid["pieces_to_nand"] > 0 and all_sscm["pieces_to_nand"] == 0
+    for ssd in ("hybrid", "all_sscm"):
+        assert main[(ssd, True)]["power_w"] < main[(ssd, False)]["power_w"]
+        assert main[(ssd, True)]["write_mbps"] == main[(ssd, False)]["write_mbps"]
+    # Fig. 2: slower S-SCM, slower writes; a smaller M-SCM evicts.
+    latency = table.filter((pl.col("ssd") == "all_sscm") & pl.col("study").is_in(["latency", "main"]) & ~pl.col("tsv")).sort("value")
+    assert latency["write_mbps"].to_list() == sorted(latency["write_mbps"].to_list(), reverse=True)
+    small = table.filter((pl.col("study") == "capacity") & (pl.col("value") == 0.05)).row(0, named=True)
+    assert small["pages_evicted"] > 0
+    # The break-even latency: bisection probes, and the All S-SCM SSD at that latency as fast as the hybrid.
+    table2 = pl.read_parquet(out / "table2" / "table.parquet")
+    ours = table2.filter(pl.col("workload") == "financial1").row(0, named=True)
+    probes = table.filter(pl.col("study") == "bisect")
+    assert probes.height >= 6 and ours["break_even_us"] is not None and 0.1 < ours["break_even_us"] < 100
+    # Regimes: every hybrid variant's break-even, and the core current at which TSV cuts 74 %.
+    regime = pl.read_parquet(out / "regime" / "table.parquet")
+    assert regime.height == 6 and regime["break_even_us"].null_count() == 0
+    assert regime.filter(pl.col("hybrid") == "M-SCM 5 % of NAND")["break_even_us"][0] > ours["break_even_us"], "a smaller M-SCM: the hybrid loses sooner"
+    tsv = pl.read_parquet(out / "tsv" / "table.parquet")
+    current = tsv.filter(pl.col("note").is_not_null())["core_current_ma"][0]
+    assert 0 < current < 25
+    cost = pl.read_parquet(out / "cost" / "table.parquet")
+    seed_convention = cost.filter((pl.col("capacities").str.starts_with("equal")) & (pl.col("mscm_cost_ratio") == 12.0))
+    assert abs(seed_convention["break_even_sscm_cost_ratio"][0] - 4.0) < 1e-3
+    for name in ("fig2-latency-financial1", "fig3-toggle-financial1", "fig4-cost-financial1"):
+        assert (out / f"{name}.png").stat().st_size > 1000 and (out / f"{name}.svg").stat().st_size > 1000
+    report = (out / "report.md").read_text()
+    assert "11.700x" in report and "What differs from the seed" in report and "bisection" in report
+    again = cli(*args, "--quiet")
+    assert again.returncode == 0
+    assert "0 points run now" in (out / "report.md").read_text()
+
+
+def test_reproduce_scm_hybrid_rejects_bad_options(cli, tmp_path: Path):
+    done = cli("reproduce", "scm-hybrid", "--out", str(tmp_path / "x"), "--workloads", "nope")
+    assert done.returncode != 0 and "unknown nope" in done.stderr
+    done = cli("reproduce", "scm-hybrid", "--out", str(tmp_path / "x"), "--trace", "financial1=/no/such/file")
+    assert done.returncode != 0 and "no such trace file" in done.stderr
+    done = cli("reproduce", "scm-hybrid", "--out", str(tmp_path / "x"), "--bisect-steps", "0")
+    assert done.returncode != 0 and "bisect-steps" in done.stderr
