@@ -762,12 +762,13 @@ def reproduce_scm_hybrid(
     latency, M-SCM capacity), Fig. 3 (I/O toggle rate), Fig. 4 (bit cost); break-even latency and cost ratio by bisection, and the regimes."""
     from ssdlab.reproduce import scm_hybrid
     from ssdlab.reproduce.report import parse_trace_options as report_traces
+    from ssdlab.sweep import SweepError
 
     def run(progress):
         traces = report_traces(trace or [], [w.name for w in scm_hybrid.WORKLOADS])
         only = [name.strip() for name in workloads.split(",") if name.strip()] if workloads else None
         if bisect_steps < 1:
-            raise scm_hybrid.SweepError(f"--bisect-steps {bisect_steps}: at least 1")
+            raise SweepError(f"--bisect-steps {bisect_steps}: at least 1")
         return scm_hybrid.reproduce(out, traces=traces, scale=scale, workloads=only, scheduler=scheduler, workers=workers, progress=progress, bisect_iterations=bisect_steps)
 
     _run_reproduction(run, quiet)

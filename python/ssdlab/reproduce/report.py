@@ -51,6 +51,30 @@ def parse_trace_options(items: Sequence[str], workload_names: Sequence[str]) -> 
     return traces
 
 
+def selected(workloads: Sequence[Any], only: Sequence[str] | None) -> list[Any]:
+    """The recipe's workloads (objects with a ``name``) that ``--workloads`` keeps (all without it); an
+    unknown name is an error naming the known ones."""
+    from ssdlab.sweep import SweepError
+
+    unknown = set(only or ()) - {w.name for w in workloads}
+    if unknown:
+        raise SweepError(f"--workloads: unknown {', '.join(sorted(unknown))}; expected some of {', '.join(w.name for w in workloads)}")
+    return [w for w in workloads if not only or w.name in only]
+
+
+def workload_trace(name: str, sample: str | None, traces: Mapping[str, Path]) -> Path:
+    """The trace a workload replays: the user's (``--trace NAME=PATH``) or the real sample in
+    ../shared/traces; a missing sample is an error that says where it was looked for and what to do."""
+    from ssdlab.locations import shared_dir, shared_trace
+
+    path = traces.get(name) or shared_trace(sample or "")
+    if path is None:
+        where = shared_dir()
+        raise FileNotFoundError(f"{name}: the real sample {sample} is not in {where / 'traces' if where else '../shared/traces'}; "
+                                f"put ../shared beside the checkout (or set SSDLAB_SHARED_DIR), or pass --trace {name}=PATH")
+    return path
+
+
 def fmt(value: Any, kind: str) -> str:
     """A table cell: ``pct`` signed percent of a fraction, ``share`` unsigned percent, ``ratio`` three
     decimals, ``times`` three decimals with an x, ``int`` thousands-separated, ``us`` one decimal with

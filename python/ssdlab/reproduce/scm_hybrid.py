@@ -32,11 +32,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ssdlab.locations import shared_dir, shared_trace
 from ssdlab.optimize import Crossing, bisect
 from ssdlab.reproduce import report
-from ssdlab.reproduce.report import fmt, markdown_table, provenance
-from ssdlab.sweep import Sweep, SweepError, run_sweep
+from ssdlab.reproduce.report import markdown_table, provenance
+from ssdlab.sweep import Sweep, run_sweep
 
 HYBRID = "seed001-hybrid-scm"
 ALL_SSCM = "seed001-all-sscm"
@@ -97,20 +96,10 @@ def plan_workloads(traces: Mapping[str, Path] | None = None, scale: float = 1.0,
     from ssdlab import api
 
     traces = dict(traces or {})
-    names = {w.name for w in WORKLOADS}
-    unknown = set(only or ()) - names
-    if unknown:
-        raise SweepError(f"--workloads: unknown {', '.join(sorted(unknown))}; expected some of {', '.join(w.name for w in WORKLOADS)}")
     plans = []
-    for workload in WORKLOADS:
-        if only and workload.name not in only:
-            continue
+    for workload in report.selected(WORKLOADS, only):
         if workload.kind == "sample" or workload.name in traces:
-            path = traces.get(workload.name) or shared_trace(workload.sample or "")
-            if path is None:
-                where = shared_dir()
-                raise FileNotFoundError(f"{workload.name}: the real sample {workload.sample} is not in {where / 'traces' if where else '../shared/traces'}; "
-                                        f"put ../shared beside the checkout (or set SSDLAB_SHARED_DIR), or pass --trace {workload.name}=PATH")
+            path = report.workload_trace(workload.name, workload.sample, traces)
             stats = api.trace_stats(path, block_bytes=PAGE_BYTES)["stats"]
             given = workload.name in traces
             tiles = 1 if given else max(1, round(DATA_BYTES * min(1.0, scale) / stats["footprint_bytes"]))
