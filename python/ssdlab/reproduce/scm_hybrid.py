@@ -332,9 +332,19 @@ def figures(table: Sequence[Mapping[str, Any]], crossings: Mapping[str, Crossing
         for mscm_cost in MSCM_COST_RATIOS:
             cost = bit_cost(capacity["nand_bytes"], capacity["mscm_bytes"], mscm_cost) / 1e9
             series[f"hybrid, M-SCM at {mscm_cost:.0f}x NAND"] = (ratios, [cost] * len(ratios))
-        paths[f"fig4-cost-{workload}"] = plotting.line_chart(series, out / f"fig4-cost-{workload}", xlabel="S-SCM cost per bit / NAND cost per bit",
-                                                             ylabel="memory cost (GB of NAND)", title=f"Fig. 4: bit cost of the devices run on {workload}",
-                                                             styles={name: "-" for name in series})[0]
+        fig, axes = plotting.figure()
+        for name, (xs, ys) in series.items():
+            axes.plot(xs, ys, "-" if name.startswith("All") else "--", label=name)
+        found = break_even_cost(capacity["nand_bytes"], capacity["mscm_bytes"], capacity["sscm_bytes"], MAIN_MSCM_COST)
+        if found is not None:
+            axes.plot([found.estimate], [capacity["sscm_bytes"] * found.estimate / 1e9], "r*", markersize=12,
+                      label=f"break-even {found.estimate:.2f}x at M-SCM {MAIN_MSCM_COST:.0f}x (seed: 4x)")
+        axes.set_xlabel("S-SCM cost per bit / NAND cost per bit")
+        axes.set_ylabel("memory cost (GB of NAND)")
+        axes.set_title(f"Fig. 4: bit cost of the devices run on {workload}", fontsize=9)
+        axes.grid(alpha=0.3)
+        axes.legend(fontsize=7)
+        paths[f"fig4-cost-{workload}"] = plotting.save(fig, out / f"fig4-cost-{workload}")[0]
     return paths
 
 
