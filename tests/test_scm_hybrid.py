@@ -64,8 +64,14 @@ def test_reproduce_scm_hybrid_end_to_end(cli, tmp_path: Path):
     assert probes.height >= 6 and ours["break_even_us"] is not None and 0.1 < ours["break_even_us"] < 100
     # Regimes: every hybrid variant's break-even, and the core current at which TSV cuts 74 %.
     regime = pl.read_parquet(out / "regime" / "table.parquet")
-    assert regime.height == 6 and regime["break_even_us"].null_count() == 0
+    # Main, 3 more M-SCM capacities, 2 more fragment thresholds, and the data sizes that differ at this
+    # scale (the sample tiled once, against twice in the main runs).
+    assert regime.height == 7 and regime["break_even_us"].null_count() == 0
+    smaller = regime.filter(pl.col("hybrid").str.contains("data")).row(0, named=True)
+    assert smaller["hybrid_mbps"] > 0 and smaller["break_even_us"] > 0
     assert regime.filter(pl.col("hybrid") == "M-SCM 5 % of NAND")["break_even_us"][0] > ours["break_even_us"], "a smaller M-SCM: the hybrid loses sooner"
+    definitions = pl.read_parquet(out / "definitions" / "table.parquet")
+    assert definitions.height == 4 and set(definitions["latency_axis"].to_list()) == {"read and write", "read only (write 1 us)"}
     tsv = pl.read_parquet(out / "tsv" / "table.parquet")
     current = tsv.filter(pl.col("note").is_not_null())["core_current_ma"][0]
     assert 0 < current < 25

@@ -52,6 +52,9 @@ BISECT_US = (0.1, 100.0)
 # Regime axes the seed does not vary: what makes a partial-page write fragmented (its share of a page)
 # and how much current a busy S-SCM core draws (which decides how much of the power TSV can cut).
 FRAGMENT_FRACTIONS = (0.25, 0.5, 1.0)
+# And how much data the drive holds (a share of the seed's 0.53 GB; the NAND is sized to it with 20 %
+# free): the less data, the less the hybrid's NAND collects garbage.
+DATA_FRACTIONS = (0.1, 0.25, 0.5)
 CORE_CURRENTS_MA = (0.0, 1.0, 2.5, 5.0, 10.0, 25.0)
 MAIN_MSCM_COST = 12.0
 SEED = {
@@ -89,10 +92,13 @@ class Plan:
     workload: Workload
     overrides: list[str]
     description: str
+    # A trace the user gave: replayed as it is (no tiling, so no data-size study).
+    given: bool = False
 
 
-def plan_workloads(traces: Mapping[str, Path] | None = None, scale: float = 1.0, only: Sequence[str] | None = None) -> list[Plan]:
-    """One plan per workload (``only``: names to keep); ``scale`` shrinks the runs (tests)."""
+def plan_workloads(traces: Mapping[str, Path] | None = None, scale: float = 1.0, only: Sequence[str] | None = None, data_fraction: float = 1.0) -> list[Plan]:
+    """One plan per workload (``only``: names to keep); ``scale`` shrinks the runs (tests);
+    ``data_fraction`` shrinks the data (the sample's copies, the stand-in's span and requests)."""
     from ssdlab import api
 
     traces = dict(traces or {})
@@ -102,17 +108,17 @@ def plan_workloads(traces: Mapping[str, Path] | None = None, scale: float = 1.0,
             path = report.workload_trace(workload.name, workload.sample, traces)
             stats = api.trace_stats(path, block_bytes=PAGE_BYTES)["stats"]
             given = workload.name in traces
-            tiles = 1 if given else max(1, round(DATA_BYTES * min(1.0, scale) / stats["footprint_bytes"]))
+            tiles = 1 if given else max(1, round(DATA_BYTES * min(1.0, scale) * data_fraction / stats["footprint_bytes"]))
             overrides = [f"workload.trace.path={json.dumps(str(path))}", f"host.tiles={tiles}", "host.compact_addresses=true", f"host.loops={max(1, round(3 * scale))}"]
             if path.name.endswith(".txt.gz") or path.name.endswith(".txt"):
                 overrides.append('workload.trace.format="mqsim"')
             description = f"full trace given by the user: {path}" if given else workload.basis + f" ({tiles} copies)"
-            plans.append(Plan(workload, overrides, description))
+            plans.append(Plan(workload, overrides, description, given))
         else:
-            span = int(DATA_BYTES * min(1.0, scale)) // PAGE_BYTES * PAGE_BYTES
+            span = int(DATA_BYTES * min(1.0, scale) * data_fraction) // PAGE_BYTES * PAGE_BYTES
             total = sum(count for _, count in STANDIN_SIZES)
             overrides = [
-                f"workload.synthetic.requests={max(2000, round(500_000 * scale))}",
+                f"workload.synthetic.requests={max(2000, round(500_000 * scale * data_fraction))}",
                 f"workload.synthetic.span_bytes={span}",
                 "workload.synthetic.read_fraction=0.232",
                 "workload.synthetic.alignment_bytes=512",
@@ -128,9 +134,19 @@ def _tsv(on: bool) -> list[str]:
     return [f"device.channel.pin_capacitance_pf={TSV_PIN_PF}", f"device.scm.channel.pin_capacitance_pf={TSV_PIN_PF}"] if on else []
 
 
-def _latency(us: float) -> list[str]:
+def _latency(us: float, axis: str = "both") -> list[str]:
+    """S-SCM latency ``us`` per sector: read and write (``both``), or read only with writes at Table 1's
+    1 us (``read``: Table 1 gives S-SCM's read latency as the range 0.1-10 us, its write as 1 us)."""
     ns = round(us * 1000)
+    if axis == "read":
+        return [f"device.scm.read_latency_ns_per_sector={ns}", "device.scm.write_latency_ns_per_sector=1000"]
     return [f"device.scm.read_latency_ns_per_sector={ns}", f"device.scm.write_latency_ns_per_sector={ns}"]
+
+
+# Two readings of the seed's latency axis (Fig. 2) and of "write throughput": which S-SCM latency the
+# axis varies, and whether throughput is over the writes' own time or over the whole run (reads too).
+LATENCY_AXES = ("both", "read")
+THROUGHPUT_METRICS = ("write_mbps", "write_mbps_run")
 
 
 def _all_sscm(workload: list[str], *extra: str) -> list[str]:
@@ -162,6 +178,7 @@ def points_of(plans: Sequence[Plan]) -> dict[str, list[str]]:
         for us in LATENCIES_US:
             if us != 1.0:
                 points[f"latency|{w}|all_sscm|{us}|False"] = _all_sscm(plan.overrides, *_latency(us))
+                points[f"read_latency|{w}|all_sscm|{us}|False"] = _all_sscm(plan.overrides, *_latency(us, "read"))
         for mts in TOGGLE_MTS:
             if mts != 1066.0:
                 for tsv in (False, True):
@@ -175,6 +192,15 @@ COMMON = ["verification.integrity_oracle=false"]
 
 def _sweep(cases: dict[str, list[str]]) -> Sweep:
     return Sweep(name="seed001-scm-hybrid", base=HYBRID, common=COMMON, cases={"point": cases}, origin="reproduce scm-hybrid")
+
+
+def write_mbps_run(result: Mapping[str, Any]) -> float | None:
+    """Bytes written over the whole run (reads included), MB/s: the other reading of the seed's metric."""
+    seconds = result["host_span_seconds"]
+    return result["write"]["bytes"] / seconds / 1e6 if seconds > 0 else None
+
+
+METRICS = {"write_mbps": lambda result: write_mbps(result), "write_mbps_run": lambda result: write_mbps_run(result)}
 
 
 def write_mbps(result: Mapping[str, Any]) -> float | None:
@@ -195,6 +221,7 @@ def row_of(row: Mapping[str, Any]) -> dict[str, Any]:
     nand_bytes = result["device"]["physical_capacity_bytes"]
     entry.update({
         "write_mbps": write_mbps(result),
+        "write_mbps_run": write_mbps_run(result),
         "write_latency_us": result["write"]["latency_us"]["mean"],
         "read_latency_us": result["read"]["latency_us"]["mean"],
         "power_w": result["power_w"],
@@ -230,21 +257,22 @@ def bit_cost(nand_bytes: float, mscm_bytes: float, mscm_cost: float) -> float:
 
 
 def break_even_latency(plan: Plan, target_mbps: float, out: Path, scheduler: str | None, workers: int | None, progress: Callable[..., object] | None,
-                       iterations: int) -> tuple[Crossing | None, list[dict[str, Any]], list[Any]]:
-    """The S-SCM latency at which the All S-SCM SSD writes ``target_mbps`` (the hybrid's throughput):
-    bisection in log latency over ``BISECT_US``, each probe a point of the sweep in ``out`` (probes are
-    shared by every target, and a rerun reads them back). Returns the crossing, the probes' sweep rows
-    and the sweeps' outcomes."""
+                       iterations: int, axis: str = "both", metric: str = "write_mbps", study: str | None = None) -> tuple[Crossing | None, list[dict[str, Any]], list[Any]]:
+    """The S-SCM latency (``axis``: read and write, or read only) at which the All S-SCM SSD's ``metric``
+    is ``target_mbps`` (the hybrid's): bisection in log latency over ``BISECT_US``, each probe a point of
+    the sweep in ``out`` (probes are shared by every target, and a rerun reads them back). Returns the
+    crossing, the probes' sweep rows and the sweeps' outcomes."""
     rows: list[dict[str, Any]] = []
     outcomes: list[Any] = []
+    study = study or ("bisect" if axis == "both" else "bisect_read")
 
     def evaluate(latencies: list[float]) -> list[float | None]:
         # Probe latencies are rounded to the ns the config holds, so a rerun finds the same points.
-        cases = {f"bisect|{plan.workload.name}|all_sscm|{round(us * 1000) / 1000!r}|False": _all_sscm(plan.overrides, *_latency(us)) for us in latencies}
+        cases = {f"{study}|{plan.workload.name}|all_sscm|{round(us * 1000) / 1000!r}|False": _all_sscm(plan.overrides, *_latency(us, axis)) for us in latencies}
         outcome = run_sweep(_sweep(cases), out, scheduler=scheduler, workers=workers, progress=progress)
         outcomes.append(outcome)
         rows.extend(outcome.rows)
-        values = {row["point.point"]: (write_mbps(json.loads(row["result_json"])) if row["status"] == "ok" else None) for row in outcome.rows}
+        values = {row["point.point"]: (METRICS[metric](json.loads(row["result_json"])) if row["status"] == "ok" else None) for row in outcome.rows}
         return [values.get(label) for label in cases]
 
     crossing = bisect(BISECT_US[0], BISECT_US[1], evaluate, target=target_mbps, iterations=iterations, log_scale=True, tolerance=0.01)
@@ -354,13 +382,25 @@ def reproduce(out: str | Path, *, traces: Mapping[str, Path] | None = None, scal
     """Runs seed 001's comparisons into ``out`` (resumable) and writes tables, figures and report."""
     out = Path(out)
     plans = plan_workloads(traces, scale, workloads)
-    outcome = run_sweep(_sweep(points_of(plans)), out / "sweep", scheduler=scheduler, workers=workers, progress=progress)
+    data_plans = {fraction: plan_workloads(traces, scale, workloads, fraction) for fraction in DATA_FRACTIONS}
+    cases = points_of(plans)
+    # A smaller share that makes the same workload as another (a scaled-down run tiles the sample once
+    # either way) is run once.
+    seen = {tuple(plan.overrides) for plan in plans}
+    for fraction, smaller in data_plans.items():
+        for plan in smaller:
+            if not plan.given and tuple(plan.overrides) not in seen:
+                seen.add(tuple(plan.overrides))
+                cases[f"data|{plan.workload.name}|hybrid|{fraction}|False"] = _hybrid(plan.overrides, MAIN_MSCM_FRACTION)
+                cases[f"data|{plan.workload.name}|all_sscm|{fraction}|False"] = _all_sscm(plan.overrides)
+    outcome = run_sweep(_sweep(cases), out / "sweep", scheduler=scheduler, workers=workers, progress=progress)
     table = [row_of(row) for row in outcome.rows]
     outcomes = [outcome]
     crossings: dict[str, Crossing | None] = {}
     cost_rows: list[dict[str, Any]] = []
     costs: dict[str, dict[str, float]] = {}
     regime_rows: list[dict[str, Any]] = []
+    definition_rows: list[dict[str, Any]] = []
     tsv_currents: dict[str, float | None] = {}
     for plan in plans:
         w = plan.workload.name
@@ -386,6 +426,39 @@ def reproduce(out: str | Path, *, traces: Mapping[str, Path] | None = None, scal
                 "break_even_us": found.estimate if found else None, "in_seed_range": bool(found and found.estimate <= LATENCIES_US[-1]),
                 "pages_evicted": variant["pages_evicted"], "forced_evictions": variant["forced_evictions"], "scm_used": variant["scm_used"],
             })
+        # The data the drive holds: the break-even at a share of the seed's 0.53 GB.
+        for fraction, smaller in data_plans.items():
+            small = next((p for p in smaller if p.workload.name == w and not p.given), None)
+            small_hybrid = _find(table, study="data", workload=w, ssd="hybrid", value=fraction, tsv=False)
+            small_all = _find(table, study="data", workload=w, ssd="all_sscm", value=fraction, tsv=False)
+            if small is None or small_hybrid is None or small_all is None:
+                continue
+            found, probe_rows, probe_outcomes = break_even_latency(small, small_hybrid["write_mbps"], out / "bisect" / f"{w}-data{fraction}", scheduler, workers, progress,
+                                                                   bisect_iterations, study=f"bisect_data{fraction}")
+            table += [row_of(row) for row in probe_rows]
+            outcomes += probe_outcomes
+            regime_rows.append({
+                "workload": w, "hybrid": f"M-SCM 25 %, data {100 * fraction:.0f} % of 0.53 GB", "hybrid_mbps": small_hybrid["write_mbps"],
+                "speedup_of_all_sscm_at_1us": small_all["write_mbps"] / small_hybrid["write_mbps"], "break_even_us": found.estimate if found else None,
+                "in_seed_range": bool(found and found.estimate <= LATENCIES_US[-1]), "pages_evicted": small_hybrid["pages_evicted"],
+                "forced_evictions": small_hybrid["forced_evictions"], "scm_used": small_hybrid["scm_used"],
+            })
+        # Which reading of the seed's latency axis and metric gives its break-even: every combination.
+        for axis in LATENCY_AXES:
+            for metric in THROUGHPUT_METRICS:
+                if (axis, metric) == ("both", "write_mbps"):
+                    found = crossing
+                else:
+                    found, probe_rows, probe_outcomes = break_even_latency(plan, hybrid[metric], out / "bisect" / w, scheduler, workers, progress, bisect_iterations, axis, metric)
+                    table += [row_of(row) for row in probe_rows]
+                    outcomes += probe_outcomes
+                at_1 = all_sscm[metric]
+                definition_rows.append({
+                    "workload": w, "latency_axis": "read and write" if axis == "both" else "read only (write 1 us)",
+                    "metric": "over the writes' time" if metric == "write_mbps" else "over the whole run",
+                    "hybrid_mbps": hybrid[metric], "all_sscm_mbps_at_1us": at_1, "speedup": at_1 / hybrid[metric] if hybrid[metric] else None,
+                    "break_even_us": found.estimate if found else None,
+                })
         # Where the seed's TSV headline holds: the core current at which TSV cuts 74 %.
         found, probe_rows, probe_outcomes = current_for_tsv_cut(plan, SEED["tsv_power_cut"], out / "tsv-current" / w, scheduler, workers, progress)
         table += [row_of(row) for row in probe_rows]
@@ -400,9 +473,10 @@ def reproduce(out: str | Path, *, traces: Mapping[str, Path] | None = None, scal
     main_rows = _main_rows(table, crossings, cost_rows)
     current_rows = _current_rows(table, tsv_currents)
     paths = figures(table, crossings, costs, out)
-    text = _report(plans, outcome, scheduler, main_rows, cost_rows, table, paths, regime_rows, current_rows)
+    text = _report(plans, outcome, scheduler, main_rows, cost_rows, table, paths, regime_rows, current_rows, definition_rows)
     summary = markdown_table(main_rows, _MAIN_COLUMNS)
-    return report.finish(out, tables={"": table, "table2": main_rows, "cost": cost_rows, "regime": regime_rows, "tsv": current_rows}, main="", report_text=text,
+    return report.finish(out, tables={"": table, "table2": main_rows, "cost": cost_rows, "regime": regime_rows, "tsv": current_rows, "definitions": definition_rows},
+                         main="", report_text=text,
                          summary=summary, figures=paths, outcomes=outcomes)
 
 
@@ -478,7 +552,8 @@ def _latency_consistency(table: Sequence[Mapping[str, Any]]) -> list[str]:
 
 
 def _report(plans: Sequence[Plan], outcome: Any, scheduler: str | None, main_rows: Sequence[Mapping[str, Any]], cost_rows: Sequence[Mapping[str, Any]],
-            table: Sequence[Mapping[str, Any]], paths: Mapping[str, Path], regime_rows: Sequence[Mapping[str, Any]], current_rows: Sequence[Mapping[str, Any]]) -> str:
+            table: Sequence[Mapping[str, Any]], paths: Mapping[str, Path], regime_rows: Sequence[Mapping[str, Any]], current_rows: Sequence[Mapping[str, Any]],
+            definition_rows: Sequence[Mapping[str, Any]]) -> str:
     lines = [
         "# Seed 001: hybrid M-SCM/NAND SSD vs All S-SCM SSD",
         "",
@@ -502,11 +577,20 @@ def _report(plans: Sequence[Plan], outcome: Any, scheduler: str | None, main_row
         "",
         "Break-even S-SCM latency (the All S-SCM SSD at that latency writes as fast as the hybrid; bisection over",
         f"{BISECT_US[0]}-{BISECT_US[1]} us, the seed's axis being 0.1-10 us) for every hybrid run: M-SCM capacity",
-        "and what counts as fragmented decide how much of the write stream the NAND sees.",
+        "and what counts as fragmented decide how much of the write stream the NAND sees, and the data the drive",
+        "holds (its NAND sized to it with 20 % free) how much garbage the NAND collects meanwhile.",
         "",
         markdown_table(regime_rows, (("workload", "workload", "text"), ("hybrid", "hybrid", "text"), ("hybrid write MB/s", "hybrid_mbps", "num"),
                                      ("All S-SCM (1 us) speed-up", "speedup_of_all_sscm_at_1us", "times"), ("break-even latency (us)", "break_even_us", "ratio"),
                                      ("pages evicted", "pages_evicted", "int"), ("forced", "forced_evictions", "int"), ("SCM used", "scm_used", "share"))),
+        "",
+        "The seed does not say which S-SCM latency its Fig. 2 varies (Table 1 gives S-SCM's read latency as",
+        "0.1-10 us and its write as 1 us) nor over what time its write throughput is taken. Each reading, with",
+        "its own bisected break-even:",
+        "",
+        markdown_table(definition_rows, (("workload", "workload", "text"), ("latency varied", "latency_axis", "text"), ("throughput", "metric", "text"),
+                                         ("hybrid MB/s", "hybrid_mbps", "num"), ("All S-SCM MB/s (1 us)", "all_sscm_mbps_at_1us", "num"), ("speed-up", "speedup", "times"),
+                                         ("break-even latency (us)", "break_even_us", "ratio"))),
         "",
         "TSV and the S-SCM core current: TSV only cuts I/O power (C from 5 pF to 0.3 pF, -94 %), so the device's",
         "cut is the I/O share of its power times 94 %. The seed's 74 % needs the I/O to be about 79 % of it:",
