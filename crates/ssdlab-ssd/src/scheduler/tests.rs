@@ -352,3 +352,61 @@ fn measured_soft_read_timing_replaces_per_level_and_per_page_times() {
     let full = ReadStep { hard_sense: true, transfer_pages: 7, ..ReadStep::soft(6, false) };
     assert_eq!(one_read(&mut s, lower_page(&g, 0, 0), &[full]), SimTime(SENSE + 125_000 + TRANSFER + 80_000 + DECODE));
 }
+
+/// SCM beside the tiny device: 2 banks behind one channel, 100 ns read / 300 ns write per sector,
+/// 512 B in 512 ns at 1000 MT/s.
+fn with_scm(banks: u32, channels: u32) -> FlashScheduler {
+    let (mut scheduler, _) = scheduler(false);
+    let scm: crate::config::ScmConfig = toml::from_str(&format!(
+        "banks = {banks}\nread_latency_ns_per_sector = 100\nwrite_latency_ns_per_sector = 300\nmemory_voltage_v = 1.8\nchannels = {channels}\nchannel = {{ transfer_rate_mts = 1000.0 }}\n"
+    ))
+    .expect("valid SCM");
+    scheduler.attach_scm(crate::media::scm::ScmTiming::new(&scm));
+    scheduler
+}
+
+#[test]
+fn scm_write_transfers_once_then_banks_write_in_parallel() {
+    let mut scheduler = with_scm(2, 1);
+    let request = scheduler.open_request(SimTime::ZERO, tag(true));
+    // Slots 0, 1, 2: banks 0, 1, 0. One transfer of 3 sectors (1,536 ns), then bank 0 writes two
+    // sectors (600 ns) while bank 1 writes one (300 ns).
+    scheduler.scm_write(SimTime::ZERO, &[0, 1, 2], Waiter::Request(request));
+    scheduler.close_request(request, SimTime::ZERO);
+    assert_eq!(drain(&mut scheduler), vec![(tag(true), SimTime(1_536 + 600))]);
+    let counters = scheduler.scm_counters();
+    assert_eq!((counters.sectors_written, counters.transfer_bytes), (3, 1_536));
+    assert_eq!(scheduler.scm_busy(), (SimDuration(900), SimDuration(1_536)));
+}
+
+#[test]
+fn scm_reads_on_two_banks_share_the_channel_in_turn() {
+    // Bank 0 reads two sectors (200 ns), bank 1 one (100 ns); bank 1's sector crosses the channel
+    // first (100 -> 612), then bank 0's two (612 -> 1,636).
+    let mut scheduler = with_scm(2, 1);
+    let request = scheduler.open_request(SimTime::ZERO, tag(false));
+    scheduler.scm_read(SimTime::ZERO, &[0, 1, 2], Waiter::Request(request));
+    scheduler.close_request(request, SimTime::ZERO);
+    assert_eq!(drain(&mut scheduler), vec![(tag(false), SimTime(1_636))]);
+    // Two channels: each bank's data has its own bus; the slower (bank 0: 200 + 1,024) ends it.
+    let mut scheduler = with_scm(2, 2);
+    let request = scheduler.open_request(SimTime::ZERO, tag(false));
+    scheduler.scm_read(SimTime::ZERO, &[0, 1, 2], Waiter::Request(request));
+    scheduler.close_request(request, SimTime::ZERO);
+    assert_eq!(drain(&mut scheduler), vec![(tag(false), SimTime(1_224))]);
+}
+
+#[test]
+fn scm_operations_queue_behind_each_other_on_a_bank() {
+    // Two one-sector writes to one bank issued together: the first moves in 0 -> 512 and is written
+    // 512 -> 812; the second's transfer follows on the channel (512 -> 1,024), then its write (the bank
+    // free since 812): 1,024 -> 1,324.
+    let mut scheduler = with_scm(1, 1);
+    let first = scheduler.open_request(SimTime::ZERO, tag(true));
+    scheduler.scm_write(SimTime::ZERO, &[0], Waiter::Request(first));
+    scheduler.close_request(first, SimTime::ZERO);
+    let second = scheduler.open_request(SimTime::ZERO, tag(true));
+    scheduler.scm_write(SimTime::ZERO, &[1], Waiter::Request(second));
+    scheduler.close_request(second, SimTime::ZERO);
+    assert_eq!(drain(&mut scheduler), vec![(tag(true), SimTime(812)), (tag(true), SimTime(1_324))]);
+}

@@ -23,6 +23,7 @@ mod write_heat;
 pub use write_heat::WriteHeat;
 mod result;
 mod scm_result;
+mod scm_sizing;
 mod scm_serving;
 mod time_series;
 pub use time_series::{OpSeries, TimeSeries};
@@ -273,27 +274,7 @@ impl Simulation {
         ftl.set_retention_clock(retention);
         let workload_class = matches!(config.read_path.strategy, ReadStrategyKind::Conventional | ReadStrategyKind::AoaEcc)
             .then(|| WorkloadClassifier::new(&config.read_path.workload_class, &retention, logical_pages));
-        let scm = match &config.device.scm {
-            Some(media) if config.placement.policy.uses_scm() => {
-                let spp = page_bytes / crate::config::SCM_SECTOR_BYTES;
-                let only = config.placement.policy == crate::config::PlacementKind::ScmOnly;
-                // Hybrid: a fraction of the NAND's physical capacity (seed 001: 25 %); All S-SCM:
-                // the logical capacity and a spare for wear leveling.
-                let slots = if only {
-                    (logical_pages as f64 * spp as f64 * (1.0 + media.spare_fraction)).ceil() as u64
-                } else {
-                    (layout.capacity_bytes() as f64 * media.capacity_fraction_of_nand / crate::config::SCM_SECTOR_BYTES as f64).floor() as u64
-                };
-                if logical_pages * spp >= u32::MAX as u64 || slots >= u32::MAX as u64 {
-                    return Err(config_invalid(&config, "device.scm", format!("{slots} SCM sectors for {} logical sectors; at most 2^32 - 1 of each are supported", logical_pages * spp)));
-                }
-                if slots < 4 * spp {
-                    return Err(config_invalid(&config, "device.scm.capacity_fraction_of_nand", format!("{slots} SCM sectors is less than four pages of {spp}; enlarge it")));
-                }
-                Some(crate::scm::ScmPlacement::new(&config.placement.hybrid_scm, slots as u32, spp as u32, only, keep_tags))
-            }
-            _ => None,
-        };
+        let scm = scm_sizing::build(&config, &layout, logical_pages, keep_tags)?;
         let mut scheduler = FlashScheduler::new(
             layout.clone(),
             config.read_path.extra_sensing_latency_ns,
@@ -405,7 +386,7 @@ fn tier_logical_pages(config: &SimulationConfig, layout: &DeviceLayout) -> Vec<u
 }
 
 /// A configuration error found while building the simulation, naming the config and the field.
-fn config_invalid(config: &SimulationConfig, field: &str, message: String) -> SimulationError {
+pub(super) fn config_invalid(config: &SimulationConfig, field: &str, message: String) -> SimulationError {
     crate::error::ConfigError::Invalid { origin: config_origin(config), line: None, field: field.into(), message }.into()
 }
 
