@@ -30,6 +30,7 @@
 //! settings, channel parameters, sensing, grid, stopping rule, seed); a cached table is reused only
 //! when the key matches.
 
+use rayon::prelude::*;
 use crate::analytic::{binomial_tail, binomial_tolerable_rate};
 use crate::channel::{CellKind, Channel, ChannelParameters, Stress};
 use crate::read_model::LlrSource;
@@ -202,13 +203,24 @@ impl CurveSpec {
         if !(fresh <= target && target <= worn) {
             return Err(CurveError::RberOutOfReach { target, page: self.page, retention_hours: self.retention_hours, fresh, worn });
         }
+        // Bisection, 100 halvings. Once the bracket is two adjacent floats its midpoint is one of its
+        // ends, whose RBER is known: those halvings are decided without building a channel (same
+        // steps, same answer, about 40 % fewer channels).
         let (mut low, mut high) = (0.0, MAX_PE_CYCLES);
+        let (mut rber_low, mut rber_high) = (fresh, worn);
         for _ in 0..100 {
             let mid = 0.5 * (low + high);
-            if rber(mid) < target {
-                low = mid;
+            let value = if mid == low {
+                rber_low
+            } else if mid == high {
+                rber_high
             } else {
-                high = mid;
+                rber(mid)
+            };
+            if value < target {
+                (low, rber_low) = (mid, value);
+            } else {
+                (high, rber_high) = (mid, value);
             }
         }
         Ok(stress(0.5 * (low + high)))
@@ -340,7 +352,8 @@ fn run_validated(spec: &CurveSpec, codes: &Codes, progress: &mut dyn FnMut(u64, 
     resolved.channel = Some(spec.channel_parameters());
     let parameters = resolved.channel_parameters();
     let decoders = spec.decoder_kinds()?;
-    let stresses = spec.rbers.iter().map(|&r| spec.stress_for_rber(r)).collect::<Result<Vec<_>, _>>()?;
+    // Each RBER's stress is its own search: side by side on the pool (results in the spec's order).
+    let stresses = spec.rbers.par_iter().map(|&r| spec.stress_for_rber(r)).collect::<Result<Vec<_>, _>>()?;
     let mut order: Vec<usize> = (0..spec.rbers.len()).collect();
     order.sort_by(|&a, &b| spec.rbers[b].total_cmp(&spec.rbers[a]));
     let total = (decoders.len() * (spec.rbers.len() + spec.refinements as usize)) as u64;
