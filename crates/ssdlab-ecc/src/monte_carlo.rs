@@ -177,7 +177,10 @@ pub fn run_interleaved(codes: &Codes, channels: &[Channel], page: usize, decoder
 /// How one chip's cells are read: its sampling model and the decoder input of each fine region.
 struct ChipRead {
     model: ReadModel,
-    llr_of_fine: Vec<i16>,
+    /// Per fine region (a `u8` index: these tables need no bounds checks in the per-bit loops): the
+    /// decoder input, and the page bit read.
+    llr_of_fine: [i16; 256],
+    page_bit_of_fine: [u8; 256],
 }
 
 impl ChipRead {
@@ -187,32 +190,54 @@ impl ChipRead {
             // Training reads draw from their own stream, apart from the frames'.
             model.estimate_llrs(LLR_TRAINING_CELLS, &mut Xoshiro256PlusPlus::seed_from_u64(frame_seed(seed, u64::MAX)));
         }
-        let llr_of_fine = model.class_of_fine.iter().map(|&c| MinSumDecoder::quantize(model.class_llrs[c as usize])).collect();
-        ChipRead { model, llr_of_fine }
+        let mut llr_of_fine = [0i16; 256];
+        let mut page_bit_of_fine = [0u8; 256];
+        for (fine, &class) in model.class_of_fine.iter().enumerate().take(256) {
+            llr_of_fine[fine] = MinSumDecoder::quantize(model.class_llrs[class as usize]);
+            page_bit_of_fine[fine] = model.page_bit_of_fine[fine];
+        }
+        ChipRead { model, llr_of_fine, page_bit_of_fine }
     }
 }
 
 /// Simulates frames in parallel batches until the stop rule holds; returns (frames, failures,
 /// bit errors, bits, decoder iterations).
+///
+/// The stop rule is checked after every batch of `8 x threads` frames, as it always was (the frames
+/// counted, and so the tables, depend on that). To keep the pool busy, several batches are simulated
+/// in one parallel pass when the failures so far say the point will need them (up to 8 batches, half
+/// the batches expected to remain); their results are then taken batch by batch with the rule checked
+/// between batches, so the counts are exactly those of one batch at a time, and frames past the stop
+/// are simulated and dropped.
 fn run_frames(codes: &Codes, reads: &[ChipRead], decoder: DecoderKind, stop: StopRule, seed: u64) -> (u64, u64, u64, u64, u64) {
     let batch = (rayon::current_num_threads() * 8).max(8) as u64;
     let (mut frames, mut failures, mut bit_errors, mut bits, mut iterations) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    let mut ahead = 1u64;
     while frames < stop.max_frames && failures < stop.target_failures {
-        let count = batch.min(stop.max_frames - frames);
+        let count = (batch * ahead).min(stop.max_frames - frames);
         let results: Vec<FrameResult> = (frames..frames + count)
             .into_par_iter()
             .map_init(
-                || (MinSumDecoder::new(&codes.ldpc, MIN_SUM_RULE, MIN_SUM_ITERATIONS), Vec::new()),
-                |(ldpc_decoder, fine), frame| simulate_frame(codes, reads, decoder, ldpc_decoder, fine, frame_seed(seed, frame)),
+                || (MinSumDecoder::new(&codes.ldpc, MIN_SUM_RULE, MIN_SUM_ITERATIONS), Vec::new(), Vec::new()),
+                |(ldpc_decoder, fine, quantized), frame| simulate_frame(codes, reads, decoder, ldpc_decoder, fine, quantized, frame_seed(seed, frame)),
             )
             .collect();
-        for result in results {
-            frames += 1;
-            failures += result.failed as u64;
-            bit_errors += result.bit_errors;
-            bits += result.bits;
-            iterations += result.iterations as u64;
+        for slice in results.chunks(batch as usize) {
+            if !(frames < stop.max_frames && failures < stop.target_failures) {
+                break;
+            }
+            for result in slice {
+                frames += 1;
+                failures += result.failed as u64;
+                bit_errors += result.bit_errors;
+                bits += result.bits;
+                iterations += result.iterations as u64;
+            }
         }
+        // Batches expected to remain at the failure rate so far (all of them without a failure yet).
+        let left = stop.max_frames.saturating_sub(frames).div_ceil(batch);
+        let expected = if failures == 0 { left } else { (stop.target_failures.saturating_sub(failures) * frames).div_ceil(failures * batch).min(left) };
+        ahead = (expected / 2).clamp(1, 8);
     }
     (frames, failures, bit_errors, bits, iterations)
 }
@@ -224,7 +249,7 @@ fn parts<'a>(reads: &'a [ChipRead], length: usize) -> impl Iterator<Item = (&'a 
     reads.iter().enumerate().map(move |(j, read)| (read, j * length / count..(j + 1) * length / count))
 }
 
-fn simulate_frame(codes: &Codes, reads: &[ChipRead], decoder: DecoderKind, ldpc_decoder: &mut MinSumDecoder<'_>, fine: &mut Vec<u8>, seed: u64) -> FrameResult {
+fn simulate_frame(codes: &Codes, reads: &[ChipRead], decoder: DecoderKind, ldpc_decoder: &mut MinSumDecoder<'_>, fine: &mut Vec<u8>, quantized: &mut Vec<i16>, seed: u64) -> FrameResult {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     match decoder {
         DecoderKind::Bch => {
@@ -236,7 +261,7 @@ fn simulate_frame(codes: &Codes, reads: &[ChipRead], decoder: DecoderKind, ldpc_
             for (read, range) in parts(reads, bits.len()) {
                 read.model.sample(&bits[range.clone()], &mut rng, &mut fine[range.clone()]);
                 for i in range {
-                    if read.model.page_bit_of_fine[fine[i] as usize] == 1 {
+                    if read.page_bit_of_fine[fine[i] as usize] == 1 {
                         received.set(i, true);
                     }
                 }
@@ -251,15 +276,15 @@ fn simulate_frame(codes: &Codes, reads: &[ChipRead], decoder: DecoderKind, ldpc_
             let word = code.encode(&info);
             fine.resize(word.len(), 0);
             let mut bit_errors = 0u64;
-            let mut quantized: Vec<i16> = Vec::with_capacity(word.len());
+            quantized.clear();
             for (read, range) in parts(reads, word.len()) {
                 read.model.sample(&word[range.clone()], &mut rng, &mut fine[range.clone()]);
                 quantized.extend(fine[range.clone()].iter().zip(&word[range]).map(|(&f, &bit)| {
-                    bit_errors += (read.model.page_bit_of_fine[f as usize] != bit) as u64;
+                    bit_errors += (read.page_bit_of_fine[f as usize] != bit) as u64;
                     read.llr_of_fine[f as usize]
                 }));
             }
-            let outcome = ldpc_decoder.decode(&quantized);
+            let outcome = ldpc_decoder.decode(quantized);
             let failed = !outcome.success || !ldpc_decoder.information_matches(&info);
             FrameResult { failed, bit_errors, bits: word.len() as u64, iterations: outcome.iterations }
         }
