@@ -22,7 +22,7 @@ def test_quick_curve_writes_table_and_figures_then_reuses_the_cache(cli, tmp_pat
     for name in ("ecc_table.json", "ecc_points.parquet", "fig3.png", "fig3.svg", "fig10.png", "fig10.svg"):
         assert (out / name).stat().st_size > 0, name
     table = json.loads((out / "ecc_table.json").read_text())
-    assert table["version"] == 3 and len(table["key"]) == 16
+    assert table["version"] == 4 and len(table["key"]) == 16
     points = pl.read_parquet(out / "ecc_points.parquet")
     assert set(points["decoder"].unique()) == {"bch", "ldpc-hard", "ldpc-soft-6"}
     assert (points["frames"] > 0).all()

@@ -40,7 +40,9 @@ use ssdlab_engine::random::derive_seed;
 use std::path::{Path, PathBuf};
 
 /// Bumped whenever the meaning of a table field or the simulation behind it changes.
-pub const TABLE_VERSION: u32 = 3;
+/// 4: the stop rule is checked every 16 frames on every machine (it was 8 per thread: tables made on
+/// machines with other than 2 cores differed).
+pub const TABLE_VERSION: u32 = 4;
 /// Highest P/E count searched when looking for a target RBER.
 const MAX_PE_CYCLES: f64 = 1.0e6;
 
