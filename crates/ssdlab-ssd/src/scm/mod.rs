@@ -115,14 +115,15 @@ impl ScmPlacement {
         }
     }
 
-    /// Free slots eviction must reach before a write needing `new_sectors` new slots, or None when
-    /// no eviction is due.
+    /// Free slots eviction must reach before a write needing `new_sectors` new slots (so that
+    /// `evict_to_free_fraction` is free after it), or None when no eviction is due (the write leaves
+    /// at least `evict_below_free_fraction` free).
     pub fn eviction_target(&self, new_sectors: u32) -> Option<u32> {
         if self.only {
             return None;
         }
         let free = self.store.free_slots();
-        (free < new_sectors || free - new_sectors < self.evict_below_slots).then(|| self.evict_to_slots.max(new_sectors))
+        (free < new_sectors || free - new_sectors < self.evict_below_slots).then(|| (new_sectors + self.evict_to_slots).min(self.store.capacity()))
     }
 
     /// The next page to evict: the oldest that is neither fragmented nor in the LRU table, else (all
@@ -199,7 +200,7 @@ mod tests {
         assert_eq!(scm.eviction_target(8), None);
         scm.store.write(1, 0xFF, |_| 0, &mut slots).unwrap();
         assert_eq!(scm.eviction_target(4), None, "8 free - 4 = 4: at the 25 % mark, not below it");
-        assert_eq!(scm.eviction_target(5), Some(8), "below it: evict until half is free");
-        assert_eq!(scm.eviction_target(9), Some(9), "a write needing more than that gets its room");
+        assert_eq!(scm.eviction_target(5), Some(13), "below it: evict until half is free after the write");
+        assert_eq!(scm.eviction_target(9), Some(16), "never more than the whole SCM");
     }
 }

@@ -146,17 +146,12 @@ impl Simulation {
         match scm.route(page, mask) {
             Route::Scm => {
                 // Room first. Evicting may take this very page (forced, when nothing else is left),
-                // after which all its sectors are new: the need is counted again until it fits.
-                loop {
-                    let Some(scm) = self.scm.as_ref() else { return Ok(()) };
-                    let new_sectors = scm.store.new_sectors(page, mask);
-                    let Some(target) = scm.eviction_target(new_sectors) else { break };
-                    let free_before = scm.store.free_slots();
+                // after which all its sectors are new: the need is counted again, until no eviction
+                // is due or none can be made.
+                while let Some(target) = self.scm.as_ref().and_then(|scm| scm.eviction_target(scm.store.new_sectors(page, mask))) {
+                    let free_before = self.scm.as_ref().map_or(0, |scm| scm.store.free_slots());
                     self.evict_until(target, now, slot, line)?;
-                    let Some(scm) = self.scm.as_ref() else { return Ok(()) };
-                    if scm.store.free_slots() >= scm.store.new_sectors(page, mask) && scm.eviction_target(scm.store.new_sectors(page, mask)).is_none()
-                        || scm.store.free_slots() == free_before
-                    {
+                    if self.scm.as_ref().map_or(0, |scm| scm.store.free_slots()) == free_before {
                         break;
                     }
                 }
