@@ -197,6 +197,7 @@ fn scm_config_errors_name_the_field() {
     assert!(error(&["placement.hybrid_scm.evict_to_free_fraction=0.001"]).contains("placement.hybrid_scm.evict_to_free_fraction"));
     assert!(error(&["placement.policy=\"single\""]).contains("placement.policy"));
     assert!(error(&["middleware.kind=\"permutation\""]).contains("middleware.kind"));
+    assert!(error(&["output.write_heat=true"]).contains("output.write_heat"));
     let message = error(&["device.geometry.page_size_bytes=65536", "ftl.overprovisioning_fraction=0.4"]);
     assert!(message.contains("page_size_bytes") && message.contains("64 of them"), "{message}");
     let (before, after) = TINY_HYBRID.split_once("[device.scm]").unwrap();

@@ -139,6 +139,9 @@ impl SimulationConfig {
             if self.host.delete_target != DeleteTarget::Ftl {
                 return Err(("host.delete_target".into(), format!("placement.policy = \"{policy}\" deletes in SCM and NAND alike; use \"ftl\"")));
             }
+            if self.output.write_heat {
+                return Err(("output.write_heat".into(), format!("counts host writes per page by NAND tier; with placement.policy = \"{policy}\" a page's sectors may be in SCM and NAND at once")));
+            }
             if !self.read_path.interleave_groups.is_empty() {
                 return Err(("read_path.interleave_groups".into(), format!("placement.policy = \"{policy}\" reads sectors from SCM; data placement interleaving is for NAND-only devices")));
             }
