@@ -132,6 +132,18 @@ def write_table(table: Sequence[Mapping[str, Any]], out: Path) -> None:
     frame.write_csv(out / "table.csv")
 
 
+def combined(outcomes: Sequence[Any]) -> Any:
+    """Several sweeps' outcomes as one for ``provenance``: runs and wall time summed, rows once per
+    configuration (a point several sweeps share, e.g. a bisection's ends, counts once; those not run
+    now were reused)."""
+    from types import SimpleNamespace
+
+    rows = {row.get("config_hash", str(index)): row for index, row in enumerate(row for outcome in outcomes for row in outcome.rows)}
+    ran = sum(o.ran for o in outcomes)
+    return SimpleNamespace(ran=ran, skipped=max(0, len(rows) - ran), failed=sum(1 for row in rows.values() if row.get("status") != "ok"),
+                           wall_seconds=sum(o.wall_seconds for o in outcomes), rows=list(rows.values()))
+
+
 def provenance(command: str, outcome: Any, scheduler: str | None) -> str:
     """The report's opening paragraph: what ran now, what was reused, where, and where the results are."""
     where = f"on the Dask scheduler {scheduler}" if scheduler else "in local processes"

@@ -473,7 +473,7 @@ def reproduce(out: str | Path, *, traces: Mapping[str, Path] | None = None, scal
     main_rows = _main_rows(table, crossings, cost_rows)
     current_rows = _current_rows(table, tsv_currents)
     paths = figures(table, crossings, costs, out)
-    text = _report(plans, outcome, scheduler, main_rows, cost_rows, table, paths, regime_rows, current_rows, definition_rows)
+    text = _report(plans, report.combined(outcomes), scheduler, main_rows, cost_rows, table, paths, regime_rows, current_rows, definition_rows)
     summary = markdown_table(main_rows, _MAIN_COLUMNS)
     return report.finish(out, tables={"": table, "table2": main_rows, "cost": cost_rows, "regime": regime_rows, "tsv": current_rows, "definitions": definition_rows},
                          main="", report_text=text,
@@ -557,7 +557,8 @@ def _report(plans: Sequence[Plan], outcome: Any, scheduler: str | None, main_row
     lines = [
         "# Seed 001: hybrid M-SCM/NAND SSD vs All S-SCM SSD",
         "",
-        provenance("ssdlab reproduce scm-hybrid", outcome, scheduler),
+        provenance("ssdlab reproduce scm-hybrid", outcome, scheduler).replace(
+            "`sweep/results.parquet`", "`sweep/results.parquet` and the bisections' `bisect/*/points/`, `tsv-current/*/points/`"),
         "",
         "## Workloads",
         "",
