@@ -67,9 +67,9 @@ pub struct HybridScmConfig {
     /// A write covering less than this fraction of a NAND page is fragmented (goes to SCM); a page
     /// whose SCM part covers less is fragmented data (not evicted while anything else can be).
     pub fragment_fraction: f64,
-    /// Eviction starts when free SCM sectors fall below this fraction of the SCM...
+    /// Eviction starts when a write would leave less than this fraction of the SCM free...
     pub evict_below_free_fraction: f64,
-    /// ...and goes on until this fraction is free.
+    /// ...and goes on until this fraction is free after the write.
     pub evict_to_free_fraction: f64,
     /// Dynamic wear leveling: an overwrite moves the sector to the least-written free slot when its
     /// slot has been written this many times more than that slot.
