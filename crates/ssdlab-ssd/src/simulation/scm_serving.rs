@@ -79,7 +79,8 @@ impl Simulation {
             match request.op {
                 ssdlab_workload::IoOp::Read => self.read_piece(page as u32, mask, now, slot),
                 ssdlab_workload::IoOp::Write => self.write_piece(page as u32, mask, now, slot, request.origin_line)?,
-                ssdlab_workload::IoOp::Delete => unreachable!("deletes are served by serve_delete"),
+                // Deletes never come here (`serve` sends them to `serve_delete`).
+                ssdlab_workload::IoOp::Delete => {}
             }
         }
         Ok(())
