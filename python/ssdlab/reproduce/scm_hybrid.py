@@ -256,6 +256,16 @@ def bit_cost(nand_bytes: float, mscm_bytes: float, mscm_cost: float) -> float:
     return mscm_bytes * mscm_cost + nand_bytes
 
 
+def _run_probes(cases: dict[str, list[str]], out: Path, scheduler: str | None, workers: int | None, progress: Callable[..., object] | None,
+                rows: list[dict[str, Any]], outcomes: list[Any]) -> dict[str, dict[str, Any] | None]:
+    """Runs a search's probes as a sweep in ``out`` (resumable), keeping their rows and outcome for the
+    table and the provenance; returns each probe's result (None if it failed) by label."""
+    outcome = run_sweep(_sweep(cases), out, scheduler=scheduler, workers=workers, progress=progress)
+    outcomes.append(outcome)
+    rows.extend(outcome.rows)
+    return {row["point.point"]: (json.loads(row["result_json"]) if row["status"] == "ok" else None) for row in outcome.rows}
+
+
 def break_even_latency(plan: Plan, target_mbps: float, out: Path, scheduler: str | None, workers: int | None, progress: Callable[..., object] | None,
                        iterations: int, axis: str = "both", metric: str = "write_mbps", study: str | None = None) -> tuple[Crossing | None, list[dict[str, Any]], list[Any]]:
     """The S-SCM latency (``axis``: read and write, or read only) at which the All S-SCM SSD's ``metric``
@@ -269,11 +279,8 @@ def break_even_latency(plan: Plan, target_mbps: float, out: Path, scheduler: str
     def evaluate(latencies: list[float]) -> list[float | None]:
         # Probe latencies are rounded to the ns the config holds, so a rerun finds the same points.
         cases = {f"{study}|{plan.workload.name}|all_sscm|{round(us * 1000) / 1000!r}|False": _all_sscm(plan.overrides, *_latency(us, axis)) for us in latencies}
-        outcome = run_sweep(_sweep(cases), out, scheduler=scheduler, workers=workers, progress=progress)
-        outcomes.append(outcome)
-        rows.extend(outcome.rows)
-        values = {row["point.point"]: (METRICS[metric](json.loads(row["result_json"])) if row["status"] == "ok" else None) for row in outcome.rows}
-        return [values.get(label) for label in cases]
+        results = _run_probes(cases, out, scheduler, workers, progress, rows, outcomes)
+        return [METRICS[metric](results[label]) if results.get(label) else None for label in cases]
 
     crossing = bisect(BISECT_US[0], BISECT_US[1], evaluate, target=target_mbps, iterations=iterations, log_scale=True, tolerance=0.01)
     return crossing, rows, outcomes
@@ -291,10 +298,8 @@ def current_for_tsv_cut(plan: Plan, target_cut: float, out: Path, scheduler: str
         for current in currents:
             for tsv in (False, True):
                 cases[f"tsv_current|{plan.workload.name}|all_sscm|{round(current, 4)!r}|{tsv}"] = _all_sscm(plan.overrides, f"device.scm.active_current_ma={round(current, 4)!r}", *_tsv(tsv))
-        outcome = run_sweep(_sweep(cases), out, scheduler=scheduler, workers=workers, progress=progress)
-        outcomes.append(outcome)
-        rows.extend(outcome.rows)
-        power = {row["point.point"]: (json.loads(row["result_json"])["power_w"] if row["status"] == "ok" else None) for row in outcome.rows}
+        results = _run_probes(cases, out, scheduler, workers, progress, rows, outcomes)
+        power = {label: (result["power_w"] if result else None) for label, result in results.items()}
         values: list[float | None] = []
         for current in currents:
             label = f"tsv_current|{plan.workload.name}|all_sscm|{round(current, 4)!r}|"
