@@ -264,6 +264,20 @@ def test_the_parsed_trace_cache_is_reused_and_changes_no_result(cli, tmp_path: P
     assert damaged["workload"]["trace_cache_reused"] and damaged["all"] == runs[0]["all"] and damaged["precondition"]["pages_written"] == runs[0]["precondition"]["pages_written"]
 
 
+def test_records_kept_in_memory_change_no_result(cli, tmp_path: Path):
+    """The scan's records kept for the replay (default) or the text parsed again: the same run, and the
+    result says which (`workload.kept_records_bytes`)."""
+    trace = tmp_path / "t.mqsim"
+    assert cli("trace", "generate", "mqsim-default", str(trace), "--to", "mqsim", "--set", "workload.synthetic.requests=3000").returncode == 0
+    common = ("mqsim-default", "--trace", str(trace), "--format", "mqsim", "--set", "host.loops=2")
+    kept = json.loads(_run_json(cli, tmp_path / "kept.json", *common))
+    text = json.loads(_run_json(cli, tmp_path / "text.json", *common, "--set", "workload.trace.keep_records_bytes=0"))
+    assert kept["workload"]["kept_records_bytes"] > 0 and text["workload"]["kept_records_bytes"] == 0
+    assert kept["requests"] == text["requests"] == 6000
+    for key in ("read", "write", "all", "gc", "write_amplification", "flash"):
+        assert kept[key] == text[key], key
+
+
 def test_column_mapped_traces_run_in_every_unit_without_conversion(cli, tmp_path: Path):
     # The same four requests (two 4 KiB writes, two reads) in layouts with different units.
     requests = [(0, "W", 0, 4096), (100, "R", 0, 4096), (250, "W", 32768, 8192), (400, "R", 32768, 8192)]  # time us, op, offset, size bytes

@@ -278,7 +278,7 @@ fn trace_stats(py: Python<'_>, path: PathBuf, format: Option<&str>, skip_bad_lin
         .map(serde_json::from_str::<ssdlab_workload::formats::columns::ColumnLayout>)
         .transpose()
         .map_err(|error| TraceError::new_err(format!("column map: {error}")))?;
-    let options = TraceOptions { format, skip_bad_lines, merge_devices, max_request_bytes, cache_dir: None, columns };
+    let options = TraceOptions { format, skip_bad_lines, merge_devices, max_request_bytes, cache_dir: None, columns, keep_records_bytes: ssdlab_workload::trace::DEFAULT_KEEP_RECORDS_BYTES };
     guarded(py, || {
         // Options are checked before the file is read.
         let mut builder = StatsBuilder::new(block_bytes).map_err(workload_error)?;

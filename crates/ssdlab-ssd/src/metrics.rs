@@ -156,6 +156,9 @@ pub struct WorkloadSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace_cache: Option<String>,
     pub trace_cache_reused: bool,
+    /// Memory holding the trace's parsed records for the replay (`workload.trace.keep_records_bytes`;
+    /// 0: the replay read the text or the cache).
+    pub kept_records_bytes: u64,
 }
 
 /// The device as run. A one-tier device gives its geometry here; a tiered device gives its total

@@ -18,6 +18,7 @@
 
 pub mod error;
 pub mod formats;
+mod kept_records;
 pub mod request;
 pub mod stats;
 pub mod synthetic;

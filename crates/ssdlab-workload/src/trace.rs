@@ -43,11 +43,26 @@ pub struct TraceOptions {
     pub cache_dir: Option<PathBuf>,
     /// A column map for any delimited layout (then the format is `columns`).
     pub columns: Option<crate::formats::columns::ColumnLayout>,
+    /// Without a cache, the scan keeps the records it parsed in memory, up to this many bytes
+    /// (12 per MQSim line), for the passes after it (`kept_records.rs`); a trace whose records
+    /// need more is parsed again by each pass. 0: never kept.
+    pub keep_records_bytes: u64,
 }
+
+/// The default memory for kept records: 256 MiB, about 28M MQSim lines.
+pub const DEFAULT_KEEP_RECORDS_BYTES: u64 = 256 << 20;
 
 impl Default for TraceOptions {
     fn default() -> Self {
-        TraceOptions { format: None, skip_bad_lines: false, merge_devices: false, max_request_bytes: DEFAULT_MAX_REQUEST_BYTES, cache_dir: None, columns: None }
+        TraceOptions {
+            format: None,
+            skip_bad_lines: false,
+            merge_devices: false,
+            max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
+            cache_dir: None,
+            columns: None,
+            keep_records_bytes: DEFAULT_KEEP_RECORDS_BYTES,
+        }
     }
 }
 
@@ -257,6 +272,10 @@ pub struct TraceScan {
     pub cache_reused: bool,
     /// The column map of a `columns` trace.
     pub columns: Option<crate::formats::columns::ColumnLayout>,
+    /// The records the scan kept in memory for the readers (none with a cache, or when they
+    /// outgrew `keep_records_bytes`).
+    #[serde(skip)]
+    kept: Option<std::sync::Arc<crate::kept_records::KeptRecords>>,
 }
 
 #[derive(Debug, Clone, Copy, serde::Serialize)]
@@ -277,6 +296,8 @@ struct RecordStream {
     finished: bool,
     /// Records come from the parsed-trace cache instead of the text.
     cached: Option<crate::trace_cache::CacheReader>,
+    /// Records come from the scan's memory instead of the text.
+    kept: Option<crate::kept_records::KeptReader>,
     /// The column map of a `columns` trace.
     columns: Option<crate::formats::columns::ColumnLayout>,
 }
@@ -292,7 +313,14 @@ impl RecordStream {
         Ok(stream)
     }
 
-    /// A stream whose text is not opened (records come from the cache).
+    fn from_kept(path: &Path, format: TraceFormat, kept: std::sync::Arc<crate::kept_records::KeptRecords>, skipped: &SkippedLines) -> Result<Self, WorkloadError> {
+        let mut stream = RecordStream::open_lazily(path, format)?;
+        stream.kept = Some(crate::kept_records::KeptReader::new(kept));
+        stream.skipped = skipped.clone();
+        Ok(stream)
+    }
+
+    /// A stream whose text is not opened (records come from the cache or from memory).
     fn open_lazily(path: &Path, format: TraceFormat) -> Result<Self, WorkloadError> {
         Ok(RecordStream {
             max_request_bytes: u64::MAX,
@@ -304,6 +332,7 @@ impl RecordStream {
             skipped: SkippedLines::default(),
             finished: false,
             cached: None,
+            kept: None,
             columns: None,
         })
     }
@@ -319,6 +348,7 @@ impl RecordStream {
             skipped: SkippedLines::default(),
             finished: false,
             cached: None,
+            kept: None,
             columns: None,
         })
     }
@@ -342,6 +372,9 @@ impl RecordStream {
     fn next_record(&mut self) -> Result<Option<(RawRecord, u64)>, WorkloadError> {
         if let Some(cached) = self.cached.as_mut() {
             return cached.next();
+        }
+        if let Some(kept) = self.kept.as_mut() {
+            return Ok(kept.next());
         }
         if self.finished {
             return Ok(None);
@@ -496,6 +529,7 @@ impl TraceScan {
             None => (RecordStream::open(path, format, options.skip_bad_lines, options.max_request_bytes)?.with_columns(options.columns.clone()), None),
         };
         let cache_reused = stream.1.is_some();
+        let mut kept = (writer.is_none() && !cache_reused && options.keep_records_bytes > 0).then(|| crate::kept_records::KeptRecordsBuilder::new(options.keep_records_bytes));
         let mut requests = 0u64;
         let mut first_time_ns = u64::MAX;
         let mut last_time_ns = 0u64;
@@ -513,6 +547,11 @@ impl TraceScan {
                 *extent = (*extent).max(end);
                 if let Some(writer) = writer.as_mut() {
                     writer.push(&record, line)?;
+                }
+                if let Some(builder) = kept.as_mut() {
+                    if !builder.push(&record, line) {
+                        kept = None;
+                    }
                 }
             }
             Ok(())
@@ -534,7 +573,9 @@ impl TraceScan {
         if requests == 0 {
             return Err(WorkloadError::Empty { path: path.to_path_buf() });
         }
-        Ok(Self::assemble(path, options, format, requests, &summary, stream.skipped, cache, cache_reused))
+        let mut scan = Self::assemble(path, options, format, requests, &summary, stream.skipped, cache, cache_reused);
+        scan.kept = kept.map(|builder| builder.finish());
+        Ok(scan)
     }
 
     /// The scan from what one pass (or the cache's summary) found.
@@ -573,6 +614,7 @@ impl TraceScan {
             cache,
             cache_reused,
             columns: options.columns.clone(),
+            kept: None,
         }
     }
 
@@ -580,11 +622,18 @@ impl TraceScan {
         self.last_time_ns.saturating_sub(self.first_time_ns)
     }
 
+    /// The memory holding the records the scan kept for its readers (0: they read the text or the
+    /// cache).
+    pub fn kept_records_bytes(&self) -> u64 {
+        self.kept.as_ref().map_or(0, |kept| kept.bytes())
+    }
+
     /// Opens a fresh stream of requests laid out as this scan decided.
     pub fn reader(&self) -> Result<TraceReader, WorkloadError> {
-        let stream = match &self.cache {
-            Some((cache, records)) => RecordStream::from_cache(&self.path, self.format, cache, *records, self.skipped.count)?,
-            None => RecordStream::open(&self.path, self.format, self.skip_bad_lines, self.max_request_bytes)?.with_columns(self.columns.clone()),
+        let stream = match (&self.cache, &self.kept) {
+            (Some((cache, records)), _) => RecordStream::from_cache(&self.path, self.format, cache, *records, self.skipped.count)?,
+            (None, Some(kept)) => RecordStream::from_kept(&self.path, self.format, kept.clone(), &self.skipped)?,
+            (None, None) => RecordStream::open(&self.path, self.format, self.skip_bad_lines, self.max_request_bytes)?.with_columns(self.columns.clone()),
         };
         Ok(TraceReader {
             stream,

@@ -36,10 +36,24 @@ pub struct TraceWorkload {
     /// results; less wall time where a second core is free). False: the replay thread reads it.
     #[serde(default = "default_read_ahead")]
     pub read_ahead: bool,
+    /// Without a cache, the scan keeps the records it parsed in memory, up to this many bytes
+    /// (12 per MQSim line), so the replay and its loops decode them instead of parsing the text
+    /// again; a trace needing more is parsed again. 0: never kept. Same requests, same results;
+    /// left out of the written config at its default, so stored sweep points stay valid.
+    #[serde(default = "default_keep_records_bytes", skip_serializing_if = "is_default_keep_records_bytes")]
+    pub keep_records_bytes: u64,
 }
 
 fn default_read_ahead() -> bool {
     true
+}
+
+fn default_keep_records_bytes() -> u64 {
+    ssdlab_workload::trace::DEFAULT_KEEP_RECORDS_BYTES
+}
+
+fn is_default_keep_records_bytes(bytes: &u64) -> bool {
+    *bytes == default_keep_records_bytes()
 }
 
 impl TraceWorkload {
@@ -52,6 +66,7 @@ impl TraceWorkload {
             max_request_bytes: self.max_request_bytes,
             cache_dir: self.cache_dir.clone(),
             columns: self.columns.clone(),
+            keep_records_bytes: self.keep_records_bytes,
         }
     }
 }

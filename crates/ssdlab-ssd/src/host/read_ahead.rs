@@ -172,6 +172,11 @@ mod tests {
         path
     }
 
+    /// The scan of a text the reader thread parses (the runs that read ahead keep no records).
+    fn scan_of(path: &std::path::Path) -> TraceScan {
+        TraceScan::scan(path, &TraceOptions { keep_records_bytes: 0, ..TraceOptions::default() }).unwrap()
+    }
+
     fn key(request: &IoRequest) -> (u64, u64, u64, u64, bool) {
         (request.arrival.0, request.offset_bytes, request.size_bytes, request.origin_line, request.op == ssdlab_workload::IoOp::Write)
     }
@@ -179,7 +184,7 @@ mod tests {
     #[test]
     fn the_reader_thread_yields_the_same_requests_in_the_same_order() {
         let path = trace("same", 3 * BATCH_REQUESTS + 17);
-        let scan = TraceScan::scan(&path, &TraceOptions::default()).unwrap();
+        let scan = scan_of(&path);
         let mut direct = scan.reader().unwrap();
         let mut ahead = ReadAhead::spawn(scan.clone()).unwrap();
         let mut count = 0;
@@ -197,7 +202,7 @@ mod tests {
     #[test]
     fn a_trace_changed_under_the_run_fails_after_the_requests_before_the_change() {
         let path = trace("changed", 2 * BATCH_REQUESTS);
-        let scan = TraceScan::scan(&path, &TraceOptions::default()).unwrap();
+        let scan = scan_of(&path);
         // The same length, one line made unreadable after the scan.
         let text = std::fs::read_to_string(&path).unwrap();
         let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
@@ -221,7 +226,7 @@ mod tests {
     #[test]
     fn a_replay_that_stops_early_ends_the_reader_thread() {
         let path = trace("early", 8 * BATCH_REQUESTS);
-        let scan = TraceScan::scan(&path, &TraceOptions::default()).unwrap();
+        let scan = scan_of(&path);
         let mut ahead = ReadAhead::spawn(scan).unwrap();
         assert!(ahead.next_request().unwrap().is_some());
         // Dropping joins the thread, which is blocked on a full channel: this returns only if the

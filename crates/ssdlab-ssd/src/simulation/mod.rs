@@ -52,6 +52,18 @@ use crate::host::workload_class::WorkloadClassifier;
 use std::time::Instant;
 
 
+/// How a trace was read, for the result: malformed lines skipped (with `skip_bad_lines`), the
+/// parsed-trace cache the run read and whether an earlier run built it, and the memory the scan's
+/// records took when kept for the replay (`workload.trace.keep_records_bytes`).
+#[derive(Debug, Clone, Default)]
+struct TraceReading {
+    skipped_lines: u64,
+    skipped_line_messages: Vec<String>,
+    cache: Option<String>,
+    cache_reused: bool,
+    kept_records_bytes: u64,
+}
+
 pub struct Simulation {
     config: SimulationConfig,
     layout: DeviceLayout,
@@ -76,8 +88,8 @@ pub struct Simulation {
     workload_kind: &'static str,
     format: Option<String>,
     address_space_bytes: u64,
-    /// Skipped trace lines (count, first messages) and the parsed-trace cache read (path, reused).
-    skipped_lines: (u64, Vec<String>, (Option<String>, bool)),
+    /// How the trace was read (skipped lines, cache, records kept in memory); default for synthetic.
+    trace_reading: TraceReading,
     logical_capacity_bytes: u64,
     /// Logical pages the host may address (the FTL's space may be larger, see `middleware`).
     host_logical_pages: u64,
@@ -134,7 +146,7 @@ impl Simulation {
         // (Compacted addresses are checked once compacted, below.)
         let geometry_capacity_bytes = (config.ftl.sizing == CapacitySizing::Geometry && config.host.tiles <= 1 && !config.host.compact_addresses)
             .then(|| tier_logical_pages(&config, &DeviceLayout::new(&config.device)).iter().sum::<u64>() * page_bytes);
-        let (stream, footprint, origin, kind, format, address_space_bytes, skipped) = if let Some(trace) = &config.workload.trace {
+        let (stream, footprint, origin, kind, format, address_space_bytes, trace_reading) = if let Some(trace) = &config.workload.trace {
             let limit = AddressLimit { capacity_bytes: geometry_capacity_bytes, memory_bytes: limits::available_memory_bytes() };
             let (scan, devices) = footprint::trace_footprint(trace, page_bytes, limit, progress)?;
             limits::check_request_count(config, scan.requests)?;
@@ -142,10 +154,17 @@ impl Simulation {
             let origin = trace.path.display().to_string();
             let format = Some(scan.format.name().to_string());
             let address_space = scan.address_space_bytes;
-            // Skipped lines, and the parsed-trace cache the run reads (its path and whether it was reused).
-            let skipped = (scan.skipped.count, scan.skipped.first_messages.clone(), (scan.cache.as_ref().map(|(path, _)| path.display().to_string()), scan.cache_reused));
+            let reading = TraceReading {
+                skipped_lines: scan.skipped.count,
+                skipped_line_messages: scan.skipped.first_messages.clone(),
+                cache: scan.cache.as_ref().map(|(path, _)| path.display().to_string()),
+                cache_reused: scan.cache_reused,
+                kept_records_bytes: scan.kept_records_bytes(),
+            };
             let stream = RequestStream::from_trace(scan, config.host.loops, config.host.time_scale)?;
-            let stream = if trace.read_ahead { stream.read_ahead()? } else { stream };
+            // Records kept in memory cost the replay a few ns each: a reader thread would cost more
+            // in hand-over than it saves.
+            let stream = if trace.read_ahead && reading.kept_records_bytes == 0 { stream.read_ahead()? } else { stream };
             // host.compact_addresses: the trace's distinct pages become pages 0..footprint.
             let (stream, footprint, address_space) = match footprint {
                 Footprint::List(pages) if config.host.compact_addresses => {
@@ -154,12 +173,12 @@ impl Simulation {
                 }
                 footprint => (stream, footprint, address_space),
             };
-            (stream, footprint, origin, "trace", format, address_space, skipped)
+            (stream, footprint, origin, "trace", format, address_space, reading)
         } else if let Some(spec) = &config.workload.synthetic {
             limits::check_request_count(config, spec.requests)?;
             let footprint = Footprint::Range(spec.span_bytes.div_ceil(page_bytes));
             let stream = RequestStream::from_synthetic(spec, workload_seed, config.host.loops, config.host.time_scale)?;
-            (stream, footprint, "synthetic workload".to_string(), "synthetic", None, spec.span_bytes, (0, Vec::new(), (None, false)))
+            (stream, footprint, "synthetic workload".to_string(), "synthetic", None, spec.span_bytes, TraceReading::default())
         } else {
             return Err(config_invalid(config, "workload", "no workload given".into()));
         };
@@ -314,7 +333,7 @@ impl Simulation {
             workload_kind: kind,
             format,
             address_space_bytes,
-            skipped_lines: skipped,
+            trace_reading,
             ops: Vec::with_capacity(1024),
             program_group: PlaneGroup::default(),
             read_group: PlaneGroup::default(),
