@@ -23,7 +23,7 @@ fn requests(scan: &TraceScan) -> Vec<(u64, String, u64, u64, u64)> {
     all
 }
 
-fn kept_and_text(path: &PathBuf, options: TraceOptions) -> (TraceScan, TraceScan) {
+fn kept_and_text(path: &std::path::Path, options: TraceOptions) -> (TraceScan, TraceScan) {
     let kept = TraceScan::scan(path, &options).unwrap();
     let text = TraceScan::scan(path, &TraceOptions { keep_records_bytes: 0, ..options }).unwrap();
     assert_eq!(text.kept_records_bytes(), 0);
