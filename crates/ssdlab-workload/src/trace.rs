@@ -369,6 +369,7 @@ impl RecordStream {
     }
 
     /// Next request record with its line number.
+    #[inline]
     fn next_record(&mut self) -> Result<Option<(RawRecord, u64)>, WorkloadError> {
         if let Some(cached) = self.cached.as_mut() {
             return cached.next();
@@ -667,6 +668,19 @@ impl TraceReader {
         &self.stream.skipped
     }
 
+    /// Appends up to `max` requests to `out` (fewer at the end of the trace). An error ends the
+    /// batch: the requests before it are in `out`.
+    pub fn fill(&mut self, out: &mut Vec<IoRequest>, max: usize) -> Result<(), WorkloadError> {
+        for _ in 0..max {
+            match self.next_request()? {
+                Some(request) => out.push(request),
+                None => break,
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
     pub fn next_request(&mut self) -> Result<Option<IoRequest>, WorkloadError> {
         let Some((record, line)) = self.stream.next_record()? else { return Ok(None) };
         let device = if self.merge_devices { 0 } else { record.device };

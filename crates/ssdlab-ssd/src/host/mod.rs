@@ -12,6 +12,7 @@
 //! * [`device_queue::DeviceQueue`]: the bounded device queue (open loop: host.device_queue_depth;
 //!   closed loop: host.queue_depth); arrivals beyond it wait in the host queue.
 
+mod batched_reader;
 pub mod device_queue;
 pub mod export;
 mod read_ahead;
@@ -20,7 +21,7 @@ pub mod workload_class;
 
 use crate::error::SimulationError;
 use ssdlab_engine::SimTime;
-use ssdlab_workload::{IoRequest, SyntheticGenerator, SyntheticSpec, TraceReader, TraceScan};
+use ssdlab_workload::{IoRequest, SyntheticGenerator, SyntheticSpec, TraceScan};
 
 /// A request's logical pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,7 +60,7 @@ impl PageSpan {
 // One per run, and the generator is called once per request: kept inline rather than boxed.
 #[allow(clippy::large_enum_variant)]
 enum Source {
-    Trace(Box<TraceReader>),
+    Trace(Box<batched_reader::BatchedReader>),
     /// The trace read on a second thread (`read_ahead.rs`).
     ReadAhead(read_ahead::ReadAhead),
     Synthetic(SyntheticGenerator),
@@ -93,7 +94,7 @@ impl RequestStream {
     pub fn from_trace(scan: TraceScan, loops: u32, time_scale: f64) -> Result<Self, SimulationError> {
         let reader = scan.reader()?;
         let per_loop = scan.requests;
-        Ok(Self::with_source(Source::Trace(Box::new(reader)), per_loop, Some(scan), None, loops, time_scale))
+        Ok(Self::with_source(Source::Trace(Box::new(batched_reader::BatchedReader::new(reader))), per_loop, Some(scan), None, loops, time_scale))
     }
 
     pub fn from_synthetic(spec: &SyntheticSpec, seed: u64, loops: u32, time_scale: f64) -> Result<Self, SimulationError> {
@@ -175,7 +176,7 @@ impl RequestStream {
     /// inlined into the replay's loop).
     pub fn visit_one_loop(&self, mut visit: impl FnMut(&IoRequest)) -> Result<(), SimulationError> {
         let source = match (&self.scan, &self.synthetic) {
-            (Some(scan), _) => Source::Trace(Box::new(scan.reader()?)),
+            (Some(scan), _) => Source::Trace(Box::new(batched_reader::BatchedReader::new(scan.reader()?))),
             (None, Some((spec, seed))) => Source::Synthetic(SyntheticGenerator::new(spec, *seed)?),
             (None, None) => return Ok(()),
         };
@@ -276,7 +277,7 @@ impl RequestStream {
                     if ahead {
                         Source::ReadAhead(read_ahead::ReadAhead::spawn(scan.clone())?)
                     } else {
-                        Source::Trace(Box::new(scan.reader()?))
+                        Source::Trace(Box::new(batched_reader::BatchedReader::new(scan.reader()?)))
                     }
                 }
                 (None, Some((spec, seed))) => Source::Synthetic(SyntheticGenerator::new(spec, *seed)?),
