@@ -27,6 +27,9 @@ use crate::channel::{gray_bits, Channel};
 use crate::sensing::QuantizedRead;
 use ssdlab_engine::random::Xoshiro256PlusPlus;
 
+/// Entries compared at once when a cell's region is counted (one AVX-512 vector of f64).
+const COUNT_LANES: usize = 8;
+
 /// LLR magnitude given to plain hard-decision decoding.
 pub const HARD_LLR_MAGNITUDE: f64 = 4.0;
 const LLR_LIMIT: f64 = 15.0;
@@ -57,12 +60,15 @@ pub struct ReadModel {
     pub input: ReadInput,
     /// The union of every hard reference and the input's soft references, sorted (V).
     pub fine_thresholds: Vec<f64>,
-    /// Cumulative probability of the fine regions, per (state, neighbour state); each row has
-    /// `fine_thresholds.len()` entries (the last region takes the rest).
-    cumulative: Vec<f64>,
     /// Per (state, neighbour state): the most likely fine region and the interval of the uniform
     /// draw that selects it, `[low, high)` (see `sample`).
     likely: Vec<(f64, f64, u8)>,
+    /// Cumulative probability of the fine regions, per (state, neighbour state): each row has
+    /// `fine_thresholds.len()` entries (the last region takes the rest), padded with +inf to a
+    /// multiple of [`COUNT_LANES`] entries, so that a region is found by counting, in whole
+    /// vectors, the entries at or below the draw.
+    padded: Vec<f64>,
+    padded_row: usize,
     /// The page bit a hard read returns for each fine region.
     pub page_bit_of_fine: Vec<u8>,
     /// The decoder's class of each fine region, and each class's LLR.
@@ -160,7 +166,9 @@ impl ReadModel {
                 (low(best), high(best), best as u8)
             })
             .collect();
-        ReadModel { page, input, fine_thresholds, cumulative, likely, page_bit_of_fine, class_of_fine, class_llrs, states_with_bit }
+        let padded_row = (fine - 1).next_multiple_of(COUNT_LANES);
+        let padded = cumulative.chunks(fine - 1).flat_map(|row| row.iter().copied().chain(std::iter::repeat_n(f64::INFINITY, padded_row - row.len()))).collect();
+        ReadModel { page, input, fine_thresholds, likely, padded, padded_row, page_bit_of_fine, class_of_fine, class_llrs, states_with_bit }
     }
 
     /// Replaces the class LLRs by estimates from `training_cells` reads of known random data (the
@@ -189,7 +197,6 @@ impl ReadModel {
     pub fn sample(&self, bits: &[u8], rng: &mut Xoshiro256PlusPlus, fine: &mut [u8]) {
         let states = self.states_with_bit[0].len() * 2;
         let per_bit = self.states_with_bit[0].len();
-        let row = self.fine_regions() - 1;
         for (out, &bit) in fine.iter_mut().zip(bits) {
             let draw = rng.next_u64();
             // states and per_bit are powers of two: masks pick uniform choices.
@@ -203,7 +210,10 @@ impl ReadModel {
             *out = if low <= u && u < high {
                 region
             } else {
-                self.cumulative[index * row..][..row].partition_point(|&c| c <= u) as u8
+                // The row is sorted, so the entries at or below u are its first `region` ones
+                // (what a binary search finds, without its mispredicted branches).
+                let padded = &self.padded[index * self.padded_row..][..self.padded_row];
+                padded.chunks_exact(COUNT_LANES).map(|lanes| lanes.iter().map(|&c| (c <= u) as u8).sum::<u8>()).sum::<u8>()
             };
         }
     }
