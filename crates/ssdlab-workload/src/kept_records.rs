@@ -29,6 +29,8 @@ const RECORD_BYTES: usize = 12;
 const FULL_BYTES: usize = 36;
 /// The largest encoded record.
 const MAX_RECORD_BYTES: usize = RECORD_BYTES + FULL_BYTES;
+/// The part of a file read before its records' final size is projected from it.
+const MIN_FRACTION_TO_PROJECT: f64 = 0.01;
 /// Flags: the full fields follow.
 const FULL: u8 = 0x80;
 const SECTOR_BYTES: u64 = 512;
@@ -120,6 +122,13 @@ impl KeptRecordsBuilder {
         self.previous = Previous { time_ns: record.time_ns, device: record.device, line };
         self.records += 1;
         true
+    }
+
+    /// Whether the records, kept at the rate so far, will outgrow the budget by the end of the file,
+    /// `fraction_read` of it having been read (projected once enough of it has been read to tell).
+    pub(crate) fn outgrows(&self, fraction_read: f64) -> bool {
+        let used = self.chunks.iter().map(|chunk| chunk.len()).sum::<usize>() + self.current.len();
+        fraction_read >= MIN_FRACTION_TO_PROJECT && used as f64 / fraction_read > self.budget_bytes as f64
     }
 
     /// Closes the current chunk and opens the next, if the budget allows another.

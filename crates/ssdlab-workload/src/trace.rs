@@ -49,7 +49,10 @@ pub struct TraceOptions {
     pub keep_records_bytes: u64,
 }
 
-/// The default memory for kept records: 256 MiB, about 28M MQSim lines.
+/// Records between two projections of the kept records' final size from the file read so far.
+const KEPT_PROJECTION_EVERY: u64 = 1 << 16;
+
+/// The default memory for kept records: 256 MiB, about 22M MQSim lines.
 pub const DEFAULT_KEEP_RECORDS_BYTES: u64 = 256 << 20;
 
 impl Default for TraceOptions {
@@ -84,6 +87,42 @@ fn check_record(record: &RawRecord, max_request_bytes: u64) -> Result<(), FieldE
 /// Opens a file for reading, decompressing gzip or zstd when its magic bytes say so. Plain files are
 /// returned unbuffered: [`Lines`] keeps its own buffer, and a second one would copy every byte twice.
 pub fn open_input(path: &Path) -> Result<Box<dyn Read + Send>, WorkloadError> {
+    open_input_counted(path).map(|(input, _)| input)
+}
+
+/// A file read through a counter of the bytes taken from the file itself (before decompression).
+struct CountingFile {
+    file: File,
+    read: Arc<AtomicU64>,
+}
+
+impl Read for CountingFile {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.file.read(out)?;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// How far a pass is through its file: the bytes of the file read so far (compressed bytes for a
+/// compressed trace) against the file's size.
+#[derive(Debug, Clone)]
+struct FileProgress {
+    read: Arc<AtomicU64>,
+    size: u64,
+}
+
+impl FileProgress {
+    fn fraction(&self) -> f64 {
+        if self.size == 0 {
+            return 1.0;
+        }
+        (self.read.load(Ordering::Relaxed) as f64 / self.size as f64).min(1.0)
+    }
+}
+
+/// [`open_input`], with the pass's progress through the file.
+fn open_input_counted(path: &Path) -> Result<(Box<dyn Read + Send>, FileProgress), WorkloadError> {
     let io_error = |source| WorkloadError::Io { path: path.to_path_buf(), source };
     let mut file = File::open(path).map_err(io_error)?;
     let mut magic = [0u8; 4];
@@ -96,13 +135,18 @@ pub fn open_input(path: &Path) -> Result<Box<dyn Read + Send>, WorkloadError> {
         filled += n;
     }
     let file = File::open(path).map_err(io_error)?;
-    Ok(if filled >= 2 && magic[..2] == [0x1f, 0x8b] {
+    let size = file.metadata().map_err(io_error)?.len();
+    let read = Arc::new(AtomicU64::new(0));
+    let progress = FileProgress { read: read.clone(), size };
+    let file = CountingFile { file, read };
+    let input: Box<dyn Read + Send> = if filled >= 2 && magic[..2] == [0x1f, 0x8b] {
         Box::new(flate2::read::MultiGzDecoder::new(BufReader::new(file)))
     } else if filled == 4 && magic == [0x28, 0xb5, 0x2f, 0xfd] {
         Box::new(zstd::stream::read::Decoder::new(file).map_err(io_error)?)
     } else {
         Box::new(file)
-    })
+    };
+    Ok((input, progress))
 }
 
 /// [`open_input`] behind a line buffer, for callers that want [`BufRead`].
@@ -112,6 +156,8 @@ pub fn open_text(path: &Path) -> Result<Box<dyn BufRead + Send>, WorkloadError> 
 
 /// How many bytes [`Lines`] asks its input for at a time (lines longer than this grow the buffer).
 const LINE_CHUNK_BYTES: usize = 1 << 18;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// Line-by-line access with 1-based line numbers, tolerant of a missing final newline.
 ///
@@ -276,6 +322,9 @@ pub struct TraceScan {
     /// outgrew `keep_records_bytes`).
     #[serde(skip)]
     kept: Option<std::sync::Arc<crate::kept_records::KeptRecords>>,
+    /// After how many records the scan stopped keeping them (they would have outgrown the budget).
+    #[serde(skip)]
+    kept_dropped_after: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, serde::Serialize)]
@@ -298,6 +347,8 @@ struct RecordStream {
     cached: Option<crate::trace_cache::CacheReader>,
     /// Records come from the scan's memory instead of the text.
     kept: Option<crate::kept_records::KeptReader>,
+    /// How far the text has been read (None when the text is not read).
+    progress: Option<FileProgress>,
     /// The column map of a `columns` trace.
     columns: Option<crate::formats::columns::ColumnLayout>,
 }
@@ -333,22 +384,25 @@ impl RecordStream {
             finished: false,
             cached: None,
             kept: None,
+            progress: None,
             columns: None,
         })
     }
 
     fn open(path: &Path, format: TraceFormat, skip_bad_lines: bool, max_request_bytes: u64) -> Result<Self, WorkloadError> {
+        let (input, progress) = open_input_counted(path)?;
         Ok(RecordStream {
             max_request_bytes,
             path: path.to_path_buf(),
             format,
-            lines: Lines::new(open_input(path)?),
+            lines: Lines::new(input),
             csv: CsvState::default(),
             skip_bad_lines,
             skipped: SkippedLines::default(),
             finished: false,
             cached: None,
             kept: None,
+            progress: Some(progress),
             columns: None,
         })
     }
@@ -531,6 +585,7 @@ impl TraceScan {
         };
         let cache_reused = stream.1.is_some();
         let mut kept = (writer.is_none() && !cache_reused && options.keep_records_bytes > 0).then(|| crate::kept_records::KeptRecordsBuilder::new(options.keep_records_bytes));
+        let mut kept_dropped_after = None;
         let mut requests = 0u64;
         let mut first_time_ns = u64::MAX;
         let mut last_time_ns = 0u64;
@@ -550,8 +605,14 @@ impl TraceScan {
                     writer.push(&record, line)?;
                 }
                 if let Some(builder) = kept.as_mut() {
-                    if !builder.push(&record, line) {
+                    // Dropped as soon as they would outgrow the budget: when they do not fit, and
+                    // before that when the part of the file read so far says they will not (so a
+                    // long trace does not first fill the budget for nothing).
+                    let projected_over = requests % KEPT_PROJECTION_EVERY == 0
+                        && stream.0.progress.as_ref().is_some_and(|progress| builder.outgrows(progress.fraction()));
+                    if projected_over || !builder.push(&record, line) {
                         kept = None;
+                        kept_dropped_after = Some(requests);
                     }
                 }
             }
@@ -576,6 +637,7 @@ impl TraceScan {
         }
         let mut scan = Self::assemble(path, options, format, requests, &summary, stream.skipped, cache, cache_reused);
         scan.kept = kept.map(|builder| builder.finish());
+        scan.kept_dropped_after = kept_dropped_after;
         Ok(scan)
     }
 
@@ -616,11 +678,18 @@ impl TraceScan {
             cache_reused,
             columns: options.columns.clone(),
             kept: None,
+            kept_dropped_after: None,
         }
     }
 
     pub fn duration_ns(&self) -> u64 {
         self.last_time_ns.saturating_sub(self.first_time_ns)
+    }
+
+    /// After how many records the scan stopped keeping them in memory because they would have
+    /// outgrown `keep_records_bytes` (None: kept, or never kept).
+    pub fn kept_records_dropped_after(&self) -> Option<u64> {
+        self.kept_dropped_after
     }
 
     /// The memory holding the records the scan kept for its readers (0: they read the text or the

@@ -69,7 +69,20 @@ fn a_trace_beyond_the_budget_is_read_from_the_text() {
     let options = TraceOptions { format: Some(ssdlab_workload::TraceFormat::Mqsim), keep_records_bytes: 2 << 20, ..TraceOptions::default() };
     let small = TraceScan::scan(&path, &options).unwrap();
     assert_eq!(small.kept_records_bytes(), 0, "the records outgrew the budget and were dropped");
+    // Dropped at the first projection from the part of the file read (a third of it), before the
+    // budget filled up (about 174,000 records would have fitted).
+    assert_eq!(small.kept_records_dropped_after(), Some(65_536));
+    // Compressed, the projection reads the compressed bytes taken from the file.
+    let compressed = path.with_extension("mqsim.gz");
+    let mut encoder = flate2::write::GzEncoder::new(std::fs::File::create(&compressed).unwrap(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut encoder, text.as_bytes()).unwrap();
+    encoder.finish().unwrap();
+    let small_compressed = TraceScan::scan(&compressed, &options).unwrap();
+    assert_eq!(small_compressed.kept_records_bytes(), 0);
+    assert!(small_compressed.kept_records_dropped_after().is_some_and(|after| after < 170_000), "{:?}", small_compressed.kept_records_dropped_after());
+    assert_eq!(requests(&small_compressed), requests(&small));
     let large = TraceScan::scan(&path, &TraceOptions { keep_records_bytes: 4 << 20, ..options }).unwrap();
     assert!(large.kept_records_bytes() > 0 && large.kept_records_bytes() <= 4 << 20);
+    assert_eq!(large.kept_records_dropped_after(), None);
     assert_eq!(requests(&small), requests(&large));
 }
