@@ -608,7 +608,7 @@ impl TraceScan {
                     // Dropped as soon as they would outgrow the budget: when they do not fit, and
                     // before that when the part of the file read so far says they will not (so a
                     // long trace does not first fill the budget for nothing).
-                    let projected_over = requests % KEPT_PROJECTION_EVERY == 0
+                    let projected_over = requests.is_multiple_of(KEPT_PROJECTION_EVERY)
                         && stream.0.progress.as_ref().is_some_and(|progress| builder.outgrows(progress.fraction()));
                     if projected_over || !builder.push(&record, line) {
                         kept = None;
