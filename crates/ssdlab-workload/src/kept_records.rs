@@ -13,8 +13,9 @@
 //! instead of 28; fixed widths make writing and reading one a few loads and stores (a varint
 //! layout of about 9 bytes took 14 ns per record each way, a third of parsing the text).
 //!
-//! The memory is bounded by `TraceOptions::keep_records_bytes`: a scan whose records outgrow it
-//! drops them and the replay parses the text as before (large traces: use the parsed-trace cache,
+//! The memory is bounded by `TraceOptions::keep_records_bytes`: a scan whose records outgrow it,
+//! or are projected to from the part of the file read so far, drops them and the replay parses
+//! the text as before (large traces: use the parsed-trace cache,
 //! which keeps them on disk). Left out: freeing chunks as a single-loop replay passes them (the
 //! peak is at the replay's start either way).
 
@@ -38,7 +39,7 @@ const SECTOR_BYTES: u64 = 512;
 /// The records of one scan, in file order.
 #[derive(Debug)]
 pub(crate) struct KeptRecords {
-    chunks: Vec<Box<[u8]>>,
+    chunks: Vec<Vec<u8>>,
     records: u64,
 }
 
@@ -75,7 +76,7 @@ fn op_of(code: u8) -> IoOp {
 
 /// Encodes the records a scan parses, up to a memory budget.
 pub(crate) struct KeptRecordsBuilder {
-    chunks: Vec<Box<[u8]>>,
+    chunks: Vec<Vec<u8>>,
     current: Vec<u8>,
     previous: Previous,
     records: u64,
@@ -138,7 +139,7 @@ impl KeptRecordsBuilder {
             return false;
         }
         if !self.current.is_empty() {
-            self.chunks.push(std::mem::take(&mut self.current).into_boxed_slice());
+            self.chunks.push(std::mem::take(&mut self.current));
         }
         self.current = Vec::with_capacity(CHUNK_BYTES);
         self.kept_bytes += CHUNK_BYTES as u64;
@@ -147,7 +148,7 @@ impl KeptRecordsBuilder {
 
     pub(crate) fn finish(mut self) -> Arc<KeptRecords> {
         if !self.current.is_empty() {
-            self.chunks.push(std::mem::take(&mut self.current).into_boxed_slice());
+            self.chunks.push(std::mem::take(&mut self.current));
         }
         Arc::new(KeptRecords { chunks: self.chunks, records: self.records })
     }
