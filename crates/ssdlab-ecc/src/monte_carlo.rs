@@ -2,7 +2,8 @@
 //!
 //! Each frame is real random data, encoded, written to cells (the other pages of the word line carry
 //! random data too, so the channel is asymmetric and data dependent), read through the channel
-//! model and decoded. Frame f draws from its own stream seeded by (seed, f), and frames run in
+//! model and decoded (LDPC frames by the decoder; a BCH frame by its error count, which decides a
+//! bounded-distance decoder's outcome exactly, see `simulate_frame`). Frame f draws from its own stream seeded by (seed, f), and frames run in
 //! batches on the rayon pool; the tally is folded in frame order and stops only at batch boundaries,
 //! so the result is the same for any number of threads. Stopping: at `target_failures` failures or
 //! `max_frames` frames. Confidence: Wilson score interval at 95 %.
@@ -271,7 +272,7 @@ fn simulate_frame(codes: &Codes, reads: &[ChipRead], decoder: DecoderKind, ldpc_
             // corrected; with more, the decoder either fails or flips at most t bits (its locator
             // is refused above degree t, `BchCode::decode`), which cannot reach the codeword sent.
             // So the frame fails exactly when it has more than t errors, and the decoder (about
-            // half of a BCH frame's time) need not run; `bch_outcome_is_its_error_count` checks
+            // 70 % of a BCH frame's time) need not run; `bch_outcome_is_its_error_count` checks
             // the rule against the decoder around t.
             let failed = bit_errors > codes.bch.t as u64;
             FrameResult { failed, bit_errors, bits: clean.len() as u64, iterations: 0 }
