@@ -333,26 +333,15 @@ impl<'a, L: Lane> MinSumDecoder<'a, L> {
             let messages = &self.messages[base + e * z..base + (e + 1) * z];
             absorb(&self.posterior[column..column + z], messages, &mut min1[rows.clone()], &mut min2[rows.clone()], &mut signs[rows]);
         }
-        merge_halves(min1, min2, signs, z);
-        // 2. Corrected magnitudes (both copies, as merged).
+        // 2. Merged rows and their corrected magnitudes, in one pass (both copies).
         match self.rule {
             CheckNodeRule::Normalized { factor } => {
                 let numerator = (factor * 16.0).round() as i32;
-                for (o, &m) in out1.iter_mut().zip(min1.iter()) {
-                    *o = m.scaled(numerator).min(L::MESSAGE_LIMIT);
-                }
-                for (o, &m) in out2.iter_mut().zip(min2.iter()) {
-                    *o = m.scaled(numerator).min(L::MESSAGE_LIMIT);
-                }
+                merge_and_correct(min1, min2, signs, out1, out2, z, |m: L| m.scaled(numerator).min(L::MESSAGE_LIMIT));
             }
             CheckNodeRule::Offset { offset } => {
                 let steps = L::from_steps((offset * L::SCALE).max(0.0));
-                for (o, &m) in out1.iter_mut().zip(min1.iter()) {
-                    *o = m.saturating_sub(steps).max(L::default()).min(L::MESSAGE_LIMIT);
-                }
-                for (o, &m) in out2.iter_mut().zip(min2.iter()) {
-                    *o = m.saturating_sub(steps).max(L::default()).min(L::MESSAGE_LIMIT);
-                }
+                merge_and_correct(min1, min2, signs, out1, out2, z, |m: L| m.saturating_sub(steps).max(L::default()).min(L::MESSAGE_LIMIT));
             }
         }
         // 3. New check messages and posteriors.
@@ -386,25 +375,31 @@ impl<'a, L: Lane> MinSumDecoder<'a, L> {
 }
 
 /// Merges the two copies of the doubled row arrays (see `process_layer`) and writes the merged
-/// values into both, so that any rotated view reads the whole row's values.
+/// minimum, sign parity and both corrected magnitudes into both copies, so that any rotated view
+/// reads the whole row's values (the merged second minimum is needed only corrected).
 #[inline(always)]
-fn merge_halves<L: Lane>(min1: &mut [L], min2: &mut [L], signs: &mut [L], z: usize) {
+fn merge_and_correct<L: Lane>(min1: &mut [L], min2: &[L], signs: &mut [L], out1: &mut [L], out2: &mut [L], z: usize, correct: impl Fn(L) -> L) {
     let (min1_a, min1_b) = min1.split_at_mut(z);
-    let (min2_a, min2_b) = min2.split_at_mut(z);
+    let (min2_a, min2_b) = min2.split_at(z);
     let (signs_a, signs_b) = signs.split_at_mut(z);
-    let (min1_b, min2_b, signs_b) = (&mut min1_b[..z], &mut min2_b[..z], &mut signs_b[..z]);
-    let (min1_a, min2_a, signs_a) = (&mut min1_a[..z], &mut min2_a[..z], &mut signs_a[..z]);
+    let (out1_a, out1_b) = out1.split_at_mut(z);
+    let (out2_a, out2_b) = out2.split_at_mut(z);
+    let (min1_a, min1_b, min2_a, min2_b) = (&mut min1_a[..z], &mut min1_b[..z], &min2_a[..z], &min2_b[..z]);
+    let (signs_a, signs_b, out1_a, out1_b, out2_a, out2_b) = (&mut signs_a[..z], &mut signs_b[..z], &mut out1_a[..z], &mut out1_b[..z], &mut out2_a[..z], &mut out2_b[..z]);
     for i in 0..z {
         let (a1, b1) = (min1_a[i], min1_b[i]);
         let first = a1.min(b1);
         let second = a1.max(b1).min(min2_a[i].min(min2_b[i]));
         let parity = signs_a[i] ^ signs_b[i];
+        let (corrected_first, corrected_second) = (correct(first), correct(second));
         min1_a[i] = first;
         min1_b[i] = first;
-        min2_a[i] = second;
-        min2_b[i] = second;
         signs_a[i] = parity;
         signs_b[i] = parity;
+        out1_a[i] = corrected_first;
+        out1_b[i] = corrected_first;
+        out2_a[i] = corrected_second;
+        out2_b[i] = corrected_second;
     }
 }
 
