@@ -69,24 +69,16 @@ impl BatchedReader {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ssdlab_workload::{TraceOptions, TraceScan};
+    use crate::host::test_traces::{break_line, csv_trace, scan_of, served_before_error};
+    use ssdlab_workload::TraceScan;
 
-    /// A CSV trace of `lines` 4 KiB requests, scanned (records not kept: the batches read the text),
-    /// then line `broken` (1-based, the header is line 1) made unreadable when given.
+    /// A scanned CSV trace of `lines` requests, line `broken` (1-based, the header is line 1) then
+    /// made unreadable when given.
     fn scanned(name: &str, lines: usize, broken: Option<usize>) -> TraceScan {
-        let dir = std::env::temp_dir().join(format!("ssdlab-batched-{}-{name}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.csv");
-        let mut text = String::from("time_us,op,offset,size\n");
-        for i in 0..lines {
-            text.push_str(&format!("{i},{},{},4096\n", if i % 3 == 0 { "W" } else { "R" }, (i * 7919 % 5000) * 4096));
-        }
-        std::fs::write(&path, &text).unwrap();
-        let scan = TraceScan::scan(&path, &TraceOptions { keep_records_bytes: 0, ..TraceOptions::default() }).unwrap();
-        if let Some(broken) = broken {
-            let mut all: Vec<String> = text.lines().map(str::to_string).collect();
-            all[broken - 1] = all[broken - 1].replace(",W,", ",Q,").replace(",R,", ",Q,");
-            std::fs::write(&path, all.join("\n") + "\n").unwrap();
+        let path = csv_trace(&format!("batched-{name}"), lines);
+        let scan = scan_of(&path);
+        if let Some(line) = broken {
+            break_line(&path, line);
         }
         scan
     }
@@ -109,14 +101,7 @@ mod tests {
         for broken_request in [7, BATCH_REQUESTS, BATCH_REQUESTS + 1, 2 * BATCH_REQUESTS + 3] {
             let line = broken_request + 1;
             let mut batched = BatchedReader::new(scanned(&format!("broken{broken_request}"), 3 * BATCH_REQUESTS, Some(line)).reader().unwrap());
-            let mut served = 0;
-            let error = loop {
-                match batched.next_request() {
-                    Ok(Some(_)) => served += 1,
-                    Ok(None) => panic!("the changed line must fail"),
-                    Err(error) => break error,
-                }
-            };
+            let (served, error) = served_before_error(|| batched.next_request());
             assert_eq!(served, broken_request - 1, "every request before the changed line");
             assert!(error.to_string().contains(&format!(":{line}")), "{error}");
             assert_eq!(batched.next_request().unwrap(), None);

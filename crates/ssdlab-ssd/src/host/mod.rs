@@ -17,6 +17,8 @@ pub mod device_queue;
 pub mod export;
 mod read_ahead;
 pub mod stall;
+#[cfg(test)]
+mod test_traces;
 pub mod workload_class;
 
 use crate::error::SimulationError;

@@ -156,26 +156,7 @@ impl Drop for ReadAhead {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ssdlab_workload::TraceOptions;
-
-    fn trace(name: &str, lines: usize) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("ssdlab-read-ahead-{}-{name}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.csv");
-        let mut text = String::from("time_us,op,offset,size\n");
-        for i in 0..lines {
-            // Timestamps go backwards now and then (counted as reordered).
-            let time = if i % 1000 == 999 { i - 5 } else { i };
-            text.push_str(&format!("{time},{},{},4096\n", if i % 3 == 0 { "W" } else { "R" }, (i * 7919 % 5000) * 4096));
-        }
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-
-    /// The scan of a text the reader thread parses (the runs that read ahead keep no records).
-    fn scan_of(path: &std::path::Path) -> TraceScan {
-        TraceScan::scan(path, &TraceOptions { keep_records_bytes: 0, ..TraceOptions::default() }).unwrap()
-    }
+    use crate::host::test_traces::{break_line, csv_trace as trace, scan_of, served_before_error};
 
     fn key(request: &IoRequest) -> (u64, u64, u64, u64, bool) {
         (request.arrival.0, request.offset_bytes, request.size_bytes, request.origin_line, request.op == ssdlab_workload::IoOp::Write)
@@ -203,21 +184,11 @@ mod tests {
     fn a_trace_changed_under_the_run_fails_after_the_requests_before_the_change() {
         let path = trace("changed", 2 * BATCH_REQUESTS);
         let scan = scan_of(&path);
-        // The same length, one line made unreadable after the scan.
-        let text = std::fs::read_to_string(&path).unwrap();
-        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        // The same length, one line made unreadable after the scan (request `broken`, line + 1).
         let broken = BATCH_REQUESTS + 10;
-        lines[broken] = lines[broken].replace(",W,", ",Q,").replace(",R,", ",Q,");
-        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        break_line(&path, broken + 1);
         let mut ahead = ReadAhead::spawn(scan).unwrap();
-        let mut served = 0;
-        let error = loop {
-            match ahead.next_request() {
-                Ok(Some(_)) => served += 1,
-                Ok(None) => panic!("the changed line must fail"),
-                Err(error) => break error,
-            }
-        };
+        let (served, error) = served_before_error(|| ahead.next_request());
         assert_eq!(served, broken - 1, "every request before the changed line, none after");
         assert!(error.to_string().contains(&format!(":{}", broken + 1)) || error.to_string().contains(&format!("line {}", broken + 1)), "{error}");
         assert!(ahead.next_request().unwrap().is_none());
