@@ -2,9 +2,10 @@
 //! table) or 8-bit ([`Lane`]: twice the lanes per vector, for throughput comparisons).
 //!
 //! Layers are the block rows. Within a layer the Z check rows touch disjoint variables (each block
-//! column appears at most once per block row and a circulant is a permutation), so all Z rows are
-//! processed together: every loop below runs over a circulant's Z variables as contiguous slices
-//! (the rotation is absorbed by doubled row arrays), which the compiler turns into SIMD. The same loops are compiled three times and one is chosen at run
+//! column appears at most once per block row and a circulant is a permutation), so rows are
+//! processed together: a chunk of 32 rows at a time, its minima in registers across the layer's
+//! circulants ([`row_chunks`]), each circulant's variables one contiguous load thanks to padded
+//! block columns ([`layout`]). The same loops are compiled three times and one is chosen at run
 //! time ([`SimdLevel`]): AVX-512BW (32 lanes of i16), AVX2 (16 lanes) or the portable baseline (SSE2,
 //! 8 lanes, or whatever the target has). Integer arithmetic makes every path's decisions
 //! bit-identical (a property test decodes random frames on each). Messages saturate at +-i16::MAX.
@@ -12,7 +13,15 @@
 //! checks. Source: Hocevar, "A reduced complexity decoder architecture via layered decoding of LDPC
 //! codes" (SiPS 2004); Chen & Fossorier, normalized/offset BP-based decoding (IEEE Trans. Commun. 2002).
 
+mod layout;
+mod row_chunks;
+/// The vector forms the lane types name (an implementation detail of [`Lane`]).
+#[doc(hidden)]
+pub mod row_vectors;
+
 use super::QcLdpcCode;
+use layout::Layout;
+use row_vectors::{Correction, RowVector, Rows};
 
 /// How check-node magnitudes are corrected.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -90,6 +99,11 @@ pub trait Lane:
     Copy + Ord + Default + std::fmt::Debug + std::ops::BitAnd<Output = Self> + std::ops::BitOr<Output = Self> + std::ops::BitXor<Output = Self> + std::ops::Not<Output = Self> + Send + Sync
 {
     const MAX: Self;
+    /// The vectors the AVX-512 and AVX2 entry points decode with.
+    #[doc(hidden)]
+    type Avx512Rows: RowVector<Self>;
+    #[doc(hidden)]
+    type Avx2Rows: RowVector<Self>;
     /// LLR units per integer step.
     const SCALE: f64;
     /// Channel LLRs are clipped to this many steps.
@@ -114,9 +128,11 @@ pub trait Lane:
 }
 
 macro_rules! lane {
-    ($t:ty, $scale:expr, $limit:expr, $message_limit:expr) => {
+    ($t:ty, $scale:expr, $limit:expr, $message_limit:expr, $avx512:ty, $avx2:ty) => {
         impl Lane for $t {
             const MAX: Self = <$t>::MAX;
+            type Avx512Rows = $avx512;
+            type Avx2Rows = $avx2;
             const SCALE: f64 = $scale;
             const CHANNEL_LIMIT: Self = $limit;
             const MESSAGE_LIMIT: Self = $message_limit;
@@ -160,26 +176,39 @@ macro_rules! lane {
 }
 
 // 16-bit: 1/8 LLR steps, channel clipped at 15 LLR units (the decoder every curve and table uses).
-lane!(i16, LLR_SCALE, CHANNEL_LLR_LIMIT, i16::MAX);
+#[cfg(target_arch = "x86_64")]
+lane!(i16, LLR_SCALE, CHANNEL_LLR_LIMIT, i16::MAX, row_vectors::Avx512Rows16, row_vectors::Avx2Rows16);
+#[cfg(not(target_arch = "x86_64"))]
+lane!(i16, LLR_SCALE, CHANNEL_LLR_LIMIT, i16::MAX, PortableRows<i16>, PortableRows<i16>);
 /// 8-bit check messages are clipped at the channel limit (15.5 LLR units): without a clip, posteriors
 /// saturated at 63.5 and half of the frames at RBER 5e-3 failed (33 of 64 at 10 iterations; 64 of 64 with it).
 const MESSAGE_LIMIT_8: i8 = 31;
 // 8-bit: 1/2 LLR steps, channel clipped at 15.5 LLR units, posteriors saturating at 63.5.
-lane!(i8, 2.0, 31, MESSAGE_LIMIT_8);
+// The portable form vectorises the 8-bit decoder well (32 lanes, one 256-bit vector).
+lane!(i8, 2.0, 31, MESSAGE_LIMIT_8, PortableRows<i8>, PortableRows<i8>);
+
+/// Rows per chunk of the portable form.
+const PORTABLE_ROWS: usize = 32;
+type PortableRows<L> = Rows<L, PORTABLE_ROWS>;
+
+/// Rows per chunk for a lane type on a SIMD level.
+fn vector_rows<L: Lane>(level: SimdLevel) -> usize {
+    match level {
+        SimdLevel::Avx512 => L::Avx512Rows::ROWS,
+        SimdLevel::Avx2 => L::Avx2Rows::ROWS,
+        SimdLevel::Portable => PORTABLE_ROWS,
+    }
+}
 
 pub struct MinSumDecoder<'a, L: Lane = i16> {
     code: &'a QcLdpcCode,
     rule: CheckNodeRule,
     max_iterations: u32,
-    /// Posterior LLRs, one per bit, in block-column order. (An earlier layout kept every column twice
-    /// so that a circulant's rotated view was one slice, and re-synchronised the copies after each
-    /// circulant; now the rotation is carried by the doubled row arrays, see `process_layer`.)
+    layout: Layout,
+    /// Posterior LLRs, block column by block column, each column padded (see [`layout`]).
     posterior: Vec<L>,
-    /// Check-to-variable messages, layer by layer, circulant by circulant, row by row.
+    /// Check-to-variable messages, layer by layer, chunk by chunk, circulant by circulant.
     messages: Vec<L>,
-    /// Start of each layer in `messages`.
-    layer_offsets: Vec<usize>,
-    workspace: Workspace<L>,
     /// The instruction set the loops run with (the widest the CPU has unless set).
     simd: SimdLevel,
 }
@@ -205,34 +234,26 @@ pub fn quantize<L: Lane>(llr: f64) -> L {
 impl<'a, L: Lane> MinSumDecoder<'a, L> {
     /// A decoder with messages of type `L` (`MinSumDecoder::<i8>::with_lanes` for 8 bits).
     pub fn with_lanes(code: &'a QcLdpcCode, rule: CheckNodeRule, max_iterations: u32) -> Self {
-        let z = code.z;
-        let mut layer_offsets = Vec::with_capacity(code.layers.len());
-        let mut total = 0;
-        for layer in &code.layers {
-            layer_offsets.push(total);
-            total += layer.len() * z;
-        }
+        let simd = SimdLevel::detect();
+        let layout = Layout::new(code, vector_rows::<L>(simd));
         MinSumDecoder {
             code,
             rule,
             max_iterations,
-            posterior: vec![L::default(); code.n()],
-            messages: vec![L::default(); total],
-            layer_offsets,
-            workspace: Workspace {
-                min1: vec![L::default(); 2 * z],
-                min2: vec![L::default(); 2 * z],
-                signs: vec![L::default(); 2 * z],
-                out1: vec![L::default(); 2 * z],
-                out2: vec![L::default(); 2 * z],
-            },
-            simd: SimdLevel::detect(),
+            posterior: vec![L::default(); layout.posterior_len()],
+            messages: vec![L::default(); layout.messages],
+            layout,
+            simd,
         }
     }
 
     /// Runs the loops with `level` (at most what the CPU supports: a wider level is lowered to it).
     pub fn with_simd(mut self, level: SimdLevel) -> Self {
         self.simd = level.min(SimdLevel::detect());
+        // Chunks are as wide as the level's vectors.
+        self.layout = Layout::new(self.code, vector_rows::<L>(self.simd));
+        self.posterior = vec![L::default(); self.layout.posterior_len()];
+        self.messages = vec![L::default(); self.layout.messages];
         self
     }
 
@@ -254,7 +275,7 @@ impl<'a, L: Lane> MinSumDecoder<'a, L> {
 
     fn run(&mut self, channel: &[L], schedule: Schedule) -> DecodeOutcome {
         assert_eq!(channel.len(), self.code.n());
-        self.posterior.copy_from_slice(channel);
+        self.layout.load(channel, &mut self.posterior);
         self.messages.iter_mut().for_each(|m| *m = L::default());
         match self.simd {
             // SAFETY (both): `simd` is never above `SimdLevel::detect()`, i.e. the running CPU has
@@ -270,184 +291,84 @@ impl<'a, L: Lane> MinSumDecoder<'a, L> {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn decode_avx2(&mut self, schedule: Schedule) -> DecodeOutcome {
-        self.decode_portable(schedule)
+        self.decode_with::<L::Avx2Rows>(schedule)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,bmi2")]
     unsafe fn decode_avx512(&mut self, schedule: Schedule) -> DecodeOutcome {
-        self.decode_portable(schedule)
+        self.decode_with::<L::Avx512Rows>(schedule)
     }
 
-    /// The decoding loop; `inline(always)` so that each entry point compiles it for its vectors.
-    #[inline(always)]
     fn decode_portable(&mut self, schedule: Schedule) -> DecodeOutcome {
-        if schedule.early_stop && self.syndrome_is_zero() {
+        self.decode_with::<PortableRows<L>>(schedule)
+    }
+
+    /// The decoding loop with vectors `V` (or single rows when the layout's chunks are; see
+    /// [`layout`]); `inline(always)` so that each entry point compiles it for its instruction set.
+    #[inline(always)]
+    fn decode_with<V: RowVector<L>>(&mut self, schedule: Schedule) -> DecodeOutcome {
+        if self.layout.width == V::ROWS {
+            self.decode_chunks::<V>(schedule)
+        } else {
+            self.decode_chunks::<Rows<L, 1>>(schedule)
+        }
+    }
+
+    #[inline(always)]
+    fn decode_chunks<V: RowVector<L>>(&mut self, schedule: Schedule) -> DecodeOutcome {
+        debug_assert_eq!(self.layout.width, V::ROWS);
+        if schedule.early_stop && self.syndrome_is_zero::<V>() {
             return DecodeOutcome { success: true, iterations: 0 };
         }
         for iteration in 1..=schedule.iterations {
-            for layer in 0..self.code.layers.len() {
-                self.process_layer(layer);
+            for layer in 0..self.layout.layers.len() {
+                self.process_layer::<V>(layer);
             }
-            if schedule.early_stop && self.syndrome_is_zero() {
+            if schedule.early_stop && self.syndrome_is_zero::<V>() {
                 return DecodeOutcome { success: true, iterations: iteration };
             }
         }
-        let success = !schedule.early_stop && self.syndrome_is_zero();
+        let success = !schedule.early_stop && self.syndrome_is_zero::<V>();
         DecodeOutcome { success, iterations: schedule.iterations }
     }
 
     /// Hard decisions of the current posterior (one bit per byte).
     pub fn hard_decisions(&self) -> Vec<u8> {
-        self.posterior.iter().map(|&l| l.is_negative() as u8).collect()
+        self.layout.columns(&self.posterior).flatten().map(|&l| l.is_negative() as u8).collect()
     }
 
     /// Hard decisions of the information bits equal `info`.
     pub fn information_matches(&self, info: &[u8]) -> bool {
         // Blocks of 64 without an early exit inside (so they vectorise), one check per block.
-        self.posterior.chunks(64).zip(info.chunks(64)).all(|(posterior, bits)| posterior.iter().zip(bits).fold(0u8, |differ, (&l, &b)| differ | ((l.is_negative() as u8) ^ b)) == 0)
+        self.layout.columns(&self.posterior).zip(info.chunks(self.layout.z)).all(|(column, bits)| {
+            column.chunks(64).zip(bits.chunks(64)).all(|(posterior, bits)| posterior.iter().zip(bits).fold(0u8, |differ, (&l, &b)| differ | ((l.is_negative() as u8) ^ b)) == 0)
+        })
     }
 
     #[inline(always)]
-    fn process_layer(&mut self, layer: usize) {
-        let z = self.code.z;
-        let circulants = &self.code.layers[layer];
-        let base = self.layer_offsets[layer];
-        let Workspace { min1, min2, signs, out1, out2 } = &mut self.workspace;
-        // Loops run over a circulant's variables in posterior order p = 0..Z (one contiguous slice
-        // of the posterior and of its messages, no split); variable p meets check row
-        // r = (p - shift) mod Z, which is index p + Z - shift of the doubled (2Z) row arrays: rows
-        // Z-shift..Z in the first copy, 0..Z-shift in the second. Each copy gathers a two-minimum
-        // over part of the row's edges; merging the two copies gives exactly the row's minimum,
-        // second minimum and sign parity (a two-minimum merges exactly), whatever the split.
-        //
-        // 1. Variable-to-check messages (posterior minus this layer's previous check message), and
-        //    for every check row the two smallest magnitudes and the xor of all inputs (its sign bit
-        //    is the parity of negative inputs).
-        min1.fill(L::MAX);
-        min2.fill(L::MAX);
-        signs.fill(L::default());
-        for (e, c) in circulants.iter().enumerate() {
-            let column = c.block_column * z;
-            let rows = z - c.shift..2 * z - c.shift;
-            let messages = &self.messages[base + e * z..base + (e + 1) * z];
-            absorb(&self.posterior[column..column + z], messages, &mut min1[rows.clone()], &mut min2[rows.clone()], &mut signs[rows]);
-        }
-        // 2. Merged rows and their corrected magnitudes, in one pass (both copies).
-        match self.rule {
-            CheckNodeRule::Normalized { factor } => {
-                let numerator = (factor * 16.0).round() as i32;
-                merge_and_correct(min1, min2, signs, out1, out2, z, |m: L| m.scaled(numerator).min(L::MESSAGE_LIMIT));
-            }
-            CheckNodeRule::Offset { offset } => {
-                let steps = L::from_steps((offset * L::SCALE).max(0.0));
-                merge_and_correct(min1, min2, signs, out1, out2, z, |m: L| m.saturating_sub(steps).max(L::default()).min(L::MESSAGE_LIMIT));
-            }
-        }
-        // 3. New check messages and posteriors.
-        for (e, c) in circulants.iter().enumerate() {
-            let column = c.block_column * z;
-            let rows = z - c.shift..2 * z - c.shift;
-            let messages = &mut self.messages[base + e * z..base + (e + 1) * z];
-            emit(&min1[rows.clone()], &out1[rows.clone()], &out2[rows.clone()], &signs[rows], messages, &mut self.posterior[column..column + z]);
-        }
+    fn process_layer<V: RowVector<L>>(&mut self, layer: usize) {
+        let layout = &self.layout.layers[layer];
+        let positions = &self.layout.positions[layout.positions.clone()];
+        let messages = &mut self.messages[layout.messages.clone()];
+        let correction = match self.rule {
+            CheckNodeRule::Normalized { factor } => Correction::Normalized { numerator: (factor * 16.0).round() as i32 },
+            CheckNodeRule::Offset { offset } => Correction::Offset { steps: L::from_steps((offset * L::SCALE).max(0.0)) },
+        };
+        row_chunks::process_layer::<L, V>(&mut self.posterior, messages, positions, layout.circulants, correction);
+        self.layout.refresh_pads(layout, &mut self.posterior);
     }
 
     #[inline(always)]
-    fn syndrome_is_zero(&mut self) -> bool {
-        let z = self.code.z;
-        let parity = &mut self.workspace.signs;
-        for layer in &self.code.layers {
-            parity.fill(L::default());
-            for c in layer {
-                let column = c.block_column * z;
-                xor_into(&mut parity[z - c.shift..2 * z - c.shift], &self.posterior[column..column + z]);
-            }
-            // The sign bit of each row's xor (both copies together) is the parity of that check's
-            // hard decisions.
-            let (first, second) = parity.split_at(z);
-            if first.iter().zip(second).fold(L::default(), |acc, (&a, &b)| acc | (a ^ b)).is_negative() {
+    fn syndrome_is_zero<V: RowVector<L>>(&self) -> bool {
+        // A plain loop, not `Iterator::all` with a closure: the closure would not be inlined into
+        // the entry point, and the intrinsics in it would be calls.
+        for layer in &self.layout.layers {
+            if !row_chunks::layer_is_satisfied::<L, V>(&self.posterior, &self.layout.positions[layer.positions.clone()], layer.circulants) {
                 return false;
             }
         }
         true
-    }
-}
-
-/// Merges the two copies of the doubled row arrays (see `process_layer`) and writes the merged
-/// minimum, sign parity and both corrected magnitudes into both copies, so that any rotated view
-/// reads the whole row's values (the merged second minimum is needed only corrected).
-#[inline(always)]
-fn merge_and_correct<L: Lane>(min1: &mut [L], min2: &[L], signs: &mut [L], out1: &mut [L], out2: &mut [L], z: usize, correct: impl Fn(L) -> L) {
-    let (min1_a, min1_b) = min1.split_at_mut(z);
-    let (min2_a, min2_b) = min2.split_at(z);
-    let (signs_a, signs_b) = signs.split_at_mut(z);
-    let (out1_a, out1_b) = out1.split_at_mut(z);
-    let (out2_a, out2_b) = out2.split_at_mut(z);
-    let (min1_a, min1_b, min2_a, min2_b) = (&mut min1_a[..z], &mut min1_b[..z], &min2_a[..z], &min2_b[..z]);
-    let (signs_a, signs_b, out1_a, out1_b, out2_a, out2_b) = (&mut signs_a[..z], &mut signs_b[..z], &mut out1_a[..z], &mut out1_b[..z], &mut out2_a[..z], &mut out2_b[..z]);
-    for i in 0..z {
-        let (a1, b1) = (min1_a[i], min1_b[i]);
-        let first = a1.min(b1);
-        let second = a1.max(b1).min(min2_a[i].min(min2_b[i]));
-        let parity = signs_a[i] ^ signs_b[i];
-        let (corrected_first, corrected_second) = (correct(first), correct(second));
-        min1_a[i] = first;
-        min1_b[i] = first;
-        signs_a[i] = parity;
-        signs_b[i] = parity;
-        out1_a[i] = corrected_first;
-        out1_b[i] = corrected_first;
-        out2_a[i] = corrected_second;
-        out2_b[i] = corrected_second;
-    }
-}
-
-/// Per-layer row arrays, doubled (2Z, see `process_layer`).
-struct Workspace<L> {
-    min1: Vec<L>,
-    min2: Vec<L>,
-    signs: Vec<L>,
-    out1: Vec<L>,
-    out2: Vec<L>,
-}
-
-/// Variable-to-check messages of one circulant, folded into the rows' minimum tracking.
-/// Written as an indexed loop over equal-length slices so that it vectorises; the second minimum
-/// is updated branch-free as min(min2, max(min1, |t|)).
-#[inline(always)]
-fn absorb<L: Lane>(posterior: &[L], messages: &[L], min1: &mut [L], min2: &mut [L], signs: &mut [L]) {
-    let n = posterior.len();
-    let (messages, min1, min2, signs) = (&messages[..n], &mut min1[..n], &mut min2[..n], &mut signs[..n]);
-    for i in 0..n {
-        let t = posterior[i].saturating_sub(messages[i]);
-        let magnitude = t.magnitude();
-        let m1 = min1[i];
-        min2[i] = min2[i].min(magnitude.max(m1));
-        min1[i] = m1.min(magnitude);
-        signs[i] = signs[i] ^ t;
-    }
-}
-
-/// New check-to-variable messages of one circulant and the updated posteriors. An edge whose
-/// input magnitude equals the row minimum gets the second minimum (on ties both are equal).
-#[inline(always)]
-/// The variable-to-check input t is recomputed from the posterior and the old message (both as
-/// `absorb` read them: a layer touches each variable once) instead of being stored in between.
-fn emit<L: Lane>(min1: &[L], out1: &[L], out2: &[L], signs: &[L], messages: &mut [L], posterior: &mut [L]) {
-    let n = posterior.len();
-    let (min1, out1, out2, signs, messages) = (&min1[..n], &out1[..n], &out2[..n], &signs[..n], &mut messages[..n]);
-    for i in 0..n {
-        let t = posterior[i].saturating_sub(messages[i]);
-        let magnitude = t.magnitude();
-        // Branch-free select (both loads unconditional, so the loop stays vectorised).
-        let second = L::mask(magnitude == min1[i]);
-        let chosen = (out2[i] & second) | (out1[i] & !second);
-        // All ones when the other inputs hold an odd number of negatives (this edge's own sign excluded).
-        let negative = (signs[i] ^ t).sign_mask();
-        let message = chosen.negate_where(negative);
-        messages[i] = message;
-        posterior[i] = t.saturating_add(message);
     }
 }
 
@@ -456,13 +377,4 @@ fn emit<L: Lane>(min1: &[L], out1: &[L], out2: &[L], signs: &[L], messages: &mut
 struct Schedule {
     early_stop: bool,
     iterations: u32,
-}
-
-#[inline(always)]
-fn xor_into<L: Lane>(parity: &mut [L], values: &[L]) {
-    let n = parity.len();
-    let values = &values[..n];
-    for i in 0..n {
-        parity[i] = parity[i] ^ values[i];
-    }
 }

@@ -1,0 +1,337 @@
+//! The values of a chunk of check rows (or of the variables they meet) as one vector: the
+//! operations the layered kernel needs, for each instruction set.
+//!
+//! [`Rows`] is the portable form (an array the compiler vectorises as it can; it also serves the
+//! 8-bit decoder everywhere and any Z that is not a multiple of a vector). The 16-bit decoder on
+//! x86-64 uses intrinsics ([`Avx512Rows16`], [`Avx2Rows16`]): with arrays the compiler kept the
+//! rows' running minima in stack slots across the circulant loop (a store and a reload per
+//! circulant), which cost more than the row arrays the kernel removed. Every operation is the
+//! same integer operation as [`Lane`]'s, lane by lane, so every form decides identically (the
+//! property test in `tests/ldpc_properties.rs` and the unit tests here compare them).
+
+use super::Lane;
+
+/// A vector of `ROWS` lanes of `L`.
+pub trait RowVector<L: Lane>: Copy {
+    const ROWS: usize;
+    /// The first `ROWS` values of `from` (panics if it is shorter).
+    fn load(from: &[L]) -> Self;
+    /// Writes the first `ROWS` values of `to` (panics if it is shorter).
+    fn store(self, to: &mut [L]);
+    fn splat(value: L) -> Self;
+    fn saturating_sub(self, other: Self) -> Self;
+    fn saturating_add(self, other: Self) -> Self;
+    fn min(self, other: Self) -> Self;
+    fn max(self, other: Self) -> Self;
+    fn xor(self, other: Self) -> Self;
+    /// [`Lane::magnitude`] of each lane.
+    fn magnitude(self) -> Self;
+    /// `if_equal` in lanes where `self == other`, else `otherwise`.
+    fn select_equal(self, other: Self, if_equal: Self, otherwise: Self) -> Self;
+    /// Each lane (non-negative, at most `L::MAX`) negated where `sign`'s lane is negative.
+    fn negate_where_negative(self, sign: Self) -> Self;
+    /// Whether any lane is negative.
+    fn any_negative(self) -> bool;
+    /// [`Lane::scaled`] of each lane.
+    fn scaled(self, numerator: i32) -> Self;
+}
+
+/// How check-node magnitudes are corrected, in the lane type's integer steps.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Correction<L> {
+    Normalized { numerator: i32 },
+    Offset { steps: L },
+}
+
+impl<L: Lane> Correction<L> {
+    #[inline(always)]
+    pub fn apply<V: RowVector<L>>(self, magnitudes: V) -> V {
+        let limit = V::splat(L::MESSAGE_LIMIT);
+        match self {
+            Correction::Normalized { numerator } => magnitudes.scaled(numerator).min(limit),
+            Correction::Offset { steps } => magnitudes.saturating_sub(V::splat(steps)).max(V::splat(L::default())).min(limit),
+        }
+    }
+}
+
+/// The portable form: `W` lanes in an array.
+#[derive(Debug, Clone, Copy)]
+pub struct Rows<L, const W: usize>([L; W]);
+
+impl<L: Lane, const W: usize> Rows<L, W> {
+    #[inline(always)]
+    fn zip(self, other: Self, f: impl Fn(L, L) -> L) -> Self {
+        Rows(std::array::from_fn(|i| f(self.0[i], other.0[i])))
+    }
+}
+
+impl<L: Lane, const W: usize> RowVector<L> for Rows<L, W> {
+    const ROWS: usize = W;
+    #[inline(always)]
+    fn load(from: &[L]) -> Self {
+        Rows(*from.first_chunk::<W>().expect("a whole vector of rows"))
+    }
+    #[inline(always)]
+    fn store(self, to: &mut [L]) {
+        *to.first_chunk_mut::<W>().expect("a whole vector of rows") = self.0;
+    }
+    #[inline(always)]
+    fn splat(value: L) -> Self {
+        Rows([value; W])
+    }
+    #[inline(always)]
+    fn saturating_sub(self, other: Self) -> Self {
+        self.zip(other, L::saturating_sub)
+    }
+    #[inline(always)]
+    fn saturating_add(self, other: Self) -> Self {
+        self.zip(other, L::saturating_add)
+    }
+    #[inline(always)]
+    fn min(self, other: Self) -> Self {
+        self.zip(other, Ord::min)
+    }
+    #[inline(always)]
+    fn max(self, other: Self) -> Self {
+        self.zip(other, Ord::max)
+    }
+    #[inline(always)]
+    fn xor(self, other: Self) -> Self {
+        self.zip(other, |a, b| a ^ b)
+    }
+    #[inline(always)]
+    fn magnitude(self) -> Self {
+        Rows(self.0.map(L::magnitude))
+    }
+    #[inline(always)]
+    fn select_equal(self, other: Self, if_equal: Self, otherwise: Self) -> Self {
+        // Branch-free, so that the loop stays vectorised.
+        Rows(std::array::from_fn(|i| {
+            let equal = L::mask(self.0[i] == other.0[i]);
+            (if_equal.0[i] & equal) | (otherwise.0[i] & !equal)
+        }))
+    }
+    #[inline(always)]
+    fn negate_where_negative(self, sign: Self) -> Self {
+        self.zip(sign, |value, sign| value.negate_where(sign.sign_mask()))
+    }
+    #[inline(always)]
+    fn any_negative(self) -> bool {
+        self.0.iter().fold(L::default(), |acc, &value| acc | value).is_negative()
+    }
+    #[inline(always)]
+    fn scaled(self, numerator: i32) -> Self {
+        Rows(self.0.map(|value| value.scaled(numerator)))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub use x86::{Avx2Rows16, Avx512Rows16};
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    //! SAFETY (every `unsafe` block here): these types are only instantiated by the decoder's
+    //! AVX2 / AVX-512 entry points, which run only on CPUs with the features (`SimdLevel::detect`),
+    //! and are inlined into them; loads and stores go through slices checked to hold a whole vector.
+    use super::{Rows, RowVector};
+    use std::arch::x86_64::*;
+
+    /// 32 lanes of i16 in a 512-bit register (AVX-512 F + BW).
+    #[derive(Clone, Copy)]
+    pub struct Avx512Rows16(__m512i);
+
+    impl RowVector<i16> for Avx512Rows16 {
+        const ROWS: usize = 32;
+        #[inline(always)]
+        fn load(from: &[i16]) -> Self {
+            let from = &from[..Self::ROWS];
+            Avx512Rows16(unsafe { _mm512_loadu_si512(from.as_ptr().cast()) })
+        }
+        #[inline(always)]
+        fn store(self, to: &mut [i16]) {
+            let to = &mut to[..Self::ROWS];
+            unsafe { _mm512_storeu_si512(to.as_mut_ptr().cast(), self.0) }
+        }
+        #[inline(always)]
+        fn splat(value: i16) -> Self {
+            Avx512Rows16(unsafe { _mm512_set1_epi16(value) })
+        }
+        #[inline(always)]
+        fn saturating_sub(self, other: Self) -> Self {
+            Avx512Rows16(unsafe { _mm512_subs_epi16(self.0, other.0) })
+        }
+        #[inline(always)]
+        fn saturating_add(self, other: Self) -> Self {
+            Avx512Rows16(unsafe { _mm512_adds_epi16(self.0, other.0) })
+        }
+        #[inline(always)]
+        fn min(self, other: Self) -> Self {
+            Avx512Rows16(unsafe { _mm512_min_epi16(self.0, other.0) })
+        }
+        #[inline(always)]
+        fn max(self, other: Self) -> Self {
+            Avx512Rows16(unsafe { _mm512_max_epi16(self.0, other.0) })
+        }
+        #[inline(always)]
+        fn xor(self, other: Self) -> Self {
+            Avx512Rows16(unsafe { _mm512_xor_si512(self.0, other.0) })
+        }
+        #[inline(always)]
+        fn magnitude(self) -> Self {
+            Avx512Rows16(unsafe { _mm512_abs_epi16(_mm512_max_epi16(self.0, _mm512_set1_epi16(-i16::MAX))) })
+        }
+        #[inline(always)]
+        fn select_equal(self, other: Self, if_equal: Self, otherwise: Self) -> Self {
+            Avx512Rows16(unsafe { _mm512_mask_blend_epi16(_mm512_cmpeq_epi16_mask(self.0, other.0), otherwise.0, if_equal.0) })
+        }
+        #[inline(always)]
+        fn negate_where_negative(self, sign: Self) -> Self {
+            Avx512Rows16(unsafe { _mm512_mask_sub_epi16(self.0, _mm512_movepi16_mask(sign.0), _mm512_setzero_si512(), self.0) })
+        }
+        #[inline(always)]
+        fn any_negative(self) -> bool {
+            unsafe { _mm512_movepi16_mask(self.0) != 0 }
+        }
+        #[inline(always)]
+        fn scaled(self, numerator: i32) -> Self {
+            let Ok(factor) = i16::try_from(numerator) else { return via_array(self, numerator) };
+            // (value x numerator) >> 4 truncated to 16 bits is bits 4..20 of the 32-bit product:
+            // the low half's bits 4..16 and the high half's bits 0..4.
+            unsafe {
+                let factor = _mm512_set1_epi16(factor);
+                let low = _mm512_mullo_epi16(self.0, factor);
+                let high = _mm512_mulhi_epi16(self.0, factor);
+                Avx512Rows16(_mm512_or_si512(_mm512_slli_epi16::<12>(high), _mm512_srli_epi16::<4>(low)))
+            }
+        }
+    }
+
+    /// 16 lanes of i16 in a 256-bit register (AVX2).
+    #[derive(Clone, Copy)]
+    pub struct Avx2Rows16(__m256i);
+
+    impl RowVector<i16> for Avx2Rows16 {
+        const ROWS: usize = 16;
+        #[inline(always)]
+        fn load(from: &[i16]) -> Self {
+            let from = &from[..Self::ROWS];
+            Avx2Rows16(unsafe { _mm256_loadu_si256(from.as_ptr().cast()) })
+        }
+        #[inline(always)]
+        fn store(self, to: &mut [i16]) {
+            let to = &mut to[..Self::ROWS];
+            unsafe { _mm256_storeu_si256(to.as_mut_ptr().cast(), self.0) }
+        }
+        #[inline(always)]
+        fn splat(value: i16) -> Self {
+            Avx2Rows16(unsafe { _mm256_set1_epi16(value) })
+        }
+        #[inline(always)]
+        fn saturating_sub(self, other: Self) -> Self {
+            Avx2Rows16(unsafe { _mm256_subs_epi16(self.0, other.0) })
+        }
+        #[inline(always)]
+        fn saturating_add(self, other: Self) -> Self {
+            Avx2Rows16(unsafe { _mm256_adds_epi16(self.0, other.0) })
+        }
+        #[inline(always)]
+        fn min(self, other: Self) -> Self {
+            Avx2Rows16(unsafe { _mm256_min_epi16(self.0, other.0) })
+        }
+        #[inline(always)]
+        fn max(self, other: Self) -> Self {
+            Avx2Rows16(unsafe { _mm256_max_epi16(self.0, other.0) })
+        }
+        #[inline(always)]
+        fn xor(self, other: Self) -> Self {
+            Avx2Rows16(unsafe { _mm256_xor_si256(self.0, other.0) })
+        }
+        #[inline(always)]
+        fn magnitude(self) -> Self {
+            Avx2Rows16(unsafe { _mm256_abs_epi16(_mm256_max_epi16(self.0, _mm256_set1_epi16(-i16::MAX))) })
+        }
+        #[inline(always)]
+        fn select_equal(self, other: Self, if_equal: Self, otherwise: Self) -> Self {
+            Avx2Rows16(unsafe { _mm256_blendv_epi8(otherwise.0, if_equal.0, _mm256_cmpeq_epi16(self.0, other.0)) })
+        }
+        #[inline(always)]
+        fn negate_where_negative(self, sign: Self) -> Self {
+            // `vpsignw` negates where its second operand is negative and zeroes where it is zero;
+            // or-ing 1 into the sign source keeps its sign and makes it never zero.
+            Avx2Rows16(unsafe { _mm256_sign_epi16(self.0, _mm256_or_si256(sign.0, _mm256_set1_epi16(1))) })
+        }
+        #[inline(always)]
+        fn any_negative(self) -> bool {
+            unsafe { _mm256_movemask_epi8(self.0) as u32 & 0xaaaa_aaaa != 0 }
+        }
+        #[inline(always)]
+        fn scaled(self, numerator: i32) -> Self {
+            let Ok(factor) = i16::try_from(numerator) else { return via_array(self, numerator) };
+            unsafe {
+                let factor = _mm256_set1_epi16(factor);
+                let low = _mm256_mullo_epi16(self.0, factor);
+                let high = _mm256_mulhi_epi16(self.0, factor);
+                Avx2Rows16(_mm256_or_si256(_mm256_slli_epi16::<12>(high), _mm256_srli_epi16::<4>(low)))
+            }
+        }
+    }
+
+    /// A numerator beyond 16 bits: lane by lane, as the portable form does.
+    #[inline(never)]
+    fn via_array<V: RowVector<i16>>(vector: V, numerator: i32) -> V {
+        let mut lanes = [0i16; 32];
+        vector.store(&mut lanes);
+        let scaled = Rows::<i16, 32>::load(&lanes).scaled(numerator);
+        scaled.store(&mut lanes);
+        V::load(&lanes)
+    }
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+    use crate::ldpc::min_sum::SimdLevel;
+    use proptest::prelude::*;
+
+    fn lanes<V: RowVector<i16>>(vector: V) -> Vec<i16> {
+        let mut out = vec![0; V::ROWS];
+        vector.store(&mut out);
+        out
+    }
+
+    /// Every operation of a vector form against the portable one, on the same lanes.
+    fn agrees<V: RowVector<i16>>(a: &[i16], b: &[i16], c: &[i16], numerator: i32) {
+        type P = Rows<i16, 32>;
+        let n = V::ROWS;
+        let (va, vb, vc) = (V::load(a), V::load(b), V::load(c));
+        let (pa, pb, pc) = (P::load(a), P::load(b), P::load(c));
+        let portable = |p: P| lanes(p)[..n].to_vec();
+        assert_eq!(lanes(va.saturating_sub(vb)), portable(pa.saturating_sub(pb)));
+        assert_eq!(lanes(va.saturating_add(vb)), portable(pa.saturating_add(pb)));
+        assert_eq!(lanes(va.min(vb)), portable(pa.min(pb)));
+        assert_eq!(lanes(va.max(vb)), portable(pa.max(pb)));
+        assert_eq!(lanes(va.xor(vb)), portable(pa.xor(pb)));
+        assert_eq!(lanes(va.magnitude()), portable(pa.magnitude()));
+        assert_eq!(lanes(va.select_equal(vb, vc, va)), portable(pa.select_equal(pb, pc, pa)));
+        assert_eq!(lanes(va.magnitude().negate_where_negative(vb)), portable(pa.magnitude().negate_where_negative(pb)));
+        assert_eq!(va.any_negative(), a[..n].iter().any(|&v| v < 0));
+        assert_eq!(lanes(va.magnitude().scaled(numerator)), portable(pa.magnitude().scaled(numerator)));
+    }
+
+    proptest! {
+        #[test]
+        fn intrinsic_forms_match_the_portable_one(a in prop::collection::vec(any::<i16>(), 32), b in prop::collection::vec(any::<i16>(), 32), equal_lanes in any::<u32>(), numerator in prop_oneof![0i32..=16, -40_000i32..40_000]) {
+            // Lanes where b equals a, so that `select_equal` takes both sides.
+            let b: Vec<i16> = b.iter().zip(&a).enumerate().map(|(i, (&b, &a))| if equal_lanes >> i & 1 == 1 { a } else { b }).collect();
+            let c: Vec<i16> = a.iter().map(|&v| v.wrapping_mul(3)).collect();
+            let extremes = [i16::MIN, i16::MIN + 1, -1, 0, 1, i16::MAX];
+            let a: Vec<i16> = a.iter().enumerate().map(|(i, &v)| if i < extremes.len() { extremes[i] } else { v }).collect();
+            if SimdLevel::detect() >= SimdLevel::Avx2 {
+                agrees::<Avx2Rows16>(&a, &b, &c, numerator);
+            }
+            if SimdLevel::detect() >= SimdLevel::Avx512 {
+                agrees::<Avx512Rows16>(&a, &b, &c, numerator);
+            }
+        }
+    }
+}
