@@ -177,7 +177,7 @@ macro_rules! lane {
 
 // 16-bit: 1/8 LLR steps, channel clipped at 15 LLR units (the decoder every curve and table uses).
 #[cfg(target_arch = "x86_64")]
-lane!(i16, LLR_SCALE, CHANNEL_LLR_LIMIT, i16::MAX, row_vectors::Avx512Rows16, row_vectors::Avx2Rows16);
+lane!(i16, LLR_SCALE, CHANNEL_LLR_LIMIT, i16::MAX, row_vectors::Avx512Rows16, row_vectors::Pair<row_vectors::Avx2Rows16>);
 #[cfg(not(target_arch = "x86_64"))]
 lane!(i16, LLR_SCALE, CHANNEL_LLR_LIMIT, i16::MAX, PortableRows<i16>, PortableRows<i16>);
 /// 8-bit check messages are clipped at the channel limit (15.5 LLR units): without a clip, posteriors
