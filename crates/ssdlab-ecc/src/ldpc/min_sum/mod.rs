@@ -3,12 +3,14 @@
 //!
 //! Layers are the block rows. Within a layer the Z check rows touch disjoint variables (each block
 //! column appears at most once per block row and a circulant is a permutation), so rows are
-//! processed together: a chunk of 32 rows at a time, its minima in registers across the layer's
-//! circulants ([`row_chunks`]), each circulant's variables one contiguous load thanks to padded
-//! block columns ([`layout`]). The same loops are compiled three times and one is chosen at run
-//! time ([`SimdLevel`]): AVX-512BW (32 lanes of i16), AVX2 (16 lanes) or the portable baseline (SSE2,
-//! 8 lanes, or whatever the target has). Integer arithmetic makes every path's decisions
-//! bit-identical (a property test decodes random frames on each). Messages saturate at +-i16::MAX.
+//! processed together: a chunk of 32 rows at a time (one vector's lanes), its minima in registers
+//! across the layer's circulants ([`row_chunks`]), each circulant's variables one contiguous load
+//! thanks to padded block columns ([`layout`]). The same loops are compiled three times and one is
+//! chosen at run time ([`SimdLevel`]): AVX-512BW (one 512-bit vector of 32 i16 lanes), AVX2 (two
+//! 256-bit vectors) or the portable baseline (an array the compiler vectorises for SSE2 or whatever
+//! the target has; also the 8-bit decoder's form on every level). Integer arithmetic makes every
+//! path's decisions bit-identical (a property test decodes random frames on each, and a textbook
+//! edge-by-edge decoder in `tests/min_sum_reference.rs` decides the same). Messages saturate at +-i16::MAX.
 //! LLR sign convention: positive means bit 0. Early termination when the hard decisions satisfy all
 //! checks. Source: Hocevar, "A reduced complexity decoder architecture via layered decoding of LDPC
 //! codes" (SiPS 2004); Chen & Fossorier, normalized/offset BP-based decoding (IEEE Trans. Commun. 2002).
@@ -184,7 +186,9 @@ lane!(i16, LLR_SCALE, CHANNEL_LLR_LIMIT, i16::MAX, PortableRows<i16>, PortableRo
 /// saturated at 63.5 and half of the frames at RBER 5e-3 failed (33 of 64 at 10 iterations; 64 of 64 with it).
 const MESSAGE_LIMIT_8: i8 = 31;
 // 8-bit: 1/2 LLR steps, channel clipped at 15.5 LLR units, posteriors saturating at 63.5.
-// The portable form vectorises the 8-bit decoder well (32 lanes, one 256-bit vector).
+#[cfg(target_arch = "x86_64")]
+lane!(i8, 2.0, 31, MESSAGE_LIMIT_8, row_vectors::Avx512Rows8, row_vectors::Pair<row_vectors::Avx2Rows8>);
+#[cfg(not(target_arch = "x86_64"))]
 lane!(i8, 2.0, 31, MESSAGE_LIMIT_8, PortableRows<i8>, PortableRows<i8>);
 
 /// Rows per chunk of the portable form.
