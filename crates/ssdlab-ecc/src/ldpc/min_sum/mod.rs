@@ -17,9 +17,10 @@
 
 mod layout;
 mod row_chunks;
-/// The vector forms the lane types name (an implementation detail of [`Lane`]).
-#[doc(hidden)]
-pub mod row_vectors;
+// Private: its items are `pub` only so that `Lane` can name them. Outside this crate the
+// `RowVector` trait cannot be named, so the x86 forms' methods (which assume the CPU features the
+// entry points check) cannot be called from anywhere but the decoder.
+mod row_vectors;
 
 use super::QcLdpcCode;
 use layout::Layout;
