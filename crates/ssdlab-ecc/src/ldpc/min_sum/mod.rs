@@ -15,6 +15,7 @@
 //! checks. Source: Hocevar, "A reduced complexity decoder architecture via layered decoding of LDPC
 //! codes" (SiPS 2004); Chen & Fossorier, normalized/offset BP-based decoding (IEEE Trans. Commun. 2002).
 
+mod cache_aligned;
 mod layout;
 mod row_chunks;
 // Private: its items are `pub` only so that `Lane` can name them. Outside this crate the
@@ -23,6 +24,7 @@ mod row_chunks;
 mod row_vectors;
 
 use super::QcLdpcCode;
+use cache_aligned::CacheAligned;
 use layout::Layout;
 use row_vectors::{Correction, RowVector, Rows};
 
@@ -211,9 +213,10 @@ pub struct MinSumDecoder<'a, L: Lane = i16> {
     max_iterations: u32,
     layout: Layout,
     /// Posterior LLRs, block column by block column, each column padded (see [`layout`]).
-    posterior: Vec<L>,
-    /// Check-to-variable messages, layer by layer, chunk by chunk, circulant by circulant.
-    messages: Vec<L>,
+    posterior: CacheAligned<L>,
+    /// Check-to-variable messages, layer by layer, chunk by chunk, circulant by circulant; each
+    /// (chunk, circulant) is one vector, on a line of its own.
+    messages: CacheAligned<L>,
     /// The instruction set the loops run with (the widest the CPU has unless set).
     simd: SimdLevel,
 }
@@ -245,8 +248,8 @@ impl<'a, L: Lane> MinSumDecoder<'a, L> {
             code,
             rule,
             max_iterations,
-            posterior: vec![L::default(); layout.posterior_len()],
-            messages: vec![L::default(); layout.messages],
+            posterior: CacheAligned::new(layout.posterior_len()),
+            messages: CacheAligned::new(layout.messages),
             layout,
             simd,
         }
@@ -257,8 +260,8 @@ impl<'a, L: Lane> MinSumDecoder<'a, L> {
         self.simd = level.min(SimdLevel::detect());
         // Chunks are as wide as the level's vectors.
         self.layout = Layout::new(self.code, vector_rows::<L>(self.simd));
-        self.posterior = vec![L::default(); self.layout.posterior_len()];
-        self.messages = vec![L::default(); self.layout.messages];
+        self.posterior = CacheAligned::new(self.layout.posterior_len());
+        self.messages = CacheAligned::new(self.layout.messages);
         self
     }
 
