@@ -29,10 +29,8 @@ fn textbook(code: &QcLdpcCode, fixed: FixedPoint, correct: &dyn Fn(i32) -> i32, 
     let mut posterior = channel.to_vec();
     // messages[layer][circulant][row]
     let mut messages: Vec<Vec<Vec<i32>>> = code.layers.iter().map(|layer| vec![vec![0; z]; layer.len()]).collect();
-    let satisfied = |posterior: &[i32]| {
-        code.layers.iter().all(|layer| (0..z).all(|row| layer.iter().filter(|c| posterior[c.block_column * z + (row + c.shift) % z] < 0).count() % 2 == 0))
-    };
     let decisions = |posterior: &[i32]| posterior.iter().map(|&v| (v < 0) as u8).collect::<Vec<u8>>();
+    let satisfied = |posterior: &[i32]| code.is_codeword(&decisions(posterior));
     if early_stop && satisfied(&posterior) {
         return (DecodeOutcome { success: true, iterations: 0 }, decisions(&posterior));
     }
