@@ -144,7 +144,16 @@ class RunResult(_AttributeView):
         for op in ("read", "write"):
             for key, values in series[op].items():
                 columns[f"{op}_{key}"] = values
-        for key in ("gc_invocations", "gc_pages_copied", "free_blocks", "soft_reads", "die_utilisation", "channel_utilisation"):
+        for key in (
+            "gc_invocations",
+            "gc_pages_copied",
+            "free_blocks",
+            "programs_held",
+            "planes_holding_writes",
+            "soft_reads",
+            "die_utilisation",
+            "channel_utilisation",
+        ):
             if key in series:
                 columns[key] = series[key]
         return pl.DataFrame(columns)

@@ -54,7 +54,12 @@ SCENARIOS = ("a", "b", "c", "o", "d", "m")
 # geometry, 512 GiB at 2,048; the 32 GiB drive's GC watermarks scaled down with it, as its 128 blocks
 # per plane cannot hold the preset's); issue 17's target: 4 TiB within 1.2x the memory of 512 GiB.
 MEMORY_DRIVES = {
-    "32 GiB": ("device.geometry.blocks_per_plane=128", "ftl.garbage_collection.low_watermark_blocks=2", "ftl.garbage_collection.high_watermark_blocks=3"),
+    "32 GiB": (
+        "device.geometry.blocks_per_plane=128",
+        "ftl.garbage_collection.low_watermark_blocks=2",
+        "ftl.garbage_collection.high_watermark_blocks=3",
+        "ftl.garbage_collection.write_hold_threshold_blocks=1",
+    ),
     "512 GiB": ("device.geometry.blocks_per_plane=2048",),
     "4 TiB": ("device.geometry.blocks_per_plane=16384",),
 }

@@ -12,7 +12,8 @@ from ssdlab import plotting
 
 def plot_time_series(result: Mapping[str, Any], stem: Path) -> list[Path]:
     """Five panels against simulated time: IOPS per op, p99 latency per op, GC pages copied per
-    interval, free blocks, die and channel utilisation. Returns the PNG and SVG paths."""
+    interval (with the host programs GC held back, when any were), free blocks (with the planes
+    holding writes), die and channel utilisation. Returns the PNG and SVG paths."""
     series = result.get("time_series")
     if not series:
         raise ValueError("the result has no time series: run with --time-series-ms N (output.time_series_interval_ms)")
@@ -28,8 +29,21 @@ def plot_time_series(result: Mapping[str, Any], stem: Path) -> list[Path]:
     axes[1].set_yscale("log")
     axes[2].bar(seconds, series["gc_pages_copied"], width=series["interval_ns"] / 1e9, color="#7f7f7f", align="edge")
     axes[2].set_ylabel("GC pages copied")
-    axes[3].plot(seconds, series["free_blocks"], color="#2ca02c", linewidth=0.9)
+    held = series.get("programs_held") or []
+    if any(held):
+        # A GC storm that holds host writes back: the programs held per interval, beside the copies.
+        twin = axes[2].twinx()
+        twin.plot(seconds, held, color="#d62728", linewidth=0.9, label="host programs held for GC")
+        twin.set_ylabel("programs held", color="#d62728")
+        twin.legend(fontsize=8, loc="upper right")
+    axes[3].plot(seconds, series["free_blocks"], color="#2ca02c", linewidth=0.9, label="free blocks")
     axes[3].set_ylabel("free blocks")
+    blocked = series.get("planes_holding_writes") or []
+    if any(blocked):
+        twin = axes[3].twinx()
+        twin.step(seconds, blocked, where="post", color="#d62728", linewidth=0.9, label="planes holding writes")
+        twin.set_ylabel("planes holding writes", color="#d62728")
+        twin.legend(fontsize=8, loc="upper right")
     for key, label, colour in (("die_utilisation", "dies", "#9467bd"), ("channel_utilisation", "channels", "#8c564b")):
         if key in series:
             axes[4].plot(seconds, [100 * value for value in series[key]], label=label, color=colour, linewidth=0.9)

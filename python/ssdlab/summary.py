@@ -78,6 +78,9 @@ def render_run(result: Any, console: Console) -> None:
         f"write amplification {r['write_amplification']:.3f}; erase count min/mean/max "
         f"{erase['min']}/{erase['mean']:.2f}/{erase['max']} (rated {erase['endurance_pe_cycles']})"
     )
+    held = gc.get("host_writes_held")
+    if held:
+        console.print(_held_writes_line(held))
     energy = (
         f"energy {r['energy_total_uj'] / 1e6:,.3f} J"
         if r["energy_total_uj"] > 0
@@ -390,3 +393,22 @@ def _event_line(event: dict) -> str:
     if event["suspended_ns"]:
         text += f"; host suspended {event['suspended_ns'] / 1e9:,.3f} s"
     return text
+
+
+def _held_writes_line(held: dict[str, Any]) -> str:
+    """How GC held host writes back (``result.gc.host_writes_held``, docs/gc-modes.md)."""
+    mode = held["mode"].replace("_", " ")
+    if held["mode"] == "background":
+        return "GC mode background: host writes never wait for GC (GC may fall behind without bound)"
+    rule = f"GC mode {mode} (writes wait below {held['threshold_blocks']:,} erased blocks per plane)"
+    if not held["programs_held"]:
+        return f"{rule}: no write waited"
+    line = (
+        f"{rule}: {held['requests_held']:,} write requests waited ({held['programs_held']:,} programs, "
+        f"mean {held['wait_mean_us'] / 1e3:,.2f} ms, max {held['wait_max_us'] / 1e3:,.1f} ms); "
+        f"a plane held writes {held['any_plane_blocked_fraction']:.1%} of the time (at most "
+        f"{held['max_planes_blocked']:,} at once)"
+    )
+    if held["gc_yields"]:
+        line += f"; GC stepped aside {held['gc_yields']:,} times"
+    return line

@@ -275,6 +275,28 @@ impl DeviceLayout {
         let tier = &self.tiers[self.tier_of_block(block)];
         tier.global(tier.geometry.first_page(BlockIndex(block.0 - tier.first_block)))
     }
+    /// The global plane of a global block.
+    pub fn plane_of_block(&self, block: BlockIndex) -> PlaneIndex {
+        if self.single {
+            return self.first_geometry.plane_of_block(block);
+        }
+        let tier = &self.tiers[self.tier_of_block(block)];
+        PlaneIndex(tier.first_plane + tier.geometry.plane_of_block(BlockIndex(block.0 - tier.first_block)).0)
+    }
+    /// The global planes of a global die (consecutive).
+    pub fn planes_of_die(&self, die: u32) -> std::ops::Range<u32> {
+        let tier = &self.tiers[self.tier_of_die(die)];
+        let first = tier.first_plane + (die - tier.first_die) * tier.geometry.planes_per_die;
+        first..first + tier.geometry.planes_per_die
+    }
+    /// The global die of a global plane.
+    pub fn die_of_plane(&self, plane: PlaneIndex) -> u32 {
+        if self.single {
+            return self.first_geometry.die_of_plane(plane);
+        }
+        let tier = &self.tiers[self.tier_of_plane(plane)];
+        tier.first_die + tier.geometry.die_of_plane(PlaneIndex(plane.0 - tier.first_plane))
+    }
     /// The die of a global block, the one-tier test done by the caller.
     #[inline(always)]
     pub fn die_of_block_given(&self, one_tier: bool, block: BlockIndex) -> u32 {

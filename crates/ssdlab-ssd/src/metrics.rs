@@ -118,7 +118,7 @@ pub struct OpMetrics {
     pub latency_us: LatencySummary,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GcMetrics {
     pub invocations: u64,
     pub blocks_collected: u64,
@@ -126,6 +126,61 @@ pub struct GcMetrics {
     pub blocks_erased: u64,
     /// Pages moved to another tier by a migrating collector (counted in write amplification).
     pub pages_migrated: u64,
+    /// Device-wide only (`result.gc`): how GC held host writes back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_writes_held: Option<WriteHoldSummary>,
+}
+
+/// `result.gc.host_writes_held`: host writes that waited for garbage collection
+/// (`ftl.garbage_collection.mode`, `scheduler/write_gate.rs`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WriteHoldSummary {
+    /// `foreground`, `stop_servicing_writes`, `preemptible` or `background`.
+    pub mode: String,
+    /// Writes to a plane wait while its erased pool is below this many blocks (0: never).
+    pub threshold_blocks: u32,
+    /// Host write requests with at least one program held.
+    pub requests_held: u64,
+    /// Host program groups (one die, one multi-plane program) held, and their pages.
+    pub programs_held: u64,
+    pub pages_held: u64,
+    /// Time held programs waited for GC: total, mean over held programs, longest.
+    pub wait_total_us: f64,
+    pub wait_mean_us: f64,
+    pub wait_max_us: f64,
+    /// Sum over planes of the time each held writes.
+    pub plane_blocked_us: f64,
+    /// Time at least one plane held writes, and its fraction of the simulated time.
+    pub any_plane_blocked_us: f64,
+    pub any_plane_blocked_fraction: f64,
+    /// Most planes holding writes at once.
+    pub max_planes_blocked: u32,
+    /// Preemptible mode: times a GC operation stepped aside for host work on its die.
+    pub gc_yields: u64,
+}
+
+impl WriteHoldSummary {
+    /// The summary of `statistics` (None: writes were never held, `background` mode) over a run of
+    /// `simulated_s` seconds.
+    pub fn of(mode: crate::config::GcMode, threshold_blocks: u32, statistics: Option<crate::scheduler::WriteHoldStatistics>, simulated_s: f64) -> Self {
+        let statistics = statistics.unwrap_or_default();
+        let us = |ns: u64| ns as f64 / 1e3;
+        WriteHoldSummary {
+            mode: serde_json::to_value(mode).ok().and_then(|value| value.as_str().map(str::to_string)).unwrap_or_default(),
+            threshold_blocks,
+            requests_held: statistics.requests_held,
+            programs_held: statistics.programs_held,
+            pages_held: statistics.pages_held,
+            wait_total_us: us(statistics.wait_total_ns),
+            wait_mean_us: if statistics.programs_held == 0 { 0.0 } else { us(statistics.wait_total_ns) / statistics.programs_held as f64 },
+            wait_max_us: us(statistics.wait_max_ns),
+            plane_blocked_us: us(statistics.plane_blocked_ns),
+            any_plane_blocked_us: us(statistics.any_plane_blocked_ns),
+            any_plane_blocked_fraction: if simulated_s > 0.0 { statistics.any_plane_blocked_ns as f64 / 1e9 / simulated_s } else { 0.0 },
+            max_planes_blocked: statistics.max_planes_blocked,
+            gc_yields: statistics.gc_yields,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -396,6 +451,7 @@ pub fn gc_metrics(stats: &FtlStats) -> GcMetrics {
         pages_copied: stats.gc_pages_copied,
         blocks_erased: stats.blocks_erased,
         pages_migrated: stats.pages_migrated_out,
+        host_writes_held: None,
     }
 }
 

@@ -64,12 +64,47 @@ pub struct GarbageCollectionConfig {
     pub high_watermark_blocks: u32,
     /// Copy valid pages inside the die (copyback) instead of through the controller and bus.
     pub copyback: bool,
+    /// How garbage collection holds host writes back (`scheduler/write_gate.rs`, docs/gc-modes.md).
+    pub mode: GcMode,
+    /// A plane's pool of erased free blocks below which host writes to it wait for an erase:
+    /// MQSim's stop-servicing-writes limit (10 there, its maximum of ongoing GC operations per
+    /// plane) and, in `preemptible` mode, the hard threshold below which GC stops yielding to host
+    /// I/O (MQSim's `GC_Hard_Threshold`). `foreground` mode holds writes below the low watermark.
+    pub write_hold_threshold_blocks: u32,
 }
 
 impl Default for GarbageCollectionConfig {
     fn default() -> Self {
-        GarbageCollectionConfig { policy: VictimPolicyKind::Greedy, low_watermark_blocks: 3, high_watermark_blocks: 4, copyback: true }
+        GarbageCollectionConfig {
+            policy: VictimPolicyKind::Greedy,
+            low_watermark_blocks: 3,
+            high_watermark_blocks: 4,
+            copyback: true,
+            mode: GcMode::StopServicingWrites,
+            write_hold_threshold_blocks: 1,
+        }
     }
+}
+
+/// When garbage collection makes host writes wait (see docs/gc-modes.md for the sources).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GcMode {
+    /// DiskSim's SSD model: a write to a plane whose erased pool is below the low watermark waits
+    /// until GC has erased a block there; GC runs as soon as it is needed, in the write's path.
+    Foreground,
+    /// MQSim's rule (`GC_and_WL_Unit_Base::Stop_servicing_writes`): GC starts at the low watermark
+    /// and runs alongside host I/O; writes to a plane whose erased pool is below
+    /// `write_hold_threshold_blocks` wait for an erase there.
+    StopServicingWrites,
+    /// Preemptible GC (Lee et al., TCAD 2013; MQSim's `Preemptible_GC_Enabled`): GC steps aside
+    /// whenever its die has host work queued, until a plane of the die falls below
+    /// `write_hold_threshold_blocks` (the hard threshold); there GC runs in turn with host work and
+    /// writes to that plane wait for an erase.
+    Preemptible,
+    /// GC never holds host writes back (ssdlab before issue 31): under overload GC falls behind
+    /// without bound. No controller works this way; kept for comparison.
+    Background,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -209,6 +244,15 @@ pub(super) fn validate(ftl: &FtlConfig, tiers: &[TierSpec]) -> Result<(), (Strin
     }
     if gc.high_watermark_blocks < gc.low_watermark_blocks {
         return fail("ftl.garbage_collection.high_watermark_blocks", format!("must be at least low_watermark_blocks ({}), got {}", gc.low_watermark_blocks, gc.high_watermark_blocks));
+    }
+    if gc.write_hold_threshold_blocks < 1 || gc.write_hold_threshold_blocks > gc.low_watermark_blocks {
+        return fail(
+            "ftl.garbage_collection.write_hold_threshold_blocks",
+            format!(
+                "must be in 1..=low_watermark_blocks ({}): writes wait while a plane has fewer erased blocks than this, and only GC (started at the low watermark) erases blocks; got {}",
+                gc.low_watermark_blocks, gc.write_hold_threshold_blocks
+            ),
+        );
     }
     if ftl.sizing == CapacitySizing::Geometry {
         for tier in tiers {

@@ -22,12 +22,16 @@ mod operations;
 mod plane_group;
 mod scm;
 #[cfg(test)]
+mod gate_tests;
+#[cfg(test)]
 mod tests;
+mod write_gate;
 
 pub use booking_log::{check_work_conserving, Booking, Resource};
 pub use operations::{RequestTag, Waiter};
 pub use plane_group::PlaneGroup;
 pub use scm::ScmCounters;
+pub use write_gate::WriteHoldStatistics;
 
 use crate::device_layout::DeviceLayout;
 use crate::media::nand::NandTiming;
@@ -38,9 +42,10 @@ pub const MAX_TIERS: usize = 4;
 const TIER_MASK: usize = MAX_TIERS - 1;
 use crate::ftl::FlashOp;
 use crate::geometry::Ppn;
-use crate::config::{DecoderKind, DecodersConfig, DECODER_KINDS};
+use crate::config::{DecoderKind, DecodersConfig, GcMode, DECODER_KINDS};
 use crate::read_path::ReadPlan;
-use operations::{GcJob, GcPhase, ReadJob, RequestProgress, Slab, Stage, WriteGroup, NO_BATCH};
+use operations::{GcJob, GcPhase, ReadJob, RequestProgress, Slab, Stage, WriteGroup, NO_BATCH, NO_PLANE};
+use write_gate::WriteGate;
 use ssdlab_engine::{MonotoneQueue, Server, SimDuration, SimTime};
 
 #[derive(Debug, Clone, Copy, Default, serde::Serialize)]
@@ -139,6 +144,10 @@ pub struct FlashScheduler {
     log: Option<Vec<Booking>>,
     /// The SCM's banks and channels (seed 001's devices; `scm.rs`).
     scm: Option<Box<scm::ScmUnit>>,
+    /// Host writes held back by garbage collection (`write_gate.rs`); None in `background` mode.
+    gate: Option<WriteGate>,
+    /// Preemptible mode: GC may step aside for host work (`gc_steps_aside`).
+    gc_yields: bool,
 }
 
 /// How long one decoder kind's hard sensing (per page type; 0: the page's plain read) and decode take.
@@ -223,6 +232,8 @@ impl FlashScheduler {
             longest_background_ns: 0,
             log: None,
             scm: None,
+            gate: None,
+            gc_yields: false,
             layout,
         }
     }
@@ -364,7 +375,12 @@ impl FlashScheduler {
                 progress.completion = progress.completion.max(time);
                 progress.outstanding -= 1;
                 if progress.outstanding == 0 {
-                    let (completion, tag) = (progress.completion, progress.tag());
+                    let (completion, tag, held) = (progress.completion, progress.tag(), progress.held);
+                    if held {
+                        if let Some(gate) = self.gate.as_mut() {
+                            gate.statistics.requests_held += 1;
+                        }
+                    }
                     self.requests.release(id);
                     self.completions.push((tag, completion, id));
                 }
@@ -373,7 +389,7 @@ impl FlashScheduler {
                 let group = self.write_groups.get_mut(id);
                 group.ready = group.ready.max(time);
                 group.waiting_reads -= 1;
-                if group.waiting_reads == 0 && group.closed {
+                if group.waiting_reads == 0 && group.closed && !group.held {
                     let ready = group.ready;
                     self.events.schedule(ready, (Stage::GroupTransfer { group: id }).pack());
                 }
@@ -602,9 +618,134 @@ impl FlashScheduler {
         group.pages = ppns.len() as u32;
         group.page_type = page_type as u8;
         group.closed = true;
-        if group.waiting_reads == 0 {
+        if group.waiting_reads == 0 && !group.held {
             self.group_transfer(id, now);
         }
+    }
+
+    // ---- host writes held for garbage collection (`write_gate.rs`) -----------------------------
+
+    /// Holds host writes back for garbage collection as `mode` says (nothing in `background`
+    /// mode); `low_watermark_blocks` is the foreground mode's threshold.
+    pub fn set_gc_mode(&mut self, mode: GcMode, write_hold_threshold_blocks: u32, low_watermark_blocks: u32) {
+        self.gate = (mode != GcMode::Background).then(|| WriteGate::new(mode, write_hold_threshold_blocks, low_watermark_blocks, self.layout.planes_total() as usize, self.layout.dies_total() as usize));
+        self.gc_yields = mode == GcMode::Preemptible;
+    }
+
+    /// Whether host writes may be held (then close groups with [`FlashScheduler::close_write_group_gated`]).
+    #[inline]
+    pub fn gates_writes(&self) -> bool {
+        self.gate.is_some()
+    }
+
+    /// [`FlashScheduler::close_write_group`] for a host write when writes may be held: the group is
+    /// held if a plane of it (whose FTL free blocks `free_blocks` gives by global plane) holds
+    /// writes, until [`FlashScheduler::reopen_plane`] releases it.
+    pub fn close_write_group_gated(&mut self, id: u32, now: SimTime, ppns: &[Ppn], free_blocks: impl Fn(u32) -> usize) {
+        let (Some(&first), Some(gate)) = (ppns.first(), self.gate.as_ref()) else {
+            return self.close_write_group(id, now, ppns);
+        };
+        let die = self.layout.die_of(first);
+        let first_plane = self.layout.planes_of_die(die).start;
+        let mut mask = 0u64;
+        let mut held_on = None;
+        for &ppn in ppns {
+            let plane = self.layout.plane_of(ppn).0;
+            mask |= 1 << ((plane - first_plane) & 63);
+            if held_on.is_none() && gate.holds(plane, free_blocks(plane)) {
+                held_on = Some(plane);
+            }
+        }
+        if gate.mode() == GcMode::Preemptible {
+            self.refresh_urgency(die, &free_blocks);
+        }
+        let Some(plane) = held_on else {
+            return self.close_write_group(id, now, ppns);
+        };
+        let group = self.write_groups.get_mut(id);
+        group.held = true;
+        group.first_plane = first_plane;
+        group.plane_mask = mask;
+        let request = group.request;
+        self.requests.get_mut(request).held = true;
+        if let Some(gate) = self.gate.as_mut() {
+            gate.hold(plane, id, ppns.len() as u32, now, now);
+        }
+        self.close_write_group(id, now, ppns);
+    }
+
+    /// Planes whose GC erase ended since last taken (the caller re-examines each with
+    /// [`FlashScheduler::reopen_plane`]); empty when writes are never held.
+    #[inline]
+    pub fn erases_ended(&mut self) -> Option<&mut Vec<u32>> {
+        self.gate.as_mut().map(WriteGate::erases_ended)
+    }
+
+    /// An erase on `plane` has ended at `now`: if the plane no longer holds writes, its held groups
+    /// go on (a group with a page on another plane that still holds writes moves to that plane's
+    /// list), in the order they were held.
+    pub fn reopen_plane(&mut self, plane: u32, now: SimTime, free_blocks: impl Fn(u32) -> usize) {
+        let Some(gate) = self.gate.as_ref() else { return };
+        if gate.mode() == GcMode::Preemptible {
+            let die = self.layout.die_of_plane(crate::geometry::PlaneIndex(plane));
+            self.refresh_urgency(die, &free_blocks);
+        }
+        let Some(gate) = self.gate.as_ref() else { return };
+        if !gate.holds_any(plane) || gate.holds(plane, free_blocks(plane)) {
+            return;
+        }
+        loop {
+            let Some(gate) = self.gate.as_mut() else { return };
+            let Some((id, since)) = gate.take_next(plane, now) else { return };
+            let group = self.write_groups.get(id);
+            let (first_plane, mut mask) = (group.first_plane, group.plane_mask);
+            let mut still = None;
+            while mask != 0 {
+                let other = first_plane + mask.trailing_zeros();
+                mask &= mask - 1;
+                if other != plane && gate.holds(other, free_blocks(other)) {
+                    still = Some(other);
+                    break;
+                }
+            }
+            if let Some(other) = still {
+                gate.hold_again(other, id, since, now);
+                continue;
+            }
+            gate.released(since, now);
+            let group = self.write_groups.get_mut(id);
+            group.held = false;
+            if group.waiting_reads == 0 && group.closed {
+                self.group_transfer(id, now);
+            }
+        }
+    }
+
+    /// Preemptible mode: GC on `die` stops yielding while a plane of it holds writes.
+    fn refresh_urgency(&mut self, die: u32, free_blocks: &impl Fn(u32) -> usize) {
+        let Some(gate) = self.gate.as_mut() else { return };
+        let urgent = self.layout.planes_of_die(die).any(|plane| gate.holds(plane, free_blocks(plane)));
+        gate.set_urgent(die, urgent);
+    }
+
+    /// What holding writes cost so far (None when writes are never held).
+    pub fn write_hold_statistics(&self) -> Option<WriteHoldStatistics> {
+        self.gate.as_ref().map(|gate| gate.statistics)
+    }
+
+    /// Writes to a plane wait while its erased pool is below this many blocks (0: never).
+    pub fn write_hold_threshold_blocks(&self) -> u32 {
+        self.gate.as_ref().map_or(0, WriteGate::threshold)
+    }
+
+    /// Planes holding writes now.
+    pub fn planes_holding_writes(&self) -> u32 {
+        self.gate.as_ref().map_or(0, WriteGate::planes_blocked)
+    }
+
+    /// The erased pool of a plane (FTL free blocks minus erases not yet ended).
+    pub fn erased_pool(&self, plane: u32, free_blocks: usize) -> u64 {
+        self.gate.as_ref().map_or(free_blocks as u64, |gate| gate.erased_pool(plane, free_blocks))
     }
 
     fn group_transfer(&mut self, id: u32, now: SimTime) {
@@ -705,6 +846,14 @@ impl FlashScheduler {
         if ops.is_empty() {
             return;
         }
+        if let Some(gate) = self.gate.as_mut() {
+            // Each erase's block is out of its plane's erased pool until the erase ends.
+            for op in ops {
+                if let FlashOp::Erase { block } = *op {
+                    gate.erase_started(self.layout.plane_of_block(block).0);
+                }
+            }
+        }
         let die_of = |scheduler: &Self, op: &FlashOp| match *op {
             FlashOp::GcRead { ppn } | FlashOp::GcProgram { ppn } => scheduler.layout.die_of(ppn),
             FlashOp::Erase { block } => scheduler.layout.die_of(scheduler.layout.first_page_of_block(block)),
@@ -771,6 +920,7 @@ impl FlashScheduler {
         job.finished = now;
         job.same_die = false;
         job.waiter = waiter;
+        job.erase_plane = NO_PLANE;
         self.add_wait(waiter);
         if batch != NO_BATCH {
             if let Some(entry) = self.batches.iter_mut().find(|(token, _, _)| *token == batch) {
@@ -792,7 +942,18 @@ impl FlashScheduler {
     #[inline(always)]
     fn gc_step_in<const ONE_TIER: bool>(&mut self, id: u32, now: SimTime) {
         let one_tier = ONE_TIER;
+        let erase_plane = self.gc_jobs.get(id).erase_plane;
+        if erase_plane != NO_PLANE {
+            // This step runs at the end of the chain's last erase.
+            self.gc_jobs.get_mut(id).erase_plane = NO_PLANE;
+            if let Some(gate) = self.gate.as_mut() {
+                gate.erase_ended(erase_plane);
+            }
+        }
         loop {
+            if self.gc_yields && self.gc_steps_aside(id, now) {
+                return;
+            }
             let job = self.gc_jobs.get(id);
             let Some(&op) = job.ops.get(job.index) else {
                 let (batch, finished, waiter) = (job.batch, job.finished.max(now), job.waiter);
@@ -881,6 +1042,9 @@ impl FlashScheduler {
                     let erase_ns = self.nand[tier & TIER_MASK].erase_ns;
                     let end = self.book_background(now, die, erase_ns);
                     self.tier_counters[tier & TIER_MASK].block_erases += 1;
+                    if self.gate.is_some() {
+                        self.gc_jobs.get_mut(id).erase_plane = self.layout.plane_of_block(block).0;
+                    }
                     (1, GcPhase::Sense, end)
                 }
             };
@@ -890,6 +1054,36 @@ impl FlashScheduler {
             self.events.schedule(done_at, (Stage::GarbageCollection { job: id }).pack());
             return;
         }
+    }
+
+    /// Preemptible mode: whether chain `id`'s next die operation steps aside because its die has
+    /// work booked past `now` and no plane of it is below the hard threshold; it is then tried again
+    /// when that work ends (so GC runs in the die's idle time, and host work that becomes ready
+    /// meanwhile goes first). Only plain GC yields: copies a host write or a device event waits for
+    /// do not.
+    #[inline(never)]
+    fn gc_steps_aside(&mut self, id: u32, now: SimTime) -> bool {
+        let job = self.gc_jobs.get(id);
+        if job.batch != NO_BATCH || job.waiter != Waiter::Nobody {
+            return false;
+        }
+        let die = match (job.ops.get(job.index), job.phase) {
+            (Some(FlashOp::GcRead { ppn }), GcPhase::Sense) => self.layout.die_of(*ppn),
+            (Some(FlashOp::GcRead { .. }), GcPhase::Program) => match job.ops.get(job.index + 1) {
+                Some(FlashOp::GcProgram { ppn }) => self.layout.die_of(*ppn),
+                _ => return false,
+            },
+            (Some(FlashOp::Erase { block }), _) => self.layout.die_of(self.layout.first_page_of_block(*block)),
+            _ => return false,
+        };
+        let busy_until = self.dies[die as usize].busy_until();
+        let Some(gate) = self.gate.as_mut() else { return false };
+        if busy_until <= now || !gate.gc_yields_on(die) {
+            return false;
+        }
+        gate.statistics.gc_yields += 1;
+        self.events.schedule(busy_until, (Stage::GarbageCollection { job: id }).pack());
+        true
     }
 
     /// A chain of tracked batch `batch` ended at `time`.

@@ -125,12 +125,14 @@ pub struct RequestProgress {
     pub outstanding: u32,
     pub write: bool,
     pub delete: bool,
+    /// A program of this request was held for garbage collection (`write_gate`).
+    pub held: bool,
 }
 
 impl RequestProgress {
     pub fn new(now: SimTime, tag: RequestTag) -> Self {
         // One count for the opening itself, so the request cannot complete while chains are added.
-        RequestProgress { completion: now, latency_from: tag.latency_from, size_bytes: tag.size_bytes, outstanding: 1, write: tag.write, delete: tag.delete }
+        RequestProgress { completion: now, latency_from: tag.latency_from, size_bytes: tag.size_bytes, outstanding: 1, write: tag.write, delete: tag.delete, held: false }
     }
 
     pub fn tag(&self) -> RequestTag {
@@ -172,6 +174,11 @@ pub struct WriteGroup {
     pub closed: bool,
     /// The latest end of those reads (or the request's issue).
     pub ready: SimTime,
+    /// Held for garbage collection (`write_gate`): its data moves when released.
+    pub held: bool,
+    /// The global planes its pages are on, as bits above `first_plane` (the die's first plane).
+    pub first_plane: u32,
+    pub plane_mask: u64,
 }
 
 /// Garbage-collection work the FTL asked for, booked one operation after another.
@@ -188,7 +195,13 @@ pub struct GcJob {
     pub same_die: bool,
     /// Told when the chain ends (a host write waiting for its block-modify-write's copies).
     pub waiter: Waiter,
+    /// The global plane of the erase booked last, until the chain's next step (at the erase's
+    /// end) reports it ended to the write gate; [`NO_PLANE`] otherwise.
+    pub erase_plane: u32,
 }
+
+/// No plane (see [`GcJob::erase_plane`]).
+pub const NO_PLANE: u32 = u32::MAX;
 
 /// A GC chain that belongs to no tracked batch.
 pub const NO_BATCH: u32 = u32::MAX;

@@ -7,11 +7,11 @@ use crate::config::DeviceConfig;
 use crate::device_layout::DeviceLayout;
 use crate::read_path::{ReadPlan, ReadStep};
 
-const SENSE: u64 = 40_000;
-const PROGRAM: u64 = 200_000;
-const ERASE: u64 = 3_000_000;
-const TRANSFER: u64 = 20_480;
-const DECODE: u64 = 8_000;
+pub(super) const SENSE: u64 = 40_000;
+pub(super) const PROGRAM: u64 = 200_000;
+pub(super) const ERASE: u64 = 3_000_000;
+pub(super) const TRANSFER: u64 = 20_480;
+pub(super) const DECODE: u64 = 8_000;
 
 fn device() -> DeviceConfig {
     toml::from_str(
@@ -36,17 +36,17 @@ transfer_rate_mts = 200.0
     .expect("valid device")
 }
 
-fn scheduler(copyback: bool) -> (FlashScheduler, DeviceLayout) {
+pub(super) fn scheduler(copyback: bool) -> (FlashScheduler, DeviceLayout) {
     let layout = DeviceLayout::new(&device());
     (FlashScheduler::new(layout.clone(), 14_000, DECODE, copyback), layout)
 }
 
 /// A lower page (fastest type) on `die`, the `nth` such page.
-fn lower_page(geometry: &DeviceLayout, die: u32, nth: usize) -> Ppn {
+pub(super) fn lower_page(geometry: &DeviceLayout, die: u32, nth: usize) -> Ppn {
     (0..geometry.pages_total() as u32).map(Ppn).filter(|&ppn| geometry.die_of(ppn) == die && geometry.page_type(ppn) == 0).nth(nth).expect("enough lower pages")
 }
 
-fn tag(write: bool) -> RequestTag {
+pub(super) fn tag(write: bool) -> RequestTag {
     RequestTag { latency_from: SimTime::ZERO, size_bytes: 4096, write, delete: false }
 }
 
@@ -57,7 +57,7 @@ fn drain(scheduler: &mut FlashScheduler) -> Vec<(RequestTag, SimTime)> {
     std::mem::take(scheduler.completions()).into_iter().map(|(tag, completion, _)| (tag, completion)).collect()
 }
 
-fn plain() -> ReadPlan {
+pub(super) fn plain() -> ReadPlan {
     let mut plan = ReadPlan::default();
     plan.push(ReadStep::PLAIN_HARD);
     plan

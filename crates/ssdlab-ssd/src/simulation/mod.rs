@@ -301,6 +301,8 @@ impl Simulation {
             config.ftl.garbage_collection.copyback,
         );
         scheduler.set_decoders(&config.read_path.decoders);
+        let gc = &config.ftl.garbage_collection;
+        scheduler.set_gc_mode(gc.mode, gc.write_hold_threshold_blocks, gc.low_watermark_blocks);
         if let (Some(media), Some(_)) = (&config.device.scm, &scm) {
             scheduler.attach_scm(crate::media::scm::ScmTiming::new(media));
         }

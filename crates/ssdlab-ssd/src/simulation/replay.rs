@@ -52,6 +52,8 @@ impl Simulation {
     pub fn replay(&mut self, progress: &mut ProgressCallback<'_>) -> Result<(), SimulationError> {
         // Device events cost the loop a predictable branch when there are none.
         let events_active = !self.device_events.is_empty();
+        // Host writes held for GC are re-examined when an erase ends (none in `background` mode).
+        let gate_active = self.scheduler.gates_writes();
         let total = self.stream.expected_total();
         let closed_loop = self.config.host.mode == HostMode::ClosedLoop;
         let depth = if closed_loop { self.config.host.queue_depth } else { self.config.host.device_queue_depth };
@@ -109,6 +111,9 @@ impl Simulation {
                 // work (and its utilisation) falls in the intervals it runs in.
                 if self.time_series.as_ref().is_some_and(|series| series.due(now)) {
                     self.sample_time_series(now);
+                }
+                if gate_active && self.scheduler.erases_ended().is_some_and(|ended| !ended.is_empty()) {
+                    self.reopen_planes(now);
                 }
                 self.collect_completions(&mut queue);
                 if events_active && !self.scheduler.finished_batches().is_empty() {
@@ -183,6 +188,33 @@ impl Simulation {
         completions.clear();
     }
 
+    /// Erases have ended: the planes they were on may take host writes again (`scheduler/write_gate.rs`).
+    #[inline(never)]
+    fn reopen_planes(&mut self, now: SimTime) {
+        let Some(ended) = self.scheduler.erases_ended() else { return };
+        let mut planes = std::mem::take(ended);
+        let ftl = &self.ftl;
+        for &plane in &planes {
+            self.scheduler.reopen_plane(plane, now, |plane| ftl.free_blocks(crate::geometry::PlaneIndex(plane)));
+        }
+        planes.clear();
+        if let Some(ended) = self.scheduler.erases_ended() {
+            // Keep the allocation (nothing was added meanwhile: reopening does not erase).
+            std::mem::swap(ended, &mut planes);
+        }
+    }
+
+    /// Closes a host write's program group: held for GC when a plane of it holds writes.
+    #[inline]
+    pub(super) fn close_program_group(&mut self, id: u32, now: SimTime, pages: &[Ppn]) {
+        if self.scheduler.gates_writes() {
+            let ftl = &self.ftl;
+            self.scheduler.close_write_group_gated(id, now, pages, |plane| ftl.free_blocks(crate::geometry::PlaneIndex(plane)));
+        } else {
+            self.scheduler.close_write_group(id, now, pages);
+        }
+    }
+
     /// (soft reads, GC pages copied) so far: what the request log attributes to each request.
     #[cold]
     fn flag_totals(&self) -> (u64, u64) {
@@ -195,7 +227,10 @@ impl Simulation {
         let free_blocks = (0..self.layout.planes_total()).map(|plane| self.ftl.free_blocks(crate::geometry::PlaneIndex(plane)) as u64).sum();
         let soft_reads = self.read_strategy.statistics().map_or(0, |statistics| statistics.hard_decision_failures);
         let (die_busy, channel_busy) = self.scheduler.busy_totals();
-        super::time_series::Totals::of(&self.ftl.stats(), free_blocks, soft_reads).with_busy(die_busy.0, channel_busy.0, self.layout.dies_total() as u64, self.layout.channels_total() as u64)
+        let programs_held = self.scheduler.write_hold_statistics().map_or(0, |statistics| statistics.programs_held);
+        super::time_series::Totals::of(&self.ftl.stats(), free_blocks, soft_reads)
+            .with_busy(die_busy.0, channel_busy.0, self.layout.dies_total() as u64, self.layout.channels_total() as u64)
+            .with_holds(programs_held, self.scheduler.planes_holding_writes() as u64)
     }
 
     #[inline(never)]
@@ -424,7 +459,9 @@ impl Simulation {
             // Without multi-plane operations every page is its own group.
             if (!multi_plane && !self.program_group.is_empty()) || !self.program_group.add(die, plane, ppn) {
                 if let Some(id) = group.take() {
-                    self.scheduler.close_write_group(id, now, self.program_group.pages());
+                    let pages = std::mem::take(&mut self.program_group);
+                    self.close_program_group(id, now, pages.pages());
+                    self.program_group = pages;
                 }
                 self.program_group.clear();
                 self.program_group.add(die, plane, ppn);
@@ -436,7 +473,9 @@ impl Simulation {
             }
         }
         if let Some(id) = group {
-            self.scheduler.close_write_group(id, now, self.program_group.pages());
+            let pages = std::mem::take(&mut self.program_group);
+            self.close_program_group(id, now, pages.pages());
+            self.program_group = pages;
             self.program_group.clear();
         }
         Ok(())

@@ -111,7 +111,15 @@ impl Simulation {
             read: self.read_latency.summary(simulated),
             write: self.write_latency.summary(simulated),
             all: LatencyRecorder::combined(&self.read_latency, &self.write_latency).summary(simulated),
-            gc: gc_metrics(&stats),
+            gc: GcMetrics {
+                host_writes_held: Some(WriteHoldSummary::of(
+                    self.config.ftl.garbage_collection.mode,
+                    self.scheduler.write_hold_threshold_blocks(),
+                    self.scheduler.write_hold_statistics(),
+                    simulated,
+                )),
+                ..gc_metrics(&stats)
+            },
             host_pages_written: stats.host_pages_written,
             write_amplification: if stats.host_pages_written == 0 { 0.0 } else { (stats.host_pages_written + stats.gc_pages_copied + stats.pages_migrated_in + stats.block_modify_pages) as f64 / stats.host_pages_written as f64 },
             erase_count: EraseCountSummary { min: erase_min, mean: erase_mean, max: erase_max, endurance_pe_cycles: first.endurance_pe_cycles },

@@ -1,7 +1,7 @@
 //! The run over time (issue 17): per interval of simulated time, requests completed and bytes per
-//! op with their latency (mean, p50, p99, max), GC invocations and pages copied, free blocks, reads
-//! needing soft sensing, and die and channel utilisation. GC storms and backlogs show as spikes and
-//! plateaus.
+//! op with their latency (mean, p50, p99, max), GC invocations and pages copied, free blocks, host
+//! programs held for GC and planes holding writes, reads needing soft sensing, and die and channel
+//! utilisation. GC storms and backlogs show as spikes and plateaus.
 //!
 //! Requests count in the interval of their completion. GC, free blocks and soft reads are sampled
 //! when the replay's clock crosses an interval's end (GC is booked when the write that triggers it
@@ -65,6 +65,9 @@ pub(super) struct Totals {
     pub channel_busy_ns: u64,
     pub dies: u64,
     pub channels: u64,
+    /// Host programs held for GC so far (`scheduler/write_gate.rs`), and planes holding writes now.
+    pub programs_held: u64,
+    pub planes_holding_writes: u64,
 }
 
 /// One sampled interval end: the running totals that are differenced per interval, and free blocks.
@@ -73,6 +76,11 @@ type Sample = Totals;
 impl Totals {
     pub(super) fn of(stats: &FtlStats, free_blocks: u64, soft_reads: u64) -> Self {
         Totals { gc_invocations: stats.gc_invocations, gc_pages_copied: stats.gc_pages_copied + stats.pages_migrated_out, free_blocks, soft_reads, ..Totals::default() }
+    }
+
+    /// With the write gate's running count of held programs and the planes holding writes now.
+    pub(super) fn with_holds(self, programs_held: u64, planes_holding_writes: u64) -> Self {
+        Totals { programs_held, planes_holding_writes, ..self }
     }
 
     /// With the dies' and channels' booked busy time.
@@ -144,6 +152,8 @@ impl TimeSeriesCollector {
             series.gc_pages_copied.push(delta(sample.gc_pages_copied, previous.gc_pages_copied));
             series.free_blocks.push(sample.free_blocks);
             series.soft_reads.push(delta(sample.soft_reads, previous.soft_reads));
+            series.programs_held.push(delta(sample.programs_held, previous.programs_held));
+            series.planes_holding_writes.push(sample.planes_holding_writes);
             let utilisation = |busy: u64, count: u64| busy as f64 / (self.interval_ns as f64 * count.max(1) as f64);
             series.die_utilisation.push(utilisation(delta(sample.die_busy_ns, previous.die_busy_ns), sample.dies));
             series.channel_utilisation.push(utilisation(delta(sample.channel_busy_ns, previous.channel_busy_ns), sample.channels));
@@ -196,6 +206,10 @@ pub struct TimeSeries {
     pub free_blocks: Vec<u64>,
     /// Reads whose hard decoding failed (soft sensing needed), by when they were issued.
     pub soft_reads: Vec<u64>,
+    /// Host programs held for GC (`result.gc.host_writes_held`), by when they were held.
+    pub programs_held: Vec<u64>,
+    /// Planes holding host writes for GC at the interval's end.
+    pub planes_holding_writes: Vec<u64>,
     /// Busy time booked on the dies (channels) in the interval over the interval x their number.
     pub die_utilisation: Vec<f64>,
     pub channel_utilisation: Vec<f64>,
