@@ -11,7 +11,9 @@
 //! and no resource is idle while an operation ready for it waits (work-conserving; the argument is
 //! in docs/architecture.md, Time and contention, and [`booking_log`] checks it on whole runs).
 //! Garbage collection books its copies and erases one after another on the same die, interleaved
-//! with host operations. The controller's ECC decoders are not contended.
+//! with host operations; host programs whose plane has too few erased blocks wait for GC's erases
+//! there, and in preemptible mode GC steps aside for host work (`write_gate.rs`, docs/gc-modes.md).
+//! The controller's ECC decoders are not contended.
 //!
 //! Left out: read/write priority classes and program/erase suspension; cache-read pipelining.
 //! Look-ahead sensing (seed 002) holds the die until the hard decode would end as predicted from
