@@ -295,3 +295,37 @@ def test_tlc_share_sweep_moves_chips_between_tiers(tmp_path: Path):
     by_split = dict(zip(rows[split].to_list(), rows[chips].to_list()))
     assert by_split == {"tlc_25": 2, "tlc_50": 4, "tlc_75": 6}, by_split
     assert rows[migrated].min() > 0, rows.select(split, migrated)
+
+
+def test_gc_mode_sweep_holds_writes_in_every_mode_but_background(tmp_path: Path):
+    """configs/sweeps/gc-modes.toml claims: at a given load every mode serves the same throughput
+    (the dies do the same work), `background` holds no write and has the lowest write latency, and
+    the modes that hold writes hold some at every load, foreground (waiting for the erase) the most."""
+    definition = Sweep.from_file(REPO / "configs" / "sweeps" / "gc-modes.toml")
+    assert definition.base.endswith("bench-gc-steady.toml"), definition.base
+    modes = ["foreground", "stop_servicing_writes", "preemptible", "background"]
+    loads = [143000.0, 60000.0]
+    shrunk = Sweep.from_dict(
+        {
+            "name": "gc-modes-small",
+            "base": str(REPO / "configs" / "bench-gc-steady.toml"),
+            "set": [*definition.common, "workload.synthetic.requests=20000"],
+            "grid": {"ftl.garbage_collection.mode": modes, "workload.synthetic.arrival.mean_interarrival_ns": loads},
+        }
+    )
+    outcome = run_sweep(shrunk, tmp_path / "out", workers=2)
+    rows = pl.read_parquet(tmp_path / "out" / "results.parquet")
+    assert rows.height == 8 and not outcome.failed
+
+    def column(suffix: str) -> str:
+        return next(name for name in rows.columns if name.endswith(suffix))
+
+    mode, load = column("garbage_collection.mode"), column("mean_interarrival_ns")
+    iops, latency, held = column("result.all.iops"), column("result.write.latency_us.mean"), column("host_writes_held.programs_held")
+    for offered in loads:
+        at = {row[mode]: row for row in rows.filter(pl.col(load).cast(pl.Float64) == offered).iter_rows(named=True)}
+        assert len({round(row[iops], 6) for row in at.values()}) == 1, {m: row[iops] for m, row in at.items()}
+        assert at["background"][held] == 0
+        assert all(at[m][held] > 0 for m in modes[:3]), {m: row[held] for m, row in at.items()}
+        assert at["background"][latency] < at["stop_servicing_writes"][latency] <= at["foreground"][latency], {m: row[latency] for m, row in at.items()}
+        assert at["stop_servicing_writes"][held] <= at["foreground"][held]
