@@ -1,4 +1,5 @@
-//! The time series adds up to the summary, interval by interval, and shows GC where it happens.
+//! The time series adds up to the summary, interval by interval, and shows GC (and the host writes
+//! it holds back) where it happens.
 
 mod common;
 use common::*;
@@ -22,6 +23,12 @@ fn the_time_series_totals_equal_the_summary_totals() {
         assert_eq!(sum(&series.gc_pages_copied), result.gc.pages_copied + result.gc.pages_migrated);
         assert!(result.gc.invocations > 0, "the small device collects garbage");
         assert!(series.gc_invocations.iter().filter(|&&n| n > 0).count() > 1, "GC spread over the run: {:?}", series.gc_invocations);
+        // Host programs held for GC (the default mode holds them), by when they were held, add up to
+        // the summary's; some interval ends find planes holding writes.
+        let held = result.gc.host_writes_held.as_ref().expect("device-wide");
+        assert!(held.programs_held > 0, "{held:?}");
+        assert_eq!(sum(&series.programs_held), held.programs_held);
+        assert!(series.planes_holding_writes.iter().any(|&planes| planes > 0) && series.planes_holding_writes.iter().all(|&planes| planes <= held.max_planes_blocked as u64));
         let n = series.start_ms.len();
         assert!(n > 10 && [series.read.p99_us.len(), series.free_blocks.len(), series.soft_reads.len()].iter().all(|&len| len == n));
         // Utilisation per interval adds up to the run's: busy time booked in all intervals over the
