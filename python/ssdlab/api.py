@@ -148,6 +148,7 @@ class RunResult(_AttributeView):
             "gc_invocations",
             "gc_pages_copied",
             "free_blocks",
+            "erased_blocks",
             "programs_held",
             "planes_holding_writes",
             "soft_reads",

@@ -36,7 +36,11 @@ def plot_time_series(result: Mapping[str, Any], stem: Path) -> list[Path]:
         twin.plot(seconds, held, color="#d62728", linewidth=0.9, label="host programs held for GC")
         twin.set_ylabel("programs held", color="#d62728")
         twin.legend(fontsize=8, loc="upper right")
-    axes[3].plot(seconds, series["free_blocks"], color="#2ca02c", linewidth=0.9, label="free blocks")
+    axes[3].plot(seconds, series["free_blocks"], color="#2ca02c", linewidth=0.9, label="free (FTL)")
+    if series.get("erased_blocks") and series["erased_blocks"] != series["free_blocks"]:
+        # GC's victims are free in the FTL at once, usable only once erased.
+        axes[3].plot(seconds, series["erased_blocks"], color="#17becf", linewidth=0.9, label="erased")
+        axes[3].legend(fontsize=8, loc="upper left")
     axes[3].set_ylabel("free blocks")
     blocked = series.get("planes_holding_writes") or []
     if any(blocked):

@@ -224,13 +224,18 @@ impl Simulation {
 
     /// The running totals the time series samples.
     pub(super) fn time_series_totals(&self) -> super::time_series::Totals {
-        let free_blocks = (0..self.layout.planes_total()).map(|plane| self.ftl.free_blocks(crate::geometry::PlaneIndex(plane)) as u64).sum();
+        let (mut free_blocks, mut erased_blocks) = (0, 0);
+        for plane in 0..self.layout.planes_total() {
+            let free = self.ftl.free_blocks(crate::geometry::PlaneIndex(plane));
+            free_blocks += free as u64;
+            erased_blocks += self.scheduler.erased_pool(plane, free);
+        }
         let soft_reads = self.read_strategy.statistics().map_or(0, |statistics| statistics.hard_decision_failures);
         let (die_busy, channel_busy) = self.scheduler.busy_totals();
         let programs_held = self.scheduler.write_hold_statistics().map_or(0, |statistics| statistics.programs_held);
         super::time_series::Totals::of(&self.ftl.stats(), free_blocks, soft_reads)
             .with_busy(die_busy.0, channel_busy.0, self.layout.dies_total() as u64, self.layout.channels_total() as u64)
-            .with_holds(programs_held, self.scheduler.planes_holding_writes() as u64)
+            .with_holds(programs_held, self.scheduler.planes_holding_writes() as u64, erased_blocks)
     }
 
     #[inline(never)]

@@ -68,6 +68,8 @@ pub(super) struct Totals {
     /// Host programs held for GC so far (`scheduler/write_gate.rs`), and planes holding writes now.
     pub programs_held: u64,
     pub planes_holding_writes: u64,
+    /// Free blocks whose erase has ended (free blocks minus GC erases still running).
+    pub erased_blocks: u64,
 }
 
 /// One sampled interval end: the running totals that are differenced per interval, and free blocks.
@@ -79,8 +81,8 @@ impl Totals {
     }
 
     /// With the write gate's running count of held programs and the planes holding writes now.
-    pub(super) fn with_holds(self, programs_held: u64, planes_holding_writes: u64) -> Self {
-        Totals { programs_held, planes_holding_writes, ..self }
+    pub(super) fn with_holds(self, programs_held: u64, planes_holding_writes: u64, erased_blocks: u64) -> Self {
+        Totals { programs_held, planes_holding_writes, erased_blocks, ..self }
     }
 
     /// With the dies' and channels' booked busy time.
@@ -151,6 +153,7 @@ impl TimeSeriesCollector {
             series.gc_invocations.push(delta(sample.gc_invocations, previous.gc_invocations));
             series.gc_pages_copied.push(delta(sample.gc_pages_copied, previous.gc_pages_copied));
             series.free_blocks.push(sample.free_blocks);
+            series.erased_blocks.push(sample.erased_blocks);
             series.soft_reads.push(delta(sample.soft_reads, previous.soft_reads));
             series.programs_held.push(delta(sample.programs_held, previous.programs_held));
             series.planes_holding_writes.push(sample.planes_holding_writes);
@@ -202,8 +205,10 @@ pub struct TimeSeries {
     pub gc_invocations: Vec<u64>,
     /// Pages copied or migrated by GC.
     pub gc_pages_copied: Vec<u64>,
-    /// Free blocks in the device at the interval's end.
+    /// Free blocks in the device at the interval's end (in the FTL: GC's victims count as free at
+    /// once) and, of those, the ones whose erase has ended (`scheduler/write_gate.rs`).
     pub free_blocks: Vec<u64>,
+    pub erased_blocks: Vec<u64>,
     /// Reads whose hard decoding failed (soft sensing needed), by when they were issued.
     pub soft_reads: Vec<u64>,
     /// Host programs held for GC (`result.gc.host_writes_held`), by when they were held.
