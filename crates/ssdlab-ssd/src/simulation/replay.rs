@@ -15,7 +15,8 @@ use crate::geometry::{Lpn, Ppn};
 use crate::host::device_queue::DeviceQueue;
 use crate::host::PageSpan;
 use crate::read_path::{ReadContext, ReadPlan};
-use crate::scheduler::{RequestTag, Waiter};
+use crate::ftl::Ftl;
+use crate::scheduler::{FlashScheduler, RequestTag, Waiter};
 use ssdlab_engine::SimTime;
 use ssdlab_workload::{IoOp, IoRequest};
 
@@ -204,14 +205,14 @@ impl Simulation {
         }
     }
 
-    /// Closes a host write's program group: held for GC when a plane of it holds writes.
+    /// Closes a host write's program group: held for GC when a plane of it holds writes. (Takes the
+    /// two parts it needs, so callers can pass pages they hold in another field.)
     #[inline]
-    pub(super) fn close_program_group(&mut self, id: u32, now: SimTime, pages: &[Ppn]) {
-        if self.scheduler.gates_writes() {
-            let ftl = &self.ftl;
-            self.scheduler.close_write_group_gated(id, now, pages, |plane| ftl.free_blocks(crate::geometry::PlaneIndex(plane)));
+    pub(super) fn close_program_group(scheduler: &mut FlashScheduler, ftl: &Ftl, id: u32, now: SimTime, pages: &[Ppn]) {
+        if scheduler.gates_writes() {
+            scheduler.close_write_group_gated(id, now, pages, |plane| ftl.free_blocks(crate::geometry::PlaneIndex(plane)));
         } else {
-            self.scheduler.close_write_group(id, now, pages);
+            scheduler.close_write_group(id, now, pages);
         }
     }
 
@@ -464,9 +465,7 @@ impl Simulation {
             // Without multi-plane operations every page is its own group.
             if (!multi_plane && !self.program_group.is_empty()) || !self.program_group.add(die, plane, ppn) {
                 if let Some(id) = group.take() {
-                    let pages = std::mem::take(&mut self.program_group);
-                    self.close_program_group(id, now, pages.pages());
-                    self.program_group = pages;
+                    Self::close_program_group(&mut self.scheduler, &self.ftl, id, now, self.program_group.pages());
                 }
                 self.program_group.clear();
                 self.program_group.add(die, plane, ppn);
@@ -478,9 +477,7 @@ impl Simulation {
             }
         }
         if let Some(id) = group {
-            let pages = std::mem::take(&mut self.program_group);
-            self.close_program_group(id, now, pages.pages());
-            self.program_group = pages;
+            Self::close_program_group(&mut self.scheduler, &self.ftl, id, now, self.program_group.pages());
             self.program_group.clear();
         }
         Ok(())

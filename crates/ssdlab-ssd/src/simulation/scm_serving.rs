@@ -252,7 +252,7 @@ impl Simulation {
         if !self.scm_slots.is_empty() {
             self.scheduler.scm_read(now, &self.scm_slots, Waiter::WriteGroup(group));
         }
-        self.close_program_group(group, now, std::slice::from_ref(&ppn));
+        Self::close_program_group(&mut self.scheduler, &self.ftl, group, now, std::slice::from_ref(&ppn));
         Ok(())
     }
 
