@@ -149,3 +149,21 @@ def test_bench_memory_against_drive_size_reports_each_size(cli, tmp_path: Path):
     assert row["ratio_4tib_to_512gib"] < 1.2
     assert "4 TiB / 512 GiB" in done.stdout and "long / short" in done.stdout
     assert_clean(cli("bench", "m", "--stream-requests", "5,2"), 2, "--stream-requests")
+
+
+def test_readme_gc_mode_example_holds_writes_and_bad_modes_name_their_field(cli, tmp_path: Path):
+    """The README's GC-mode example must show writes waiting for GC (result.gc.host_writes_held), and
+    a wrong mode or hold threshold is a clean error naming its field."""
+    readme = (REPO / "README.md").read_text()
+    line = next(line for line in readme.splitlines() if line.startswith("ssdlab run ") and "garbage_collection.mode" in line)
+    arguments = shlex.split(line.split("#")[0])[1:]
+    out = tmp_path / "mode.json"
+    done = cli(*arguments, "--set", "workload.synthetic.requests=20000", "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    held = json.loads(out.read_text())["gc"]["host_writes_held"]
+    assert held["mode"] == "foreground" and held["requests_held"] > 0 and held["wait_max_us"] > 0, held
+    assert "write requests waited" in done.stdout, done.stdout
+    bad_mode = cli("run", "default", "--set", 'ftl.garbage_collection.mode="sometimes"', "-q")
+    assert_clean(bad_mode, 2, "ftl.garbage_collection.mode", "stop_servicing_writes")
+    bad_threshold = cli("run", "mqsim-default", "--set", "ftl.garbage_collection.write_hold_threshold_blocks=103", "-q")
+    assert_clean(bad_threshold, 2, "ftl.garbage_collection.write_hold_threshold_blocks", "low_watermark_blocks (102)")
