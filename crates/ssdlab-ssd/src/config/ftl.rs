@@ -91,7 +91,8 @@ impl Default for GarbageCollectionConfig {
 #[serde(rename_all = "snake_case")]
 pub enum GcMode {
     /// DiskSim's SSD model: a write to a plane whose erased pool is below the low watermark waits
-    /// until GC has erased a block there; GC runs as soon as it is needed, in the write's path.
+    /// until GC's erases there bring it back to the watermark; GC runs as soon as it is needed, in
+    /// the write's path.
     Foreground,
     /// MQSim's rule (`GC_and_WL_Unit_Base::Stop_servicing_writes`): GC starts at the low watermark
     /// and runs alongside host I/O; writes to a plane whose erased pool is below

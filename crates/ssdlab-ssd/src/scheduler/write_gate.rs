@@ -12,8 +12,10 @@
 //!
 //! The rules (`config::GcMode`, sources in docs/gc-modes.md):
 //! - `foreground` (DiskSim's SSD model, which cleans in the write's path): writes wait while the
-//!   pool is below the low watermark, so a write that sets GC off waits for the first erase of that
-//!   collection;
+//!   pool is below the low watermark, so a write that sets GC off waits until the collection has
+//!   erased enough of its victims to bring the pool back there (the first erase when it took one
+//!   victim beyond the watermark; most of it when it took several, as DiskSim waits for the whole
+//!   cleaning);
 //! - `stop_servicing_writes` (MQSim, `GC_and_WL_Unit_Base::Stop_servicing_writes`,
 //!   `Address_Mapping_Unit_Page_Level::Start_servicing_writes_for_overfull_plane`): writes wait
 //!   while the pool is below `write_hold_threshold_blocks` (MQSim: 10), released when an erase
