@@ -647,23 +647,29 @@ impl FlashScheduler {
         let (Some(&first), Some(gate)) = (ppns.first(), self.gate.as_ref()) else {
             return self.close_write_group(id, now, ppns);
         };
-        let die = self.layout.die_of(first);
-        let first_plane = self.layout.planes_of_die(die).start;
-        let mut mask = 0u64;
+        // The usual case costs a compare: with no GC erase in flight anywhere nothing can be held
+        // (and no die is urgent).
+        if !gate.any_erase_pending() {
+            return self.close_write_group(id, now, ppns);
+        }
         let mut held_on = None;
         for &ppn in ppns {
             let plane = self.layout.plane_of(ppn).0;
-            mask |= 1 << ((plane - first_plane) & 63);
-            if held_on.is_none() && gate.holds(plane, free_blocks(plane)) {
+            // The pending count is checked first: it is in a small array, the FTL's free list is not.
+            if gate.erase_pending(plane) && gate.holds(plane, free_blocks(plane)) {
                 held_on = Some(plane);
+                break;
             }
         }
+        let die = self.layout.die_of(first);
         if gate.mode() == GcMode::Preemptible {
             self.refresh_urgency(die, &free_blocks);
         }
         let Some(plane) = held_on else {
             return self.close_write_group(id, now, ppns);
         };
+        let first_plane = self.layout.planes_of_die(die).start;
+        let mask = ppns.iter().fold(0u64, |mask, &ppn| mask | 1 << ((self.layout.plane_of(ppn).0 - first_plane) & 63));
         let group = self.write_groups.get_mut(id);
         group.held = true;
         group.first_plane = first_plane;

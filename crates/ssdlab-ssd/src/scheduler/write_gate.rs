@@ -73,8 +73,9 @@ pub(super) struct WriteGate {
     mode: GcMode,
     /// Writes to a plane wait while its erased pool is below this.
     threshold: u64,
-    /// Per global plane: GC erases handed over and not yet ended.
+    /// Per global plane: GC erases handed over and not yet ended, and their sum.
     pending_erases: Vec<u32>,
+    pending_total: u64,
     /// Per global plane: program groups held, in the order they were held.
     held: Vec<VecDeque<Held>>,
     /// Per global plane: since when it holds writes (only meaningful while `held` is not empty).
@@ -106,6 +107,7 @@ impl WriteGate {
             mode,
             threshold,
             pending_erases: vec![0; planes],
+            pending_total: 0,
             held: (0..planes).map(|_| VecDeque::new()).collect(),
             blocked_since: vec![SimTime::ZERO; planes],
             planes_blocked: 0,
@@ -138,12 +140,28 @@ impl WriteGate {
 
     pub(super) fn erase_started(&mut self, plane: u32) {
         self.pending_erases[plane as usize] += 1;
+        self.pending_total += 1;
     }
 
     pub(super) fn erase_ended(&mut self, plane: u32) {
         let pending = &mut self.pending_erases[plane as usize];
-        *pending = pending.saturating_sub(1);
+        if *pending > 0 {
+            *pending -= 1;
+            self.pending_total -= 1;
+        }
         self.erases_ended.push(plane);
+    }
+
+    /// Whether any GC erase is in flight (if none, no write can be held).
+    #[inline]
+    pub(super) fn any_erase_pending(&self) -> bool {
+        self.pending_total > 0
+    }
+
+    /// Whether a GC erase is in flight on `plane`.
+    #[inline]
+    pub(super) fn erase_pending(&self, plane: u32) -> bool {
+        self.pending_erases[plane as usize] > 0
     }
 
     pub(super) fn erases_ended(&mut self) -> &mut Vec<u32> {
