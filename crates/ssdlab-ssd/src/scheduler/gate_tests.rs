@@ -9,15 +9,21 @@ use crate::config::GcMode;
 
 const COPY: u64 = SENSE + PROGRAM;
 
-/// GC of `victims` blocks on die 0, one valid page each (copy then erase, victim after victim).
-fn collect_on_die_0(s: &mut FlashScheduler, layout: &DeviceLayout, victims: usize, now: SimTime) {
+/// GC of `victims` blocks on `die`, one valid page each (copy then erase, victim after victim).
+fn collect_on_die(
+    s: &mut FlashScheduler,
+    layout: &DeviceLayout,
+    die: u32,
+    victims: usize,
+    now: SimTime,
+) {
     let mut ops = Vec::new();
     for victim in 0..victims {
-        let source = lower_page(layout, 0, 2 * victim);
+        let source = lower_page(layout, die, 2 * victim);
         ops.extend([
             FlashOp::GcRead { ppn: source },
             FlashOp::GcProgram {
-                ppn: lower_page(layout, 0, 2 * victim + 1),
+                ppn: lower_page(layout, die, 2 * victim + 1),
             },
             FlashOp::Erase {
                 block: layout.block_of(source),
@@ -42,9 +48,9 @@ fn write_to_die_0(s: &mut FlashScheduler, layout: &DeviceLayout, now: SimTime, f
     s.close_request(request, now);
 }
 
-/// Runs every event, re-examining planes whose erase ended as the replay does; returns the write
-/// completions.
-fn drain_gated(s: &mut FlashScheduler, free_blocks: usize) -> Vec<SimTime> {
+/// Runs every event, re-examining planes whose erase ended as the replay does; returns the
+/// completions in the order they were learned, (write, time in ns).
+fn drain_gated(s: &mut FlashScheduler, free_blocks: usize) -> Vec<(bool, u64)> {
     while let Some(now) = s.process_next_event() {
         let ended = s.erases_ended().map(std::mem::take).unwrap_or_default();
         for plane in ended {
@@ -54,8 +60,16 @@ fn drain_gated(s: &mut FlashScheduler, free_blocks: usize) -> Vec<SimTime> {
     assert_eq!(s.work_in_progress(), 0);
     std::mem::take(s.completions())
         .into_iter()
-        .filter(|(tag, _, _)| tag.write)
-        .map(|(_, completion, _)| completion)
+        .map(|(tag, completion, _)| (tag.write, completion.0))
+        .collect()
+}
+
+/// [`drain_gated`]'s write completions.
+fn writes_done(s: &mut FlashScheduler, free_blocks: usize) -> Vec<SimTime> {
+    drain_gated(s, free_blocks)
+        .into_iter()
+        .filter(|&(write, _)| write)
+        .map(|(_, time)| SimTime(time))
         .collect()
 }
 
@@ -63,10 +77,10 @@ fn drain_gated(s: &mut FlashScheduler, free_blocks: usize) -> Vec<SimTime> {
 fn background_mode_never_holds_a_write() {
     let (mut s, layout) = scheduler(true);
     s.set_gc_mode(GcMode::Background, 1, 2);
-    collect_on_die_0(&mut s, &layout, 1, SimTime::ZERO);
+    collect_on_die(&mut s, &layout, 0, 1, SimTime::ZERO);
     write_to_die_0(&mut s, &layout, SimTime::ZERO, 0);
     // The program waits only for the copy the die is doing: [240, 440] us; the erase follows it.
-    assert_eq!(drain_gated(&mut s, 0), vec![SimTime(COPY + PROGRAM)]);
+    assert_eq!(writes_done(&mut s, 0), vec![SimTime(COPY + PROGRAM)]);
     assert_eq!(s.write_hold_statistics(), None);
     assert_eq!(s.busy_until(), SimTime(COPY + PROGRAM + ERASE));
 }
@@ -77,12 +91,12 @@ fn foreground_a_write_at_the_low_watermark_waits_for_the_erase() {
     // Low watermark 2: the write set GC off (one victim), and the FTL already counts the victim
     // free: 2 free, 1 of them not erased, so the erased pool is 1, below the watermark.
     s.set_gc_mode(GcMode::Foreground, 1, 2);
-    collect_on_die_0(&mut s, &layout, 1, SimTime::ZERO);
+    collect_on_die(&mut s, &layout, 0, 1, SimTime::ZERO);
     write_to_die_0(&mut s, &layout, SimTime::ZERO, 2);
     // Copy [0, 240], erase [240, 3240]; then the write's data moves and it programs.
     let erased = COPY + ERASE;
     assert_eq!(
-        drain_gated(&mut s, 2),
+        writes_done(&mut s, 2),
         vec![SimTime(erased + TRANSFER + PROGRAM)]
     );
     let statistics = s.write_hold_statistics().unwrap();
@@ -106,9 +120,9 @@ fn foreground_a_write_at_the_low_watermark_waits_for_the_erase() {
     // With one more free block (the pool at the watermark) it would not have waited.
     let (mut s, layout) = scheduler(true);
     s.set_gc_mode(GcMode::Foreground, 1, 2);
-    collect_on_die_0(&mut s, &layout, 1, SimTime::ZERO);
+    collect_on_die(&mut s, &layout, 0, 1, SimTime::ZERO);
     write_to_die_0(&mut s, &layout, SimTime::ZERO, 3);
-    assert_eq!(drain_gated(&mut s, 3), vec![SimTime(COPY + PROGRAM)]);
+    assert_eq!(writes_done(&mut s, 3), vec![SimTime(COPY + PROGRAM)]);
 }
 
 #[test]
@@ -118,13 +132,13 @@ fn stop_servicing_writes_a_write_waits_until_the_pool_is_back_at_the_threshold()
     // block is left. The first erase (at 240 + 3,000 us) brings the pool back to 1: the write goes
     // then, before the second victim's copy and erase, which follow on the die.
     s.set_gc_mode(GcMode::StopServicingWrites, 1, 3);
-    collect_on_die_0(&mut s, &layout, 2, SimTime::ZERO);
+    collect_on_die(&mut s, &layout, 0, 2, SimTime::ZERO);
     write_to_die_0(&mut s, &layout, SimTime::ZERO, 2);
     let first_erase = COPY + ERASE;
     // Released at 3,240 us: the data crosses the bus while the second copy takes the die [3240,
     // 3480], then programs.
     assert_eq!(
-        drain_gated(&mut s, 2),
+        writes_done(&mut s, 2),
         vec![SimTime(first_erase + COPY + PROGRAM)]
     );
     assert_eq!(s.write_hold_statistics().unwrap().wait_max_ns, first_erase);
@@ -135,21 +149,9 @@ fn stop_servicing_writes_a_write_waits_until_the_pool_is_back_at_the_threshold()
     // Another plane's GC does not hold this plane's writes (die 1's plane has an erase in flight).
     let (mut s, layout) = scheduler(true);
     s.set_gc_mode(GcMode::StopServicingWrites, 1, 3);
-    let source = lower_page(&layout, 1, 0);
-    s.garbage_collection(
-        SimTime::ZERO,
-        &[
-            FlashOp::GcRead { ppn: source },
-            FlashOp::GcProgram {
-                ppn: lower_page(&layout, 1, 1),
-            },
-            FlashOp::Erase {
-                block: layout.block_of(source),
-            },
-        ],
-    );
+    collect_on_die(&mut s, &layout, 1, 1, SimTime::ZERO);
     write_to_die_0(&mut s, &layout, SimTime::ZERO, 0);
-    assert_eq!(drain_gated(&mut s, 0), vec![SimTime(TRANSFER + PROGRAM)]);
+    assert_eq!(writes_done(&mut s, 0), vec![SimTime(TRANSFER + PROGRAM)]);
     assert_eq!(s.write_hold_statistics().unwrap().programs_held, 0);
 }
 
@@ -179,7 +181,6 @@ fn preemptible_gc_steps_aside_for_host_reads_above_the_hard_threshold() {
         // A write's close refreshes whether die 0 is urgent: it is above the hard threshold with
         // `free_blocks` free and one erase pending, below it otherwise.
         write_to_die_0(&mut s, &layout, SimTime::ZERO, free_blocks);
-        let mut reads = Vec::new();
         for at in [230_000, 250_000] {
             while s.next_event_time().is_some_and(|time| time.0 < at) {
                 s.process_next_event();
@@ -198,18 +199,8 @@ fn preemptible_gc_steps_aside_for_host_reads_above_the_hard_threshold() {
                 Waiter::Request(read),
             );
             s.close_request(read, SimTime(at));
-            reads.push(read);
         }
-        while let Some(now) = s.process_next_event() {
-            let ended = s.erases_ended().map(std::mem::take).unwrap_or_default();
-            for plane in ended {
-                s.reopen_plane(plane, now, |_| free_blocks);
-            }
-        }
-        let done: Vec<(bool, u64)> = std::mem::take(s.completions())
-            .into_iter()
-            .map(|(tag, completion, _)| (tag.write, completion.0))
-            .collect();
+        let done = drain_gated(&mut s, free_blocks);
         (
             done,
             s.write_hold_statistics()
