@@ -15,8 +15,8 @@ use crate::bch::BchCode;
 use crate::channel::{CellKind, Channel, ChannelParameters, Stress};
 use crate::ldpc::min_sum::{quantize, CheckNodeRule, Lane, MinSumDecoder, SimdLevel};
 use crate::ldpc::QcLdpcCode;
-use crate::read_model::LlrSource;
 use crate::monte_carlo::{run_point, Codes, DecoderKind, StopRule, MIN_SUM_ITERATIONS, MIN_SUM_RULE};
+use crate::read_model::LlrSource;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use ssdlab_engine::random::Xoshiro256PlusPlus;
@@ -36,7 +36,14 @@ pub struct EccBenchSettings {
 
 impl Default for EccBenchSettings {
     fn default() -> Self {
-        EccBenchSettings { ldpc_frames: 512, ldpc_rber: 5e-3, bch_frames: 64, bch_errors: 128, monte_carlo_frames: 2048, seed: 5 }
+        EccBenchSettings {
+            ldpc_frames: 512,
+            ldpc_rber: 5e-3,
+            bch_frames: 64,
+            bch_errors: 128,
+            monte_carlo_frames: 2048,
+            seed: 5,
+        }
     }
 }
 
@@ -104,7 +111,14 @@ pub struct EccBenchReport {
 pub const MIN_SUM_8_BIT_RULE: CheckNodeRule = CheckNodeRule::Offset { offset: 0.5 };
 
 /// Decodes `inputs` with `FIXED_ITERATIONS` iterations on one core (and on all, when asked).
-fn fixed_iterations<L: Lane>(code: &QcLdpcCode, name: &str, rule: CheckNodeRule, inputs: &[(Vec<u8>, Vec<L>)], level: SimdLevel, all_cores: bool) -> FixedIterationThroughput {
+fn fixed_iterations<L: Lane>(
+    code: &QcLdpcCode,
+    name: &str,
+    rule: CheckNodeRule,
+    inputs: &[(Vec<u8>, Vec<L>)],
+    level: SimdLevel,
+    all_cores: bool,
+) -> FixedIterationThroughput {
     let info_bits = inputs.len().max(1) as f64 * code.k() as f64;
     let mut decoder = MinSumDecoder::<L>::with_lanes(code, rule, MIN_SUM_ITERATIONS).with_simd(level);
     let started = Instant::now();
@@ -112,7 +126,10 @@ fn fixed_iterations<L: Lane>(code: &QcLdpcCode, name: &str, rule: CheckNodeRule,
         decoder.decode_fixed(llr, FIXED_ITERATIONS);
     }
     let single = started.elapsed().as_secs_f64();
-    let decoded = inputs.iter().filter(|(info, llr)| decoder.decode_fixed(llr, FIXED_ITERATIONS).success && decoder.information_matches(info)).count();
+    let decoded = inputs
+        .iter()
+        .filter(|(info, llr)| decoder.decode_fixed(llr, FIXED_ITERATIONS).success && decoder.information_matches(info))
+        .count();
     let all_cores_mbit_per_s = all_cores.then(|| {
         let started = Instant::now();
         inputs.par_iter().for_each_init(
@@ -183,12 +200,29 @@ pub fn run(settings: &EccBenchSettings) -> EccBenchReport {
 
     let best = SimdLevel::detect();
     // The same frames in 8 bits (the 16-bit values are 1/8 LLR steps).
-    let inputs_8: Vec<(Vec<u8>, Vec<i8>)> = inputs.iter().map(|(info, llr)| (info.clone(), llr.iter().map(|&v| quantize::<i8>(v as f64 / 8.0)).collect())).collect();
+    let inputs_8: Vec<(Vec<u8>, Vec<i8>)> = inputs
+        .iter()
+        .map(|(info, llr)| (info.clone(), llr.iter().map(|&v| quantize::<i8>(v as f64 / 8.0)).collect()))
+        .collect();
     let mut ldpc_fixed_iterations = Vec::new();
     for level in SimdLevel::available() {
         let all_cores = level == best;
-        ldpc_fixed_iterations.push(fixed_iterations(&code, "normalized min-sum (x0.75)", MIN_SUM_RULE, &inputs, level, all_cores));
-        ldpc_fixed_iterations.push(fixed_iterations(&code, "offset min-sum (0.5)", MIN_SUM_8_BIT_RULE, &inputs_8, level, all_cores));
+        ldpc_fixed_iterations.push(fixed_iterations(
+            &code,
+            "normalized min-sum (x0.75)",
+            MIN_SUM_RULE,
+            &inputs,
+            level,
+            all_cores,
+        ));
+        ldpc_fixed_iterations.push(fixed_iterations(
+            &code,
+            "offset min-sum (0.5)",
+            MIN_SUM_8_BIT_RULE,
+            &inputs_8,
+            level,
+            all_cores,
+        ));
     }
 
     let bch_code = BchCode::storage_4kb();
@@ -247,5 +281,12 @@ pub fn run(settings: &EccBenchSettings) -> EccBenchReport {
             }
         })
         .collect();
-    EccBenchReport { threads: rayon::current_num_threads(), vector_unit: SimdLevel::detect().name().into(), ldpc, ldpc_fixed_iterations, bch, monte_carlo }
+    EccBenchReport {
+        threads: rayon::current_num_threads(),
+        vector_unit: SimdLevel::detect().name().into(),
+        ldpc,
+        ldpc_fixed_iterations,
+        bch,
+        monte_carlo,
+    }
 }

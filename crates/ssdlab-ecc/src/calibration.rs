@@ -25,14 +25,37 @@ pub const SEED002_RETENTION_HOURS: f64 = 30.0 * 24.0;
 
 /// The hard-decision LDPC frame error rate at a stress, averaged over every chip factor and page
 /// type of `parameters` (each estimated from `frames_per_case` frames).
-pub fn hard_failure_probability(codes: &Codes, parameters: &ChannelParameters, pe_cycles: f64, retention_hours: f64, frames_per_case: u64, seed: u64) -> f64 {
-    let per_chip = failure_probability_per_chip(codes, parameters, DecoderKind::LdpcHard, pe_cycles, retention_hours, frames_per_case, seed);
+pub fn hard_failure_probability(
+    codes: &Codes,
+    parameters: &ChannelParameters,
+    pe_cycles: f64,
+    retention_hours: f64,
+    frames_per_case: u64,
+    seed: u64,
+) -> f64 {
+    let per_chip = failure_probability_per_chip(
+        codes,
+        parameters,
+        DecoderKind::LdpcHard,
+        pe_cycles,
+        retention_hours,
+        frames_per_case,
+        seed,
+    );
     per_chip.iter().sum::<f64>() / per_chip.len() as f64
 }
 
 /// A decoder's frame error rate at a stress for each chip factor of `parameters`, averaged over the
 /// page types (each (chip, page) estimated from `frames_per_case` frames).
-pub fn failure_probability_per_chip(codes: &Codes, parameters: &ChannelParameters, decoder: DecoderKind, pe_cycles: f64, retention_hours: f64, frames_per_case: u64, seed: u64) -> Vec<f64> {
+pub fn failure_probability_per_chip(
+    codes: &Codes,
+    parameters: &ChannelParameters,
+    decoder: DecoderKind,
+    pe_cycles: f64,
+    retention_hours: f64,
+    frames_per_case: u64,
+    seed: u64,
+) -> Vec<f64> {
     let chips = parameters.chip_factors.len().max(1);
     let pages = parameters.cell.bits();
     (0..chips)
@@ -42,7 +65,16 @@ pub fn failure_probability_per_chip(codes: &Codes, parameters: &ChannelParameter
             let total: f64 = (0..pages)
                 .map(|page| {
                     let stop = StopRule { target_failures: u64::MAX, max_frames: frames_per_case };
-                    run_point(codes, &channel, page, decoder, stop, seed ^ ((chip * pages + page) as u64) << 32, LlrSource::Channel).frame_error_rate
+                    run_point(
+                        codes,
+                        &channel,
+                        page,
+                        decoder,
+                        stop,
+                        seed ^ ((chip * pages + page) as u64) << 32,
+                        LlrSource::Channel,
+                    )
+                    .frame_error_rate
                 })
                 .sum();
             total / pages as f64
@@ -52,12 +84,20 @@ pub fn failure_probability_per_chip(codes: &Codes, parameters: &ChannelParameter
 
 /// The `wear_noise_scale` (other constants kept) at which [`hard_failure_probability`] at seed
 /// 002's stress equals `target`; the failure probability grows with the scale.
-pub fn fit_wear_noise_scale(codes: &Codes, parameters: &ChannelParameters, target: f64, frames_per_case: u64, seed: u64, mut report: impl FnMut(f64, f64)) -> f64 {
+pub fn fit_wear_noise_scale(
+    codes: &Codes,
+    parameters: &ChannelParameters,
+    target: f64,
+    frames_per_case: u64,
+    seed: u64,
+    mut report: impl FnMut(f64, f64),
+) -> f64 {
     let (mut low, mut high) = (0.25f64, 16.0f64);
     for _ in 0..12 {
         let middle = (low * high).sqrt();
         let trial = ChannelParameters { wear_noise_scale: middle, ..parameters.clone() };
-        let failure = hard_failure_probability(codes, &trial, SEED002_PE_CYCLES, SEED002_RETENTION_HOURS, frames_per_case, seed);
+        let failure =
+            hard_failure_probability(codes, &trial, SEED002_PE_CYCLES, SEED002_RETENTION_HOURS, frames_per_case, seed);
         report(middle, failure);
         if failure < target {
             low = middle;

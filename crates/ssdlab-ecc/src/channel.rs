@@ -147,15 +147,32 @@ impl ChannelParameters {
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
         let states = self.cell.states();
         if self.verify_levels_v.len() != states - 1 {
-            return Err(("channel.verify_levels_v", format!("{:?} cells need {} programmed verify levels, got {}", self.cell, states - 1, self.verify_levels_v.len())));
+            return Err((
+                "channel.verify_levels_v",
+                format!(
+                    "{:?} cells need {} programmed verify levels, got {}",
+                    self.cell,
+                    states - 1,
+                    self.verify_levels_v.len()
+                ),
+            ));
         }
-        if self.verify_levels_v.iter().any(|v| !v.is_finite()) || self.verify_levels_v.windows(2).any(|w| w[1] <= w[0] + self.ispp_step_v) {
-            return Err(("channel.verify_levels_v", "verify levels must be finite and rise by more than the ISPP step".into()));
+        if self.verify_levels_v.iter().any(|v| !v.is_finite())
+            || self.verify_levels_v.windows(2).any(|w| w[1] <= w[0] + self.ispp_step_v)
+        {
+            return Err((
+                "channel.verify_levels_v",
+                "verify levels must be finite and rise by more than the ISPP step".into(),
+            ));
         }
         if self.verify_levels_v[0] <= self.erased_mean_v {
             return Err(("channel.verify_levels_v", "the first verify level must lie above the erased mean".into()));
         }
-        let positive = [("channel.erased_sigma_v", self.erased_sigma_v), ("channel.ispp_step_v", self.ispp_step_v), ("channel.retention_t0_hours", self.retention_t0_hours)];
+        let positive = [
+            ("channel.erased_sigma_v", self.erased_sigma_v),
+            ("channel.ispp_step_v", self.ispp_step_v),
+            ("channel.retention_t0_hours", self.retention_t0_hours),
+        ];
         for (field, value) in positive {
             if !(value > 0.0 && value.is_finite()) {
                 return Err((field, format!("must be a positive number, got {value}")));
@@ -178,7 +195,10 @@ impl ChannelParameters {
                 return Err((field, format!("must be a non-negative number, got {value}")));
             }
         }
-        if !(self.erased_mean_v.is_finite() && self.operating_temperature_c.is_finite() && self.operating_temperature_c > -273.15) {
+        if !(self.erased_mean_v.is_finite()
+            && self.operating_temperature_c.is_finite()
+            && self.operating_temperature_c > -273.15)
+        {
             return Err(("channel.erased_mean_v", "erased mean and operating temperature must be finite".into()));
         }
         if self.chip_factors.is_empty() || self.chip_factors.iter().any(|f| !(*f > 0.0 && f.is_finite())) {
@@ -246,17 +266,29 @@ impl Channel {
         let chip = p.chip_factors.get(stress.chip % p.chip_factors.len().max(1)).copied().unwrap_or(1.0);
         let wear = p.wear_noise_scale * chip * stress.block_factor;
         let cycles = stress.pe_cycles.max(0.0);
-        let acceleration = arrhenius_acceleration(p.activation_energy_ev, p.operating_temperature_c, stress.storage_temperature_c);
+        let acceleration =
+            arrhenius_acceleration(p.activation_energy_ev, p.operating_temperature_c, stress.storage_temperature_c);
         let retention_log = (1.0 + stress.retention_hours.max(0.0) * acceleration / p.retention_t0_hours).ln();
-        let mut distributions = vec![StateDistribution { low_v: p.erased_mean_v, width_v: 0.0, sigma_v: p.erased_sigma_v }];
+        let mut distributions =
+            vec![StateDistribution { low_v: p.erased_mean_v, width_v: 0.0, sigma_v: p.erased_sigma_v }];
         for &verify in &p.verify_levels_v {
             let stored = (verify + 0.5 * p.ispp_step_v - p.erased_mean_v).max(0.0);
-            let shift = p.retention_ks * stored * p.retention_kd * cycles.powf(p.retention_mean_pe_exponent) * retention_log;
-            let variance = p.retention_ks * stored * p.retention_km * cycles.powf(p.retention_variance_pe_exponent) * retention_log;
-            distributions.push(StateDistribution { low_v: verify - wear * shift, width_v: p.ispp_step_v, sigma_v: wear * variance.sqrt() });
+            let shift =
+                p.retention_ks * stored * p.retention_kd * cycles.powf(p.retention_mean_pe_exponent) * retention_log;
+            let variance = p.retention_ks
+                * stored
+                * p.retention_km
+                * cycles.powf(p.retention_variance_pe_exponent)
+                * retention_log;
+            distributions.push(StateDistribution {
+                low_v: verify - wear * shift,
+                width_v: p.ispp_step_v,
+                sigma_v: wear * variance.sqrt(),
+            });
         }
         let rtn_scale_v = wear * p.rtn_scale_v * cycles.powf(p.rtn_pe_exponent);
-        let mut channel = Channel { parameters: parameters.clone(), stress, distributions, rtn_scale_v, references: Vec::new() };
+        let mut channel =
+            Channel { parameters: parameters.clone(), stress, distributions, rtn_scale_v, references: Vec::new() };
         channel.references = (0..channel.states() - 1).map(|b| channel.best_reference(b)).collect();
         channel
     }
@@ -268,7 +300,8 @@ impl Channel {
     /// Interference shift of a victim cell when its later-programmed neighbour is in `neighbour`.
     pub fn interference_v(&self, neighbour: usize) -> f64 {
         let p = &self.parameters;
-        let programmed = if neighbour == 0 { p.erased_mean_v } else { p.verify_levels_v[neighbour - 1] + 0.5 * p.ispp_step_v };
+        let programmed =
+            if neighbour == 0 { p.erased_mean_v } else { p.verify_levels_v[neighbour - 1] + 0.5 * p.ispp_step_v };
         p.coupling * (programmed - p.erased_mean_v)
     }
 
@@ -281,7 +314,12 @@ impl Channel {
         }
         // Laplace(b) is a Gaussian whose variance is 2 b^2 E with E ~ Exp(1): integrate over E.
         let twice_b2 = 2.0 * self.rtn_scale_v * self.rtn_scale_v;
-        laguerre_rule().iter().map(|&(node, weight)| weight * uniform_gaussian_cdf(x, low, d.width_v, (d.sigma_v * d.sigma_v + twice_b2 * node).sqrt())).sum()
+        laguerre_rule()
+            .iter()
+            .map(|&(node, weight)| {
+                weight * uniform_gaussian_cdf(x, low, d.width_v, (d.sigma_v * d.sigma_v + twice_b2 * node).sqrt())
+            })
+            .sum()
     }
 
     /// P(V < x | state), marginal over a uniformly random neighbour.
@@ -303,7 +341,11 @@ impl Channel {
         let mean_shift = shifts.iter().sum::<f64>() / states as f64;
         let interference_variance = shifts.iter().map(|s| (s - mean_shift).powi(2)).sum::<f64>() / states as f64;
         let rtn_variance = 2.0 * self.rtn_scale_v * self.rtn_scale_v;
-        let spread = self.distributions[1..].iter().map(|d| (d.sigma_v * d.sigma_v + rtn_variance + interference_variance).sqrt()).sum::<f64>() / (states - 1) as f64;
+        let spread = self.distributions[1..]
+            .iter()
+            .map(|d| (d.sigma_v * d.sigma_v + rtn_variance + interference_variance).sqrt())
+            .sum::<f64>()
+            / (states - 1) as f64;
         spread.max(1e-3)
     }
 
@@ -464,7 +506,10 @@ impl RberGrid {
     pub fn rows(&self) -> Result<Vec<RberRow>, String> {
         let parameters = self.channel.clone().unwrap_or_else(|| ChannelParameters::default_for(self.cell));
         if parameters.cell != self.cell {
-            return Err(format!("rber grid: field `channel.cell` is {:?} but `cell` is {:?}", parameters.cell, self.cell));
+            return Err(format!(
+                "rber grid: field `channel.cell` is {:?} but `cell` is {:?}",
+                parameters.cell, self.cell
+            ));
         }
         if let Err((field, message)) = parameters.validate() {
             return Err(format!("rber grid: field `{field}`: {message}"));
@@ -481,10 +526,22 @@ impl RberGrid {
         for &chip in &self.chips {
             for &retention_hours in &self.retention_hours {
                 for &pe_cycles in &self.pe_cycles {
-                    let stress = Stress { pe_cycles, retention_hours, storage_temperature_c: self.storage_temperature_c, chip, block_factor: 1.0 };
+                    let stress = Stress {
+                        pe_cycles,
+                        retention_hours,
+                        storage_temperature_c: self.storage_temperature_c,
+                        chip,
+                        block_factor: 1.0,
+                    };
                     let channel = Channel::new(&parameters, stress);
                     for page in 0..self.cell.bits() {
-                        rows.push(RberRow { pe_cycles, retention_hours, chip, page, rber: channel.raw_bit_error_rate(page) });
+                        rows.push(RberRow {
+                            pe_cycles,
+                            retention_hours,
+                            chip,
+                            page,
+                            rber: channel.raw_bit_error_rate(page),
+                        });
                     }
                 }
             }
@@ -515,12 +572,16 @@ pub fn normal_pdf(x: f64) -> f64 {
 pub fn erfc(x: f64) -> f64 {
     let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t * (-z * z - 1.265_512_23
-        + t * (1.000_023_68
-            + t * (0.374_091_96
-                + t * (0.096_784_18
-                    + t * (-0.186_288_06 + t * (0.278_868_07 + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-        .exp();
+    let r = t
+        * (-z * z - 1.265_512_23
+            + t * (1.000_023_68
+                + t * (0.374_091_96
+                    + t * (0.096_784_18
+                        + t * (-0.186_288_06
+                            + t * (0.278_868_07
+                                + t * (-1.135_203_98
+                                    + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+            .exp();
     if x >= 0.0 {
         r
     } else {
@@ -536,7 +597,9 @@ mod tests {
     fn rber_rises_with_wear_and_retention_and_tlc_is_worse() {
         let mlc = ChannelParameters::default_for(CellKind::Mlc);
         let tlc = ChannelParameters::default_for(CellKind::Tlc);
-        let rber = |p: &ChannelParameters, pe: f64, hours: f64| Channel::new(p, Stress::new(pe, hours)).mean_raw_bit_error_rate();
+        let rber = |p: &ChannelParameters, pe: f64, hours: f64| {
+            Channel::new(p, Stress::new(pe, hours)).mean_raw_bit_error_rate()
+        };
         let mut previous = 0.0;
         for pe in [0.0, 1000.0, 3000.0, 6000.0, 10_000.0] {
             let value = rber(&mlc, pe, 720.0);
@@ -555,7 +618,10 @@ mod tests {
     #[test]
     fn tlc_at_rated_endurance_matches_mlc_at_rated_endurance() {
         let mean_over_chips = |p: &ChannelParameters, pe: f64| {
-            (0..p.chip_factors.len()).map(|chip| Channel::new(p, Stress { chip, ..Stress::new(pe, 720.0) }).mean_raw_bit_error_rate()).sum::<f64>() / p.chip_factors.len() as f64
+            (0..p.chip_factors.len())
+                .map(|chip| Channel::new(p, Stress { chip, ..Stress::new(pe, 720.0) }).mean_raw_bit_error_rate())
+                .sum::<f64>()
+                / p.chip_factors.len() as f64
         };
         let mlc = mean_over_chips(&ChannelParameters::default_for(CellKind::Mlc), 3000.0);
         let tlc = mean_over_chips(&ChannelParameters::default_for(CellKind::Tlc), 1000.0);
@@ -574,9 +640,14 @@ mod tests {
 
     #[test]
     fn uniform_gaussian_cdf_matches_numerical_integration() {
-        for (x, low, width, sigma) in [(2.5, 2.6, 0.25, 0.05), (2.9, 2.6, 0.25, 0.05), (2.7, 2.6, 0.25, 0.1), (2.2, 2.6, 0.25, 0.08)] {
+        for (x, low, width, sigma) in
+            [(2.5, 2.6, 0.25, 0.05), (2.9, 2.6, 0.25, 0.05), (2.7, 2.6, 0.25, 0.1), (2.2, 2.6, 0.25, 0.08)]
+        {
             let steps = 20_000;
-            let numeric = (0..steps).map(|i| normal_cdf((x - low - width * (i as f64 + 0.5) / steps as f64) / sigma)).sum::<f64>() / steps as f64;
+            let numeric = (0..steps)
+                .map(|i| normal_cdf((x - low - width * (i as f64 + 0.5) / steps as f64) / sigma))
+                .sum::<f64>()
+                / steps as f64;
             let exact = uniform_gaussian_cdf(x, low, width, sigma);
             assert!((exact - numeric).abs() < 1e-6 + 1e-4 * numeric, "x {x}: {exact:e} vs {numeric:e}");
         }
@@ -624,7 +695,10 @@ mod tests {
             let best = misreads(reference);
             for step in 1..=20 {
                 let offset = 0.005 * step as f64;
-                assert!(best <= misreads(reference + offset) + 1e-12 && best <= misreads(reference - offset) + 1e-12, "boundary {boundary}");
+                assert!(
+                    best <= misreads(reference + offset) + 1e-12 && best <= misreads(reference - offset) + 1e-12,
+                    "boundary {boundary}"
+                );
             }
         }
     }
@@ -636,10 +710,14 @@ mod tests {
         assert_eq!(p.validate().unwrap_err().0, "channel.verify_levels_v");
         let p = ChannelParameters { erased_sigma_v: -1.0, ..ChannelParameters::default_for(CellKind::Mlc) };
         assert_eq!(p.validate().unwrap_err().0, "channel.erased_sigma_v");
-        let p = ChannelParameters { verify_levels_v: vec![2.6, 2.7, 3.9], ..ChannelParameters::default_for(CellKind::Mlc) };
+        let p =
+            ChannelParameters { verify_levels_v: vec![2.6, 2.7, 3.9], ..ChannelParameters::default_for(CellKind::Mlc) };
         assert_eq!(p.validate().unwrap_err().0, "channel.verify_levels_v");
         assert!(ChannelParameters::default_for(CellKind::Mlc).validate().is_ok());
-        let grid = RberGrid { channel: Some(ChannelParameters { chip_factors: vec![], ..ChannelParameters::default_for(CellKind::Mlc) }), ..RberGrid::default() };
+        let grid = RberGrid {
+            channel: Some(ChannelParameters { chip_factors: vec![], ..ChannelParameters::default_for(CellKind::Mlc) }),
+            ..RberGrid::default()
+        };
         assert!(grid.rows().unwrap_err().contains("channel.chip_factors"));
     }
 

@@ -30,11 +30,11 @@
 //! settings, channel parameters, sensing, grid, stopping rule, seed); a cached table is reused only
 //! when the key matches.
 
-use rayon::prelude::*;
 use crate::analytic::{binomial_tail, binomial_tolerable_rate};
 use crate::channel::{CellKind, Channel, ChannelParameters, Stress};
-use crate::read_model::LlrSource;
 use crate::monte_carlo::{run_point, Codes, CurvePoint, DecoderKind, StopRule, MIN_SUM_ITERATIONS, MIN_SUM_RULE};
+use crate::read_model::LlrSource;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use ssdlab_engine::random::derive_seed;
 use std::path::{Path, PathBuf};
@@ -173,7 +173,10 @@ impl CurveSpec {
             return invalid(field, message);
         }
         if self.page >= self.cell.bits() {
-            return invalid("page", format!("{:?} word lines have pages 0..{}, got {}", self.cell, self.cell.bits() - 1, self.page));
+            return invalid(
+                "page",
+                format!("{:?} word lines have pages 0..{}, got {}", self.cell, self.cell.bits() - 1, self.page),
+            );
         }
         if !(self.retention_hours >= 0.0 && self.retention_hours.is_finite()) {
             return invalid("retention_hours", format!("must be a non-negative number, got {}", self.retention_hours));
@@ -188,7 +191,10 @@ impl CurveSpec {
         if self.max_frames == 0 || self.target_failures == 0 {
             return invalid("max_frames", "max_frames and target_failures must be at least 1".into());
         }
-        for (field, value) in [("target_frame_error_rate", self.target_frame_error_rate), ("comparison_frame_error_rate", self.comparison_frame_error_rate)] {
+        for (field, value) in [
+            ("target_frame_error_rate", self.target_frame_error_rate),
+            ("comparison_frame_error_rate", self.comparison_frame_error_rate),
+        ] {
             if !(value > 0.0 && value < 1.0) {
                 return invalid(field, format!("must lie in (0, 1), got {value}"));
             }
@@ -199,11 +205,23 @@ impl CurveSpec {
     /// The stress (P/E count at the spec's retention) at which the page's RBER equals `target`.
     pub fn stress_for_rber(&self, target: f64) -> Result<Stress, CurveError> {
         let parameters = self.channel_parameters();
-        let stress = |pe: f64| Stress { pe_cycles: pe, retention_hours: self.retention_hours, storage_temperature_c: self.storage_temperature_c, chip: self.chip, block_factor: 1.0 };
+        let stress = |pe: f64| Stress {
+            pe_cycles: pe,
+            retention_hours: self.retention_hours,
+            storage_temperature_c: self.storage_temperature_c,
+            chip: self.chip,
+            block_factor: 1.0,
+        };
         let rber = |pe: f64| Channel::new(&parameters, stress(pe)).raw_bit_error_rate(self.page);
         let (fresh, worn) = (rber(0.0), rber(MAX_PE_CYCLES));
         if !(fresh <= target && target <= worn) {
-            return Err(CurveError::RberOutOfReach { target, page: self.page, retention_hours: self.retention_hours, fresh, worn });
+            return Err(CurveError::RberOutOfReach {
+                target,
+                page: self.page,
+                retention_hours: self.retention_hours,
+                fresh,
+                worn,
+            });
         }
         // Bisection, 100 halvings. Once the bracket is two adjacent floats its midpoint is one of its
         // ends, whose RBER is known: those halvings are decided without building a channel (same
@@ -334,7 +352,8 @@ struct KeyMaterial<'a> {
 pub fn table_key(spec: &CurveSpec, codes: &CodeDescription) -> String {
     let mut resolved = spec.clone();
     resolved.channel = Some(spec.channel_parameters());
-    let material = serde_json::to_vec(&KeyMaterial { version: TABLE_VERSION, codes, spec: &resolved }).unwrap_or_default();
+    let material =
+        serde_json::to_vec(&KeyMaterial { version: TABLE_VERSION, codes, spec: &resolved }).unwrap_or_default();
     let mut hash = Fnv1a::new();
     hash.write(&material);
     format!("{:016x}", hash.finish())
@@ -342,12 +361,19 @@ pub fn table_key(spec: &CurveSpec, codes: &CodeDescription) -> String {
 
 /// Runs every (decoder, RBER) point of the spec. `progress(done, total)` is called after each point;
 /// an error from it stops the run.
-pub fn run_curve(spec: &CurveSpec, progress: &mut dyn FnMut(u64, u64) -> Result<(), CurveError>) -> Result<CurveTable, CurveError> {
+pub fn run_curve(
+    spec: &CurveSpec,
+    progress: &mut dyn FnMut(u64, u64) -> Result<(), CurveError>,
+) -> Result<CurveTable, CurveError> {
     spec.validate()?;
     run_validated(spec, &Codes::storage_4kb(), progress)
 }
 
-fn run_validated(spec: &CurveSpec, codes: &Codes, progress: &mut dyn FnMut(u64, u64) -> Result<(), CurveError>) -> Result<CurveTable, CurveError> {
+fn run_validated(
+    spec: &CurveSpec,
+    codes: &Codes,
+    progress: &mut dyn FnMut(u64, u64) -> Result<(), CurveError>,
+) -> Result<CurveTable, CurveError> {
     let started = std::time::Instant::now();
     let description = CodeDescription::of(codes);
     let mut resolved = spec.clone();
@@ -368,7 +394,8 @@ fn run_validated(spec: &CurveSpec, codes: &Codes, progress: &mut dyn FnMut(u64, 
         // The seed depends on the decoder and the RBER, not on the point's position in the grid.
         let seed = derive_seed(spec.seed, &format!("{label}@{:016x}", target_rber.to_bits()));
         let point = run_point(codes, &channel, spec.page, decoder, stop, seed, spec.llr_source);
-        let exact = (decoder == DecoderKind::Bch).then(|| binomial_tail(codes.bch.n() as u64, codes.bch.t as u64, point.rber));
+        let exact =
+            (decoder == DecoderKind::Bch).then(|| binomial_tail(codes.bch.n() as u64, codes.bch.t as u64, point.rber));
         TablePoint { label, target_rber, point, exact_frame_error_rate: exact }
     };
     for &decoder in &decoders {
@@ -388,7 +415,9 @@ fn run_validated(spec: &CurveSpec, codes: &Codes, progress: &mut dyn FnMut(u64, 
             done += 1;
             curve.sort_by(|a, b| a.target_rber.total_cmp(&b.target_rber));
             let level = spec.comparison_frame_error_rate;
-            let Some(pair) = curve.windows(2).find(|w| w[0].point.frame_error_rate < level && w[1].point.frame_error_rate >= level) else {
+            let Some(pair) =
+                curve.windows(2).find(|w| w[0].point.frame_error_rate < level && w[1].point.frame_error_rate >= level)
+            else {
                 progress(done, total)?;
                 continue;
             };
@@ -410,7 +439,10 @@ fn run_validated(spec: &CurveSpec, codes: &Codes, progress: &mut dyn FnMut(u64, 
     let exact_bch = if decoders.contains(&DecoderKind::Bch) {
         let low = binomial_tolerable_rate(n, t, spec.target_frame_error_rate * 0.1);
         let high = spec.rbers.iter().copied().fold(low, f64::max);
-        log_grid(low, high, 80).into_iter().map(|rber| ExactPoint { rber, frame_error_rate: binomial_tail(n, t, rber) }).collect()
+        log_grid(low, high, 80)
+            .into_iter()
+            .map(|rber| ExactPoint { rber, frame_error_rate: binomial_tail(n, t, rber) })
+            .collect()
     } else {
         Vec::new()
     };
@@ -432,10 +464,18 @@ fn summarise(spec: &CurveSpec, codes: &Codes, decoder: DecoderKind, points: &[Ta
     let mut curve: Vec<MeasuredPoint> = points
         .iter()
         .filter(|p| p.label == label)
-        .map(|p| MeasuredPoint { rber: p.point.rber, frame_error_rate: p.point.frame_error_rate, frames: p.point.frames })
+        .map(|p| MeasuredPoint {
+            rber: p.point.rber,
+            frame_error_rate: p.point.frame_error_rate,
+            frames: p.point.frames,
+        })
         .collect();
     curve.sort_by(|a, b| a.rber.total_cmp(&b.rber));
-    let lowest = curve.iter().map(|m| m.frame_error_rate).filter(|&f| f > 0.0).fold(None, |acc: Option<f64>, f| Some(acc.map_or(f, |a| a.min(f))));
+    let lowest = curve
+        .iter()
+        .map(|m| m.frame_error_rate)
+        .filter(|&f| f > 0.0)
+        .fold(None, |acc: Option<f64>, f| Some(acc.map_or(f, |a| a.min(f))));
     let (n, t) = (codes.bch.n() as u64, codes.bch.t as u64);
     let at = |level: f64| -> Option<Estimate> {
         if decoder == DecoderKind::Bch {
@@ -499,7 +539,9 @@ const LOW_END_FRAME_ERROR_RATE: f64 = 0.05;
 /// points, with few failures, cannot swing the slope on their own (refinement packs them within a
 /// percent of RBER of each other, where three noisy points made slopes from 40 to 170).
 fn extrapolate(curve: &[MeasuredPoint], level: f64) -> Option<Estimate> {
-    let low_end = curve.iter().filter(|m| m.frame_error_rate > 0.0 && m.frame_error_rate <= LOW_END_FRAME_ERROR_RATE).count() >= 2;
+    let low_end =
+        curve.iter().filter(|m| m.frame_error_rate > 0.0 && m.frame_error_rate <= LOW_END_FRAME_ERROR_RATE).count()
+            >= 2;
     let ceiling = if low_end { LOW_END_FRAME_ERROR_RATE } else { 0.5 };
     let usable: Vec<(f64, f64, f64)> = curve
         .iter()
@@ -541,9 +583,13 @@ impl CurveTable {
     pub fn load(path: &Path) -> Result<CurveTable, CurveError> {
         let error = |message: String| CurveError::Table { path: path.to_path_buf(), message };
         let text = std::fs::read_to_string(path).map_err(|e| error(e.to_string()))?;
-        let table: CurveTable = serde_json::from_str(&text).map_err(|e| error(format!("line {}, column {}: {e}", e.line(), e.column())))?;
+        let table: CurveTable =
+            serde_json::from_str(&text).map_err(|e| error(format!("line {}, column {}: {e}", e.line(), e.column())))?;
         if table.version != TABLE_VERSION {
-            return Err(error(format!("table version {} but this ssdlab reads version {TABLE_VERSION}; rerun the curve", table.version)));
+            return Err(error(format!(
+                "table version {} but this ssdlab reads version {TABLE_VERSION}; rerun the curve",
+                table.version
+            )));
         }
         Ok(table)
     }
@@ -567,7 +613,8 @@ impl CurveTable {
         if label == "bch" {
             return Some(binomial_tail(self.codes.bch_n as u64, self.codes.bch_t as u64, rber));
         }
-        let mut measured: Vec<(f64, f64)> = self.points.iter().filter(|p| p.label == label).map(|p| (p.point.rber, p.point.frame_error_rate)).collect();
+        let mut measured: Vec<(f64, f64)> =
+            self.points.iter().filter(|p| p.label == label).map(|p| (p.point.rber, p.point.frame_error_rate)).collect();
         if measured.is_empty() {
             return None;
         }
@@ -679,7 +726,13 @@ mod tests {
     fn extrapolation_follows_the_waterfalls_low_end() {
         // The quick spec's hard-LDPC points: the 12.5 % point high on the waterfall must not set the
         // slope (with it the line crossed 1e-15 at RBER 2.1e-3, below BCH's 4.1e-3).
-        let curve = vec![point(0.008057, 1, 300), point(0.00813, 4, 300), point(0.008278, 10, 300), point(0.0089, 30, 240), point(0.0103, 43, 48)];
+        let curve = vec![
+            point(0.008057, 1, 300),
+            point(0.00813, 4, 300),
+            point(0.008278, 10, 300),
+            point(0.0089, 30, 240),
+            point(0.0103, 43, 48),
+        ];
         let estimate = extrapolate(&curve, 1e-15).expect("fits");
         assert!(estimate.rber > 4.5e-3 && estimate.rber < 6e-3, "{} ({})", estimate.rber, estimate.method);
         assert!(estimate.method.contains("3 lowest"), "{}", estimate.method);

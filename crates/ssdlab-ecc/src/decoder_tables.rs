@@ -108,27 +108,58 @@ impl DecoderTablesSpec {
             return Err(("decoders", "is empty; name at least one decoder".into()));
         }
         if let Some(label) = self.decoders.iter().find(|label| DecoderKind::from_label(label).is_none()) {
-            return Err(("decoders", format!("unknown decoder `{label}`; known: bch, ldpc-hard, quick-ldpc, ep-ldpc, ldpc-soft-1 .. ldpc-soft-6")));
+            return Err((
+                "decoders",
+                format!(
+                    "unknown decoder `{label}`; known: bch, ldpc-hard, quick-ldpc, ep-ldpc, ldpc-soft-1 .. ldpc-soft-6"
+                ),
+            ));
         }
         let soft: Vec<&String> = self.decoders.iter().filter(|label| label.starts_with("ldpc-soft-")).collect();
         if soft.len() > 1 {
-            return Err(("decoders", format!("names {} soft decoders ({}); an SSD config has one soft LDPC (its soft_sensing_levels): give one", soft.len(), soft.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "))));
+            return Err((
+                "decoders",
+                format!(
+                    "names {} soft decoders ({}); an SSD config has one soft LDPC (its soft_sensing_levels): give one",
+                    soft.len(),
+                    soft.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+            ));
         }
-        let ascending = |values: &[f64]| (0..values.len()).find(|&i| !values[i].is_finite() || (i > 0 && values[i] <= values[i - 1]));
+        let ascending = |values: &[f64]| {
+            (0..values.len()).find(|&i| !values[i].is_finite() || (i > 0 && values[i] <= values[i - 1]))
+        };
         if self.pe_cycles.is_empty() {
             return Err(("pe_cycles", "is empty".into()));
         }
         if let Some(i) = ascending(&self.pe_cycles).or_else(|| self.pe_cycles.iter().position(|&pe| pe < 0.0)) {
-            return Err(("pe_cycles", format!("entry {i} ({}) must be >= 0 and above the one before: the grid is ascending", self.pe_cycles[i])));
+            return Err((
+                "pe_cycles",
+                format!(
+                    "entry {i} ({}) must be >= 0 and above the one before: the grid is ascending",
+                    self.pe_cycles[i]
+                ),
+            ));
         }
         if self.retention_hours.is_empty() {
             return Err(("retention_hours", "is empty".into()));
         }
-        if let Some(i) = ascending(&self.retention_hours).or_else(|| self.retention_hours.iter().position(|&h| h <= 0.0)) {
-            return Err(("retention_hours", format!("entry {i} ({}) must be above 0 and above the one before: the grid is ascending", self.retention_hours[i])));
+        if let Some(i) =
+            ascending(&self.retention_hours).or_else(|| self.retention_hours.iter().position(|&h| h <= 0.0))
+        {
+            return Err((
+                "retention_hours",
+                format!(
+                    "entry {i} ({}) must be above 0 and above the one before: the grid is ascending",
+                    self.retention_hours[i]
+                ),
+            ));
         }
         if !(-40.0..=150.0).contains(&self.storage_temperature_c) {
-            return Err(("storage_temperature_c", format!("must be within -40..150 C, got {}", self.storage_temperature_c)));
+            return Err((
+                "storage_temperature_c",
+                format!("must be within -40..150 C, got {}", self.storage_temperature_c),
+            ));
         }
         if self.frames_per_case == 0 {
             return Err(("frames_per_case", "must be at least 1".into()));
@@ -150,7 +181,11 @@ impl DecoderTablesSpec {
     /// Runs the Monte Carlo (multi-threaded inside each case; deterministic for a seed).
     /// `progress(done, total)` is told after every (decoder, chip, P/E) row of retention cases; an
     /// `Err(reason)` from it stops the run (reported as field `interrupted`).
-    pub fn run(&self, codes: &Codes, mut progress: impl FnMut(usize, usize) -> Result<(), String>) -> Result<DecoderTables, (&'static str, String)> {
+    pub fn run(
+        &self,
+        codes: &Codes,
+        mut progress: impl FnMut(usize, usize) -> Result<(), String>,
+    ) -> Result<DecoderTables, (&'static str, String)> {
         self.validate()?;
         let parameters = self.channel_parameters();
         let pages = parameters.cell.bits();
@@ -166,12 +201,27 @@ impl DecoderTablesSpec {
             for (chip, by_pe) in estimated.iter_mut().enumerate() {
                 for (pe_index, by_retention) in by_pe.iter_mut().enumerate() {
                     for (retention_index, entry) in by_retention.iter_mut().enumerate() {
-                        let stress = Stress { chip, storage_temperature_c: self.storage_temperature_c, ..Stress::new(self.pe_cycles[pe_index], self.retention_hours[retention_index]) };
+                        let stress = Stress {
+                            chip,
+                            storage_temperature_c: self.storage_temperature_c,
+                            ..Stress::new(self.pe_cycles[pe_index], self.retention_hours[retention_index])
+                        };
                         let channel = [Channel::new(&parameters, stress)];
                         let mut sum = 0.0;
                         for page in 0..pages {
-                            let case = (((decoder_index * chips + chip) * self.pe_cycles.len() + pe_index) * self.retention_hours.len() + retention_index) * pages + page;
-                            let (frames, failures) = run_interleaved(codes, &channel, page, decoder, stop, self.seed ^ ((case as u64) << 24));
+                            let case = (((decoder_index * chips + chip) * self.pe_cycles.len() + pe_index)
+                                * self.retention_hours.len()
+                                + retention_index)
+                                * pages
+                                + page;
+                            let (frames, failures) = run_interleaved(
+                                codes,
+                                &channel,
+                                page,
+                                decoder,
+                                stop,
+                                self.seed ^ ((case as u64) << 24),
+                            );
                             frames_total += frames;
                             sum += failures as f64 / frames as f64;
                         }
@@ -184,7 +234,12 @@ impl DecoderTablesSpec {
             let failure_probabilities = estimated.iter().map(|by_pe| monotone(by_pe)).collect::<Vec<_>>();
             let tolerable_pe = (0..self.retention_hours.len())
                 .map(|retention_index| {
-                    let mean: Vec<f64> = (0..self.pe_cycles.len()).map(|pe_index| failure_probabilities.iter().map(|chip| chip[pe_index][retention_index]).sum::<f64>() / chips as f64).collect();
+                    let mean: Vec<f64> = (0..self.pe_cycles.len())
+                        .map(|pe_index| {
+                            failure_probabilities.iter().map(|chip| chip[pe_index][retention_index]).sum::<f64>()
+                                / chips as f64
+                        })
+                        .collect();
                     crossing(&self.pe_cycles, &mean, self.target_failure_probability)
                 })
                 .collect();
@@ -232,7 +287,9 @@ pub fn crossing(x: &[f64], y: &[f64], target: f64) -> Option<f64> {
 }
 
 fn config_toml(spec: &DecoderTablesSpec, tables: &[DecoderTable]) -> String {
-    let list = |values: &[f64], format: &dyn Fn(f64) -> String| values.iter().map(|&v| format(v)).collect::<Vec<_>>().join(", ");
+    let list = |values: &[f64], format: &dyn Fn(f64) -> String| {
+        values.iter().map(|&v| format(v)).collect::<Vec<_>>().join(", ")
+    };
     let mut out = format!(
         "# ssdlab ecc decoder-tables: {:?}, {} C storage, at most {} frames per case (stopping at {} failures), page types averaged;\n# one table per chip class: [P/E index][retention index]. Soft LDPC: {}.\n[read_path.decoder_tables]\npe_cycles = [{}]\nretention_hours = [{}]\n\n[read_path.decoder_tables.failure_probabilities]\n",
         spec.cell,
@@ -291,7 +348,12 @@ mod tests {
         // Fresh data on a fresh chip decodes; a worn chip after a month defeats BCH.
         assert_eq!(bch.failure_probabilities[0][0][0], 0.0);
         assert!(bch.failure_probabilities[0][1][1] > 0.5, "{:?}", bch.failure_probabilities);
-        assert!(ep.failure_probabilities[0][1][0] <= bch.failure_probabilities[0][1][0], "{:?} vs {:?}", ep.failure_probabilities, bch.failure_probabilities);
+        assert!(
+            ep.failure_probabilities[0][1][0] <= bch.failure_probabilities[0][1][0],
+            "{:?} vs {:?}",
+            ep.failure_probabilities,
+            bch.failure_probabilities
+        );
         assert!(tables.config_toml.contains("[read_path.decoder_tables.failure_probabilities]"));
         assert!(tables.config_toml.contains("ep_ldpc = ["));
     }
@@ -299,9 +361,21 @@ mod tests {
     #[test]
     fn bad_fields_are_named() {
         let bad = |spec: DecoderTablesSpec| spec.validate().unwrap_err().0;
-        assert_eq!(bad(DecoderTablesSpec { decoders: vec!["turbo".into()], ..DecoderTablesSpec::default() }), "decoders");
+        assert_eq!(
+            bad(DecoderTablesSpec { decoders: vec!["turbo".into()], ..DecoderTablesSpec::default() }),
+            "decoders"
+        );
         assert_eq!(bad(DecoderTablesSpec { pe_cycles: vec![10.0, 5.0], ..DecoderTablesSpec::default() }), "pe_cycles");
-        assert_eq!(bad(DecoderTablesSpec { retention_hours: vec![0.0], ..DecoderTablesSpec::default() }), "retention_hours");
-        assert_eq!(bad(DecoderTablesSpec { decoders: vec!["ldpc-soft-2".into(), "ldpc-soft-6".into()], ..DecoderTablesSpec::default() }), "decoders");
+        assert_eq!(
+            bad(DecoderTablesSpec { retention_hours: vec![0.0], ..DecoderTablesSpec::default() }),
+            "retention_hours"
+        );
+        assert_eq!(
+            bad(DecoderTablesSpec {
+                decoders: vec!["ldpc-soft-2".into(), "ldpc-soft-6".into()],
+                ..DecoderTablesSpec::default()
+            }),
+            "decoders"
+        );
     }
 }

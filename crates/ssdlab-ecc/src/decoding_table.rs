@@ -88,7 +88,10 @@ impl DecodingTableSpec {
             return Err(("retention_hours", format!("must be finite and >= 0, got {}", self.retention_hours)));
         }
         if !(-40.0..=150.0).contains(&self.storage_temperature_c) {
-            return Err(("storage_temperature_c", format!("must be within -40..150 C, got {}", self.storage_temperature_c)));
+            return Err((
+                "storage_temperature_c",
+                format!("must be within -40..150 C, got {}", self.storage_temperature_c),
+            ));
         }
         if !(1..=6).contains(&self.max_extra_levels) {
             return Err(("max_extra_levels", format!("must be 1..=6, got {}", self.max_extra_levels)));
@@ -103,12 +106,22 @@ impl DecodingTableSpec {
                 return Err(("interleave_groups", format!("group {index} is empty")));
             }
             if let Some(chip) = group.iter().find(|&&c| c >= chips) {
-                return Err(("interleave_groups", format!("group {index} names chip {chip}, but the channel has {chips} chips (0..{})", chips - 1)));
+                return Err((
+                    "interleave_groups",
+                    format!("group {index} names chip {chip}, but the channel has {chips} chips (0..{})", chips - 1),
+                ));
             }
         }
         if !self.interleave_groups.is_empty() {
-            if let Some(chip) = (0..chips).find(|chip| self.interleave_groups.iter().filter(|g| g.contains(chip)).count() != 1) {
-                return Err(("interleave_groups", format!("chip {chip} must be in exactly one group (every read of a chip uses its group's codewords)")));
+            if let Some(chip) =
+                (0..chips).find(|chip| self.interleave_groups.iter().filter(|g| g.contains(chip)).count() != 1)
+            {
+                return Err((
+                    "interleave_groups",
+                    format!(
+                        "chip {chip} must be in exactly one group (every read of a chip uses its group's codewords)"
+                    ),
+                ));
             }
         }
         if let Some(factor) = self.block_factors.iter().find(|f| !(f.is_finite() && **f > 0.0)) {
@@ -136,11 +149,25 @@ impl DecodingTableSpec {
         for (row_index, (group, block_factor)) in cases.enumerate() {
             let channels: Vec<Channel> = group
                 .iter()
-                .map(|&chip| Channel::new(&parameters, Stress { chip, block_factor, storage_temperature_c: self.storage_temperature_c, ..Stress::new(self.pe_cycles, self.retention_hours) }))
+                .map(|&chip| {
+                    Channel::new(
+                        &parameters,
+                        Stress {
+                            chip,
+                            block_factor,
+                            storage_temperature_c: self.storage_temperature_c,
+                            ..Stress::new(self.pe_cycles, self.retention_hours)
+                        },
+                    )
+                })
                 .collect();
             let row: Vec<f64> = (0..=self.max_extra_levels)
                 .map(|levels| {
-                    let decoder = if levels == 0 { DecoderKind::LdpcHard } else { DecoderKind::LdpcSoft { extra_levels: levels } };
+                    let decoder = if levels == 0 {
+                        DecoderKind::LdpcHard
+                    } else {
+                        DecoderKind::LdpcSoft { extra_levels: levels }
+                    };
                     let total: f64 = (0..pages)
                         .map(|page| {
                             let seed = self.seed ^ (((row_index * pages + page) as u64) << 32);
@@ -164,10 +191,20 @@ impl DecodingTableSpec {
             })
             .collect();
         let rows = failure_probabilities.len() as f64;
-        let mean = (0..=self.max_extra_levels as usize).map(|k| failure_probabilities.iter().map(|row| row[k]).sum::<f64>() / rows).collect();
+        let mean = (0..=self.max_extra_levels as usize)
+            .map(|k| failure_probabilities.iter().map(|row| row[k]).sum::<f64>() / rows)
+            .collect();
         let chip_rows = self.chip_rows();
         let config_toml = config_toml(self, &failure_probabilities, &chip_rows);
-        Ok(DecodingTable { spec: self.clone(), failure_probabilities, estimated, mean, chip_rows, block_classes: block_factors.len(), config_toml })
+        Ok(DecodingTable {
+            spec: self.clone(),
+            failure_probabilities,
+            estimated,
+            mean,
+            chip_rows,
+            block_classes: block_factors.len(),
+            config_toml,
+        })
     }
 }
 
@@ -207,11 +244,17 @@ fn config_toml(spec: &DecodingTableSpec, table: &[Vec<f64>], chip_rows: &[usize]
     } else {
         format!("chip_rows = [{}]\n", chip_rows.iter().map(usize::to_string).collect::<Vec<_>>().join(", "))
     };
-    let rows: Vec<String> = table.iter().map(|row| format!("    [{}],", row.iter().map(|p| format!("{p:.4}")).collect::<Vec<_>>().join(", "))).collect();
+    let rows: Vec<String> = table
+        .iter()
+        .map(|row| format!("    [{}],", row.iter().map(|p| format!("{p:.4}")).collect::<Vec<_>>().join(", ")))
+        .collect();
     let (block_classes, spread) = if spec.block_factors.is_empty() {
         (String::new(), String::new())
     } else {
-        (format!("block_classes = {}\n", spec.block_factors.len()), format!(" x block classes {:?} (class fastest)", spec.block_factors))
+        (
+            format!("block_classes = {}\n", spec.block_factors.len()),
+            format!(" x block classes {:?} (class fastest)", spec.block_factors),
+        )
     };
     format!(
         "# ssdlab ecc decoding-table: {:?}, {} P/E, {} h retention at {} C, {} frames per row, page type and precision; rows: chips {:?}{}\n[read_path.decoding]\nfailure_probabilities = [\n{}\n]\n{}{}",
@@ -256,7 +299,8 @@ mod tests {
         let (field, message) = spec.validate().unwrap_err();
         assert_eq!(field, "interleave_groups");
         assert!(message.contains("chip 4"), "{message}");
-        let spec = DecodingTableSpec { interleave_groups: vec![vec![0, 1], vec![1, 2]], ..DecodingTableSpec::default() };
+        let spec =
+            DecodingTableSpec { interleave_groups: vec![vec![0, 1], vec![1, 2]], ..DecodingTableSpec::default() };
         assert!(spec.validate().unwrap_err().1.contains("exactly one group"));
     }
 

@@ -6,8 +6,23 @@
 
 /// Primitive polynomials (with the x^m term) for m = 2..=16; from Lin & Costello, table 2.7.
 const PRIMITIVE: [u32; 17] = [
-    0, 0, 0b111, 0b1011, 0b10011, 0b100101, 0b1000011, 0b10001001, 0b100011101, 0b1000010001, 0b10000001001,
-    0b100000000101, 0b1000001010011, 0b10000000011011, 0b100010001000011, 0b1000000000000011, 0b10001000000001011,
+    0,
+    0,
+    0b111,
+    0b1011,
+    0b10011,
+    0b100101,
+    0b1000011,
+    0b10001001,
+    0b100011101,
+    0b1000010001,
+    0b10000001001,
+    0b100000000101,
+    0b1000001010011,
+    0b10000000011011,
+    0b100010001000011,
+    0b1000000000000011,
+    0b10001000000001011,
 ];
 
 #[derive(Debug, Clone)]
@@ -103,10 +118,12 @@ impl GaloisField {
             }
             poly = next;
         }
-        poly.iter().map(|&c| {
-            debug_assert!(c <= 1, "minimal polynomial coefficients lie in GF(2)");
-            c as u8
-        }).collect()
+        poly.iter()
+            .map(|&c| {
+                debug_assert!(c <= 1, "minimal polynomial coefficients lie in GF(2)");
+                c as u8
+            })
+            .collect()
     }
 }
 

@@ -63,7 +63,9 @@ impl DecoderKind {
             "ep-ldpc" => Some(DecoderKind::EpLdpc),
             _ => {
                 let levels: u32 = label.strip_prefix("ldpc-soft-")?.parse().ok()?;
-                (1..=crate::sensing::MAX_EXTRA_LEVELS).contains(&levels).then_some(DecoderKind::LdpcSoft { extra_levels: levels })
+                (1..=crate::sensing::MAX_EXTRA_LEVELS)
+                    .contains(&levels)
+                    .then_some(DecoderKind::LdpcSoft { extra_levels: levels })
             }
         }
     }
@@ -143,7 +145,15 @@ pub const MIN_SUM_ITERATIONS: u32 = 20;
 /// Cells read (with known data) to estimate LLRs when they come from data, not the channel.
 pub const LLR_TRAINING_CELLS: usize = 1 << 20;
 
-pub fn run_point(codes: &Codes, channel: &Channel, page: usize, decoder: DecoderKind, stop: StopRule, seed: u64, llr_source: LlrSource) -> CurvePoint {
+pub fn run_point(
+    codes: &Codes,
+    channel: &Channel,
+    page: usize,
+    decoder: DecoderKind,
+    stop: StopRule,
+    seed: u64,
+    llr_source: LlrSource,
+) -> CurvePoint {
     let reads = [ChipRead::new(channel, page, decoder, llr_source, seed)];
     let (frames, failures, bit_errors, bits, iterations) = run_frames(codes, &reads, decoder, stop, seed);
     let (ci95_low, ci95_high) = wilson_interval(failures, frames);
@@ -168,8 +178,16 @@ pub fn run_point(codes: &Codes, channel: &Channel, page: usize, decoder: Decoder
 /// placement interleaving): the codeword's bits are cut into `channels.len()` contiguous equal
 /// parts, part j stored on (and read from) chip j's channel; the decoder sees each part's LLRs
 /// from its own chip. Returns (frames, failures).
-pub fn run_interleaved(codes: &Codes, channels: &[Channel], page: usize, decoder: DecoderKind, stop: StopRule, seed: u64) -> (u64, u64) {
-    let reads: Vec<ChipRead> = channels.iter().map(|channel| ChipRead::new(channel, page, decoder, LlrSource::Channel, seed)).collect();
+pub fn run_interleaved(
+    codes: &Codes,
+    channels: &[Channel],
+    page: usize,
+    decoder: DecoderKind,
+    stop: StopRule,
+    seed: u64,
+) -> (u64, u64) {
+    let reads: Vec<ChipRead> =
+        channels.iter().map(|channel| ChipRead::new(channel, page, decoder, LlrSource::Channel, seed)).collect();
     let (frames, failures, ..) = run_frames(codes, &reads, decoder, stop, seed);
     (frames, failures)
 }
@@ -214,7 +232,13 @@ pub const BATCH_FRAMES: u64 = 16;
 /// will need them (up to 8 batches, or 2 per thread on larger machines, half the batches expected to
 /// remain); their results are then taken batch by batch with the rule checked between batches, so the
 /// counts are exactly those of one batch at a time, and frames past the stop are simulated and dropped.
-fn run_frames(codes: &Codes, reads: &[ChipRead], decoder: DecoderKind, stop: StopRule, seed: u64) -> (u64, u64, u64, u64, u64) {
+fn run_frames(
+    codes: &Codes,
+    reads: &[ChipRead],
+    decoder: DecoderKind,
+    stop: StopRule,
+    seed: u64,
+) -> (u64, u64, u64, u64, u64) {
     let batch = BATCH_FRAMES;
     let most_ahead = (2 * rayon::current_num_threads() as u64).max(8);
     let (mut frames, mut failures, mut bit_errors, mut bits, mut iterations) = (0u64, 0u64, 0u64, 0u64, 0u64);
@@ -225,7 +249,9 @@ fn run_frames(codes: &Codes, reads: &[ChipRead], decoder: DecoderKind, stop: Sto
             .into_par_iter()
             .map_init(
                 || (MinSumDecoder::new(&codes.ldpc, MIN_SUM_RULE, MIN_SUM_ITERATIONS), Vec::new(), Vec::new()),
-                |(ldpc_decoder, fine, quantized), frame| simulate_frame(codes, reads, decoder, ldpc_decoder, fine, quantized, frame_seed(seed, frame)),
+                |(ldpc_decoder, fine, quantized), frame| {
+                    simulate_frame(codes, reads, decoder, ldpc_decoder, fine, quantized, frame_seed(seed, frame))
+                },
             )
             .collect();
         for slice in results.chunks(batch as usize) {
@@ -242,7 +268,11 @@ fn run_frames(codes: &Codes, reads: &[ChipRead], decoder: DecoderKind, stop: Sto
         }
         // Batches expected to remain at the failure rate so far (all of them without a failure yet).
         let left = stop.max_frames.saturating_sub(frames).div_ceil(batch);
-        let expected = if failures == 0 { left } else { (stop.target_failures.saturating_sub(failures) * frames).div_ceil(failures * batch).min(left) };
+        let expected = if failures == 0 {
+            left
+        } else {
+            (stop.target_failures.saturating_sub(failures) * frames).div_ceil(failures * batch).min(left)
+        };
         ahead = (expected / 2).clamp(1, most_ahead);
     }
     (frames, failures, bit_errors, bits, iterations)
@@ -250,12 +280,23 @@ fn run_frames(codes: &Codes, reads: &[ChipRead], decoder: DecoderKind, stop: Sto
 
 /// Chip j's share of a codeword of `length` bits cut into `reads.len()` contiguous parts:
 /// [j * length / parts, (j + 1) * length / parts).
-fn parts<'a>(reads: &'a [ChipRead], length: usize) -> impl Iterator<Item = (&'a ChipRead, std::ops::Range<usize>)> + 'a {
+fn parts<'a>(
+    reads: &'a [ChipRead],
+    length: usize,
+) -> impl Iterator<Item = (&'a ChipRead, std::ops::Range<usize>)> + 'a {
     let count = reads.len();
     reads.iter().enumerate().map(move |(j, read)| (read, j * length / count..(j + 1) * length / count))
 }
 
-fn simulate_frame(codes: &Codes, reads: &[ChipRead], decoder: DecoderKind, ldpc_decoder: &mut MinSumDecoder<'_>, fine: &mut Vec<u8>, quantized: &mut Vec<i16>, seed: u64) -> FrameResult {
+fn simulate_frame(
+    codes: &Codes,
+    reads: &[ChipRead],
+    decoder: DecoderKind,
+    ldpc_decoder: &mut MinSumDecoder<'_>,
+    fine: &mut Vec<u8>,
+    quantized: &mut Vec<i16>,
+    seed: u64,
+) -> FrameResult {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     match decoder {
         DecoderKind::Bch => {
@@ -266,7 +307,11 @@ fn simulate_frame(codes: &Codes, reads: &[ChipRead], decoder: DecoderKind, ldpc_
             let mut bit_errors = 0u64;
             for (read, range) in parts(reads, bits.len()) {
                 read.model.sample(&bits[range.clone()], &mut rng, &mut fine[range.clone()]);
-                bit_errors += fine[range.clone()].iter().zip(&bits[range]).map(|(&f, &bit)| (read.page_bit_of_fine[f as usize] != bit) as u64).sum::<u64>();
+                bit_errors += fine[range.clone()]
+                    .iter()
+                    .zip(&bits[range])
+                    .map(|(&f, &bit)| (read.page_bit_of_fine[f as usize] != bit) as u64)
+                    .sum::<u64>();
             }
             // A bounded-distance decoder's outcome is its error count: up to t errors are always
             // corrected; with more, the decoder either fails or flips at most t bits (its locator
@@ -332,7 +377,8 @@ mod tests {
         let parameters = ChannelParameters::default_for(CellKind::Mlc);
         let channel = Channel::new(&parameters, Stress::new(0.0, 0.0));
         for (length, count) in [(36_864, 1), (36_864, 2), (36_864, 4), (10, 3), (7, 4)] {
-            let reads: Vec<ChipRead> = (0..count).map(|_| ChipRead::new(&channel, 0, DecoderKind::LdpcHard, LlrSource::Channel, 1)).collect();
+            let reads: Vec<ChipRead> =
+                (0..count).map(|_| ChipRead::new(&channel, 0, DecoderKind::LdpcHard, LlrSource::Channel, 1)).collect();
             let ranges: Vec<std::ops::Range<usize>> = parts(&reads, length).map(|(_, r)| r).collect();
             assert_eq!(ranges.len(), count);
             assert_eq!((ranges[0].start, ranges[count - 1].end), (0, length));
@@ -355,7 +401,11 @@ mod tests {
         assert!(one.failures >= 40 && one.frames < 2_000 && one.frames % BATCH_FRAMES == 0, "{one:?}");
         for threads in [2, 3, 8] {
             let other = point(threads);
-            assert_eq!((other.frames, other.failures, other.measured_rber), (one.frames, one.failures, one.measured_rber), "{threads} threads");
+            assert_eq!(
+                (other.frames, other.failures, other.measured_rber),
+                (one.frames, one.failures, one.measured_rber),
+                "{threads} threads"
+            );
         }
     }
 
@@ -366,7 +416,8 @@ mod tests {
         // Chip 3 (factor 1.09) fails hard decisions often at 10k P/E, chip 2 (0.97) almost never.
         let channel = |chip| Channel::new(&parameters, Stress { chip, ..Stress::new(10_000.0, 720.0) });
         let stop = StopRule { target_failures: u64::MAX, max_frames: 200 };
-        let alone = |chip| run_interleaved(&codes, &[channel(chip)], 1, DecoderKind::LdpcHard, stop, 5).1 as f64 / 200.0;
+        let alone =
+            |chip| run_interleaved(&codes, &[channel(chip)], 1, DecoderKind::LdpcHard, stop, 5).1 as f64 / 200.0;
         let (weak, strong) = (alone(3), alone(2));
         let (_, mixed) = run_interleaved(&codes, &[channel(2), channel(3)], 1, DecoderKind::LdpcHard, stop, 5);
         let mixed = mixed as f64 / 200.0;

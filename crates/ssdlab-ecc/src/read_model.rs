@@ -109,7 +109,8 @@ impl ReadModel {
             }
         };
         let state_region = |v: f64| references.partition_point(|&r| r <= v);
-        let page_bit_of_fine: Vec<u8> = (0..fine).map(|f| ((gray_bits(state_region(inside(f))) >> page) & 1) as u8).collect();
+        let page_bit_of_fine: Vec<u8> =
+            (0..fine).map(|f| ((gray_bits(state_region(inside(f))) >> page) & 1) as u8).collect();
         let class_of_fine: Vec<u8> = match (&soft, input) {
             (Some(soft), _) => (0..fine).map(|f| soft.region(inside(f)) as u8).collect(),
             (None, ReadInput::WordLine) => (0..fine).map(|f| state_region(inside(f)) as u8).collect(),
@@ -141,7 +142,10 @@ impl ReadModel {
                 }
                 let (mut zero, mut one) = (1e-300, 1e-300);
                 for s in 0..states {
-                    let mass: f64 = (0..fine).filter(|&f| class_of_fine[f] as usize == class).map(|f| probability[s * fine + f]).sum();
+                    let mass: f64 = (0..fine)
+                        .filter(|&f| class_of_fine[f] as usize == class)
+                        .map(|f| probability[s * fine + f])
+                        .sum();
                     if (gray_bits(s) >> page) & 1 == 0 {
                         zero += mass;
                     } else {
@@ -167,8 +171,22 @@ impl ReadModel {
             })
             .collect();
         let padded_row = (fine - 1).next_multiple_of(COUNT_LANES);
-        let padded = cumulative.chunks(fine - 1).flat_map(|row| row.iter().copied().chain(std::iter::repeat_n(f64::INFINITY, padded_row - row.len()))).collect();
-        ReadModel { page, input, fine_thresholds, likely, padded, padded_row, page_bit_of_fine, class_of_fine, class_llrs, states_with_bit }
+        let padded = cumulative
+            .chunks(fine - 1)
+            .flat_map(|row| row.iter().copied().chain(std::iter::repeat_n(f64::INFINITY, padded_row - row.len())))
+            .collect();
+        ReadModel {
+            page,
+            input,
+            fine_thresholds,
+            likely,
+            padded,
+            padded_row,
+            page_bit_of_fine,
+            class_of_fine,
+            class_llrs,
+            states_with_bit,
+        }
     }
 
     /// Replaces the class LLRs by estimates from `training_cells` reads of known random data (the
@@ -185,7 +203,10 @@ impl ReadModel {
             counts[self.class_of_fine[f as usize] as usize][bit as usize] += 1;
         }
         // Add-one-half (Krichevsky-Trofimov) smoothing keeps unseen classes finite.
-        self.class_llrs = counts.iter().map(|c| ((c[0] as f64 + 0.5) / (c[1] as f64 + 0.5)).ln().clamp(-LLR_LIMIT, LLR_LIMIT)).collect();
+        self.class_llrs = counts
+            .iter()
+            .map(|c| ((c[0] as f64 + 0.5) / (c[1] as f64 + 0.5)).ln().clamp(-LLR_LIMIT, LLR_LIMIT))
+            .collect();
     }
 
     pub fn fine_regions(&self) -> usize {
@@ -213,7 +234,10 @@ impl ReadModel {
                 // The row is sorted, so the entries at or below u are its first `region` ones
                 // (what a binary search finds, without its mispredicted branches).
                 let padded = &self.padded[index * self.padded_row..][..self.padded_row];
-                padded.chunks_exact(COUNT_LANES).map(|lanes| lanes.iter().map(|&c| (c <= u) as u8).sum::<u8>()).sum::<u8>()
+                padded
+                    .chunks_exact(COUNT_LANES)
+                    .map(|lanes| lanes.iter().map(|&c| (c <= u) as u8).sum::<u8>())
+                    .sum::<u8>()
             };
         }
     }

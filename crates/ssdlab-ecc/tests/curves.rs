@@ -30,7 +30,11 @@ fn bch_monte_carlo_agrees_with_the_binomial_tail() {
         let exact = p.exact_frame_error_rate.expect("BCH points carry the exact rate");
         assert!(p.point.failures > 0, "the chosen RBERs sit on BCH's waterfall");
         let (low, high) = ssdlab_ecc::monte_carlo::wilson_interval_at(p.point.failures, p.point.frames, 3.290_526_731);
-        assert!(low <= exact && exact <= high, "rber {:.3e}: exact {exact:.3e} outside [{low:.3e}, {high:.3e}]", p.point.rber);
+        assert!(
+            low <= exact && exact <= high,
+            "rber {:.3e}: exact {exact:.3e} outside [{low:.3e}, {high:.3e}]",
+            p.point.rber
+        );
         // The channel's exact RBER and the bits actually flipped agree too.
         assert!((p.point.measured_rber / p.point.rber - 1.0).abs() < 0.05);
     }
@@ -38,7 +42,8 @@ fn bch_monte_carlo_agrees_with_the_binomial_tail() {
 
 #[test]
 fn soft_beats_hard_and_more_levels_are_never_worse() {
-    let labels = ["ldpc-hard", "ldpc-soft-1", "ldpc-soft-2", "ldpc-soft-3", "ldpc-soft-4", "ldpc-soft-5", "ldpc-soft-6"];
+    let labels =
+        ["ldpc-hard", "ldpc-soft-1", "ldpc-soft-2", "ldpc-soft-3", "ldpc-soft-4", "ldpc-soft-5", "ldpc-soft-6"];
     let rbers = [9.5e-3, 1.4e-2, 2.0e-2];
     let table = curve(&labels, &rbers, 96);
     for &rber in &rbers {
@@ -72,7 +77,15 @@ fn summaries_show_the_seed_002_shape() {
         ..CurveSpec::default()
     };
     let table = run_curve(&spec, &mut |_, _| Ok(())).expect("curve runs");
-    let tolerable = |label: &str| table.summaries.iter().find(|s| s.label == label).and_then(|s| s.tolerable_rber_at_comparison.clone()).map(|e| e.rber).expect(label);
+    let tolerable = |label: &str| {
+        table
+            .summaries
+            .iter()
+            .find(|s| s.label == label)
+            .and_then(|s| s.tolerable_rber_at_comparison.clone())
+            .map(|e| e.rber)
+            .expect(label)
+    };
     let (bch, hard, soft) = (tolerable("bch"), tolerable("ldpc-hard"), tolerable("ldpc-soft-6"));
     assert!(hard > bch && hard < 2.0 * bch, "hard {hard:e} vs bch {bch:e}");
     assert!(soft > 2.5 * bch && soft < 4.5 * bch, "soft-6 {soft:e} vs bch {bch:e}");
@@ -95,7 +108,13 @@ fn bad_specs_name_the_field() {
 fn tables_round_trip_through_the_cache_and_reject_other_versions() {
     let directory = std::env::temp_dir().join(format!("ssdlab-ecc-cache-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&directory);
-    let spec = CurveSpec { rbers: vec![2e-2], decoders: vec!["bch".into()], max_frames: 16, target_failures: 16, ..CurveSpec::default() };
+    let spec = CurveSpec {
+        rbers: vec![2e-2],
+        decoders: vec!["bch".into()],
+        max_frames: 16,
+        target_failures: 16,
+        ..CurveSpec::default()
+    };
     let (first, cached) = ssdlab_ecc::curve::load_or_run(&spec, Some(&directory), &mut |_, _| Ok(())).expect("runs");
     assert!(!cached);
     let (second, cached) = ssdlab_ecc::curve::load_or_run(&spec, Some(&directory), &mut |_, _| Ok(())).expect("loads");
@@ -107,7 +126,11 @@ fn tables_round_trip_through_the_cache_and_reject_other_versions() {
     assert!(!cached);
     // A table written by another version is refused with the path in the message.
     let path = CurveTable::cache_path(&directory, &first.key);
-    let text = std::fs::read_to_string(&path).unwrap().replacen(&format!("\"version\": {}", ssdlab_ecc::curve::TABLE_VERSION), "\"version\": 999", 1);
+    let text = std::fs::read_to_string(&path).unwrap().replacen(
+        &format!("\"version\": {}", ssdlab_ecc::curve::TABLE_VERSION),
+        "\"version\": 999",
+        1,
+    );
     std::fs::write(&path, text).unwrap();
     let error = ssdlab_ecc::curve::load_or_run(&spec, Some(&directory), &mut |_, _| Ok(())).unwrap_err();
     assert!(error.to_string().contains("version 999"), "{error}");
@@ -147,7 +170,14 @@ fn llrs_estimated_from_data_decode_about_as_well_as_channel_llrs() {
     let estimated = run_curve(&CurveSpec { llr_source: LlrSource::Estimated, ..base }, &mut |_, _| Ok(())).unwrap();
     for (c, e) in channel.points.iter().zip(&estimated.points) {
         assert_eq!((c.label.as_str(), c.target_rber), (e.label.as_str(), e.target_rber));
-        assert!(e.point.ci95_low <= c.point.ci95_high, "{} at {}: estimated {} vs channel {}", c.label, c.target_rber, e.point.frame_error_rate, c.point.frame_error_rate);
+        assert!(
+            e.point.ci95_low <= c.point.ci95_high,
+            "{} at {}: estimated {} vs channel {}",
+            c.label,
+            c.target_rber,
+            e.point.frame_error_rate,
+            c.point.frame_error_rate
+        );
     }
 }
 
@@ -162,7 +192,10 @@ fn mlc_defaults_reproduce_seed002_hard_decision_failure() {
     let codes = Codes::storage_4kb();
     let defaults = ChannelParameters::default_for(CellKind::Mlc);
     let failure = hard_failure_probability(&codes, &defaults, SEED002_PE_CYCLES, SEED002_RETENTION_HOURS, 200, 11);
-    assert!((0.22..=0.36).contains(&failure), "hard-decision failure {failure} at seed 002's stress; seed 002 measured 0.288");
+    assert!(
+        (0.22..=0.36).contains(&failure),
+        "hard-decision failure {failure} at seed 002's stress; seed 002 measured 0.288"
+    );
     // Fresh and lightly worn chips never need soft sensing.
     let early = hard_failure_probability(&codes, &defaults, 3_000.0, SEED002_RETENTION_HOURS, 50, 11);
     assert_eq!(early, 0.0);

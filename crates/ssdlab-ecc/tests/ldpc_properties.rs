@@ -118,10 +118,14 @@ mod simd_paths {
         let mut decoder = MinSumDecoder::<i8>::with_lanes(&code, CheckNodeRule::Offset { offset: 0.5 }, 20);
         for _ in 0..8 {
             let info = random_bits(&mut rng, code.k());
-            let llr: Vec<i8> = code.encode(&info).iter().map(|&bit| {
-                let value = if (bit == 1) ^ (rng.below(100_000) < 500) { -3.0 } else { 3.0 };
-                ssdlab_ecc::ldpc::min_sum::quantize::<i8>(value)
-            }).collect();
+            let llr: Vec<i8> = code
+                .encode(&info)
+                .iter()
+                .map(|&bit| {
+                    let value = if (bit == 1) ^ (rng.below(100_000) < 500) { -3.0 } else { 3.0 };
+                    ssdlab_ecc::ldpc::min_sum::quantize::<i8>(value)
+                })
+                .collect();
             assert!(decoder.decode(&llr).success && decoder.information_matches(&info));
         }
     }
@@ -147,7 +151,11 @@ mod simd_paths {
 #[test]
 fn decisions_on_fixed_frames_are_unchanged() {
     let (early_stop, fixed) = decision_digests(true);
-    assert_eq!((early_stop, fixed), (GOLDEN_EARLY_STOP, GOLDEN_FIXED), "decisions changed: {early_stop:#x}, {fixed:#x}");
+    assert_eq!(
+        (early_stop, fixed),
+        (GOLDEN_EARLY_STOP, GOLDEN_FIXED),
+        "decisions changed: {early_stop:#x}, {fixed:#x}"
+    );
 }
 
 fn decision_digests(with_fixed: bool) -> (u64, u64) {
@@ -174,7 +182,11 @@ fn decision_digests(with_fixed: bool) -> (u64, u64) {
             .map(|&bit| {
                 let flipped = next() % 1000 < rber;
                 let size = 1 + (next() % 40) as i16;
-                if (bit == 1) ^ flipped { -size } else { size }
+                if (bit == 1) ^ flipped {
+                    -size
+                } else {
+                    size
+                }
             })
             .collect();
         let outcome = decoder.decode(&llr);

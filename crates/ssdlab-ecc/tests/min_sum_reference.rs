@@ -23,7 +23,14 @@ const I8: FixedPoint = FixedPoint { max: i8::MAX as i32, message_limit: 31 };
 /// Layered min-sum, one check row at a time. `correct` maps a row minimum to a message magnitude.
 // Rows are indices into three arrays at once here; written as in a textbook on purpose.
 #[allow(clippy::needless_range_loop)]
-fn textbook(code: &QcLdpcCode, fixed: FixedPoint, correct: &dyn Fn(i32) -> i32, channel: &[i32], iterations: u32, early_stop: bool) -> (DecodeOutcome, Vec<u8>) {
+fn textbook(
+    code: &QcLdpcCode,
+    fixed: FixedPoint,
+    correct: &dyn Fn(i32) -> i32,
+    channel: &[i32],
+    iterations: u32,
+    early_stop: bool,
+) -> (DecodeOutcome, Vec<u8>) {
     let z = code.z;
     let saturate = |v: i32| v.clamp(-fixed.max - 1, fixed.max);
     let mut posterior = channel.to_vec();
@@ -37,15 +44,21 @@ fn textbook(code: &QcLdpcCode, fixed: FixedPoint, correct: &dyn Fn(i32) -> i32, 
     for iteration in 1..=iterations {
         for (layer, circulants) in code.layers.iter().enumerate() {
             for row in 0..z {
-                let variables: Vec<usize> = circulants.iter().map(|c| c.block_column * z + (row + c.shift) % z).collect();
-                let inputs: Vec<i32> = variables.iter().enumerate().map(|(e, &v)| saturate(posterior[v] - messages[layer][e][row])).collect();
+                let variables: Vec<usize> =
+                    circulants.iter().map(|c| c.block_column * z + (row + c.shift) % z).collect();
+                let inputs: Vec<i32> = variables
+                    .iter()
+                    .enumerate()
+                    .map(|(e, &v)| saturate(posterior[v] - messages[layer][e][row]))
+                    .collect();
                 let magnitudes: Vec<i32> = inputs.iter().map(|&t| t.max(-fixed.max).abs()).collect();
                 let mut sorted = magnitudes.clone();
                 sorted.sort_unstable();
                 let (first, second) = (sorted[0], sorted[1]);
                 let negatives = inputs.iter().filter(|&&t| t < 0).count();
                 for (e, &v) in variables.iter().enumerate() {
-                    let magnitude = correct(if magnitudes[e] == first { second } else { first }).min(fixed.message_limit);
+                    let magnitude =
+                        correct(if magnitudes[e] == first { second } else { first }).min(fixed.message_limit);
                     let others_negative = (negatives - (inputs[e] < 0) as usize) % 2 == 1;
                     let message = if others_negative { -magnitude } else { magnitude };
                     messages[layer][e][row] = message;
@@ -77,7 +90,11 @@ fn frame(code: &QcLdpcCode, rng: &mut Xoshiro256PlusPlus, rber_per_mille: u64, m
         .iter()
         .map(|&bit| {
             let size = 1 + rng.below(magnitude) as i32;
-            if (bit == 1) ^ (rng.below(1000) < rber_per_mille) { -size } else { size }
+            if (bit == 1) ^ (rng.below(1000) < rber_per_mille) {
+                -size
+            } else {
+                size
+            }
         })
         .collect()
 }

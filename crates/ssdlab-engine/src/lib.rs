@@ -23,5 +23,5 @@ pub mod time;
 
 pub use event_queue::EventQueue;
 pub use monotone_queue::MonotoneQueue;
-pub use time::{SimDuration, SimTime};
 pub use server::Server;
+pub use time::{SimDuration, SimTime};

@@ -42,7 +42,10 @@ pub struct MonotoneQueue<E> {
 
 impl<E> std::fmt::Debug for MonotoneQueue<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MonotoneQueue").field("len", &(self.small.len() - self.small_front + self.radix.len)).field("clock", &self.clock).finish()
+        f.debug_struct("MonotoneQueue")
+            .field("len", &(self.small.len() - self.small_front + self.radix.len))
+            .field("clock", &self.clock)
+            .finish()
     }
 }
 
@@ -148,7 +151,14 @@ struct RadixHeap<E> {
 
 impl<E: Copy> RadixHeap<E> {
     fn new() -> Self {
-        RadixHeap { buckets: (0..BUCKETS).map(|_| Vec::new()).collect(), front: 0, last: 0, len: 0, minimum: [u64::MAX; BUCKETS], occupied: [0; OCCUPIED_WORDS] }
+        RadixHeap {
+            buckets: (0..BUCKETS).map(|_| Vec::new()).collect(),
+            front: 0,
+            last: 0,
+            len: 0,
+            minimum: [u64::MAX; BUCKETS],
+            occupied: [0; OCCUPIED_WORDS],
+        }
     }
 
     #[inline(always)]
@@ -282,7 +292,9 @@ mod tests {
             if pop {
                 let (a, b) = (radix.pop(), heap.pop());
                 prop_assert_eq!(a, b);
-                if let Some((time, _)) = a { now = time.0; }
+                if let Some((time, _)) = a {
+                    now = time.0;
+                }
             } else {
                 // Many ties (small offsets) and far events (large ones).
                 let time = now + if index % 3 == 0 { large } else { small };

@@ -30,12 +30,7 @@ pub struct Xoshiro256PlusPlus {
 impl Xoshiro256PlusPlus {
     pub fn seed_from_u64(seed: u64) -> Self {
         let mut state = seed;
-        let s = [
-            splitmix64(&mut state),
-            splitmix64(&mut state),
-            splitmix64(&mut state),
-            splitmix64(&mut state),
-        ];
+        let s = [splitmix64(&mut state), splitmix64(&mut state), splitmix64(&mut state), splitmix64(&mut state)];
         Xoshiro256PlusPlus { s }
     }
 
@@ -196,7 +191,11 @@ mod tests {
         assert!((beyond_3 as f64 / n as f64 - (-3.0f64).exp()).abs() < 8e-4, "P(X>3) {}", beyond_3 as f64 / n as f64);
         assert!((beyond_8 as f64 - n as f64 * (-8.0f64).exp()).abs() < 130.0, "beyond 8: {beyond_8}");
         // The top layer's wedge: P(X < 0.05) = 0.04877 (se 1.5e-4).
-        assert!((below_0_05 as f64 / n as f64 - (1.0 - (-0.05f64).exp())).abs() < 8e-4, "P(X<0.05) {}", below_0_05 as f64 / n as f64);
+        assert!(
+            (below_0_05 as f64 / n as f64 - (1.0 - (-0.05f64).exp())).abs() < 8e-4,
+            "P(X<0.05) {}",
+            below_0_05 as f64 / n as f64
+        );
     }
 
     #[test]

@@ -14,10 +14,25 @@ use std::sync::Mutex;
 
 create_exception!(_native, SsdlabError, PyException, "Base class of every ssdlab error.");
 create_exception!(_native, ConfigurationError, SsdlabError, "Invalid configuration: names the file, line and field.");
-create_exception!(_native, TraceError, SsdlabError, "Unreadable or malformed workload: names the file, line and field.");
-create_exception!(_native, SimulationFailure, SsdlabError, "The simulation could not complete (device full, address beyond device, incomplete run).");
+create_exception!(
+    _native,
+    TraceError,
+    SsdlabError,
+    "Unreadable or malformed workload: names the file, line and field."
+);
+create_exception!(
+    _native,
+    SimulationFailure,
+    SsdlabError,
+    "The simulation could not complete (device full, address beyond device, incomplete run)."
+);
 create_exception!(_native, IntegrityError, SimulationFailure, "A read did not return the latest write.");
-create_exception!(_native, InternalError, SsdlabError, "A bug in ssdlab (please report it with the config that triggers it).");
+create_exception!(
+    _native,
+    InternalError,
+    SsdlabError,
+    "A bug in ssdlab (please report it with the config that triggers it)."
+);
 
 fn config_error(error: ConfigError) -> PyErr {
     ConfigurationError::new_err(error.to_string())
@@ -77,7 +92,12 @@ fn preset_names() -> Vec<&'static str> {
 
 #[pyfunction]
 fn preset_text(name: &str) -> PyResult<&'static str> {
-    presets::text(name).ok_or_else(|| ConfigurationError::new_err(format!("unknown preset `{name}`; shipped presets: {}", presets::names().join(", "))))
+    presets::text(name).ok_or_else(|| {
+        ConfigurationError::new_err(format!(
+            "unknown preset `{name}`; shipped presets: {}",
+            presets::names().join(", ")
+        ))
+    })
 }
 
 /// Runs a simulation. `config` is a preset name or TOML path, or TOML text when `is_text`.
@@ -85,7 +105,14 @@ fn preset_text(name: &str) -> PyResult<&'static str> {
 /// records, total 0 = unknown; `precondition`: pages; `replay`: requests). Returns the result as JSON text.
 #[pyfunction]
 #[pyo3(signature = (config, overrides=Vec::new(), progress=None, is_text=false, origin="<string>"))]
-fn run(py: Python<'_>, config: &str, overrides: Vec<String>, progress: Option<Py<PyAny>>, is_text: bool, origin: &str) -> PyResult<String> {
+fn run(
+    py: Python<'_>,
+    config: &str,
+    overrides: Vec<String>,
+    progress: Option<Py<PyAny>>,
+    is_text: bool,
+    origin: &str,
+) -> PyResult<String> {
     let config = if is_text {
         ssdlab_ssd::SimulationConfig::from_toml_str(config, origin, &overrides)
     } else {
@@ -94,7 +121,9 @@ fn run(py: Python<'_>, config: &str, overrides: Vec<String>, progress: Option<Py
     .map_err(config_error)?;
     let relay = ProgressRelay::new(progress);
     let outcome = guarded(py, || {
-        let mut report = |phase: ssdlab_ssd::simulation::Phase, done: u64, total: u64| relay.report_phase(phase.name(), done, total).map_err(|reason| SimulationError::Interrupted { reason });
+        let mut report = |phase: ssdlab_ssd::simulation::Phase, done: u64, total: u64| {
+            relay.report_phase(phase.name(), done, total).map_err(|reason| SimulationError::Interrupted { reason })
+        };
         let result = ssdlab_ssd::run(&config, &mut report).map_err(simulation_error)?;
         to_json(&result)
     });
@@ -105,7 +134,15 @@ fn run(py: Python<'_>, config: &str, overrides: Vec<String>, progress: Option<Py
 /// a trace in `format` (mqsim or csv); returns the requests written.
 #[pyfunction]
 #[pyo3(signature = (config, path, format, overrides=Vec::new(), is_text=false, origin="<string>"))]
-fn export_workload(py: Python<'_>, config: &str, path: PathBuf, format: &str, overrides: Vec<String>, is_text: bool, origin: &str) -> PyResult<u64> {
+fn export_workload(
+    py: Python<'_>,
+    config: &str,
+    path: PathBuf,
+    format: &str,
+    overrides: Vec<String>,
+    is_text: bool,
+    origin: &str,
+) -> PyResult<u64> {
     let config = if is_text {
         ssdlab_ssd::SimulationConfig::from_toml_str(config, origin, &overrides)
     } else {
@@ -176,14 +213,18 @@ fn curve_error(error: ssdlab_ecc::curve::CurveError) -> PyErr {
     use ssdlab_ecc::curve::CurveError;
     let message = error.to_string();
     match error {
-        CurveError::InvalidSpec { .. } | CurveError::RberOutOfReach { .. } | CurveError::Table { .. } | CurveError::Settings(_) => ConfigurationError::new_err(message),
+        CurveError::InvalidSpec { .. }
+        | CurveError::RberOutOfReach { .. }
+        | CurveError::Table { .. }
+        | CurveError::Settings(_) => ConfigurationError::new_err(message),
         CurveError::Interrupted { .. } => SsdlabError::new_err(message),
     }
 }
 
 /// Parses JSON settings into `T`, naming `what`, line and column on error.
 fn parse_settings<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> PyResult<T> {
-    serde_json::from_str(text).map_err(|e| ConfigurationError::new_err(format!("{what}: line {}, column {}: {e}", e.line(), e.column())))
+    serde_json::from_str(text)
+        .map_err(|e| ConfigurationError::new_err(format!("{what}: line {}, column {}: {e}", e.line(), e.column())))
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> PyResult<String> {
@@ -209,12 +250,22 @@ fn ecc_curve_spec(text: &str, origin: &str, overrides: Vec<String>) -> PyResult<
 /// `progress(done, total)` is called after each point. Returns JSON text `{"table": ..., "from_cache": bool}`.
 #[pyfunction]
 #[pyo3(signature = (spec, origin="<string>", overrides=Vec::new(), cache_dir=None, progress=None))]
-fn ecc_curve(py: Python<'_>, spec: &str, origin: &str, overrides: Vec<String>, cache_dir: Option<PathBuf>, progress: Option<Py<PyAny>>) -> PyResult<String> {
+fn ecc_curve(
+    py: Python<'_>,
+    spec: &str,
+    origin: &str,
+    overrides: Vec<String>,
+    cache_dir: Option<PathBuf>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<String> {
     let spec = ssdlab_ecc::curve::CurveSpec::from_toml_str(spec, origin, &overrides).map_err(curve_error)?;
     let relay = ProgressRelay::new(progress);
     let outcome = guarded(py, || {
-        let mut report = |done: u64, total: u64| relay.report(done, total).map_err(|reason| ssdlab_ecc::curve::CurveError::Interrupted { reason });
-        let (table, from_cache) = ssdlab_ecc::curve::load_or_run(&spec, cache_dir.as_deref(), &mut report).map_err(curve_error)?;
+        let mut report = |done: u64, total: u64| {
+            relay.report(done, total).map_err(|reason| ssdlab_ecc::curve::CurveError::Interrupted { reason })
+        };
+        let (table, from_cache) =
+            ssdlab_ecc::curve::load_or_run(&spec, cache_dir.as_deref(), &mut report).map_err(curve_error)?;
         to_json(&serde_json::json!({ "table": table, "from_cache": from_cache }))
     });
     relay.finish(outcome)
@@ -246,7 +297,9 @@ fn ecc_rber(py: Python<'_>, spec: &str) -> PyResult<String> {
 fn ecc_decoding_table(py: Python<'_>, spec: &str) -> PyResult<String> {
     let spec: ssdlab_ecc::decoding_table::DecodingTableSpec = parse_settings(spec, "decoding table spec")?;
     guarded(py, || {
-        let table = spec.run(&ssdlab_ecc::monte_carlo::Codes::storage_4kb()).map_err(|(field, message)| ConfigurationError::new_err(format!("decoding table: field `{field}`: {message}")))?;
+        let table = spec.run(&ssdlab_ecc::monte_carlo::Codes::storage_4kb()).map_err(|(field, message)| {
+            ConfigurationError::new_err(format!("decoding table: field `{field}`: {message}"))
+        })?;
         to_json(&table)
     })
 }
@@ -261,7 +314,9 @@ fn ecc_decoder_tables(py: Python<'_>, spec: &str, progress: Option<Py<PyAny>>) -
     let relay = ProgressRelay::new(progress);
     let outcome = guarded(py, || {
         let report = |done: usize, total: usize| relay.report(done as u64, total as u64);
-        let tables = spec.run(&ssdlab_ecc::monte_carlo::Codes::storage_4kb(), report).map_err(|(field, message)| ConfigurationError::new_err(format!("decoder tables: field `{field}`: {message}")))?;
+        let tables = spec.run(&ssdlab_ecc::monte_carlo::Codes::storage_4kb(), report).map_err(|(field, message)| {
+            ConfigurationError::new_err(format!("decoder tables: field `{field}`: {message}"))
+        })?;
         to_json(&tables)
     });
     relay.finish(outcome)
@@ -271,14 +326,31 @@ fn ecc_decoder_tables(py: Python<'_>, spec: &str, progress: Option<Py<PyAny>>) -
 #[pyfunction]
 #[pyo3(signature = (path, format=None, skip_bad_lines=false, merge_devices=false, block_bytes=4096, max_request_bytes=ssdlab_workload::trace::DEFAULT_MAX_REQUEST_BYTES, columns=None))]
 #[allow(clippy::too_many_arguments)]
-fn trace_stats(py: Python<'_>, path: PathBuf, format: Option<&str>, skip_bad_lines: bool, merge_devices: bool, block_bytes: u64, max_request_bytes: u64, columns: Option<&str>) -> PyResult<String> {
+fn trace_stats(
+    py: Python<'_>,
+    path: PathBuf,
+    format: Option<&str>,
+    skip_bad_lines: bool,
+    merge_devices: bool,
+    block_bytes: u64,
+    max_request_bytes: u64,
+    columns: Option<&str>,
+) -> PyResult<String> {
     let format = format.map(ssdlab_workload::trace::parse_format_name).transpose().map_err(workload_error)?;
     // A column map arrives as JSON (the CLI's --columns options).
     let columns = columns
         .map(serde_json::from_str::<ssdlab_workload::formats::columns::ColumnLayout>)
         .transpose()
         .map_err(|error| TraceError::new_err(format!("column map: {error}")))?;
-    let options = TraceOptions { format, skip_bad_lines, merge_devices, max_request_bytes, cache_dir: None, columns, keep_records_bytes: ssdlab_workload::trace::DEFAULT_KEEP_RECORDS_BYTES };
+    let options = TraceOptions {
+        format,
+        skip_bad_lines,
+        merge_devices,
+        max_request_bytes,
+        cache_dir: None,
+        columns,
+        keep_records_bytes: ssdlab_workload::trace::DEFAULT_KEEP_RECORDS_BYTES,
+    };
     guarded(py, || {
         // Options are checked before the file is read.
         let mut builder = StatsBuilder::new(block_bytes).map_err(workload_error)?;

@@ -21,7 +21,10 @@ pub enum SettingsError {
 
 /// Parses TOML text and applies the overrides. `origin` names the file in errors.
 pub fn parse_with_overrides(text: &str, origin: &str, overrides: &[String]) -> Result<toml::Table, SettingsError> {
-    let mut table: toml::Table = text.parse().map_err(|e: toml::de::Error| SettingsError::Parse { origin: origin.to_string(), message: describe_toml_error(text, &e) })?;
+    let mut table: toml::Table = text.parse().map_err(|e: toml::de::Error| SettingsError::Parse {
+        origin: origin.to_string(),
+        message: describe_toml_error(text, &e),
+    })?;
     for assignment in overrides {
         apply_override(&mut table, assignment)?;
     }
@@ -29,7 +32,11 @@ pub fn parse_with_overrides(text: &str, origin: &str, overrides: &[String]) -> R
 }
 
 /// Deserializes a tree parsed from `text`; an error names the field's dotted path and its line.
-pub fn deserialize_located<T: DeserializeOwned>(table: toml::Table, text: &str, origin: &str) -> Result<T, SettingsError> {
+pub fn deserialize_located<T: DeserializeOwned>(
+    table: toml::Table,
+    text: &str,
+    origin: &str,
+) -> Result<T, SettingsError> {
     serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
         let field = e.path().to_string();
         let line = locate_field(text, &field);
@@ -58,7 +65,10 @@ pub fn apply_override(table: &mut toml::Table, assignment: &str) -> Result<(), S
     };
     let parts: Vec<&str> = key.split('.').collect();
     if parts.iter().any(|p| p.is_empty()) {
-        return Err(SettingsError::Override { assignment: assignment.to_string(), message: format!("empty segment in key {key:?}") });
+        return Err(SettingsError::Override {
+            assignment: assignment.to_string(),
+            message: format!("empty segment in key {key:?}"),
+        });
     }
     let mut current = table;
     for part in &parts[..parts.len() - 1] {

@@ -60,7 +60,14 @@ pub struct DeviceEvents {
 impl DeviceEvents {
     pub fn new(configs: &[DeviceEventConfig]) -> Self {
         let mut events = DeviceEvents {
-            records: configs.iter().map(|config| EventRecord { action: action_name(config.action).into(), chip: config.chip, ..EventRecord::default() }).collect(),
+            records: configs
+                .iter()
+                .map(|config| EventRecord {
+                    action: action_name(config.action).into(),
+                    chip: config.chip,
+                    ..EventRecord::default()
+                })
+                .collect(),
             configs: configs.to_vec(),
             timers: BinaryHeap::new(),
             sequence: 0,
@@ -106,8 +113,9 @@ impl DeviceEvents {
     /// Removes and returns the wear-triggered events whose level `erase_count_of(chip)` has reached.
     pub fn take_worn(&mut self, mut erase_count_of: impl FnMut(u32) -> f64) -> Vec<usize> {
         let configs = &self.configs;
-        let (due, waiting): (Vec<usize>, Vec<usize>) =
-            self.wear_pending.iter().partition(|&&index| configs[index].at_erase_count.is_some_and(|level| erase_count_of(configs[index].chip) >= level));
+        let (due, waiting): (Vec<usize>, Vec<usize>) = self.wear_pending.iter().partition(|&&index| {
+            configs[index].at_erase_count.is_some_and(|level| erase_count_of(configs[index].chip) >= level)
+        });
         self.wear_pending = waiting;
         due
     }
@@ -159,10 +167,15 @@ mod tests {
 
     #[test]
     fn timers_come_in_time_then_scheduling_order() {
-        let mut events = DeviceEvents::new(&[event(Some(50), None, 0), event(Some(10), None, 1), event(Some(50), None, 2)]);
+        let mut events =
+            DeviceEvents::new(&[event(Some(50), None, 0), event(Some(10), None, 1), event(Some(50), None, 2)]);
         events.schedule(SimTime(10), Timer::DrainStep(0));
-        let order: Vec<(u64, Timer)> = std::iter::from_fn(|| events.pop_timer()).map(|(t, timer)| (t.0, timer)).collect();
-        assert_eq!(order, vec![(10, Timer::Fire(1)), (10, Timer::DrainStep(0)), (50, Timer::Fire(0)), (50, Timer::Fire(2))]);
+        let order: Vec<(u64, Timer)> =
+            std::iter::from_fn(|| events.pop_timer()).map(|(t, timer)| (t.0, timer)).collect();
+        assert_eq!(
+            order,
+            vec![(10, Timer::Fire(1)), (10, Timer::DrainStep(0)), (50, Timer::Fire(0)), (50, Timer::Fire(2))]
+        );
     }
 
     #[test]

@@ -99,7 +99,8 @@ impl DeviceLayout {
                 bus_width_bits: spec.channel.bus_width_bits,
                 endurance_pe_cycles: spec.nand.endurance_pe_cycles,
                 block_unit: spec.write_unit == crate::config::WriteUnit::Block,
-                overwrite_to_write_tier: spec.write_unit == crate::config::WriteUnit::Block && spec.overwrite_target == crate::config::OverwriteTarget::WriteTier,
+                overwrite_to_write_tier: spec.write_unit == crate::config::WriteUnit::Block
+                    && spec.overwrite_target == crate::config::OverwriteTarget::WriteTier,
                 first_page: page,
                 first_block: block,
                 first_plane: plane,
@@ -124,8 +125,25 @@ impl DeviceLayout {
                 die_channel.push(tier.first_channel + tier.geometry.channel_of_die(local));
             }
         }
-        let channel_tier = tiers.iter().enumerate().flat_map(|(index, tier)| std::iter::repeat_n(index as u8, tier.geometry.channels as usize)).collect();
-        let first_geometry = tiers.first().map(|tier| tier.geometry.clone()).unwrap_or_else(|| Geometry::new(&crate::config::GeometryConfig { channels: 1, chips_per_channel: 1, dies_per_chip: 1, planes_per_die: 1, blocks_per_plane: 1, pages_per_block: 1, page_size_bytes: 4096 }, CellType::Slc));
+        let channel_tier = tiers
+            .iter()
+            .enumerate()
+            .flat_map(|(index, tier)| std::iter::repeat_n(index as u8, tier.geometry.channels as usize))
+            .collect();
+        let first_geometry = tiers.first().map(|tier| tier.geometry.clone()).unwrap_or_else(|| {
+            Geometry::new(
+                &crate::config::GeometryConfig {
+                    channels: 1,
+                    chips_per_channel: 1,
+                    dies_per_chip: 1,
+                    planes_per_die: 1,
+                    blocks_per_plane: 1,
+                    pages_per_block: 1,
+                    page_size_bytes: 4096,
+                },
+                CellType::Slc,
+            )
+        });
         DeviceLayout { single: tiers.len() == 1, tiers, die_tier, die_channel, channel_tier, first_geometry }
     }
 
@@ -360,9 +378,30 @@ mod tests {
         TierSpec {
             name: name.into(),
             field_prefix: format!("device.tiers.{name}"),
-            geometry: GeometryConfig { channels, chips_per_channel: 1, dies_per_chip: 2, planes_per_die: 2, blocks_per_plane: 8, pages_per_block, page_size_bytes: 4096 },
-            nand: NandConfig { cell_type, read_latency_ns: vec![50_000], program_latency_ns: vec![500_000], erase_latency_ns: 3_000_000, multi_plane: true, endurance_pe_cycles: 3000 },
-            channel: ChannelConfig { transfer_rate_mts: 200.0, bus_width_bits: 8, command_overhead_ns: 0, io_voltage_v: 0.0, pin_capacitance_pf: 0.0 },
+            geometry: GeometryConfig {
+                channels,
+                chips_per_channel: 1,
+                dies_per_chip: 2,
+                planes_per_die: 2,
+                blocks_per_plane: 8,
+                pages_per_block,
+                page_size_bytes: 4096,
+            },
+            nand: NandConfig {
+                cell_type,
+                read_latency_ns: vec![50_000],
+                program_latency_ns: vec![500_000],
+                erase_latency_ns: 3_000_000,
+                multi_plane: true,
+                endurance_pe_cycles: 3000,
+            },
+            channel: ChannelConfig {
+                transfer_rate_mts: 200.0,
+                bus_width_bits: 8,
+                command_overhead_ns: 0,
+                io_voltage_v: 0.0,
+                pin_capacitance_pf: 0.0,
+            },
             energy: EnergyConfig::default(),
             overprovisioning_fraction: None,
             write_unit: crate::config::WriteUnit::Page,
@@ -372,7 +411,8 @@ mod tests {
 
     #[test]
     fn tiers_with_different_blocks_concatenate() {
-        let layout = DeviceLayout::from_specs(&[spec("mlc", CellType::Mlc, 2, 256), spec("tlc", CellType::Tlc, 1, 384)]);
+        let layout =
+            DeviceLayout::from_specs(&[spec("mlc", CellType::Mlc, 2, 256), spec("tlc", CellType::Tlc, 1, 384)]);
         let mlc_pages = 2 * 2 * 2 * 8 * 256; // channels x dies x planes x blocks x pages
         assert_eq!(layout.tier(1).first_page, mlc_pages);
         assert_eq!(layout.tier(1).first_die, 4);

@@ -26,7 +26,9 @@ impl From<ssdlab_settings::SettingsError> for ConfigError {
         use ssdlab_settings::SettingsError;
         match error {
             SettingsError::Parse { origin, message } => ConfigError::Parse { origin, message },
-            SettingsError::Invalid { origin, line, field, message } => ConfigError::Invalid { origin, line, field, message },
+            SettingsError::Invalid { origin, line, field, message } => {
+                ConfigError::Invalid { origin, line, field, message }
+            }
             SettingsError::Override { assignment, message } => ConfigError::Override { assignment, message },
         }
     }
@@ -54,10 +56,25 @@ pub enum SimulationError {
     Workload(#[from] ssdlab_workload::WorkloadError),
 
     #[error("{origin}:{line}: field `{field}`: request [{offset_bytes}, {end_bytes}) lies beyond the device's logical capacity of {capacity_bytes} bytes; use a larger device, or size the device to the workload with ftl.sizing=footprint")]
-    AddressBeyondDevice { origin: String, line: u64, field: &'static str, offset_bytes: u64, end_bytes: u64, capacity_bytes: u64 },
+    AddressBeyondDevice {
+        origin: String,
+        line: u64,
+        field: &'static str,
+        offset_bytes: u64,
+        end_bytes: u64,
+        capacity_bytes: u64,
+    },
 
     #[error("{origin}:{line}: field `{field}`: request [{offset_bytes}, {end_bytes}) lies beyond the largest logical space ssdlab models ({limit_bytes} bytes: 2^32 - 1 pages of {page_bytes} bytes); use larger pages or a smaller address range")]
-    AddressBeyondModel { origin: String, line: u64, field: &'static str, offset_bytes: u64, end_bytes: u64, limit_bytes: u64, page_bytes: u64 },
+    AddressBeyondModel {
+        origin: String,
+        line: u64,
+        field: &'static str,
+        offset_bytes: u64,
+        end_bytes: u64,
+        limit_bytes: u64,
+        page_bytes: u64,
+    },
 
     #[error("{origin}: {source}")]
     Ftl { origin: String, source: FtlError },

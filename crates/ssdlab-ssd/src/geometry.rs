@@ -101,7 +101,8 @@ impl Geometry {
             by_pages_per_die: Divisor::new(config.pages_per_block * config.blocks_per_plane * config.planes_per_die),
         };
         geometry.by_planes_total = Divisor::new(geometry.planes_total());
-        let (c, w, d, p) = (geometry.channels, geometry.chips_per_channel, geometry.dies_per_chip, geometry.planes_per_die);
+        let (c, w, d, p) =
+            (geometry.channels, geometry.chips_per_channel, geometry.dies_per_chip, geometry.planes_per_die);
         geometry.stripe_planes = (0..geometry.planes_total())
             .map(|step| {
                 let channel = step % c;
@@ -139,7 +140,11 @@ impl Geometry {
     #[inline]
     pub fn stripe_plane(&self, step: u64) -> PlaneIndex {
         // Logical page numbers and cursors fit in 32 bits of stripe position after the remainder.
-        let position = if self.by_planes_total.power_of_two { (step as u32) & (self.by_planes_total.value - 1) } else { (step % self.by_planes_total.value as u64) as u32 };
+        let position = if self.by_planes_total.power_of_two {
+            (step as u32) & (self.by_planes_total.value - 1)
+        } else {
+            (step % self.by_planes_total.value as u64) as u32
+        };
         PlaneIndex(self.stripe_planes[position as usize])
     }
 
@@ -192,7 +197,15 @@ mod tests {
 
     #[test]
     fn striping_visits_every_plane_channel_first() {
-        let config = GeometryConfig { channels: 2, chips_per_channel: 2, dies_per_chip: 2, planes_per_die: 2, blocks_per_plane: 4, pages_per_block: 4, page_size_bytes: 4096 };
+        let config = GeometryConfig {
+            channels: 2,
+            chips_per_channel: 2,
+            dies_per_chip: 2,
+            planes_per_die: 2,
+            blocks_per_plane: 4,
+            pages_per_block: 4,
+            page_size_bytes: 4096,
+        };
         let g = Geometry::new(&config, CellType::Mlc);
         let planes: Vec<u32> = (0..16).map(|s| g.stripe_plane(s).0).collect();
         let mut sorted = planes.clone();

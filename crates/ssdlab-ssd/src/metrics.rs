@@ -162,21 +162,37 @@ pub struct WriteHoldSummary {
 impl WriteHoldSummary {
     /// The summary of `statistics` (None: writes were never held, `background` mode) over a run of
     /// `simulated_s` seconds.
-    pub fn of(mode: crate::config::GcMode, threshold_blocks: u32, statistics: Option<crate::scheduler::WriteHoldStatistics>, simulated_s: f64) -> Self {
+    pub fn of(
+        mode: crate::config::GcMode,
+        threshold_blocks: u32,
+        statistics: Option<crate::scheduler::WriteHoldStatistics>,
+        simulated_s: f64,
+    ) -> Self {
         let statistics = statistics.unwrap_or_default();
         let us = |ns: u64| ns as f64 / 1e3;
         WriteHoldSummary {
-            mode: serde_json::to_value(mode).ok().and_then(|value| value.as_str().map(str::to_string)).unwrap_or_default(),
+            mode: serde_json::to_value(mode)
+                .ok()
+                .and_then(|value| value.as_str().map(str::to_string))
+                .unwrap_or_default(),
             threshold_blocks,
             requests_held: statistics.requests_held,
             programs_held: statistics.programs_held,
             pages_held: statistics.pages_held,
             wait_total_us: us(statistics.wait_total_ns),
-            wait_mean_us: if statistics.programs_held == 0 { 0.0 } else { us(statistics.wait_total_ns) / statistics.programs_held as f64 },
+            wait_mean_us: if statistics.programs_held == 0 {
+                0.0
+            } else {
+                us(statistics.wait_total_ns) / statistics.programs_held as f64
+            },
             wait_max_us: us(statistics.wait_max_ns),
             plane_blocked_us: us(statistics.plane_blocked_ns),
             any_plane_blocked_us: us(statistics.any_plane_blocked_ns),
-            any_plane_blocked_fraction: if simulated_s > 0.0 { statistics.any_plane_blocked_ns as f64 / 1e9 / simulated_s } else { 0.0 },
+            any_plane_blocked_fraction: if simulated_s > 0.0 {
+                statistics.any_plane_blocked_ns as f64 / 1e9 / simulated_s
+            } else {
+                0.0
+            },
             max_planes_blocked: statistics.max_planes_blocked,
             gc_yields: statistics.gc_yields,
         }

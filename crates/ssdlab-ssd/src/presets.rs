@@ -26,7 +26,8 @@ pub fn text(name: &str) -> Option<&'static str> {
 }
 
 pub fn load(name: &str, overrides: &[String]) -> Result<SimulationConfig, ConfigError> {
-    let text = text(name).ok_or_else(|| ConfigError::UnknownPreset { name: name.to_string(), known: names().join(", ") })?;
+    let text =
+        text(name).ok_or_else(|| ConfigError::UnknownPreset { name: name.to_string(), known: names().join(", ") })?;
     SimulationConfig::from_toml_str(text, &format!("preset {name}"), overrides)
 }
 

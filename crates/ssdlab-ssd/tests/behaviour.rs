@@ -23,7 +23,13 @@ fn every_shipped_config_file_loads() {
 
 #[test]
 fn same_config_and_seed_give_identical_results() {
-    let workload = synthetic(4_000, 0.6, 4 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"uniform\", min_bytes = 4096, max_bytes = 32768 }");
+    let workload = synthetic(
+        4_000,
+        0.6,
+        4 << 20,
+        "{ distribution = \"uniform\" }",
+        "{ distribution = \"uniform\", min_bytes = 4096, max_bytes = 32768 }",
+    );
     let config = small_config(&workload, &[]);
     let mut a = serde_json::to_value(run(&config, &mut no_progress()).unwrap()).unwrap();
     let mut b = serde_json::to_value(run(&config, &mut no_progress()).unwrap()).unwrap();
@@ -59,7 +65,12 @@ fn multi_plane_reads_and_programs_share_one_sensing_and_one_program() {
     // multi-plane program and a two-page read one multi-plane read when the device supports them.
     let workload = trace_workload("mp.csv", "time_us,op,offset,size\n0,W,0,8192\n100000,R,0,8192\n");
     let run_with = |multi_plane: &str| {
-        let overrides = ["ftl.precondition.enabled=false", "device.geometry.channels=1", "device.geometry.chips_per_channel=1", multi_plane];
+        let overrides = [
+            "ftl.precondition.enabled=false",
+            "device.geometry.channels=1",
+            "device.geometry.chips_per_channel=1",
+            multi_plane,
+        ];
         run(&small_config(&workload, &overrides), &mut no_progress()).unwrap()
     };
     let together = run_with("device.nand.multi_plane=true");
@@ -80,7 +91,10 @@ fn multi_plane_reads_and_programs_share_one_sensing_and_one_program() {
 fn contention_queues_requests_on_one_die() {
     // Two reads of pages on the same die at the same instant: the second waits for the first's sensing.
     // Pages 0 and 8 map (static, channel-first striping over 8 planes) to the same plane.
-    let workload = trace_workload("c.csv", "time_us,op,offset,size\n0,W,0,4096\n0,W,32768,4096\n100000,R,0,4096\n100000,R,32768,4096\n");
+    let workload = trace_workload(
+        "c.csv",
+        "time_us,op,offset,size\n0,W,0,4096\n0,W,32768,4096\n100000,R,0,4096\n100000,R,32768,4096\n",
+    );
     let config = small_config(&workload, &["ftl.precondition.enabled=false"]);
     let result = run(&config, &mut no_progress()).unwrap();
     assert!(result.read.latency_us.max > result.read.latency_us.p50 + 30.0, "{:?}", result.read.latency_us);
@@ -97,17 +111,28 @@ fn unknown_key_is_named_with_line() {
 
 #[test]
 fn wrong_type_and_impossible_geometry_are_named() {
-    let workload = synthetic(10, 0.5, 1 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
+    let workload =
+        synthetic(10, 0.5, 1 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
     let text = format!("{SMALL_DEVICE}\n{workload}");
-    let error = SimulationConfig::from_toml_str(&text, "t.toml", &["device.geometry.channels=\"eight\"".into()]).unwrap_err().to_string();
+    let error = SimulationConfig::from_toml_str(&text, "t.toml", &["device.geometry.channels=\"eight\"".into()])
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("device.geometry.channels"), "{error}");
-    let error = SimulationConfig::from_toml_str(&text, "t.toml", &["device.geometry.pages_per_block=0".into()]).unwrap_err().to_string();
+    let error = SimulationConfig::from_toml_str(&text, "t.toml", &["device.geometry.pages_per_block=0".into()])
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("device.geometry.pages_per_block") && error.contains(":10"), "{error}");
-    let error = SimulationConfig::from_toml_str(&text, "t.toml", &["device.geometry.pages_per_block=15".into()]).unwrap_err().to_string();
+    let error = SimulationConfig::from_toml_str(&text, "t.toml", &["device.geometry.pages_per_block=15".into()])
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("multiple of 2"), "{error}");
-    let error = SimulationConfig::from_toml_str(&text, "t.toml", &["ftl.overprovisioning_fraction=0.01".into()]).unwrap_err().to_string();
+    let error = SimulationConfig::from_toml_str(&text, "t.toml", &["ftl.overprovisioning_fraction=0.01".into()])
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("ftl.overprovisioning_fraction"), "{error}");
-    let error = SimulationConfig::from_toml_str(&text, "t.toml", &["workload.synthetic.read_fraction=2".into()]).unwrap_err().to_string();
+    let error = SimulationConfig::from_toml_str(&text, "t.toml", &["workload.synthetic.read_fraction=2".into()])
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("workload.synthetic.read_fraction"), "{error}");
 }
 
@@ -122,7 +147,8 @@ fn address_beyond_device_names_file_line_and_field() {
 
 #[test]
 fn footprint_larger_than_device_fails_loudly() {
-    let workload = synthetic(2_000, 0.0, 14 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
+    let workload =
+        synthetic(2_000, 0.0, 14 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
     let config = small_config(&workload, &[]);
     let error = run(&config, &mut no_progress()).unwrap_err();
     assert!(error.to_string().contains("workload.synthetic.span_bytes"), "{error}");
@@ -133,7 +159,13 @@ fn footprint_larger_than_device_fails_loudly() {
 /// next victim's.
 #[test]
 fn lba_scrambler_rules_do_what_they_say() {
-    let workload = synthetic(20_000, 0.2, 6 << 20, "{ distribution = \"hot_cold\", hot_space_fraction = 0.2, hot_access_fraction = 0.8 }", "{ distribution = \"fixed\", bytes = 4096 }");
+    let workload = synthetic(
+        20_000,
+        0.2,
+        6 << 20,
+        "{ distribution = \"hot_cold\", hot_space_fraction = 0.2, hot_access_fraction = 0.8 }",
+        "{ distribution = \"fixed\", bytes = 4096 }",
+    );
     let base = ["ftl.plane_allocation=dynamic", "ftl.precondition.overwrite_passes=1"];
     let plain = run(&small_config(&workload, &base), &mut no_progress()).unwrap();
     let mut off = base.to_vec();
@@ -155,6 +187,9 @@ fn lba_scrambler_rules_do_what_they_say() {
     // found a victim page for 54 of 16,093 writes here (0.3 %); following all, 688 (4.3 %).
     let m = &scrambled.middleware;
     assert!(m.victims_read >= 8, "{m:?}");
-    assert!(m.rule2_attempts > 0 && m.rule2_victim_page_writes as f64 > 0.02 * m.rule2_attempts as f64, "rule-2 hit rate: {m:?}");
+    assert!(
+        m.rule2_attempts > 0 && m.rule2_victim_page_writes as f64 > 0.02 * m.rule2_attempts as f64,
+        "rule-2 hit rate: {m:?}"
+    );
     assert!(m.victim_fragmented_pages > 0);
 }

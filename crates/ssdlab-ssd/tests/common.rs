@@ -74,7 +74,10 @@ pub fn trace_workload(name: &str, lines: &str) -> String {
 }
 
 /// Like [`small_config`], but returns the error of a config that does not validate.
-pub fn small_config_result(workload: &str, overrides: &[&str]) -> Result<SimulationConfig, ssdlab_ssd::SimulationError> {
+pub fn small_config_result(
+    workload: &str,
+    overrides: &[&str],
+) -> Result<SimulationConfig, ssdlab_ssd::SimulationError> {
     let text = format!("{SMALL_DEVICE}\n{workload}");
     let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
     Ok(SimulationConfig::from_toml_str(&text, "test", &overrides)?)

@@ -36,7 +36,10 @@ fn every_corpus_line_fails_cleanly_with_its_line_and_field() {
             continue;
         }
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let (_, location, words) = expected.iter().find(|(file, _, _)| *file == name).unwrap_or_else(|| panic!("{name}: add its expected error here"));
+        let (_, location, words) = expected
+            .iter()
+            .find(|(file, _, _)| *file == name)
+            .unwrap_or_else(|| panic!("{name}: add its expected error here"));
         let message = run_trace(&path, &["ftl.precondition.enabled=false"]).to_string();
         assert!(message.contains(&format!("{name}{location}")) && message.contains(words), "{name}: {message}");
         seen += 1;
@@ -57,7 +60,10 @@ fn the_capacity_message_names_the_device_not_the_page_limit() {
 #[test]
 fn a_raised_request_limit_is_honoured() {
     // 1 TiB is accepted when the limit is raised, and then the device is what is too small.
-    let workload = format!("[workload.trace]\npath = {:?}\nmax_request_bytes = 2199023255552\n", corpus("one_tebibyte_request.csv").display().to_string());
+    let workload = format!(
+        "[workload.trace]\npath = {:?}\nmax_request_bytes = 2199023255552\n",
+        corpus("one_tebibyte_request.csv").display().to_string()
+    );
     let error = run(&small_config(&workload, &[]), &mut no_progress()).unwrap_err().to_string();
     assert!(error.contains("logical capacity"), "{error}");
 }
@@ -77,7 +83,8 @@ fn mqsim_and_ssdsim_op_codes_other_than_0_and_1_are_rejected() {
 
 #[test]
 fn run_for_ever_and_out_of_memory_configs_are_refused_before_starting() {
-    let workload = synthetic(1_000, 0.5, 1 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
+    let workload =
+        synthetic(1_000, 0.5, 1 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
     let cases: [(&[&str], &str); 3] = [
         (&["workload.synthetic.requests=1000000000000000000"], "workload.synthetic.requests"),
         (&["host.loops=4294967295"], "host.loops"),
@@ -90,8 +97,14 @@ fn run_for_ever_and_out_of_memory_configs_are_refused_before_starting() {
         assert!(started.elapsed().as_secs_f64() < 2.0);
     }
     // 2^31 pages sized to the footprint: far more model state than any test machine has.
-    let huge = synthetic(1_000, 0.5, 1 << 43, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
-    let config = SimulationConfig::from_toml_str(&format!("{SMALL_DEVICE}\n{huge}"), "huge.toml", &["ftl.sizing=\"footprint\"".into()]).unwrap();
+    let huge =
+        synthetic(1_000, 0.5, 1 << 43, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
+    let config = SimulationConfig::from_toml_str(
+        &format!("{SMALL_DEVICE}\n{huge}"),
+        "huge.toml",
+        &["ftl.sizing=\"footprint\"".into()],
+    )
+    .unwrap();
     let started = Instant::now();
     let error = run(&config, &mut no_progress()).unwrap_err().to_string();
     assert!(error.contains("workload.synthetic.span_bytes") && error.contains("GB"), "{error}");

@@ -16,14 +16,18 @@ fn every_policy_combination_keeps_data() {
             for allocation in ["static", "dynamic"] {
                 for middleware in ["none", "permutation", "lba_scrambler"] {
                     let workload = synthetic(20_000, 0.4, 11 << 20, UNIFORM, SMALL_WRITES);
-                    let config = small_config(&workload, &[
-                        &format!("ftl.garbage_collection.policy={policy}"),
-                        &format!("ftl.wear_leveling.policy={wear}"),
-                        &format!("ftl.plane_allocation={allocation}"),
-                        &format!("middleware.kind={middleware}"),
-                        "workload.synthetic.alignment_bytes=512",
-                    ]);
-                    let result = run(&config, &mut no_progress()).unwrap_or_else(|e| panic!("{policy}/{wear}/{allocation}/{middleware}: {e}"));
+                    let config = small_config(
+                        &workload,
+                        &[
+                            &format!("ftl.garbage_collection.policy={policy}"),
+                            &format!("ftl.wear_leveling.policy={wear}"),
+                            &format!("ftl.plane_allocation={allocation}"),
+                            &format!("middleware.kind={middleware}"),
+                            "workload.synthetic.alignment_bytes=512",
+                        ],
+                    );
+                    let result = run(&config, &mut no_progress())
+                        .unwrap_or_else(|e| panic!("{policy}/{wear}/{allocation}/{middleware}: {e}"));
                     assert_eq!(result.requests, 20_000);
                     assert_eq!(result.requests_completed, 20_000);
                     assert!(result.gc.pages_copied > 0, "GC must run on this small device");
@@ -38,8 +42,23 @@ fn every_policy_combination_keeps_data() {
 
 #[test]
 fn closed_loop_aging_and_loops_keep_data() {
-    let workload = synthetic(5_000, 0.5, 11 << 20, "{ distribution = \"zipf\", exponent = 1.1 }", "{ distribution = \"fixed\", bytes = 8192 }");
-    let config = small_config(&workload, &["host.mode=closed_loop", "host.queue_depth=8", "host.loops=3", "ftl.aging.pe_cycles=1000", "ftl.aging.spread_fraction=0.1"]);
+    let workload = synthetic(
+        5_000,
+        0.5,
+        11 << 20,
+        "{ distribution = \"zipf\", exponent = 1.1 }",
+        "{ distribution = \"fixed\", bytes = 8192 }",
+    );
+    let config = small_config(
+        &workload,
+        &[
+            "host.mode=closed_loop",
+            "host.queue_depth=8",
+            "host.loops=3",
+            "ftl.aging.pe_cycles=1000",
+            "ftl.aging.spread_fraction=0.1",
+        ],
+    );
     let result = run(&config, &mut no_progress()).unwrap();
     assert_eq!(result.requests, 15_000);
     assert!(result.erase_count.min >= 900);
@@ -50,7 +69,10 @@ fn real_trace_through_gc_keeps_data() {
     let Some(path) = shared_trace("msr-hm_0.sample.csv.gz") else { return };
     let workload = format!("[workload.trace]\npath = {:?}\n", path.display().to_string());
     // Device sized to the trace's footprint with 20 % free, so GC runs hard; the trace looped 3 times.
-    let config = small_config(&workload, &["ftl.sizing=footprint", "ftl.footprint_free_fraction=0.2", "host.loops=3", "ftl.plane_allocation=dynamic"]);
+    let config = small_config(
+        &workload,
+        &["ftl.sizing=footprint", "ftl.footprint_free_fraction=0.2", "host.loops=3", "ftl.plane_allocation=dynamic"],
+    );
     let result = run(&config, &mut no_progress()).unwrap();
     assert_eq!(result.requests, 3 * 7_016);
     assert!(result.gc.blocks_collected > 0);
@@ -82,7 +104,13 @@ fn how_the_trace_is_read_changes_no_result() {
     // Every simulated figure alike (timing of the run itself and the reading memory aside).
     let simulated = |result: &ssdlab_ssd::RunResult| {
         let mut value = serde_json::to_value(result).unwrap();
-        for field in ["wall_seconds", "replay_cpu_seconds", "requests_per_wall_second", "requests_per_cpu_second", "precondition"] {
+        for field in [
+            "wall_seconds",
+            "replay_cpu_seconds",
+            "requests_per_wall_second",
+            "requests_per_cpu_second",
+            "precondition",
+        ] {
             value.as_object_mut().unwrap().remove(field);
         }
         value["workload"].as_object_mut().unwrap().remove("kept_records_bytes");
@@ -97,7 +125,16 @@ fn how_the_trace_is_read_changes_no_result() {
 fn umass_trace_with_permutation_keeps_data() {
     let Some(path) = shared_trace("umass-financial1.ssdsim-ascii.first10k.txt.gz") else { return };
     let workload = format!("[workload.trace]\npath = {:?}\n", path.display().to_string());
-    let config = small_config(&workload, &["ftl.sizing=footprint", "ftl.footprint_free_fraction=0.25", "host.loops=2", "middleware.kind=permutation", "ftl.plane_allocation=dynamic"]);
+    let config = small_config(
+        &workload,
+        &[
+            "ftl.sizing=footprint",
+            "ftl.footprint_free_fraction=0.25",
+            "host.loops=2",
+            "middleware.kind=permutation",
+            "ftl.plane_allocation=dynamic",
+        ],
+    );
     let result = run(&config, &mut no_progress()).unwrap();
     assert_eq!(result.requests, 20_000);
     assert!(result.gc.pages_copied > 0);
@@ -105,19 +142,23 @@ fn umass_trace_with_permutation_keeps_data() {
 
 #[test]
 fn real_traces_through_the_lba_scrambler_keep_data() {
-    for name in ["umass-financial1.ssdsim-ascii.first10k.txt.gz", "msr-hm_0.sample.csv.gz", "mqsim-tpcc-small.trace.gz"] {
+    for name in ["umass-financial1.ssdsim-ascii.first10k.txt.gz", "msr-hm_0.sample.csv.gz", "mqsim-tpcc-small.trace.gz"]
+    {
         let Some(path) = shared_trace(name) else { return };
         let workload = format!("[workload.trace]\npath = {:?}\n", path.display().to_string());
         for free in ["0.2", "0.6"] {
-            let config = small_config(&workload, &[
-                "ftl.sizing=footprint",
-                &format!("ftl.footprint_free_fraction={free}"),
-                "host.loops=3",
-                "host.tiles=2",
-                "middleware.kind=lba_scrambler",
-                "ftl.plane_allocation=dynamic",
-                "ftl.precondition.overwrite_passes=2",
-            ]);
+            let config = small_config(
+                &workload,
+                &[
+                    "ftl.sizing=footprint",
+                    &format!("ftl.footprint_free_fraction={free}"),
+                    "host.loops=3",
+                    "host.tiles=2",
+                    "middleware.kind=lba_scrambler",
+                    "ftl.plane_allocation=dynamic",
+                    "ftl.precondition.overwrite_passes=2",
+                ],
+            );
             let result = run(&config, &mut no_progress()).unwrap_or_else(|e| panic!("{name} at {free} free: {e}"));
             assert_eq!(result.requests_completed, result.requests);
             assert_eq!(result.workload.tiles, 2);
@@ -175,9 +216,20 @@ proptest! {
 fn every_gc_mode_holds_writes_and_keeps_data() {
     let workload = synthetic(6_000, 0.3, 8 << 20, UNIFORM, SMALL_WRITES).replace("20000.0", "2000.0");
     for mode in ["foreground", "stop_servicing_writes", "preemptible", "background"] {
-        let result = run(&small_config(&workload, &[&format!("ftl.garbage_collection.mode=\"{mode}\""), "workload.synthetic.alignment_bytes=512"]), &mut no_progress()).unwrap_or_else(|e| panic!("{mode}: {e}"));
+        let result = run(
+            &small_config(
+                &workload,
+                &[&format!("ftl.garbage_collection.mode=\"{mode}\""), "workload.synthetic.alignment_bytes=512"],
+            ),
+            &mut no_progress(),
+        )
+        .unwrap_or_else(|e| panic!("{mode}: {e}"));
         assert_eq!(result.integrity.mismatches, 0, "{mode}");
-        assert!(result.integrity.reads_checked > 1_000 && result.integrity.pages_checked_at_end > 500, "{mode}: {:?}", result.integrity);
+        assert!(
+            result.integrity.reads_checked > 1_000 && result.integrity.pages_checked_at_end > 500,
+            "{mode}: {:?}",
+            result.integrity
+        );
         let held = result.gc.host_writes_held.as_ref().unwrap();
         assert_eq!(held.mode, mode);
         if mode == "background" {

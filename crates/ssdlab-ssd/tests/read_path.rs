@@ -20,7 +20,10 @@ const HARD_US: f64 = 40.0 + 20.48 + 8.0;
 
 #[test]
 fn two_step_after_a_hard_failure_senses_moves_and_decodes_every_level() {
-    let result = lone_read(&["read_path.strategy=\"two_step\"", "read_path.decoding.failure_probabilities=[[1.0, 0, 0, 0, 0, 0, 0]]"]);
+    let result = lone_read(&[
+        "read_path.strategy=\"two_step\"",
+        "read_path.decoding.failure_probabilities=[[1.0, 0, 0, 0, 0, 0, 0]]",
+    ]);
     let expected = HARD_US + 6.0 * 14.0 + 6.0 * 20.48 + 8.0;
     assert!((result.read.latency_us.mean - expected).abs() < 0.05, "{} vs {expected}", result.read.latency_us.mean);
     let statistics = result.read_path.expect("two_step reports its outcomes");
@@ -30,13 +33,21 @@ fn two_step_after_a_hard_failure_senses_moves_and_decodes_every_level() {
 
 #[test]
 fn look_ahead_starts_soft_sensing_when_hard_sensing_ends() {
-    let failing = lone_read(&["read_path.strategy=\"two_step\"", "read_path.look_ahead=true", "read_path.decoding.failure_probabilities=[[1.0, 0, 0, 0, 0, 0, 0]]"]);
+    let failing = lone_read(&[
+        "read_path.strategy=\"two_step\"",
+        "read_path.look_ahead=true",
+        "read_path.decoding.failure_probabilities=[[1.0, 0, 0, 0, 0, 0, 0]]",
+    ]);
     // Soft sensing from 40 us to 124 us, then six pages over the bus and the decode.
     let expected = 40.0 + 6.0 * 14.0 + 6.0 * 20.48 + 8.0;
     assert!((failing.read.latency_us.mean - expected).abs() < 0.05, "{} vs {expected}", failing.read.latency_us.mean);
     // Hard decoding succeeds: the read costs a plain read; the look-ahead sensing held the die for
     // the hard transfer and decode (28.48 us) and was cancelled.
-    let passing = lone_read(&["read_path.strategy=\"two_step\"", "read_path.look_ahead=true", "read_path.decoding.failure_probabilities=[[0.0, 0, 0, 0, 0, 0, 0]]"]);
+    let passing = lone_read(&[
+        "read_path.strategy=\"two_step\"",
+        "read_path.look_ahead=true",
+        "read_path.decoding.failure_probabilities=[[0.0, 0, 0, 0, 0, 0, 0]]",
+    ]);
     assert!((passing.read.latency_us.mean - HARD_US).abs() < 0.05, "{}", passing.read.latency_us.mean);
     assert_eq!(passing.flash.cancelled_sensing_ns, 28_480);
     assert_eq!(passing.read_path.as_ref().map(|s| s.look_ahead_cancelled), Some(1));
@@ -45,7 +56,10 @@ fn look_ahead_starts_soft_sensing_when_hard_sensing_ends() {
 
 #[test]
 fn progressive_adds_one_level_per_retry_until_decoding_succeeds() {
-    let result = lone_read(&["read_path.strategy=\"progressive\"", "read_path.decoding.failure_probabilities=[[1.0, 1.0, 0, 0, 0, 0, 0]]"]);
+    let result = lone_read(&[
+        "read_path.strategy=\"progressive\"",
+        "read_path.decoding.failure_probabilities=[[1.0, 1.0, 0, 0, 0, 0, 0]]",
+    ]);
     let expected = HARD_US + 2.0 * (14.0 + 20.48 + 8.0);
     assert!((result.read.latency_us.mean - expected).abs() < 0.05, "{} vs {expected}", result.read.latency_us.mean);
     assert_eq!(result.flash.extra_sensing_levels, 2);
@@ -54,7 +68,10 @@ fn progressive_adds_one_level_per_retry_until_decoding_succeeds() {
 
 #[test]
 fn reads_that_fail_every_level_are_counted_not_lost() {
-    let result = lone_read(&["read_path.strategy=\"progressive\"", "read_path.decoding.failure_probabilities=[[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]]"]);
+    let result = lone_read(&[
+        "read_path.strategy=\"progressive\"",
+        "read_path.decoding.failure_probabilities=[[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]]",
+    ]);
     assert_eq!(result.requests_completed, 2);
     let statistics = result.read_path.unwrap();
     assert_eq!(statistics.uncorrectable_reads, 1);
@@ -67,26 +84,49 @@ fn strategies_rank_as_seed_002_says_on_a_busy_device() {
     // saturation (one request per 60 us: dies 70-78 % busy) look-ahead's held dies cost as much as
     // it saves (1636 vs 1635 us mean read), and beyond it no die is ever idle, so look-ahead is
     // never started.
-    let workload = synthetic(20_000, 0.9, 8 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }").replace("20000.0", "150000.0");
+    let workload =
+        synthetic(20_000, 0.9, 8 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }")
+            .replace("20000.0", "150000.0");
     let table = "read_path.decoding.failure_probabilities=[[0.3, 0.01, 0.001, 0, 0, 0, 0]]";
     let mean = |strategy: &str, look_ahead: bool| {
-        let overrides = [format!("read_path.strategy=\"{strategy}\""), format!("read_path.look_ahead={look_ahead}"), table.to_string(), "read_path.decode_latency_ns=8000".to_string()];
+        let overrides = [
+            format!("read_path.strategy=\"{strategy}\""),
+            format!("read_path.look_ahead={look_ahead}"),
+            table.to_string(),
+            "read_path.decode_latency_ns=8000".to_string(),
+        ];
         let overrides: Vec<&str> = overrides.iter().map(String::as_str).collect();
         let overrides = if strategy == "hard_decision" { &overrides[..1] } else { &overrides[..] };
         run(&small_config(&workload, overrides), &mut no_progress()).unwrap().read.latency_us.mean
     };
-    let (hard, baseline, look_ahead, progressive, both) =
-        (mean("hard_decision", false), mean("two_step", false), mean("two_step", true), mean("progressive", false), mean("progressive", true));
+    let (hard, baseline, look_ahead, progressive, both) = (
+        mean("hard_decision", false),
+        mean("two_step", false),
+        mean("two_step", true),
+        mean("progressive", false),
+        mean("progressive", true),
+    );
     assert!(baseline > 1.1 * hard, "baseline {baseline} vs hard-only {hard}");
-    assert!(look_ahead < baseline && progressive < baseline && both < progressive, "{baseline} {look_ahead} {progressive} {both}");
+    assert!(
+        look_ahead < baseline && progressive < baseline && both < progressive,
+        "{baseline} {look_ahead} {progressive} {both}"
+    );
     assert!(both > hard, "{both} vs {hard}");
 }
 
 #[test]
 fn decoding_probabilities_that_never_fail_cost_nothing() {
-    let workload = synthetic(5_000, 0.7, 8 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
+    let workload =
+        synthetic(5_000, 0.7, 8 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
     let plain = run(&small_config(&workload, &[]), &mut no_progress()).unwrap();
-    let never = run(&small_config(&workload, &["read_path.strategy=\"two_step\"", "read_path.decoding.failure_probabilities=[[0, 0, 0, 0, 0, 0, 0]]"]), &mut no_progress()).unwrap();
+    let never = run(
+        &small_config(
+            &workload,
+            &["read_path.strategy=\"two_step\"", "read_path.decoding.failure_probabilities=[[0, 0, 0, 0, 0, 0, 0]]"],
+        ),
+        &mut no_progress(),
+    )
+    .unwrap();
     assert_eq!(plain.read.latency_us.mean, never.read.latency_us.mean);
     assert_eq!(plain.flash.page_reads, never.flash.page_reads);
 }
@@ -95,14 +135,38 @@ fn decoding_probabilities_that_never_fail_cost_nothing() {
 fn a_bad_decoding_table_names_its_field() {
     let workload = trace_workload("lone.csv", LONE_READ);
     let cases: [(&[&str], &str); 5] = [
-        (&["read_path.strategy=\"two_step\"", "read_path.decoding.failure_probabilities=[[0, 0, 0, 0, 0, 0, 0]]", "read_path.decoding.chip_rows=[0, 1]"], "chip_rows"),
-        (&["read_path.strategy=\"two_step\"", "read_path.decoding.failure_probabilities=[[0.1, 0.2, 0, 0, 0, 0, 0]]"], "failure_probabilities[0]"),
-        (&["read_path.strategy=\"two_step\"", "read_path.decoding.failure_probabilities=[[0, 0, 0, 0, 0, 0, 0], [0.5, 0.1]]"], "failure_probabilities[1]"),
-        (&["read_path.strategy=\"two_step\"", "read_path.decoding.failure_probabilities=[[1.5, 0, 0, 0, 0, 0, 0]]"], "failure_probabilities[0]"),
+        (
+            &[
+                "read_path.strategy=\"two_step\"",
+                "read_path.decoding.failure_probabilities=[[0, 0, 0, 0, 0, 0, 0]]",
+                "read_path.decoding.chip_rows=[0, 1]",
+            ],
+            "chip_rows",
+        ),
+        (
+            &[
+                "read_path.strategy=\"two_step\"",
+                "read_path.decoding.failure_probabilities=[[0.1, 0.2, 0, 0, 0, 0, 0]]",
+            ],
+            "failure_probabilities[0]",
+        ),
+        (
+            &[
+                "read_path.strategy=\"two_step\"",
+                "read_path.decoding.failure_probabilities=[[0, 0, 0, 0, 0, 0, 0], [0.5, 0.1]]",
+            ],
+            "failure_probabilities[1]",
+        ),
+        (
+            &["read_path.strategy=\"two_step\"", "read_path.decoding.failure_probabilities=[[1.5, 0, 0, 0, 0, 0, 0]]"],
+            "failure_probabilities[0]",
+        ),
         (&["read_path.look_ahead=true"], "read_path.look_ahead"),
     ];
     for (overrides, field) in cases {
-        let error = small_config_result(&workload, overrides).and_then(|config| run(&config, &mut no_progress()).map(|_| ())).unwrap_err();
+        let error = small_config_result(&workload, overrides)
+            .and_then(|config| run(&config, &mut no_progress()).map(|_| ()))
+            .unwrap_err();
         assert!(matches!(error, SimulationError::Config(_)), "{error}");
         assert!(error.to_string().contains(field), "{error} should name {field}");
     }
@@ -110,7 +174,8 @@ fn a_bad_decoding_table_names_its_field() {
 
 #[test]
 fn worn_blocks_fail_more_often_than_fresh_ones() {
-    let workload = synthetic(6_000, 0.9, 8 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
+    let workload =
+        synthetic(6_000, 0.9, 8 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
     let hard_failures = |aging: u32| {
         let aging = format!("ftl.aging.pe_cycles={aging}");
         let overrides = [
@@ -145,7 +210,9 @@ fn a_bad_wear_table_names_its_field() {
     for (overrides, field) in cases {
         let mut all = vec!["read_path.strategy=\"two_step\""];
         all.extend(overrides);
-        let error = small_config_result(&workload, &all).and_then(|config| run(&config, &mut no_progress()).map(|_| ())).unwrap_err();
+        let error = small_config_result(&workload, &all)
+            .and_then(|config| run(&config, &mut no_progress()).map(|_| ()))
+            .unwrap_err();
         assert!(error.to_string().contains(field), "{error} should name {field}");
     }
 }
@@ -165,17 +232,27 @@ fn interleaved_codewords_sense_every_chip_of_their_group_and_pad_writes() {
     assert_eq!(paired.flash.page_reads, plain.flash.page_reads + 1);
     assert!(plain.interleaving.is_none());
     // On a loaded device every read occupies two dies: reads wait longer.
-    let workload = synthetic(20_000, 1.0, 4 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
+    let workload =
+        synthetic(20_000, 1.0, 4 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
     let loaded = |extra: &[&str]| {
         let mut overrides = vec!["read_path.strategy=\"two_step\"", "host.mode=\"closed_loop\"", "host.queue_depth=8"];
         overrides.extend_from_slice(extra);
         run(&small_config(&workload, &overrides), &mut no_progress()).unwrap_or_else(|e| panic!("{e}"))
     };
     let (alone, grouped) = (loaded(&[]), loaded(&["read_path.interleave_groups=[[0, 1]]"]));
-    assert!(grouped.read.latency_us.mean > 1.2 * alone.read.latency_us.mean, "{} vs {}", grouped.read.latency_us.mean, alone.read.latency_us.mean);
+    assert!(
+        grouped.read.latency_us.mean > 1.2 * alone.read.latency_us.mean,
+        "{} vs {}",
+        grouped.read.latency_us.mean,
+        alone.read.latency_us.mean
+    );
     // Groups must cover the chip classes once, and share decoding rows.
-    for (value, needle) in [("[[0, 1], [1, 2]]", "exactly one group"), ("[[0]]", "at least 2"), ("[[0, 1], [2, 3, 4]]", "one size")] {
-        let error = small_config_result(&workload, &[&format!("read_path.interleave_groups={value}")]).expect_err(value).to_string();
+    for (value, needle) in
+        [("[[0, 1], [1, 2]]", "exactly one group"), ("[[0]]", "at least 2"), ("[[0, 1], [2, 3, 4]]", "one size")]
+    {
+        let error = small_config_result(&workload, &[&format!("read_path.interleave_groups={value}")])
+            .expect_err(value)
+            .to_string();
         assert!(error.contains("read_path.interleave_groups") && error.contains(needle), "{value}: {error}");
     }
 }

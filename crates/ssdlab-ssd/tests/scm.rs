@@ -111,7 +111,11 @@ fn a_read_split_between_scm_and_nand_reads_both() {
     assert!((result.read.latency_us.mean - 60.48).abs() < 1e-6, "{:?}", result.read.latency_us);
     assert_eq!(result.flash.page_reads, 1);
     assert_eq!(result.integrity.mismatches, 0);
-    assert_eq!(result.integrity.reads_checked - result.integrity.pages_checked_at_end, 8, "every sector of the read is checked");
+    assert_eq!(
+        result.integrity.reads_checked - result.integrity.pages_checked_at_end,
+        8,
+        "every sector of the read is checked"
+    );
 }
 
 #[test]
@@ -119,8 +123,12 @@ fn a_partial_page_write_to_nand_merges_with_the_old_page() {
     // A page written whole to NAND twice far apart (the LRU table holds 1 entry, pushed out by
     // page 5 between), then 6 of its 8 sectors (not fragmented at the 0.5 threshold, not hot): the
     // old page is read first (read-modify-write) and the result holds all of its latest sectors.
-    let workload = trace_workload("merge.csv", "time_us,op,offset,size\n0,W,0,4096\n1000,W,20480,4096\n2000,W,0,3072\n3000,R,0,4096\n");
-    let result = run_ok(&tiny(&workload, &["ftl.precondition.enabled=false", "placement.hybrid_scm.hot_table_entries=1"]));
+    let workload = trace_workload(
+        "merge.csv",
+        "time_us,op,offset,size\n0,W,0,4096\n1000,W,20480,4096\n2000,W,0,3072\n3000,R,0,4096\n",
+    );
+    let result =
+        run_ok(&tiny(&workload, &["ftl.precondition.enabled=false", "placement.hybrid_scm.hot_table_entries=1"]));
     let scm = result.scm.as_ref().unwrap();
     assert_eq!(scm.placement.pieces_to_nand, 3);
     assert_eq!(scm.placement.merge_reads, 1);
@@ -140,7 +148,15 @@ fn churn(requests: u64, span_bytes: u64, seed: u64) -> String {
 #[test]
 fn eviction_merges_scm_data_into_full_nand_pages_and_loses_nothing() {
     // SCM of 5 % of the NAND (about 80 sectors... 10 pages' worth) under 6,000 small writes over 1.5 MiB.
-    let config = tiny(&churn(6000, 3 << 19, 1), &["device.scm.capacity_fraction_of_nand=0.05", "placement.hybrid_scm.hot_table_entries=64", "placement.hybrid_scm.evict_below_free_fraction=0.05", "placement.hybrid_scm.evict_to_free_fraction=0.2"]);
+    let config = tiny(
+        &churn(6000, 3 << 19, 1),
+        &[
+            "device.scm.capacity_fraction_of_nand=0.05",
+            "placement.hybrid_scm.hot_table_entries=64",
+            "placement.hybrid_scm.evict_below_free_fraction=0.05",
+            "placement.hybrid_scm.evict_to_free_fraction=0.2",
+        ],
+    );
     let result = run_ok(&config);
     let scm = result.scm.as_ref().unwrap();
     assert!(scm.placement.pages_evicted > 100, "{:?}", scm.placement);
@@ -180,7 +196,10 @@ fn the_all_sscm_ssd_keeps_every_sector_in_scm() {
     assert_eq!(result.integrity.mismatches, 0);
     assert!(result.integrity.reads_checked > 1000);
     // Slower S-SCM writes: the same workload takes longer per write.
-    let slow = run_ok(&tiny(&churn(4000, 1 << 20, 2), &["placement.policy=\"scm_only\"", "device.scm.write_latency_ns_per_sector=2000"]));
+    let slow = run_ok(&tiny(
+        &churn(4000, 1 << 20, 2),
+        &["placement.policy=\"scm_only\"", "device.scm.write_latency_ns_per_sector=2000"],
+    ));
     assert!(slow.write.latency_us.mean > result.write.latency_us.mean * 2.0);
 }
 
@@ -194,7 +213,8 @@ fn scm_config_errors_name_the_field() {
     assert!(error(&["device.scm.banks=0"]).contains("device.scm.banks"));
     assert!(error(&["device.scm.channels=2"]).contains("device.scm.channels"));
     assert!(error(&["device.scm.capacity_fraction_of_nand=0"]).contains("capacity_fraction_of_nand"));
-    assert!(error(&["placement.hybrid_scm.evict_to_free_fraction=0.001"]).contains("placement.hybrid_scm.evict_to_free_fraction"));
+    assert!(error(&["placement.hybrid_scm.evict_to_free_fraction=0.001"])
+        .contains("placement.hybrid_scm.evict_to_free_fraction"));
     assert!(error(&["placement.policy=\"single\""]).contains("placement.policy"));
     assert!(error(&["middleware.kind=\"permutation\""]).contains("middleware.kind"));
     assert!(error(&["output.write_heat=true"]).contains("output.write_heat"));
@@ -208,7 +228,13 @@ fn scm_config_errors_name_the_field() {
 
 #[test]
 fn the_presets_run_and_the_hybrid_one_sends_data_both_ways() {
-    let load = |name: &str| presets::load(name, &["workload.synthetic.requests=8000".to_string(), "verification.integrity_oracle=true".to_string()]).unwrap_or_else(|e| panic!("{e}"));
+    let load = |name: &str| {
+        presets::load(
+            name,
+            &["workload.synthetic.requests=8000".to_string(), "verification.integrity_oracle=true".to_string()],
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+    };
     let hybrid = run_ok(&load("seed001-hybrid-scm"));
     let scm = hybrid.scm.as_ref().unwrap();
     assert!(scm.placement.pieces_to_scm > 0 && scm.placement.pieces_to_nand > 0, "{:?}", scm.placement);

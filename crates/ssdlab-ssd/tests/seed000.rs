@@ -21,16 +21,35 @@ fn first_choice(result: &RunResult, decoder: &str) -> u64 {
 #[test]
 fn aoa_ecc_switches_from_quick_to_ep_ldpc_at_the_computed_pe() {
     // The hot class's switch points per chip class, as the preset's tables give them.
-    let probe = run(&seed000(&["read_path.workload_class.mode=\"hot_read_dominant\"", "ftl.aging.pe_cycles=0"]), &mut no_progress()).expect("runs");
+    let probe = run(
+        &seed000(&["read_path.workload_class.mode=\"hot_read_dominant\"", "ftl.aging.pe_cycles=0"]),
+        &mut no_progress(),
+    )
+    .expect("runs");
     let switches = probe.read_path.as_ref().and_then(|r| r.switch_pe_cycles.clone()).expect("switch points reported");
     let hot: Vec<f64> = switches.hot.iter().map(|s| s.expect("within the tables")).collect();
-    let (lowest, highest) = (hot.iter().cloned().fold(f64::INFINITY, f64::min), hot.iter().cloned().fold(0.0, f64::max));
+    let (lowest, highest) =
+        (hot.iter().cloned().fold(f64::INFINITY, f64::min), hot.iter().cloned().fold(0.0, f64::max));
     assert!(lowest > 10_000.0 && highest <= 24_000.0, "{hot:?}");
     // Below every switch point every read starts with Quick-LDPC; at or above all of them, EP-LDPC.
-    let below = run(&seed000(&["read_path.workload_class.mode=\"hot_read_dominant\"", &format!("ftl.aging.pe_cycles={}", lowest.floor() as u64 - 1)]), &mut no_progress()).expect("runs");
+    let below = run(
+        &seed000(&[
+            "read_path.workload_class.mode=\"hot_read_dominant\"",
+            &format!("ftl.aging.pe_cycles={}", lowest.floor() as u64 - 1),
+        ]),
+        &mut no_progress(),
+    )
+    .expect("runs");
     assert!(first_choice(&below, "quick_ldpc") > 20_000);
     assert_eq!(first_choice(&below, "ep_ldpc"), 0);
-    let above = run(&seed000(&["read_path.workload_class.mode=\"hot_read_dominant\"", &format!("ftl.aging.pe_cycles={}", highest.ceil() as u64)]), &mut no_progress()).expect("runs");
+    let above = run(
+        &seed000(&[
+            "read_path.workload_class.mode=\"hot_read_dominant\"",
+            &format!("ftl.aging.pe_cycles={}", highest.ceil() as u64),
+        ]),
+        &mut no_progress(),
+    )
+    .expect("runs");
     assert_eq!(first_choice(&above, "quick_ldpc"), 0);
     assert!(first_choice(&above, "ep_ldpc") > 20_000);
     // Cold data is older: its switch points are lower (seed 000: hot switches at 2.3x the P/E of cold).
@@ -45,7 +64,12 @@ fn preconditioned_data_reads_as_old_as_it_was_made() {
     // for data an hour old and not for data 144 h old (the preset's tables), so the age given by
     // preconditioning decides which decoder the reads of untouched data start with.
     let adaptive = |hours: &str| {
-        let mut config = seed000(&["read_path.strategy=\"conventional\"", "ftl.aging.pe_cycles=12000", &format!("ftl.precondition.data_age_hours={hours}"), "ftl.precondition.data_age_distribution=\"fixed\""]);
+        let mut config = seed000(&[
+            "read_path.strategy=\"conventional\"",
+            "ftl.aging.pe_cycles=12000",
+            &format!("ftl.precondition.data_age_hours={hours}"),
+            "ftl.precondition.data_age_distribution=\"fixed\"",
+        ]);
         config.read_path.conventional_switch = ssdlab_ssd::config::ConventionalSwitch::DataAge;
         run(&config, &mut no_progress()).expect("runs")
     };
@@ -73,7 +97,15 @@ fn the_stand_in_is_hot_and_read_dominant_and_the_class_is_reported_over_time() {
 #[test]
 fn every_read_returns_the_latest_write_under_both_policies() {
     for strategy in ["aoa_ecc", "conventional"] {
-        let result = run(&seed000(&[&format!("read_path.strategy=\"{strategy}\""), "verification.integrity_oracle=true", "ftl.aging.pe_cycles=16000"]), &mut no_progress()).expect("runs");
+        let result = run(
+            &seed000(&[
+                &format!("read_path.strategy=\"{strategy}\""),
+                "verification.integrity_oracle=true",
+                "ftl.aging.pe_cycles=16000",
+            ]),
+            &mut no_progress(),
+        )
+        .expect("runs");
         assert!(result.integrity.enabled && result.integrity.reads_checked > 20_000, "{strategy}");
         assert_eq!(result.integrity.mismatches, 0, "{strategy}");
         // Reads that every allowed decoder fails are counted, not dropped: every request completes.
@@ -87,20 +119,34 @@ fn bad_seed000_settings_name_their_field() {
         (&["read_path.retention_time_scale=0.0"], "read_path.retention_time_scale"),
         (&["read_path.target_failure_probability=1.5"], "read_path.target_failure_probability"),
         (&["read_path.decoder_tables.pe_cycles=[0.0]"], "read_path.decoder_tables.failure_probabilities.bch[0]"),
-        (&["read_path.decoder_tables.retention_hours=[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]"], "read_path.decoder_tables.retention_hours"),
-        (&["read_path.decoder_tables.failure_probabilities.turbo=[[[0.5]]]"], "read_path.decoder_tables.failure_probabilities.turbo"),
+        (
+            &["read_path.decoder_tables.retention_hours=[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]"],
+            "read_path.decoder_tables.retention_hours",
+        ),
+        (
+            &["read_path.decoder_tables.failure_probabilities.turbo=[[[0.5]]]"],
+            "read_path.decoder_tables.failure_probabilities.turbo",
+        ),
         (&["read_path.decoders.ep_ldpc.transfer_pages=0"], "read_path.decoders.ep_ldpc.transfer_pages"),
-        (&["read_path.decoders.ep_ldpc.sensing_latency_ns=[1, 2, 3, 4]"], "read_path.decoders.ep_ldpc.sensing_latency_ns"),
+        (
+            &["read_path.decoders.ep_ldpc.sensing_latency_ns=[1, 2, 3, 4]"],
+            "read_path.decoders.ep_ldpc.sensing_latency_ns",
+        ),
         (&["read_path.decoders.ep_ldpc.gates=1000"], "read_path.decoders.ep_ldpc.gates"),
         (&["read_path.aoa_ecc.hot_retention_hours=-1.0"], "read_path.aoa_ecc.hot_retention_hours"),
         (&["read_path.workload_class.window_steps=0"], "read_path.workload_class.window_steps"),
         (&["read_path.conventional_retention_hours=0.0"], "read_path.conventional_retention_hours"),
         (&["ftl.precondition.data_age_hours=500.0"], "ftl.precondition.data_age_hours"),
-        (&["read_path.strategy=\"conventional\"", "read_path.decoder_tables.failure_probabilities={}"], "read_path.decoder_tables.failure_probabilities"),
+        (
+            &["read_path.strategy=\"conventional\"", "read_path.decoder_tables.failure_probabilities={}"],
+            "read_path.decoder_tables.failure_probabilities",
+        ),
     ];
     for (overrides, field) in cases {
         let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-        let outcome = presets::load("seed000-aoa", &overrides).map_err(|e| e.to_string()).and_then(|config| ssdlab_ssd::Simulation::new(&config).map(|_| ()).map_err(|e| e.to_string()));
+        let outcome = presets::load("seed000-aoa", &overrides)
+            .map_err(|e| e.to_string())
+            .and_then(|config| ssdlab_ssd::Simulation::new(&config).map(|_| ()).map_err(|e| e.to_string()));
         let message = outcome.expect_err(field);
         assert!(message.contains(field), "{overrides:?}: expected {field} in: {message}");
     }

@@ -16,7 +16,11 @@ fn demo(overrides: &[&str]) -> SimulationConfig {
 #[test]
 fn the_demo_migrates_from_mlc_to_tlc_with_every_read_checked() {
     // 30,000 requests arrive over 15 s; MLC chip 1 is retired at 10 s.
-    let result = run(&demo(&["workload.synthetic.requests=30000", "events=[{at_ns=10000000000, action=\"retire_chip\", chip=1}]"]), &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+    let result = run(
+        &demo(&["workload.synthetic.requests=30000", "events=[{at_ns=10000000000, action=\"retire_chip\", chip=1}]"]),
+        &mut no_progress(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let (mlc, tlc) = (&result.tiers["mlc"], &result.tiers["tlc"]);
     assert!(mlc.pages_migrated_out > 1000, "MLC GC moves its victims' pages to TLC: {}", mlc.pages_migrated_out);
     assert_eq!(mlc.pages_migrated_out, tlc.pages_migrated_in);
@@ -30,17 +34,25 @@ fn the_demo_migrates_from_mlc_to_tlc_with_every_read_checked() {
     // Device totals are the sums of the tiers'.
     assert_eq!(result.flash.page_programs, mlc.flash.page_programs + tlc.flash.page_programs);
     assert_eq!(result.flash.transfer_bytes, mlc.flash.transfer_bytes + tlc.flash.transfer_bytes);
-    assert!((result.energy_total_uj - (mlc.energy_total_uj + tlc.energy_total_uj)).abs() < 1e-6 * result.energy_total_uj);
+    assert!(
+        (result.energy_total_uj - (mlc.energy_total_uj + tlc.energy_total_uj)).abs() < 1e-6 * result.energy_total_uj
+    );
     assert_eq!(result.gc.pages_migrated, mlc.pages_migrated_out);
     let host = result.host_pages_written as f64;
-    assert!((result.write_amplification - (host + result.gc.pages_copied as f64 + result.gc.pages_migrated as f64) / host).abs() < 1e-12);
+    assert!(
+        (result.write_amplification - (host + result.gc.pages_copied as f64 + result.gc.pages_migrated as f64) / host)
+            .abs()
+            < 1e-12
+    );
     // Busy-time energy: 3.3 V x 25 mA over each tier's booked die time.
     assert!(mlc.energy_uj.array_busy_uj > 0.0 && mlc.energy_uj.io_uj > 0.0);
     assert!(result.logical_capacity_bytes_check());
     // The retired chip emptied (by drain, overwrites and GC) while the oracle checked every read.
     let event = &result.events[0];
     assert_eq!(event.fired_at_ns, Some(10_000_000_000));
-    assert!(event.valid_pages_at_fire > 10_000 && event.pages_moved > 0 && event.pages_moved <= event.valid_pages_at_fire);
+    assert!(
+        event.valid_pages_at_fire > 10_000 && event.pages_moved > 0 && event.pages_moved <= event.valid_pages_at_fire
+    );
     assert!(event.emptied_at_ns.is_some_and(|at| at > 10_000_000_000));
     assert_eq!(event.suspended_ns, 0);
     assert!(result.dead_time.longest_background_span_us > 0.0 && result.dead_time.longest_suspension_us == 0.0);
@@ -48,7 +60,14 @@ fn the_demo_migrates_from_mlc_to_tlc_with_every_read_checked() {
 
 #[test]
 fn suspend_and_copy_holds_the_host_until_the_chip_is_copied() {
-    let result = run(&demo(&["workload.synthetic.requests=20000", "events=[{at_ns=5000000000, action=\"suspend_and_copy\", chip=2}]"]), &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+    let result = run(
+        &demo(&[
+            "workload.synthetic.requests=20000",
+            "events=[{at_ns=5000000000, action=\"suspend_and_copy\", chip=2}]",
+        ]),
+        &mut no_progress(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let event = &result.events[0];
     assert_eq!(event.pages_moved, event.valid_pages_at_fire, "every valid page is copied during the suspension");
     let emptied = event.emptied_at_ns.expect("the copy ends");
@@ -56,9 +75,18 @@ fn suspend_and_copy_holds_the_host_until_the_chip_is_copied() {
     assert_eq!(result.dead_time.longest_suspension_us, event.suspended_ns as f64 * 1e-3);
     // No request completed for (nearly) the whole suspension: the longest host-visible stall.
     let stall = result.dead_time.longest_host_stall_us.expect("tracked with events");
-    assert!(stall >= 0.9 * event.suspended_ns as f64 * 1e-3 && stall <= event.suspended_ns as f64 * 1e-3 + 1e6, "{stall} vs {}", event.suspended_ns);
+    assert!(
+        stall >= 0.9 * event.suspended_ns as f64 * 1e-3 && stall <= event.suspended_ns as f64 * 1e-3 + 1e6,
+        "{stall} vs {}",
+        event.suspended_ns
+    );
     // Requests arriving during the suspension waited for all of it.
-    assert!(result.host_queue.max_wait_us >= 0.9 * event.suspended_ns as f64 * 1e-3, "{} vs {}", result.host_queue.max_wait_us, event.suspended_ns);
+    assert!(
+        result.host_queue.max_wait_us >= 0.9 * event.suspended_ns as f64 * 1e-3,
+        "{} vs {}",
+        result.host_queue.max_wait_us,
+        event.suspended_ns
+    );
     assert_eq!(result.integrity.mismatches, 0);
 }
 
@@ -70,7 +98,8 @@ impl CapacityCheck for ssdlab_ssd::RunResult {
     /// The device's logical capacity is the sum of its tiers' (each physical minus 10 %).
     fn logical_capacity_bytes_check(&self) -> bool {
         let sum: u64 = self.tiers.values().map(|tier| tier.logical_capacity_bytes).sum();
-        sum == self.device.logical_capacity_bytes && self.tiers.values().all(|tier| tier.logical_capacity_bytes < tier.physical_capacity_bytes)
+        sum == self.device.logical_capacity_bytes
+            && self.tiers.values().all(|tier| tier.logical_capacity_bytes < tier.physical_capacity_bytes)
     }
 }
 
@@ -81,7 +110,14 @@ fn a_real_trace_on_the_two_tier_device_returns_every_latest_write() {
     // The sample's footprint is 53 MiB over a 13.9 GiB address space: MLC shrinks to 140 MiB (16-page
     // blocks) so that preconditioning and four loops of the sample overflow it into TLC, which grows
     // to hold the address space.
-    let settings = [trace.as_str(), "host.loops=4", "ftl.precondition.overwrite_passes=2.0", "device.tiers.mlc.pages_per_block=16", "device.tiers.mlc.blocks_per_plane=140", "device.tiers.tlc.blocks_per_plane=700"];
+    let settings = [
+        trace.as_str(),
+        "host.loops=4",
+        "ftl.precondition.overwrite_passes=2.0",
+        "device.tiers.mlc.pages_per_block=16",
+        "device.tiers.mlc.blocks_per_plane=140",
+        "device.tiers.tlc.blocks_per_plane=700",
+    ];
     let result = run(&demo(&settings), &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(result.requests, result.requests_completed);
     assert_eq!(result.integrity.mismatches, 0);
@@ -94,8 +130,11 @@ fn a_real_trace_on_the_two_tier_device_returns_every_latest_write() {
 #[test]
 fn a_tiered_config_survives_its_own_toml() {
     // Sweeps pass resolved configs as TOML text: tiers, placement and events must come back equal.
-    let config = demo(&["events=[{at_erase_count=3.5, action=\"retire_chip\", chip=2}, {at_ns=5, action=\"chip_writable\", chip=2}]"]);
-    let again = SimulationConfig::from_toml_str(&config.to_toml_string(), "round trip", &[]).unwrap_or_else(|e| panic!("{e}\n{}", config.to_toml_string()));
+    let config = demo(&[
+        "events=[{at_erase_count=3.5, action=\"retire_chip\", chip=2}, {at_ns=5, action=\"chip_writable\", chip=2}]",
+    ]);
+    let again = SimulationConfig::from_toml_str(&config.to_toml_string(), "round trip", &[])
+        .unwrap_or_else(|e| panic!("{e}\n{}", config.to_toml_string()));
     assert_eq!(again, config);
 }
 
@@ -128,7 +167,8 @@ fn tier_config_errors_name_the_field() {
     ];
     for (settings, field) in overrides {
         let owned: Vec<String> = settings.iter().map(|s| s.to_string()).collect();
-        let error = presets::load("mlc-tlc-demo", &owned).err().unwrap_or_else(|| panic!("{settings:?} should be refused"));
+        let error =
+            presets::load("mlc-tlc-demo", &owned).err().unwrap_or_else(|| panic!("{settings:?} should be refused"));
         let message = error.to_string();
         assert!(message.contains(field), "{settings:?}: expected {field} in: {message}");
     }
@@ -244,7 +284,10 @@ fn a_wear_triggered_retirement_fires_when_the_chip_reaches_its_erase_count() {
         "{TINY_TIERS}\n[workload.synthetic]\nrequests = 4000\nread_fraction = 0.1\nspan_bytes = {}\naddress = {{ distribution = \"uniform\" }}\nsize = {{ distribution = \"fixed\", bytes = 4096 }}\narrival = {{ process = \"poisson\", mean_interarrival_ns = 50000.0 }}\n",
         400 * 4096
     );
-    let overrides = vec!["events=[{at_erase_count=2.0, action=\"retire_chip\", chip=0}]".to_string(), "ftl.precondition.enabled=false".to_string()];
+    let overrides = vec![
+        "events=[{at_erase_count=2.0, action=\"retire_chip\", chip=0}]".to_string(),
+        "ftl.precondition.enabled=false".to_string(),
+    ];
     let config = SimulationConfig::from_toml_str(&text, "test", &overrides).unwrap_or_else(|e| panic!("{e}"));
     let result = run(&config, &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
     let event = &result.events[0];
@@ -263,11 +306,24 @@ fn a_block_unit_tier_rewrites_whole_blocks_and_keeps_every_latest_write() {
         450 * 4096
     );
     let page_unit = SimulationConfig::from_toml_str(&text, "test", &[]).unwrap_or_else(|e| panic!("{e}"));
-    let block_unit = SimulationConfig::from_toml_str(&text, "test", &["device.tiers.tlc.write_unit=\"block\"".to_string(), "ftl.garbage_collection.policy=\"round_robin\"".to_string()]).unwrap_or_else(|e| panic!("{e}"));
+    let block_unit = SimulationConfig::from_toml_str(
+        &text,
+        "test",
+        &[
+            "device.tiers.tlc.write_unit=\"block\"".to_string(),
+            "ftl.garbage_collection.policy=\"round_robin\"".to_string(),
+        ],
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let page = run(&page_unit, &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
     let block = run(&block_unit, &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
     let tlc = &block.tiers["tlc"];
-    assert!(tlc.block_unit && tlc.block_modify_writes > 0 && tlc.block_modify_pages > 0, "{} {}", tlc.block_modify_writes, tlc.block_modify_pages);
+    assert!(
+        tlc.block_unit && tlc.block_modify_writes > 0 && tlc.block_modify_pages > 0,
+        "{} {}",
+        tlc.block_modify_writes,
+        tlc.block_modify_pages
+    );
     assert_eq!(page.tiers["tlc"].block_modify_writes, 0);
     assert_eq!(block.integrity.mismatches, 0);
     // Block-modify-writes cost: more flash writes per host page and slower writes.
@@ -281,7 +337,16 @@ fn a_block_unit_tier_rewrites_whole_blocks_and_keeps_every_latest_write() {
 #[test]
 fn footprint_sizing_keeps_the_tiers_proportions() {
     // 12 GiB of footprint with 20 % free: 15 GiB of NAND, split 8:12 like the configured tiers.
-    let result = run(&demo(&["ftl.sizing=\"footprint\"", "ftl.footprint_free_fraction=0.2", "workload.synthetic.requests=5000", "events=[]"]), &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+    let result = run(
+        &demo(&[
+            "ftl.sizing=\"footprint\"",
+            "ftl.footprint_free_fraction=0.2",
+            "workload.synthetic.requests=5000",
+            "events=[]",
+        ]),
+        &mut no_progress(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let (mlc, tlc) = (&result.tiers["mlc"], &result.tiers["tlc"]);
     let gib = (1u64 << 30) as f64;
     let total = (mlc.physical_capacity_bytes + tlc.physical_capacity_bytes) as f64 / gib;
@@ -321,7 +386,8 @@ fn the_seed004_preset_screens_data_and_moves_only_what_froze() {
     // frozen data to TLC (step C).
     for (rounds, skips) in [("1", false), ("3", true)] {
         let max_rounds = format!("placement.max_screening_rounds={rounds}");
-        let result = run(&seed004(&["verification.integrity_oracle=true", &max_rounds]), &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+        let result = run(&seed004(&["verification.integrity_oracle=true", &max_rounds]), &mut no_progress())
+            .unwrap_or_else(|e| panic!("{e}"));
         let (mlc, tlc) = (&result.tiers["mlc"], &result.tiers["tlc"]);
         assert_eq!((mlc.collector.as_str(), tlc.collector.as_str()), ("rr_fdca", "in_place"));
         assert!(mlc.screening_copies > 1000, "N_RDSMAX {rounds}: {}", mlc.screening_copies);
@@ -342,8 +408,15 @@ fn rr_fdca_and_block_modify_writes_on_the_real_tpcc_sample_keep_every_latest_wri
     // data kept in TLC does block-modify-writes; RR-FDCA screens and moves frozen data.
     for placement in ["placement.policy=\"rr_fdca\"", "placement.policy=\"migrate_on_collect\""] {
         let settings = [
-            trace.as_str(), "workload.trace.format=\"mqsim\"", "host.tiles=6", "host.loops=3", "host.compact_addresses=true", "verification.integrity_oracle=true",
-            "device.tiers.tlc.overwrite_target=\"rewritten_block\"", "events=[{at_ns=2000000000, action=\"retire_chip\", chip=1}]", placement,
+            trace.as_str(),
+            "workload.trace.format=\"mqsim\"",
+            "host.tiles=6",
+            "host.loops=3",
+            "host.compact_addresses=true",
+            "verification.integrity_oracle=true",
+            "device.tiers.tlc.overwrite_target=\"rewritten_block\"",
+            "events=[{at_ns=2000000000, action=\"retire_chip\", chip=1}]",
+            placement,
         ];
         let result = run(&seed004(&settings), &mut no_progress()).unwrap_or_else(|e| panic!("{placement}: {e}"));
         let (mlc, tlc) = (&result.tiers["mlc"], &result.tiers["tlc"]);
@@ -354,7 +427,12 @@ fn rr_fdca_and_block_modify_writes_on_the_real_tpcc_sample_keep_every_latest_wri
         if placement.contains("rr_fdca") {
             assert!(mlc.screening_copies > 0, "{}", mlc.screening_copies);
         } else {
-            assert!(tlc.block_modify_writes > 0 && tlc.host_pages_written > 0, "{placement}: {} {}", tlc.block_modify_writes, tlc.host_pages_written);
+            assert!(
+                tlc.block_modify_writes > 0 && tlc.host_pages_written > 0,
+                "{placement}: {} {}",
+                tlc.block_modify_writes,
+                tlc.host_pages_written
+            );
         }
         let event = &result.events[0];
         assert!(event.fired_at_ns.is_some() && event.emptied_at_ns.is_some(), "{placement}: chip 1 drained: {event:?}");

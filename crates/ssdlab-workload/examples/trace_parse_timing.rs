@@ -13,7 +13,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut arguments = std::env::args().skip(1);
     let path = PathBuf::from(arguments.next().ok_or("usage: trace_parse_timing TRACE [FORMAT]")?);
     let format = arguments.next().map(|name| ssdlab_workload::trace::parse_format_name(&name)).transpose()?;
-    let keep = std::env::var("KEEP_RECORDS_BYTES").ok().and_then(|text| text.parse().ok()).unwrap_or(ssdlab_workload::trace::DEFAULT_KEEP_RECORDS_BYTES);
+    let keep = std::env::var("KEEP_RECORDS_BYTES")
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(ssdlab_workload::trace::DEFAULT_KEEP_RECORDS_BYTES);
     let options = TraceOptions { format, keep_records_bytes: keep, ..TraceOptions::default() };
     for round in 0..3 {
         let started = Instant::now();

@@ -86,7 +86,14 @@ pub(crate) struct KeptRecordsBuilder {
 
 impl KeptRecordsBuilder {
     pub(crate) fn new(budget_bytes: u64) -> Self {
-        KeptRecordsBuilder { chunks: Vec::new(), current: Vec::new(), previous: Previous::default(), records: 0, kept_bytes: 0, budget_bytes }
+        KeptRecordsBuilder {
+            chunks: Vec::new(),
+            current: Vec::new(),
+            previous: Previous::default(),
+            records: 0,
+            kept_bytes: 0,
+            budget_bytes,
+        }
     }
 
     /// Adds a record; false when the records no longer fit the budget (the builder is then of no
@@ -198,7 +205,16 @@ impl KeptReader {
             self.at += MAX_RECORD_BYTES;
             let value = |at: usize| full.get(at..at + 8).and_then(|b| b.try_into().ok()).map(u64::from_le_bytes);
             let device = u32::from_le_bytes(full.get(32..36)?.try_into().ok()?);
-            (RawRecord { time_ns: value(0)?, device, op: op_of(flags), offset_bytes: value(8)?, size_bytes: value(16)? }, value(24)?)
+            (
+                RawRecord {
+                    time_ns: value(0)?,
+                    device,
+                    op: op_of(flags),
+                    offset_bytes: value(8)?,
+                    size_bytes: value(16)?,
+                },
+                value(24)?,
+            )
         };
         self.previous = Previous { time_ns: record.time_ns, device: record.device, line };
         self.remaining -= 1;
@@ -240,7 +256,13 @@ mod tests {
     /// Records across several chunks, and a budget that runs out.
     #[test]
     fn chunks_and_budget() {
-        let record = |i: u64| RawRecord { time_ns: i * 1_000, device: 0, op: IoOp::Write, offset_bytes: (i * 7_919 % 1_000_003) * 4096, size_bytes: 4096 };
+        let record = |i: u64| RawRecord {
+            time_ns: i * 1_000,
+            device: 0,
+            op: IoOp::Write,
+            offset_bytes: (i * 7_919 % 1_000_003) * 4096,
+            size_bytes: 4096,
+        };
         let mut builder = KeptRecordsBuilder::new(8 << 20);
         let count = 400_000u64;
         for i in 0..count {

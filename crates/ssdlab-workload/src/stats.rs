@@ -99,7 +99,10 @@ impl StatsBuilder {
     /// `block_bytes` must be a power of two of at least one sector (512 bytes).
     pub fn new(block_bytes: u64) -> Result<Self, WorkloadError> {
         if block_bytes < MIN_BLOCK_BYTES || !block_bytes.is_power_of_two() {
-            return Err(WorkloadError::InvalidOption { option: "block_bytes", message: format!("must be a power of two of at least {MIN_BLOCK_BYTES} bytes, got {block_bytes}") });
+            return Err(WorkloadError::InvalidOption {
+                option: "block_bytes",
+                message: format!("must be a power of two of at least {MIN_BLOCK_BYTES} bytes, got {block_bytes}"),
+            });
         }
         Ok(StatsBuilder {
             block_bytes,
@@ -172,7 +175,11 @@ impl StatsBuilder {
         let writes = self.requests - self.reads - self.deletes;
         let duration_ns = self.last_ns.saturating_sub(self.first_ns.unwrap_or(0));
         let written: Vec<u32> = self.blocks.values().copied().filter(|&w| w > 0).collect();
-        let mean_writes = if written.is_empty() { 0.0 } else { written.iter().map(|&w| w as f64).sum::<f64>() / written.len() as f64 };
+        let mean_writes = if written.is_empty() {
+            0.0
+        } else {
+            written.iter().map(|&w| w as f64).sum::<f64>() / written.len() as f64
+        };
         let (writes_per_week, basis) = if duration_ns == 0 {
             (0.0, "trace has zero duration; write frequency unknown, classed cold".to_string())
         } else {
@@ -213,7 +220,11 @@ impl StatsBuilder {
             read_share,
             bytes_read: self.bytes_read,
             bytes_written: self.bytes_written,
-            mean_request_bytes: if self.requests == 0 { 0.0 } else { (self.bytes_read + self.bytes_written) as f64 / self.requests as f64 },
+            mean_request_bytes: if self.requests == 0 {
+                0.0
+            } else {
+                (self.bytes_read + self.bytes_written) as f64 / self.requests as f64
+            },
             min_request_bytes: if self.requests == 0 { 0 } else { self.min_size },
             max_request_bytes: self.max_size,
             block_bytes: self.block_bytes,

@@ -73,7 +73,10 @@ impl Default for TraceOptions {
 /// stay within the largest request accepted.
 fn check_record(record: &RawRecord, max_request_bytes: u64) -> Result<(), FieldError> {
     if record.offset_bytes.checked_add(record.size_bytes).is_none() {
-        return Err(FieldError::new("size", format!("offset {} + size {} lies beyond 2^64 bytes", record.offset_bytes, record.size_bytes)));
+        return Err(FieldError::new(
+            "size",
+            format!("offset {} + size {} lies beyond 2^64 bytes", record.offset_bytes, record.size_bytes),
+        ));
     }
     if record.size_bytes > max_request_bytes {
         return Err(FieldError::new(
@@ -184,7 +187,16 @@ impl Lines {
     }
 
     fn with_chunk(input: Box<dyn Read + Send>, chunk_bytes: usize) -> Self {
-        Lines { input, buffer: Vec::new(), start: 0, end: 0, line: (0, 0), exhausted: false, number: 0, chunk_bytes: chunk_bytes.max(1) }
+        Lines {
+            input,
+            buffer: Vec::new(),
+            start: 0,
+            end: 0,
+            line: (0, 0),
+            exhausted: false,
+            number: 0,
+            chunk_bytes: chunk_bytes.max(1),
+        }
     }
 
     /// Moves the unread bytes to the front and reads more after them (growing the buffer when a
@@ -354,17 +366,31 @@ struct RecordStream {
 }
 
 impl RecordStream {
-    fn from_cache(path: &Path, format: TraceFormat, cache: &Path, records: u64, skipped: u64) -> Result<Self, WorkloadError> {
+    fn from_cache(
+        path: &Path,
+        format: TraceFormat,
+        cache: &Path,
+        records: u64,
+        skipped: u64,
+    ) -> Result<Self, WorkloadError> {
         let mut stream = RecordStream::open_lazily(path, format)?;
         stream.cached = Some(crate::trace_cache::CacheReader::open(cache, records)?);
         stream.skipped.count = skipped;
         if skipped > 0 {
-            stream.skipped.first_messages.push(format!("{skipped} malformed lines were skipped when the trace cache {} was built", cache.display()));
+            stream.skipped.first_messages.push(format!(
+                "{skipped} malformed lines were skipped when the trace cache {} was built",
+                cache.display()
+            ));
         }
         Ok(stream)
     }
 
-    fn from_kept(path: &Path, format: TraceFormat, kept: std::sync::Arc<crate::kept_records::KeptRecords>, skipped: &SkippedLines) -> Result<Self, WorkloadError> {
+    fn from_kept(
+        path: &Path,
+        format: TraceFormat,
+        kept: std::sync::Arc<crate::kept_records::KeptRecords>,
+        skipped: &SkippedLines,
+    ) -> Result<Self, WorkloadError> {
         let mut stream = RecordStream::open_lazily(path, format)?;
         stream.kept = Some(crate::kept_records::KeptReader::new(kept));
         stream.skipped = skipped.clone();
@@ -389,7 +415,12 @@ impl RecordStream {
         })
     }
 
-    fn open(path: &Path, format: TraceFormat, skip_bad_lines: bool, max_request_bytes: u64) -> Result<Self, WorkloadError> {
+    fn open(
+        path: &Path,
+        format: TraceFormat,
+        skip_bad_lines: bool,
+        max_request_bytes: u64,
+    ) -> Result<Self, WorkloadError> {
         let (input, progress) = open_input_counted(path)?;
         Ok(RecordStream {
             max_request_bytes,
@@ -453,7 +484,9 @@ impl RecordStream {
                 None => self.format.parse_line(text, &mut self.csv),
             };
             let parsed = match parsed {
-                Ok(ParsedLine::Request(record)) => check_record(&record, self.max_request_bytes).map(|()| ParsedLine::Request(record)),
+                Ok(ParsedLine::Request(record)) => {
+                    check_record(&record, self.max_request_bytes).map(|()| ParsedLine::Request(record))
+                }
                 other => other,
             };
             match parsed {
@@ -488,7 +521,11 @@ impl TraceScan {
     /// [`TraceScan::scan`], showing every record (as the file states it, with its line) to `visit`
     /// on the way: what a caller needs from every request (a footprint) costs no second pass. An
     /// error from `visit` ends the scan.
-    pub fn scan_visiting<E: From<WorkloadError>>(path: &Path, options: &TraceOptions, mut visit: impl FnMut(&RawRecord, u64) -> Result<(), E>) -> Result<TraceScan, E> {
+    pub fn scan_visiting<E: From<WorkloadError>>(
+        path: &Path,
+        options: &TraceOptions,
+        mut visit: impl FnMut(&RawRecord, u64) -> Result<(), E>,
+    ) -> Result<TraceScan, E> {
         let mut failure = None;
         let scanned = Self::scan_inner(path, options, &mut |record, line| match visit(record, line) {
             Ok(()) => true,
@@ -516,7 +553,10 @@ impl TraceScan {
         let Some(summary) = crate::trace_cache::ScanSummary::read(&cache, records) else { return Ok(None) };
         let mut skipped_lines = SkippedLines { count: skipped, first_messages: Vec::new() };
         if skipped > 0 {
-            skipped_lines.first_messages.push(format!("{skipped} malformed lines were skipped when the trace cache {} was built", cache.display()));
+            skipped_lines.first_messages.push(format!(
+                "{skipped} malformed lines were skipped when the trace cache {} was built",
+                cache.display()
+            ));
         }
         Ok(Some(Self::assemble(path, options, format, records, &summary, skipped_lines, Some((cache, records)), true)))
     }
@@ -540,11 +580,17 @@ impl TraceScan {
     fn format_of(path: &Path, options: &TraceOptions) -> Result<TraceFormat, WorkloadError> {
         Ok(match (&options.columns, options.format) {
             (Some(layout), _) => {
-                layout.validate().map_err(|(field, message)| WorkloadError::InvalidOption { option: "columns", message: format!("{field}: {message}") })?;
+                layout.validate().map_err(|(field, message)| WorkloadError::InvalidOption {
+                    option: "columns",
+                    message: format!("{field}: {message}"),
+                })?;
                 TraceFormat::Columns
             }
             (None, Some(TraceFormat::Columns)) => {
-                return Err(WorkloadError::InvalidOption { option: "format", message: "the columns format needs a column map (workload.trace.columns or --columns)".into() })
+                return Err(WorkloadError::InvalidOption {
+                    option: "format",
+                    message: "the columns format needs a column map (workload.trace.columns or --columns)".into(),
+                })
             }
             (None, Some(format)) => format,
             (None, None) => guess_format(path)?,
@@ -552,12 +598,20 @@ impl TraceScan {
     }
 
     /// The cache folder and key of this trace under these options (None: no cache asked for).
-    fn cache_key(path: &Path, options: &TraceOptions, format: TraceFormat) -> Result<Option<(PathBuf, crate::trace_cache::CacheKey)>, WorkloadError> {
+    fn cache_key(
+        path: &Path,
+        options: &TraceOptions,
+        format: TraceFormat,
+    ) -> Result<Option<(PathBuf, crate::trace_cache::CacheKey)>, WorkloadError> {
         if options.max_request_bytes == 0 {
-            return Err(WorkloadError::InvalidOption { option: "max_request_bytes", message: "must be at least 1".into() });
+            return Err(WorkloadError::InvalidOption {
+                option: "max_request_bytes",
+                message: "must be at least 1".into(),
+            });
         }
         let Some(dir) = &options.cache_dir else { return Ok(None) };
-        let mut key = crate::trace_cache::CacheKey::of(path, format, options.skip_bad_lines, options.max_request_bytes)?;
+        let mut key =
+            crate::trace_cache::CacheKey::of(path, format, options.skip_bad_lines, options.max_request_bytes)?;
         if let Some(layout) = &options.columns {
             // Another column map reads other records from the same bytes.
             use std::hash::{Hash, Hasher};
@@ -569,22 +623,37 @@ impl TraceScan {
     }
 
     /// The scan; `visit` returns false to stop it (with [`WorkloadError::Stopped`]).
-    fn scan_inner(path: &Path, options: &TraceOptions, visit: &mut dyn FnMut(&RawRecord, u64) -> bool) -> Result<TraceScan, WorkloadError> {
+    fn scan_inner(
+        path: &Path,
+        options: &TraceOptions,
+        visit: &mut dyn FnMut(&RawRecord, u64) -> bool,
+    ) -> Result<TraceScan, WorkloadError> {
         let format = Self::format_of(path, options)?;
         use crate::trace_cache::{lookup, CacheWriter};
         let mut writer = None;
         let mut stream = match Self::cache_key(path, options, format)? {
             Some((dir, key)) => match lookup(&dir, &key) {
-                Some((cache, records, skipped)) => (RecordStream::from_cache(path, format, &cache, records, skipped)?, Some((cache, records))),
+                Some((cache, records, skipped)) => {
+                    (RecordStream::from_cache(path, format, &cache, records, skipped)?, Some((cache, records)))
+                }
                 None => {
                     writer = Some(CacheWriter::create(&dir, key)?);
-                    (RecordStream::open(path, format, options.skip_bad_lines, options.max_request_bytes)?.with_columns(options.columns.clone()), None)
+                    (
+                        RecordStream::open(path, format, options.skip_bad_lines, options.max_request_bytes)?
+                            .with_columns(options.columns.clone()),
+                        None,
+                    )
                 }
             },
-            None => (RecordStream::open(path, format, options.skip_bad_lines, options.max_request_bytes)?.with_columns(options.columns.clone()), None),
+            None => (
+                RecordStream::open(path, format, options.skip_bad_lines, options.max_request_bytes)?
+                    .with_columns(options.columns.clone()),
+                None,
+            ),
         };
         let cache_reused = stream.1.is_some();
-        let mut kept = (writer.is_none() && !cache_reused && options.keep_records_bytes > 0).then(|| crate::kept_records::KeptRecordsBuilder::new(options.keep_records_bytes));
+        let mut kept = (writer.is_none() && !cache_reused && options.keep_records_bytes > 0)
+            .then(|| crate::kept_records::KeptRecordsBuilder::new(options.keep_records_bytes));
         let mut kept_dropped_after = None;
         let mut requests = 0u64;
         let mut first_time_ns = u64::MAX;
@@ -625,9 +694,15 @@ impl TraceScan {
             return Err(error);
         }
         let (stream, mut cache) = stream;
-        let summary = crate::trace_cache::ScanSummary { first_time_ns, last_time_ns, extents: extents.into_iter().collect() };
+        let summary =
+            crate::trace_cache::ScanSummary { first_time_ns, last_time_ns, extents: extents.into_iter().collect() };
         if let Some(writer) = writer {
-            let built = if requests > 0 { Some(writer.finish(stream.skipped.count, &summary)?) } else { writer.abandon(); None };
+            let built = if requests > 0 {
+                Some(writer.finish(stream.skipped.count, &summary)?)
+            } else {
+                writer.abandon();
+                None
+            };
             cache = built.map(|path| (path, requests));
         } else if let Some((path, records)) = cache.as_ref().filter(|_| cache_reused) {
             crate::trace_cache::keep_summary(path, *records, &summary)?;
@@ -643,8 +718,16 @@ impl TraceScan {
 
     /// The scan from what one pass (or the cache's summary) found.
     #[allow(clippy::too_many_arguments)]
-    fn assemble(path: &Path, options: &TraceOptions, format: TraceFormat, requests: u64, summary: &crate::trace_cache::ScanSummary, skipped: SkippedLines,
-                cache: Option<(PathBuf, u64)>, cache_reused: bool) -> TraceScan {
+    fn assemble(
+        path: &Path,
+        options: &TraceOptions,
+        format: TraceFormat,
+        requests: u64,
+        summary: &crate::trace_cache::ScanSummary,
+        skipped: SkippedLines,
+        cache: Option<(PathBuf, u64)>,
+        cache_reused: bool,
+    ) -> TraceScan {
         // The summary keeps every device's extent (a cache serves runs with and without merging).
         let mut extents: BTreeMap<u32, u64> = BTreeMap::new();
         for &(device, extent) in &summary.extents {
@@ -657,11 +740,8 @@ impl TraceScan {
             devices.insert(device, DeviceExtent { extent_bytes: extent, base_bytes: base });
             base += extent.div_ceil(DEVICE_ALIGNMENT_BYTES).max(1) * DEVICE_ALIGNMENT_BYTES;
         }
-        let address_space_bytes = if devices.len() == 1 {
-            devices.values().next().map_or(0, |d| d.extent_bytes)
-        } else {
-            base
-        };
+        let address_space_bytes =
+            if devices.len() == 1 { devices.values().next().map_or(0, |d| d.extent_bytes) } else { base };
         TraceScan {
             path: path.to_path_buf(),
             format,
@@ -701,9 +781,12 @@ impl TraceScan {
     /// Opens a fresh stream of requests laid out as this scan decided.
     pub fn reader(&self) -> Result<TraceReader, WorkloadError> {
         let stream = match (&self.cache, &self.kept) {
-            (Some((cache, records)), _) => RecordStream::from_cache(&self.path, self.format, cache, *records, self.skipped.count)?,
+            (Some((cache, records)), _) => {
+                RecordStream::from_cache(&self.path, self.format, cache, *records, self.skipped.count)?
+            }
             (None, Some(kept)) => RecordStream::from_kept(&self.path, self.format, kept.clone(), &self.skipped)?,
-            (None, None) => RecordStream::open(&self.path, self.format, self.skip_bad_lines, self.max_request_bytes)?.with_columns(self.columns.clone()),
+            (None, None) => RecordStream::open(&self.path, self.format, self.skip_bad_lines, self.max_request_bytes)?
+                .with_columns(self.columns.clone()),
         };
         Ok(TraceReader {
             stream,
@@ -771,7 +854,9 @@ impl TraceReader {
             relative = self.previous_ns;
         }
         self.previous_ns = relative;
-        let Some(offset_bytes) = base.checked_add(record.offset_bytes).filter(|offset| offset.checked_add(record.size_bytes).is_some()) else {
+        let Some(offset_bytes) =
+            base.checked_add(record.offset_bytes).filter(|offset| offset.checked_add(record.size_bytes).is_some())
+        else {
             return Err(WorkloadError::Malformed {
                 path: self.stream.path.clone(),
                 line,
@@ -798,7 +883,8 @@ impl Iterator for TraceReader {
 }
 
 pub fn parse_format_name(name: &str) -> Result<TraceFormat, WorkloadError> {
-    TraceFormat::from_name(name).ok_or_else(|| WorkloadError::UnknownFormatName { name: name.to_string(), known: KNOWN_FORMATS })
+    TraceFormat::from_name(name)
+        .ok_or_else(|| WorkloadError::UnknownFormatName { name: name.to_string(), known: KNOWN_FORMATS })
 }
 
 #[cfg(test)]
@@ -830,7 +916,11 @@ mod tests {
     fn lines_agree_with_the_standard_split_at_every_buffer_size() {
         let long = "x".repeat(100);
         let text = format!("0 1 2\r\n\n{long}\n3 4 5\r\nlast line without newline");
-        let expected: Vec<(u64, String)> = text.split('\n').enumerate().map(|(index, line)| (index as u64 + 1, line.trim_end_matches('\r').to_string())).collect();
+        let expected: Vec<(u64, String)> = text
+            .split('\n')
+            .enumerate()
+            .map(|(index, line)| (index as u64 + 1, line.trim_end_matches('\r').to_string()))
+            .collect();
         for chunk in [1, 2, 5, 7, 64, 1 << 18] {
             assert_eq!(lines_of(&text, chunk), expected, "chunk {chunk}");
         }

@@ -43,7 +43,12 @@ impl CacheKey {
     /// Hashes the trace file's bytes: four independent 64-bit multiply-rotate lanes over 32-byte
     /// chunks (so the multiplies overlap instead of waiting on each other; over 10 GB/s), combined
     /// at the end with the tail and the length. Checking a cache costs a small fraction of a run.
-    pub(crate) fn of(path: &Path, format: TraceFormat, skip_bad_lines: bool, max_request_bytes: u64) -> Result<Self, WorkloadError> {
+    pub(crate) fn of(
+        path: &Path,
+        format: TraceFormat,
+        skip_bad_lines: bool,
+        max_request_bytes: u64,
+    ) -> Result<Self, WorkloadError> {
         let io = |source| WorkloadError::Io { path: path.to_path_buf(), source };
         let mut file = File::open(path).map_err(io)?;
         // Reads are whole multiples of 32 bytes but the last, so the lanes see the file's bytes in
@@ -76,7 +81,13 @@ impl CacheKey {
     }
 
     pub(crate) fn file_name(&self) -> String {
-        format!("{:016x}-{}-{}-{}.records", self.content_hash, self.format.name(), self.skip_bad_lines as u8, self.max_request_bytes)
+        format!(
+            "{:016x}-{}-{}-{}.records",
+            self.content_hash,
+            self.format.name(),
+            self.skip_bad_lines as u8,
+            self.max_request_bytes
+        )
     }
 
     fn header(&self, records: u64, skipped: u64) -> Vec<u8> {
@@ -207,16 +218,27 @@ impl CacheReader {
         let mut file = File::open(path).map_err(io)?;
         let mut header = [0u8; HEADER_BYTES];
         file.read_exact(&mut header).map_err(io)?;
-        Ok(CacheReader { file, path: path.to_path_buf(), remaining: records, buffer: vec![0u8; RECORDS_PER_READ * RECORD_BYTES], at: 0, filled: 0 })
+        Ok(CacheReader {
+            file,
+            path: path.to_path_buf(),
+            remaining: records,
+            buffer: vec![0u8; RECORDS_PER_READ * RECORD_BYTES],
+            at: 0,
+            filled: 0,
+        })
     }
 
     #[cold]
     fn refill(&mut self) -> Result<(), WorkloadError> {
         let wanted = (self.remaining.min(RECORDS_PER_READ as u64) as usize) * RECORD_BYTES;
-        let read = read_full(&mut self.file, &mut self.buffer[..wanted]).map_err(|source| WorkloadError::Io { path: self.path.clone(), source })?;
+        let read = read_full(&mut self.file, &mut self.buffer[..wanted])
+            .map_err(|source| WorkloadError::Io { path: self.path.clone(), source })?;
         if read < wanted {
             // The file is shorter than its header says (changed under the run).
-            return Err(WorkloadError::Io { path: self.path.clone(), source: std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "the trace cache file ends early") });
+            return Err(WorkloadError::Io {
+                path: self.path.clone(),
+                source: std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "the trace cache file ends early"),
+            });
         }
         self.at = 0;
         self.filled = read;

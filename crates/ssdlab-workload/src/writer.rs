@@ -23,7 +23,10 @@ impl OutputFormat {
         match name.to_ascii_lowercase().as_str() {
             "mqsim" => Ok(OutputFormat::Mqsim),
             "csv" => Ok(OutputFormat::Csv),
-            _ => Err(WorkloadError::InvalidOption { option: "to", message: format!("cannot write `{name}`; written formats: mqsim, csv") }),
+            _ => Err(WorkloadError::InvalidOption {
+                option: "to",
+                message: format!("cannot write `{name}`; written formats: mqsim, csv"),
+            }),
         }
     }
 }
@@ -49,7 +52,8 @@ impl TraceWriter {
         } else {
             Box::new(file)
         };
-        let mut writer = TraceWriter { path: path.to_path_buf(), format, out, written: 0, line: String::with_capacity(64) };
+        let mut writer =
+            TraceWriter { path: path.to_path_buf(), format, out, written: 0, line: String::with_capacity(64) };
         if format == OutputFormat::Csv {
             writer.out.write_all(b"time_ns,op,offset,size\n").map_err(io)?;
         }
@@ -65,13 +69,25 @@ impl TraceWriter {
                 let op = match request.op {
                     IoOp::Read => 1,
                     IoOp::Write => 0,
-                    IoOp::Delete => return Err(self.unwritable(index, "op", "MQSim's format has no delete; write csv instead".into())),
+                    IoOp::Delete => {
+                        return Err(self.unwritable(
+                            index,
+                            "op",
+                            "MQSim's format has no delete; write csv instead".into(),
+                        ))
+                    }
                 };
                 if !request.offset_bytes.is_multiple_of(512) || !request.size_bytes.is_multiple_of(512) {
                     let message = format!("offset {} / size {} bytes are not whole 512-byte sectors, which MQSim's format counts in; write csv instead", request.offset_bytes, request.size_bytes);
                     return Err(self.unwritable(index, "offset", message));
                 }
-                let _ = writeln!(self.line, "{} 0 {} {} {op}", request.arrival.0, request.offset_bytes / 512, request.size_bytes / 512);
+                let _ = writeln!(
+                    self.line,
+                    "{} 0 {} {} {op}",
+                    request.arrival.0,
+                    request.offset_bytes / 512,
+                    request.size_bytes / 512
+                );
             }
             OutputFormat::Csv => {
                 let op = match request.op {
@@ -79,16 +95,25 @@ impl TraceWriter {
                     IoOp::Write => "W",
                     IoOp::Delete => "D",
                 };
-                let _ = writeln!(self.line, "{},{op},{},{}", request.arrival.0, request.offset_bytes, request.size_bytes);
+                let _ =
+                    writeln!(self.line, "{},{op},{},{}", request.arrival.0, request.offset_bytes, request.size_bytes);
             }
         }
-        self.out.write_all(self.line.as_bytes()).map_err(|source| WorkloadError::Io { path: self.path.clone(), source })?;
+        self.out
+            .write_all(self.line.as_bytes())
+            .map_err(|source| WorkloadError::Io { path: self.path.clone(), source })?;
         self.written += 1;
         Ok(())
     }
 
     fn unwritable(&self, index: u64, field: &'static str, message: String) -> WorkloadError {
-        WorkloadError::Malformed { path: self.path.clone(), line: index, field, message: format!("request {index} cannot be written: {message}"), text: String::new() }
+        WorkloadError::Malformed {
+            path: self.path.clone(),
+            line: index,
+            field,
+            message: format!("request {index} cannot be written: {message}"),
+            text: String::new(),
+        }
     }
 
     /// Flushes (and finishes compression); returns the requests written.
@@ -108,7 +133,13 @@ mod tests {
         vec![
             IoRequest { arrival: SimTime(0), op: IoOp::Write, offset_bytes: 4096, size_bytes: 8192, origin_line: 1 },
             IoRequest { arrival: SimTime(1_500), op: IoOp::Read, offset_bytes: 0, size_bytes: 512, origin_line: 2 },
-            IoRequest { arrival: SimTime(2_000_000), op: IoOp::Read, offset_bytes: 1 << 33, size_bytes: 65536, origin_line: 3 },
+            IoRequest {
+                arrival: SimTime(2_000_000),
+                op: IoOp::Read,
+                offset_bytes: 1 << 33,
+                size_bytes: 65536,
+                origin_line: 3,
+            },
         ]
     }
 
@@ -116,7 +147,9 @@ mod tests {
     fn written_traces_read_back_identically() {
         let dir = std::env::temp_dir().join(format!("ssdlab-writer-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        for (name, format) in [("t.mqsim", OutputFormat::Mqsim), ("t.csv.gz", OutputFormat::Csv), ("t.csv.zst", OutputFormat::Csv)] {
+        for (name, format) in
+            [("t.mqsim", OutputFormat::Mqsim), ("t.csv.gz", OutputFormat::Csv), ("t.csv.zst", OutputFormat::Csv)]
+        {
             let path = dir.join(name);
             let mut writer = TraceWriter::create(&path, format).unwrap();
             for (index, request) in requests().iter().enumerate() {
@@ -141,7 +174,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ssdlab-writer-bad-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let mut writer = TraceWriter::create(&dir.join("x.mqsim"), OutputFormat::Mqsim).unwrap();
-        let delete = IoRequest { arrival: SimTime(0), op: IoOp::Delete, offset_bytes: 0, size_bytes: 4096, origin_line: 1 };
+        let delete =
+            IoRequest { arrival: SimTime(0), op: IoOp::Delete, offset_bytes: 0, size_bytes: 4096, origin_line: 1 };
         assert!(writer.write(&delete, 7).unwrap_err().to_string().contains("request 7"));
         let odd = IoRequest { op: IoOp::Write, offset_bytes: 100, ..delete };
         assert!(writer.write(&odd, 8).unwrap_err().to_string().contains("512-byte"));

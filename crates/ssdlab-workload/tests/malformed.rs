@@ -13,7 +13,10 @@ fn write_temp(name: &str, content: &str) -> std::path::PathBuf {
 
 #[test]
 fn malformed_line_names_file_line_and_field() {
-    let path = write_temp("bad.csv", "128166372000000000,hm,0,Write,4096,4096,10\n128166372000000100,hm,0,Wrte,4096,4096,10\n");
+    let path = write_temp(
+        "bad.csv",
+        "128166372000000000,hm,0,Write,4096,4096,10\n128166372000000100,hm,0,Wrte,4096,4096,10\n",
+    );
     let error = TraceScan::scan(&path, &TraceOptions::default()).unwrap_err();
     match &error {
         WorkloadError::Malformed { line, field, .. } => {

@@ -44,14 +44,19 @@ fn every_shared_trace_parses_with_readme_statistics() {
         let stats = compute(scan.reader().unwrap(), 4096).unwrap();
         assert_eq!(stats.requests, records, "{file}");
         assert_eq!(stats.reads, reads, "{file}: reads");
-        assert!((stats.duration_s - span_s).abs() <= tolerance, "{file}: span {} s, README says {span_s} s", stats.duration_s);
+        assert!(
+            (stats.duration_s - span_s).abs() <= tolerance,
+            "{file}: span {} s, README says {span_s} s",
+            stats.duration_s
+        );
     }
 }
 
 #[test]
 fn financial1_asus_are_separate_address_spaces() {
     let Some(dir) = traces_dir() else { return };
-    let scan = TraceScan::scan(&dir.join("umass-financial1.ssdsim-ascii.first10k.txt.gz"), &TraceOptions::default()).unwrap();
+    let scan =
+        TraceScan::scan(&dir.join("umass-financial1.ssdsim-ascii.first10k.txt.gz"), &TraceOptions::default()).unwrap();
     // README: ASUs 0-21 (22 devices), LBA up to 1,002,413 sectors.
     assert_eq!(scan.devices.len(), 22);
     let max_extent = scan.devices.values().map(|d| d.extent_bytes).max().unwrap();

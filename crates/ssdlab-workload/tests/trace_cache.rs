@@ -12,12 +12,17 @@ fn folder(name: &str) -> PathBuf {
 }
 
 fn requests(scan: &TraceScan) -> Vec<(u64, String, u64, u64, u64)> {
-    scan.reader().unwrap().map(|r| r.unwrap()).map(|r| (r.arrival.0, format!("{:?}", r.op), r.offset_bytes, r.size_bytes, r.origin_line)).collect()
+    scan.reader()
+        .unwrap()
+        .map(|r| r.unwrap())
+        .map(|r| (r.arrival.0, format!("{:?}", r.op), r.offset_bytes, r.size_bytes, r.origin_line))
+        .collect()
 }
 
 /// The cache files of `dir` (each with its scan summary beside it, `NAME.records.scan`).
 fn cache_files(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     let records: Vec<String> = names.iter().filter(|name| name.ends_with(".records")).cloned().collect();
     for name in &records {
@@ -29,7 +34,16 @@ fn cache_files(dir: &Path) -> Vec<String> {
 
 /// Everything a scan says about a trace, cache fields aside.
 fn summary(scan: &TraceScan) -> String {
-    format!("{:?} {} {} {} {:?} {} {}", scan.format, scan.requests, scan.first_time_ns, scan.last_time_ns, scan.devices, scan.address_space_bytes, scan.skipped.count)
+    format!(
+        "{:?} {} {} {} {:?} {} {}",
+        scan.format,
+        scan.requests,
+        scan.first_time_ns,
+        scan.last_time_ns,
+        scan.devices,
+        scan.address_space_bytes,
+        scan.skipped.count
+    )
 }
 
 #[test]
@@ -37,7 +51,11 @@ fn a_built_cache_gives_the_scan_without_reading_its_records() {
     let dir = folder("summary");
     let trace = dir.join("t.blk");
     // Two devices (blkparse), so that merging devices or not lays the space out differently.
-    std::fs::write(&trace, "8,0 0 1 0.000001 1 Q W 0 + 8 [x]\n8,16 0 2 0.000002 1 Q R 2048 + 16 [x]\n8,0 0 3 0.000004 1 Q W 64 + 8 [x]\n").unwrap();
+    std::fs::write(
+        &trace,
+        "8,0 0 1 0.000001 1 Q W 0 + 8 [x]\n8,16 0 2 0.000002 1 Q R 2048 + 16 [x]\n8,0 0 3 0.000004 1 Q W 64 + 8 [x]\n",
+    )
+    .unwrap();
     let cache = dir.join("cache");
     for merge_devices in [false, true] {
         let options = TraceOptions { cache_dir: Some(cache.clone()), merge_devices, ..TraceOptions::default() };
@@ -84,7 +102,10 @@ fn the_cache_is_built_once_reused_and_reads_the_same_requests() {
     assert!(reused.cache_reused);
     for scan in [&built, &reused] {
         assert_eq!(requests(scan), requests(&plain));
-        assert_eq!((scan.requests, scan.address_space_bytes, scan.first_time_ns, scan.last_time_ns), (plain.requests, plain.address_space_bytes, plain.first_time_ns, plain.last_time_ns));
+        assert_eq!(
+            (scan.requests, scan.address_space_bytes, scan.first_time_ns, scan.last_time_ns),
+            (plain.requests, plain.address_space_bytes, plain.first_time_ns, plain.last_time_ns)
+        );
     }
     assert_eq!(cache_files(&cache).len(), 1);
     // A changed trace (same length) gets a cache of its own; the old one is never read for it.

@@ -158,7 +158,8 @@ impl BchCode {
             }
         }
         let chien = ChienSearch::new(&field, t);
-        let syndrome_reducers = (1..2 * t as u32).step_by(2).map(|j| MinimalPolynomialReducer::new(&field, j)).collect();
+        let syndrome_reducers =
+            (1..2 * t as u32).step_by(2).map(|j| MinimalPolynomialReducer::new(&field, j)).collect();
         let shift_table = shift_table.iter().flat_map(|word| word.to_le_bytes()).collect();
         BchCode { field, t, k, r, shift_table, register_words, register_offset, chien, syndrome_reducers }
     }
@@ -263,7 +264,8 @@ impl BchCode {
         }
         // The remainder's coefficients as bytes, highest degree first (the padding below degree 0
         // is register_offset bits, so byte boundaries are counted from the register's top).
-        let bytes: Vec<u8> = (0..self.register_words * 8).rev().map(|b| (register[b / 8] >> (8 * (b % 8))) as u8).collect();
+        let bytes: Vec<u8> =
+            (0..self.register_words * 8).rev().map(|b| (register[b / 8] >> (8 * (b % 8))) as u8).collect();
         let exp = self.field.exp_table();
         let order = self.field.order as usize;
         let two_t = 2 * self.t;
@@ -395,7 +397,8 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
         for code in [BchCode::new(6, 40, 3), BchCode::new(10, 512, 8), BchCode::storage_4kb()] {
             let words = code.register_words;
-            let table: Vec<u64> = code.shift_table.chunks_exact(8).map(|b| u64::from_le_bytes(b.try_into().unwrap())).collect();
+            let table: Vec<u64> =
+                code.shift_table.chunks_exact(8).map(|b| u64::from_le_bytes(b.try_into().unwrap())).collect();
             for length in [1, 2, code.k / 8] {
                 let data: Vec<u8> = (0..length).map(|_| rng.next_u64() as u8).collect();
                 let mut register = vec![0u64; words];

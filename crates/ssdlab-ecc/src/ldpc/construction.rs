@@ -24,7 +24,13 @@ impl QcLdpcCode {
 }
 
 /// Builds a code; `None` if no 4-cycle-free shift assignment was found.
-pub fn build(z: usize, block_rows: usize, info_block_columns: usize, column_weight: usize, seed: u64) -> Option<QcLdpcCode> {
+pub fn build(
+    z: usize,
+    block_rows: usize,
+    info_block_columns: usize,
+    column_weight: usize,
+    seed: u64,
+) -> Option<QcLdpcCode> {
     assert!(block_rows >= 3 && column_weight <= block_rows && z >= 2);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     // columns[b] = list of (block_row, shift) of block column b.
@@ -34,7 +40,8 @@ pub fn build(z: usize, block_rows: usize, info_block_columns: usize, column_weig
         let mut placed = None;
         for _attempt in 0..2000 {
             // Rows: the least-loaded ones, ties broken at random.
-            let mut order: Vec<(usize, u64, usize)> = (0..block_rows).map(|r| (row_degree[r], rng.next_u64(), r)).collect();
+            let mut order: Vec<(usize, u64, usize)> =
+                (0..block_rows).map(|r| (row_degree[r], rng.next_u64(), r)).collect();
             order.sort_unstable();
             let rows: Vec<usize> = order.iter().take(column_weight).map(|&(_, _, r)| r).collect();
             let candidate: Vec<(usize, usize)> = rows.iter().map(|&r| (r, rng.below(z as u64) as usize)).collect();
@@ -51,7 +58,8 @@ pub fn build(z: usize, block_rows: usize, info_block_columns: usize, column_weig
     }
     let middle_row = block_rows / 2;
     let parity_shift = 1;
-    let mut parity_columns: Vec<Vec<(usize, usize)>> = vec![vec![(0, parity_shift), (middle_row, 0), (block_rows - 1, parity_shift)]];
+    let mut parity_columns: Vec<Vec<(usize, usize)>> =
+        vec![vec![(0, parity_shift), (middle_row, 0), (block_rows - 1, parity_shift)]];
     for j in 1..block_rows {
         parity_columns.push(vec![(j - 1, 0), (j, 0)]);
     }
@@ -69,7 +77,16 @@ pub fn build(z: usize, block_rows: usize, info_block_columns: usize, column_weig
             layers[block_row].push(Circulant { block_row, block_column, shift });
         }
     }
-    Some(QcLdpcCode { z, block_rows, block_columns, info_block_columns, column_weight, layers, middle_row, parity_shift })
+    Some(QcLdpcCode {
+        z,
+        block_rows,
+        block_columns,
+        info_block_columns,
+        column_weight,
+        layers,
+        middle_row,
+        parity_shift,
+    })
 }
 
 fn closes_four_cycle(a: &[(usize, usize)], b: &[(usize, usize)], z: usize) -> bool {

@@ -135,7 +135,9 @@ impl DeviceConfig {
     /// Call after validation: a plain device's missing tables are then impossible.
     pub fn tiers(&self) -> Vec<TierSpec> {
         if self.tiers.is_empty() {
-            let (Some(geometry), Some(nand), Some(channel)) = (&self.geometry, &self.nand, &self.channel) else { return Vec::new() };
+            let (Some(geometry), Some(nand), Some(channel)) = (&self.geometry, &self.nand, &self.channel) else {
+                return Vec::new();
+            };
             return vec![TierSpec {
                 name: SINGLE_TIER_NAME.to_string(),
                 field_prefix: "device".to_string(),
@@ -296,11 +298,18 @@ pub(super) fn validate(device: &DeviceConfig) -> Result<(), (String, String)> {
                 _ => device.channel.is_some(),
             };
             if given {
-                return fail(&format!("device.{table}"), "a device with [device.tiers.*] gives geometry, nand and channel per tier; remove this table".into());
+                return fail(
+                    &format!("device.{table}"),
+                    "a device with [device.tiers.*] gives geometry, nand and channel per tier; remove this table"
+                        .into(),
+                );
             }
         }
         if device.energy != EnergyConfig::default() {
-            return fail("device.energy", "a device with [device.tiers.*] gives energy per tier (device.tiers.NAME.energy)".into());
+            return fail(
+                "device.energy",
+                "a device with [device.tiers.*] gives energy per tier (device.tiers.NAME.energy)".into(),
+            );
         }
         for (name, tier) in &device.tiers {
             if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
@@ -310,31 +319,54 @@ pub(super) fn validate(device: &DeviceConfig) -> Result<(), (String, String)> {
                 return fail(&format!("device.tiers.{name}.channels"), "must be at least 1".into());
             }
             if tier.chips == 0 || !tier.chips.is_multiple_of(tier.channels) {
-                return fail(&format!("device.tiers.{name}.chips"), format!("must be a positive multiple of the tier's {} channels, got {}", tier.channels, tier.chips));
+                return fail(
+                    &format!("device.tiers.{name}.chips"),
+                    format!("must be a positive multiple of the tier's {} channels, got {}", tier.channels, tier.chips),
+                );
             }
             if tier.overwrite_target == OverwriteTarget::WriteTier && tier.write_unit != WriteUnit::Block {
-                return fail(&format!("device.tiers.{name}.overwrite_target"), "applies to a tier with write_unit = \"block\" only".into());
+                return fail(
+                    &format!("device.tiers.{name}.overwrite_target"),
+                    "applies to a tier with write_unit = \"block\" only".into(),
+                );
             }
             if let Some(fraction) = tier.overprovisioning_fraction {
                 if !(0.0..0.95).contains(&fraction) {
-                    return fail(&format!("device.tiers.{name}.overprovisioning_fraction"), format!("must be in [0, 0.95), got {fraction}"));
+                    return fail(
+                        &format!("device.tiers.{name}.overprovisioning_fraction"),
+                        format!("must be in [0, 0.95), got {fraction}"),
+                    );
                 }
             }
         }
         if device.tiers.len() > crate::scheduler::MAX_TIERS {
-            return fail("device.tiers", format!("at most {} tiers are supported, got {}", crate::scheduler::MAX_TIERS, device.tiers.len()));
+            return fail(
+                "device.tiers",
+                format!("at most {} tiers are supported, got {}", crate::scheduler::MAX_TIERS, device.tiers.len()),
+            );
         }
         if let Some(budget) = device.chip_budget {
             let chips: u64 = device.tiers.values().map(|tier| tier.chips as u64).sum();
             if chips != budget as u64 {
-                let split: Vec<String> = device.tiers.iter().map(|(name, tier)| format!("{name} {}", tier.chips)).collect();
-                return fail("device.chip_budget", format!("the tiers' chips ({}) add up to {chips}, not the budget of {budget}", split.join(" + ")));
+                let split: Vec<String> =
+                    device.tiers.iter().map(|(name, tier)| format!("{name} {}", tier.chips)).collect();
+                return fail(
+                    "device.chip_budget",
+                    format!("the tiers' chips ({}) add up to {chips}, not the budget of {budget}", split.join(" + ")),
+                );
             }
         }
     } else {
-        for (table, given) in [("geometry", device.geometry.is_some()), ("nand", device.nand.is_some()), ("channel", device.channel.is_some())] {
+        for (table, given) in [
+            ("geometry", device.geometry.is_some()),
+            ("nand", device.nand.is_some()),
+            ("channel", device.channel.is_some()),
+        ] {
             if !given {
-                return fail(&format!("device.{table}"), "missing: give device.geometry, device.nand and device.channel, or named [device.tiers.*]".into());
+                return fail(
+                    &format!("device.{table}"),
+                    "missing: give device.geometry, device.nand and device.channel, or named [device.tiers.*]".into(),
+                );
             }
         }
         if device.chip_budget.is_some() {
@@ -347,28 +379,45 @@ pub(super) fn validate(device: &DeviceConfig) -> Result<(), (String, String)> {
         validate_tier(tier)?;
         let g = &tier.geometry;
         dies += g.channels as u64 * g.chips_per_channel as u64 * g.dies_per_chip as u64;
-        pages += g.channels as u64 * g.chips_per_channel as u64 * g.dies_per_chip as u64 * g.planes_per_die as u64 * g.blocks_per_plane as u64 * g.pages_per_block as u64;
+        pages += g.channels as u64
+            * g.chips_per_channel as u64
+            * g.dies_per_chip as u64
+            * g.planes_per_die as u64
+            * g.blocks_per_plane as u64
+            * g.pages_per_block as u64;
         channels += g.channels as u64;
     }
     if let Some(first) = tiers.first() {
         for tier in &tiers[1..] {
             if tier.geometry.page_size_bytes != first.geometry.page_size_bytes {
-                return fail(&tier.field("geometry", "page_size_bytes"), format!(
-                    "every tier must have the host's page size: {} has {} bytes, {} has {}",
-                    tier.name, tier.geometry.page_size_bytes, first.name, first.geometry.page_size_bytes
-                ));
+                return fail(
+                    &tier.field("geometry", "page_size_bytes"),
+                    format!(
+                        "every tier must have the host's page size: {} has {} bytes, {} has {}",
+                        tier.name, tier.geometry.page_size_bytes, first.name, first.geometry.page_size_bytes
+                    ),
+                );
             }
         }
     }
     // The scheduler packs a channel number into 16 bits and a die number into 20.
     if channels > u16::MAX as u64 {
-        return fail(&tiers.first().map_or("device".into(), |t| t.field("geometry", "channels")), format!("at most {} channels are supported, got {channels}", u16::MAX));
+        return fail(
+            &tiers.first().map_or("device".into(), |t| t.field("geometry", "channels")),
+            format!("at most {} channels are supported, got {channels}", u16::MAX),
+        );
     }
     if dies >= 1 << 20 {
         return fail("device.geometry", format!("{dies} dies; at most {} are supported", (1u64 << 20) - 1));
     }
     if pages >= u32::MAX as u64 {
-        return fail("device.geometry", format!("{pages} physical pages; at most {} are supported (physical page numbers are 32-bit)", u32::MAX - 1));
+        return fail(
+            "device.geometry",
+            format!(
+                "{pages} physical pages; at most {} are supported (physical page numbers are 32-bit)",
+                u32::MAX - 1
+            ),
+        );
     }
     Ok(())
 }
@@ -391,19 +440,32 @@ fn validate_tier(tier: &TierSpec) -> Result<(), (String, String)> {
         }
     }
     if !g.page_size_bytes.is_power_of_two() || g.page_size_bytes < 512 {
-        return fail(tier.field("geometry", "page_size_bytes"), format!("must be a power of two of at least 512, got {}", g.page_size_bytes));
+        return fail(
+            tier.field("geometry", "page_size_bytes"),
+            format!("must be a power of two of at least 512, got {}", g.page_size_bytes),
+        );
     }
     if g.pages_per_block > 0x7FFF {
-        return fail(tier.field("geometry", "pages_per_block"), format!("at most 32767 are supported, got {}", g.pages_per_block));
+        return fail(
+            tier.field("geometry", "pages_per_block"),
+            format!("at most 32767 are supported, got {}", g.pages_per_block),
+        );
     }
     let nand = &tier.nand;
     let bits = nand.cell_type.bits_per_cell();
     if !(g.pages_per_block as usize).is_multiple_of(bits) {
-        return fail(tier.field("geometry", "pages_per_block"), format!("must be a multiple of {bits} (pages per word line of {:?})", nand.cell_type));
+        return fail(
+            tier.field("geometry", "pages_per_block"),
+            format!("must be a multiple of {bits} (pages per word line of {:?})", nand.cell_type),
+        );
     }
-    for (name, values) in [("read_latency_ns", &nand.read_latency_ns), ("program_latency_ns", &nand.program_latency_ns)] {
+    for (name, values) in [("read_latency_ns", &nand.read_latency_ns), ("program_latency_ns", &nand.program_latency_ns)]
+    {
         if values.len() != 1 && values.len() != bits {
-            return fail(tier.field("nand", name), format!("give 1 value or {bits} (one per page type of {:?}), got {}", nand.cell_type, values.len()));
+            return fail(
+                tier.field("nand", name),
+                format!("give 1 value or {bits} (one per page type of {:?}), got {}", nand.cell_type, values.len()),
+            );
         }
         if values.contains(&0) {
             return fail(tier.field("nand", name), "latencies must be positive".into());
@@ -414,10 +476,16 @@ fn validate_tier(tier: &TierSpec) -> Result<(), (String, String)> {
     }
     let channel = &tier.channel;
     if !(channel.transfer_rate_mts > 0.0 && channel.transfer_rate_mts.is_finite()) {
-        return fail(tier.field("channel", "transfer_rate_mts"), format!("must be positive, got {}", channel.transfer_rate_mts));
+        return fail(
+            tier.field("channel", "transfer_rate_mts"),
+            format!("must be positive, got {}", channel.transfer_rate_mts),
+        );
     }
     if channel.bus_width_bits == 0 || !channel.bus_width_bits.is_multiple_of(8) {
-        return fail(tier.field("channel", "bus_width_bits"), format!("must be a positive multiple of 8, got {}", channel.bus_width_bits));
+        return fail(
+            tier.field("channel", "bus_width_bits"),
+            format!("must be a positive multiple of 8, got {}", channel.bus_width_bits),
+        );
     }
     for (name, value) in [("io_voltage_v", channel.io_voltage_v), ("pin_capacitance_pf", channel.pin_capacitance_pf)] {
         if !(value >= 0.0 && value.is_finite()) {

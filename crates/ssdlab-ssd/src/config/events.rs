@@ -39,17 +39,27 @@ pub enum DeviceAction {
 
 /// Checks triggers and chips. Returns (field path, message) on the first failure.
 pub(super) fn validate(events: &[DeviceEventConfig], tiers: &[TierSpec]) -> Result<(), (String, String)> {
-    let chips: u64 = tiers.iter().map(|tier| tier.geometry.channels as u64 * tier.geometry.chips_per_channel as u64).sum();
+    let chips: u64 =
+        tiers.iter().map(|tier| tier.geometry.channels as u64 * tier.geometry.chips_per_channel as u64).sum();
     for (index, event) in events.iter().enumerate() {
         let field = |name: &str| format!("events[{index}].{name}");
         match (event.at_ns, event.at_erase_count) {
-            (Some(_), Some(_)) => return Err((field("at_ns"), "give one trigger: at_ns or at_erase_count, not both".into())),
-            (None, None) => return Err((field("at_ns"), "give a trigger: at_ns (a time) or at_erase_count (a wear level)".into())),
-            (None, Some(count)) if !(count >= 0.0 && count.is_finite()) => return Err((field("at_erase_count"), format!("must be a non-negative number, got {count}"))),
+            (Some(_), Some(_)) => {
+                return Err((field("at_ns"), "give one trigger: at_ns or at_erase_count, not both".into()))
+            }
+            (None, None) => {
+                return Err((field("at_ns"), "give a trigger: at_ns (a time) or at_erase_count (a wear level)".into()))
+            }
+            (None, Some(count)) if !(count >= 0.0 && count.is_finite()) => {
+                return Err((field("at_erase_count"), format!("must be a non-negative number, got {count}")))
+            }
             _ => {}
         }
         if event.chip as u64 >= chips {
-            return Err((field("chip"), format!("the device has {chips} chips (0..{}), got {}", chips.saturating_sub(1), event.chip)));
+            return Err((
+                field("chip"),
+                format!("the device has {chips} chips (0..{}), got {}", chips.saturating_sub(1), event.chip),
+            ));
         }
         if event.action != DeviceAction::ChipWritable {
             let owner = tiers.iter().scan(0u64, |first, tier| {
@@ -60,7 +70,10 @@ pub(super) fn validate(events: &[DeviceEventConfig], tiers: &[TierSpec]) -> Resu
             });
             for (tier, range) in owner {
                 if range.contains(&(event.chip as u64)) && range.end - range.start < 2 {
-                    return Err((field("chip"), format!("tier {} has one chip; its data has nowhere to go", tier.name)));
+                    return Err((
+                        field("chip"),
+                        format!("tier {} has one chip; its data has nowhere to go", tier.name),
+                    ));
                 }
             }
         }

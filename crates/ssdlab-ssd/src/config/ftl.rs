@@ -1,8 +1,8 @@
 //! `[ftl]`: over-provisioning and sizing, plane allocation, garbage collection, wear leveling,
 //! preconditioning and fast aging.
 
-use serde::{Deserialize, Serialize};
 use super::device::TierSpec;
+use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -234,17 +234,32 @@ pub struct AgingConfig {
 pub(super) fn validate(ftl: &FtlConfig, tiers: &[TierSpec]) -> Result<(), (String, String)> {
     let fail = |field: &str, message: String| Err((field.to_string(), message));
     if !(0.0..0.95).contains(&ftl.overprovisioning_fraction) {
-        return fail("ftl.overprovisioning_fraction", format!("must be in [0, 0.95), got {}", ftl.overprovisioning_fraction));
+        return fail(
+            "ftl.overprovisioning_fraction",
+            format!("must be in [0, 0.95), got {}", ftl.overprovisioning_fraction),
+        );
     }
     if !(ftl.footprint_free_fraction > 0.0 && ftl.footprint_free_fraction < 0.95) {
-        return fail("ftl.footprint_free_fraction", format!("must be in (0, 0.95), got {}", ftl.footprint_free_fraction));
+        return fail(
+            "ftl.footprint_free_fraction",
+            format!("must be in (0, 0.95), got {}", ftl.footprint_free_fraction),
+        );
     }
     let gc = &ftl.garbage_collection;
     if gc.low_watermark_blocks < 2 {
-        return fail("ftl.garbage_collection.low_watermark_blocks", format!("must be at least 2 (one block is needed to copy into), got {}", gc.low_watermark_blocks));
+        return fail(
+            "ftl.garbage_collection.low_watermark_blocks",
+            format!("must be at least 2 (one block is needed to copy into), got {}", gc.low_watermark_blocks),
+        );
     }
     if gc.high_watermark_blocks < gc.low_watermark_blocks {
-        return fail("ftl.garbage_collection.high_watermark_blocks", format!("must be at least low_watermark_blocks ({}), got {}", gc.low_watermark_blocks, gc.high_watermark_blocks));
+        return fail(
+            "ftl.garbage_collection.high_watermark_blocks",
+            format!(
+                "must be at least low_watermark_blocks ({}), got {}",
+                gc.low_watermark_blocks, gc.high_watermark_blocks
+            ),
+        );
     }
     if gc.write_hold_threshold_blocks < 1 || gc.write_hold_threshold_blocks > gc.low_watermark_blocks {
         return fail(
@@ -261,12 +276,19 @@ pub(super) fn validate(ftl: &FtlConfig, tiers: &[TierSpec]) -> Result<(), (Strin
             // Three open blocks per plane: host, GC and migration streams.
             let reserve = gc.high_watermark_blocks as u64 + 2 + (tiers.len() > 1) as u64;
             if (g.blocks_per_plane as u64) <= reserve {
-                return fail(&tier.field("geometry", "blocks_per_plane"), format!("must exceed the GC reserve of {reserve} blocks per plane (high watermark + open blocks)"));
+                return fail(
+                    &tier.field("geometry", "blocks_per_plane"),
+                    format!("must exceed the GC reserve of {reserve} blocks per plane (high watermark + open blocks)"),
+                );
             }
             let fraction = tier.overprovisioning_fraction.unwrap_or(ftl.overprovisioning_fraction);
             let spare_blocks = (g.blocks_per_plane as f64 * fraction).floor() as u64;
             if spare_blocks < reserve {
-                let field = if tier.overprovisioning_fraction.is_some() { format!("{}.overprovisioning_fraction", tier.field_prefix) } else { "ftl.overprovisioning_fraction".to_string() };
+                let field = if tier.overprovisioning_fraction.is_some() {
+                    format!("{}.overprovisioning_fraction", tier.field_prefix)
+                } else {
+                    "ftl.overprovisioning_fraction".to_string()
+                };
                 return fail(&field, format!(
                     "{fraction} leaves {spare_blocks} spare blocks per plane{}, fewer than the {reserve} that garbage collection needs (high watermark + open blocks); raise it to at least {:.4}",
                     if tiers.len() > 1 { format!(" in tier {}", tier.name) } else { String::new() },
@@ -275,7 +297,10 @@ pub(super) fn validate(ftl: &FtlConfig, tiers: &[TierSpec]) -> Result<(), (Strin
         }
     }
     if !(ftl.precondition.data_age_hours >= 0.0 && ftl.precondition.data_age_hours.is_finite()) {
-        return fail("ftl.precondition.data_age_hours", format!("must be a non-negative number of hours, got {}", ftl.precondition.data_age_hours));
+        return fail(
+            "ftl.precondition.data_age_hours",
+            format!("must be a non-negative number of hours, got {}", ftl.precondition.data_age_hours),
+        );
     }
     // Stamps are u32 ms of retention clock (1,193 h); leave room for the run.
     if ftl.precondition.oldest_data_age_hours() > 1000.0 {
@@ -283,18 +308,32 @@ pub(super) fn validate(ftl: &FtlConfig, tiers: &[TierSpec]) -> Result<(), (Strin
     }
     let precondition = &ftl.precondition;
     if !(0.0..=1.0).contains(&precondition.fill_fraction) {
-        return fail("ftl.precondition.fill_fraction", format!("must be in [0, 1] (a fraction of the exported capacity), got {}", precondition.fill_fraction));
+        return fail(
+            "ftl.precondition.fill_fraction",
+            format!("must be in [0, 1] (a fraction of the exported capacity), got {}", precondition.fill_fraction),
+        );
     }
     if !(precondition.live_fraction > 0.0 && precondition.live_fraction <= 1.0) {
-        return fail("ftl.precondition.live_fraction", format!("must be in (0, 1], got {}", precondition.live_fraction));
+        return fail(
+            "ftl.precondition.live_fraction",
+            format!("must be in (0, 1], got {}", precondition.live_fraction),
+        );
     }
     if precondition.live_fraction < 1.0 && precondition.fill_fraction == 0.0 {
-        return fail("ftl.precondition.live_fraction", "deletes extents of the filled capacity: set ftl.precondition.fill_fraction too".into());
+        return fail(
+            "ftl.precondition.live_fraction",
+            "deletes extents of the filled capacity: set ftl.precondition.fill_fraction too".into(),
+        );
     }
-    if precondition.delete_extent_min_pages == 0 || precondition.delete_extent_max_pages < precondition.delete_extent_min_pages {
+    if precondition.delete_extent_min_pages == 0
+        || precondition.delete_extent_max_pages < precondition.delete_extent_min_pages
+    {
         return fail(
             "ftl.precondition.delete_extent_max_pages",
-            format!("extents are min..=max pages with 1 <= min <= max; got {}..={}", precondition.delete_extent_min_pages, precondition.delete_extent_max_pages),
+            format!(
+                "extents are min..=max pages with 1 <= min <= max; got {}..={}",
+                precondition.delete_extent_min_pages, precondition.delete_extent_max_pages
+            ),
         );
     }
     if !(ftl.precondition.overwrite_passes >= 0.0 && ftl.precondition.overwrite_passes.is_finite()) {

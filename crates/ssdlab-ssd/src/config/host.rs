@@ -47,7 +47,16 @@ pub const MAX_QUEUE_DEPTH: u32 = 1 << 20;
 
 impl Default for HostConfig {
     fn default() -> Self {
-        HostConfig { mode: HostMode::OpenLoop, queue_depth: 32, device_queue_depth: 65_535, time_scale: 1.0, loops: 1, tiles: 1, compact_addresses: false, delete_target: DeleteTarget::Ftl }
+        HostConfig {
+            mode: HostMode::OpenLoop,
+            queue_depth: 32,
+            device_queue_depth: 65_535,
+            time_scale: 1.0,
+            loops: 1,
+            tiles: 1,
+            compact_addresses: false,
+            delete_target: DeleteTarget::Ftl,
+        }
     }
 }
 
@@ -57,7 +66,6 @@ pub enum HostMode {
     OpenLoop,
     ClosedLoop,
 }
-
 
 /// Checks the host table. Returns (field path, message) on the first failure.
 pub(super) fn validate(host: &HostConfig) -> Result<(), (String, String)> {
@@ -69,7 +77,8 @@ pub(super) fn validate(host: &HostConfig) -> Result<(), (String, String)> {
         return fail("host.device_queue_depth", "must be at least 1".into());
     }
     // In-flight requests are records in memory (about 100 bytes each with their flash work).
-    for (name, depth) in [("host.queue_depth", host.queue_depth), ("host.device_queue_depth", host.device_queue_depth)] {
+    for (name, depth) in [("host.queue_depth", host.queue_depth), ("host.device_queue_depth", host.device_queue_depth)]
+    {
         if depth > MAX_QUEUE_DEPTH {
             return fail(name, format!("at most {MAX_QUEUE_DEPTH} requests in flight are supported, got {depth}"));
         }

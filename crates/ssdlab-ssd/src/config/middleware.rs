@@ -44,7 +44,11 @@ pub enum Rule2Writes {
 
 impl Default for LbaScramblerConfig {
     fn default() -> Self {
-        LbaScramblerConfig { plentiful_free_fraction: 0.5, victim_min_fragmented_pages: 1, rule2_writes: Rule2Writes::All }
+        LbaScramblerConfig {
+            plentiful_free_fraction: 0.5,
+            victim_min_fragmented_pages: 1,
+            rule2_writes: Rule2Writes::All,
+        }
     }
 }
 

@@ -14,10 +14,10 @@ mod events;
 mod ftl;
 mod host;
 mod middleware;
+mod output;
 mod placement;
 mod read_path;
 mod scm;
-mod output;
 mod verification;
 mod workload;
 
@@ -26,10 +26,10 @@ pub use events::*;
 pub use ftl::*;
 pub use host::*;
 pub use middleware::*;
+pub use output::*;
 pub use placement::*;
 pub use read_path::*;
 pub use scm::*;
-pub use output::*;
 pub use verification::*;
 pub use workload::*;
 
@@ -79,7 +79,8 @@ impl SimulationConfig {
         if let Some(toml::Value::Table(workload)) = table.get_mut("workload") {
             if touches("workload.trace") && !touches("workload.synthetic") {
                 workload.remove("synthetic");
-            } else if touches("workload.synthetic") && !touches("workload.trace") && workload.contains_key("synthetic") {
+            } else if touches("workload.synthetic") && !touches("workload.trace") && workload.contains_key("synthetic")
+            {
                 workload.remove("trace");
             }
         }
@@ -94,7 +95,8 @@ impl SimulationConfig {
     }
 
     pub fn from_file(path: &std::path::Path, overrides: &[String]) -> Result<SimulationConfig, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Io { path: path.to_path_buf(), message: e.to_string() })?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ConfigError::Io { path: path.to_path_buf(), message: e.to_string() })?;
         let mut config = Self::from_toml_str(&text, &path.display().to_string(), overrides)?;
         // A relative trace path in a config file is relative to that file.
         if let Some(trace) = config.workload.trace.as_mut() {
@@ -128,16 +130,27 @@ impl SimulationConfig {
         if self.placement.policy.uses_scm() {
             let policy = if self.placement.policy == PlacementKind::ScmOnly { "scm_only" } else { "hybrid_scm" };
             if self.device.scm.is_none() {
-                return Err(("device.scm".into(), format!("placement.policy = \"{policy}\" needs the SCM: add a [device.scm] table")));
+                return Err((
+                    "device.scm".into(),
+                    format!("placement.policy = \"{policy}\" needs the SCM: add a [device.scm] table"),
+                ));
             }
             if self.device.is_tiered() {
                 return Err(("device.tiers".into(), format!("placement.policy = \"{policy}\" puts SCM beside one NAND tier; write the NAND as device.geometry/nand/channel")));
             }
             if self.middleware.kind != MiddlewareKind::None {
-                return Err(("middleware.kind".into(), format!("placement.policy = \"{policy}\" places host sectors itself; use middleware.kind = \"none\"")));
+                return Err((
+                    "middleware.kind".into(),
+                    format!(
+                        "placement.policy = \"{policy}\" places host sectors itself; use middleware.kind = \"none\""
+                    ),
+                ));
             }
             if self.host.delete_target != DeleteTarget::Ftl {
-                return Err(("host.delete_target".into(), format!("placement.policy = \"{policy}\" deletes in SCM and NAND alike; use \"ftl\"")));
+                return Err((
+                    "host.delete_target".into(),
+                    format!("placement.policy = \"{policy}\" deletes in SCM and NAND alike; use \"ftl\""),
+                ));
             }
             if self.output.write_heat {
                 return Err(("output.write_heat".into(), format!("counts host writes per page by NAND tier; with placement.policy = \"{policy}\" a page's sectors may be in SCM and NAND at once")));
@@ -150,12 +163,19 @@ impl SimulationConfig {
                 return Err(("device.geometry.page_size_bytes".into(), format!("{page} bytes: with SCM a page must be a multiple of {SCM_SECTOR_BYTES}-byte sectors, at most 64 of them")));
             }
         } else if self.device.scm.is_some() {
-            return Err(("placement.policy".into(), "the device has SCM ([device.scm]): use \"hybrid_scm\" or \"scm_only\" so something is placed there".into()));
+            return Err((
+                "placement.policy".into(),
+                "the device has SCM ([device.scm]): use \"hybrid_scm\" or \"scm_only\" so something is placed there"
+                    .into(),
+            ));
         }
         events::validate(&self.events, &tiers)?;
         middleware::validate(&self.middleware)?;
         if self.device.is_tiered() && self.middleware.kind == MiddlewareKind::LbaScrambler {
-            return Err(("middleware.kind".into(), "the LBA scrambler reads one FTL's next victim; it runs on a one-tier device only".into()));
+            return Err((
+                "middleware.kind".into(),
+                "the LBA scrambler reads one FTL's next victim; it runs on a one-tier device only".into(),
+            ));
         }
         host::validate(&self.host)?;
         workload::validate(&self.workload)?;

@@ -18,7 +18,10 @@ pub struct OutputConfig {
 pub(super) fn validate(output: &OutputConfig) -> Result<(), (String, String)> {
     if let Some(interval) = output.time_series_interval_ms {
         if !(interval.is_finite() && interval >= 0.001) {
-            return Err(("output.time_series_interval_ms".into(), format!("must be at least 0.001 ms (1 us), got {interval}")));
+            return Err((
+                "output.time_series_interval_ms".into(),
+                format!("must be at least 0.001 ms (1 us), got {interval}"),
+            ));
         }
     }
     Ok(())

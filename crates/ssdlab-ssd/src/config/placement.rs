@@ -25,7 +25,13 @@ pub struct PlacementConfig {
 
 impl Default for PlacementConfig {
     fn default() -> Self {
-        PlacementConfig { policy: PlacementKind::Single, write_tier: None, migrate_to: None, max_screening_rounds: 1, hybrid_scm: Default::default() }
+        PlacementConfig {
+            policy: PlacementKind::Single,
+            write_tier: None,
+            migrate_to: None,
+            max_screening_rounds: 1,
+            hybrid_scm: Default::default(),
+        }
     }
 }
 
@@ -61,7 +67,9 @@ impl PlacementKind {
 pub(super) fn validate(placement: &PlacementConfig, tiers: &[TierSpec]) -> Result<(), (String, String)> {
     let fail = |field: &str, message: String| Err((field.to_string(), message));
     let names: Vec<&str> = tiers.iter().map(|tier| tier.name.as_str()).collect();
-    for (field, value) in [("placement.write_tier", &placement.write_tier), ("placement.migrate_to", &placement.migrate_to)] {
+    for (field, value) in
+        [("placement.write_tier", &placement.write_tier), ("placement.migrate_to", &placement.migrate_to)]
+    {
         if let Some(name) = value {
             if !names.contains(&name.as_str()) {
                 return fail(field, format!("no tier named `{name}`; the device has {}", names.join(", ")));
@@ -72,7 +80,10 @@ pub(super) fn validate(placement: &PlacementConfig, tiers: &[TierSpec]) -> Resul
         return fail("placement.max_screening_rounds", "applies to policy = \"rr_fdca\" only".into());
     }
     if placement.max_screening_rounds == 0 || placement.max_screening_rounds > 100 {
-        return fail("placement.max_screening_rounds", format!("{} is outside 1..=100 (N_RDSMAX counts whole screening rounds)", placement.max_screening_rounds));
+        return fail(
+            "placement.max_screening_rounds",
+            format!("{} is outside 1..=100 (N_RDSMAX counts whole screening rounds)", placement.max_screening_rounds),
+        );
     }
     if matches!(placement.policy, PlacementKind::MigrateOnCollect | PlacementKind::RrFdca) {
         let policy = if placement.policy == PlacementKind::RrFdca { "rr_fdca" } else { "migrate_on_collect" };

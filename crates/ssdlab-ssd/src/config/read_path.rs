@@ -59,7 +59,8 @@ pub struct ReadPathConfig {
 impl ReadPathConfig {
     /// Sensing time of one extra level: the measured full soft sensing's share when given.
     pub fn extra_sensing_level_ns(&self) -> u64 {
-        self.soft_sensing_latency_ns.map_or(self.extra_sensing_latency_ns, |total| total / self.soft_sensing_levels.max(1) as u64)
+        self.soft_sensing_latency_ns
+            .map_or(self.extra_sensing_latency_ns, |total| total / self.soft_sensing_levels.max(1) as u64)
     }
 }
 
@@ -108,7 +109,8 @@ pub enum DecoderKind {
 pub const DECODER_KINDS: usize = 5;
 
 impl DecoderKind {
-    pub const ALL: [DecoderKind; DECODER_KINDS] = [DecoderKind::LdpcHard, DecoderKind::LdpcSoft, DecoderKind::Bch, DecoderKind::QuickLdpc, DecoderKind::EpLdpc];
+    pub const ALL: [DecoderKind; DECODER_KINDS] =
+        [DecoderKind::LdpcHard, DecoderKind::LdpcSoft, DecoderKind::Bch, DecoderKind::QuickLdpc, DecoderKind::EpLdpc];
 
     /// The name in config tables and results.
     pub fn label(self) -> &'static str {
@@ -210,7 +212,12 @@ pub struct AoaEccConfig {
 
 impl Default for AoaEccConfig {
     fn default() -> Self {
-        AoaEccConfig { hot_retention_hours: 24.0, cold_retention_hours: 144.0, hot_switch_pe_cycles: None, cold_switch_pe_cycles: None }
+        AoaEccConfig {
+            hot_retention_hours: 24.0,
+            cold_retention_hours: 144.0,
+            hot_switch_pe_cycles: None,
+            cold_switch_pe_cycles: None,
+        }
     }
 }
 
@@ -326,35 +333,77 @@ pub(super) fn validate(read_path: &ReadPathConfig) -> Result<(), (String, String
     if decoding.pe_cycles.len() != decoding.failure_probabilities_by_pe.len() {
         return fail(
             "read_path.decoding.failure_probabilities_by_pe",
-            format!("has {} tables but pe_cycles has {} entries; one table per P/E count", decoding.failure_probabilities_by_pe.len(), decoding.pe_cycles.len()),
+            format!(
+                "has {} tables but pe_cycles has {} entries; one table per P/E count",
+                decoding.failure_probabilities_by_pe.len(),
+                decoding.pe_cycles.len()
+            ),
         );
     }
     if !decoding.pe_cycles.is_empty() && !decoding.failure_probabilities.is_empty() {
-        return fail("read_path.decoding.failure_probabilities", "give either failure_probabilities or pe_cycles with failure_probabilities_by_pe, not both".into());
+        return fail(
+            "read_path.decoding.failure_probabilities",
+            "give either failure_probabilities or pe_cycles with failure_probabilities_by_pe, not both".into(),
+        );
     }
-    if let Some(i) = (0..decoding.pe_cycles.len()).find(|&i| !(decoding.pe_cycles[i].is_finite() && decoding.pe_cycles[i] >= 0.0) || (i > 0 && decoding.pe_cycles[i] <= decoding.pe_cycles[i - 1])) {
-        return fail("read_path.decoding.pe_cycles", format!("entry {i} ({}) must be >= 0 and above the one before: the list is ascending", decoding.pe_cycles[i]));
+    if let Some(i) = (0..decoding.pe_cycles.len()).find(|&i| {
+        !(decoding.pe_cycles[i].is_finite() && decoding.pe_cycles[i] >= 0.0)
+            || (i > 0 && decoding.pe_cycles[i] <= decoding.pe_cycles[i - 1])
+    }) {
+        return fail(
+            "read_path.decoding.pe_cycles",
+            format!(
+                "entry {i} ({}) must be >= 0 and above the one before: the list is ascending",
+                decoding.pe_cycles[i]
+            ),
+        );
     }
     let named: Vec<(String, &Vec<Vec<f64>>)> = if decoding.pe_cycles.is_empty() {
         vec![("read_path.decoding.failure_probabilities".to_string(), &decoding.failure_probabilities)]
     } else {
-        decoding.failure_probabilities_by_pe.iter().enumerate().map(|(i, t)| (format!("read_path.decoding.failure_probabilities_by_pe[{i}]"), t)).collect()
+        decoding
+            .failure_probabilities_by_pe
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (format!("read_path.decoding.failure_probabilities_by_pe[{i}]"), t))
+            .collect()
     };
     let lists = named[0].1.len();
     for (name, table) in &named {
         if table.len() != lists {
-            return fail(name, format!("has {} lists but the first table has {lists}; every P/E count needs the same rows", table.len()));
+            return fail(
+                name,
+                format!(
+                    "has {} lists but the first table has {lists}; every P/E count needs the same rows",
+                    table.len()
+                ),
+            );
         }
         for (class, list) in table.iter().enumerate() {
             let field = format!("{name}[{class}]");
             if list.len() != levels + 1 {
-                return fail(&field, format!("needs {} entries (hard decision, then 1..={levels} extra sensing levels), got {}", levels + 1, list.len()));
+                return fail(
+                    &field,
+                    format!(
+                        "needs {} entries (hard decision, then 1..={levels} extra sensing levels), got {}",
+                        levels + 1,
+                        list.len()
+                    ),
+                );
             }
             if let Some((k, p)) = list.iter().enumerate().find(|(_, p)| !(0.0..=1.0).contains(*p)) {
                 return fail(&field, format!("entry {k} is {p}, not a probability in [0, 1]"));
             }
             if let Some(k) = (1..list.len()).find(|&k| list[k] > list[k - 1]) {
-                return fail(&field, format!("entry {k} ({}) exceeds entry {} ({}): more sensing levels never fail more often", list[k], k - 1, list[k - 1]));
+                return fail(
+                    &field,
+                    format!(
+                        "entry {k} ({}) exceeds entry {} ({}): more sensing levels never fail more often",
+                        list[k],
+                        k - 1,
+                        list[k - 1]
+                    ),
+                );
             }
         }
     }
@@ -363,7 +412,10 @@ pub(super) fn validate(read_path: &ReadPathConfig) -> Result<(), (String, String
             return fail("read_path.decoding.block_classes", format!("must be 1..=16, got {classes}"));
         }
         if lists % classes as usize != 0 {
-            return fail("read_path.decoding.block_classes", format!("{classes} classes per chip row, but failure_probabilities has {lists} lists, not a multiple"));
+            return fail(
+                "read_path.decoding.block_classes",
+                format!("{classes} classes per chip row, but failure_probabilities has {lists} lists, not a multiple"),
+            );
         }
     }
     let chip_row_count = lists / decoding.block_classes.unwrap_or(1).max(1) as usize;
@@ -371,20 +423,35 @@ pub(super) fn validate(read_path: &ReadPathConfig) -> Result<(), (String, String
         return fail("read_path.decoding.chip_rows", "needs failure_probabilities to point into".into());
     }
     if let Some((chip, row)) = decoding.chip_rows.iter().enumerate().find(|(_, &row)| row >= chip_row_count) {
-        return fail("read_path.decoding.chip_rows", format!("chip class {chip} uses row {row}, but failure_probabilities has {chip_row_count} chip rows (0..{})", chip_row_count.saturating_sub(1)));
+        return fail(
+            "read_path.decoding.chip_rows",
+            format!(
+                "chip class {chip} uses row {row}, but failure_probabilities has {chip_row_count} chip rows (0..{})",
+                chip_row_count.saturating_sub(1)
+            ),
+        );
     }
     if !read_path.interleave_groups.is_empty() {
         let classes = read_path.interleave_groups.iter().flatten().count() as u32;
         let sizes: Vec<usize> = read_path.interleave_groups.iter().map(Vec::len).collect();
         if sizes.iter().any(|&size| size != sizes[0]) || sizes[0] < 2 {
-            return fail("read_path.interleave_groups", format!("groups must have one size of at least 2 chips, got sizes {sizes:?}"));
+            return fail(
+                "read_path.interleave_groups",
+                format!("groups must have one size of at least 2 chips, got sizes {sizes:?}"),
+            );
         }
-        if let Some(class) = (0..classes).find(|class| read_path.interleave_groups.iter().flatten().filter(|&&c| c == *class).count() != 1) {
-            return fail("read_path.interleave_groups", format!("chip class {class} must be in exactly one group of the classes 0..{classes}"));
+        if let Some(class) = (0..classes)
+            .find(|class| read_path.interleave_groups.iter().flatten().filter(|&&c| c == *class).count() != 1)
+        {
+            return fail(
+                "read_path.interleave_groups",
+                format!("chip class {class} must be in exactly one group of the classes 0..{classes}"),
+            );
         }
         if !decoding.chip_rows.is_empty() {
             for group in &read_path.interleave_groups {
-                let rows: Vec<usize> = group.iter().map(|&class| decoding.chip_rows[class as usize % decoding.chip_rows.len()]).collect();
+                let rows: Vec<usize> =
+                    group.iter().map(|&class| decoding.chip_rows[class as usize % decoding.chip_rows.len()]).collect();
                 if rows.iter().any(|&row| row != rows[0]) {
                     return fail("read_path.interleave_groups", format!("group {group:?} shares codewords, so its chips must share a decoding row, but read_path.decoding.chip_rows gives them {rows:?}"));
                 }
@@ -393,7 +460,10 @@ pub(super) fn validate(read_path: &ReadPathConfig) -> Result<(), (String, String
     }
     let samples_failures = matches!(read_path.strategy, ReadStrategyKind::TwoStep | ReadStrategyKind::Progressive);
     if read_path.look_ahead && !samples_failures {
-        return fail("read_path.look_ahead", format!("applies to the two_step and progressive strategies, not {:?}", read_path.strategy));
+        return fail(
+            "read_path.look_ahead",
+            format!("applies to the two_step and progressive strategies, not {:?}", read_path.strategy),
+        );
     }
     validate_decoders(read_path)?;
     validate_decoder_tables(&read_path.decoder_tables)?;
@@ -405,10 +475,19 @@ fn validate_decoders(read_path: &ReadPathConfig) -> Result<(), (String, String)>
         let timing = read_path.decoders.get(kind);
         let field = |name: &str| format!("read_path.decoders.{}.{name}", kind.label());
         if timing.sensing_latency_ns.len() > 3 {
-            return Err((field("sensing_latency_ns"), format!("has {} entries; give one per page type (lower, upper, extra) or one for all", timing.sensing_latency_ns.len())));
+            return Err((
+                field("sensing_latency_ns"),
+                format!(
+                    "has {} entries; give one per page type (lower, upper, extra) or one for all",
+                    timing.sensing_latency_ns.len()
+                ),
+            ));
         }
         if let Some(index) = timing.sensing_latency_ns.iter().position(|&ns| ns == 0) {
-            return Err((field("sensing_latency_ns"), format!("entry {index} is 0; a sensing takes time (leave the list empty for the NAND's read latency)")));
+            return Err((
+                field("sensing_latency_ns"),
+                format!("entry {index} is 0; a sensing takes time (leave the list empty for the NAND's read latency)"),
+            ));
         }
         if let Some(pages) = timing.transfer_pages {
             if !(1..=8).contains(&pages) {
@@ -427,18 +506,27 @@ fn validate_decoders(read_path: &ReadPathConfig) -> Result<(), (String, String)>
         let hardware = timing.hardware.clone().unwrap_or_else(|| kind.label().to_string());
         if let Some((other, other_kind)) = hardware_gates.get(&hardware) {
             if *other != gates {
-                return Err((field, format!("is {gates} but {other_kind} runs on the same hardware `{hardware}` with {other} gates")));
+                return Err((
+                    field,
+                    format!("is {gates} but {other_kind} runs on the same hardware `{hardware}` with {other} gates"),
+                ));
             }
         }
         hardware_gates.insert(hardware, (gates, kind.label()));
     }
-    for (field, value) in [("soft_sensing_latency_ns", read_path.soft_sensing_latency_ns), ("soft_transfer_latency_ns", read_path.soft_transfer_latency_ns)] {
+    for (field, value) in [
+        ("soft_sensing_latency_ns", read_path.soft_sensing_latency_ns),
+        ("soft_transfer_latency_ns", read_path.soft_transfer_latency_ns),
+    ] {
         if value == Some(0) {
             return Err((format!("read_path.{field}"), "must be above 0 (leave it out for per-level times)".into()));
         }
     }
     if !(read_path.retention_time_scale.is_finite() && read_path.retention_time_scale > 0.0) {
-        return Err(("read_path.retention_time_scale".into(), format!("must be a finite number above 0, got {}", read_path.retention_time_scale)));
+        return Err((
+            "read_path.retention_time_scale".into(),
+            format!("must be a finite number above 0, got {}", read_path.retention_time_scale),
+        ));
     }
     let target = read_path.target_failure_probability;
     if !(target > 0.0 && target < 1.0) {
@@ -452,18 +540,30 @@ fn validate_decoder_tables(tables: &DecoderTablesConfig) -> Result<(), (String, 
     if tables.failure_probabilities.is_empty() {
         return Ok(());
     }
-    let ascending = |values: &[f64]| (0..values.len()).find(|&i| !values[i].is_finite() || (i > 0 && values[i] <= values[i - 1]));
+    let ascending =
+        |values: &[f64]| (0..values.len()).find(|&i| !values[i].is_finite() || (i > 0 && values[i] <= values[i - 1]));
     if tables.pe_cycles.is_empty() {
         return fail("pe_cycles", "is empty; the tables need a P/E grid".into());
     }
     if let Some(i) = ascending(&tables.pe_cycles).or_else(|| tables.pe_cycles.iter().position(|&pe| pe < 0.0)) {
-        return fail("pe_cycles", format!("entry {i} ({}) must be >= 0 and above the one before: the grid is ascending", tables.pe_cycles[i]));
+        return fail(
+            "pe_cycles",
+            format!("entry {i} ({}) must be >= 0 and above the one before: the grid is ascending", tables.pe_cycles[i]),
+        );
     }
     if tables.retention_hours.is_empty() {
         return fail("retention_hours", "is empty; the tables need a retention grid".into());
     }
-    if let Some(i) = ascending(&tables.retention_hours).or_else(|| tables.retention_hours.iter().position(|&h| h <= 0.0)) {
-        return fail("retention_hours", format!("entry {i} ({}) must be above 0 and above the one before: the grid is ascending", tables.retention_hours[i]));
+    if let Some(i) =
+        ascending(&tables.retention_hours).or_else(|| tables.retention_hours.iter().position(|&h| h <= 0.0))
+    {
+        return fail(
+            "retention_hours",
+            format!(
+                "entry {i} ({}) must be above 0 and above the one before: the grid is ascending",
+                tables.retention_hours[i]
+            ),
+        );
     }
     let (pes, ages) = (tables.pe_cycles.len(), tables.retention_hours.len());
     for (label, rows) in &tables.failure_probabilities {
@@ -477,12 +577,18 @@ fn validate_decoder_tables(tables: &DecoderTablesConfig) -> Result<(), (String, 
         }
         for (class, by_pe) in rows.iter().enumerate() {
             if by_pe.len() != pes {
-                return fail(&format!("{name}[{class}]"), format!("has {} rows but pe_cycles has {pes} entries; one row per P/E count", by_pe.len()));
+                return fail(
+                    &format!("{name}[{class}]"),
+                    format!("has {} rows but pe_cycles has {pes} entries; one row per P/E count", by_pe.len()),
+                );
             }
             for (pe, by_age) in by_pe.iter().enumerate() {
                 let field = format!("{name}[{class}][{pe}]");
                 if by_age.len() != ages {
-                    return fail(&field, format!("has {} entries but retention_hours has {ages}; one per retention time", by_age.len()));
+                    return fail(
+                        &field,
+                        format!("has {} entries but retention_hours has {ages}; one per retention time", by_age.len()),
+                    );
                 }
                 if let Some((r, p)) = by_age.iter().enumerate().find(|(_, p)| !(0.0..=1.0).contains(*p)) {
                     return fail(&field, format!("entry {r} is {p}, not a probability in [0, 1]"));
@@ -496,12 +602,19 @@ fn validate_decoder_tables(tables: &DecoderTablesConfig) -> Result<(), (String, 
 fn validate_seed000(read_path: &ReadPathConfig) -> Result<(), (String, String)> {
     let has = |label: &str| read_path.decoder_tables.failure_probabilities.contains_key(label);
     let aoa = &read_path.aoa_ecc;
-    for (field, hours) in [("hot_retention_hours", aoa.hot_retention_hours), ("cold_retention_hours", aoa.cold_retention_hours)] {
+    for (field, hours) in
+        [("hot_retention_hours", aoa.hot_retention_hours), ("cold_retention_hours", aoa.cold_retention_hours)]
+    {
         if !(hours.is_finite() && hours > 0.0) {
-            return Err((format!("read_path.aoa_ecc.{field}"), format!("must be a finite number of hours above 0, got {hours}")));
+            return Err((
+                format!("read_path.aoa_ecc.{field}"),
+                format!("must be a finite number of hours above 0, got {hours}"),
+            ));
         }
     }
-    for (field, value) in [("hot_switch_pe_cycles", aoa.hot_switch_pe_cycles), ("cold_switch_pe_cycles", aoa.cold_switch_pe_cycles)] {
+    for (field, value) in
+        [("hot_switch_pe_cycles", aoa.hot_switch_pe_cycles), ("cold_switch_pe_cycles", aoa.cold_switch_pe_cycles)]
+    {
         if let Some(pe) = value {
             if !(pe.is_finite() && pe >= 0.0) {
                 return Err((format!("read_path.aoa_ecc.{field}"), format!("must be a P/E count >= 0, got {pe}")));
@@ -510,14 +623,23 @@ fn validate_seed000(read_path: &ReadPathConfig) -> Result<(), (String, String)> 
     }
     let hours = read_path.conventional_retention_hours;
     if !(hours.is_finite() && hours > 0.0) {
-        return Err(("read_path.conventional_retention_hours".into(), format!("must be a finite number of hours above 0, got {hours}")));
+        return Err((
+            "read_path.conventional_retention_hours".into(),
+            format!("must be a finite number of hours above 0, got {hours}"),
+        ));
     }
     let class = &read_path.workload_class;
     if !(class.window_hours.is_finite() && class.window_hours > 0.0) {
-        return Err(("read_path.workload_class.window_hours".into(), format!("must be a finite number of hours above 0, got {}", class.window_hours)));
+        return Err((
+            "read_path.workload_class.window_hours".into(),
+            format!("must be a finite number of hours above 0, got {}", class.window_hours),
+        ));
     }
     if !(1..=1000).contains(&class.window_steps) {
-        return Err(("read_path.workload_class.window_steps".into(), format!("must be 1..=1000, got {}", class.window_steps)));
+        return Err((
+            "read_path.workload_class.window_steps".into(),
+            format!("must be 1..=1000, got {}", class.window_steps),
+        ));
     }
     match read_path.strategy {
         ReadStrategyKind::Conventional if !has("bch") => {

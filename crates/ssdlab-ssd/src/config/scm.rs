@@ -78,7 +78,13 @@ pub struct HybridScmConfig {
 
 impl Default for HybridScmConfig {
     fn default() -> Self {
-        HybridScmConfig { hot_table_entries: 4096, fragment_fraction: 0.5, evict_below_free_fraction: 0.01, evict_to_free_fraction: 0.02, wear_leveling_threshold_writes: 1000 }
+        HybridScmConfig {
+            hot_table_entries: 4096,
+            fragment_fraction: 0.5,
+            evict_below_free_fraction: 0.01,
+            evict_to_free_fraction: 0.02,
+            wear_leveling_threshold_writes: 1000,
+        }
     }
 }
 
@@ -103,13 +109,21 @@ pub(super) fn validate(scm: &ScmConfig) -> Result<(), (String, String)> {
         return fail("channels", format!("{} must be at least 1 and at most the {} banks", scm.channels, scm.banks));
     }
     if scm.read_latency_ns_per_sector == 0 || scm.write_latency_ns_per_sector == 0 {
-        let field = if scm.read_latency_ns_per_sector == 0 { "read_latency_ns_per_sector" } else { "write_latency_ns_per_sector" };
+        let field = if scm.read_latency_ns_per_sector == 0 {
+            "read_latency_ns_per_sector"
+        } else {
+            "write_latency_ns_per_sector"
+        };
         return fail(field, "must be positive".into());
     }
     if scm.endurance_writes.is_nan() || scm.endurance_writes <= 0.0 {
         return fail("endurance_writes", "must be positive".into());
     }
-    for (field, value) in [("memory_voltage_v", scm.memory_voltage_v), ("active_current_ma", scm.active_current_ma), ("idle_current_ma", scm.idle_current_ma)] {
+    for (field, value) in [
+        ("memory_voltage_v", scm.memory_voltage_v),
+        ("active_current_ma", scm.active_current_ma),
+        ("idle_current_ma", scm.idle_current_ma),
+    ] {
         if !(value >= 0.0 && value.is_finite()) {
             return fail(field, format!("{value} must be a finite, non-negative number"));
         }
@@ -121,7 +135,9 @@ pub(super) fn validate(scm: &ScmConfig) -> Result<(), (String, String)> {
     if channel.bus_width_bits == 0 || !channel.bus_width_bits.is_multiple_of(8) {
         return fail("channel.bus_width_bits", format!("{} must be a positive multiple of 8", channel.bus_width_bits));
     }
-    for (field, value) in [("channel.io_voltage_v", channel.io_voltage_v), ("channel.pin_capacitance_pf", channel.pin_capacitance_pf)] {
+    for (field, value) in
+        [("channel.io_voltage_v", channel.io_voltage_v), ("channel.pin_capacitance_pf", channel.pin_capacitance_pf)]
+    {
         if !(value >= 0.0 && value.is_finite()) {
             return fail(field, format!("{value} must be a finite, non-negative number"));
         }
@@ -141,7 +157,13 @@ pub(super) fn validate_hybrid(hybrid: &HybridScmConfig) -> Result<(), (String, S
         return fail("evict_below_free_fraction", format!("{} is outside (0, 1)", hybrid.evict_below_free_fraction));
     }
     if !(hybrid.evict_to_free_fraction >= hybrid.evict_below_free_fraction && hybrid.evict_to_free_fraction < 1.0) {
-        return fail("evict_to_free_fraction", format!("{} must be at least evict_below_free_fraction ({}) and below 1", hybrid.evict_to_free_fraction, hybrid.evict_below_free_fraction));
+        return fail(
+            "evict_to_free_fraction",
+            format!(
+                "{} must be at least evict_below_free_fraction ({}) and below 1",
+                hybrid.evict_to_free_fraction, hybrid.evict_below_free_fraction
+            ),
+        );
     }
     if hybrid.wear_leveling_threshold_writes == 0 {
         return fail("wear_leveling_threshold_writes", "must be at least 1".into());

@@ -8,4 +8,3 @@ pub struct VerificationConfig {
     /// Tag every written page and check that every read returns the latest write.
     pub integrity_oracle: bool,
 }
-

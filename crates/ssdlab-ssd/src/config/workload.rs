@@ -79,8 +79,12 @@ fn default_max_request_bytes() -> u64 {
 pub(super) fn validate(workload: &WorkloadConfig) -> Result<(), (String, String)> {
     let fail = |field: &str, message: String| Err((field.to_string(), message));
     match (&workload.trace, &workload.synthetic) {
-        (Some(_), Some(_)) => return fail("workload", "give either [workload.trace] or [workload.synthetic], not both".into()),
-        (None, None) => return fail("workload", "no workload: give [workload.trace] (path = ...) or [workload.synthetic]".into()),
+        (Some(_), Some(_)) => {
+            return fail("workload", "give either [workload.trace] or [workload.synthetic], not both".into())
+        }
+        (None, None) => {
+            return fail("workload", "no workload: give [workload.trace] (path = ...) or [workload.synthetic]".into())
+        }
         (None, Some(spec)) => {
             if let Err(ssdlab_workload::WorkloadError::InvalidSynthetic { field, message }) = spec.validate() {
                 return fail(&format!("workload.synthetic.{field}"), message);

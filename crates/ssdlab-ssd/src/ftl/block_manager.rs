@@ -50,7 +50,14 @@ const _: () = assert!(std::mem::size_of::<BlockInfo>() == 32);
 
 impl BlockInfo {
     pub fn fresh() -> Self {
-        BlockInfo { erase_count: 0, written_pages: 0, state: BlockState::Free, screening_rounds: 0, last_write_ns: 0, sealed_sequence: 0 }
+        BlockInfo {
+            erase_count: 0,
+            written_pages: 0,
+            state: BlockState::Free,
+            screening_rounds: 0,
+            last_write_ns: 0,
+            sealed_sequence: 0,
+        }
     }
 }
 
@@ -149,11 +156,16 @@ impl PageTable {
         if let Some(slot) = self.free_slots.pop() {
             // A given-back slot has no valid page (see `release`); its stale records are rewritten
             // by the programs that make its pages valid again.
-            debug_assert!(self.valid[slot as usize * self.valid_words_per_block..][..self.valid_words_per_block].iter().all(|&word| word == 0));
+            debug_assert!(self.valid[slot as usize * self.valid_words_per_block..][..self.valid_words_per_block]
+                .iter()
+                .all(|&word| word == 0));
             self.slot_of_block[block] = slot;
         } else {
             self.slot_of_block[block] = (self.entries.len() / self.pages_per_block) as u32;
-            self.entries.extend(std::iter::repeat_n(PageEntry { owner: INVALID_PAGE, program_time_ms: 0 }, self.pages_per_block));
+            self.entries.extend(std::iter::repeat_n(
+                PageEntry { owner: INVALID_PAGE, program_time_ms: 0 },
+                self.pages_per_block,
+            ));
             self.valid.extend(std::iter::repeat_n(0, self.valid_words_per_block));
             if self.with_tags {
                 self.tags.extend(std::iter::repeat_n(0, self.pages_per_block));
@@ -264,7 +276,13 @@ impl PageTable {
             Some(slot) => (slot, self.pages_per_block),
             None => (0, 0),
         };
-        (0..pages).map(move |page| if self.is_valid(self.valid_bit(slot, page)) { self.entries[self.entry_index(slot, page)].owner } else { INVALID_PAGE })
+        (0..pages).map(move |page| {
+            if self.is_valid(self.valid_bit(slot, page)) {
+                self.entries[self.entry_index(slot, page)].owner
+            } else {
+                INVALID_PAGE
+            }
+        })
     }
 
     /// Marks every page of a block invalid (after erase).
@@ -276,7 +294,11 @@ impl PageTable {
     }
 
     pub fn memory_bytes(&self) -> u64 {
-        (self.slot_of_block.capacity() * 4 + self.free_slots.capacity() * 4 + self.entries.capacity() * std::mem::size_of::<PageEntry>() + self.valid.capacity() * 8 + self.tags.capacity() * 4) as u64
+        (self.slot_of_block.capacity() * 4
+            + self.free_slots.capacity() * 4
+            + self.entries.capacity() * std::mem::size_of::<PageEntry>()
+            + self.valid.capacity() * 8
+            + self.tags.capacity() * 4) as u64
     }
 }
 

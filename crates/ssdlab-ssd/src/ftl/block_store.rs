@@ -7,14 +7,16 @@
 //! global physical pages and keeps the one mapping table. The store never decides what to collect or
 //! where a page goes: that is placement's and the collectors' job.
 
-use super::retention::RetentionClock;
-use super::block_manager::{BlockInfo, BlockState, PageTable, PlaneView, RecordAddress, FULL, INVALID_PAGE, VALID_MASK};
+use super::block_manager::{
+    BlockInfo, BlockState, PageTable, PlaneView, RecordAddress, FULL, INVALID_PAGE, VALID_MASK,
+};
+use super::free_list::FreeList;
 use super::garbage_collection::VictimPolicy;
+use super::retention::RetentionClock;
 use super::wear_leveling::FreeBlockPolicy;
 use crate::config::PlaneAllocation;
 use crate::error::FtlError;
 use crate::geometry::{BlockIndex, Geometry, Lpn, PlaneIndex, Ppn};
-use super::free_list::FreeList;
 
 /// Operations counted per tier.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
@@ -160,7 +162,12 @@ impl BlockStore {
     pub(super) fn new(settings: StoreSettings<'_>) -> Self {
         let geometry = settings.geometry.clone();
         let planes = (0..geometry.planes_total())
-            .map(|_| PlaneState { free: FreeList::new(geometry.blocks_per_plane), stuck: false, read_only: false, frontiers: [None; 3] })
+            .map(|_| PlaneState {
+                free: FreeList::new(geometry.blocks_per_plane),
+                stuck: false,
+                read_only: false,
+                frontiers: [None; 3],
+            })
             .collect();
         let blocks_total = geometry.blocks_total() as usize;
         BlockStore {
@@ -225,7 +232,12 @@ impl BlockStore {
     pub(super) fn plane_view(&self, plane: PlaneIndex, now_ns: u64) -> PlaneView<'_> {
         let start = (plane.0 * self.geometry.blocks_per_plane) as usize;
         let end = start + self.geometry.blocks_per_plane as usize;
-        PlaneView { blocks: &self.blocks[start..end], keys: &self.keys[start..end], pages_per_block: self.geometry.pages_per_block, now_ns }
+        PlaneView {
+            blocks: &self.blocks[start..end],
+            keys: &self.keys[start..end],
+            pages_per_block: self.geometry.pages_per_block,
+            now_ns,
+        }
     }
 
     /// The (local) block GC would collect next in a (local) plane.
@@ -239,7 +251,9 @@ impl BlockStore {
     pub(super) fn round_robin_victim(&self, plane: PlaneIndex) -> Option<BlockIndex> {
         use super::garbage_collection::VictimPolicy;
         let view = self.plane_view(plane, 0);
-        super::garbage_collection::RoundRobin.select(&view).map(|local| BlockIndex(plane.0 * self.geometry.blocks_per_plane + local))
+        super::garbage_collection::RoundRobin
+            .select(&view)
+            .map(|local| BlockIndex(plane.0 * self.geometry.blocks_per_plane + local))
     }
 
     /// A (local) block's screening round number (seed 004's N_RDS).
@@ -290,7 +304,10 @@ impl BlockStore {
     /// The next plane after `plane` (in index order, wrapping) that takes new data.
     pub(super) fn next_writable(&self, plane: PlaneIndex) -> Option<PlaneIndex> {
         let planes = self.planes.len();
-        (1..planes).map(|step| (plane.0 as usize + step) % planes).find(|&index| self.writable(PlaneIndex(index as u32))).map(|index| PlaneIndex(index as u32))
+        (1..planes)
+            .map(|step| (plane.0 as usize + step) % planes)
+            .find(|&index| self.writable(PlaneIndex(index as u32)))
+            .map(|index| PlaneIndex(index as u32))
     }
 
     /// A plane for data moved into this tier: the writable plane with the most free blocks, ties
@@ -328,12 +345,16 @@ impl BlockStore {
 
     /// Pages left in the open migration-stream block of a plane (0 when none is open).
     pub(super) fn incoming_room(&self, plane: PlaneIndex) -> u32 {
-        self.planes[plane.0 as usize].frontiers[Stream::Migration as usize].map_or(0, |frontier| self.geometry.pages_per_block - frontier.next_page)
+        self.planes[plane.0 as usize].frontiers[Stream::Migration as usize]
+            .map_or(0, |frontier| self.geometry.pages_per_block - frontier.next_page)
     }
 
     /// The plane whose migration-stream block is open (partly written), if any.
     pub(super) fn open_incoming_plane(&self) -> Option<PlaneIndex> {
-        self.planes.iter().position(|plane| plane.frontiers[Stream::Migration as usize].is_some() && !plane.read_only && !plane.stuck).map(|index| PlaneIndex(index as u32))
+        self.planes
+            .iter()
+            .position(|plane| plane.frontiers[Stream::Migration as usize].is_some() && !plane.read_only && !plane.stuck)
+            .map(|index| PlaneIndex(index as u32))
     }
 
     /// Marks a (local) plane read-only or writable again.
@@ -356,7 +377,12 @@ impl BlockStore {
 
     /// The next page of the stream's open block in a (local) plane, opening one if needed, and its
     /// page record's index.
-    pub(super) fn allocate(&mut self, plane: PlaneIndex, stream: Stream, now_ns: u64) -> Result<(Ppn, RecordAddress), FtlError> {
+    pub(super) fn allocate(
+        &mut self,
+        plane: PlaneIndex,
+        stream: Stream,
+        now_ns: u64,
+    ) -> Result<(Ppn, RecordAddress), FtlError> {
         let blocks_per_plane = self.geometry.blocks_per_plane;
         let pages_per_block = self.geometry.pages_per_block;
         let state = &mut self.planes[plane.0 as usize];
@@ -492,7 +518,12 @@ impl BlockStore {
         (if self.blocks.is_empty() { 0 } else { min }, sum, max, self.blocks.len())
     }
 
-    pub(super) fn age(&mut self, pe_cycles: u32, spread_fraction: f64, rng: &mut ssdlab_engine::random::Xoshiro256PlusPlus) {
+    pub(super) fn age(
+        &mut self,
+        pe_cycles: u32,
+        spread_fraction: f64,
+        rng: &mut ssdlab_engine::random::Xoshiro256PlusPlus,
+    ) {
         for block in &mut self.blocks {
             let factor = 1.0 + spread_fraction * (2.0 * rng.next_f64() - 1.0);
             block.erase_count = block.erase_count.saturating_add((pe_cycles as f64 * factor).round().max(0.0) as u32);
@@ -500,19 +531,28 @@ impl BlockStore {
     }
 
     pub(super) fn memory_bytes(&self) -> u64 {
-        (self.blocks.capacity() * std::mem::size_of::<BlockInfo>() + self.keys.capacity() * 2) as u64 + self.pages.memory_bytes()
+        (self.blocks.capacity() * std::mem::size_of::<BlockInfo>() + self.keys.capacity() * 2) as u64
+            + self.pages.memory_bytes()
     }
 
     /// Pages written into a (local) block: an open block's write pointer is in its plane's frontier.
     pub(super) fn written_pages(&self, block: usize) -> u32 {
         let plane = &self.planes[block / self.geometry.blocks_per_plane as usize];
         let local = (block % self.geometry.blocks_per_plane as usize) as u32;
-        plane.frontiers.iter().flatten().find(|frontier| frontier.local == local).map_or(self.blocks[block].written_pages, |frontier| frontier.next_page)
+        plane
+            .frontiers
+            .iter()
+            .flatten()
+            .find(|frontier| frontier.local == local)
+            .map_or(self.blocks[block].written_pages, |frontier| frontier.next_page)
     }
 
     /// Checks the store's own invariants and calls `owner_of` for every valid page (local page,
     /// owner) so the FTL can check the mapping; returns the number of valid pages.
-    pub(super) fn check_invariants(&self, mut owner_of: impl FnMut(Ppn, u32) -> Result<(), String>) -> Result<u64, String> {
+    pub(super) fn check_invariants(
+        &self,
+        mut owner_of: impl FnMut(Ppn, u32) -> Result<(), String>,
+    ) -> Result<u64, String> {
         let pages_per_block = self.geometry.pages_per_block;
         let mut valid_total = 0u64;
         for (index, stored) in self.blocks.iter().enumerate() {

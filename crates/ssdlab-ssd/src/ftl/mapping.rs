@@ -76,7 +76,9 @@ impl<K: PageNumber, V: PageNumber> MappingTable<K, V> {
         let key = key.raw();
         if let Some(&slot) = self.index.get((key >> CHUNK_BITS) as usize) {
             if slot != NO_CHUNK {
-                super::block_manager::prefetch_read(self.chunks[slot as usize].as_ptr().wrapping_add(key as usize & (CHUNK - 1)));
+                super::block_manager::prefetch_read(
+                    self.chunks[slot as usize].as_ptr().wrapping_add(key as usize & (CHUNK - 1)),
+                );
             }
         }
     }
@@ -131,11 +133,9 @@ impl<K: PageNumber, V: PageNumber> MappingTable<K, V> {
     /// Every mapped (lpn, ppn), in logical order.
     pub fn iter(&self) -> impl Iterator<Item = (K, V)> + '_ {
         self.index.iter().enumerate().filter(|(_, &slot)| slot != NO_CHUNK).flat_map(move |(index_slot, &slot)| {
-            self.chunks[slot as usize]
-                .iter()
-                .enumerate()
-                .filter(|(_, &value)| value != UNMAPPED)
-                .map(move |(offset, &value)| (K::from_raw(((index_slot << CHUNK_BITS) + offset) as u32), V::from_raw(value)))
+            self.chunks[slot as usize].iter().enumerate().filter(|(_, &value)| value != UNMAPPED).map(
+                move |(offset, &value)| (K::from_raw(((index_slot << CHUNK_BITS) + offset) as u32), V::from_raw(value)),
+            )
         })
     }
 }

@@ -19,9 +19,9 @@ mod free_list;
 pub mod garbage_collection;
 pub mod mapping;
 pub mod retention;
-pub mod wear_leveling;
 #[cfg(test)]
 mod tests;
+pub mod wear_leveling;
 
 pub use block_store::{BlockStore, FtlStats, Stores};
 
@@ -62,7 +62,14 @@ pub struct Ftl {
 impl Ftl {
     /// `logical_pages` is the size of the logical page space the host may address; `placement`
     /// chooses each write's tier and each tier's collector.
-    pub fn new(layout: &DeviceLayout, config: &FtlConfig, placement: Placement, tier_logical_pages: &[u64], logical_pages: u64, keep_tags: bool) -> Self {
+    pub fn new(
+        layout: &DeviceLayout,
+        config: &FtlConfig,
+        placement: Placement,
+        tier_logical_pages: &[u64],
+        logical_pages: u64,
+        keep_tags: bool,
+    ) -> Self {
         let stores = layout
             .tiers()
             .iter()
@@ -251,7 +258,9 @@ impl Ftl {
     /// The global block garbage collection would collect next in a global plane, if GC ran now.
     pub fn next_victim(&self, plane: PlaneIndex, now_ns: u64) -> Option<BlockIndex> {
         let store = &self.stores[self.tier_of_plane(plane)];
-        store.next_victim(PlaneIndex(plane.0 - store.first_plane), now_ns).map(|block| BlockIndex(block.0 + store.first_block))
+        store
+            .next_victim(PlaneIndex(plane.0 - store.first_plane), now_ns)
+            .map(|block| BlockIndex(block.0 + store.first_block))
     }
 
     pub fn free_blocks(&self, plane: PlaneIndex) -> usize {
@@ -353,7 +362,15 @@ impl Ftl {
     /// block"). The copies are foreground work: the host write waits for them.
     #[cold]
     #[inline(never)]
-    fn block_modify_write(&mut self, tier: usize, lpn: Lpn, old: Ppn, now_ns: u64, tag: u32, ops: &mut Vec<FlashOp>) -> Result<Ppn, FtlError> {
+    fn block_modify_write(
+        &mut self,
+        tier: usize,
+        lpn: Lpn,
+        old: Ppn,
+        now_ns: u64,
+        tag: u32,
+        ops: &mut Vec<FlashOp>,
+    ) -> Result<Ppn, FtlError> {
         let store = &self.stores[tier];
         let old_local = store.local_page(old);
         let block = store.geometry.block_of(old_local);
@@ -425,7 +442,14 @@ impl Ftl {
     /// mapping update to invalidate.
     #[cold]
     #[inline(never)]
-    fn rewrite_block_without(&mut self, tier: usize, lpn: Lpn, old: Ppn, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<(), FtlError> {
+    fn rewrite_block_without(
+        &mut self,
+        tier: usize,
+        lpn: Lpn,
+        old: Ppn,
+        now_ns: u64,
+        ops: &mut Vec<FlashOp>,
+    ) -> Result<(), FtlError> {
         let store = &self.stores[tier];
         let block = store.geometry.block_of(store.local_page(old));
         let pages_per_block = store.geometry.pages_per_block;
@@ -530,7 +554,9 @@ impl Ftl {
         let Some((tier, planes)) = self.chip_planes(chip) else { return 0 };
         let store = &self.stores[tier];
         let blocks_per_plane = store.geometry.blocks_per_plane;
-        (planes.start * blocks_per_plane..planes.end * blocks_per_plane).map(|block| store.valid_pages(BlockIndex(block)) as u64).sum()
+        (planes.start * blocks_per_plane..planes.end * blocks_per_plane)
+            .map(|block| store.valid_pages(BlockIndex(block)) as u64)
+            .sum()
     }
 
     /// Mean erase count of a global chip's blocks.
@@ -546,7 +572,13 @@ impl Ftl {
     /// Moves the valid pages of the next block of a global chip that holds any (in block order from
     /// `cursor`, a chip-local block index that is advanced) to the other writable planes of its
     /// tier, without erasing it. Returns the pages moved, or None when the chip holds no valid data.
-    pub fn drain_next_block(&mut self, chip: u32, cursor: &mut u32, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<Option<u64>, FtlError> {
+    pub fn drain_next_block(
+        &mut self,
+        chip: u32,
+        cursor: &mut u32,
+        now_ns: u64,
+        ops: &mut Vec<FlashOp>,
+    ) -> Result<Option<u64>, FtlError> {
         let Some((tier, planes)) = self.chip_planes(chip) else { return Ok(None) };
         let blocks_per_plane = self.stores[tier].geometry.blocks_per_plane;
         let first = planes.start * blocks_per_plane;
@@ -571,13 +603,21 @@ impl Ftl {
             valid_total += store.check_invariants(|local, owner| {
                 let ppn = store.global_page(local);
                 if self.mapping.get(Lpn(owner)) != Some(ppn) {
-                    return Err(format!("physical page {} claims logical page {owner}, which maps to {:?}", ppn.0, self.mapping.get(Lpn(owner))));
+                    return Err(format!(
+                        "physical page {} claims logical page {owner}, which maps to {:?}",
+                        ppn.0,
+                        self.mapping.get(Lpn(owner))
+                    ));
                 }
                 Ok(())
             })?;
         }
         if valid_total != self.mapping.mapped_pages() {
-            return Err(format!("{} valid physical pages but {} mapped logical pages", valid_total, self.mapping.mapped_pages()));
+            return Err(format!(
+                "{} valid physical pages but {} mapped logical pages",
+                valid_total,
+                self.mapping.mapped_pages()
+            ));
         }
         for (lpn, ppn) in self.mapping.iter() {
             let store = &self.stores[self.tier_of(ppn)];

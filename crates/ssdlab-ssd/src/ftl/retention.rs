@@ -45,7 +45,11 @@ impl RetentionClock {
     /// `scale`: retention time per I/O time (validated > 0); `oldest_initial_age_hours`: the oldest
     /// age a preconditioned page may get.
     pub fn new(scale: f64, oldest_initial_age_hours: f64) -> Self {
-        RetentionClock { offset_ms: (oldest_initial_age_hours.max(0.0) * MS_PER_HOUR).ceil() as u64, ms_per_ns: scale * 1e-6, unscaled: scale == 1.0 }
+        RetentionClock {
+            offset_ms: (oldest_initial_age_hours.max(0.0) * MS_PER_HOUR).ceil() as u64,
+            ms_per_ns: scale * 1e-6,
+            unscaled: scale == 1.0,
+        }
     }
 
     /// The stamp of a page programmed at I/O time `now_ns`.

@@ -4,7 +4,9 @@
 //! latest data.
 
 use super::*;
-use crate::config::{CellType, ChannelConfig, EnergyConfig, GeometryConfig, NandConfig, PlaneAllocation, TierSpec, VictimPolicyKind};
+use crate::config::{
+    CellType, ChannelConfig, EnergyConfig, GeometryConfig, NandConfig, PlaneAllocation, TierSpec, VictimPolicyKind,
+};
 use crate::placement::Single;
 use proptest::prelude::*;
 
@@ -12,13 +14,40 @@ fn tier(name: &str, cell_type: CellType, planes_per_die: u32, pages_per_block: u
     tier_of_blocks(name, cell_type, planes_per_die, 8, pages_per_block)
 }
 
-pub(super) fn tier_of_blocks(name: &str, cell_type: CellType, planes_per_die: u32, blocks_per_plane: u32, pages_per_block: u32) -> TierSpec {
+pub(super) fn tier_of_blocks(
+    name: &str,
+    cell_type: CellType,
+    planes_per_die: u32,
+    blocks_per_plane: u32,
+    pages_per_block: u32,
+) -> TierSpec {
     TierSpec {
         name: name.into(),
         field_prefix: format!("device.tiers.{name}"),
-        geometry: GeometryConfig { channels: 1, chips_per_channel: 1, dies_per_chip: 1, planes_per_die, blocks_per_plane, pages_per_block, page_size_bytes: 4096 },
-        nand: NandConfig { cell_type, read_latency_ns: vec![50_000], program_latency_ns: vec![500_000], erase_latency_ns: 3_000_000, multi_plane: true, endurance_pe_cycles: 3000 },
-        channel: ChannelConfig { transfer_rate_mts: 200.0, bus_width_bits: 8, command_overhead_ns: 0, io_voltage_v: 0.0, pin_capacitance_pf: 0.0 },
+        geometry: GeometryConfig {
+            channels: 1,
+            chips_per_channel: 1,
+            dies_per_chip: 1,
+            planes_per_die,
+            blocks_per_plane,
+            pages_per_block,
+            page_size_bytes: 4096,
+        },
+        nand: NandConfig {
+            cell_type,
+            read_latency_ns: vec![50_000],
+            program_latency_ns: vec![500_000],
+            erase_latency_ns: 3_000_000,
+            multi_plane: true,
+            endurance_pe_cycles: 3000,
+        },
+        channel: ChannelConfig {
+            transfer_rate_mts: 200.0,
+            bus_width_bits: 8,
+            command_overhead_ns: 0,
+            io_voltage_v: 0.0,
+            pin_capacitance_pf: 0.0,
+        },
         energy: EnergyConfig::default(),
         overprovisioning_fraction: None,
         write_unit: crate::config::WriteUnit::Page,
@@ -84,7 +113,11 @@ fn garbage_collection_starts_below_the_low_watermark_and_stops_at_the_high_one()
             for pair in ops.iter().filter(|op| !matches!(op, FlashOp::Erase { .. })).collect::<Vec<_>>().chunks(2) {
                 match pair {
                     [FlashOp::GcRead { ppn: from }, FlashOp::GcProgram { ppn: to }] => {
-                        assert_eq!(ftl.layout().plane_of(*from), ftl.layout().plane_of(*to), "copies stay in their plane");
+                        assert_eq!(
+                            ftl.layout().plane_of(*from),
+                            ftl.layout().plane_of(*to),
+                            "copies stay in their plane"
+                        );
                     }
                     other => panic!("unpaired GC operations {other:?}"),
                 }
@@ -120,7 +153,11 @@ fn greedy_names_the_block_with_the_fewest_valid_pages() {
 
 /// Writes `writes` in order (tag = position + 1); after each write the invariants and `also` hold,
 /// and at the end every page reads back its latest tag and only those pages are mapped.
-pub(super) fn write_and_check(ftl: &mut Ftl, writes: &[u32], also: impl Fn(&Ftl) -> Result<(), TestCaseError>) -> Result<(), TestCaseError> {
+pub(super) fn write_and_check(
+    ftl: &mut Ftl,
+    writes: &[u32],
+    also: impl Fn(&Ftl) -> Result<(), TestCaseError>,
+) -> Result<(), TestCaseError> {
     let mut latest = std::collections::HashMap::new();
     let mut ops = Vec::new();
     for (index, &lpn) in writes.iter().enumerate() {
@@ -170,7 +207,11 @@ fn two_tier_ftl_unit(policy: VictimPolicyKind, allocation: PlaneAllocation, bloc
     }
     let layout = DeviceLayout::from_specs(&[tier_of_blocks("mlc", CellType::Mlc, 2, 16, 4), tlc]);
     let config = ftl_config(policy, allocation);
-    let placement = Placement::MigrateOnCollect(crate::placement::MigrateOnCollect { write_tier: 0, migrate_to: 1, screening: None });
+    let placement = Placement::MigrateOnCollect(crate::placement::MigrateOnCollect {
+        write_tier: 0,
+        migrate_to: 1,
+        screening: None,
+    });
     Ftl::new(&layout, &config, placement, &[24, 60], 64, true)
 }
 
@@ -200,13 +241,23 @@ fn migrating_collection_moves_valid_pages_to_the_other_tier() {
     for lpn in 0..40u32 {
         assert_eq!(ftl.tag(ftl.lookup(Lpn(lpn)).unwrap()), latest[lpn as usize]);
     }
-    let pairs: Vec<(Ppn, Ppn)> = ops.windows(2).filter_map(|pair| match (pair[0], pair[1]) { (FlashOp::GcRead { ppn: from }, FlashOp::GcProgram { ppn: to }) => Some((from, to)), _ => None }).collect();
+    let pairs: Vec<(Ppn, Ppn)> = ops
+        .windows(2)
+        .filter_map(|pair| match (pair[0], pair[1]) {
+            (FlashOp::GcRead { ppn: from }, FlashOp::GcProgram { ppn: to }) => Some((from, to)),
+            _ => None,
+        })
+        .collect();
     assert!(!pairs.is_empty());
     for (from, to) in pairs {
-        assert!(from.0 < tlc_first_page && to.0 >= tlc_first_page, "a migration reads MLC and programs TLC: {from:?} -> {to:?}");
+        assert!(
+            from.0 < tlc_first_page && to.0 >= tlc_first_page,
+            "a migration reads MLC and programs TLC: {from:?} -> {to:?}"
+        );
     }
     // Overwriting a migrated page invalidates its TLC copy and writes MLC.
-    let migrated = (0..40u32).find(|&lpn| ftl.lookup(Lpn(lpn)).unwrap().0 >= tlc_first_page).expect("some page lives in TLC");
+    let migrated =
+        (0..40u32).find(|&lpn| ftl.lookup(Lpn(lpn)).unwrap().0 >= tlc_first_page).expect("some page lives in TLC");
     let before = ftl.stores()[1].valid_pages_total();
     let now_at = ftl.write(Lpn(migrated), 100, 1000, &mut ops).unwrap();
     assert!(now_at.0 < tlc_first_page);
@@ -217,7 +268,18 @@ fn migrating_collection_moves_valid_pages_to_the_other_tier() {
 #[test]
 fn a_read_only_chip_takes_no_new_writes() {
     // Two chips on two channels, one plane each; static striping would alternate them.
-    let spec = TierSpec { geometry: GeometryConfig { channels: 2, chips_per_channel: 1, dies_per_chip: 1, planes_per_die: 1, blocks_per_plane: 8, pages_per_block: 4, page_size_bytes: 4096 }, ..tier("nand", CellType::Mlc, 1, 4) };
+    let spec = TierSpec {
+        geometry: GeometryConfig {
+            channels: 2,
+            chips_per_channel: 1,
+            dies_per_chip: 1,
+            planes_per_die: 1,
+            blocks_per_plane: 8,
+            pages_per_block: 4,
+            page_size_bytes: 4096,
+        },
+        ..tier("nand", CellType::Mlc, 1, 4)
+    };
     let layout = DeviceLayout::from_specs(&[spec]);
     let config = ftl_config(VictimPolicyKind::Greedy, PlaneAllocation::Static);
     let mut ftl = Ftl::new(&layout, &config, Placement::Single(Single { tier: 0 }), &[20], 20, true);
@@ -229,7 +291,9 @@ fn a_read_only_chip_takes_no_new_writes() {
     }
     ftl.check_invariants().unwrap();
     assert_eq!(ftl.set_chip_read_only(1, false), 1);
-    let striped: Vec<u32> = (10..12u32).map(|lpn| layout.chip_of_die(layout.die_of(ftl.write(Lpn(lpn), 0, 0, &mut ops).unwrap()))).collect();
+    let striped: Vec<u32> = (10..12u32)
+        .map(|lpn| layout.chip_of_die(layout.die_of(ftl.write(Lpn(lpn), 0, 0, &mut ops).unwrap())))
+        .collect();
     assert_eq!(striped, vec![0, 1], "writable again: static striping alternates chips");
 }
 

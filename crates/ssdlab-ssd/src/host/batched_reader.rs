@@ -100,7 +100,9 @@ mod tests {
         // In the first batch, on a batch boundary and after it.
         for broken_request in [7, BATCH_REQUESTS, BATCH_REQUESTS + 1, 2 * BATCH_REQUESTS + 3] {
             let line = broken_request + 1;
-            let mut batched = BatchedReader::new(scanned(&format!("broken{broken_request}"), 3 * BATCH_REQUESTS, Some(line)).reader().unwrap());
+            let mut batched = BatchedReader::new(
+                scanned(&format!("broken{broken_request}"), 3 * BATCH_REQUESTS, Some(line)).reader().unwrap(),
+            );
             let (served, error) = served_before_error(|| batched.next_request());
             assert_eq!(served, broken_request - 1, "every request before the changed line");
             assert!(error.to_string().contains(&format!(":{line}")), "{error}");

@@ -18,12 +18,27 @@ pub fn export_workload(config: &SimulationConfig, path: &Path, format: OutputFor
         let space = scan.address_space_bytes;
         (RequestStream::from_trace(scan, config.host.loops, config.host.time_scale)?, space)
     } else if let Some(spec) = &config.workload.synthetic {
-        (RequestStream::from_synthetic(spec, derive_seed(config.seed, "workload"), config.host.loops, config.host.time_scale)?, spec.span_bytes)
+        (
+            RequestStream::from_synthetic(
+                spec,
+                derive_seed(config.seed, "workload"),
+                config.host.loops,
+                config.host.time_scale,
+            )?,
+            spec.span_bytes,
+        )
     } else {
-        return Err(ConfigError::Invalid { origin: config.name.clone(), line: None, field: "workload".into(), message: "no workload given".into() }.into());
+        return Err(ConfigError::Invalid {
+            origin: config.name.clone(),
+            line: None,
+            field: "workload".into(),
+            message: "no workload given".into(),
+        }
+        .into());
     };
     let tiles = config.host.tiles.max(1);
-    let mut stream = if tiles > 1 { stream.tiled(tiles, address_space_bytes.div_ceil(page_bytes) * page_bytes) } else { stream };
+    let mut stream =
+        if tiles > 1 { stream.tiled(tiles, address_space_bytes.div_ceil(page_bytes) * page_bytes) } else { stream };
     let mut writer = TraceWriter::create(path, format)?;
     let mut write_all = || -> Result<(), SimulationError> {
         let mut index = 0;
@@ -61,10 +76,19 @@ pub struct TraceCacheBuilt {
 /// no trace to cache.
 pub fn build_trace_cache(config: &SimulationConfig, dir: &Path) -> Result<TraceCacheBuilt, SimulationError> {
     let Some(trace) = &config.workload.trace else {
-        return Err(ConfigError::Invalid { origin: config.name.clone(), line: None, field: "workload.trace".into(), message: "a parsed-trace cache needs a trace workload".into() }.into());
+        return Err(ConfigError::Invalid {
+            origin: config.name.clone(),
+            line: None,
+            field: "workload.trace".into(),
+            message: "a parsed-trace cache needs a trace workload".into(),
+        }
+        .into());
     };
     let options = ssdlab_workload::TraceOptions { cache_dir: Some(dir.to_path_buf()), ..trace.options() };
     let scan = TraceScan::scan(&trace.path, &options)?;
-    let (cache, records) = scan.cache.clone().ok_or_else(|| SimulationError::Workload(ssdlab_workload::WorkloadError::Empty { path: trace.path.clone() }))?;
+    let (cache, records) = scan
+        .cache
+        .clone()
+        .ok_or_else(|| SimulationError::Workload(ssdlab_workload::WorkloadError::Empty { path: trace.path.clone() }))?;
     Ok(TraceCacheBuilt { cache, records, skipped_lines: scan.skipped.count, reused: scan.cache_reused })
 }

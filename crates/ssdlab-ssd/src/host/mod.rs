@@ -47,7 +47,12 @@ impl PageSpan {
         let first = offset_bytes >> shift;
         let last = (end - 1) >> shift;
         let last_partial = end & mask != 0;
-        PageSpan { first, last, first_partial: (offset_bytes & mask != 0) | ((first == last) & last_partial), last_partial }
+        PageSpan {
+            first,
+            last,
+            first_partial: (offset_bytes & mask != 0) | ((first == last) & last_partial),
+            last_partial,
+        }
     }
 
     pub fn pages(&self) -> u64 {
@@ -96,15 +101,41 @@ impl RequestStream {
     pub fn from_trace(scan: TraceScan, loops: u32, time_scale: f64) -> Result<Self, SimulationError> {
         let reader = scan.reader()?;
         let per_loop = scan.requests;
-        Ok(Self::with_source(Source::Trace(Box::new(batched_reader::BatchedReader::new(reader))), per_loop, Some(scan), None, loops, time_scale))
+        Ok(Self::with_source(
+            Source::Trace(Box::new(batched_reader::BatchedReader::new(reader))),
+            per_loop,
+            Some(scan),
+            None,
+            loops,
+            time_scale,
+        ))
     }
 
-    pub fn from_synthetic(spec: &SyntheticSpec, seed: u64, loops: u32, time_scale: f64) -> Result<Self, SimulationError> {
+    pub fn from_synthetic(
+        spec: &SyntheticSpec,
+        seed: u64,
+        loops: u32,
+        time_scale: f64,
+    ) -> Result<Self, SimulationError> {
         let generator = SyntheticGenerator::new(spec, seed)?;
-        Ok(Self::with_source(Source::Synthetic(generator), spec.requests, None, Some((spec.clone(), seed)), loops, time_scale))
+        Ok(Self::with_source(
+            Source::Synthetic(generator),
+            spec.requests,
+            None,
+            Some((spec.clone(), seed)),
+            loops,
+            time_scale,
+        ))
     }
 
-    fn with_source(source: Source, per_loop: u64, scan: Option<TraceScan>, synthetic: Option<(SyntheticSpec, u64)>, loops: u32, time_scale: f64) -> Self {
+    fn with_source(
+        source: Source,
+        per_loop: u64,
+        scan: Option<TraceScan>,
+        synthetic: Option<(SyntheticSpec, u64)>,
+        loops: u32,
+        time_scale: f64,
+    ) -> Self {
         RequestStream {
             source,
             per_loop,
@@ -182,7 +213,9 @@ impl RequestStream {
             (None, Some((spec, seed))) => Source::Synthetic(SyntheticGenerator::new(spec, *seed)?),
             (None, None) => return Ok(()),
         };
-        let mut copy = Self::with_source(source, self.per_loop, self.scan.clone(), self.synthetic.clone(), 1, self.time_scale).tiled(self.tiles, self.tile_stride_bytes);
+        let mut copy =
+            Self::with_source(source, self.per_loop, self.scan.clone(), self.synthetic.clone(), 1, self.time_scale)
+                .tiled(self.tiles, self.tile_stride_bytes);
         copy.compaction = self.compaction.clone();
         copy.page_shift = self.page_shift;
         while let Some(request) = copy.next_request()? {

@@ -86,7 +86,15 @@ impl ReadAhead {
             .name("ssdlab-trace-reader".into())
             .spawn(thread)
             .map_err(|source| SimulationError::Workload(WorkloadError::Io { path: path.clone(), source }))?;
-        Ok(ReadAhead { receiver: Some(receiver), batch: Vec::new().into_iter(), handle: Some(handle), path, reordered: 0, cpu_seconds: 0.0, done: false })
+        Ok(ReadAhead {
+            receiver: Some(receiver),
+            batch: Vec::new().into_iter(),
+            handle: Some(handle),
+            path,
+            reordered: 0,
+            cpu_seconds: 0.0,
+            done: false,
+        })
     }
 
     #[inline]
@@ -159,7 +167,13 @@ mod tests {
     use crate::host::test_traces::{break_line, csv_trace as trace, scan_of, served_before_error};
 
     fn key(request: &IoRequest) -> (u64, u64, u64, u64, bool) {
-        (request.arrival.0, request.offset_bytes, request.size_bytes, request.origin_line, request.op == ssdlab_workload::IoOp::Write)
+        (
+            request.arrival.0,
+            request.offset_bytes,
+            request.size_bytes,
+            request.origin_line,
+            request.op == ssdlab_workload::IoOp::Write,
+        )
     }
 
     #[test]
@@ -190,7 +204,11 @@ mod tests {
         let mut ahead = ReadAhead::spawn(scan).unwrap();
         let (served, error) = served_before_error(|| ahead.next_request());
         assert_eq!(served, broken - 1, "every request before the changed line, none after");
-        assert!(error.to_string().contains(&format!(":{}", broken + 1)) || error.to_string().contains(&format!("line {}", broken + 1)), "{error}");
+        assert!(
+            error.to_string().contains(&format!(":{}", broken + 1))
+                || error.to_string().contains(&format!("line {}", broken + 1)),
+            "{error}"
+        );
         assert!(ahead.next_request().unwrap().is_none());
     }
 

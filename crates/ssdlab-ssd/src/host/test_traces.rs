@@ -36,7 +36,9 @@ pub(crate) fn break_line(path: &std::path::Path, line: usize) {
 }
 
 /// The requests `next` serves before it fails, and the failure (a test of a changed trace).
-pub(crate) fn served_before_error(mut next: impl FnMut() -> Result<Option<IoRequest>, SimulationError>) -> (usize, String) {
+pub(crate) fn served_before_error(
+    mut next: impl FnMut() -> Result<Option<IoRequest>, SimulationError>,
+) -> (usize, String) {
     let mut served = 0;
     loop {
         match next() {

@@ -201,7 +201,8 @@ impl WorkloadClassifier {
     /// The class over the window that ends at `end_ns` (the steps before `current_step`).
     fn evaluate(&mut self, end_ns: u64) {
         let covered = self.current_step.min(self.steps);
-        let slots: Vec<usize> = (0..covered).map(|back| ((self.current_step - 1 - back) % self.steps) as usize).collect();
+        let slots: Vec<usize> =
+            (0..covered).map(|back| ((self.current_step - 1 - back) % self.steps) as usize).collect();
         self.classify_over(&slots, covered as f64 * self.step_hours, end_ns);
     }
 
@@ -212,12 +213,20 @@ impl WorkloadClassifier {
         let partial_hours = now_ns.saturating_sub(started) as f64 / self.step_ns as f64 * self.step_hours;
         let completed = self.current_step.min(self.steps - 1);
         // The first step may have started late (the workload's first arrival): count from there.
-        let first_step_hours = |step: u64| if step == 0 { (self.step_ns - self.first_ns.unwrap_or(0).min(self.step_ns)) as f64 / self.step_ns as f64 * self.step_hours } else { self.step_hours };
+        let first_step_hours = |step: u64| {
+            if step == 0 {
+                (self.step_ns - self.first_ns.unwrap_or(0).min(self.step_ns)) as f64 / self.step_ns as f64
+                    * self.step_hours
+            } else {
+                self.step_hours
+            }
+        };
         let hours = partial_hours + (1..=completed).map(|back| first_step_hours(self.current_step - back)).sum::<f64>();
         if hours <= 0.0 {
             return;
         }
-        let slots: Vec<usize> = (0..=completed).map(|back| ((self.current_step - back) % self.steps) as usize).collect();
+        let slots: Vec<usize> =
+            (0..=completed).map(|back| ((self.current_step - back) % self.steps) as usize).collect();
         self.classify_over(&slots, hours, now_ns);
     }
 
@@ -227,7 +236,11 @@ impl WorkloadClassifier {
         let (writes, distinct) = (sum(&self.page_writes), sum(&self.latest_pages));
         let requests = sum(&self.read_requests) + sum(&self.write_requests);
         let read_share = if requests == 0 { 0.0 } else { sum(&self.read_requests) as f64 / requests as f64 };
-        let writes_per_week = if distinct == 0 || window_hours <= 0.0 { 0.0 } else { writes as f64 / distinct as f64 * (WEEK_HOURS / window_hours).max(1.0) };
+        let writes_per_week = if distinct == 0 || window_hours <= 0.0 {
+            0.0
+        } else {
+            writes as f64 / distinct as f64 * (WEEK_HOURS / window_hours).max(1.0)
+        };
         let class = classify(writes_per_week, read_share);
         if class != self.class {
             self.seconds_in[class_index(self.class)] += at_ns.saturating_sub(self.class_since_ns) as f64 * 1e-9;
@@ -243,7 +256,8 @@ impl WorkloadClassifier {
         let end_ns = self.last_ns;
         let mut seconds = self.seconds_in;
         seconds[class_index(self.class)] += end_ns.saturating_sub(self.class_since_ns) as f64 * 1e-9;
-        let mode = serde_json::to_value(mode).ok().and_then(|value| value.as_str().map(str::to_string)).unwrap_or_default();
+        let mode =
+            serde_json::to_value(mode).ok().and_then(|value| value.as_str().map(str::to_string)).unwrap_or_default();
         WorkloadClassSummary {
             mode,
             final_class: self.class,
@@ -305,7 +319,10 @@ mod tests {
         }
         assert_eq!(c.class(), WorkloadClass::ColdReadDominant);
         let summary = c.summary(WorkloadClassMode::Online);
-        let total = summary.seconds_cold_read_dominant + summary.seconds_cold_write_dominant + summary.seconds_hot_read_dominant + summary.seconds_hot_write_dominant;
+        let total = summary.seconds_cold_read_dominant
+            + summary.seconds_cold_write_dominant
+            + summary.seconds_hot_read_dominant
+            + summary.seconds_hot_write_dominant;
         assert!((total - 8.0 * 86_400.0).abs() < 1e-6);
     }
 

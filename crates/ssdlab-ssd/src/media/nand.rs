@@ -19,6 +19,10 @@ impl NandTiming {
             }
             out
         };
-        NandTiming { read_ns: expand(&config.read_latency_ns), program_ns: expand(&config.program_latency_ns), erase_ns: config.erase_latency_ns }
+        NandTiming {
+            read_ns: expand(&config.read_latency_ns),
+            program_ns: expand(&config.program_latency_ns),
+            erase_ns: config.erase_latency_ns,
+        }
     }
 }

@@ -100,7 +100,9 @@ impl LbaScrambler {
     /// An SLBA neither in use nor ever mapped by the FTL; `preferred` first (a first write keeps
     /// its own address when it can, which keeps sequential host writes sequential).
     fn take_empty(&mut self, preferred: Lpn, ftl: &Ftl) -> Option<Lpn> {
-        let free = |slba: u64, this: &Self| this.reverse.get(Lpn(slba as u32)).is_none() && ftl.lookup(Lpn(slba as u32)).is_none();
+        let free = |slba: u64, this: &Self| {
+            this.reverse.get(Lpn(slba as u32)).is_none() && ftl.lookup(Lpn(slba as u32)).is_none()
+        };
         if (preferred.0 as u64) < self.slba_pages && free(preferred.0 as u64, self) {
             return Some(preferred);
         }
@@ -143,7 +145,8 @@ impl LbaScrambler {
         }
         loop {
             while let Some(entry) = self.recommendations.pop() {
-                let still_there = ftl.block(entry.block).erase_count == entry.erases && ftl.lookup(Lpn(entry.slba)).map(|ppn| ftl.layout().block_of(ppn)) == Some(entry.block);
+                let still_there = ftl.block(entry.block).erase_count == entry.erases
+                    && ftl.lookup(Lpn(entry.slba)).map(|ppn| ftl.layout().block_of(ppn)) == Some(entry.block);
                 if still_there && self.reverse.get(Lpn(entry.slba)).is_none() {
                     return Some(Lpn(entry.slba));
                 }
@@ -172,7 +175,8 @@ impl LbaScrambler {
         let Some(victim) = ftl.next_victim(PlaneIndex(plane as u32), now_ns) else { return false };
         let erases = ftl.block(victim).erase_count;
         let reverse = &self.reverse;
-        let fragmented: Vec<u32> = ftl.valid_pages_of(victim).filter(|&slba| reverse.get(slba).is_none()).map(|slba| slba.0).collect();
+        let fragmented: Vec<u32> =
+            ftl.valid_pages_of(victim).filter(|&slba| reverse.get(slba).is_none()).map(|slba| slba.0).collect();
         self.stats.victims_read += 1;
         self.stats.victim_fragmented_pages += fragmented.len() as u64;
         if (fragmented.len() as u32) < self.settings.victim_min_fragmented_pages || fragmented.is_empty() {
@@ -180,7 +184,11 @@ impl LbaScrambler {
         }
         self.victims[plane] = Some((victim, erases));
         // Popped from the end: take the victim's pages in page order.
-        self.recommendations.extend(fragmented.into_iter().rev().map(|slba| Recommendation { slba, block: victim, erases }));
+        self.recommendations.extend(fragmented.into_iter().rev().map(|slba| Recommendation {
+            slba,
+            block: victim,
+            erases,
+        }));
         true
     }
 

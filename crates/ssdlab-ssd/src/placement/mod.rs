@@ -45,9 +45,19 @@ impl Placement {
         match config.policy {
             // Seed 001's devices have one NAND tier; what goes to SCM is decided above the FTL
             // (`crate::scm`), and the NAND collects in place.
-            PlacementKind::Single | PlacementKind::HybridScm | PlacementKind::ScmOnly => Placement::Single(Single { tier: write_tier }),
-            PlacementKind::MigrateOnCollect => Placement::MigrateOnCollect(MigrateOnCollect { write_tier, migrate_to: tier(&config.migrate_to), screening: None }),
-            PlacementKind::RrFdca => Placement::MigrateOnCollect(MigrateOnCollect { write_tier, migrate_to: tier(&config.migrate_to), screening: Some(config.max_screening_rounds) }),
+            PlacementKind::Single | PlacementKind::HybridScm | PlacementKind::ScmOnly => {
+                Placement::Single(Single { tier: write_tier })
+            }
+            PlacementKind::MigrateOnCollect => Placement::MigrateOnCollect(MigrateOnCollect {
+                write_tier,
+                migrate_to: tier(&config.migrate_to),
+                screening: None,
+            }),
+            PlacementKind::RrFdca => Placement::MigrateOnCollect(MigrateOnCollect {
+                write_tier,
+                migrate_to: tier(&config.migrate_to),
+                screening: Some(config.max_screening_rounds),
+            }),
         }
     }
 }

@@ -36,17 +36,32 @@ pub fn switch_points(tables: &DecoderTables, config: &AoaEccConfig, target: f64)
     let classes = tables.classes().max(1);
     (0..classes as u32)
         .map(|chip| {
-            let computed = |hours: f64| tables.tolerable_pe(DecoderKind::QuickLdpc, chip, hours, target).unwrap_or(f64::INFINITY);
-            (config.hot_switch_pe_cycles.unwrap_or_else(|| computed(config.hot_retention_hours)), config.cold_switch_pe_cycles.unwrap_or_else(|| computed(config.cold_retention_hours)))
+            let computed =
+                |hours: f64| tables.tolerable_pe(DecoderKind::QuickLdpc, chip, hours, target).unwrap_or(f64::INFINITY);
+            (
+                config.hot_switch_pe_cycles.unwrap_or_else(|| computed(config.hot_retention_hours)),
+                config.cold_switch_pe_cycles.unwrap_or_else(|| computed(config.cold_retention_hours)),
+            )
         })
         .collect()
 }
 
 impl AoaEcc {
-    pub fn new(levels: u32, tables: DecoderTables, word_line_pages: u32, config: &AoaEccConfig, target: f64, seed: u64) -> Self {
+    pub fn new(
+        levels: u32,
+        tables: DecoderTables,
+        word_line_pages: u32,
+        config: &AoaEccConfig,
+        target: f64,
+        seed: u64,
+    ) -> Self {
         let switch_pe = switch_points(&tables, config, target);
         let statistics = ReadPathStatistics {
-            switch_pe_cycles: Some(SwitchPoints { hot: switch_pe.iter().map(|s| finite(s.0)).collect(), cold: switch_pe.iter().map(|s| finite(s.1)).collect(), all: Vec::new() }),
+            switch_pe_cycles: Some(SwitchPoints {
+                hot: switch_pe.iter().map(|s| finite(s.0)).collect(),
+                cold: switch_pe.iter().map(|s| finite(s.1)).collect(),
+                all: Vec::new(),
+            }),
             ..ReadPathStatistics::default()
         };
         AoaEcc { levels, tables, word_line_pages, switch_pe, rng: Xoshiro256PlusPlus::seed_from_u64(seed), statistics }
@@ -67,7 +82,11 @@ impl ReadStrategy for AoaEcc {
         let (hot, cold) = self.switch_pe[context.chip as usize % self.switch_pe.len()];
         let switch = if context.workload_hot { hot } else { cold };
         let quick = pe < switch;
-        let ladder: &[DecoderKind] = if quick { &[DecoderKind::QuickLdpc, DecoderKind::EpLdpc, DecoderKind::LdpcSoft] } else { &[DecoderKind::EpLdpc, DecoderKind::LdpcSoft] };
+        let ladder: &[DecoderKind] = if quick {
+            &[DecoderKind::QuickLdpc, DecoderKind::EpLdpc, DecoderKind::LdpcSoft]
+        } else {
+            &[DecoderKind::EpLdpc, DecoderKind::LdpcSoft]
+        };
         let outcome = climb(&self.tables, ladder, context.chip, pe, context.age_hours, self.rng.next_f64());
         let mut plan = ReadPlan::default();
         for &decoder in ladder.iter().take(outcome.tried) {

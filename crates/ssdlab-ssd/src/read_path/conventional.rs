@@ -38,7 +38,9 @@ impl Conventional {
 impl Conventional {
     /// BCH's tolerable P/E per chip class at `retention_hours` (infinite: BCH holds over the tables).
     pub fn switch_points(tables: &DecoderTables, retention_hours: f64, target: f64) -> Vec<f64> {
-        (0..tables.classes().max(1) as u32).map(|chip| tables.tolerable_pe(DecoderKind::Bch, chip, retention_hours, target).unwrap_or(f64::INFINITY)).collect()
+        (0..tables.classes().max(1) as u32)
+            .map(|chip| tables.tolerable_pe(DecoderKind::Bch, chip, retention_hours, target).unwrap_or(f64::INFINITY))
+            .collect()
     }
 }
 
@@ -50,9 +52,12 @@ impl ReadStrategy for Conventional {
         let pe = context.pe_cycles as f64;
         let bch_reliable = match &self.switch_pe {
             Some(switch) => pe < switch[context.chip as usize % switch.len()],
-            None => self.tables.failure_probability(DecoderKind::Bch, context.chip, pe, context.age_hours) < self.target,
+            None => {
+                self.tables.failure_probability(DecoderKind::Bch, context.chip, pe, context.age_hours) < self.target
+            }
         };
-        let ladder: &[DecoderKind] = if bch_reliable { &[DecoderKind::Bch, DecoderKind::LdpcSoft] } else { &[DecoderKind::LdpcSoft] };
+        let ladder: &[DecoderKind] =
+            if bch_reliable { &[DecoderKind::Bch, DecoderKind::LdpcSoft] } else { &[DecoderKind::LdpcSoft] };
         let outcome = climb(&self.tables, ladder, context.chip, pe, context.age_hours, self.rng.next_f64());
         let mut plan = ReadPlan::default();
         if bch_reliable {

@@ -36,7 +36,11 @@ impl DecoderTables {
                 tables[kind as usize] = rows.iter().map(|by_pe| by_pe.iter().flatten().copied().collect()).collect();
             }
         }
-        DecoderTables { pe_cycles: config.pe_cycles.clone(), log_hours: config.retention_hours.iter().map(|h| h.ln()).collect(), tables }
+        DecoderTables {
+            pe_cycles: config.pe_cycles.clone(),
+            log_hours: config.retention_hours.iter().map(|h| h.ln()).collect(),
+            tables,
+        }
     }
 
     pub fn has(&self, decoder: DecoderKind) -> bool {
@@ -113,7 +117,14 @@ pub struct LadderOutcome {
 }
 
 /// Decides, with one `draw` in [0, 1), how far down `ladder` a read goes.
-pub fn climb(tables: &DecoderTables, ladder: &[DecoderKind], chip: u32, pe_cycles: f64, age_hours: f64, draw: f64) -> LadderOutcome {
+pub fn climb(
+    tables: &DecoderTables,
+    ladder: &[DecoderKind],
+    chip: u32,
+    pe_cycles: f64,
+    age_hours: f64,
+    draw: f64,
+) -> LadderOutcome {
     for (index, &decoder) in ladder.iter().enumerate() {
         if draw >= tables.failure_probability(decoder, chip, pe_cycles, age_hours) {
             return LadderOutcome { tried: index + 1, uncorrectable: false };
@@ -132,7 +143,11 @@ mod tests {
         let mut failure_probabilities = BTreeMap::new();
         // rows[class][pe][retention]
         failure_probabilities.insert("bch".to_string(), vec![vec![vec![0.0, 0.2], vec![0.4, 1.0]]]);
-        DecoderTablesConfig { pe_cycles: vec![1000.0, 3000.0], retention_hours: vec![1.0, 100.0], failure_probabilities }
+        DecoderTablesConfig {
+            pe_cycles: vec![1000.0, 3000.0],
+            retention_hours: vec![1.0, 100.0],
+            failure_probabilities,
+        }
     }
 
     #[test]
@@ -168,7 +183,11 @@ mod tests {
         let mut failure_probabilities = BTreeMap::new();
         failure_probabilities.insert("quick_ldpc".to_string(), vec![vec![vec![0.5]]]);
         failure_probabilities.insert("ep_ldpc".to_string(), vec![vec![vec![0.1]]]);
-        let tables = DecoderTables::new(&DecoderTablesConfig { pe_cycles: vec![0.0], retention_hours: vec![1.0], failure_probabilities });
+        let tables = DecoderTables::new(&DecoderTablesConfig {
+            pe_cycles: vec![0.0],
+            retention_hours: vec![1.0],
+            failure_probabilities,
+        });
         let ladder = [DecoderKind::QuickLdpc, DecoderKind::EpLdpc];
         assert_eq!(climb(&tables, &ladder, 0, 0.0, 1.0, 0.7), LadderOutcome { tried: 1, uncorrectable: false });
         assert_eq!(climb(&tables, &ladder, 0, 0.0, 1.0, 0.3), LadderOutcome { tried: 2, uncorrectable: false });

@@ -65,8 +65,19 @@ impl DecodingOutcomes {
     /// Tables at ascending P/E counts (validated: same rows, non-increasing lists); a read uses the
     /// two around its block's erase count, interpolated linearly (clamped at the ends).
     pub fn with_wear(tables: Vec<(f64, Vec<Vec<f64>>)>, chip_rows: Vec<usize>, max_levels: u32, seed: u64) -> Self {
-        let statistics = ReadPathStatistics { reads_needing_levels: vec![0; max_levels as usize + 1], ..ReadPathStatistics::default() };
-        DecodingOutcomes { tables, chip_rows, block_classes: 1, rng: Xoshiro256PlusPlus::seed_from_u64(seed), statistics, per_request: false, last_draw: None }
+        let statistics = ReadPathStatistics {
+            reads_needing_levels: vec![0; max_levels as usize + 1],
+            ..ReadPathStatistics::default()
+        };
+        DecodingOutcomes {
+            tables,
+            chip_rows,
+            block_classes: 1,
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            statistics,
+            per_request: false,
+            last_draw: None,
+        }
     }
 
     /// Block-to-block spread: each chip row is `classes` lists, one per class of blocks.
@@ -125,7 +136,11 @@ impl DecodingOutcomes {
             Some(0)
         } else {
             let chip_rows = rows / self.block_classes;
-            let chip_row = if self.chip_rows.is_empty() { chip as usize % chip_rows } else { self.chip_rows[chip as usize % self.chip_rows.len()] };
+            let chip_row = if self.chip_rows.is_empty() {
+                chip as usize % chip_rows
+            } else {
+                self.chip_rows[chip as usize % self.chip_rows.len()]
+            };
             let row = chip_row * self.block_classes + block_class(block, self.block_classes);
             let (low, high, weight) = self.bracket(pe_cycles as f64);
             let draw = self.draw_for(request);
@@ -167,7 +182,13 @@ impl DecodingOutcomes {
     /// The step every sampling strategy starts with: hard sensing, transfer and decoding, the read's
     /// outcome drawn, and look-ahead (on an idle die, `look_ahead_levels` of soft sensing started
     /// right after the hard sensing) booked as cancelled when hard decoding succeeds.
-    pub fn hard_attempt(&mut self, plan: &mut ReadPlan, context: &ReadContext, look_ahead: bool, look_ahead_levels: u32) -> HardAttempt {
+    pub fn hard_attempt(
+        &mut self,
+        plan: &mut ReadPlan,
+        context: &ReadContext,
+        look_ahead: bool,
+        look_ahead_levels: u32,
+    ) -> HardAttempt {
         plan.push(ReadStep::PLAIN_HARD);
         let needed = self.levels_needed_for(context.chip, context.block, context.pe_cycles, context.request);
         let look_ahead = look_ahead && context.die_idle;
@@ -209,7 +230,10 @@ mod tests {
         let requests = 20_000u64;
         let delayed = |draw: DecodingDraw| {
             let mut outcomes = DecodingOutcomes::new(vec![vec![0.3, 0.0]], Vec::new(), 1, 7).drawing(draw);
-            (0..requests).filter(|&request| (0..25).map(|_| outcomes.levels_needed_for(0, 0, 0, request)).any(|k| k != Some(0))).count() as f64 / requests as f64
+            (0..requests)
+                .filter(|&request| (0..25).map(|_| outcomes.levels_needed_for(0, 0, 0, request)).any(|k| k != Some(0)))
+                .count() as f64
+                / requests as f64
         };
         assert!((delayed(DecodingDraw::PerPage) - (1.0 - 0.7f64.powi(25))).abs() < 0.001);
         assert!((delayed(DecodingDraw::PerRequest) - 0.3).abs() < 0.01);
@@ -219,7 +243,9 @@ mod tests {
     fn wear_interpolates_between_tables_and_clamps_at_the_ends() {
         let tables = vec![(1000.0, vec![vec![0.0, 0.0]]), (3000.0, vec![vec![1.0, 0.0]])];
         let mut outcomes = DecodingOutcomes::with_wear(tables, Vec::new(), 1, 3);
-        let failures = |outcomes: &mut DecodingOutcomes, pe: u32| (0..20_000).filter(|_| outcomes.levels_needed(0, pe) != Some(0)).count() as f64 / 20_000.0;
+        let failures = |outcomes: &mut DecodingOutcomes, pe: u32| {
+            (0..20_000).filter(|_| outcomes.levels_needed(0, pe) != Some(0)).count() as f64 / 20_000.0
+        };
         assert_eq!(failures(&mut outcomes, 0), 0.0);
         assert_eq!(failures(&mut outcomes, 1000), 0.0);
         assert!((failures(&mut outcomes, 2500) - 0.75).abs() < 0.02);
@@ -234,7 +260,10 @@ mod tests {
         assert_eq!(outcomes.levels_needed(3, 0), None);
         // Interleaved rows: chip classes 0 and 2 share list 1, 1 and 3 list 0.
         let mut grouped = DecodingOutcomes::new(vec![vec![0.0, 0.0], vec![1.0, 1.0]], vec![1, 0, 1, 0], 1, 1);
-        assert_eq!((grouped.levels_needed(4, 0), grouped.levels_needed(5, 0), grouped.levels_needed(6, 0)), (None, Some(0), None));
+        assert_eq!(
+            (grouped.levels_needed(4, 0), grouped.levels_needed(5, 0), grouped.levels_needed(6, 0)),
+            (None, Some(0), None)
+        );
         let mut never = DecodingOutcomes::new(Vec::new(), Vec::new(), 6, 1);
         assert!((0..1000).all(|chip| never.levels_needed(chip, 0) == Some(0)));
     }
@@ -244,7 +273,8 @@ mod tests {
         // Chip rows 0 and 1, each two block classes: class 0 never fails, class 1 always does.
         let lists = vec![vec![0.0, 0.0], vec![1.0, 1.0], vec![0.0, 0.0], vec![1.0, 1.0]];
         let mut outcomes = DecodingOutcomes::new(lists, Vec::new(), 1, 5).with_block_classes(Some(2));
-        let failing: Vec<u32> = (0..4000).filter(|&block| outcomes.levels_needed_for(1, block, 0, 0).is_none()).collect();
+        let failing: Vec<u32> =
+            (0..4000).filter(|&block| outcomes.levels_needed_for(1, block, 0, 0).is_none()).collect();
         // Equal shares, and the classes do not follow the block order.
         assert!((failing.len() as f64 / 4000.0 - 0.5).abs() < 0.02, "{}", failing.len());
         assert!(failing.windows(2).any(|pair| pair[1] != pair[0] + 1));

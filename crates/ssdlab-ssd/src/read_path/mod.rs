@@ -111,12 +111,28 @@ impl ReadStep {
 
     /// `levels` extra sensing levels, one page of results per level moved out, decoded.
     pub fn soft(levels: u32, overlap_previous_decode: bool) -> ReadStep {
-        ReadStep { hard_sense: false, extra_sensing_levels: levels, transfer_pages: levels, decode: true, overlap_previous_decode, cancelled_by_previous_decode: false, decoder: DecoderKind::LdpcSoft }
+        ReadStep {
+            hard_sense: false,
+            extra_sensing_levels: levels,
+            transfer_pages: levels,
+            decode: true,
+            overlap_previous_decode,
+            cancelled_by_previous_decode: false,
+            decoder: DecoderKind::LdpcSoft,
+        }
     }
 
     /// Look-ahead sensing of `levels` extra levels that the previous decode's success cancels.
     pub fn cancelled_sensing(levels: u32) -> ReadStep {
-        ReadStep { hard_sense: false, extra_sensing_levels: levels, transfer_pages: 0, decode: false, overlap_previous_decode: true, cancelled_by_previous_decode: true, decoder: DecoderKind::LdpcSoft }
+        ReadStep {
+            hard_sense: false,
+            extra_sensing_levels: levels,
+            transfer_pages: 0,
+            decode: false,
+            overlap_previous_decode: true,
+            cancelled_by_previous_decode: true,
+            decoder: DecoderKind::LdpcSoft,
+        }
     }
 }
 
@@ -163,20 +179,43 @@ pub trait ReadStrategy: Send {
 /// The strategy of a validated config; `seed` drives its decoding-outcome draws.
 pub fn build(config: &ReadPathConfig, seed: u64) -> Box<dyn ReadStrategy> {
     let levels = config.soft_sensing_levels;
-    let outcomes = || DecodingOutcomes::with_wear(config.decoding.tables(), config.decoding.chip_rows.clone(), levels, seed).drawing(config.decoding.draw).with_block_classes(config.decoding.block_classes);
+    let outcomes = || {
+        DecodingOutcomes::with_wear(config.decoding.tables(), config.decoding.chip_rows.clone(), levels, seed)
+            .drawing(config.decoding.draw)
+            .with_block_classes(config.decoding.block_classes)
+    };
     match config.strategy {
         ReadStrategyKind::HardDecision => Box::new(HardDecision),
         ReadStrategyKind::AlwaysSoft => Box::new(AlwaysSoft { levels }),
         ReadStrategyKind::TwoStep => Box::new(TwoStep { levels, look_ahead: config.look_ahead, outcomes: outcomes() }),
-        ReadStrategyKind::Progressive => Box::new(Progressive { levels, look_ahead: config.look_ahead, outcomes: outcomes() }),
+        ReadStrategyKind::Progressive => {
+            Box::new(Progressive { levels, look_ahead: config.look_ahead, outcomes: outcomes() })
+        }
         ReadStrategyKind::Conventional => {
             let tables = DecoderTables::new(&config.decoder_tables);
-            let switch_pe = (config.conventional_switch == ConventionalSwitch::DesignRetention).then(|| Conventional::switch_points(&tables, config.conventional_retention_hours, config.target_failure_probability));
+            let switch_pe = (config.conventional_switch == ConventionalSwitch::DesignRetention).then(|| {
+                Conventional::switch_points(
+                    &tables,
+                    config.conventional_retention_hours,
+                    config.target_failure_probability,
+                )
+            });
             let statistics = ReadPathStatistics {
-                switch_pe_cycles: switch_pe.as_ref().map(|switch| SwitchPoints { hot: Vec::new(), cold: Vec::new(), all: switch.iter().map(|&pe| pe.is_finite().then_some(pe)).collect() }),
+                switch_pe_cycles: switch_pe.as_ref().map(|switch| SwitchPoints {
+                    hot: Vec::new(),
+                    cold: Vec::new(),
+                    all: switch.iter().map(|&pe| pe.is_finite().then_some(pe)).collect(),
+                }),
                 ..ReadPathStatistics::default()
             };
-            Box::new(Conventional { levels, tables, target: config.target_failure_probability, switch_pe, rng: ssdlab_engine::random::Xoshiro256PlusPlus::seed_from_u64(seed), statistics })
+            Box::new(Conventional {
+                levels,
+                tables,
+                target: config.target_failure_probability,
+                switch_pe,
+                rng: ssdlab_engine::random::Xoshiro256PlusPlus::seed_from_u64(seed),
+                statistics,
+            })
         }
         ReadStrategyKind::AoaEcc => Box::new(AoaEcc::new(
             levels,

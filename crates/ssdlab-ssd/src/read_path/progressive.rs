@@ -23,7 +23,9 @@ impl ReadStrategy for Progressive {
     }
     fn plan(&mut self, context: &ReadContext) -> ReadPlan {
         let mut plan = ReadPlan::default();
-        if let HardAttempt::Failed { needed, look_ahead } = self.outcomes.hard_attempt(&mut plan, context, self.look_ahead, 1) {
+        if let HardAttempt::Failed { needed, look_ahead } =
+            self.outcomes.hard_attempt(&mut plan, context, self.look_ahead, 1)
+        {
             for level in 1..=needed.unwrap_or(self.levels) {
                 plan.push(ReadStep::soft(1, look_ahead && level == 1));
             }

@@ -23,7 +23,9 @@ impl ReadStrategy for TwoStep {
     }
     fn plan(&mut self, context: &ReadContext) -> ReadPlan {
         let mut plan = ReadPlan::default();
-        if let HardAttempt::Failed { look_ahead, .. } = self.outcomes.hard_attempt(&mut plan, context, self.look_ahead, self.levels) {
+        if let HardAttempt::Failed { look_ahead, .. } =
+            self.outcomes.hard_attempt(&mut plan, context, self.look_ahead, self.levels)
+        {
             plan.push(ReadStep::soft(self.levels, look_ahead));
         }
         plan

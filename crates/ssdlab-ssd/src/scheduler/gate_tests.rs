@@ -10,24 +10,14 @@ use crate::config::GcMode;
 const COPY: u64 = SENSE + PROGRAM;
 
 /// GC of `victims` blocks on `die`, one valid page each (copy then erase, victim after victim).
-fn collect_on_die(
-    s: &mut FlashScheduler,
-    layout: &DeviceLayout,
-    die: u32,
-    victims: usize,
-    now: SimTime,
-) {
+fn collect_on_die(s: &mut FlashScheduler, layout: &DeviceLayout, die: u32, victims: usize, now: SimTime) {
     let mut ops = Vec::new();
     for victim in 0..victims {
         let source = lower_page(layout, die, 2 * victim);
         ops.extend([
             FlashOp::GcRead { ppn: source },
-            FlashOp::GcProgram {
-                ppn: lower_page(layout, die, 2 * victim + 1),
-            },
-            FlashOp::Erase {
-                block: layout.block_of(source),
-            },
+            FlashOp::GcProgram { ppn: lower_page(layout, die, 2 * victim + 1) },
+            FlashOp::Erase { block: layout.block_of(source) },
         ]);
     }
     s.garbage_collection(now, &ops);
@@ -36,13 +26,7 @@ fn collect_on_die(
 /// A one-page host write to die 0 issued at `now`, closed through the gate with plane 0 holding
 /// `free_blocks` free blocks in the FTL.
 fn write_to_die_0(s: &mut FlashScheduler, layout: &DeviceLayout, now: SimTime, free_blocks: usize) {
-    let request = s.open_request(
-        now,
-        RequestTag {
-            latency_from: now,
-            ..tag(true)
-        },
-    );
+    let request = s.open_request(now, RequestTag { latency_from: now, ..tag(true) });
     let group = s.open_write_group(request, now);
     s.close_write_group_gated(group, now, &[lower_page(layout, 0, 7)], |_| free_blocks);
     s.close_request(request, now);
@@ -58,19 +42,12 @@ fn drain_gated(s: &mut FlashScheduler, free_blocks: usize) -> Vec<(bool, u64)> {
         }
     }
     assert_eq!(s.work_in_progress(), 0);
-    std::mem::take(s.completions())
-        .into_iter()
-        .map(|(tag, completion, _)| (tag.write, completion.0))
-        .collect()
+    std::mem::take(s.completions()).into_iter().map(|(tag, completion, _)| (tag.write, completion.0)).collect()
 }
 
 /// [`drain_gated`]'s write completions.
 fn writes_done(s: &mut FlashScheduler, free_blocks: usize) -> Vec<SimTime> {
-    drain_gated(s, free_blocks)
-        .into_iter()
-        .filter(|&(write, _)| write)
-        .map(|(_, time)| SimTime(time))
-        .collect()
+    drain_gated(s, free_blocks).into_iter().filter(|&(write, _)| write).map(|(_, time)| SimTime(time)).collect()
 }
 
 #[test]
@@ -95,19 +72,9 @@ fn foreground_a_write_at_the_low_watermark_waits_for_the_erase() {
     write_to_die_0(&mut s, &layout, SimTime::ZERO, 2);
     // Copy [0, 240], erase [240, 3240]; then the write's data moves and it programs.
     let erased = COPY + ERASE;
-    assert_eq!(
-        writes_done(&mut s, 2),
-        vec![SimTime(erased + TRANSFER + PROGRAM)]
-    );
+    assert_eq!(writes_done(&mut s, 2), vec![SimTime(erased + TRANSFER + PROGRAM)]);
     let statistics = s.write_hold_statistics().unwrap();
-    assert_eq!(
-        (
-            statistics.requests_held,
-            statistics.programs_held,
-            statistics.pages_held
-        ),
-        (1, 1, 1)
-    );
+    assert_eq!((statistics.requests_held, statistics.programs_held, statistics.pages_held), (1, 1, 1));
     assert_eq!(
         (
             statistics.wait_total_ns,
@@ -137,15 +104,9 @@ fn stop_servicing_writes_a_write_waits_until_the_pool_is_back_at_the_threshold()
     let first_erase = COPY + ERASE;
     // Released at 3,240 us: the data crosses the bus while the second copy takes the die [3240,
     // 3480], then programs.
-    assert_eq!(
-        writes_done(&mut s, 2),
-        vec![SimTime(first_erase + COPY + PROGRAM)]
-    );
+    assert_eq!(writes_done(&mut s, 2), vec![SimTime(first_erase + COPY + PROGRAM)]);
     assert_eq!(s.write_hold_statistics().unwrap().wait_max_ns, first_erase);
-    assert_eq!(
-        s.busy_until(),
-        SimTime(first_erase + COPY + PROGRAM + ERASE)
-    );
+    assert_eq!(s.busy_until(), SimTime(first_erase + COPY + PROGRAM + ERASE));
     // Another plane's GC does not hold this plane's writes (die 1's plane has an erase in flight).
     let (mut s, layout) = scheduler(true);
     s.set_gc_mode(GcMode::StopServicingWrites, 1, 3);
@@ -165,17 +126,11 @@ fn preemptible_gc_steps_aside_for_host_reads_above_the_hard_threshold() {
         let ops: Vec<FlashOp> = (0..2)
             .flat_map(|copy| {
                 [
-                    FlashOp::GcRead {
-                        ppn: lower_page(&layout, 0, copy),
-                    },
-                    FlashOp::GcProgram {
-                        ppn: lower_page(&layout, 0, copy + 2),
-                    },
+                    FlashOp::GcRead { ppn: lower_page(&layout, 0, copy) },
+                    FlashOp::GcProgram { ppn: lower_page(&layout, 0, copy + 2) },
                 ]
             })
-            .chain([FlashOp::Erase {
-                block: layout.block_of(lower_page(&layout, 0, 4)),
-            }])
+            .chain([FlashOp::Erase { block: layout.block_of(lower_page(&layout, 0, 4)) }])
             .collect();
         s.garbage_collection(SimTime::ZERO, &ops);
         // A write's close refreshes whether die 0 is urgent: it is above the hard threshold with
@@ -185,54 +140,25 @@ fn preemptible_gc_steps_aside_for_host_reads_above_the_hard_threshold() {
             while s.next_event_time().is_some_and(|time| time.0 < at) {
                 s.process_next_event();
             }
-            let read = s.open_request(
-                SimTime(at),
-                RequestTag {
-                    latency_from: SimTime(at),
-                    ..tag(false)
-                },
-            );
-            s.read(
-                SimTime(at),
-                lower_page(&layout, 0, 5),
-                &super::tests::plain(),
-                Waiter::Request(read),
-            );
+            let read = s.open_request(SimTime(at), RequestTag { latency_from: SimTime(at), ..tag(false) });
+            s.read(SimTime(at), lower_page(&layout, 0, 5), &super::tests::plain(), Waiter::Request(read));
             s.close_request(read, SimTime(at));
         }
         let done = drain_gated(&mut s, free_blocks);
-        (
-            done,
-            s.write_hold_statistics()
-                .map_or(0, |statistics| statistics.gc_yields),
-        )
+        (done, s.write_hold_statistics().map_or(0, |statistics| statistics.gc_yields))
     };
     // The write's data arrives at 20.48 us and its program waits for the first copy: [240, 440].
     // The first read, ready at 230, is booked behind it: [440, 480]. Stop-servicing (no yielding):
     // the second copy, ready at 240, is booked next: [480, 720]; the second read [720, 760].
     let (fifo, yields) = run(GcMode::StopServicingWrites, 5);
     let read_end = |start: u64| start + SENSE + TRANSFER + DECODE;
-    assert_eq!(
-        fifo,
-        vec![
-            (true, COPY + PROGRAM),
-            (false, read_end(440_000)),
-            (false, read_end(720_000))
-        ]
-    );
+    assert_eq!(fifo, vec![(true, COPY + PROGRAM), (false, read_end(440_000)), (false, read_end(720_000))]);
     assert_eq!(yields, 0);
     // Preemptible above the hard threshold (pool 4 of threshold 1): the second copy steps aside
     // while the die has host work booked: program [240, 440], reads [440, 480] and [480, 520], and
     // the copy at 520.
     let (preempted, yields) = run(GcMode::Preemptible, 5);
-    assert_eq!(
-        preempted,
-        vec![
-            (true, COPY + PROGRAM),
-            (false, read_end(440_000)),
-            (false, read_end(480_000))
-        ]
-    );
+    assert_eq!(preempted, vec![(true, COPY + PROGRAM), (false, read_end(440_000)), (false, read_end(480_000))]);
     assert_eq!(yields, 2);
     // Below the hard threshold (1 free, 1 erase pending: pool 0) GC stops yielding and the write
     // waits for the erase: the first read [240, 280], the second copy [280, 520], the second read
@@ -241,11 +167,7 @@ fn preemptible_gc_steps_aside_for_host_reads_above_the_hard_threshold() {
     let erase_end = 560_000 + ERASE;
     assert_eq!(
         urgent,
-        vec![
-            (false, read_end(240_000)),
-            (false, read_end(520_000)),
-            (true, erase_end + TRANSFER + PROGRAM)
-        ]
+        vec![(false, read_end(240_000)), (false, read_end(520_000)), (true, erase_end + TRANSFER + PROGRAM)]
     );
     assert_eq!(yields, 0);
 }

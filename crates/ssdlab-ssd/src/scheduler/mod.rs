@@ -20,11 +20,11 @@
 //! the channel's queue when the hard sensing is booked (later channel traffic is not foreseen).
 
 pub mod booking_log;
+#[cfg(test)]
+mod gate_tests;
 mod operations;
 mod plane_group;
 mod scm;
-#[cfg(test)]
-mod gate_tests;
 #[cfg(test)]
 mod tests;
 mod write_gate;
@@ -42,13 +42,13 @@ use crate::media::nand::NandTiming;
 /// the per-tier arrays stay within a few cache lines of the scheduler's hot fields).
 pub const MAX_TIERS: usize = 4;
 const TIER_MASK: usize = MAX_TIERS - 1;
+use crate::config::{DecoderKind, DecodersConfig, GcMode, DECODER_KINDS};
 use crate::ftl::FlashOp;
 use crate::geometry::Ppn;
-use crate::config::{DecoderKind, DecodersConfig, GcMode, DECODER_KINDS};
 use crate::read_path::ReadPlan;
 use operations::{GcJob, GcPhase, ReadJob, RequestProgress, Slab, Stage, WriteGroup, NO_BATCH, NO_PLANE};
-use write_gate::WriteGate;
 use ssdlab_engine::{MonotoneQueue, Server, SimDuration, SimTime};
+use write_gate::WriteGate;
 
 #[derive(Debug, Clone, Copy, Default, serde::Serialize)]
 pub struct FlashCounters {
@@ -163,7 +163,8 @@ impl FlashScheduler {
     /// Soft reads take the measured times of a full soft read of `levels` extra levels (either may be
     /// None: per level and per page as before).
     pub fn set_soft_read_timing(&mut self, levels: u32, sensing_ns: Option<u64>, transfer_ns: Option<u64>) {
-        self.soft_read = (sensing_ns.is_some() || transfer_ns.is_some()).then_some((levels.max(1), sensing_ns, transfer_ns));
+        self.soft_read =
+            (sensing_ns.is_some() || transfer_ns.is_some()).then_some((levels.max(1), sensing_ns, transfer_ns));
     }
 
     /// Sensing time of `levels` extra levels.
@@ -180,7 +181,9 @@ impl FlashScheduler {
     fn read_transfer_time(&self, step: &crate::read_path::ReadStep, channel: u32) -> u64 {
         let page = self.channel_page_ns[channel as usize];
         match self.soft_read {
-            Some((full, _, Some(total))) if step.extra_sensing_levels > 0 && step.transfer_pages >= step.extra_sensing_levels => {
+            Some((full, _, Some(total)))
+                if step.extra_sensing_levels > 0 && step.transfer_pages >= step.extra_sensing_levels =>
+            {
                 let other_pages = (step.transfer_pages - step.extra_sensing_levels) as u64;
                 total * step.extra_sensing_levels as u64 / full as u64 + other_pages * page
             }
@@ -201,12 +204,17 @@ impl FlashScheduler {
                     list => list.get(page_type).or(list.last()).copied().unwrap_or(0),
                 };
             }
-            self.decoders[kind as usize] = DecoderTiming { sense_ns, decode_ns: config.decode_latency_ns.unwrap_or(self.decode_ns) };
+            self.decoders[kind as usize] =
+                DecoderTiming { sense_ns, decode_ns: config.decode_latency_ns.unwrap_or(self.decode_ns) };
         }
     }
 
     pub fn new(layout: DeviceLayout, extra_sensing_ns: u64, decode_ns: u64, copyback: bool) -> Self {
-        let channel_page_ns = layout.tiers().iter().flat_map(|tier| std::iter::repeat_n(tier.page_transfer_ns, tier.geometry.channels as usize)).collect();
+        let channel_page_ns = layout
+            .tiers()
+            .iter()
+            .flat_map(|tier| std::iter::repeat_n(tier.page_transfer_ns, tier.geometry.channels as usize))
+            .collect();
         FlashScheduler {
             dies: vec![Server::new(); layout.dies_total() as usize],
             channels: vec![Server::new(); layout.channels_total() as usize],
@@ -219,7 +227,9 @@ impl FlashScheduler {
             interleave_partners: Vec::new(),
             copyback,
             tier_counters: [FlashCounters::default(); MAX_TIERS],
-            nand: std::array::from_fn(|index| layout.tiers().get(index).map_or_else(NandTiming::default, |tier| tier.nand.clone())),
+            nand: std::array::from_fn(|index| {
+                layout.tiers().get(index).map_or_else(NandTiming::default, |tier| tier.nand.clone())
+            }),
             tiers: layout.tiers().len(),
             events: MonotoneQueue::new(),
             requests: Slab::default(),
@@ -260,7 +270,10 @@ impl FlashScheduler {
                     .iter()
                     .filter(|&&other| other != class && base + other < chips)
                     .map(|&other| self.layout.dies_of_chip(base + other).start + position)
-                    .filter(|&partner| self.layout.tier_of_die(partner) == self.layout.tier_of_die(die) && partner < self.layout.dies_total())
+                    .filter(|&partner| {
+                        self.layout.tier_of_die(partner) == self.layout.tier_of_die(die)
+                            && partner < self.layout.dies_total()
+                    })
                     .collect()
             })
             .collect();
@@ -295,11 +308,14 @@ impl FlashScheduler {
     /// Operation counters of each tier, in layout order. Every transfer moves whole pages, so the
     /// bytes moved are counted here rather than on every transfer.
     pub fn tier_counters(&self) -> Vec<FlashCounters> {
-        self.tier_counters[..self.tiers].iter().map(|counters| FlashCounters {
+        self.tier_counters[..self.tiers]
+            .iter()
+            .map(|counters| FlashCounters {
                 transfer_bytes: counters.page_transfers * self.page_bytes,
                 read_page_transfers: counters.page_transfers - counters.write_page_transfers,
                 ..*counters
-            }).collect()
+            })
+            .collect()
     }
 
     /// Busy time booked on each die and each channel.
@@ -491,7 +507,9 @@ impl FlashScheduler {
                 // from the previous sensing's end until that decode ends (at most the full sensing).
                 let previous = steps[index - 1];
                 let transfer_start = sense_end.max(self.channels[job.channel as usize].busy_until());
-                let decoded = transfer_start.0 + self.read_transfer_time(&previous, job.channel) + if previous.decode { self.decoders[previous.decoder as usize].decode_ns } else { 0 };
+                let decoded = transfer_start.0
+                    + self.read_transfer_time(&previous, job.channel)
+                    + if previous.decode { self.decoders[previous.decoder as usize].decode_ns } else { 0 };
                 let full = self.extra_sensing_time(step.extra_sensing_levels);
                 let held = decoded.saturating_sub(sense_end.0).min(full);
                 if held > 0 {
@@ -530,7 +548,8 @@ impl FlashScheduler {
         let sense_ns = hard_ns + self.extra_sensing_time(step.extra_sensing_levels);
         let mut sensed = now;
         if sense_ns > 0 {
-            sensed = self.book_sensing(now, job.die, sense_ns, step.hard_sense as u64, step.extra_sensing_levels as u64);
+            sensed =
+                self.book_sensing(now, job.die, sense_ns, step.hard_sense as u64, step.extra_sensing_levels as u64);
             let counters = &mut self.tier_counters[self.layout.tier_of_die(job.die) & TIER_MASK];
             counters.page_reads += step.hard_sense as u64;
             counters.extra_sensing_levels += step.extra_sensing_levels as u64;
@@ -630,7 +649,15 @@ impl FlashScheduler {
     /// Holds host writes back for garbage collection as `mode` says (nothing in `background`
     /// mode); `low_watermark_blocks` is the foreground mode's threshold.
     pub fn set_gc_mode(&mut self, mode: GcMode, write_hold_threshold_blocks: u32, low_watermark_blocks: u32) {
-        self.gate = (mode != GcMode::Background).then(|| WriteGate::new(mode, write_hold_threshold_blocks, low_watermark_blocks, self.layout.planes_total() as usize, self.layout.dies_total() as usize));
+        self.gate = (mode != GcMode::Background).then(|| {
+            WriteGate::new(
+                mode,
+                write_hold_threshold_blocks,
+                low_watermark_blocks,
+                self.layout.planes_total() as usize,
+                self.layout.dies_total() as usize,
+            )
+        });
         self.gc_yields = mode == GcMode::Preemptible;
     }
 
@@ -763,7 +790,11 @@ impl FlashScheduler {
         self.write_groups.release(id);
         let length = self.channel_page_ns[group.channel as usize] * group.pages as u64;
         let data_in = self.book(now, Resource::Channel(group.channel), length) + SimDuration(length);
-        self.events.schedule(data_in, (Stage::Program { die: group.die, pages: group.pages, request: group.request, page_type: group.page_type }).pack());
+        self.events.schedule(
+            data_in,
+            (Stage::Program { die: group.die, pages: group.pages, request: group.request, page_type: group.page_type })
+                .pack(),
+        );
     }
 
     fn program(&mut self, die: u32, pages: u32, request: u32, page_type: u8, now: SimTime) {
@@ -823,7 +854,7 @@ impl FlashScheduler {
 
     /// The longest continuous run of background work (GC, migration, drain) on one die, in ns.
     pub fn longest_background_span_ns(&self) -> u64 {
-        self.background_runs.iter().map(|run| run.1.0 - run.0.0).fold(self.longest_background_ns, u64::max)
+        self.background_runs.iter().map(|run| run.1 .0 - run.0 .0).fold(self.longest_background_ns, u64::max)
     }
 
     /// When the work booked on a die ends.
@@ -843,7 +874,7 @@ impl FlashScheduler {
             run.1 = end;
         } else {
             // A run is measured when it ends (here) or at the end (the open runs).
-            self.longest_background_ns = self.longest_background_ns.max(run.1.0 - run.0.0);
+            self.longest_background_ns = self.longest_background_ns.max(run.1 .0 - run.0 .0);
             *run = (start, end);
         }
         end
@@ -885,7 +916,13 @@ impl FlashScheduler {
                 one_die = false;
                 break;
             }
-            index += if matches!(ops[index], FlashOp::GcRead { .. }) && matches!(ops.get(index + 1), Some(FlashOp::GcProgram { .. })) { 2 } else { 1 };
+            index += if matches!(ops[index], FlashOp::GcRead { .. })
+                && matches!(ops.get(index + 1), Some(FlashOp::GcProgram { .. }))
+            {
+                2
+            } else {
+                1
+            };
         }
         if one_die {
             let id = self.new_chain(now, batch, waiter);
@@ -898,7 +935,13 @@ impl FlashScheduler {
         chains.clear();
         let mut index = 0;
         while index < ops.len() {
-            let length = if matches!(ops[index], FlashOp::GcRead { .. }) && matches!(ops.get(index + 1), Some(FlashOp::GcProgram { .. })) { 2 } else { 1 };
+            let length = if matches!(ops[index], FlashOp::GcRead { .. })
+                && matches!(ops.get(index + 1), Some(FlashOp::GcProgram { .. }))
+            {
+                2
+            } else {
+                1
+            };
             let die = die_of(self, &ops[index]);
             let id = match chains.iter().find(|(chain_die, _)| *chain_die == die) {
                 Some(&(_, id)) => id,
@@ -988,7 +1031,9 @@ impl FlashScheduler {
                     if self.copyback && (same_die || self.layout.die_of_given(one_tier, destination) == die) {
                         // Copyback read and program are one die operation: the page stays in the
                         // plane's register in between, which no other command may overwrite.
-                        let length = read_ns + self.nand[tier & TIER_MASK].program_ns[self.layout.page_type_given(one_tier, destination)];
+                        let length = read_ns
+                            + self.nand[tier & TIER_MASK].program_ns
+                                [self.layout.page_type_given(one_tier, destination)];
                         let end = self.book_background(now, die, length);
                         self.tier_counters[tier & TIER_MASK].page_programs += 1;
                         (2, GcPhase::Sense, end)
@@ -998,35 +1043,47 @@ impl FlashScheduler {
                     }
                 }
                 (FlashOp::GcRead { ppn }, GcPhase::Transfer) => {
-                    let Some(FlashOp::GcProgram { ppn: destination }) = next else { unreachable!("checked when sensed") };
+                    let Some(FlashOp::GcProgram { ppn: destination }) = next else {
+                        unreachable!("checked when sensed")
+                    };
                     let channel = self.layout.channel_of_die_given(one_tier, self.layout.die_of_given(one_tier, ppn));
-                    let destination_channel = self.layout.channel_of_die_given(one_tier, self.layout.die_of_given(one_tier, destination));
+                    let destination_channel =
+                        self.layout.channel_of_die_given(one_tier, self.layout.die_of_given(one_tier, destination));
                     // Out and back on one channel is one booking of two pages; across channels the
                     // page goes out on the source channel now and in on the destination's later.
                     let pages = if destination_channel == channel { 2 } else { 1 };
                     let length = pages * self.channel_page_ns[channel as usize];
-                    let back = self.book(now, Resource::Channel(channel), length) + SimDuration(length + self.decode_ns);
-                    let counters = &mut self.tier_counters[self.layout.tier_of_channel_given(one_tier, channel) & TIER_MASK];
+                    let back =
+                        self.book(now, Resource::Channel(channel), length) + SimDuration(length + self.decode_ns);
+                    let counters =
+                        &mut self.tier_counters[self.layout.tier_of_channel_given(one_tier, channel) & TIER_MASK];
                     counters.page_transfers += pages;
                     counters.write_page_transfers += pages;
                     counters.decodes += 1;
                     (0, if pages == 2 { GcPhase::Program } else { GcPhase::TransferIn }, back)
                 }
                 (FlashOp::GcRead { .. }, GcPhase::TransferIn) => {
-                    let Some(FlashOp::GcProgram { ppn: destination }) = next else { unreachable!("checked when sensed") };
-                    let channel = self.layout.channel_of_die_given(one_tier, self.layout.die_of_given(one_tier, destination));
+                    let Some(FlashOp::GcProgram { ppn: destination }) = next else {
+                        unreachable!("checked when sensed")
+                    };
+                    let channel =
+                        self.layout.channel_of_die_given(one_tier, self.layout.die_of_given(one_tier, destination));
                     let length = self.channel_page_ns[channel as usize];
                     let arrived = self.book(now, Resource::Channel(channel), length) + SimDuration(length);
-                    let counters = &mut self.tier_counters[self.layout.tier_of_channel_given(one_tier, channel) & TIER_MASK];
+                    let counters =
+                        &mut self.tier_counters[self.layout.tier_of_channel_given(one_tier, channel) & TIER_MASK];
                     counters.page_transfers += 1;
                     counters.write_page_transfers += 1;
                     (0, GcPhase::Program, arrived)
                 }
                 (FlashOp::GcRead { ppn }, GcPhase::Program) => {
-                    let Some(FlashOp::GcProgram { ppn: destination }) = next else { unreachable!("checked when sensed") };
+                    let Some(FlashOp::GcProgram { ppn: destination }) = next else {
+                        unreachable!("checked when sensed")
+                    };
                     let die = self.layout.die_of_given(one_tier, destination);
                     let tier = self.layout.tier_of_die_given(one_tier, die);
-                    let program_ns = self.nand[tier & TIER_MASK].program_ns[self.layout.page_type_given(one_tier, destination)];
+                    let program_ns =
+                        self.nand[tier & TIER_MASK].program_ns[self.layout.page_type_given(one_tier, destination)];
                     let end = self.book_background(now, die, program_ns);
                     let start = SimTime(end.0 - program_ns);
                     let job = self.gc_jobs.get_mut(id);
@@ -1134,7 +1191,11 @@ impl FlashScheduler {
 
     /// Operations not finished (for the end-of-run check): pending events and open records.
     pub fn work_in_progress(&self) -> usize {
-        self.events.len() + self.requests.in_use() + self.read_jobs.in_use() + self.write_groups.in_use() + self.gc_jobs.in_use()
+        self.events.len()
+            + self.requests.in_use()
+            + self.read_jobs.in_use()
+            + self.write_groups.in_use()
+            + self.gc_jobs.in_use()
     }
 
     /// Busy time booked on all dies and all channels (for utilisation).
@@ -1146,7 +1207,13 @@ impl FlashScheduler {
 
     /// When the last booked flash operation ends.
     pub fn busy_until(&self) -> SimTime {
-        self.dies.iter().chain(self.channels.iter()).map(Server::busy_until).max().unwrap_or(SimTime::ZERO).max(self.scm_busy_until())
+        self.dies
+            .iter()
+            .chain(self.channels.iter())
+            .map(Server::busy_until)
+            .max()
+            .unwrap_or(SimTime::ZERO)
+            .max(self.scm_busy_until())
     }
 
     pub fn dies(&self) -> usize {

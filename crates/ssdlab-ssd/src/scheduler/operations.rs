@@ -83,17 +83,29 @@ impl Stage {
     pub fn pack(self) -> u64 {
         let (variant, fields): (u64, u64) = match self {
             // channel: 16 bits, pages: 11 bits, waiter: 34 bits.
-            Stage::PlainTransfer { channel, pages, waiter } => (0, (channel as u64) << 45 | (pages as u64 & 0x7FF) << 34 | waiter.pack()),
+            Stage::PlainTransfer { channel, pages, waiter } => {
+                (0, (channel as u64) << 45 | (pages as u64 & 0x7FF) << 34 | waiter.pack())
+            }
             Stage::PlannedSense { job } => (1, job as u64),
             // step: 8 bits, job: 32 bits.
             Stage::PlannedTransfer { job, step } => (2, (step as u64 & 0xFF) << 32 | job as u64),
             Stage::GroupTransfer { group } => (3, group as u64),
             // die: 20 bits, pages: 7 bits, page type: 2 bits, request: 32 bits.
-            Stage::Program { die, pages, request, page_type } => (4, (die as u64 & 0xF_FFFF) << 41 | (pages as u64 & 0x7F) << 34 | (page_type as u64 & 3) << 32 | request as u64),
+            Stage::Program { die, pages, request, page_type } => (
+                4,
+                (die as u64 & 0xF_FFFF) << 41
+                    | (pages as u64 & 0x7F) << 34
+                    | (page_type as u64 & 3) << 32
+                    | request as u64,
+            ),
             Stage::GarbageCollection { job } => (5, job as u64),
             // bank or channel: 16 bits, sectors: 11 bits, waiter: 34 bits (as PlainTransfer).
-            Stage::ScmBankWrite { bank, sectors, waiter } => (6, (bank as u64) << 45 | (sectors as u64 & 0x7FF) << 34 | waiter.pack()),
-            Stage::ScmTransfer { channel, sectors, waiter } => (7, (channel as u64) << 45 | (sectors as u64 & 0x7FF) << 34 | waiter.pack()),
+            Stage::ScmBankWrite { bank, sectors, waiter } => {
+                (6, (bank as u64) << 45 | (sectors as u64 & 0x7FF) << 34 | waiter.pack())
+            }
+            Stage::ScmTransfer { channel, sectors, waiter } => {
+                (7, (channel as u64) << 45 | (sectors as u64 & 0x7FF) << 34 | waiter.pack())
+            }
         };
         variant << VARIANT_SHIFT | fields
     }
@@ -102,14 +114,31 @@ impl Stage {
     pub fn unpack(bits: u64) -> Stage {
         let low = (bits & FIELD_32) as u32;
         match bits >> VARIANT_SHIFT {
-            0 => Stage::PlainTransfer { channel: ((bits >> 45) & 0xFFFF) as u32, pages: ((bits >> 34) & 0x7FF) as u32, waiter: Waiter::unpack(bits & 0x3_FFFF_FFFF) },
+            0 => Stage::PlainTransfer {
+                channel: ((bits >> 45) & 0xFFFF) as u32,
+                pages: ((bits >> 34) & 0x7FF) as u32,
+                waiter: Waiter::unpack(bits & 0x3_FFFF_FFFF),
+            },
             1 => Stage::PlannedSense { job: low },
             2 => Stage::PlannedTransfer { job: low, step: ((bits >> 32) & 0xFF) as u32 },
             3 => Stage::GroupTransfer { group: low },
-            4 => Stage::Program { die: ((bits >> 41) & 0xF_FFFF) as u32, pages: ((bits >> 34) & 0x7F) as u32, page_type: ((bits >> 32) & 3) as u8, request: low },
+            4 => Stage::Program {
+                die: ((bits >> 41) & 0xF_FFFF) as u32,
+                pages: ((bits >> 34) & 0x7F) as u32,
+                page_type: ((bits >> 32) & 3) as u8,
+                request: low,
+            },
             5 => Stage::GarbageCollection { job: low },
-            6 => Stage::ScmBankWrite { bank: ((bits >> 45) & 0xFFFF) as u32, sectors: ((bits >> 34) & 0x7FF) as u32, waiter: Waiter::unpack(bits & 0x3_FFFF_FFFF) },
-            _ => Stage::ScmTransfer { channel: ((bits >> 45) & 0xFFFF) as u32, sectors: ((bits >> 34) & 0x7FF) as u32, waiter: Waiter::unpack(bits & 0x3_FFFF_FFFF) },
+            6 => Stage::ScmBankWrite {
+                bank: ((bits >> 45) & 0xFFFF) as u32,
+                sectors: ((bits >> 34) & 0x7FF) as u32,
+                waiter: Waiter::unpack(bits & 0x3_FFFF_FFFF),
+            },
+            _ => Stage::ScmTransfer {
+                channel: ((bits >> 45) & 0xFFFF) as u32,
+                sectors: ((bits >> 34) & 0x7FF) as u32,
+                waiter: Waiter::unpack(bits & 0x3_FFFF_FFFF),
+            },
         }
     }
 }
@@ -132,11 +161,24 @@ pub struct RequestProgress {
 impl RequestProgress {
     pub fn new(now: SimTime, tag: RequestTag) -> Self {
         // One count for the opening itself, so the request cannot complete while chains are added.
-        RequestProgress { completion: now, latency_from: tag.latency_from, size_bytes: tag.size_bytes, outstanding: 1, write: tag.write, delete: tag.delete, held: false }
+        RequestProgress {
+            completion: now,
+            latency_from: tag.latency_from,
+            size_bytes: tag.size_bytes,
+            outstanding: 1,
+            write: tag.write,
+            delete: tag.delete,
+            held: false,
+        }
     }
 
     pub fn tag(&self) -> RequestTag {
-        RequestTag { latency_from: self.latency_from, size_bytes: self.size_bytes, write: self.write, delete: self.delete }
+        RequestTag {
+            latency_from: self.latency_from,
+            size_bytes: self.size_bytes,
+            write: self.write,
+            delete: self.delete,
+        }
     }
 }
 

@@ -39,7 +39,13 @@ impl FlashScheduler {
     pub fn attach_scm(&mut self, timing: ScmTiming) {
         let banks = timing.banks as usize;
         let channels = timing.channels as usize;
-        self.scm = Some(Box::new(ScmUnit { timing, banks: vec![Server::new(); banks], channels: vec![Server::new(); channels], counters: ScmCounters::default(), per_bank: vec![0; banks] }));
+        self.scm = Some(Box::new(ScmUnit {
+            timing,
+            banks: vec![Server::new(); banks],
+            channels: vec![Server::new(); channels],
+            counters: ScmCounters::default(),
+            per_bank: vec![0; banks],
+        }));
     }
 
     /// Counts per bank of `slots`; returns the unit (taken out of the scheduler while it is worked on).
@@ -60,7 +66,10 @@ impl FlashScheduler {
         }
         let mut unit = self.scm_tally(slots);
         for channel in 0..unit.timing.channels {
-            let sectors: u64 = (channel..unit.timing.banks).step_by(unit.timing.channels as usize).map(|bank| unit.per_bank[bank as usize] as u64).sum();
+            let sectors: u64 = (channel..unit.timing.banks)
+                .step_by(unit.timing.channels as usize)
+                .map(|bank| unit.per_bank[bank as usize] as u64)
+                .sum();
             if sectors == 0 {
                 continue;
             }
@@ -128,7 +137,10 @@ impl FlashScheduler {
     /// Busy time booked on all SCM banks and on all SCM channels.
     pub fn scm_busy(&self) -> (SimDuration, SimDuration) {
         self.scm.as_ref().map_or((SimDuration(0), SimDuration(0)), |unit| {
-            (SimDuration(unit.banks.iter().map(|bank| bank.booked().0).sum()), SimDuration(unit.channels.iter().map(|channel| channel.booked().0).sum()))
+            (
+                SimDuration(unit.banks.iter().map(|bank| bank.booked().0).sum()),
+                SimDuration(unit.channels.iter().map(|channel| channel.booked().0).sum()),
+            )
         })
     }
 
@@ -139,7 +151,9 @@ impl FlashScheduler {
 
     /// When the last booked SCM operation ends.
     pub(super) fn scm_busy_until(&self) -> SimTime {
-        self.scm.as_ref().map_or(SimTime::ZERO, |unit| unit.banks.iter().chain(unit.channels.iter()).map(Server::busy_until).max().unwrap_or(SimTime::ZERO))
+        self.scm.as_ref().map_or(SimTime::ZERO, |unit| {
+            unit.banks.iter().chain(unit.channels.iter()).map(Server::busy_until).max().unwrap_or(SimTime::ZERO)
+        })
     }
 
     /// Clears the SCM's counters and booked time (after preconditioning, which books nothing on it,

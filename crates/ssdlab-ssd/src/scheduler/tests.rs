@@ -43,7 +43,11 @@ pub(super) fn scheduler(copyback: bool) -> (FlashScheduler, DeviceLayout) {
 
 /// A lower page (fastest type) on `die`, the `nth` such page.
 pub(super) fn lower_page(geometry: &DeviceLayout, die: u32, nth: usize) -> Ppn {
-    (0..geometry.pages_total() as u32).map(Ppn).filter(|&ppn| geometry.die_of(ppn) == die && geometry.page_type(ppn) == 0).nth(nth).expect("enough lower pages")
+    (0..geometry.pages_total() as u32)
+        .map(Ppn)
+        .filter(|&ppn| geometry.die_of(ppn) == die && geometry.page_type(ppn) == 0)
+        .nth(nth)
+        .expect("enough lower pages")
 }
 
 pub(super) fn tag(write: bool) -> RequestTag {
@@ -127,7 +131,10 @@ fn copyback_copies_hold_the_die_and_a_host_read_ready_earlier_goes_before_the_er
     let (mut s, g) = scheduler(true);
     let (source, destination) = (lower_page(&g, 0, 0), lower_page(&g, 0, 1));
     let block = g.block_of(source);
-    s.garbage_collection(SimTime::ZERO, &[FlashOp::GcRead { ppn: source }, FlashOp::GcProgram { ppn: destination }, FlashOp::Erase { block }]);
+    s.garbage_collection(
+        SimTime::ZERO,
+        &[FlashOp::GcRead { ppn: source }, FlashOp::GcProgram { ppn: destination }, FlashOp::Erase { block }],
+    );
     // The copy (sense + program, one die operation) ends at 240 us; the erase becomes ready then.
     let read_at = SimTime(1_000);
     let read = s.open_request(read_at, tag(false));
@@ -137,7 +144,10 @@ fn copyback_copies_hold_the_die_and_a_host_read_ready_earlier_goes_before_the_er
     let copy_end = SENSE + PROGRAM;
     assert_eq!(done, vec![(tag(false), SimTime(copy_end + SENSE + TRANSFER + DECODE))]);
     assert_eq!(s.busy_until(), SimTime(copy_end + SENSE + ERASE));
-    assert_eq!((s.counters().page_reads, s.counters().page_programs, s.counters().block_erases, s.counters().page_transfers), (2, 1, 1, 1));
+    assert_eq!(
+        (s.counters().page_reads, s.counters().page_programs, s.counters().block_erases, s.counters().page_transfers),
+        (2, 1, 1, 1)
+    );
 }
 
 #[test]
@@ -209,7 +219,11 @@ const TLC_TRANSFER: u64 = 40_960;
 /// The copies of a migration: `pages` MLC lower pages to the first pages of TLC block 0.
 fn migration(layout: &DeviceLayout, pages: usize) -> Vec<FlashOp> {
     let tlc = layout.tier(1).first_page;
-    (0..pages).flat_map(|k| [FlashOp::GcRead { ppn: lower_page(layout, 0, k) }, FlashOp::GcProgram { ppn: Ppn(tlc + k as u32) }]).collect()
+    (0..pages)
+        .flat_map(|k| {
+            [FlashOp::GcRead { ppn: lower_page(layout, 0, k) }, FlashOp::GcProgram { ppn: Ppn(tlc + k as u32) }]
+        })
+        .collect()
 }
 
 #[test]
@@ -220,7 +234,10 @@ fn a_cross_tier_copy_reads_moves_over_both_channels_and_programs_on_the_destinat
     // Sense on MLC, out over MLC's bus, decode, in over TLC's bus, program on TLC.
     assert_eq!(s.busy_until(), SimTime(SENSE + TRANSFER + DECODE + TLC_TRANSFER + TLC_PROGRAM));
     let (mlc, tlc) = (s.tier_counters()[0], s.tier_counters()[1]);
-    assert_eq!((mlc.page_reads, mlc.page_transfers, mlc.decodes, mlc.transfer_bytes, mlc.page_programs), (1, 1, 1, 4096, 0));
+    assert_eq!(
+        (mlc.page_reads, mlc.page_transfers, mlc.decodes, mlc.transfer_bytes, mlc.page_programs),
+        (1, 1, 1, 4096, 0)
+    );
     assert_eq!((tlc.page_reads, tlc.page_transfers, tlc.transfer_bytes, tlc.page_programs), (0, 1, 4096, 1));
     assert_eq!(s.work_in_progress(), 0);
 }
@@ -313,16 +330,27 @@ fn one_read(s: &mut FlashScheduler, ppn: Ppn, steps: &[ReadStep]) -> SimTime {
 #[test]
 fn each_decoder_plan_senses_transfers_and_decodes_for_its_own_time() {
     use crate::config::DecoderKind;
-    let upper = |g: &DeviceLayout| (0..g.pages_total() as u32).map(Ppn).find(|&p| g.die_of(p) == 0 && g.page_type(p) == 1).expect("an upper page");
+    let upper = |g: &DeviceLayout| {
+        (0..g.pages_total() as u32).map(Ppn).find(|&p| g.die_of(p) == 0 && g.page_type(p) == 1).expect("an upper page")
+    };
     // BCH: the page's plain hard read (40 us lower), one page, BCH's own 5 us decode.
     let (mut s, g) = seed000_scheduler();
-    assert_eq!(one_read(&mut s, lower_page(&g, 0, 0), &[ReadStep::hard(DecoderKind::Bch, 1)]), SimTime(SENSE + TRANSFER + 5_000));
+    assert_eq!(
+        one_read(&mut s, lower_page(&g, 0, 0), &[ReadStep::hard(DecoderKind::Bch, 1)]),
+        SimTime(SENSE + TRANSFER + 5_000)
+    );
     // Quick-LDPC: its own sensing per page type (62 us on an upper page), LDPC's 8 us decode.
     let (mut s, g) = seed000_scheduler();
-    assert_eq!(one_read(&mut s, upper(&g), &[ReadStep::hard(DecoderKind::QuickLdpc, 1)]), SimTime(62_000 + TRANSFER + DECODE));
+    assert_eq!(
+        one_read(&mut s, upper(&g), &[ReadStep::hard(DecoderKind::QuickLdpc, 1)]),
+        SimTime(62_000 + TRANSFER + DECODE)
+    );
     // EP-LDPC: the word line in 102 us whatever the page type, two pages out, one decode.
     let (mut s, g) = seed000_scheduler();
-    assert_eq!(one_read(&mut s, lower_page(&g, 0, 0), &[ReadStep::hard(DecoderKind::EpLdpc, 2)]), SimTime(102_000 + 2 * TRANSFER + DECODE));
+    assert_eq!(
+        one_read(&mut s, lower_page(&g, 0, 0), &[ReadStep::hard(DecoderKind::EpLdpc, 2)]),
+        SimTime(102_000 + 2 * TRANSFER + DECODE)
+    );
     // Soft LDPC as the conventional policy reads it: hard + 6 levels (14 us each), 7 pages, one decode.
     let (mut s, g) = seed000_scheduler();
     let soft = ReadStep { hard_sense: true, transfer_pages: 7, ..ReadStep::soft(6, false) };
@@ -331,7 +359,11 @@ fn each_decoder_plan_senses_transfers_and_decodes_for_its_own_time() {
     let (mut s, g) = seed000_scheduler();
     let first = SENSE + TRANSFER + DECODE;
     assert_eq!(
-        one_read(&mut s, lower_page(&g, 0, 0), &[ReadStep::hard(DecoderKind::QuickLdpc, 1), ReadStep::hard(DecoderKind::EpLdpc, 2)]),
+        one_read(
+            &mut s,
+            lower_page(&g, 0, 0),
+            &[ReadStep::hard(DecoderKind::QuickLdpc, 1), ReadStep::hard(DecoderKind::EpLdpc, 2)]
+        ),
         SimTime(first + 102_000 + 2 * TRANSFER + DECODE)
     );
 }
@@ -345,7 +377,10 @@ fn measured_soft_read_timing_replaces_per_level_and_per_page_times() {
     assert_eq!(one_read(&mut s, lower_page(&g, 0, 0), &[ReadStep::soft(6, false)]), SimTime(125_000 + 80_000 + DECODE));
     let (mut s, g) = scheduler(true);
     s.set_soft_read_timing(6, Some(125_000), Some(80_000));
-    assert_eq!(one_read(&mut s, lower_page(&g, 0, 0), &[ReadStep::soft(2, false)]), SimTime(125_000 / 3 + 80_000 / 3 + DECODE));
+    assert_eq!(
+        one_read(&mut s, lower_page(&g, 0, 0), &[ReadStep::soft(2, false)]),
+        SimTime(125_000 / 3 + 80_000 / 3 + DECODE)
+    );
     // Hard sensing plus the soft levels in one step: the hard page moves at the page rate.
     let (mut s, g) = scheduler(true);
     s.set_soft_read_timing(6, Some(125_000), Some(80_000));

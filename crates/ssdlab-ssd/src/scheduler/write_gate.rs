@@ -169,14 +169,7 @@ impl WriteGate {
     }
 
     /// Holds program group `group` (of `pages` pages) on `plane` from `now`.
-    pub(super) fn hold(
-        &mut self,
-        plane: u32,
-        group: u32,
-        pages: u32,
-        since: SimTime,
-        now: SimTime,
-    ) {
+    pub(super) fn hold(&mut self, plane: u32, group: u32, pages: u32, since: SimTime, now: SimTime) {
         self.statistics.programs_held += 1;
         self.statistics.pages_held += pages as u64;
         self.hold_again(plane, group, since, now);
@@ -191,8 +184,7 @@ impl WriteGate {
                 self.any_blocked_since = now;
             }
             self.planes_blocked += 1;
-            self.statistics.max_planes_blocked =
-                self.statistics.max_planes_blocked.max(self.planes_blocked);
+            self.statistics.max_planes_blocked = self.statistics.max_planes_blocked.max(self.planes_blocked);
         }
         queue.push_back(Held { group, since });
     }
@@ -252,10 +244,7 @@ mod tests {
         // 3 free in the FTL, 1 not yet erased: 2 erased, at the threshold.
         assert!(!gate.holds(0, 3));
         assert!(gate.holds(0, 2));
-        assert!(
-            !gate.holds(1, 0),
-            "another plane's erase does not hold this one"
-        );
+        assert!(!gate.holds(1, 0), "another plane's erase does not hold this one");
         gate.erase_ended(0);
         assert!(!gate.holds(0, 2));
         assert_eq!(gate.erases_ended().as_slice(), &[0]);
@@ -293,9 +282,6 @@ mod tests {
         assert_eq!(statistics.any_plane_blocked_ns, 300);
         assert_eq!(statistics.max_planes_blocked, 2);
         assert_eq!((statistics.programs_held, statistics.pages_held), (3, 4));
-        assert_eq!(
-            (statistics.wait_total_ns, statistics.wait_max_ns),
-            (210 + 100 + 250, 250)
-        );
+        assert_eq!((statistics.wait_total_ns, statistics.wait_max_ns), (210 + 100 + 250, 250));
     }
 }

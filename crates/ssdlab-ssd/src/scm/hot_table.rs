@@ -26,7 +26,13 @@ pub struct HotTable {
 
 impl HotTable {
     pub fn new(capacity: u32) -> Self {
-        HotTable { capacity: capacity.max(1), index: HashMap::with_capacity(capacity as usize), entries: Vec::with_capacity(capacity as usize), newest: NONE, oldest: NONE }
+        HotTable {
+            capacity: capacity.max(1),
+            index: HashMap::with_capacity(capacity as usize),
+            entries: Vec::with_capacity(capacity as usize),
+            newest: NONE,
+            oldest: NONE,
+        }
     }
 
     pub fn contains(&self, address: u32) -> bool {

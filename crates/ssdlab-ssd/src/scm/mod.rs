@@ -123,7 +123,8 @@ impl ScmPlacement {
             return None;
         }
         let free = self.store.free_slots();
-        (free < new_sectors || free - new_sectors < self.evict_below_slots).then(|| (new_sectors + self.evict_to_slots).min(self.store.capacity()))
+        (free < new_sectors || free - new_sectors < self.evict_below_slots)
+            .then(|| (new_sectors + self.evict_to_slots).min(self.store.capacity()))
     }
 
     /// The next page to evict: the oldest that is neither fragmented nor in the LRU table, else (all
@@ -159,7 +160,13 @@ mod tests {
     use super::*;
 
     fn placement(slots: u32) -> ScmPlacement {
-        let config = HybridScmConfig { hot_table_entries: 4, fragment_fraction: 0.5, evict_below_free_fraction: 0.25, evict_to_free_fraction: 0.5, wear_leveling_threshold_writes: 1000 };
+        let config = HybridScmConfig {
+            hot_table_entries: 4,
+            fragment_fraction: 0.5,
+            evict_below_free_fraction: 0.25,
+            evict_to_free_fraction: 0.5,
+            wear_leveling_threshold_writes: 1000,
+        };
         ScmPlacement::new(&config, slots, 8, false, false)
     }
 

@@ -148,7 +148,9 @@ impl ScmStore {
                 slot
             } else {
                 match self.free.peek() {
-                    Some(&Reverse((coolest, _))) if self.writes[held as usize] >= coolest.saturating_add(self.threshold) => {
+                    Some(&Reverse((coolest, _)))
+                        if self.writes[held as usize] >= coolest.saturating_add(self.threshold) =>
+                    {
                         let Some(Reverse((_, slot))) = self.free.pop() else { unreachable!("peeked") };
                         self.free.push(Reverse((self.writes[held as usize], held)));
                         self.wear_leveling_moves += 1;
@@ -218,13 +220,22 @@ impl ScmStore {
     /// (most writes to one slot, mean writes per slot).
     pub fn wear(&self) -> (u32, f64) {
         let max = self.writes.iter().copied().max().unwrap_or(0);
-        let mean = if self.writes.is_empty() { 0.0 } else { self.writes.iter().map(|&w| w as f64).sum::<f64>() / self.writes.len() as f64 };
+        let mean = if self.writes.is_empty() {
+            0.0
+        } else {
+            self.writes.iter().map(|&w| w as f64).sum::<f64>() / self.writes.len() as f64
+        };
         (max, mean)
     }
 
     /// Bytes held by the store's tables.
     pub fn memory_bytes(&self) -> u64 {
-        (self.writes.capacity() * 4 + self.slot_tags.capacity() * 4 + self.free.capacity() * 8 + self.page_slots.capacity() * 4 + self.pages.capacity() * 28 + self.order.capacity() * 16) as u64
+        (self.writes.capacity() * 4
+            + self.slot_tags.capacity() * 4
+            + self.free.capacity() * 8
+            + self.page_slots.capacity() * 4
+            + self.pages.capacity() * 28
+            + self.order.capacity() * 16) as u64
     }
 
     /// Checks that every held sector has a slot of its own and that held and free slots add up to

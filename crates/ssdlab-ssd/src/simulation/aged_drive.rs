@@ -54,7 +54,11 @@ impl Simulation {
     }
 
     /// Deletes extents of the filled pages (outside the footprint) down to the live fraction.
-    pub(super) fn delete_down_to_live_fraction(&mut self, filled: &[u32], mut aged: AgedDrive) -> Result<AgedDrive, SimulationError> {
+    pub(super) fn delete_down_to_live_fraction(
+        &mut self,
+        filled: &[u32],
+        mut aged: AgedDrive,
+    ) -> Result<AgedDrive, SimulationError> {
         let precondition = self.config.ftl.precondition.clone();
         let logical = self.host_logical_pages;
         let target = (aged.pages_filled as f64 * (1.0 - precondition.live_fraction)).round() as u64;

@@ -84,7 +84,11 @@ impl DeadData {
         DeadDataSummary {
             pages_held: self.held,
             gc_pages_copied: self.copied,
-            gc_pages_copied_per_victim: if victims_collected == 0 { 0.0 } else { self.copied as f64 / victims_collected as f64 },
+            gc_pages_copied_per_victim: if victims_collected == 0 {
+                0.0
+            } else {
+                self.copied as f64 / victims_collected as f64
+            },
         }
     }
 }

@@ -78,7 +78,10 @@ impl Simulation {
 
     /// Moves the next block of `chip` that holds valid data (appending to `self.ops`).
     fn drain_block(&mut self, chip: u32, cursor: &mut u32, now: SimTime) -> Result<Option<u64>, SimulationError> {
-        self.ftl.drain_next_block(chip, cursor, now.0, &mut self.ops).map_err(|source| SimulationError::Ftl { origin: format!("{} (device event on chip {chip})", self.origin), source })
+        self.ftl.drain_next_block(chip, cursor, now.0, &mut self.ops).map_err(|source| SimulationError::Ftl {
+            origin: format!("{} (device event on chip {chip})", self.origin),
+            source,
+        })
     }
 
     /// One step of a retired chip's background drain: when the chip's dies are idle, move its next

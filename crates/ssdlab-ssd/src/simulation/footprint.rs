@@ -1,9 +1,9 @@
 //! The logical pages a workload touches: preconditioning writes them before replay.
 
+use super::page_set::PageSet;
 use crate::error::SimulationError;
 use crate::host::PageSpan;
 use ssdlab_workload::{RawRecord, TraceScan};
-use super::page_set::PageSet;
 use std::collections::HashSet;
 
 /// The logical pages a workload touches.
@@ -41,7 +41,9 @@ impl Footprint {
                 origin: "config".into(),
                 line: None,
                 field: "host.tiles".into(),
-                message: format!("{tiles} copies of a {stride_pages}-page address space exceed the 32-bit logical page space"),
+                message: format!(
+                    "{tiles} copies of a {stride_pages}-page address space exceed the 32-bit logical page space"
+                ),
             }
             .into());
         }
@@ -49,7 +51,9 @@ impl Footprint {
             Footprint::Range(n) if n == stride_pages => Footprint::Range(n * tiles),
             other => {
                 let one: Vec<u32> = (0..other.len()).map(|index| other.get(index)).collect();
-                Footprint::List((0..tiles).flat_map(|k| one.iter().map(move |&page| page + (k * stride_pages) as u32)).collect())
+                Footprint::List(
+                    (0..tiles).flat_map(|k| one.iter().map(move |&page| page + (k * stride_pages) as u32)).collect(),
+                )
             }
         })
     }
@@ -58,8 +62,12 @@ impl Footprint {
 /// A trace's scan and its footprint per device: read back from beside its parsed-trace cache when
 /// an earlier run stored it for this page size (no pass over the records, `stored_footprint.rs`),
 /// else collected during the scan itself (one pass) and stored for the next run.
-pub(super) fn trace_footprint(trace: &crate::config::TraceWorkload, page_bytes: u64, limit: AddressLimit,
-                              progress: &mut super::ProgressCallback<'_>) -> Result<(TraceScan, DeviceFootprints), SimulationError> {
+pub(super) fn trace_footprint(
+    trace: &crate::config::TraceWorkload,
+    page_bytes: u64,
+    limit: AddressLimit,
+    progress: &mut super::ProgressCallback<'_>,
+) -> Result<(TraceScan, DeviceFootprints), SimulationError> {
     use super::{Phase, PROGRESS_INTERVAL};
     let options = &trace.options();
     let artifact = super::stored_footprint::artifact_name(page_bytes, trace.merge_devices);
@@ -152,15 +160,33 @@ impl FootprintBuilder {
         let end_bytes = record.offset_bytes.saturating_add(record.size_bytes.max(1));
         let origin = || self.path.display().to_string();
         if let Some(capacity_bytes) = self.limit.capacity_bytes.filter(|&capacity| end_bytes > capacity) {
-            return Err(SimulationError::AddressBeyondDevice { origin: origin(), line, field: "offset", offset_bytes: record.offset_bytes, end_bytes, capacity_bytes });
+            return Err(SimulationError::AddressBeyondDevice {
+                origin: origin(),
+                line,
+                field: "offset",
+                offset_bytes: record.offset_bytes,
+                end_bytes,
+                capacity_bytes,
+            });
         }
         let model_limit_bytes = self.model_limit_bytes();
         if end_bytes > model_limit_bytes {
-            return Err(SimulationError::AddressBeyondModel { origin: origin(), line, field: "offset", offset_bytes: record.offset_bytes, end_bytes, limit_bytes: model_limit_bytes, page_bytes: self.page_bytes });
+            return Err(SimulationError::AddressBeyondModel {
+                origin: origin(),
+                line,
+                field: "offset",
+                offset_bytes: record.offset_bytes,
+                end_bytes,
+                limit_bytes: model_limit_bytes,
+                page_bytes: self.page_bytes,
+            });
         }
         let device = if self.merge_devices { 0 } else { record.device };
         let requests = self.requests;
-        let entry = self.devices.entry(device).or_insert_with(|| DevicePages { pages: PageCollector::Bits(PageSet::new(0), 0), furthest: Furthest::default() });
+        let entry = self.devices.entry(device).or_insert_with(|| DevicePages {
+            pages: PageCollector::Bits(PageSet::new(0), 0),
+            furthest: Furthest::default(),
+        });
         if end_bytes > entry.furthest.end_bytes {
             entry.furthest = Furthest { end_bytes, offset_bytes: record.offset_bytes, line };
         }
@@ -173,7 +199,11 @@ impl FootprintBuilder {
         self.pages_total += entry.pages.len() - before;
         if self.pages_total >= self.next_memory_check {
             self.next_memory_check = self.pages_total + (1 << 20);
-            if let Some(available) = self.limit.memory_bytes.filter(|&available| self.pages_total as u64 * FOOTPRINT_BYTES_PER_PAGE > available) {
+            if let Some(available) = self
+                .limit
+                .memory_bytes
+                .filter(|&available| self.pages_total as u64 * FOOTPRINT_BYTES_PER_PAGE > available)
+            {
                 return Err(SimulationError::Workload(ssdlab_workload::WorkloadError::Malformed {
                     path: self.path.clone(),
                     line,
@@ -191,7 +221,11 @@ impl FootprintBuilder {
     pub(super) fn into_devices(self) -> DeviceFootprints {
         DeviceFootprints {
             page_bytes: self.page_bytes,
-            devices: self.devices.into_iter().map(|(device, pages)| (device, pages.pages.into_sorted(), pages.furthest)).collect(),
+            devices: self
+                .devices
+                .into_iter()
+                .map(|(device, pages)| (device, pages.pages.into_sorted(), pages.furthest))
+                .collect(),
         }
     }
 }
@@ -211,7 +245,9 @@ impl DeviceFootprints {
         let origin = scan.path.display().to_string();
         let model_limit_bytes = (u32::MAX as u64 - 1) * self.page_bytes;
         let pages_total: usize = self.devices.iter().map(|(_, pages, _)| pages.len()).sum();
-        if let Some(available) = limit.memory_bytes.filter(|&available| pages_total as u64 * FOOTPRINT_BYTES_PER_PAGE > available) {
+        if let Some(available) =
+            limit.memory_bytes.filter(|&available| pages_total as u64 * FOOTPRINT_BYTES_PER_PAGE > available)
+        {
             let line = self.devices.iter().map(|(_, _, furthest)| furthest.line).max().unwrap_or(0);
             return Err(SimulationError::Workload(ssdlab_workload::WorkloadError::Malformed {
                 path: scan.path.clone(),
@@ -225,12 +261,28 @@ impl DeviceFootprints {
         for (device, pages, furthest) in self.devices {
             let base_bytes = scan.devices.get(&device).map_or(0, |extent| extent.base_bytes);
             let Furthest { end_bytes, offset_bytes, line } = furthest;
-            let (offset_bytes, end_bytes) = (offset_bytes.saturating_add(base_bytes), end_bytes.saturating_add(base_bytes));
+            let (offset_bytes, end_bytes) =
+                (offset_bytes.saturating_add(base_bytes), end_bytes.saturating_add(base_bytes));
             if let Some(capacity_bytes) = limit.capacity_bytes.filter(|&capacity| end_bytes > capacity) {
-                return Err(SimulationError::AddressBeyondDevice { origin, line, field: "offset", offset_bytes, end_bytes, capacity_bytes });
+                return Err(SimulationError::AddressBeyondDevice {
+                    origin,
+                    line,
+                    field: "offset",
+                    offset_bytes,
+                    end_bytes,
+                    capacity_bytes,
+                });
             }
             if end_bytes > model_limit_bytes {
-                return Err(SimulationError::AddressBeyondModel { origin, line, field: "offset", offset_bytes, end_bytes, limit_bytes: model_limit_bytes, page_bytes: self.page_bytes });
+                return Err(SimulationError::AddressBeyondModel {
+                    origin,
+                    line,
+                    field: "offset",
+                    offset_bytes,
+                    end_bytes,
+                    limit_bytes: model_limit_bytes,
+                    page_bytes: self.page_bytes,
+                });
             }
             // Devices start at multiples of 1 GiB, a whole number of (power-of-two) pages.
             let base_page = (base_bytes / self.page_bytes) as u32;

@@ -25,7 +25,13 @@ const BYTES_PER_BLOCK: u64 = 48;
 pub(super) fn check_request_count(config: &SimulationConfig, per_loop: u64) -> Result<(), SimulationError> {
     let total = per_loop as u128 * config.host.loops as u128 * config.host.tiles.max(1) as u128;
     if total > MAX_TOTAL_REQUESTS as u128 {
-        let field = if config.host.loops > 1 { "host.loops" } else if config.workload.synthetic.is_some() { "workload.synthetic.requests" } else { "host.tiles" };
+        let field = if config.host.loops > 1 {
+            "host.loops"
+        } else if config.workload.synthetic.is_some() {
+            "workload.synthetic.requests"
+        } else {
+            "host.tiles"
+        };
         let message = format!(
             "{per_loop} requests x {} loops x {} tiles = {total} requests; at most {MAX_TOTAL_REQUESTS} are accepted (about 10 hours of replay)",
             config.host.loops, config.host.tiles
@@ -33,7 +39,10 @@ pub(super) fn check_request_count(config: &SimulationConfig, per_loop: u64) -> R
         return Err(config_invalid(config, field, message));
     }
     if config.ftl.precondition.overwrite_passes > MAX_OVERWRITE_PASSES {
-        let message = format!("{} passes; at most {MAX_OVERWRITE_PASSES} are accepted (GC steady state needs 1-3)", config.ftl.precondition.overwrite_passes);
+        let message = format!(
+            "{} passes; at most {MAX_OVERWRITE_PASSES} are accepted (GC steady state needs 1-3)",
+            config.ftl.precondition.overwrite_passes
+        );
         return Err(config_invalid(config, "ftl.precondition.overwrite_passes", message));
     }
     Ok(())
@@ -41,11 +50,18 @@ pub(super) fn check_request_count(config: &SimulationConfig, per_loop: u64) -> R
 
 /// Estimated model memory for `pages` logical pages written on a device of `blocks` blocks.
 pub(super) fn estimate_bytes(pages: u64, blocks: u64, oracle: bool) -> u64 {
-    pages.saturating_mul(BYTES_PER_PAGE + if oracle { ORACLE_BYTES_PER_PAGE } else { 0 }).saturating_add(blocks.saturating_mul(BYTES_PER_BLOCK))
+    pages
+        .saturating_mul(BYTES_PER_PAGE + if oracle { ORACLE_BYTES_PER_PAGE } else { 0 })
+        .saturating_add(blocks.saturating_mul(BYTES_PER_BLOCK))
 }
 
 /// Refuses a run whose estimated memory exceeds what is available; `field` is what to change.
-pub(super) fn check_memory(config: &SimulationConfig, estimate_bytes: u64, field: &str, what: &str) -> Result<(), SimulationError> {
+pub(super) fn check_memory(
+    config: &SimulationConfig,
+    estimate_bytes: u64,
+    field: &str,
+    what: &str,
+) -> Result<(), SimulationError> {
     let Some(available) = available_memory_bytes() else { return Ok(()) };
     if estimate_bytes > available {
         let message = format!(

@@ -8,8 +8,8 @@
 
 mod aged_drive;
 mod dead_data;
-pub use dead_data::DeadDataSummary;
 pub use aged_drive::AgedDrive;
+pub use dead_data::DeadDataSummary;
 mod events;
 mod footprint;
 mod limits;
@@ -23,34 +23,33 @@ mod write_heat;
 pub use write_heat::WriteHeat;
 mod result;
 mod scm_result;
-mod scm_sizing;
 mod scm_serving;
+mod scm_sizing;
 mod time_series;
 pub use time_series::{OpSeries, TimeSeries};
 
 pub use replay::{Phase, ProgressCallback, PROGRESS_INTERVAL};
 
+use crate::config::ReadStrategyKind;
 use crate::config::{CapacitySizing, SimulationConfig};
-use crate::error::SimulationError;
 use crate::device_events::DeviceEvents;
 use crate::device_layout::DeviceLayout;
+use crate::error::SimulationError;
+use crate::ftl::retention::RetentionClock;
 use crate::ftl::{FlashOp, Ftl};
-use crate::placement::Placement;
 use crate::host::device_queue::HostQueueStatistics;
+use crate::host::workload_class::WorkloadClassifier;
 use crate::host::RequestStream;
 use crate::metrics::*;
 use crate::middleware::{self, Middleware};
+use crate::placement::Placement;
 use crate::read_path::{self, ReadContext, ReadPlan, ReadStrategy};
 use crate::scheduler::{FlashScheduler, PlaneGroup};
 use footprint::{AddressLimit, Footprint};
 use oracle::Oracle;
 use ssdlab_engine::random::derive_seed;
 use ssdlab_engine::SimTime;
-use crate::config::ReadStrategyKind;
-use crate::ftl::retention::RetentionClock;
-use crate::host::workload_class::WorkloadClassifier;
 use std::time::Instant;
-
 
 /// How a trace was read, for the result: malformed lines skipped (with `skip_bad_lines`), the
 /// parsed-trace cache the run read and whether an earlier run built it, and the memory the scan's
@@ -138,16 +137,31 @@ impl Simulation {
     }
 
     /// [`Simulation::new`], reporting the trace scan's progress.
-    pub fn new_reporting(config: &SimulationConfig, progress: &mut ProgressCallback<'_>) -> Result<Simulation, SimulationError> {
-        config.validate().map_err(|(field, message)| crate::error::ConfigError::Invalid { origin: config_origin(config), line: None, field, message })?;
+    pub fn new_reporting(
+        config: &SimulationConfig,
+        progress: &mut ProgressCallback<'_>,
+    ) -> Result<Simulation, SimulationError> {
+        config.validate().map_err(|(field, message)| crate::error::ConfigError::Invalid {
+            origin: config_origin(config),
+            line: None,
+            field,
+            message,
+        })?;
         let page_bytes = config.device.page_size_bytes() as u64;
         let workload_seed = derive_seed(config.seed, "workload");
         // The device's logical capacity, when the geometry fixes it before the workload is read.
         // (Compacted addresses are checked once compacted, below.)
-        let geometry_capacity_bytes = (config.ftl.sizing == CapacitySizing::Geometry && config.host.tiles <= 1 && !config.host.compact_addresses)
+        let geometry_capacity_bytes = (config.ftl.sizing == CapacitySizing::Geometry
+            && config.host.tiles <= 1
+            && !config.host.compact_addresses)
             .then(|| tier_logical_pages(&config, &DeviceLayout::new(&config.device)).iter().sum::<u64>() * page_bytes);
-        let (stream, footprint, origin, kind, format, address_space_bytes, trace_reading) = if let Some(trace) = &config.workload.trace {
-            let limit = AddressLimit { capacity_bytes: geometry_capacity_bytes, memory_bytes: limits::available_memory_bytes() };
+        let (stream, footprint, origin, kind, format, address_space_bytes, trace_reading) = if let Some(trace) =
+            &config.workload.trace
+        {
+            let limit = AddressLimit {
+                capacity_bytes: geometry_capacity_bytes,
+                memory_bytes: limits::available_memory_bytes(),
+            };
             let (scan, devices) = footprint::trace_footprint(trace, page_bytes, limit, progress)?;
             limits::check_request_count(config, scan.requests)?;
             let footprint = devices.place(&scan, limit)?;
@@ -164,12 +178,17 @@ impl Simulation {
             let stream = RequestStream::from_trace(scan, config.host.loops, config.host.time_scale)?;
             // Records kept in memory cost the replay a few ns each: a reader thread would cost more
             // in hand-over than it saves.
-            let stream = if trace.read_ahead && reading.kept_records_bytes == 0 { stream.read_ahead()? } else { stream };
+            let stream =
+                if trace.read_ahead && reading.kept_records_bytes == 0 { stream.read_ahead()? } else { stream };
             // host.compact_addresses: the trace's distinct pages become pages 0..footprint.
             let (stream, footprint, address_space) = match footprint {
                 Footprint::List(pages) if config.host.compact_addresses => {
                     let count = pages.len() as u64;
-                    (stream.compacted(std::sync::Arc::from(pages), page_bytes), Footprint::Range(count), count * page_bytes)
+                    (
+                        stream.compacted(std::sync::Arc::from(pages), page_bytes),
+                        Footprint::Range(count),
+                        count * page_bytes,
+                    )
                 }
                 footprint => (stream, footprint, address_space),
             };
@@ -178,7 +197,15 @@ impl Simulation {
             limits::check_request_count(config, spec.requests)?;
             let footprint = Footprint::Range(spec.span_bytes.div_ceil(page_bytes));
             let stream = RequestStream::from_synthetic(spec, workload_seed, config.host.loops, config.host.time_scale)?;
-            (stream, footprint, "synthetic workload".to_string(), "synthetic", None, spec.span_bytes, TraceReading::default())
+            (
+                stream,
+                footprint,
+                "synthetic workload".to_string(),
+                "synthetic",
+                None,
+                spec.span_bytes,
+                TraceReading::default(),
+            )
         } else {
             return Err(config_invalid(config, "workload", "no workload given".into()));
         };
@@ -187,14 +214,20 @@ impl Simulation {
         let tiles = config.host.tiles.max(1) as u64;
         let tile_stride_bytes = address_space_bytes.div_ceil(page_bytes) * page_bytes;
         let (stream, footprint, address_space_bytes) = if tiles > 1 {
-            (stream.tiled(tiles as u32, tile_stride_bytes), footprint.tiled(tiles, tile_stride_bytes / page_bytes)?, tile_stride_bytes * tiles)
+            (
+                stream.tiled(tiles as u32, tile_stride_bytes),
+                footprint.tiled(tiles, tile_stride_bytes / page_bytes)?,
+                tile_stride_bytes * tiles,
+            )
         } else {
             (stream, footprint, address_space_bytes)
         };
         let mut config = config.clone();
         let address_pages = address_space_bytes.div_ceil(page_bytes);
         let logical_pages = match config.ftl.sizing {
-            CapacitySizing::Geometry => tier_logical_pages(&config, &DeviceLayout::new(&config.device)).iter().sum::<u64>(),
+            CapacitySizing::Geometry => {
+                tier_logical_pages(&config, &DeviceLayout::new(&config.device)).iter().sum::<u64>()
+            }
             CapacitySizing::Footprint => {
                 // NAND capacity = footprint / (1 - free) (seed 003), at least the GC reserve per plane.
                 // A tiered device keeps its tiers' proportions: each tier gets its share of the
@@ -210,7 +243,10 @@ impl Simulation {
                 let mut blocks = Vec::with_capacity(specs.len());
                 for (spec, pages) in specs.iter().zip(&configured) {
                     let g = &spec.geometry;
-                    let planes = g.channels as u64 * g.chips_per_channel as u64 * g.dies_per_chip as u64 * g.planes_per_die as u64;
+                    let planes = g.channels as u64
+                        * g.chips_per_channel as u64
+                        * g.dies_per_chip as u64
+                        * g.planes_per_die as u64;
                     let share = |amount: u64| (amount as u128 * *pages as u128).div_ceil(total as u128) as u64;
                     let per_plane = share(needed_pages).div_ceil(planes * g.pages_per_block as u64);
                     let data_per_plane = share(footprint.len()).div_ceil(planes * g.pages_per_block as u64);
@@ -236,7 +272,11 @@ impl Simulation {
             return Err(config_invalid(&config, "workload.trace.path", message));
         }
         if logical_pages >= u32::MAX as u64 {
-            return Err(config_invalid(&config, "device.geometry", format!("{logical_pages} logical pages; at most {} are supported", u32::MAX - 1)));
+            return Err(config_invalid(
+                &config,
+                "device.geometry",
+                format!("{logical_pages} logical pages; at most {} are supported", u32::MAX - 1),
+            ));
         }
         if let Some(spec) = &config.workload.synthetic {
             // Caught here, before any request, so the message names the config field to change.
@@ -264,12 +304,22 @@ impl Simulation {
         } else {
             ("workload.synthetic.span_bytes", "the synthetic span")
         };
-        limits::check_memory(&config, estimate, field, &format!("{what} ({} pages of {page_bytes} bytes on {blocks_total} blocks)", footprint.len().max(fill_pages)))?;
+        limits::check_memory(
+            &config,
+            estimate,
+            field,
+            &format!(
+                "{what} ({} pages of {page_bytes} bytes on {blocks_total} blocks)",
+                footprint.len().max(fill_pages)
+            ),
+        )?;
         if config.middleware.kind == crate::config::MiddlewareKind::LbaScrambler {
             // Rule 1 may fill the NAND up to 1 - plentiful_free_fraction; GC needs its reserve
             // (high watermark + 2 open blocks) and one more block per plane of slack to make progress.
             let geometry = &layout.tier(0).geometry;
-            let reserve_pages = geometry.planes_total() as u64 * (config.ftl.garbage_collection.high_watermark_blocks as u64 + 3) * geometry.pages_per_block as u64;
+            let reserve_pages = geometry.planes_total() as u64
+                * (config.ftl.garbage_collection.high_watermark_blocks as u64 + 3)
+                * geometry.pages_per_block as u64;
             let minimum = reserve_pages as f64 / geometry.pages_total() as f64;
             let plentiful = config.middleware.lba_scrambler.plentiful_free_fraction;
             if plentiful < minimum {
@@ -281,7 +331,8 @@ impl Simulation {
             }
         }
         // The FTL's logical space: the host's, or larger when the middleware remaps into more.
-        let ftl_logical_pages = middleware::ftl_logical_pages(config.middleware.kind, logical_pages, layout.pages_total());
+        let ftl_logical_pages =
+            middleware::ftl_logical_pages(config.middleware.kind, logical_pages, layout.pages_total());
         let placement = Placement::build(&config.placement, &layout);
         let tier_pages = match config.ftl.sizing {
             CapacitySizing::Footprint if !layout.is_single() => tier_logical_pages(&config, &layout),
@@ -289,10 +340,12 @@ impl Simulation {
             CapacitySizing::Geometry => tier_logical_pages(&config, &layout),
         };
         let mut ftl = Ftl::new(&layout, &config.ftl, placement, &tier_pages, ftl_logical_pages, keep_tags);
-        let retention = RetentionClock::new(config.read_path.retention_time_scale, config.ftl.precondition.oldest_data_age_hours());
+        let retention =
+            RetentionClock::new(config.read_path.retention_time_scale, config.ftl.precondition.oldest_data_age_hours());
         ftl.set_retention_clock(retention);
-        let workload_class = matches!(config.read_path.strategy, ReadStrategyKind::Conventional | ReadStrategyKind::AoaEcc)
-            .then(|| WorkloadClassifier::new(&config.read_path.workload_class, &retention, logical_pages));
+        let workload_class =
+            matches!(config.read_path.strategy, ReadStrategyKind::Conventional | ReadStrategyKind::AoaEcc)
+                .then(|| WorkloadClassifier::new(&config.read_path.workload_class, &retention, logical_pages));
         let scm = scm_sizing::build(&config, &layout, logical_pages, keep_tags)?;
         let mut scheduler = FlashScheduler::new(
             layout.clone(),
@@ -307,15 +360,21 @@ impl Simulation {
             scheduler.attach_scm(crate::media::scm::ScmTiming::new(media));
         }
         scheduler.set_interleave_groups(&config.read_path.interleave_groups);
-        scheduler.set_soft_read_timing(config.read_path.soft_sensing_levels, config.read_path.soft_sensing_latency_ns, config.read_path.soft_transfer_latency_ns);
-        let middleware = middleware::build(&config.middleware, ftl_logical_pages, derive_seed(config.seed, "middleware"));
+        scheduler.set_soft_read_timing(
+            config.read_path.soft_sensing_levels,
+            config.read_path.soft_sensing_latency_ns,
+            config.read_path.soft_transfer_latency_ns,
+        );
+        let middleware =
+            middleware::build(&config.middleware, ftl_logical_pages, derive_seed(config.seed, "middleware"));
         let mut read_strategy = read_path::build(&config.read_path, derive_seed(config.seed, "read_path"));
         // A strategy that ignores the context plans every read the same way: plan once.
         let fixed_read_plan = (!read_strategy.uses_context()).then(|| read_strategy.plan(&ReadContext::default()));
         Ok(Simulation {
             host_logical_pages: logical_pages,
             oracle: keep_tags.then(Oracle::new),
-            dead_data: (config.host.delete_target != crate::config::DeleteTarget::Ftl || config.middleware.kind == crate::config::MiddlewareKind::LbaScrambler)
+            dead_data: (config.host.delete_target != crate::config::DeleteTarget::Ftl
+                || config.middleware.kind == crate::config::MiddlewareKind::LbaScrambler)
                 .then(|| dead_data::DeadData::new(ftl_logical_pages)),
             logical_capacity_bytes: logical_pages * page_bytes,
             page_bytes,
@@ -325,7 +384,8 @@ impl Simulation {
             scheduler,
             middleware,
             read_strategy,
-            plain_reads: fixed_read_plan.as_ref().is_some_and(ReadPlan::is_plain_hard_read) && config.read_path.interleave_groups.is_empty(),
+            plain_reads: fixed_read_plan.as_ref().is_some_and(ReadPlan::is_plain_hard_read)
+                && config.read_path.interleave_groups.is_empty(),
             interleave_group_pages: config.read_path.interleave_groups.first().map_or(1, |group| group.len() as u64),
             interleave_padding_pages: 0,
             fixed_read_plan,
@@ -343,11 +403,20 @@ impl Simulation {
             write_latency: LatencyRecorder::default(),
             unmapped_page_reads: 0,
             deletes: crate::metrics::DeleteSummary {
-                target: serde_json::to_value(config.host.delete_target).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
+                target: serde_json::to_value(config.host.delete_target)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default(),
                 ..Default::default()
             },
             read_modify_writes: 0,
-            precondition: PreconditionSummary { pages_written: 0, gc_pages_copied: 0, blocks_erased: 0, wall_seconds: 0.0, aged_drive: None },
+            precondition: PreconditionSummary {
+                pages_written: 0,
+                gc_pages_copied: 0,
+                blocks_erased: 0,
+                wall_seconds: 0.0,
+                aged_drive: None,
+            },
             first_arrival: None,
             last_completion: SimTime::ZERO,
             requests_issued: 0,
@@ -356,7 +425,10 @@ impl Simulation {
             device_events: DeviceEvents::new(&config.events),
             stalls: (config.device.is_tiered() || !config.events.is_empty()).then(Default::default),
             request_log: config.output.request_log_path.as_deref().map(request_log::RequestLog::create).transpose()?,
-            time_series: config.output.time_series_interval_ms.map(|ms| time_series::TimeSeriesCollector::new((ms * 1e6).round() as u64)),
+            time_series: config
+                .output
+                .time_series_interval_ms
+                .map(|ms| time_series::TimeSeriesCollector::new((ms * 1e6).round() as u64)),
             workload_class,
             write_heat: config.output.write_heat.then(|| write_heat::WriteCounter::new(logical_pages)),
             nand_contents: (keep_tags && scm.is_some()).then(Default::default),
@@ -379,12 +451,16 @@ impl Simulation {
     pub fn bookings(&self) -> Option<&[crate::scheduler::Booking]> {
         self.scheduler.bookings()
     }
-
 }
 
 /// Physical pages of a geometry.
 fn geometry_pages(g: &crate::config::GeometryConfig) -> u64 {
-    g.channels as u64 * g.chips_per_channel as u64 * g.dies_per_chip as u64 * g.planes_per_die as u64 * g.blocks_per_plane as u64 * g.pages_per_block as u64
+    g.channels as u64
+        * g.chips_per_channel as u64
+        * g.dies_per_chip as u64
+        * g.planes_per_die as u64
+        * g.blocks_per_plane as u64
+        * g.pages_per_block as u64
 }
 
 /// Pages the host may keep on each tier: its physical pages minus its over-provisioning (with
@@ -408,7 +484,8 @@ fn tier_logical_pages(config: &SimulationConfig, layout: &DeviceLayout) -> Vec<u
 
 /// A configuration error found while building the simulation, naming the config and the field.
 pub(super) fn config_invalid(config: &SimulationConfig, field: &str, message: String) -> SimulationError {
-    crate::error::ConfigError::Invalid { origin: config_origin(config), line: None, field: field.into(), message }.into()
+    crate::error::ConfigError::Invalid { origin: config_origin(config), line: None, field: field.into(), message }
+        .into()
 }
 
 fn config_origin(config: &SimulationConfig) -> String {

@@ -18,7 +18,14 @@ pub(super) struct Oracle {
 
 impl Oracle {
     pub(super) fn new() -> Self {
-        Oracle { expected: HashMap::new(), deleted: HashMap::new(), next_tag: 1, reads_checked: 0, mismatches: 0, first_mismatch: None }
+        Oracle {
+            expected: HashMap::new(),
+            deleted: HashMap::new(),
+            next_tag: 1,
+            reads_checked: 0,
+            mismatches: 0,
+            first_mismatch: None,
+        }
     }
 
     pub(super) fn tag_write(&mut self, host_page: u32) -> u32 {
@@ -46,11 +53,13 @@ impl Oracle {
     pub(super) fn check(&mut self, host_page: u32, found: Option<u32>, context: &str) {
         self.reads_checked += 1;
         let expected = self.expected.get(&host_page).copied();
-        let deleted_and_acceptable = expected.is_none() && found.is_some() && self.deleted.get(&host_page).copied() == found;
+        let deleted_and_acceptable =
+            expected.is_none() && found.is_some() && self.deleted.get(&host_page).copied() == found;
         if expected != found && !deleted_and_acceptable {
             self.mismatches += 1;
             if self.first_mismatch.is_none() {
-                self.first_mismatch = Some(format!("host page {host_page} ({context}): expected tag {expected:?}, read {found:?}"));
+                self.first_mismatch =
+                    Some(format!("host page {host_page} ({context}): expected tag {expected:?}, read {found:?}"));
             }
         }
     }

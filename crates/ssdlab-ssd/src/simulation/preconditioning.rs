@@ -1,16 +1,16 @@
 //! Fast aging and preconditioning before replay (untimed): the footprint written once, then random
 //! overwrites until garbage collection reaches its steady state.
 
+use super::footprint::Footprint;
 use super::page_set::PageSet;
 use super::Simulation;
-use crate::error::SimulationError;
 use crate::config::DataAgeDistribution;
+use crate::error::SimulationError;
 use crate::geometry::Lpn;
 use crate::host::PageSpan;
-use ssdlab_workload::IoOp;
 use crate::metrics::PreconditionSummary;
 use ssdlab_engine::random::{derive_seed, Xoshiro256PlusPlus};
-use super::footprint::Footprint;
+use ssdlab_workload::IoOp;
 use std::time::Instant;
 
 impl Simulation {
@@ -120,7 +120,9 @@ impl Simulation {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(derive_seed(self.config.seed, "data_age"));
         for index in 0..self.footprint.len() {
             let page = self.footprint.get(index);
-            let Some(ppn) = self.middleware.read_target(Lpn(page)).and_then(|target| self.ftl.lookup(target)) else { continue };
+            let Some(ppn) = self.middleware.read_target(Lpn(page)).and_then(|target| self.ftl.lookup(target)) else {
+                continue;
+            };
             let exponential = |mean: f64, rng: &mut Xoshiro256PlusPlus| (-mean * (1.0 - rng.next_f64()).ln()).min(cap);
             let age = match (precondition.data_age_distribution, &page_means) {
                 (DataAgeDistribution::Fixed, _) => mean,
@@ -155,7 +157,10 @@ impl Simulation {
             }
         })?;
         let span_hours = if last_ns > first_ns { self.ftl.retention_hours_of(last_ns - first_ns) } else { 0.0 };
-        Ok(writes.iter().map(|&k| if k == 0 || span_hours <= 0.0 { unwritten_mean } else { span_hours / k as f64 }).collect())
+        Ok(writes
+            .iter()
+            .map(|&k| if k == 0 || span_hours <= 0.0 { unwritten_mean } else { span_hours / k as f64 })
+            .collect())
     }
 
     pub(super) fn untimed_write(&mut self, host_page: u32) -> Result<(), SimulationError> {
@@ -166,11 +171,12 @@ impl Simulation {
         let target = self.middleware.write_target(Lpn(host_page), &self.ftl, 0);
         let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(host_page));
         self.ops.clear();
-        self.ftl.write(target, 0, tag, &mut self.ops).map_err(|source| SimulationError::Ftl { origin: format!("{} (preconditioning)", self.origin), source })?;
+        self.ftl
+            .write(target, 0, tag, &mut self.ops)
+            .map_err(|source| SimulationError::Ftl { origin: format!("{} (preconditioning)", self.origin), source })?;
         if let Some(dead) = self.dead_data.as_mut() {
             dead.track_write(before, target, &self.ops, &self.ftl);
         }
         Ok(())
     }
-
 }

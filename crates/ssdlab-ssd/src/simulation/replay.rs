@@ -11,11 +11,11 @@
 use super::Simulation;
 use crate::config::{DeleteTarget, HostMode};
 use crate::error::SimulationError;
+use crate::ftl::Ftl;
 use crate::geometry::{Lpn, Ppn};
 use crate::host::device_queue::DeviceQueue;
 use crate::host::PageSpan;
 use crate::read_path::{ReadContext, ReadPlan};
-use crate::ftl::Ftl;
 use crate::scheduler::{FlashScheduler, RequestTag, Waiter};
 use ssdlab_engine::SimTime;
 use ssdlab_workload::{IoOp, IoRequest};
@@ -131,7 +131,10 @@ impl Simulation {
             next = after_next;
             after_next = self.stream.next_request()?;
             if let Some(upcoming) = &after_next {
-                if let Some(target) = self.middleware.read_target(Lpn((upcoming.offset_bytes >> self.page_bytes.trailing_zeros()).min(u32::MAX as u64) as u32)) {
+                if let Some(target) = self.middleware.read_target(Lpn((upcoming.offset_bytes
+                    >> self.page_bytes.trailing_zeros())
+                .min(u32::MAX as u64) as u32))
+                {
                     self.ftl.prefetch_mapping(target);
                 }
             }
@@ -150,7 +153,10 @@ impl Simulation {
         }
         progress(Phase::Replay, self.requests_issued, total)?;
         self.host_queue = queue.summary(self.requests_issued);
-        if self.requests_issued != total || self.requests_completed != self.requests_issued || self.scheduler.work_in_progress() != 0 {
+        if self.requests_issued != total
+            || self.requests_completed != self.requests_issued
+            || self.scheduler.work_in_progress() != 0
+        {
             return Err(SimulationError::Incomplete { generated: total, completed: self.requests_completed });
         }
         Ok(())
@@ -210,7 +216,8 @@ impl Simulation {
     #[inline]
     pub(super) fn close_program_group(scheduler: &mut FlashScheduler, ftl: &Ftl, id: u32, now: SimTime, pages: &[Ppn]) {
         if scheduler.gates_writes() {
-            scheduler.close_write_group_gated(id, now, pages, |plane| ftl.free_blocks(crate::geometry::PlaneIndex(plane)));
+            scheduler
+                .close_write_group_gated(id, now, pages, |plane| ftl.free_blocks(crate::geometry::PlaneIndex(plane)));
         } else {
             scheduler.close_write_group(id, now, pages);
         }
@@ -279,10 +286,20 @@ impl Simulation {
             // On the workload's own timeline (its arrival times): in closed loop the issue times say
             // how fast the device is, not how often the workload rewrites its data.
             if request.op != IoOp::Delete {
-                classifier.observe(request.arrival.0, request.op == IoOp::Write, span.first, span.last - span.first + 1);
+                classifier.observe(
+                    request.arrival.0,
+                    request.op == IoOp::Write,
+                    span.first,
+                    span.last - span.first + 1,
+                );
             }
         }
-        let tag = RequestTag { latency_from, size_bytes: request.size_bytes, write: request.op == IoOp::Write, delete: request.op == IoOp::Delete };
+        let tag = RequestTag {
+            latency_from,
+            size_bytes: request.size_bytes,
+            write: request.op == IoOp::Write,
+            delete: request.op == IoOp::Delete,
+        };
         let slot = self.scheduler.open_request(issue, tag);
         if let Some(log) = self.request_log.as_mut() {
             log.issued(slot, self.requests_issued, request, latency_from, issue, span.pages());
@@ -330,7 +347,10 @@ impl Simulation {
             page_type: self.layout.page_type(ppn),
             die_idle: self.scheduler.die_idle_at(ppn, now),
             age_hours: self.ftl.data_age_hours(ppn, now.0),
-            workload_hot: self.workload_class.as_ref().is_some_and(|classifier| crate::host::workload_class::is_hot(classifier.class())),
+            workload_hot: self
+                .workload_class
+                .as_ref()
+                .is_some_and(|classifier| crate::host::workload_class::is_hot(classifier.class())),
             request: self.requests_issued,
         };
         let plan = self.read_strategy.plan(&context);
@@ -420,7 +440,13 @@ impl Simulation {
         self.interleave_padding_pages += (group - pages % group) % group;
     }
 
-    fn serve_write(&mut self, span: PageSpan, now: SimTime, slot: u32, request: &IoRequest) -> Result<(), SimulationError> {
+    fn serve_write(
+        &mut self,
+        span: PageSpan,
+        now: SimTime,
+        slot: u32,
+        request: &IoRequest,
+    ) -> Result<(), SimulationError> {
         let multi_plane = self.multi_plane;
         if self.interleave_group_pages > 1 {
             self.pad_to_interleave_group(span.pages());
@@ -437,7 +463,11 @@ impl Simulation {
             let host = Lpn(page as u32);
             // A partial page that holds data is read first (read-modify-write); its program group
             // waits for that read.
-            let old = if span.is_partial(page) { self.middleware.read_target(host).and_then(|target| self.ftl.lookup(target)) } else { None };
+            let old = if span.is_partial(page) {
+                self.middleware.read_target(host).and_then(|target| self.ftl.lookup(target))
+            } else {
+                None
+            };
             let before = if tracking_dead_data { self.middleware.read_target(host) } else { None };
             let target = self.middleware.write_target(host, &self.ftl, now.0);
             let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(host.0));

@@ -39,24 +39,51 @@ pub(super) struct RequestLog {
 
 impl RequestLog {
     pub(super) fn create(path: &Path) -> Result<Self, SimulationError> {
-        let io = |error: std::io::Error| SimulationError::Config(crate::error::ConfigError::Invalid {
-            origin: "config".into(),
-            line: None,
-            field: "output.request_log_path".into(),
-            message: format!("cannot write {}: {error}", path.display()),
-        });
+        let io = |error: std::io::Error| {
+            SimulationError::Config(crate::error::ConfigError::Invalid {
+                origin: "config".into(),
+                line: None,
+                field: "output.request_log_path".into(),
+                message: format!("cannot write {}: {error}", path.display()),
+            })
+        };
         let file = std::fs::File::create(path).map_err(io)?;
         let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
         out.write_all(b"request,op,offset_bytes,size_bytes,pages,arrival_ns,issue_ns,completion_ns,latency_ns,soft_reads,gc_pages_copied\n").map_err(io)?;
-        Ok(RequestLog { path: path.to_path_buf(), out, in_flight: Vec::new(), rows: 0, error: None, line: String::with_capacity(96) })
+        Ok(RequestLog {
+            path: path.to_path_buf(),
+            out,
+            in_flight: Vec::new(),
+            rows: 0,
+            error: None,
+            line: String::with_capacity(96),
+        })
     }
 
-    pub(super) fn issued(&mut self, slot: u32, index: u64, request: &IoRequest, latency_from: SimTime, issue: SimTime, pages: u64) {
+    pub(super) fn issued(
+        &mut self,
+        slot: u32,
+        index: u64,
+        request: &IoRequest,
+        latency_from: SimTime,
+        issue: SimTime,
+        pages: u64,
+    ) {
         let slot = slot as usize;
         if slot >= self.in_flight.len() {
             self.in_flight.resize(slot + 1, None);
         }
-        self.in_flight[slot] = Some(InFlight { index, op: request.op, offset_bytes: request.offset_bytes, size_bytes: request.size_bytes, pages, latency_from, issue, soft_reads: 0, gc_pages_copied: 0 });
+        self.in_flight[slot] = Some(InFlight {
+            index,
+            op: request.op,
+            offset_bytes: request.offset_bytes,
+            size_bytes: request.size_bytes,
+            pages,
+            latency_from,
+            issue,
+            soft_reads: 0,
+            gc_pages_copied: 0,
+        });
     }
 
     /// What serving the request in `slot` caused (see the module comment).
@@ -105,7 +132,9 @@ impl RequestLog {
             Some(error) => Err(error),
             None => self.out.flush(),
         };
-        flushed.map_err(|error| SimulationError::Interrupted { reason: format!("writing the request log {}: {error}", self.path.display()) })?;
+        flushed.map_err(|error| SimulationError::Interrupted {
+            reason: format!("writing the request log {}: {error}", self.path.display()),
+        })?;
         Ok((self.path, self.rows))
     }
 }

@@ -1,9 +1,9 @@
 //! The end of a run: the integrity oracle's final sweep and the result.
 
 use super::Simulation;
+use crate::energy::{ActivityTimes, EnergyAccount};
 use crate::error::SimulationError;
 use crate::geometry::Lpn;
-use crate::energy::{ActivityTimes, EnergyAccount};
 use crate::metrics::*;
 use ssdlab_engine::SimTime;
 use std::collections::BTreeMap;
@@ -19,9 +19,17 @@ impl Simulation {
         if let Some(mut oracle) = self.oracle.take() {
             let mut expected: Vec<(u32, u32)> = oracle.expected.iter().map(|(&k, &v)| (k, v)).collect();
             expected.sort_unstable();
-            let pages = if self.scm.is_some() { Vec::new() } else { expected.into_iter().chain(oracle.deleted_pages()).collect() };
+            let pages = if self.scm.is_some() {
+                Vec::new()
+            } else {
+                expected.into_iter().chain(oracle.deleted_pages()).collect()
+            };
             for (host_page, _) in pages {
-                let found = self.middleware.read_target(Lpn(host_page)).and_then(|t| self.ftl.lookup(t)).map(|ppn| self.ftl.tag(ppn));
+                let found = self
+                    .middleware
+                    .read_target(Lpn(host_page))
+                    .and_then(|t| self.ftl.lookup(t))
+                    .map(|ppn| self.ftl.tag(ppn));
                 oracle.check(host_page, found, "final sweep");
                 pages_checked_at_end += 1;
             }
@@ -30,7 +38,10 @@ impl Simulation {
                 oracle.first_mismatch.get_or_insert(format!("FTL invariant: {message}"));
             }
             if oracle.mismatches > 0 {
-                return Err(SimulationError::Integrity { mismatches: oracle.mismatches, first: oracle.first_mismatch.unwrap_or_default() });
+                return Err(SimulationError::Integrity {
+                    mismatches: oracle.mismatches,
+                    first: oracle.first_mismatch.unwrap_or_default(),
+                });
             }
             self.oracle = Some(oracle);
         }
@@ -59,7 +70,8 @@ impl Simulation {
         };
         let (erase_min, erase_mean, erase_max) = self.ftl.erase_count_summary();
         let (die_busy, channel_busy) = self.scheduler.busy_totals();
-        let utilisation = |busy: f64, servers: usize| if busy_span > 0.0 { busy / (busy_span * servers as f64) } else { 0.0 };
+        let utilisation =
+            |busy: f64, servers: usize| if busy_span > 0.0 { busy / (busy_span * servers as f64) } else { 0.0 };
         let tiers = self.tier_summaries(simulated);
         let energy = tiers.values().fold(EnergyAccount::default(), |sum, tier| sum.plus(&tier.energy_uj));
         let scm = self.scm_summary(simulated);
@@ -69,7 +81,15 @@ impl Simulation {
         let g = if self.layout.is_single() {
             first.geometry.clone()
         } else {
-            let totals = crate::config::GeometryConfig { channels: self.layout.channels_total(), chips_per_channel: 0, dies_per_chip: 0, planes_per_die: 0, blocks_per_plane: 0, pages_per_block: 0, page_size_bytes: first.geometry.page_size_bytes };
+            let totals = crate::config::GeometryConfig {
+                channels: self.layout.channels_total(),
+                chips_per_channel: 0,
+                dies_per_chip: 0,
+                planes_per_die: 0,
+                blocks_per_plane: 0,
+                pages_per_block: 0,
+                page_size_bytes: first.geometry.page_size_bytes,
+            };
             crate::geometry::Geometry::new(&totals, first.cell_type)
         };
         Ok(RunResult {
@@ -84,7 +104,9 @@ impl Simulation {
                 footprint_pages: self.footprint.len(),
                 address_space_bytes: self.address_space_bytes,
                 timestamps_reordered: self.stream.timestamps_reordered(),
-                skipped_lines: self.trace_reading.skipped_lines * self.config.host.loops as u64 * self.config.host.tiles as u64,
+                skipped_lines: self.trace_reading.skipped_lines
+                    * self.config.host.loops as u64
+                    * self.config.host.tiles as u64,
                 skipped_line_messages: self.trace_reading.skipped_line_messages.clone(),
                 trace_cache: self.trace_reading.cache.clone(),
                 trace_cache_reused: self.trace_reading.cache_reused,
@@ -121,8 +143,19 @@ impl Simulation {
                 ..gc_metrics(&stats)
             },
             host_pages_written: stats.host_pages_written,
-            write_amplification: if stats.host_pages_written == 0 { 0.0 } else { (stats.host_pages_written + stats.gc_pages_copied + stats.pages_migrated_in + stats.block_modify_pages) as f64 / stats.host_pages_written as f64 },
-            erase_count: EraseCountSummary { min: erase_min, mean: erase_mean, max: erase_max, endurance_pe_cycles: first.endurance_pe_cycles },
+            write_amplification: if stats.host_pages_written == 0 {
+                0.0
+            } else {
+                (stats.host_pages_written + stats.gc_pages_copied + stats.pages_migrated_in + stats.block_modify_pages)
+                    as f64
+                    / stats.host_pages_written as f64
+            },
+            erase_count: EraseCountSummary {
+                min: erase_min,
+                mean: erase_mean,
+                max: erase_max,
+                endurance_pe_cycles: first.endurance_pe_cycles,
+            },
             flash: self.scheduler.counters(),
             energy_total_uj,
             power_w: if simulated > 0.0 { energy_total_uj * 1e-6 / simulated } else { 0.0 },
@@ -138,7 +171,12 @@ impl Simulation {
                 let background = self.scheduler.longest_background_span_ns() as f64 * 1e-3;
                 let suspension = self.device_events.longest_suspension_ns() as f64 * 1e-3;
                 let stall = self.stalls.as_mut().map(|stalls| stalls.finish() as f64 * 1e-3);
-                DeadTimeSummary { longest_background_span_us: background, longest_suspension_us: suspension, longest_host_stall_us: stall, dead_time_us: background.max(suspension) }
+                DeadTimeSummary {
+                    longest_background_span_us: background,
+                    longest_suspension_us: suspension,
+                    longest_host_stall_us: stall,
+                    dead_time_us: background.max(suspension),
+                }
             },
             utilisation: UtilisationSummary {
                 die: utilisation(die_busy.as_secs_f64(), self.scheduler.dies()),
@@ -159,11 +197,20 @@ impl Simulation {
             wall_seconds,
             replay_cpu_seconds,
             requests_per_wall_second: if wall_seconds > 0.0 { self.requests_issued as f64 / wall_seconds } else { 0.0 },
-            requests_per_cpu_second: if replay_cpu_seconds > 0.0 { self.requests_issued as f64 / replay_cpu_seconds } else { 0.0 },
-            model_memory_bytes: self.ftl.memory_bytes() + self.middleware.memory_bytes() + self.scm.as_ref().map_or(0, |scm| scm.memory_bytes()),
+            requests_per_cpu_second: if replay_cpu_seconds > 0.0 {
+                self.requests_issued as f64 / replay_cpu_seconds
+            } else {
+                0.0
+            },
+            model_memory_bytes: self.ftl.memory_bytes()
+                + self.middleware.memory_bytes()
+                + self.scm.as_ref().map_or(0, |scm| scm.memory_bytes()),
             middleware: self.middleware.stats(),
             read_path: self.read_strategy.statistics(),
-            workload_class: self.workload_class.as_ref().map(|classifier| classifier.summary(self.config.read_path.workload_class.mode)),
+            workload_class: self
+                .workload_class
+                .as_ref()
+                .map(|classifier| classifier.summary(self.config.read_path.workload_class.mode)),
             dead_data: self.dead_data.as_ref().map(|dead| dead.summary(stats.gc_blocks_collected)),
             time_series,
             request_log,
@@ -204,12 +251,28 @@ impl Simulation {
             let channels = tier.first_channel as usize..(tier.first_channel + g.channels) as usize;
             let busy_die_ns: u64 = die_busy[dies.clone()].iter().map(|d| d.0).sum();
             let busy_channel_ns: u64 = channel_busy[channels.clone()].iter().map(|c| c.0).sum();
-            let fraction = |busy: u64, servers: usize| if span_ns > 0 { busy as f64 / (span_ns as f64 * servers as f64) } else { 0.0 };
+            let fraction = |busy: u64, servers: usize| {
+                if span_ns > 0 {
+                    busy as f64 / (span_ns as f64 * servers as f64)
+                } else {
+                    0.0
+                }
+            };
             // The All S-SCM SSD has no NAND: its NAND tables hold nothing and draw no idle current.
             let scm_only = self.scm.as_ref().is_some_and(|scm| scm.is_scm_only());
             let die_span_ns = if scm_only { busy_die_ns } else { span_ns * dies.len() as u64 };
-            let activity = ActivityTimes { die_busy_ns: busy_die_ns, die_span_ns, io_voltage_v: tier.io_voltage_v, pin_capacitance_pf: tier.pin_capacitance_pf };
-            let energy = EnergyAccount::of(&specs[index].energy, &counters[index], self.config.read_path.extra_sensing_level_ns(), &activity);
+            let activity = ActivityTimes {
+                die_busy_ns: busy_die_ns,
+                die_span_ns,
+                io_voltage_v: tier.io_voltage_v,
+                pin_capacitance_pf: tier.pin_capacitance_pf,
+            };
+            let energy = EnergyAccount::of(
+                &specs[index].energy,
+                &counters[index],
+                self.config.read_path.extra_sensing_level_ns(),
+                &activity,
+            );
             let (min, sum, max, blocks) = store.erase_counts();
             let stats = store.stats;
             tiers.insert(
@@ -236,9 +299,17 @@ impl Simulation {
                     screening_copies: stats.screening_copies,
                     screening_skips: stats.screening_skips,
                     residual_pages: stats.residual_pages,
-                    erase_count: EraseCountSummary { min, mean: sum as f64 / blocks.max(1) as f64, max, endurance_pe_cycles: tier.endurance_pe_cycles },
+                    erase_count: EraseCountSummary {
+                        min,
+                        mean: sum as f64 / blocks.max(1) as f64,
+                        max,
+                        endurance_pe_cycles: tier.endurance_pe_cycles,
+                    },
                     flash: counters[index],
-                    utilisation: UtilisationSummary { die: fraction(busy_die_ns, dies.len()), channel: fraction(busy_channel_ns, channels.len()) },
+                    utilisation: UtilisationSummary {
+                        die: fraction(busy_die_ns, dies.len()),
+                        channel: fraction(busy_channel_ns, channels.len()),
+                    },
                     energy_total_uj: energy.total_uj(),
                     power_w: if simulated > 0.0 { energy.total_uj() * 1e-6 / simulated } else { 0.0 },
                     energy_uj: energy,

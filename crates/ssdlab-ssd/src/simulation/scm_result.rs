@@ -13,13 +13,15 @@ impl Simulation {
         let (bank_busy, channel_busy) = self.scheduler.scm_busy();
         let (banks, channels) = self.scheduler.scm_resources();
         let span_ns = simulated * 1e9;
-        let utilisation = |busy: f64, servers: usize| if span_ns > 0.0 { busy / (span_ns * servers as f64) } else { 0.0 };
+        let utilisation =
+            |busy: f64, servers: usize| if span_ns > 0.0 { busy / (span_ns * servers as f64) } else { 0.0 };
         // ns x V x mA = 1e-12 J = 1e-6 uJ; bits x pF x V² = 1e-12 J = 1e-6 uJ.
         let core_energy_uj = bank_busy.0 as f64 * media.memory_voltage_v * media.active_current_ma * 1e-6;
         let idle_ns = (span_ns * banks as f64 - bank_busy.0 as f64).max(0.0);
         let idle_energy_uj = idle_ns * media.memory_voltage_v * media.idle_current_ma * 1e-6;
         let io_voltage = media.channel.io_voltage_v;
-        let io_energy_uj = operations.transfer_bytes as f64 * 8.0 * media.channel.pin_capacitance_pf * io_voltage * io_voltage * 1e-6;
+        let io_energy_uj =
+            operations.transfer_bytes as f64 * 8.0 * media.channel.pin_capacitance_pf * io_voltage * io_voltage * 1e-6;
         let energy_total_uj = core_energy_uj + idle_energy_uj + io_energy_uj;
         let (max_writes, mean_writes) = scm.store.wear();
         let power = |uj: f64| if simulated > 0.0 { uj * 1e-6 / simulated } else { 0.0 };

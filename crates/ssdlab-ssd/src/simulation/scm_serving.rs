@@ -68,7 +68,13 @@ impl Simulation {
     }
 
     /// Serves a read or write on a device with SCM (see the module).
-    pub(super) fn serve_with_scm(&mut self, request: &IoRequest, span: PageSpan, now: SimTime, slot: u32) -> Result<(), SimulationError> {
+    pub(super) fn serve_with_scm(
+        &mut self,
+        request: &IoRequest,
+        span: PageSpan,
+        now: SimTime,
+        slot: u32,
+    ) -> Result<(), SimulationError> {
         let (first_sector, end_sector) = Self::sector_range(request);
         let spp = self.sectors_per_page();
         for page in span.first..=span.last {
@@ -101,7 +107,11 @@ impl Simulation {
                 for &held in &self.scm_slots {
                     let sector = bits.trailing_zeros() as u64;
                     bits &= bits - 1;
-                    oracle.check((page as u64 * spp + sector) as u32, Some(scm.store.tag_of_slot(held)), "host read (SCM)");
+                    oracle.check(
+                        (page as u64 * spp + sector) as u32,
+                        Some(scm.store.tag_of_slot(held)),
+                        "host read (SCM)",
+                    );
                 }
             }
             self.scheduler.scm_read(now, &self.scm_slots, Waiter::Request(slot));
@@ -132,7 +142,9 @@ impl Simulation {
             let sector = bits.trailing_zeros() as u64;
             bits &= bits - 1;
             let tag = match (found, remembered) {
-                (Some(page_tag), Some((expected_page_tag, sectors))) if page_tag == *expected_page_tag => Some(sectors[sector as usize]).filter(|&tag| tag != 0),
+                (Some(page_tag), Some((expected_page_tag, sectors))) if page_tag == *expected_page_tag => {
+                    Some(sectors[sector as usize]).filter(|&tag| tag != 0)
+                }
                 // The FTL returned another program of the page than the latest: report its tag as found
                 // (it cannot match a sector tag, which come from another counter's range only by chance).
                 (Some(page_tag), _) => Some(page_tag | 0x8000_0000),
@@ -149,7 +161,9 @@ impl Simulation {
                 // Room first. Evicting may take this very page (forced, when nothing else is left),
                 // after which all its sectors are new: the need is counted again, until no eviction
                 // is due or none can be made.
-                while let Some(target) = self.scm.as_ref().and_then(|scm| scm.eviction_target(scm.store.new_sectors(page, mask))) {
+                while let Some(target) =
+                    self.scm.as_ref().and_then(|scm| scm.eviction_target(scm.store.new_sectors(page, mask)))
+                {
                     let free_before = self.scm.as_ref().map_or(0, |scm| scm.store.free_slots());
                     self.evict_until(target, now, slot, line)?;
                     if self.scm.as_ref().map_or(0, |scm| scm.store.free_slots()) == free_before {
@@ -170,9 +184,14 @@ impl Simulation {
                     }
                 }
                 self.scm_slots.clear();
-                scm.store.write(page, mask, |sector| tags[sector as usize], &mut self.scm_slots).map_err(|_| SimulationError::Ftl {
-                    origin: format!("{}:{line}", self.origin),
-                    source: crate::error::FtlError::OutOfSpace { tier: "scm".into(), detail: "no free SCM sector after eviction".into() },
+                scm.store.write(page, mask, |sector| tags[sector as usize], &mut self.scm_slots).map_err(|_| {
+                    SimulationError::Ftl {
+                        origin: format!("{}:{line}", self.origin),
+                        source: crate::error::FtlError::OutOfSpace {
+                            tier: "scm".into(),
+                            detail: "no free SCM sector after eviction".into(),
+                        },
+                    }
                 })?;
                 self.scheduler.scm_write(now, &self.scm_slots, Waiter::Request(slot));
             }
@@ -203,7 +222,15 @@ impl Simulation {
     /// Programs NAND page `page` with the host's new sectors `host_mask` and the SCM sectors
     /// `scm_mask` (read from SCM), merged with the old NAND page when together they do not cover the
     /// page; request `slot` waits for it.
-    fn program_nand_page(&mut self, page: u32, host_mask: u64, scm_mask: u64, now: SimTime, slot: u32, line: u64) -> Result<(), SimulationError> {
+    fn program_nand_page(
+        &mut self,
+        page: u32,
+        host_mask: u64,
+        scm_mask: u64,
+        now: SimTime,
+        slot: u32,
+        line: u64,
+    ) -> Result<(), SimulationError> {
         let spp = self.sectors_per_page();
         let full = u64::MAX >> (64 - spp);
         let covered = host_mask | scm_mask;
@@ -214,7 +241,9 @@ impl Simulation {
         }
         // The oracle: the sector tags this program writes (new host data, SCM data, old NAND data).
         let mut page_tag = 0;
-        if let (Some(oracle), Some(contents), Some(scm)) = (self.oracle.as_mut(), self.nand_contents.as_mut(), self.scm.as_ref()) {
+        if let (Some(oracle), Some(contents), Some(scm)) =
+            (self.oracle.as_mut(), self.nand_contents.as_mut(), self.scm.as_ref())
+        {
             let old_sectors = old.and_then(|ppn| {
                 let old_tag = self.ftl.tag(ppn);
                 contents.pages.get(&page).filter(|(tag, _)| *tag == old_tag).map(|(_, sectors)| sectors.clone())
@@ -235,7 +264,10 @@ impl Simulation {
             contents.pages.insert(page, (page_tag, sectors));
         }
         self.ops.clear();
-        let ppn = self.ftl.write(Lpn(page), now.0, page_tag, &mut self.ops).map_err(|source| SimulationError::Ftl { origin: format!("{}:{line}", self.origin), source })?;
+        let ppn = self
+            .ftl
+            .write(Lpn(page), now.0, page_tag, &mut self.ops)
+            .map_err(|source| SimulationError::Ftl { origin: format!("{}:{line}", self.origin), source })?;
         if !self.ops.is_empty() {
             self.scheduler.garbage_collection(now, &self.ops);
         }
@@ -290,9 +322,14 @@ impl Simulation {
                 }
             }
             self.scm_slots.clear();
-            return scm.store.write(page, full, |sector| tags[sector as usize], &mut self.scm_slots).map_err(|_| SimulationError::Ftl {
-                origin: format!("{} (preconditioning)", self.origin),
-                source: crate::error::FtlError::OutOfSpace { tier: "scm".into(), detail: "the footprint does not fit the SCM".into() },
+            return scm.store.write(page, full, |sector| tags[sector as usize], &mut self.scm_slots).map_err(|_| {
+                SimulationError::Ftl {
+                    origin: format!("{} (preconditioning)", self.origin),
+                    source: crate::error::FtlError::OutOfSpace {
+                        tier: "scm".into(),
+                        detail: "the footprint does not fit the SCM".into(),
+                    },
+                }
             });
         }
         let full = u64::MAX >> (64 - self.sectors_per_page());
@@ -303,12 +340,15 @@ impl Simulation {
         let spp = self.sectors_per_page();
         let mut page_tag = 0;
         if let (Some(oracle), Some(contents)) = (self.oracle.as_mut(), self.nand_contents.as_mut()) {
-            let sectors: Box<[u32]> = (0..spp).map(|sector| oracle.tag_write((page as u64 * spp + sector) as u32)).collect();
+            let sectors: Box<[u32]> =
+                (0..spp).map(|sector| oracle.tag_write((page as u64 * spp + sector) as u32)).collect();
             page_tag = contents.next_tag();
             contents.pages.insert(page, (page_tag, sectors));
         }
         self.ops.clear();
-        self.ftl.write(Lpn(page), 0, page_tag, &mut self.ops).map_err(|source| SimulationError::Ftl { origin: format!("{} (preconditioning)", self.origin), source })?;
+        self.ftl
+            .write(Lpn(page), 0, page_tag, &mut self.ops)
+            .map_err(|source| SimulationError::Ftl { origin: format!("{} (preconditioning)", self.origin), source })?;
         Ok(())
     }
 
@@ -316,7 +356,12 @@ impl Simulation {
     /// from where it lives. Returns the sectors checked.
     pub(super) fn scm_final_sweep(&mut self) -> u64 {
         let Some(oracle) = self.oracle.as_ref() else { return 0 };
-        let mut sectors: Vec<u32> = oracle.expected.keys().copied().chain(oracle.deleted_pages().into_iter().map(|(sector, _)| sector)).collect();
+        let mut sectors: Vec<u32> = oracle
+            .expected
+            .keys()
+            .copied()
+            .chain(oracle.deleted_pages().into_iter().map(|(sector, _)| sector))
+            .collect();
         sectors.sort_unstable();
         let spp = self.sectors_per_page();
         let mut checked = 0;

@@ -59,7 +59,8 @@ impl DeviceFootprints {
             let furthest = Furthest { end_bytes: word(take(8)?), offset_bytes: word(take(8)?), line: word(take(8)?) };
             let length = usize::try_from(word(take(8)?)).ok()?;
             let raw = take(length.checked_mul(4)?)?;
-            let pages: Vec<u32> = raw.chunks_exact(4).map(|chunk| u32::from_le_bytes(chunk.try_into().unwrap_or([0; 4]))).collect();
+            let pages: Vec<u32> =
+                raw.chunks_exact(4).map(|chunk| u32::from_le_bytes(chunk.try_into().unwrap_or([0; 4]))).collect();
             if pages.windows(2).any(|pair| pair[0] >= pair[1]) {
                 return None;
             }

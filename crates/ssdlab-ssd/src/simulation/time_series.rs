@@ -27,7 +27,13 @@ struct Interval {
 
 impl Interval {
     fn new() -> Self {
-        Interval { count: [0; 2], bytes: [0; 2], latency_sum_ns: [0; 2], latency_max_ns: [0; 2], histogram: [vec![0; BINS].into_boxed_slice(), vec![0; BINS].into_boxed_slice()] }
+        Interval {
+            count: [0; 2],
+            bytes: [0; 2],
+            latency_sum_ns: [0; 2],
+            latency_max_ns: [0; 2],
+            histogram: [vec![0; BINS].into_boxed_slice(), vec![0; BINS].into_boxed_slice()],
+        }
     }
 }
 
@@ -77,7 +83,13 @@ type Sample = Totals;
 
 impl Totals {
     pub(super) fn of(stats: &FtlStats, free_blocks: u64, soft_reads: u64) -> Self {
-        Totals { gc_invocations: stats.gc_invocations, gc_pages_copied: stats.gc_pages_copied + stats.pages_migrated_out, free_blocks, soft_reads, ..Totals::default() }
+        Totals {
+            gc_invocations: stats.gc_invocations,
+            gc_pages_copied: stats.gc_pages_copied + stats.pages_migrated_out,
+            free_blocks,
+            soft_reads,
+            ..Totals::default()
+        }
     }
 
     /// With the write gate's running count of held programs and the planes holding writes now.
@@ -93,7 +105,12 @@ impl Totals {
 
 impl TimeSeriesCollector {
     pub(super) fn new(interval_ns: u64) -> Self {
-        TimeSeriesCollector { interval_ns: interval_ns.max(1), intervals: Vec::new(), samples: Vec::new(), next_sample_ns: interval_ns.max(1) }
+        TimeSeriesCollector {
+            interval_ns: interval_ns.max(1),
+            intervals: Vec::new(),
+            samples: Vec::new(),
+            next_sample_ns: interval_ns.max(1),
+        }
     }
 
     /// A completed request (`write`: 1, read: 0).
@@ -143,7 +160,11 @@ impl TimeSeriesCollector {
                 column.bytes.push(interval.bytes[op]);
                 column.iops.push(count as f64 / seconds);
                 column.mbps.push(interval.bytes[op] as f64 / 1e6 / seconds);
-                column.mean_us.push(if count == 0 { 0.0 } else { interval.latency_sum_ns[op] as f64 / count as f64 / 1e3 });
+                column.mean_us.push(if count == 0 {
+                    0.0
+                } else {
+                    interval.latency_sum_ns[op] as f64 / count as f64 / 1e3
+                });
                 column.p50_us.push(percentile(&interval.histogram[op], count, 0.5, interval.latency_max_ns[op]));
                 column.p99_us.push(percentile(&interval.histogram[op], count, 0.99, interval.latency_max_ns[op]));
                 column.max_us.push(interval.latency_max_ns[op] as f64 / 1e3);
@@ -159,7 +180,9 @@ impl TimeSeriesCollector {
             series.planes_holding_writes.push(sample.planes_holding_writes);
             let utilisation = |busy: u64, count: u64| busy as f64 / (self.interval_ns as f64 * count.max(1) as f64);
             series.die_utilisation.push(utilisation(delta(sample.die_busy_ns, previous.die_busy_ns), sample.dies));
-            series.channel_utilisation.push(utilisation(delta(sample.channel_busy_ns, previous.channel_busy_ns), sample.channels));
+            series
+                .channel_utilisation
+                .push(utilisation(delta(sample.channel_busy_ns, previous.channel_busy_ns), sample.channels));
             previous = sample;
         }
         series
@@ -230,7 +253,10 @@ mod tests {
         collector.record(SimTime(500), 100, 4096, false);
         collector.record(SimTime(1_500), 2_000, 8192, true);
         collector.record(SimTime(1_600), 1_000, 4096, false);
-        let totals = |gc| Totals { gc_invocations: gc, gc_pages_copied: 10 * gc, free_blocks: 50 - gc, ..Totals::default() }.with_busy(gc * 500, gc * 250, 2, 1);
+        let totals = |gc| {
+            Totals { gc_invocations: gc, gc_pages_copied: 10 * gc, free_blocks: 50 - gc, ..Totals::default() }
+                .with_busy(gc * 500, gc * 250, 2, 1)
+        };
         assert!(!collector.due(SimTime(999)) && collector.due(SimTime(2_500)));
         collector.sample(SimTime(2_500), &totals(3));
         let series = collector.finish(SimTime(2_600), &totals(4));

@@ -84,7 +84,7 @@ mod tests {
             }
         }
         counter.written(99); // beyond the host's pages: ignored
-        // Pages 0-2 in tier 0, 3-4 in tier 1, page 5 unmapped.
+                             // Pages 0-2 in tier 0, 3-4 in tier 1, page 5 unmapped.
         let heat = counter.finish(&["mlc".into(), "tlc".into()], |page| match page {
             0..=2 => Some(0),
             3..=4 => Some(1),

@@ -43,7 +43,10 @@ pub fn parse_fast(line: &[u8], unit: TimeUnit, flag: ReadFlag) -> Option<RawReco
             position += 1;
         }
         // 1-18 digits: no overflow, and the multiplications below stay exact.
-        if position == start || position - start > 18 || (position < length && !matches!(line[position], b' ' | b'\t' | b'\r')) {
+        if position == start
+            || position - start > 18
+            || (position < length && !matches!(line[position], b' ' | b'\t' | b'\r'))
+        {
             return None;
         }
         *field = value;
@@ -77,7 +80,9 @@ pub fn parse(line: &str, unit: TimeUnit, flag: ReadFlag) -> Result<ParsedLine, F
         return Ok(ParsedLine::NotARequest);
     }
     let mut fields = line.split_whitespace();
-    let mut next = |name: &'static str| fields.next().ok_or_else(|| FieldError::new(name, "missing (expected 5 whitespace-separated fields)"));
+    let mut next = |name: &'static str| {
+        fields.next().ok_or_else(|| FieldError::new(name, "missing (expected 5 whitespace-separated fields)"))
+    };
     let unit_ns = match unit {
         TimeUnit::Milliseconds => 1e6,
         TimeUnit::Nanoseconds => 1.0,
@@ -92,7 +97,9 @@ pub fn parse(line: &str, unit: TimeUnit, flag: ReadFlag) -> Result<ParsedLine, F
         (ReadFlag::Bit0, _) => IoOp::Write,
         (ReadFlag::ZeroOrOne, 1) => IoOp::Read,
         (ReadFlag::ZeroOrOne, 0) => IoOp::Write,
-        (ReadFlag::ZeroOrOne, other) => return Err(FieldError::new("op", format!("expected 1 (read) or 0 (write), found {other}"))),
+        (ReadFlag::ZeroOrOne, other) => {
+            return Err(FieldError::new("op", format!("expected 1 (read) or 0 (write), found {other}")))
+        }
     };
     Ok(ParsedLine::Request(RawRecord {
         time_ns,

@@ -94,10 +94,15 @@ mod tests {
     fn discards_become_deletes_and_flushes_stay_out() {
         for rwbs in ["D", "DS", "WD"] {
             match parse(&format!("  8,0    3        1     0.000000000  4162  Q  {rwbs} 2048 + 16 [fstrim]")).unwrap() {
-                ParsedLine::Request(r) => assert_eq!((r.op, r.offset_bytes, r.size_bytes), (IoOp::Delete, 2048 * 512, 8192), "{rwbs}"),
+                ParsedLine::Request(r) => {
+                    assert_eq!((r.op, r.offset_bytes, r.size_bytes), (IoOp::Delete, 2048 * 512, 8192), "{rwbs}")
+                }
                 other => panic!("{rwbs}: unexpected {other:?}"),
             }
         }
-        assert_eq!(parse("  8,0    3        1     0.000000000  4162  Q  FN 0 + 0 [kworker]").unwrap(), ParsedLine::NotARequest);
+        assert_eq!(
+            parse("  8,0    3        1     0.000000000  4162  Q  FN 0 + 0 [kworker]").unwrap(),
+            ParsedLine::NotARequest
+        );
     }
 }

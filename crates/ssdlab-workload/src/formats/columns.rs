@@ -66,7 +66,10 @@ impl ColumnLayout {
     /// The first invalid field and why.
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
         if !matches!(self.separator.as_str(), "," | ";" | "tab" | "whitespace") {
-            return Err(("separator", format!("must be \",\", \";\", \"tab\" or \"whitespace\", got {:?}", self.separator)));
+            return Err((
+                "separator",
+                format!("must be \",\", \";\", \"tab\" or \"whitespace\", got {:?}", self.separator),
+            ));
         }
         if self.unit_ns().is_none() {
             return Err(("time_unit", format!("must be s, ms, us or ns, got {:?}", self.time_unit)));
@@ -84,7 +87,9 @@ impl ColumnLayout {
         let lists = [("read_ops", &self.read_ops), ("write_ops", &self.write_ops), ("delete_ops", &self.delete_ops)];
         for (i, (name, values)) in lists.iter().enumerate() {
             for value in values.iter() {
-                if let Some((other, _)) = lists[i + 1..].iter().find(|(_, others)| others.iter().any(|o| o.eq_ignore_ascii_case(value))) {
+                if let Some((other, _)) =
+                    lists[i + 1..].iter().find(|(_, others)| others.iter().any(|o| o.eq_ignore_ascii_case(value)))
+                {
                     return Err(("read_ops", format!("op value {value:?} is in both {name} and {other}")));
                 }
             }
@@ -138,7 +143,10 @@ pub fn parse(line: &str, number: u64, layout: &ColumnLayout) -> Result<ParsedLin
     };
     let needed = layout.needed_columns();
     if count < needed || needed > fields.len() {
-        return Err(FieldError::new("columns", format!("expected at least {needed} fields (the column map reaches column {}), found {count}", needed - 1)));
+        return Err(FieldError::new(
+            "columns",
+            format!("expected at least {needed} fields (the column map reaches column {}), found {count}", needed - 1),
+        ));
     }
     let time_ns = parse_time(fields[layout.time], "time", layout.unit_ns().unwrap_or(1e9))?;
     let op_text = fields[layout.op];
@@ -152,16 +160,22 @@ pub fn parse(line: &str, number: u64, layout: &ColumnLayout) -> Result<ParsedLin
     } else {
         return Err(FieldError::new(
             "op",
-            format!("{op_text:?} is none of the read ops {:?}, write ops {:?} or delete ops {:?}", layout.read_ops, layout.write_ops, layout.delete_ops),
+            format!(
+                "{op_text:?} is none of the read ops {:?}, write ops {:?} or delete ops {:?}",
+                layout.read_ops, layout.write_ops, layout.delete_ops
+            ),
         ));
     };
     let scaled = |text: &str, field: &'static str, unit: u64| -> Result<u64, FieldError> {
-        parse_u64(text, field)?.checked_mul(unit).ok_or_else(|| FieldError::new(field, format!("{text} x {unit} bytes lies beyond 2^64")))
+        parse_u64(text, field)?
+            .checked_mul(unit)
+            .ok_or_else(|| FieldError::new(field, format!("{text} x {unit} bytes lies beyond 2^64")))
     };
     let offset_bytes = scaled(fields[layout.offset], "offset", layout.offset_unit_bytes)?;
     let size_bytes = require_nonzero_size(scaled(fields[layout.size], "size", layout.size_unit_bytes)?, "size")?;
     let device = match layout.device {
-        Some(column) => u32::try_from(parse_u64(fields[column], "device")?).map_err(|_| FieldError::new("device", "device number above 2^32".to_string()))?,
+        Some(column) => u32::try_from(parse_u64(fields[column], "device")?)
+            .map_err(|_| FieldError::new("device", "device number above 2^32".to_string()))?,
         None => 0,
     };
     Ok(ParsedLine::Request(RawRecord { time_ns, device, op, offset_bytes, size_bytes }))
@@ -195,7 +209,10 @@ mod tests {
         assert!(layout.validate().is_ok());
         assert!(matches!(parse("version,time,op,lba,blocks", 1, &layout), Ok(ParsedLine::NotARequest)));
         let Ok(ParsedLine::Request(record)) = parse("3,12.5,0x2a,8,16", 2, &layout) else { panic!("a request") };
-        assert_eq!((record.time_ns, record.op, record.offset_bytes, record.size_bytes), (12_500, IoOp::Write, 4096, 8192));
+        assert_eq!(
+            (record.time_ns, record.op, record.offset_bytes, record.size_bytes),
+            (12_500, IoOp::Write, 4096, 8192)
+        );
         let error = parse("3,1,0x35,8,16", 3, &layout).unwrap_err();
         assert_eq!(error.field, "op");
         assert_eq!(parse("3,1,0x28", 4, &layout).unwrap_err().field, "columns");

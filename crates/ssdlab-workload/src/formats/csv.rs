@@ -24,7 +24,10 @@ pub fn parse(line: &str, state: &mut CsvState) -> Result<ParsedLine, FieldError>
     }
     let fields: Vec<&str> = super::comma_fields(line).map(str::trim).collect();
     if fields.len() != 4 {
-        return Err(FieldError::new("time", format!("expected 4 comma-separated fields (time,op,offset,size), found {}", fields.len())));
+        return Err(FieldError::new(
+            "time",
+            format!("expected 4 comma-separated fields (time,op,offset,size), found {}", fields.len()),
+        ));
     }
     let head = fields[0].to_ascii_lowercase();
     if head.starts_with("time") {
@@ -33,7 +36,12 @@ pub fn parse(line: &str, state: &mut CsvState) -> Result<ParsedLine, FieldError>
             "time_ms" => 1e6,
             "time_us" => 1e3,
             "time_ns" => 1.0,
-            other => return Err(FieldError::new("time", format!("unknown time unit in header {other:?}; use time_s, time_ms, time_us or time_ns"))),
+            other => {
+                return Err(FieldError::new(
+                    "time",
+                    format!("unknown time unit in header {other:?}; use time_s, time_ms, time_us or time_ns"),
+                ))
+            }
         };
         return Ok(ParsedLine::NotARequest);
     }
@@ -42,7 +50,12 @@ pub fn parse(line: &str, state: &mut CsvState) -> Result<ParsedLine, FieldError>
         "r" | "read" => IoOp::Read,
         "w" | "write" => IoOp::Write,
         "d" | "delete" | "discard" | "trim" => IoOp::Delete,
-        other => return Err(FieldError::new("op", format!("expected R, W, D, read, write, delete, discard or trim, found {other:?}"))),
+        other => {
+            return Err(FieldError::new(
+                "op",
+                format!("expected R, W, D, read, write, delete, discard or trim, found {other:?}"),
+            ))
+        }
     };
     let offset_bytes = parse_u64(fields[2], "offset")?;
     let size_bytes = require_nonzero_size(parse_u64(fields[3], "size")?, "size")?;
@@ -58,7 +71,9 @@ mod tests {
         let mut state = CsvState::default();
         for op in ["D", "delete", "Discard", "TRIM"] {
             match parse(&format!("0.5,{op},4096,8192"), &mut state).unwrap() {
-                ParsedLine::Request(r) => assert_eq!((r.op, r.offset_bytes, r.size_bytes), (IoOp::Delete, 4096, 8192), "{op}"),
+                ParsedLine::Request(r) => {
+                    assert_eq!((r.op, r.offset_bytes, r.size_bytes), (IoOp::Delete, 4096, 8192), "{op}")
+                }
                 other => panic!("{op}: unexpected {other:?}"),
             }
         }

@@ -134,7 +134,9 @@ impl TraceFormat {
     #[inline]
     pub fn parse_fast(self, line: &[u8]) -> Option<RawRecord> {
         match self {
-            TraceFormat::Mqsim | TraceFormat::Ssdsim => ascii::parse_fast(line, ascii::TimeUnit::Nanoseconds, ascii::ReadFlag::ZeroOrOne),
+            TraceFormat::Mqsim | TraceFormat::Ssdsim => {
+                ascii::parse_fast(line, ascii::TimeUnit::Nanoseconds, ascii::ReadFlag::ZeroOrOne)
+            }
             TraceFormat::Disksim => ascii::parse_fast(line, ascii::TimeUnit::Milliseconds, ascii::ReadFlag::Bit0),
             _ => None,
         }
@@ -151,7 +153,10 @@ impl TraceFormat {
             }
             TraceFormat::Csv => csv::parse(line, csv_state),
             // The reader parses this format with its column map; without one there is nothing to read by.
-            TraceFormat::Columns => Err(FieldError::new("format", "the columns format needs a column map (workload.trace.columns or --columns)".to_string())),
+            TraceFormat::Columns => Err(FieldError::new(
+                "format",
+                "the columns format needs a column map (workload.trace.columns or --columns)".to_string(),
+            )),
         }
     }
 }
@@ -213,7 +218,11 @@ pub(crate) fn parse_time(text: &str, field: &'static str, unit_ns: f64) -> Resul
     // Whole numbers (MQSim's nanoseconds) take the digit fast path; fractions the float parser.
     let bytes = text.as_bytes();
     let digits = !bytes.is_empty() && bytes.len() <= 19 && bytes.iter().all(u8::is_ascii_digit);
-    let whole = if digits { Some(bytes.iter().fold(0u64, |value, &digit| value * 10 + (digit - b'0') as u64)) } else { text.parse::<u64>().ok() };
+    let whole = if digits {
+        Some(bytes.iter().fold(0u64, |value, &digit| value * 10 + (digit - b'0') as u64))
+    } else {
+        text.parse::<u64>().ok()
+    };
     if let Some(whole) = whole {
         if unit_ns >= 1.0 && unit_ns.fract() == 0.0 {
             // Exact in integers (through f64, times beyond 2^53 ns rounded by up to ~100 ns).

@@ -12,7 +12,9 @@ pub fn parse(line: &str) -> Result<ParsedLine, FieldError> {
         return Ok(ParsedLine::NotARequest);
     }
     let mut fields = comma_fields(line);
-    let mut next = |name: &'static str| fields.next().ok_or_else(|| FieldError::new(name, "missing (expected 7 comma-separated fields)"));
+    let mut next = |name: &'static str| {
+        fields.next().ok_or_else(|| FieldError::new(name, "missing (expected 7 comma-separated fields)"))
+    };
     let timestamp = next("Timestamp")?;
     if timestamp.trim().eq_ignore_ascii_case("timestamp") {
         return Ok(ParsedLine::NotARequest);

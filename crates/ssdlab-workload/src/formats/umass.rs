@@ -11,7 +11,9 @@ pub fn parse(line: &str) -> Result<ParsedLine, FieldError> {
         return Ok(ParsedLine::NotARequest);
     }
     let mut fields = comma_fields(line);
-    let mut next = |name: &'static str| fields.next().ok_or_else(|| FieldError::new(name, "missing (expected at least 5 comma-separated fields)"));
+    let mut next = |name: &'static str| {
+        fields.next().ok_or_else(|| FieldError::new(name, "missing (expected at least 5 comma-separated fields)"))
+    };
     let asu = parse_u64(next("ASU")?, "ASU")?;
     let lba = parse_u64(next("LBA")?, "LBA")?;
     let size = require_nonzero_size(parse_u64(next("Size")?, "Size")?, "Size")?;

@@ -10,16 +10,25 @@ pub enum AddressDistribution {
     Uniform,
     /// Zipf over slots with the given exponent; popular slots are scattered over the span by a fixed
     /// bijection, so hot data is not one contiguous region.
-    Zipf { exponent: f64 },
+    Zipf {
+        exponent: f64,
+    },
     /// `hot_access_fraction` of requests go to the first `hot_space_fraction` of the span.
-    HotCold { hot_space_fraction: f64, hot_access_fraction: f64 },
+    HotCold {
+        hot_space_fraction: f64,
+        hot_access_fraction: f64,
+    },
     /// Runs of `run_requests` consecutive requests, each run starting at a uniform random slot.
-    Sequential { run_requests: u64 },
+    Sequential {
+        run_requests: u64,
+    },
 }
 
 impl AddressDistribution {
     pub fn validate(&self) -> Result<(), WorkloadError> {
-        let invalid = |field: &str, message: String| Err(WorkloadError::InvalidSynthetic { field: format!("address.{field}"), message });
+        let invalid = |field: &str, message: String| {
+            Err(WorkloadError::InvalidSynthetic { field: format!("address.{field}"), message })
+        };
         match *self {
             AddressDistribution::Zipf { exponent } if !(exponent > 0.0 && exponent.is_finite()) => {
                 invalid("exponent", format!("must be positive, got {exponent}"))
@@ -54,7 +63,14 @@ impl AddressSampler {
             AddressDistribution::Zipf { exponent } => Some(ZipfSampler::new(slots, *exponent)),
             _ => None,
         };
-        AddressSampler { kind: kind.clone(), slots, zipf, scatter: coprime_stride(slots), run_left: 0, next_sequential: 0 }
+        AddressSampler {
+            kind: kind.clone(),
+            slots,
+            zipf,
+            scatter: coprime_stride(slots),
+            run_left: 0,
+            next_sequential: 0,
+        }
     }
 
     /// A starting slot such that `size_slots` slots fit in the span.

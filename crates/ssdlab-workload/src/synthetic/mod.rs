@@ -55,7 +55,8 @@ fn default_arrival() -> ArrivalProcess {
 
 impl SyntheticSpec {
     pub fn validate(&self) -> Result<(), WorkloadError> {
-        let invalid = |field: &str, message: String| Err(WorkloadError::InvalidSynthetic { field: field.into(), message });
+        let invalid =
+            |field: &str, message: String| Err(WorkloadError::InvalidSynthetic { field: field.into(), message });
         if self.requests == 0 {
             return invalid("requests", "must be at least 1".into());
         }
@@ -63,7 +64,14 @@ impl SyntheticSpec {
             return invalid("read_fraction", format!("must be in [0, 1], got {}", self.read_fraction));
         }
         if !(0.0..=1.0).contains(&self.delete_fraction) || self.read_fraction + self.delete_fraction > 1.0 + 1e-12 {
-            return invalid("delete_fraction", format!("must be in [0, 1 - read_fraction] = [0, {}], got {}", 1.0 - self.read_fraction, self.delete_fraction));
+            return invalid(
+                "delete_fraction",
+                format!(
+                    "must be in [0, 1 - read_fraction] = [0, {}], got {}",
+                    1.0 - self.read_fraction,
+                    self.delete_fraction
+                ),
+            );
         }
         if self.alignment_bytes == 0 {
             return invalid("alignment_bytes", "must be positive".into());
@@ -74,8 +82,13 @@ impl SyntheticSpec {
         self.size.validate(self.alignment_bytes, self.span_bytes)?;
         self.address.validate()?;
         match self.arrival {
-            ArrivalProcess::Poisson { mean_interarrival_ns } if !(mean_interarrival_ns >= 0.0 && mean_interarrival_ns.is_finite()) => {
-                invalid("arrival.mean_interarrival_ns", format!("must be a non-negative number, got {mean_interarrival_ns}"))
+            ArrivalProcess::Poisson { mean_interarrival_ns }
+                if !(mean_interarrival_ns >= 0.0 && mean_interarrival_ns.is_finite()) =>
+            {
+                invalid(
+                    "arrival.mean_interarrival_ns",
+                    format!("must be a non-negative number, got {mean_interarrival_ns}"),
+                )
             }
             _ => Ok(()),
         }
@@ -120,7 +133,9 @@ impl Iterator for SyntheticGenerator {
         }
         let arrival = SimTime(self.clock_ns as u64);
         match self.spec.arrival {
-            ArrivalProcess::Poisson { mean_interarrival_ns } => self.clock_ns += self.rng.exponential(mean_interarrival_ns),
+            ArrivalProcess::Poisson { mean_interarrival_ns } => {
+                self.clock_ns += self.rng.exponential(mean_interarrival_ns)
+            }
             ArrivalProcess::Fixed { interval_ns } => self.clock_ns += interval_ns as f64,
         }
         // One draw decides the op (the same draws as without deletes when delete_fraction is 0).
@@ -197,8 +212,13 @@ mod tests {
         let deletes = generator.filter(|r| r.op == IoOp::Delete).count() as f64 / 20_000.0;
         assert!((deletes - 0.25).abs() < 0.015, "{deletes}");
         // Without deletes the draws are the same as before the option existed: reads where they were.
-        let plain: Vec<IoOp> = SyntheticGenerator::new(&spec(AddressDistribution::Uniform), 5).unwrap().map(|r| r.op).collect();
-        let zero: Vec<IoOp> = SyntheticGenerator::new(&SyntheticSpec { delete_fraction: 0.0, ..spec(AddressDistribution::Uniform) }, 5).unwrap().map(|r| r.op).collect();
+        let plain: Vec<IoOp> =
+            SyntheticGenerator::new(&spec(AddressDistribution::Uniform), 5).unwrap().map(|r| r.op).collect();
+        let zero: Vec<IoOp> =
+            SyntheticGenerator::new(&SyntheticSpec { delete_fraction: 0.0, ..spec(AddressDistribution::Uniform) }, 5)
+                .unwrap()
+                .map(|r| r.op)
+                .collect();
         assert_eq!(plain, zero);
         with_deletes.delete_fraction = 0.5;
         assert!(with_deletes.validate().is_err(), "0.6 reads + 0.5 deletes > 1");

@@ -6,33 +6,58 @@ use ssdlab_engine::random::Xoshiro256PlusPlus;
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "distribution", rename_all = "snake_case", deny_unknown_fields)]
 pub enum SizeDistribution {
-    Fixed { bytes: u64 },
+    Fixed {
+        bytes: u64,
+    },
     /// Uniform over multiples of the alignment between min and max (inclusive).
-    Uniform { min_bytes: u64, max_bytes: u64 },
+    Uniform {
+        min_bytes: u64,
+        max_bytes: u64,
+    },
     /// Weighted choice among sizes.
-    Choice { bytes: Vec<u64>, weights: Vec<f64> },
+    Choice {
+        bytes: Vec<u64>,
+        weights: Vec<f64>,
+    },
 }
 
 impl SizeDistribution {
     pub fn validate(&self, alignment: u64, span: u64) -> Result<(), WorkloadError> {
-        let invalid = |field: &str, message: String| Err(WorkloadError::InvalidSynthetic { field: format!("size.{field}"), message });
+        let invalid = |field: &str, message: String| {
+            Err(WorkloadError::InvalidSynthetic { field: format!("size.{field}"), message })
+        };
         match self {
-            SizeDistribution::Fixed { bytes } if *bytes == 0 || *bytes > span => invalid("bytes", format!("must be in 1..={span}, got {bytes}")),
+            SizeDistribution::Fixed { bytes } if *bytes == 0 || *bytes > span => {
+                invalid("bytes", format!("must be in 1..={span}, got {bytes}"))
+            }
             SizeDistribution::Uniform { min_bytes, max_bytes } => {
                 if *min_bytes == 0 || min_bytes > max_bytes {
-                    return invalid("min_bytes", format!("need 0 < min_bytes <= max_bytes, got {min_bytes} and {max_bytes}"));
+                    return invalid(
+                        "min_bytes",
+                        format!("need 0 < min_bytes <= max_bytes, got {min_bytes} and {max_bytes}"),
+                    );
                 }
                 if *max_bytes > span {
                     return invalid("max_bytes", format!("larger than the span ({span} bytes)"));
                 }
                 if max_bytes / alignment < min_bytes.div_ceil(alignment) {
-                    return invalid("max_bytes", format!("no multiple of the alignment ({alignment} bytes) lies in [{min_bytes}, {max_bytes}]"));
+                    return invalid(
+                        "max_bytes",
+                        format!("no multiple of the alignment ({alignment} bytes) lies in [{min_bytes}, {max_bytes}]"),
+                    );
                 }
                 Ok(())
             }
             SizeDistribution::Choice { bytes, weights } => {
                 if bytes.is_empty() || bytes.len() != weights.len() {
-                    return invalid("weights", format!("need as many weights as sizes (>= 1), got {} sizes and {} weights", bytes.len(), weights.len()));
+                    return invalid(
+                        "weights",
+                        format!(
+                            "need as many weights as sizes (>= 1), got {} sizes and {} weights",
+                            bytes.len(),
+                            weights.len()
+                        ),
+                    );
                 }
                 if bytes.iter().any(|&b| b == 0 || b > span) {
                     return invalid("bytes", format!("every size must be in 1..={span}"));

@@ -23,7 +23,6 @@ impl<T: Copy + Default> CacheAligned<T> {
         let start = storage.as_ptr().align_offset(LINE_BYTES).min(spare);
         CacheAligned { storage, start, len }
     }
-
 }
 
 impl<T> std::ops::Deref for CacheAligned<T> {

@@ -67,8 +67,16 @@ impl Layout {
                 }
             }
             let edges = circulants.len() * z;
-            let wraps = circulants.iter().map(|c| Wrap { head: c.block_column * column_stride, values: c.shift % width }).collect();
-            layers.push(LayerLayout { circulants: circulants.len(), positions: start..positions.len(), messages: messages..messages + edges, wraps });
+            let wraps = circulants
+                .iter()
+                .map(|c| Wrap { head: c.block_column * column_stride, values: c.shift % width })
+                .collect();
+            layers.push(LayerLayout {
+                circulants: circulants.len(),
+                positions: start..positions.len(),
+                messages: messages..messages + edges,
+                wraps,
+            });
             messages += edges;
         }
         Layout { z, width, column_stride, block_columns: code.block_columns, layers, positions, messages }
@@ -114,7 +122,12 @@ mod tests {
     /// Every (layer, chunk, circulant) position names the variables its rows meet, through the pad.
     #[test]
     fn positions_name_each_rows_variables() {
-        for (code, rows) in [(QcLdpcCode::storage_4kb(), 32), (QcLdpcCode::storage_4kb(), 16), (build(13, 4, 8, 3, 7).expect("a small code"), 32), (build(48, 4, 10, 3, 1).expect("a Z = 48 code"), 16)] {
+        for (code, rows) in [
+            (QcLdpcCode::storage_4kb(), 32),
+            (QcLdpcCode::storage_4kb(), 16),
+            (build(13, 4, 8, 3, 7).expect("a small code"), 32),
+            (build(48, 4, 10, 3, 1).expect("a Z = 48 code"), 16),
+        ] {
             let layout = Layout::new(&code, rows);
             let z = code.z;
             for (layer, circulants) in layout.layers.iter().zip(&code.layers) {
@@ -143,7 +156,8 @@ mod tests {
         let mut posterior = vec![0; layout.posterior_len()];
         layout.load(&channel, &mut posterior);
         let layer = &layout.layers[0];
-        let wrap = layer.wraps.iter().find(|w| w.values > 0).expect("a circulant whose shift is not a multiple of the chunk");
+        let wrap =
+            layer.wraps.iter().find(|w| w.values > 0).expect("a circulant whose shift is not a multiple of the chunk");
         // The wrapping chunk writes the pad's first `values` entries; the chunk after it writes the head's next one.
         for j in 0..wrap.values {
             posterior[wrap.head + code.z + j] = -1 - j as i32;
@@ -151,7 +165,13 @@ mod tests {
         posterior[wrap.head + wrap.values] = -100;
         layout.refresh_pads(layer, &mut posterior);
         for j in 0..layout.width {
-            let expected = if j < wrap.values { -1 - j as i32 } else if j == wrap.values { -100 } else { (wrap.head / layout.column_stride * code.z + j) as i32 };
+            let expected = if j < wrap.values {
+                -1 - j as i32
+            } else if j == wrap.values {
+                -100
+            } else {
+                (wrap.head / layout.column_stride * code.z + j) as i32
+            };
             assert_eq!(posterior[wrap.head + j], expected);
             assert_eq!(posterior[wrap.head + code.z + j], expected);
         }

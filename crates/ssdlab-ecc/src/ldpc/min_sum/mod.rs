@@ -101,7 +101,16 @@ impl SimdLevel {
 /// A fixed-point message type: 16-bit (the default, what every curve and decoding table uses) or
 /// 8-bit (twice the lanes per vector; coarser LLRs, see [`Lane::SCALE`]).
 pub trait Lane:
-    Copy + Ord + Default + std::fmt::Debug + std::ops::BitAnd<Output = Self> + std::ops::BitOr<Output = Self> + std::ops::BitXor<Output = Self> + std::ops::Not<Output = Self> + Send + Sync
+    Copy
+    + Ord
+    + Default
+    + std::fmt::Debug
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitXor<Output = Self>
+    + std::ops::Not<Output = Self>
+    + Send
+    + Sync
 {
     const MAX: Self;
     /// The vectors the AVX-512 and AVX2 entry points decode with.
@@ -182,7 +191,14 @@ macro_rules! lane {
 
 // 16-bit: 1/8 LLR steps, channel clipped at 15 LLR units (the decoder every curve and table uses).
 #[cfg(target_arch = "x86_64")]
-lane!(i16, LLR_SCALE, CHANNEL_LLR_LIMIT, i16::MAX, row_vectors::Avx512Rows16, row_vectors::Pair<row_vectors::Avx2Rows16>);
+lane!(
+    i16,
+    LLR_SCALE,
+    CHANNEL_LLR_LIMIT,
+    i16::MAX,
+    row_vectors::Avx512Rows16,
+    row_vectors::Pair<row_vectors::Avx2Rows16>
+);
 #[cfg(not(target_arch = "x86_64"))]
 lane!(i16, LLR_SCALE, CHANNEL_LLR_LIMIT, i16::MAX, PortableRows<i16>, PortableRows<i16>);
 /// 8-bit check messages are clipped at the channel limit (15.5 LLR units): without a clip, posteriors
@@ -350,7 +366,9 @@ impl<'a, L: Lane> MinSumDecoder<'a, L> {
     pub fn information_matches(&self, info: &[u8]) -> bool {
         // Blocks of 64 without an early exit inside (so they vectorise), one check per block.
         self.layout.columns(&self.posterior).zip(info.chunks(self.layout.z)).all(|(column, bits)| {
-            column.chunks(64).zip(bits.chunks(64)).all(|(posterior, bits)| posterior.iter().zip(bits).fold(0u8, |differ, (&l, &b)| differ | ((l.is_negative() as u8) ^ b)) == 0)
+            column.chunks(64).zip(bits.chunks(64)).all(|(posterior, bits)| {
+                posterior.iter().zip(bits).fold(0u8, |differ, (&l, &b)| differ | ((l.is_negative() as u8) ^ b)) == 0
+            })
         })
     }
 
@@ -360,8 +378,12 @@ impl<'a, L: Lane> MinSumDecoder<'a, L> {
         let positions = &self.layout.positions[layout.positions.clone()];
         let messages = &mut self.messages[layout.messages.clone()];
         let correction = match self.rule {
-            CheckNodeRule::Normalized { factor } => Correction::Normalized { numerator: (factor * 16.0).round() as i32 },
-            CheckNodeRule::Offset { offset } => Correction::Offset { steps: L::from_steps((offset * L::SCALE).max(0.0)) },
+            CheckNodeRule::Normalized { factor } => {
+                Correction::Normalized { numerator: (factor * 16.0).round() as i32 }
+            }
+            CheckNodeRule::Offset { offset } => {
+                Correction::Offset { steps: L::from_steps((offset * L::SCALE).max(0.0)) }
+            }
         };
         row_chunks::process_layer::<L, V>(&mut self.posterior, messages, positions, layout.circulants, correction);
         self.layout.refresh_pads(layout, &mut self.posterior);
@@ -372,7 +394,11 @@ impl<'a, L: Lane> MinSumDecoder<'a, L> {
         // A plain loop, not `Iterator::all` with a closure: the closure would not be inlined into
         // the entry point, and the intrinsics in it would be calls.
         for layer in &self.layout.layers {
-            if !row_chunks::layer_is_satisfied::<L, V>(&self.posterior, &self.layout.positions[layer.positions.clone()], layer.circulants) {
+            if !row_chunks::layer_is_satisfied::<L, V>(
+                &self.posterior,
+                &self.layout.positions[layer.positions.clone()],
+                layer.circulants,
+            ) {
                 return false;
             }
         }

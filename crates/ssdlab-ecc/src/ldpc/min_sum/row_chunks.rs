@@ -17,8 +17,16 @@ use super::Lane;
 /// Decodes one layer. `positions` holds, chunk by chunk, each circulant's first posterior index;
 /// `messages` the layer's messages in the same order, `V::ROWS` per (chunk, circulant).
 #[inline(always)]
-pub(super) fn process_layer<L: Lane, V: RowVector<L>>(posterior: &mut [L], messages: &mut [L], positions: &[u32], circulants: usize, correction: Correction<L>) {
-    for (chunk_positions, chunk_messages) in positions.chunks_exact(circulants).zip(messages.chunks_exact_mut(circulants * V::ROWS)) {
+pub(super) fn process_layer<L: Lane, V: RowVector<L>>(
+    posterior: &mut [L],
+    messages: &mut [L],
+    positions: &[u32],
+    circulants: usize,
+    correction: Correction<L>,
+) {
+    for (chunk_positions, chunk_messages) in
+        positions.chunks_exact(circulants).zip(messages.chunks_exact_mut(circulants * V::ROWS))
+    {
         // Pass 1: each row's smallest and second smallest input magnitude and the xor of its inputs
         // (whose sign bit is the parity of negative inputs).
         let mut min1 = V::splat(L::MAX);
@@ -47,7 +55,11 @@ pub(super) fn process_layer<L: Lane, V: RowVector<L>>(posterior: &mut [L], messa
 
 /// Whether every check of the layer is satisfied by the posterior's hard decisions.
 #[inline(always)]
-pub(super) fn layer_is_satisfied<L: Lane, V: RowVector<L>>(posterior: &[L], positions: &[u32], circulants: usize) -> bool {
+pub(super) fn layer_is_satisfied<L: Lane, V: RowVector<L>>(
+    posterior: &[L],
+    positions: &[u32],
+    circulants: usize,
+) -> bool {
     let mut unsatisfied = V::splat(L::default());
     for chunk_positions in positions.chunks_exact(circulants) {
         let mut parity = V::splat(L::default());

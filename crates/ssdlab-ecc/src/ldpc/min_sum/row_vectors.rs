@@ -49,7 +49,9 @@ impl<L: Lane> Correction<L> {
         let limit = V::splat(L::MESSAGE_LIMIT);
         match self {
             Correction::Normalized { numerator } => magnitudes.scaled(numerator).min(limit),
-            Correction::Offset { steps } => magnitudes.saturating_sub(V::splat(steps)).max(V::splat(L::default())).min(limit),
+            Correction::Offset { steps } => {
+                magnitudes.saturating_sub(V::splat(steps)).max(V::splat(L::default())).min(limit)
+            }
         }
     }
 }
@@ -182,7 +184,10 @@ impl<L: Lane, V: RowVector<L>> RowVector<L> for Pair<V> {
     }
     #[inline(always)]
     fn select_equal(self, other: Self, if_equal: Self, otherwise: Self) -> Self {
-        Pair(self.0.select_equal(other.0, if_equal.0, otherwise.0), self.1.select_equal(other.1, if_equal.1, otherwise.1))
+        Pair(
+            self.0.select_equal(other.0, if_equal.0, otherwise.0),
+            self.1.select_equal(other.1, if_equal.1, otherwise.1),
+        )
     }
     #[inline(always)]
     fn negate_where_negative(self, sign: Self) -> Self {
@@ -392,8 +397,10 @@ mod tests {
     /// Lanes `a`, `b` (equal to `a` where `equal_lanes` says, with zero and extreme signs: `vpsign`
     /// zeroes where its sign source is zero) and `c`, 128 of each.
     fn inputs<L: Lane>(a: &[L], b: &[L], equal_lanes: u128, extremes: [L; 6]) -> (Vec<L>, Vec<L>, Vec<L>) {
-        let b: Vec<L> = b.iter().zip(a).enumerate().map(|(i, (&b, &a))| if equal_lanes >> i & 1 == 1 { a } else { b }).collect();
-        let b: Vec<L> = b.iter().enumerate().map(|(i, &v)| if (8..14).contains(&i) { extremes[i - 8] } else { v }).collect();
+        let b: Vec<L> =
+            b.iter().zip(a).enumerate().map(|(i, (&b, &a))| if equal_lanes >> i & 1 == 1 { a } else { b }).collect();
+        let b: Vec<L> =
+            b.iter().enumerate().map(|(i, &v)| if (8..14).contains(&i) { extremes[i - 8] } else { v }).collect();
         let c: Vec<L> = a.iter().rev().copied().collect();
         let a: Vec<L> = a.iter().enumerate().map(|(i, &v)| if i < extremes.len() { extremes[i] } else { v }).collect();
         (a, b, c)

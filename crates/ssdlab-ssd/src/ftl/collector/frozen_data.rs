@@ -53,7 +53,14 @@ impl Collect for FrozenData {
         "rr_fdca"
     }
 
-    fn collect(&self, ftl: &mut Ftl, tier: usize, plane: PlaneIndex, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<(), FtlError> {
+    fn collect(
+        &self,
+        ftl: &mut Ftl,
+        tier: usize,
+        plane: PlaneIndex,
+        now_ns: u64,
+        ops: &mut Vec<FlashOp>,
+    ) -> Result<(), FtlError> {
         self.collect_pairs(ftl, tier, plane, now_ns, ops, u32::MAX)
     }
 }
@@ -61,7 +68,15 @@ impl Collect for FrozenData {
 impl FrozenData {
     /// [`Collect::collect`], stopping after `max_pairs` pairs even below the high watermark (tests
     /// take one step at a time).
-    pub(super) fn collect_pairs(&self, ftl: &mut Ftl, tier: usize, plane: PlaneIndex, now_ns: u64, ops: &mut Vec<FlashOp>, max_pairs: u32) -> Result<(), FtlError> {
+    pub(super) fn collect_pairs(
+        &self,
+        ftl: &mut Ftl,
+        tier: usize,
+        plane: PlaneIndex,
+        now_ns: u64,
+        ops: &mut Vec<FlashOp>,
+        max_pairs: u32,
+    ) -> Result<(), FtlError> {
         ftl.stores[tier].stats.gc_invocations += 1;
         let blocks_per_plane = ftl.stores[tier].geometry.blocks_per_plane;
         // Every skip raises a block's N_RDS, so at most N_RDSMAX skips per block come before its
@@ -73,7 +88,9 @@ impl FrozenData {
         let mut pair_budget = 0u64;
         let mut in_place_rounds = 0u32;
         let mut pairs = 0u32;
-        while pair_left > 0 || (pairs < max_pairs && ftl.stores[tier].free_blocks(plane) < ftl.stores[tier].high_watermark) {
+        while pair_left > 0
+            || (pairs < max_pairs && ftl.stores[tier].free_blocks(plane) < ftl.stores[tier].high_watermark)
+        {
             steps += 1;
             if steps > step_limit {
                 break;

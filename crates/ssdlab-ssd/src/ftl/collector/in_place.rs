@@ -20,7 +20,14 @@ impl Collect for InPlace {
         "in_place"
     }
 
-    fn collect(&self, ftl: &mut Ftl, tier: usize, plane: PlaneIndex, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<(), FtlError> {
+    fn collect(
+        &self,
+        ftl: &mut Ftl,
+        tier: usize,
+        plane: PlaneIndex,
+        now_ns: u64,
+        ops: &mut Vec<FlashOp>,
+    ) -> Result<(), FtlError> {
         ftl.stores[tier].stats.gc_invocations += 1;
         let mut rounds = 0u32;
         while ftl.stores[tier].free_blocks(plane) < ftl.stores[tier].high_watermark {
@@ -38,7 +45,14 @@ impl Collect for InPlace {
 
 /// Whether collecting `victim` can gain anything; marks a stuck plane under dynamic allocation
 /// (returns false: collection stops there) and fails when the whole tier is full.
-pub(super) fn make_progress(ftl: &mut Ftl, tier: usize, plane: PlaneIndex, victim: crate::geometry::BlockIndex, rounds: u32, now_ns: u64) -> Result<bool, FtlError> {
+pub(super) fn make_progress(
+    ftl: &mut Ftl,
+    tier: usize,
+    plane: PlaneIndex,
+    victim: crate::geometry::BlockIndex,
+    rounds: u32,
+    now_ns: u64,
+) -> Result<bool, FtlError> {
     let store = &mut ftl.stores[tier];
     let pages_per_block = store.geometry.pages_per_block;
     let victim_valid = store.valid_pages(victim);
@@ -48,7 +62,10 @@ pub(super) fn make_progress(ftl: &mut Ftl, tier: usize, plane: PlaneIndex, victi
         let view = store.plane_view(plane, now_ns);
         (0..view.keys.len()).all(|index| !view.is_full(index) || view.valid_pages(index) == pages_per_block)
     };
-    if no_gain_anywhere && (store.plane_allocation == PlaneAllocation::Dynamic || store.redirect_when_full) && store.free_blocks(plane) > 0 {
+    if no_gain_anywhere
+        && (store.plane_allocation == PlaneAllocation::Dynamic || store.redirect_when_full)
+        && store.free_blocks(plane) > 0
+    {
         // With dynamic allocation (and on a tiered device, whose data moves between planes) the
         // tier is full only when every plane is: this plane still has a free block and waits for
         // overwrites while writes go elsewhere.

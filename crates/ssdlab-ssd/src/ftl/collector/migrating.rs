@@ -24,12 +24,21 @@ impl Collect for Migrating {
         "migrating"
     }
 
-    fn collect(&self, ftl: &mut Ftl, tier: usize, plane: PlaneIndex, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<(), FtlError> {
+    fn collect(
+        &self,
+        ftl: &mut Ftl,
+        tier: usize,
+        plane: PlaneIndex,
+        now_ns: u64,
+        ops: &mut Vec<FlashOp>,
+    ) -> Result<(), FtlError> {
         ftl.stores[tier].stats.gc_invocations += 1;
         let mut rounds = 0u32;
         // A block-unit destination's block is filled in one go: collection goes on past the high
         // watermark until the block it started is full (or no victim is left).
-        while ftl.stores[tier].free_blocks(plane) < ftl.stores[tier].high_watermark || (ftl.stores[self.to].block_unit && ftl.stores[self.to].open_incoming_plane().is_some()) {
+        while ftl.stores[tier].free_blocks(plane) < ftl.stores[tier].high_watermark
+            || (ftl.stores[self.to].block_unit && ftl.stores[self.to].open_incoming_plane().is_some())
+        {
             rounds += 1;
             let Some(victim) = ftl.stores[tier].next_victim(plane, now_ns) else { break };
             if rounds > 4 * ftl.stores[tier].geometry.blocks_per_plane {

@@ -19,17 +19,24 @@ pub use frozen_data::FrozenData;
 pub use in_place::InPlace;
 pub use migrating::Migrating;
 
+use super::block_manager::INVALID_PAGE;
 use super::block_store::Stream;
 use super::{FlashOp, Ftl};
 use crate::error::FtlError;
 use crate::geometry::{BlockIndex, Lpn, PlaneIndex};
-use super::block_manager::INVALID_PAGE;
 
 /// What every collector does.
 pub trait Collect {
     fn name(&self) -> &'static str;
     /// Collects in (tier-local) `plane` of `tier` until it has the high watermark of free blocks.
-    fn collect(&self, ftl: &mut Ftl, tier: usize, plane: PlaneIndex, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<(), FtlError>;
+    fn collect(
+        &self,
+        ftl: &mut Ftl,
+        tier: usize,
+        plane: PlaneIndex,
+        now_ns: u64,
+        ops: &mut Vec<FlashOp>,
+    ) -> Result<(), FtlError>;
 }
 
 /// The collector of one tier.
@@ -48,7 +55,14 @@ impl Collect for Collector {
             Collector::FrozenData(collector) => collector.name(),
         }
     }
-    fn collect(&self, ftl: &mut Ftl, tier: usize, plane: PlaneIndex, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<(), FtlError> {
+    fn collect(
+        &self,
+        ftl: &mut Ftl,
+        tier: usize,
+        plane: PlaneIndex,
+        now_ns: u64,
+        ops: &mut Vec<FlashOp>,
+    ) -> Result<(), FtlError> {
         match self {
             Collector::InPlace(collector) => collector.collect(ftl, tier, plane, now_ns, ops),
             Collector::Migrating(collector) => collector.collect(ftl, tier, plane, now_ns, ops),
@@ -70,13 +84,28 @@ pub(super) enum Destination {
 
 /// Moves every valid page of (local) `victim` in `tier` to `destination`, then erases the victim.
 /// Pages moved into another tier may set off that tier's own in-place collection.
-pub(super) fn evacuate(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destination: Destination, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<(), FtlError> {
+pub(super) fn evacuate(
+    ftl: &mut Ftl,
+    tier: usize,
+    victim: BlockIndex,
+    destination: Destination,
+    now_ns: u64,
+    ops: &mut Vec<FlashOp>,
+) -> Result<(), FtlError> {
     evacuate_split(ftl, tier, victim, destination, u64::MAX, now_ns, ops)
 }
 
 /// Like [`evacuate`], sending at most `limit` pages to `destination` and the rest within the plane
 /// (a block-unit destination's last block takes only what fills it; the residue stays).
-pub(super) fn evacuate_split(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destination: Destination, limit: u64, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<(), FtlError> {
+pub(super) fn evacuate_split(
+    ftl: &mut Ftl,
+    tier: usize,
+    victim: BlockIndex,
+    destination: Destination,
+    limit: u64,
+    now_ns: u64,
+    ops: &mut Vec<FlashOp>,
+) -> Result<(), FtlError> {
     relocate_limited(ftl, tier, victim, destination, limit, now_ns, ops)?;
     let store = &mut ftl.stores[tier];
     store.erase(victim);
@@ -87,12 +116,27 @@ pub(super) fn evacuate_split(ftl: &mut Ftl, tier: usize, victim: BlockIndex, des
 
 /// Moves every valid page of (local) `victim` in `tier` to `destination` without erasing it;
 /// returns the pages moved. A destination plane that runs low collects in place.
-pub(super) fn relocate(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destination: Destination, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<u64, FtlError> {
+pub(super) fn relocate(
+    ftl: &mut Ftl,
+    tier: usize,
+    victim: BlockIndex,
+    destination: Destination,
+    now_ns: u64,
+    ops: &mut Vec<FlashOp>,
+) -> Result<u64, FtlError> {
     relocate_limited(ftl, tier, victim, destination, u64::MAX, now_ns, ops)
 }
 
 /// [`relocate`] with at most `limit` pages sent to `destination`, the rest copied within the plane.
-fn relocate_limited(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destination: Destination, limit: u64, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<u64, FtlError> {
+fn relocate_limited(
+    ftl: &mut Ftl,
+    tier: usize,
+    victim: BlockIndex,
+    destination: Destination,
+    limit: u64,
+    now_ns: u64,
+    ops: &mut Vec<FlashOp>,
+) -> Result<u64, FtlError> {
     if destination == Destination::SamePlane || limit == 0 {
         return copy_within_plane(ftl, tier, victim, now_ns, ops);
     }
@@ -130,7 +174,9 @@ fn relocate_limited(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destination:
             ftl.stores[tier].stats.pages_migrated_out += 1;
             ftl.stores[to_tier].stats.pages_migrated_in += 1;
         }
-        if (to_tier, to_plane) != (tier, plane) && ftl.stores[to_tier].free_blocks(to_plane) < ftl.stores[to_tier].low_watermark {
+        if (to_tier, to_plane) != (tier, plane)
+            && ftl.stores[to_tier].free_blocks(to_plane) < ftl.stores[to_tier].low_watermark
+        {
             // The destination tier collects with its own collector (a plane of a write tier that
             // receives a drained chip's pages migrates in turn).
             let collector = ftl.collectors[to_tier];
@@ -141,7 +187,13 @@ fn relocate_limited(ftl: &mut Ftl, tier: usize, victim: BlockIndex, destination:
 }
 
 /// In-place collection's copy loop (the common case, kept apart so it touches one store).
-fn copy_within_plane(ftl: &mut Ftl, tier: usize, victim: BlockIndex, now_ns: u64, ops: &mut Vec<FlashOp>) -> Result<u64, FtlError> {
+fn copy_within_plane(
+    ftl: &mut Ftl,
+    tier: usize,
+    victim: BlockIndex,
+    now_ns: u64,
+    ops: &mut Vec<FlashOp>,
+) -> Result<u64, FtlError> {
     let Ftl { mapping, stores, .. } = ftl;
     let store = &mut stores[tier];
     let written = store.written_pages(victim.0 as usize);

@@ -25,7 +25,8 @@ fn device_with(max_rounds: u8, tlc_block_unit: bool, overwrite_target: Overwrite
     }
     let layout = DeviceLayout::from_specs(&[tier_of_blocks("mlc", CellType::Mlc, 1, 8, 4), tlc]);
     let config = ftl_config(VictimPolicyKind::RoundRobin, PlaneAllocation::Static);
-    let placement = Placement::MigrateOnCollect(MigrateOnCollect { write_tier: 0, migrate_to: 1, screening: Some(max_rounds) });
+    let placement =
+        Placement::MigrateOnCollect(MigrateOnCollect { write_tier: 0, migrate_to: 1, screening: Some(max_rounds) });
     Ftl::new(&layout, &config, placement, &[12, 60], 40, true)
 }
 
@@ -84,7 +85,11 @@ fn steps_a1_to_a4_fresh_victims_accumulate_in_screening_blocks() {
         assert_eq!(ftl.stores[0].screening_rounds(BlockIndex(block)), 0, "an erased block starts at N_RDS = 0");
     }
     for lpn in [0, 2, 3, 4, 6, 7] {
-        assert_eq!((tier_of(&ftl, lpn), rounds_of_block_holding(&ftl, lpn)), (0, 1), "page {lpn} is in a screening block");
+        assert_eq!(
+            (tier_of(&ftl, lpn), rounds_of_block_holding(&ftl, lpn)),
+            (0, 1),
+            "page {lpn} is in a screening block"
+        );
         assert_eq!(ftl.tag(ftl.lookup(Lpn(lpn)).unwrap()), lpn + 1);
     }
     assert_eq!(ftl.stores[0].blocks[2].state, BlockState::Full, "one pair only");
@@ -107,7 +112,11 @@ fn steps_b1_b2_blocks_being_screened_are_passed_over() {
     assert_eq!(mlc.screening_copies, 7);
     // The next collection reaches block 0 again after the screening blocks sealed since: its third
     // round (2 -> 3) ends the screening when N_RDSMAX is 3, and then its data is frozen.
-    assert_eq!(ftl.stores[0].round_robin_victim(PlaneIndex(0)).map(|block| block.0), Some(0), "block 0 is next in round-robin order");
+    assert_eq!(
+        ftl.stores[0].round_robin_victim(PlaneIndex(0)).map(|block| block.0),
+        Some(0),
+        "block 0 is next in round-robin order"
+    );
 }
 
 #[test]
@@ -193,11 +202,17 @@ fn an_overwrite_of_tlc_data_can_send_the_new_data_to_mlc() {
         ftl.write(Lpn(2), 20, 99, &mut ops).unwrap();
         ftl.check_invariants().unwrap();
         let tlc = ftl.stores[1].stats;
-        assert_eq!((tlc.block_modify_writes, tlc.block_modify_pages), (1, 5), "{target:?}: the block's other five pages are rewritten");
+        assert_eq!(
+            (tlc.block_modify_writes, tlc.block_modify_pages),
+            (1, 5),
+            "{target:?}: the block's other five pages are rewritten"
+        );
         assert_eq!(ftl.foreground_ops().len(), 10, "five reads and five programs the host write waits for");
         assert_eq!(tier_of(&ftl, 2), new_data_tier, "{target:?}");
         assert_eq!(ftl.tag(ftl.lookup(Lpn(2)).unwrap()), 99);
-        assert!([0, 1, 3, 4, 5].iter().all(|&lpn| tier_of(&ftl, lpn) == 1 && ftl.tag(ftl.lookup(Lpn(lpn)).unwrap()) == lpn + 1));
+        assert!([0, 1, 3, 4, 5]
+            .iter()
+            .all(|&lpn| tier_of(&ftl, lpn) == 1 && ftl.tag(ftl.lookup(Lpn(lpn)).unwrap()) == lpn + 1));
     }
 }
 

@@ -11,7 +11,8 @@ impl FreeBlockPolicy for LeastWorn {
         "least_worn"
     }
     fn take(&self, free: &mut FreeList, blocks: &[BlockInfo]) -> Option<u32> {
-        let position = free.iter().enumerate().min_by_key(|&(position, block)| (blocks[block as usize].erase_count, position))?.0;
+        let position =
+            free.iter().enumerate().min_by_key(|&(position, block)| (blocks[block as usize].erase_count, position))?.0;
         free.remove(position)
     }
 }

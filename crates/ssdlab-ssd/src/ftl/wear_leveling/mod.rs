@@ -7,8 +7,8 @@ pub use least_worn::LeastWorn;
 pub use round_robin::RoundRobin;
 
 use super::block_manager::BlockInfo;
-use crate::config::WearLevelingKind;
 use super::free_list::FreeList;
+use crate::config::WearLevelingKind;
 
 pub trait FreeBlockPolicy: Send + Sync {
     fn name(&self) -> &'static str;
