@@ -1,6 +1,8 @@
 # The developer interface. Every target creates .venv itself and is safe to run again.
 #   make run     build everything (release) and run the default simulation, printing a summary
-#   make test    build and run every test (Rust and Python)
+#   make test    check format and lints, then build and run every test (Rust and Python)
+#   make lint    cargo fmt --check, cargo clippy -D warnings, ruff format --check and ruff check
+#   make format  apply cargo fmt and ruff format
 #   make bench   throughput and memory benchmarks (scenarios a, b, c, o, d, m; about 5 minutes)
 #   make build   build the Python package with its native extension into .venv
 
@@ -8,13 +10,14 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.deps-installed
-PY_DEPS := maturin "typer>=0.12,<0.28" rich numpy pytest hypothesis polars pyarrow matplotlib "dask[distributed]"
+PY_DEPS := maturin "typer>=0.12,<0.28" rich numpy pytest hypothesis polars pyarrow matplotlib "dask[distributed]" "ruff>=0.15,<0.18"
 NATIVE_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock $(wildcard configs/*.toml configs/ecc/*.toml)
 NATIVE_STAMP := $(VENV)/.native-built
 
-.PHONY: run test test-rust test-python bench build clean
+.PHONY: run test lint format test-rust test-python bench build clean
 
-$(STAMP):
+# The Makefile is a prerequisite: a dependency added to PY_DEPS reaches existing .venv folders.
+$(STAMP): Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet $(PY_DEPS)
@@ -41,7 +44,18 @@ test-rust:
 test-python: build
 	$(BIN)/pytest
 
-test: test-rust test-python
+# Lints run first: a formatting slip fails in seconds, not after the test suite.
+lint: $(STAMP)
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets --release --quiet -- -D warnings
+	$(BIN)/ruff format --check python tests
+	$(BIN)/ruff check python tests
+
+format: $(STAMP)
+	cargo fmt --all
+	$(BIN)/ruff format python tests
+
+test: lint test-rust test-python
 
 bench: build
 	$(BIN)/ssdlab bench

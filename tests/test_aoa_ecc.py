@@ -13,8 +13,30 @@ from conftest import trace_or_skip
 
 def test_decoder_tables_command_writes_a_config_table(cli, tmp_path: Path):
     out, data = tmp_path / "tables.toml", tmp_path / "tables.json"
-    done = cli("ecc", "decoder-tables", "--decoder", "bch", "--decoder", "ep-ldpc", "--pe", "0", "--pe", "16000", "--retention-hours", "24",
-               "--retention-hours", "720", "--frames", "16", "--target-failures", "4", "--out", str(out), "--json", str(data))
+    done = cli(
+        "ecc",
+        "decoder-tables",
+        "--decoder",
+        "bch",
+        "--decoder",
+        "ep-ldpc",
+        "--pe",
+        "0",
+        "--pe",
+        "16000",
+        "--retention-hours",
+        "24",
+        "--retention-hours",
+        "720",
+        "--frames",
+        "16",
+        "--target-failures",
+        "4",
+        "--out",
+        str(out),
+        "--json",
+        str(data),
+    )
     assert done.returncode == 0, done.stderr
     assert "Tolerable P/E" in done.stdout
     text = out.read_text()
@@ -51,7 +73,15 @@ def test_reproduce_aoa_ecc_end_to_end(cli, tmp_path: Path):
     ratios = regime.sort("read_share")["aoa_over_conventional"].to_list()
     assert ratios == sorted(ratios) and ratios[-1] > 2.0
     report = (out / "report.md").read_text()
-    for phrase in ("Seed: +57 %", "Seed: 2.3x", "Seed: 1.8x mean, 2.1x maximum", "seed 0.91x", "seed 1.05x", "seed: 25 %", "prxy_1 (stand-in)"):
+    for phrase in (
+        "Seed: +57 %",
+        "Seed: 2.3x",
+        "Seed: 1.8x mean, 2.1x maximum",
+        "seed 0.91x",
+        "seed 1.05x",
+        "seed: 25 %",
+        "prxy_1 (stand-in)",
+    ):
         assert phrase in report, phrase
     for name in ("fig5_tolerable_pe", "fig6_iops_vs_pe", "fig7_by_workload"):
         assert (out / f"{name}.png").stat().st_size > 1000 and (out / f"{name}.svg").stat().st_size > 1000

@@ -94,7 +94,9 @@ def test_exception_in_progress_callback_stops_the_run():
 
 
 def test_preset_names():
-    assert {"default", "mqsim-default", "seed002-ldpc", "seed003-scrambler", "bench-gc-steady", "mlc-tlc-demo"} <= set(ssdlab.preset_names())
+    assert {"default", "mqsim-default", "seed002-ldpc", "seed003-scrambler", "bench-gc-steady", "mlc-tlc-demo"} <= set(
+        ssdlab.preset_names()
+    )
 
 
 def test_a_run_is_one_row_with_a_sweep_rows_columns(tmp_path):

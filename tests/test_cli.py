@@ -50,7 +50,7 @@ def test_unknown_config_key_names_file_line_and_field(cli, tmp_path: Path):
 
 
 def test_wrong_type_is_a_configuration_error(cli):
-    done = cli("run", "default", "--set", "device.geometry.channels=\"eight\"")
+    done = cli("run", "default", "--set", 'device.geometry.channels="eight"')
     assert done.returncode == 2
     assert "device.geometry.channels" in done.stderr
 
@@ -69,10 +69,7 @@ def test_unknown_preset_lists_the_known_ones(cli):
 
 def test_malformed_trace_line_names_file_line_and_field(cli, tmp_path: Path):
     trace = tmp_path / "broken.csv"
-    trace.write_text(
-        "128166372000000000,web,0,Read,4096,4096,100\n"
-        "128166372000010000,web,0,Read,notanumber,4096,100\n"
-    )
+    trace.write_text("128166372000000000,web,0,Read,4096,4096,100\n128166372000010000,web,0,Read,notanumber,4096,100\n")
     done = cli("run", "default", "--trace", str(trace), "--format", "msr")
     assert done.returncode == 2
     assert "broken.csv:2" in done.stderr
@@ -119,7 +116,7 @@ def test_presets_list_and_show(cli):
 
 
 def test_config_prints_defaults_filled_in(cli):
-    done = cli("config", "default", "--set", "ftl.garbage_collection.policy=\"cost_benefit\"")
+    done = cli("config", "default", "--set", 'ftl.garbage_collection.policy="cost_benefit"')
     assert done.returncode == 0, done.stderr
     assert 'policy = "cost_benefit"' in done.stdout
     assert "queue_depth" in done.stdout  # a default the file does not set
@@ -141,8 +138,17 @@ def test_run_a_real_trace_with_loops(cli, tmp_path: Path):
     trace = trace_or_skip("msr-hm_0.sample.csv.gz")
     out = tmp_path / "hm0.json"
     done = cli(
-        "run", "seed003-scrambler", "--trace", str(trace), "--set", "host.loops=3",
-        "--set", "verification.integrity_oracle=true", "--json", str(out), "--quiet",
+        "run",
+        "seed003-scrambler",
+        "--trace",
+        str(trace),
+        "--set",
+        "host.loops=3",
+        "--set",
+        "verification.integrity_oracle=true",
+        "--json",
+        str(out),
+        "--quiet",
     )
     assert done.returncode == 0, done.stderr
     result = json.loads(out.read_text())
@@ -166,8 +172,19 @@ def test_summary_fits_80_columns_without_cutting_numbers(tmp_path: Path):
     import sys
 
     out = tmp_path / "r.json"
-    args = ["run", "default", "--set", "workload.synthetic.requests=20000", "--set", "workload.synthetic.arrival.mean_interarrival_ns=1000.0", "--json", str(out)]
-    done = subprocess.run([sys.executable, "-m", "ssdlab", *args], capture_output=True, text=True, env={**os.environ, "COLUMNS": "80"}, check=False)
+    args = [
+        "run",
+        "default",
+        "--set",
+        "workload.synthetic.requests=20000",
+        "--set",
+        "workload.synthetic.arrival.mean_interarrival_ns=1000.0",
+        "--json",
+        str(out),
+    ]
+    done = subprocess.run(
+        [sys.executable, "-m", "ssdlab", *args], capture_output=True, text=True, env={**os.environ, "COLUMNS": "80"}, check=False
+    )
     assert done.returncode == 0, done.stderr
     assert "…" not in done.stdout
     assert all(len(line) <= 80 for line in done.stdout.splitlines()), max(done.stdout.splitlines(), key=len)
@@ -242,10 +259,14 @@ def _run_json(cli, out: Path, *args: str) -> str:
 
 def test_the_parsed_trace_cache_is_reused_and_changes_no_result(cli, tmp_path: Path):
     trace = tmp_path / "t.mqsim"
-    assert cli("trace", "generate", "mqsim-default", str(trace), "--to", "mqsim", "--set", "workload.synthetic.requests=2000").returncode == 0
+    assert (
+        cli("trace", "generate", "mqsim-default", str(trace), "--to", "mqsim", "--set", "workload.synthetic.requests=2000").returncode == 0
+    )
     cache = tmp_path / "cache"
-    runs = [json.loads(_run_json(cli, tmp_path / f"{i}.json", "mqsim-default", "--trace", str(trace), "--format", "mqsim", *extra))
-            for i, extra in enumerate([(), ("--trace-cache", str(cache)), ("--trace-cache", str(cache))])]
+    runs = [
+        json.loads(_run_json(cli, tmp_path / f"{i}.json", "mqsim-default", "--trace", str(trace), "--format", "mqsim", *extra))
+        for i, extra in enumerate([(), ("--trace-cache", str(cache)), ("--trace-cache", str(cache))])
+    ]
     assert runs[1]["workload"]["trace_cache"] and not runs[1]["workload"]["trace_cache_reused"]
     assert runs[2]["workload"]["trace_cache_reused"]
     # One records file, its scan summary and the footprint for its 8 KiB pages: the third run read the
@@ -260,15 +281,23 @@ def test_the_parsed_trace_cache_is_reused_and_changes_no_result(cli, tmp_path: P
             assert run[key] == runs[0][key], key
     # A damaged footprint file is ignored (the records are scanned again), never trusted.
     (cache / names[1]).write_bytes(b"SSDLABFP" + bytes(5))
-    damaged = json.loads(_run_json(cli, tmp_path / "d.json", "mqsim-default", "--trace", str(trace), "--format", "mqsim", "--trace-cache", str(cache)))
-    assert damaged["workload"]["trace_cache_reused"] and damaged["all"] == runs[0]["all"] and damaged["precondition"]["pages_written"] == runs[0]["precondition"]["pages_written"]
+    damaged = json.loads(
+        _run_json(cli, tmp_path / "d.json", "mqsim-default", "--trace", str(trace), "--format", "mqsim", "--trace-cache", str(cache))
+    )
+    assert (
+        damaged["workload"]["trace_cache_reused"]
+        and damaged["all"] == runs[0]["all"]
+        and damaged["precondition"]["pages_written"] == runs[0]["precondition"]["pages_written"]
+    )
 
 
 def test_records_kept_in_memory_change_no_result(cli, tmp_path: Path):
     """The scan's records kept for the replay (default) or the text parsed again: the same run, and the
     result says which (`workload.kept_records_bytes`)."""
     trace = tmp_path / "t.mqsim"
-    assert cli("trace", "generate", "mqsim-default", str(trace), "--to", "mqsim", "--set", "workload.synthetic.requests=3000").returncode == 0
+    assert (
+        cli("trace", "generate", "mqsim-default", str(trace), "--to", "mqsim", "--set", "workload.synthetic.requests=3000").returncode == 0
+    )
     common = ("mqsim-default", "--trace", str(trace), "--format", "mqsim", "--set", "host.loops=2")
     kept = json.loads(_run_json(cli, tmp_path / "kept.json", *common))
     text = json.loads(_run_json(cli, tmp_path / "text.json", *common, "--set", "workload.trace.keep_records_bytes=0"))
@@ -283,14 +312,38 @@ def test_column_mapped_traces_run_in_every_unit_without_conversion(cli, tmp_path
     requests = [(0, "W", 0, 4096), (100, "R", 0, 4096), (250, "W", 32768, 8192), (400, "R", 32768, 8192)]  # time us, op, offset, size bytes
     layouts = {
         # A 5-column CSV with a version column and SCSI op codes, sectors, microseconds.
-        "scsi": (["--columns", "time=1,op=2,offset=3,size=4", "--time-unit", "us", "--offset-unit-bytes", "512", "--size-unit-bytes", "512",
-                  "--read-ops", "0x28,0x88", "--write-ops", "0x2a,0x8a", "--header-lines", "1"],
-                 "version,time,opcode,lba,blocks\n" + "".join(f"3,{t},{'0x2a' if op == 'W' else '0x28'},{o // 512},{s // 512}\n" for t, op, o, s in requests)),
-        "seconds": (["--columns", "op=0,time=1,size=2,offset=3", "--separator", "whitespace"],
-                    "".join(f"{op}  {t / 1e6:.6f}\t{s} {o}\n" for t, op, o, s in requests)),
-        "ms-blocks": (["--columns", "time=0,offset=1,size=2,op=3", "--separator", ";", "--time-unit", "ms", "--offset-unit-bytes", "4096"],
-                      "".join(f"{t / 1e3};{o // 4096};{s};{'write' if op == 'W' else 'read'}\n" for t, op, o, s in requests)),
-        "ns": (["--columns", "time=0,op=1,offset=2,size=3", "--time-unit", "ns"], "".join(f"{t * 1000},{op},{o},{s}\n" for t, op, o, s in requests)),
+        "scsi": (
+            [
+                "--columns",
+                "time=1,op=2,offset=3,size=4",
+                "--time-unit",
+                "us",
+                "--offset-unit-bytes",
+                "512",
+                "--size-unit-bytes",
+                "512",
+                "--read-ops",
+                "0x28,0x88",
+                "--write-ops",
+                "0x2a,0x8a",
+                "--header-lines",
+                "1",
+            ],
+            "version,time,opcode,lba,blocks\n"
+            + "".join(f"3,{t},{'0x2a' if op == 'W' else '0x28'},{o // 512},{s // 512}\n" for t, op, o, s in requests),
+        ),
+        "seconds": (
+            ["--columns", "op=0,time=1,size=2,offset=3", "--separator", "whitespace"],
+            "".join(f"{op}  {t / 1e6:.6f}\t{s} {o}\n" for t, op, o, s in requests),
+        ),
+        "ms-blocks": (
+            ["--columns", "time=0,offset=1,size=2,op=3", "--separator", ";", "--time-unit", "ms", "--offset-unit-bytes", "4096"],
+            "".join(f"{t / 1e3};{o // 4096};{s};{'write' if op == 'W' else 'read'}\n" for t, op, o, s in requests),
+        ),
+        "ns": (
+            ["--columns", "time=0,op=1,offset=2,size=3", "--time-unit", "ns"],
+            "".join(f"{t * 1000},{op},{o},{s}\n" for t, op, o, s in requests),
+        ),
     }
     results = {}
     for name, (options, text) in layouts.items():
@@ -305,9 +358,13 @@ def test_column_mapped_traces_run_in_every_unit_without_conversion(cli, tmp_path
     for name, result in results.items():
         assert result["read"] == first["read"] and result["write"] == first["write"], name
     # A bad column map names its field; an op value outside the map names the line.
-    bad = cli("run", "mqsim-default", "--trace", str(tmp_path / "ns.txt"), "--columns", "time=0,op=1,offset=2,size=3", "--time-unit", "hours")
+    bad = cli(
+        "run", "mqsim-default", "--trace", str(tmp_path / "ns.txt"), "--columns", "time=0,op=1,offset=2,size=3", "--time-unit", "hours"
+    )
     assert bad.returncode == 2 and "workload.trace.columns.time_unit" in bad.stderr
-    unknown = cli("run", "mqsim-default", "--trace", str(tmp_path / "scsi.txt"), "--columns", "time=1,op=2,offset=3,size=4", "--header-lines", "1")
+    unknown = cli(
+        "run", "mqsim-default", "--trace", str(tmp_path / "scsi.txt"), "--columns", "time=1,op=2,offset=3,size=4", "--header-lines", "1"
+    )
     assert unknown.returncode == 2 and "scsi.txt:2" in unknown.stderr and "`op`" in unknown.stderr
     missing = cli("run", "mqsim-default", "--trace", str(tmp_path / "ns.txt"), "--columns", "time=0,op=1")
     assert missing.returncode == 2 and "missing offset, size" in missing.stderr
@@ -324,9 +381,21 @@ def test_time_series_is_written_beside_the_json_and_plotted(cli, tmp_path: Path)
 
     out = tmp_path / "run.json"
     # bench-gc-steady shrunk to 1 GiB with its 20 % free: GC from the start.
-    done = cli("run", "bench-gc-steady", "--set", "workload.synthetic.requests=30000", "--set", "device.geometry.blocks_per_plane=64",
-               "--set", "workload.synthetic.span_bytes=800000000",
-               "--time-series-ms", "20", "--json", str(out), "-q")
+    done = cli(
+        "run",
+        "bench-gc-steady",
+        "--set",
+        "workload.synthetic.requests=30000",
+        "--set",
+        "device.geometry.blocks_per_plane=64",
+        "--set",
+        "workload.synthetic.span_bytes=800000000",
+        "--time-series-ms",
+        "20",
+        "--json",
+        str(out),
+        "-q",
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(out.read_text())
     frame = pl.read_parquet(tmp_path / "run.timeseries.parquet")
@@ -393,7 +462,19 @@ def test_trace_convert_builds_the_parsed_trace_cache_that_runs_reuse(cli, tmp_pa
     again = cli("trace", "convert", str(trace), str(cache), "--to", "cache", "--set", "workload.trace.skip_bad_lines=true")
     assert "already there" in again.stdout
     out = tmp_path / "run.json"
-    run = cli("run", "default", "--trace", str(trace), "--trace-cache", str(cache), "--set", "workload.trace.skip_bad_lines=true", "--json", str(out), "--quiet")
+    run = cli(
+        "run",
+        "default",
+        "--trace",
+        str(trace),
+        "--trace-cache",
+        str(cache),
+        "--set",
+        "workload.trace.skip_bad_lines=true",
+        "--json",
+        str(out),
+        "--quiet",
+    )
     assert run.returncode == 0, run.stderr
     result = json.loads(out.read_text())
     assert result["workload"]["trace_cache_reused"] and result["requests"] == 3

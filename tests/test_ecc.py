@@ -53,7 +53,7 @@ def test_bad_spec_override_names_the_field(cli, tmp_path: Path):
 
 def test_unknown_spec_field_names_file_line_and_field(cli, tmp_path: Path):
     spec = tmp_path / "bad.toml"
-    spec.write_text("cell = \"mlc\"\npage = 1\nmax_frame = 10\n")
+    spec.write_text('cell = "mlc"\npage = 1\nmax_frame = 10\n')
     done = cli("ecc", "curve", str(spec), "--no-cache", "--out", str(tmp_path / "out"))
     assert done.returncode == 2
     assert f"{spec}" in done.stderr and "max_frame" in done.stderr
@@ -112,9 +112,15 @@ def test_decoding_table_feeds_a_simulation(cli, tmp_path: Path):
     probabilities = tomllib.loads(snippet.read_text())["read_path"]["decoding"]["failure_probabilities"]
     assert probabilities == [[round(p, 4) for p in row] for row in table["failure_probabilities"]]
     run = cli(
-        "run", "seed002-ldpc", "--quiet", "--json", str(tmp_path / "run.json"),
-        "--set", f"read_path.decoding.failure_probabilities={json.dumps(probabilities)}",
-        "--set", "workload.synthetic.requests=3000",
+        "run",
+        "seed002-ldpc",
+        "--quiet",
+        "--json",
+        str(tmp_path / "run.json"),
+        "--set",
+        f"read_path.decoding.failure_probabilities={json.dumps(probabilities)}",
+        "--set",
+        "workload.synthetic.requests=3000",
     )
     assert run.returncode == 0, run.stderr
     result = json.loads((tmp_path / "run.json").read_text())
@@ -146,7 +152,17 @@ def test_wear_dependent_decoding_tables_feed_a_simulation(cli, tmp_path: Path):
     runs = {}
     for aging in (0, 12000):
         out = tmp_path / f"run{aging}.json"
-        run = cli("run", str(config), "--quiet", "--json", str(out), "--set", f"ftl.aging.pe_cycles={aging}", "--set", "workload.synthetic.requests=3000")
+        run = cli(
+            "run",
+            str(config),
+            "--quiet",
+            "--json",
+            str(out),
+            "--set",
+            f"ftl.aging.pe_cycles={aging}",
+            "--set",
+            "workload.synthetic.requests=3000",
+        )
         assert run.returncode == 0, run.stderr
         runs[aging] = json.loads(out.read_text())["read_path"]["hard_decision_failures"]
     assert runs[12000] > runs[0]

@@ -16,7 +16,7 @@ def test_search_refines_to_the_optimum_of_an_integer_surface():
 
     def evaluate(points):
         calls.extend(points)
-        return [-(p["x"] - 6) ** 2 - (p["y"] - 2) ** 2 for p in points]
+        return [-((p["x"] - 6) ** 2) - (p["y"] - 2) ** 2 for p in points]
 
     result = search([Axis("x", 1, 16, integer=True, coarse=4), Axis("y", 1, 8, integer=True, coarse=3)], evaluate, rounds=6)
     assert result.best is not None and result.best.point == {"x": 6.0, "y": 2.0} and result.best.value == 0
@@ -26,7 +26,12 @@ def test_search_refines_to_the_optimum_of_an_integer_surface():
 
 
 def test_search_minimises_and_ignores_failed_points():
-    result = search([Axis("x", 0.0, 1.0, coarse=5)], lambda points: [None if p["x"] == 0.0 else abs(p["x"] - 0.3) for p in points], maximize=False, rounds=4)
+    result = search(
+        [Axis("x", 0.0, 1.0, coarse=5)],
+        lambda points: [None if p["x"] == 0.0 else abs(p["x"] - 0.3) for p in points],
+        maximize=False,
+        rounds=4,
+    )
     assert result.best is not None and abs(result.best.point["x"] - 0.3) < 0.07
 
 
@@ -38,8 +43,26 @@ def test_bad_axes_are_refused(text):
 
 def test_optimize_command_finds_the_best_queue_depth_and_resumes(cli, tmp_path: Path):
     out = tmp_path / "search"
-    args = ("optimize", "default", "--axis", "host.queue_depth=1:16:int:3", "--objective", "result.all.iops", "--rounds", "2", "--out", str(out),
-            "--set", 'host.mode="closed_loop"', "--set", "workload.synthetic.requests=3000", "--set", "ftl.precondition.enabled=false", "--workers", "2")
+    args = (
+        "optimize",
+        "default",
+        "--axis",
+        "host.queue_depth=1:16:int:3",
+        "--objective",
+        "result.all.iops",
+        "--rounds",
+        "2",
+        "--out",
+        str(out),
+        "--set",
+        'host.mode="closed_loop"',
+        "--set",
+        "workload.synthetic.requests=3000",
+        "--set",
+        "ftl.precondition.enabled=false",
+        "--workers",
+        "2",
+    )
     done = cli(*args)
     assert done.returncode == 0, done.stderr
     summary = json.loads((out / "search.json").read_text())
@@ -49,5 +72,16 @@ def test_optimize_command_finds_the_best_queue_depth_and_resumes(cli, tmp_path: 
     points = len(list((out / "points" / "points").glob("*.parquet")))
     again = cli(*args, "--quiet")
     assert again.returncode == 0 and len(list((out / "points" / "points").glob("*.parquet"))) == points, "a rerun computes nothing new"
-    bad = cli("optimize", "default", "--axis", "host.queue_depth=1:4:int:2", "--objective", "result.nosuch", "--out", str(tmp_path / "bad"), "--set", "workload.synthetic.requests=500")
+    bad = cli(
+        "optimize",
+        "default",
+        "--axis",
+        "host.queue_depth=1:4:int:2",
+        "--objective",
+        "result.nosuch",
+        "--out",
+        str(tmp_path / "bad"),
+        "--set",
+        "workload.synthetic.requests=500",
+    )
     assert bad.returncode != 0 and "no such result column" in bad.stderr

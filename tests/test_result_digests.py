@@ -25,23 +25,47 @@ SMALL = "workload.synthetic.requests=3000"
 
 # (case name, preset, overrides, shared trace sample or None)
 CASES: list[tuple[str, str, list[str], str | None]] = [
-    *[(name, name, [SMALL], None) for name in (
-        "default", "mqsim-default", "bench-gc-steady", "mlc-tlc-demo", "seed000-aoa", "seed001-all-sscm",
-        "seed001-hybrid-scm", "seed002-ldpc", "seed003-scrambler", "seed004-tlc-mlc",
-    )],
-    ("default-observers", "default", [SMALL, "verification.integrity_oracle=true", "output.time_series_interval_ms=5.0",
-                                      "output.write_heat=true"], None),
-    ("default-foreground", "default", [SMALL, "ftl.garbage_collection.mode=\"foreground\""], None),
-    ("default-preemptible", "default", [SMALL, "ftl.garbage_collection.mode=\"preemptible\""], None),
-    ("default-background", "default", [SMALL, "ftl.garbage_collection.mode=\"background\""], None),
-    ("mlc-tlc-oracle", "mlc-tlc-demo", ["workload.synthetic.requests=20000", "verification.integrity_oracle=true",
-                                       "output.time_series_interval_ms=50.0"], None),
+    *[
+        (name, name, [SMALL], None)
+        for name in (
+            "default",
+            "mqsim-default",
+            "bench-gc-steady",
+            "mlc-tlc-demo",
+            "seed000-aoa",
+            "seed001-all-sscm",
+            "seed001-hybrid-scm",
+            "seed002-ldpc",
+            "seed003-scrambler",
+            "seed004-tlc-mlc",
+        )
+    ],
+    (
+        "default-observers",
+        "default",
+        [SMALL, "verification.integrity_oracle=true", "output.time_series_interval_ms=5.0", "output.write_heat=true"],
+        None,
+    ),
+    ("default-foreground", "default", [SMALL, 'ftl.garbage_collection.mode="foreground"'], None),
+    ("default-preemptible", "default", [SMALL, 'ftl.garbage_collection.mode="preemptible"'], None),
+    ("default-background", "default", [SMALL, 'ftl.garbage_collection.mode="background"'], None),
+    (
+        "mlc-tlc-oracle",
+        "mlc-tlc-demo",
+        ["workload.synthetic.requests=20000", "verification.integrity_oracle=true", "output.time_series_interval_ms=50.0"],
+        None,
+    ),
     ("hybrid-scm-oracle", "seed001-hybrid-scm", [SMALL, "verification.integrity_oracle=true"], None),
     ("scrambler-oracle", "seed003-scrambler", [SMALL, "verification.integrity_oracle=true"], None),
     ("ldpc-oracle", "seed002-ldpc", [SMALL, "verification.integrity_oracle=true"], None),
     ("hm0-trace", "default", ["verification.integrity_oracle=true"], "msr-hm_0.sample.csv.gz"),
     ("financial1-hybrid", "seed001-hybrid-scm", [], "umass-financial1.ssdsim-ascii.first10k.txt.gz"),
-    ("tpcc-tlc-mlc", "seed004-tlc-mlc", ["host.loops=2", "host.tiles=4", "host.compact_addresses=true", "output.write_heat=true"], "mqsim-tpcc-small.trace.gz"),
+    (
+        "tpcc-tlc-mlc",
+        "seed004-tlc-mlc",
+        ["host.loops=2", "host.tiles=4", "host.compact_addresses=true", "output.write_heat=true"],
+        "mqsim-tpcc-small.trace.gz",
+    ),
 ]
 
 # Fields that measure the machine, not the model.

@@ -17,8 +17,13 @@ def _readme_run(prefix: str, out: Path, *extra: str) -> tuple[dict, str]:
     readme = (REPO / "README.md").read_text()
     line = next(line for line in readme.splitlines() if line.startswith(prefix))
     arguments = shlex.split(line.split("#")[0])[1:]
-    done = subprocess.run([sys.executable, "-m", "ssdlab", *arguments, *extra, "--json", str(out)], capture_output=True, text=True,
-                          env={**os.environ, "COLUMNS": "80"}, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "ssdlab", *arguments, *extra, "--json", str(out)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "80"},
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(out.read_text()), done.stdout
 
@@ -37,7 +42,12 @@ def test_readme_hybrid_example_sends_hot_and_fragmented_writes_to_scm(tmp_path: 
 
 def test_readme_all_sscm_example_runs_slower_sscm(tmp_path: Path):
     slow, _ = _readme_run("ssdlab run seed001-all-sscm", tmp_path / "slow.json")
-    done = subprocess.run([sys.executable, "-m", "ssdlab", "run", "seed001-all-sscm", "--json", str(tmp_path / "base.json")], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "ssdlab", "run", "seed001-all-sscm", "--json", str(tmp_path / "base.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     base = json.loads((tmp_path / "base.json").read_text())
     assert slow["scm"]["role"] == "only" and slow["flash"]["page_programs"] == 0

@@ -69,7 +69,9 @@ def test_reproduce_scm_hybrid_end_to_end(cli, tmp_path: Path):
     assert regime.height == 7 and regime["break_even_us"].null_count() == 0
     smaller = regime.filter(pl.col("hybrid").str.contains("data")).row(0, named=True)
     assert smaller["hybrid_mbps"] > 0 and smaller["break_even_us"] > 0
-    assert regime.filter(pl.col("hybrid") == "M-SCM 5 % of NAND")["break_even_us"][0] > ours["break_even_us"], "a smaller M-SCM: the hybrid loses sooner"
+    assert regime.filter(pl.col("hybrid") == "M-SCM 5 % of NAND")["break_even_us"][0] > ours["break_even_us"], (
+        "a smaller M-SCM: the hybrid loses sooner"
+    )
     definitions = pl.read_parquet(out / "definitions" / "table.parquet")
     assert definitions.height == 4 and set(definitions["latency_axis"].to_list()) == {"read and write", "read only (write 1 us)"}
     tsv = pl.read_parquet(out / "tsv" / "table.parquet")

@@ -22,7 +22,9 @@ TINY = [
 
 
 def tiny_sweep(**grid) -> Sweep:
-    return Sweep.from_dict({"name": "tiny", "base": "default", "set": TINY, "grid": grid or {"ftl.garbage_collection.policy": ["greedy", "round_robin"]}})
+    return Sweep.from_dict(
+        {"name": "tiny", "base": "default", "set": TINY, "grid": grid or {"ftl.garbage_collection.policy": ["greedy", "round_robin"]}}
+    )
 
 
 def test_every_shipped_sweep_file_expands():
@@ -97,7 +99,9 @@ def test_sweep_on_a_dask_local_cluster_matches_local(tmp_path: Path):
     distributed = pytest.importorskip("distributed")
     sweep = tiny_sweep()
     local = run_sweep(sweep, tmp_path / "local", workers=1)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", protocol="tcp", dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", protocol="tcp", dashboard_address=None
+    ) as cluster:
         assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
         remote = run_sweep(sweep, tmp_path / "dask", scheduler=cluster.scheduler_address)
     assert (remote.ran, remote.failed) == (2, 0)
@@ -120,7 +124,9 @@ def _without_wall_clock(rows):
 
 def test_sweep_cli_exit_codes(cli, tmp_path: Path):
     sweep_file = tmp_path / "s.toml"
-    sweep_file.write_text('base = "default"\nset = ' + json.dumps(TINY) + '\n[grid]\n"ftl.garbage_collection.policy" = ["greedy", "cost_benefit"]\n')
+    sweep_file.write_text(
+        'base = "default"\nset = ' + json.dumps(TINY) + '\n[grid]\n"ftl.garbage_collection.policy" = ["greedy", "cost_benefit"]\n'
+    )
     done = cli("sweep", str(sweep_file), "--out", str(tmp_path / "out"), "--workers", "2")
     assert done.returncode == 0, done.stderr
     assert "2 run now" in done.stdout
@@ -252,7 +258,10 @@ def test_the_gc_policy_sweep_collects_garbage_and_tells_policies_apart(tmp_path:
             "name": "gc-policies-small",
             "base": str(REPO / "configs" / "bench-gc-steady.toml"),
             "set": [*definition.common, "workload.synthetic.requests=20000"],
-            "grid": {"ftl.garbage_collection.policy": ["greedy", "cost_benefit", "round_robin"], "ftl.footprint_free_fraction": [0.07, 0.28]},
+            "grid": {
+                "ftl.garbage_collection.policy": ["greedy", "cost_benefit", "round_robin"],
+                "ftl.footprint_free_fraction": [0.07, 0.28],
+            },
         }
     )
     outcome = run_sweep(shrunk, tmp_path / "out", workers=2)
@@ -327,5 +336,7 @@ def test_gc_mode_sweep_holds_writes_in_every_mode_but_background(tmp_path: Path)
         assert len({round(row[iops], 6) for row in at.values()}) == 1, {m: row[iops] for m, row in at.items()}
         assert at["background"][held] == 0
         assert all(at[m][held] > 0 for m in modes[:3]), {m: row[held] for m, row in at.items()}
-        assert at["background"][latency] < at["stop_servicing_writes"][latency] <= at["foreground"][latency], {m: row[latency] for m, row in at.items()}
+        assert at["background"][latency] < at["stop_servicing_writes"][latency] <= at["foreground"][latency], {
+            m: row[latency] for m, row in at.items()
+        }
         assert at["stop_servicing_writes"][held] <= at["foreground"][held]

@@ -21,7 +21,10 @@ def test_readme_tier_example_migrates_and_retires_a_chip(tmp_path: Path):
     out = tmp_path / "tiers.json"
     done = subprocess.run(
         [sys.executable, "-m", "ssdlab", *arguments, "--json", str(out)],
-        capture_output=True, text=True, env={**os.environ, "COLUMNS": "80"}, check=False,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "80"},
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     result = json.loads(out.read_text())
@@ -50,8 +53,17 @@ def test_tier_fields_are_settable_and_errors_name_them(cli):
 
 
 def test_suspend_and_copy_summary_fits_80_columns(tmp_path: Path):
-    args = ["run", "mlc-tlc-demo", "--set", "workload.synthetic.requests=20000", "--set", 'events=[{at_ns=5000000000, action="suspend_and_copy", chip=2}]']
-    done = subprocess.run([sys.executable, "-m", "ssdlab", *args], capture_output=True, text=True, env={**os.environ, "COLUMNS": "80"}, check=False)
+    args = [
+        "run",
+        "mlc-tlc-demo",
+        "--set",
+        "workload.synthetic.requests=20000",
+        "--set",
+        'events=[{at_ns=5000000000, action="suspend_and_copy", chip=2}]',
+    ]
+    done = subprocess.run(
+        [sys.executable, "-m", "ssdlab", *args], capture_output=True, text=True, env={**os.environ, "COLUMNS": "80"}, check=False
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert all(len(text) <= 80 for text in lines), max(lines, key=len)

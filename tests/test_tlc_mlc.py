@@ -20,7 +20,13 @@ def test_reproduce_tlc_mlc_end_to_end(cli, tmp_path: Path):
     main = table.filter(pl.col("study") == "main")
     # all-MLC, conventional, RR-FDCA at N_RDSMAX 1-4.
     assert sorted(zip(main["array"].to_list(), main["max_screening_rounds"].to_list())) == [
-        ("conventional", 0), ("mlc_only", 0), ("rr_fdca", 1), ("rr_fdca", 2), ("rr_fdca", 3), ("rr_fdca", 4)]
+        ("conventional", 0),
+        ("mlc_only", 0),
+        ("rr_fdca", 1),
+        ("rr_fdca", 2),
+        ("rr_fdca", 3),
+        ("rr_fdca", 4),
+    ]
     assert sorted(table.filter(pl.col("study") == "tlc_share")["tlc_chips"].unique().to_list()) == [1, 2, 3, 5, 6, 7]
     baseline = main.filter(pl.col("array") == "mlc_only").row(0, named=True)
     assert baseline["write_mbps_vs_mlc_only"] == 0.0 and baseline["tlc_erases_per_block"] is None
@@ -68,6 +74,7 @@ def test_reproduce_tlc_mlc_rejects_bad_options(cli, tmp_path: Path):
 
 def test_bit_cost_of_a_mixed_array_and_the_price_the_seed_implies():
     from ssdlab.reproduce.tlc_mlc import bit_cost_vs_mlc_only, implied_tlc_chip_price
+
     # All MLC costs what all MLC costs; at equal chip prices 8 TLC chips hold 1.5x the bits.
     assert bit_cost_vs_mlc_only(0, 1.0) == 0.0
     assert abs(bit_cost_vs_mlc_only(8, 1.0) - (1 / 1.5 - 1)) < 1e-12

@@ -17,8 +17,18 @@ def _toml_string(text: str) -> str:
     return json.dumps(text)
 
 
-def column_map(columns: str, *, separator: str = ",", time_unit: str = "s", offset_unit_bytes: int = 1, size_unit_bytes: int = 1,
-               read_ops: str | None = None, write_ops: str | None = None, delete_ops: str | None = None, header_lines: int = 0) -> dict[str, Any]:
+def column_map(
+    columns: str,
+    *,
+    separator: str = ",",
+    time_unit: str = "s",
+    offset_unit_bytes: int = 1,
+    size_unit_bytes: int = 1,
+    read_ops: str | None = None,
+    write_ops: str | None = None,
+    delete_ops: str | None = None,
+    header_lines: int = 0,
+) -> dict[str, Any]:
     """A column map (``workload.trace.columns``) from ``time=0,op=1,offset=2,size=3`` (``device=N``
     optional); op lists are comma-separated values (``0x28,0x88``). The simulator checks the rest."""
     from ssdlab.usage import UsageError
@@ -36,7 +46,13 @@ def column_map(columns: str, *, separator: str = ",", time_unit: str = "s", offs
     missing = [name for name in ("time", "op", "offset", "size") if name not in layout]
     if missing:
         raise UsageError(f"--columns {columns!r}: missing {', '.join(missing)}")
-    layout.update(separator=separator, time_unit=time_unit, offset_unit_bytes=offset_unit_bytes, size_unit_bytes=size_unit_bytes, header_lines=header_lines)
+    layout.update(
+        separator=separator,
+        time_unit=time_unit,
+        offset_unit_bytes=offset_unit_bytes,
+        size_unit_bytes=size_unit_bytes,
+        header_lines=header_lines,
+    )
     for name, values in (("read_ops", read_ops), ("write_ops", write_ops), ("delete_ops", delete_ops)):
         if values is not None:
             layout[name] = [v.strip() for v in values.split(",") if v.strip()]
@@ -57,7 +73,9 @@ def column_map_override(columns: str, **options: Any) -> str:
     return "workload.trace.columns={ " + ", ".join(f"{key} = {value(item)}" for key, item in layout.items()) + " }"
 
 
-def _overrides(overrides: Iterable[str], trace: str | Path | None, trace_format: str | None, trace_cache: str | Path | None = None) -> list[str]:
+def _overrides(
+    overrides: Iterable[str], trace: str | Path | None, trace_format: str | None, trace_cache: str | Path | None = None
+) -> list[str]:
     items = [str(item) for item in overrides]
     if trace is not None:
         path = Path(trace).expanduser().resolve()
@@ -140,6 +158,7 @@ class RunResult(_AttributeView):
             # Checked before importing polars: the import alone costs a run without a series 0.2 s.
             return None
         import polars as pl
+
         columns: dict[str, Any] = {"start_ms": series["start_ms"]}
         for op in ("read", "write"):
             for key, values in series[op].items():
@@ -279,10 +298,12 @@ def in_notebook() -> bool:
 class _NotebookBar:
     """A rich progress bar with rate and ETA, rendered in the notebook's output cell."""
 
-    def __enter__(self) -> "_NotebookBar":
+    def __enter__(self) -> _NotebookBar:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-        self._progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=False)
+        self._progress = Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=False
+        )
         self._progress.start()
         self._task = self._progress.add_task("scan", total=None)
         return self
@@ -294,14 +315,24 @@ class _NotebookBar:
         self._progress.stop()
 
 
-def export_workload(config: str | Path, path: str | Path, *, to: str = "csv", overrides: Iterable[str] = (), trace: str | Path | None = None, trace_format: str | None = None) -> int:
+def export_workload(
+    config: str | Path,
+    path: str | Path,
+    *,
+    to: str = "csv",
+    overrides: Iterable[str] = (),
+    trace: str | Path | None = None,
+    trace_format: str | None = None,
+) -> int:
     """Writes a config's workload (its trace, or its synthetic generator's requests; loops, time scale
     and tiles applied) to ``path`` as a ``mqsim`` or ``csv`` trace (``.gz``/``.zst`` compress);
     returns the requests written."""
     return _native.export_workload(str(config), str(path), to, _overrides(overrides, trace, trace_format))
 
 
-def build_trace_cache(trace: str | Path, cache_dir: str | Path, *, trace_format: str | None = None, overrides: Iterable[str] = ()) -> dict[str, Any]:
+def build_trace_cache(
+    trace: str | Path, cache_dir: str | Path, *, trace_format: str | None = None, overrides: Iterable[str] = ()
+) -> dict[str, Any]:
     """Parses ``trace`` into a parsed-trace cache in ``cache_dir`` (``workload.trace.*`` overrides such as
     ``skip_bad_lines`` apply), so that runs given ``trace_cache=cache_dir`` read records from the first.
     Returns ``cache`` (the file), ``records``, ``skipped_lines`` and ``reused`` (it was already there)."""
@@ -350,6 +381,16 @@ def trace_stats(
     ``block_bytes`` is a power of two of at least 512; requests above ``max_request_bytes`` are
     malformed lines; ``columns`` is a column map (:func:`column_map`) for any delimited layout."""
     if block_bytes < 512 or max_request_bytes < 1:
-        raise _native.TraceError(f"block_bytes must be a power of two of at least 512 (got {block_bytes}) and max_request_bytes at least 1 (got {max_request_bytes})")
-    text = _native.trace_stats(str(path), format, skip_bad_lines, merge_devices, block_bytes, max_request_bytes, None if columns is None else json.dumps(dict(columns)))
+        raise _native.TraceError(
+            f"block_bytes must be a power of two of at least 512 (got {block_bytes}) and max_request_bytes at least 1 (got {max_request_bytes})"
+        )
+    text = _native.trace_stats(
+        str(path),
+        format,
+        skip_bad_lines,
+        merge_devices,
+        block_bytes,
+        max_request_bytes,
+        None if columns is None else json.dumps(dict(columns)),
+    )
     return json.loads(text)

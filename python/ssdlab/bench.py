@@ -73,6 +73,8 @@ LONG_STREAMS = (25_000_000, 100_000_000)
 
 def _stream_label(requests: int) -> str:
     return f"512 GiB, {requests:,} requests"
+
+
 WHOLE_PROCESS_REQUESTS = 5_000_000
 WHOLE_PROCESS_SEED = 17
 
@@ -93,14 +95,31 @@ def scenarios(trace: Path | None) -> dict[str, Scenario | str]:
         chosen = trace
     else:
         found = shared_trace(DEFAULT_TRACE)
-        chosen = found if found is not None else f"trace sample {DEFAULT_TRACE} not found (../shared/traces or SSDLAB_SHARED_DIR); pass --trace FILE"
+        chosen = (
+            found
+            if found is not None
+            else f"trace sample {DEFAULT_TRACE} not found (../shared/traces or SSDLAB_SHARED_DIR); pass --trace FILE"
+        )
     table: dict[str, Scenario | str] = {
         "a": Scenario("a", "1M mixed requests, MQSim default drive", "mqsim-default", (), None),
         "b": Scenario("b", "4 KiB random writes, GC steady state, 32 GiB, 20 % free", "bench-gc-steady", (), None),
-        "o": Scenario("o", "scenario a offered at 10x capacity (overload, open loop)", "mqsim-default", ("workload.synthetic.arrival.mean_interarrival_ns=2600.0",), None),
-        "d": Scenario("d", f"whole process: ssdlab run on a {WHOLE_PROCESS_REQUESTS / 1e6:g}M-request MQSim trace", "mqsim-default", (), None),
-        "m": Scenario("m", "memory against drive size: scenario a's 8 GiB workload (200k requests) on 32 GiB, 512 GiB and 4 TiB", "mqsim-default",
-                      ("workload.synthetic.requests=200000",), None),
+        "o": Scenario(
+            "o",
+            "scenario a offered at 10x capacity (overload, open loop)",
+            "mqsim-default",
+            ("workload.synthetic.arrival.mean_interarrival_ns=2600.0",),
+            None,
+        ),
+        "d": Scenario(
+            "d", f"whole process: ssdlab run on a {WHOLE_PROCESS_REQUESTS / 1e6:g}M-request MQSim trace", "mqsim-default", (), None
+        ),
+        "m": Scenario(
+            "m",
+            "memory against drive size: scenario a's 8 GiB workload (200k requests) on 32 GiB, 512 GiB and 4 TiB",
+            "mqsim-default",
+            ("workload.synthetic.requests=200000",),
+            None,
+        ),
     }
     if isinstance(chosen, str):
         table["c"] = chosen
@@ -130,7 +149,9 @@ def whole_process_trace(requests: int = WHOLE_PROCESS_REQUESTS, seed: int = WHOL
     return path
 
 
-def _run_whole_process(scenario: Scenario, requests: int = WHOLE_PROCESS_REQUESTS, trace_cache: Path | None = None, keep_records: bool = True) -> dict[str, Any]:
+def _run_whole_process(
+    scenario: Scenario, requests: int = WHOLE_PROCESS_REQUESTS, trace_cache: Path | None = None, keep_records: bool = True
+) -> dict[str, Any]:
     """Scenario d: the user's command in a child process; CPU (user + system, all threads) and peak
     memory from the kernel's accounting of that child."""
     import os
@@ -140,7 +161,20 @@ def _run_whole_process(scenario: Scenario, requests: int = WHOLE_PROCESS_REQUEST
     trace = whole_process_trace(requests)
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "result.json"
-        command = [sys.executable, "-m", "ssdlab", "run", scenario.config, "--trace", str(trace), "--format", "mqsim", "--json", str(out), "--quiet"]
+        command = [
+            sys.executable,
+            "-m",
+            "ssdlab",
+            "run",
+            scenario.config,
+            "--trace",
+            str(trace),
+            "--format",
+            "mqsim",
+            "--json",
+            str(out),
+            "--quiet",
+        ]
         if trace_cache is not None:
             command += ["--trace-cache", str(trace_cache)]
         if not keep_records:
@@ -180,7 +214,13 @@ def _run_in_child(scenario: Scenario, streams: tuple[int, ...] = LONG_STREAMS) -
             sized = Scenario(scenario.key, scenario.title, scenario.config, (*scenario.overrides, *drive), None)
             sizes[label] = _run_worker(sized)
         for requests in streams:
-            long = Scenario(scenario.key, scenario.title, scenario.config, (*scenario.overrides, *MEMORY_DRIVES["512 GiB"], f"workload.synthetic.requests={requests}"), None)
+            long = Scenario(
+                scenario.key,
+                scenario.title,
+                scenario.config,
+                (*scenario.overrides, *MEMORY_DRIVES["512 GiB"], f"workload.synthetic.requests={requests}"),
+                None,
+            )
             sizes[_stream_label(requests)] = _run_worker(long)
         return {**sizes["512 GiB"], "by_drive_size": sizes}
     if scenario.key == "d":
@@ -202,16 +242,16 @@ def _run_in_child(scenario: Scenario, streams: tuple[int, ...] = LONG_STREAMS) -
 
 def _run_worker(scenario: Scenario) -> dict[str, Any]:
     request = json.dumps({"config": scenario.config, "overrides": list(scenario.overrides), "trace": scenario.trace})
-    completed = subprocess.run(
-        [sys.executable, "-m", "ssdlab.bench_worker", request], capture_output=True, text=True, check=False
-    )
+    completed = subprocess.run([sys.executable, "-m", "ssdlab.bench_worker", request], capture_output=True, text=True, check=False)
     if completed.returncode != 0:
         detail = completed.stderr.strip().splitlines()
         raise RuntimeError(f"bench scenario {scenario.key} failed: {detail[-1] if detail else 'no output'}")
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
 
-def run_benchmarks(keys: list[str], trace: Path | None, console: Console, repeat: int = 1, streams: tuple[int, ...] = LONG_STREAMS) -> list[dict[str, Any]]:
+def run_benchmarks(
+    keys: list[str], trace: Path | None, console: Console, repeat: int = 1, streams: tuple[int, ...] = LONG_STREAMS
+) -> list[dict[str, Any]]:
     """Runs each scenario `repeat` times, the scenarios interleaved round by round (a b c o a b c o
     ...), so that a shared machine's drift from minute to minute falls on every scenario alike; the
     table reports the best run's speed (the least disturbed) and the range, and the most memory."""
@@ -238,7 +278,18 @@ def run_benchmarks(keys: list[str], trace: Path | None, console: Console, repeat
     if repeat > 1:
         title += f": best of {repeat} interleaved runs"
     table = Table(title=title)
-    for column in ("scenario", "requests", "req/CPU-s", "range (M)", "target", "CPU µs/req", "precondition s", "peak RSS MB", "budget MB", "memory"):
+    for column in (
+        "scenario",
+        "requests",
+        "req/CPU-s",
+        "range (M)",
+        "target",
+        "CPU µs/req",
+        "precondition s",
+        "peak RSS MB",
+        "budget MB",
+        "memory",
+    ):
         table.add_column(column, justify="left" if column == "scenario" else "right")
     for key, measured_runs in runs.items():
         scenario = known[key]
@@ -247,7 +298,11 @@ def run_benchmarks(keys: list[str], trace: Path | None, console: Console, repeat
         peak = max(run["peak_rss_bytes"] for run in measured_runs)
         # Records a trace run keeps in memory for its replay are memory the run chose to spend
         # (`workload.trace.keep_records_bytes`): on top of the budget, and shown.
-        budget = MEMORY_BASE_BYTES + MEMORY_BYTES_PER_PAGE * best["footprint_pages"] + max(run.get("kept_records_bytes", 0) for run in measured_runs)
+        budget = (
+            MEMORY_BASE_BYTES
+            + MEMORY_BYTES_PER_PAGE * best["footprint_pages"]
+            + max(run.get("kept_records_bytes", 0) for run in measured_runs)
+        )
         target = TARGETS[key]
         row = {
             "scenario": key,
@@ -281,7 +336,9 @@ def run_benchmarks(keys: list[str], trace: Path | None, console: Console, repeat
         parts = [f"{label} {run['peak_rss_bytes'] / 1e6:.0f} MB" for label, run in sizes.items() if label in MEMORY_DRIVES]
         ratio = sizes["4 TiB"]["peak_rss_bytes"] / sizes["512 GiB"]["peak_rss_bytes"]
         by_key["m"]["ratio_4tib_to_512gib"] = ratio
-        console.print(f"memory against drive size (m), peak RSS: {', '.join(parts)}; 4 TiB / 512 GiB = {ratio:.2f}x (target ≤ {MEMORY_RATIO_TARGET}) {'✓' if ratio <= MEMORY_RATIO_TARGET else '✗'}")
+        console.print(
+            f"memory against drive size (m), peak RSS: {', '.join(parts)}; 4 TiB / 512 GiB = {ratio:.2f}x (target ≤ {MEMORY_RATIO_TARGET}) {'✓' if ratio <= MEMORY_RATIO_TARGET else '✗'}"
+        )
         if len(streams) == 2 and all(_stream_label(requests) in sizes for requests in streams):
             short, long = (sizes[_stream_label(requests)] for requests in streams)
             long_ratio = long["peak_rss_bytes"] / short["peak_rss_bytes"]
@@ -321,7 +378,9 @@ def run_benchmarks(keys: list[str], trace: Path | None, console: Console, repeat
             share = overload["requests_per_cpu_second"] / by_key["a"]["requests_per_cpu_second"]
             overload["share_of_a"] = share
             basis = f"best of {repeat} each" if repeat > 1 else "one run each: use --repeat on a shared machine"
-            line += f"; speed {share:.2f}x scenario a ({basis}; target ≥ {OVERLOAD_SHARE_OF_A}) {'✓' if share >= OVERLOAD_SHARE_OF_A else '✗'}"
+            line += (
+                f"; speed {share:.2f}x scenario a ({basis}; target ≥ {OVERLOAD_SHARE_OF_A}) {'✓' if share >= OVERLOAD_SHARE_OF_A else '✗'}"
+            )
         console.print(line)
     return rows
 

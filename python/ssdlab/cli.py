@@ -15,7 +15,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import rich.markup
 import typer
@@ -34,7 +34,9 @@ app.add_typer(trace_app, name="trace")
 app.add_typer(presets_app, name="presets")
 ecc_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="ECC lab: frame-error-rate curves and raw bit error rates.")
 app.add_typer(ecc_app, name="ecc")
-reproduce_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Reproduce a seed study: run its grid, write its figures and a report.")
+reproduce_app = typer.Typer(
+    no_args_is_help=True, rich_markup_mode=None, help="Reproduce a seed study: run its grid, write its figures and a report."
+)
 app.add_typer(reproduce_app, name="reproduce")
 
 # Redirected output (files, CI logs) gets a fixed 120-column width so tables are not truncated,
@@ -92,7 +94,9 @@ def _version_callback(value: bool) -> None:
 
 @app.callback()
 def _main_options(
-    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", callback=_version_callback, is_eager=True, metavar="")] = False,
+    version: Annotated[
+        bool, typer.Option("--version", help="Print the version and exit.", callback=_version_callback, is_eager=True, metavar="")
+    ] = False,
 ) -> None:
     """ssdlab: trace-driven SSD simulator."""
 
@@ -113,29 +117,57 @@ def _progress_bar(enabled: bool, what: str = ""):
 
 
 # The column-map options (`ssdlab run` and `ssdlab trace stats` take the same ones).
-ColumnsOption = Annotated[Optional[str], typer.Option("--columns", help="Column map of any delimited trace: time=0,op=1,offset=2,size=3[,device=4] (0-based).")]
+ColumnsOption = Annotated[
+    str | None, typer.Option("--columns", help="Column map of any delimited trace: time=0,op=1,offset=2,size=3[,device=4] (0-based).")
+]
 SeparatorOption = Annotated[str, typer.Option("--separator", help="With --columns: , ; tab or whitespace.")]
 TimeUnitOption = Annotated[str, typer.Option("--time-unit", help="With --columns: s, ms, us or ns.")]
-OffsetUnitOption = Annotated[int, typer.Option("--offset-unit-bytes", help="With --columns: bytes per offset unit (512 for sectors, 4096 for blocks).")]
+OffsetUnitOption = Annotated[
+    int, typer.Option("--offset-unit-bytes", help="With --columns: bytes per offset unit (512 for sectors, 4096 for blocks).")
+]
 SizeUnitOption = Annotated[int, typer.Option("--size-unit-bytes", help="With --columns: bytes per size unit.")]
-ReadOpsOption = Annotated[Optional[str], typer.Option("--read-ops", help="With --columns: op values meaning read, comma-separated (e.g. 0x28,0x88).")]
-WriteOpsOption = Annotated[Optional[str], typer.Option("--write-ops", help="With --columns: op values meaning write (e.g. 0x2a,0x8a).")]
-DeleteOpsOption = Annotated[Optional[str], typer.Option("--delete-ops", help="With --columns: op values meaning delete.")]
+ReadOpsOption = Annotated[
+    str | None, typer.Option("--read-ops", help="With --columns: op values meaning read, comma-separated (e.g. 0x28,0x88).")
+]
+WriteOpsOption = Annotated[str | None, typer.Option("--write-ops", help="With --columns: op values meaning write (e.g. 0x2a,0x8a).")]
+DeleteOpsOption = Annotated[str | None, typer.Option("--delete-ops", help="With --columns: op values meaning delete.")]
 HeaderLinesOption = Annotated[int, typer.Option("--header-lines", help="With --columns: lines to skip at the top.")]
 
 
-def _column_options(separator: str, time_unit: str, offset_unit_bytes: int, size_unit_bytes: int, read_ops: str | None, write_ops: str | None,
-                    delete_ops: str | None, header_lines: int) -> dict[str, Any]:
-    return dict(separator=separator, time_unit=time_unit, offset_unit_bytes=offset_unit_bytes, size_unit_bytes=size_unit_bytes,
-                read_ops=read_ops, write_ops=write_ops, delete_ops=delete_ops, header_lines=header_lines)
+def _column_options(
+    separator: str,
+    time_unit: str,
+    offset_unit_bytes: int,
+    size_unit_bytes: int,
+    read_ops: str | None,
+    write_ops: str | None,
+    delete_ops: str | None,
+    header_lines: int,
+) -> dict[str, Any]:
+    return dict(
+        separator=separator,
+        time_unit=time_unit,
+        offset_unit_bytes=offset_unit_bytes,
+        size_unit_bytes=size_unit_bytes,
+        read_ops=read_ops,
+        write_ops=write_ops,
+        delete_ops=delete_ops,
+        header_lines=header_lines,
+    )
 
 
 @app.command()
 def run(
     config: Annotated[str, typer.Argument(help="Preset name or TOML file.")] = "default",
-    trace: Annotated[Optional[Path], typer.Option("--trace", help="Replay this trace instead of the config's workload.")] = None,
-    trace_format: Annotated[Optional[str], typer.Option("--format", help="Trace format (guessed from content if absent).")] = None,
-    trace_cache: Annotated[Optional[Path], typer.Option("--trace-cache", help="Keep the parsed trace in this folder; later runs of the same trace skip parsing (default: $SSDLAB_TRACE_CACHE if set).")] = None,
+    trace: Annotated[Path | None, typer.Option("--trace", help="Replay this trace instead of the config's workload.")] = None,
+    trace_format: Annotated[str | None, typer.Option("--format", help="Trace format (guessed from content if absent).")] = None,
+    trace_cache: Annotated[
+        Path | None,
+        typer.Option(
+            "--trace-cache",
+            help="Keep the parsed trace in this folder; later runs of the same trace skip parsing (default: $SSDLAB_TRACE_CACHE if set).",
+        ),
+    ] = None,
     columns: ColumnsOption = None,
     separator: SeparatorOption = ",",
     time_unit: TimeUnitOption = "s",
@@ -145,10 +177,22 @@ def run(
     write_ops: WriteOpsOption = None,
     delete_ops: DeleteOpsOption = None,
     header_lines: HeaderLinesOption = 0,
-    request_log: Annotated[Optional[Path], typer.Option("--request-log", help="Write one row per completed request here (.parquet: Parquet, converted in bounded memory; otherwise CSV).")] = None,
-    time_series_ms: Annotated[Optional[float], typer.Option("--time-series-ms", help="Record the run over time at this interval of simulated time (ms); with --json it is also written as OUT.timeseries.parquet.")] = None,
-    set_: Annotated[Optional[list[str]], typer.Option("--set", help="Override a config field: key=value (repeatable).")] = None,
-    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the full result as JSON here.")] = None,
+    request_log: Annotated[
+        Path | None,
+        typer.Option(
+            "--request-log",
+            help="Write one row per completed request here (.parquet: Parquet, converted in bounded memory; otherwise CSV).",
+        ),
+    ] = None,
+    time_series_ms: Annotated[
+        float | None,
+        typer.Option(
+            "--time-series-ms",
+            help="Record the run over time at this interval of simulated time (ms); with --json it is also written as OUT.timeseries.parquet.",
+        ),
+    ] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config field: key=value (repeatable).")] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the full result as JSON here.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
 ) -> None:
     """Run one simulation and print a summary (and optionally JSON)."""
@@ -180,15 +224,29 @@ def run(
             if time_series_ms is not None:
                 overrides.append(f"output.time_series_interval_ms={time_series_ms}")
             if columns is not None:
-                overrides.append(api.column_map_override(columns, **_column_options(separator, time_unit, offset_unit_bytes, size_unit_bytes, read_ops, write_ops, delete_ops, header_lines)))
-            result = api.run(config, overrides=overrides, trace=trace, trace_format=trace_format, trace_cache=trace_cache if trace is not None else None, progress=report)
-    except BaseException as error:  # noqa: BLE001 - mapped to exit codes in _fail
+                overrides.append(
+                    api.column_map_override(
+                        columns,
+                        **_column_options(
+                            separator, time_unit, offset_unit_bytes, size_unit_bytes, read_ops, write_ops, delete_ops, header_lines
+                        ),
+                    )
+                )
+            result = api.run(
+                config,
+                overrides=overrides,
+                trace=trace,
+                trace_format=trace_format,
+                trace_cache=trace_cache if trace is not None else None,
+                progress=report,
+            )
+    except BaseException as error:
         _fail(error)
         return
     if request_log is not None and log_csv is not None and log_csv != request_log:
         try:
             api.csv_to_parquet(log_csv, request_log)
-        except BaseException as error:  # noqa: BLE001
+        except BaseException as error:
             _fail(error)
             return
         # The result names the file the user asked for, not the CSV it was converted from.
@@ -206,12 +264,14 @@ def run(
 @trace_app.command("stats")
 def trace_stats(
     path: Annotated[Path, typer.Argument(help="Trace file (.gz and .zst read transparently).")],
-    trace_format: Annotated[Optional[str], typer.Option("--format", help="msr, umass, blkparse, disksim, mqsim, ssdsim, csv")] = None,
+    trace_format: Annotated[str | None, typer.Option("--format", help="msr, umass, blkparse, disksim, mqsim, ssdsim, csv")] = None,
     skip_bad_lines: Annotated[bool, typer.Option("--skip-bad-lines", help="Count and skip malformed lines instead of failing.")] = False,
     merge_devices: Annotated[bool, typer.Option("--merge-devices", help="Overlay all devices/ASUs at offset 0.")] = False,
-    block_bytes: Annotated[int, typer.Option("--block-bytes", help="Block size for footprint and write counts: a power of two, at least 512.")] = 4096,
+    block_bytes: Annotated[
+        int, typer.Option("--block-bytes", help="Block size for footprint and write counts: a power of two, at least 512.")
+    ] = 4096,
     max_request_bytes: Annotated[int, typer.Option("--max-request-bytes", help="Larger requests are malformed lines.")] = 1 << 30,
-    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the statistics as JSON here.")] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the statistics as JSON here.")] = None,
     columns: ColumnsOption = None,
     separator: SeparatorOption = ",",
     time_unit: TimeUnitOption = "s",
@@ -233,10 +293,20 @@ def trace_stats(
         _check_output(json_out)
         layout = None
         if columns is not None:
-            layout = api.column_map(columns, **_column_options(separator, time_unit, offset_unit_bytes, size_unit_bytes, read_ops, write_ops, delete_ops, header_lines))
-        report = api.trace_stats(path, format=trace_format, skip_bad_lines=skip_bad_lines, merge_devices=merge_devices, block_bytes=block_bytes,
-                                 max_request_bytes=max_request_bytes, columns=layout)
-    except BaseException as error:  # noqa: BLE001
+            layout = api.column_map(
+                columns,
+                **_column_options(separator, time_unit, offset_unit_bytes, size_unit_bytes, read_ops, write_ops, delete_ops, header_lines),
+            )
+        report = api.trace_stats(
+            path,
+            format=trace_format,
+            skip_bad_lines=skip_bad_lines,
+            merge_devices=merge_devices,
+            block_bytes=block_bytes,
+            max_request_bytes=max_request_bytes,
+            columns=layout,
+        )
+    except BaseException as error:
         _fail(error)
         return
     if json_out is not None:
@@ -248,9 +318,18 @@ def trace_stats(
 def trace_convert(
     path: Annotated[Path, typer.Argument(help="Trace file to read (.gz and .zst read transparently).")],
     out: Annotated[Path, typer.Argument(help="Trace file to write (.gz or .zst compress); with --to cache, the cache folder.")],
-    to: Annotated[str, typer.Option("--to", help="Format written: csv (time_ns,op,offset,size in bytes), mqsim, or cache (the parsed-trace cache in folder OUT, for --trace-cache OUT).")] = "csv",
-    trace_format: Annotated[Optional[str], typer.Option("--format", help="Format read (guessed from content if absent).")] = None,
-    set_: Annotated[Optional[list[str]], typer.Option("--set", help="Config overrides that shape the stream (host.loops, host.tiles, host.time_scale, workload.trace.*).")] = None,
+    to: Annotated[
+        str,
+        typer.Option(
+            "--to",
+            help="Format written: csv (time_ns,op,offset,size in bytes), mqsim, or cache (the parsed-trace cache in folder OUT, for --trace-cache OUT).",
+        ),
+    ] = "csv",
+    trace_format: Annotated[str | None, typer.Option("--format", help="Format read (guessed from content if absent).")] = None,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="Config overrides that shape the stream (host.loops, host.tiles, host.time_scale, workload.trace.*)."),
+    ] = None,
 ) -> None:
     """Rewrite any readable trace as CSV or MQSim ASCII (requests as the replay reads them: devices laid out, times from 0), or parse it into a parsed-trace cache."""
     if not path.exists():
@@ -258,17 +337,21 @@ def trace_convert(
     if to == "cache":
         try:
             built = api.build_trace_cache(path, out, trace_format=trace_format, overrides=set_ or [])
-        except BaseException as error:  # noqa: BLE001
+        except BaseException as error:
             _fail(error)
             return
         state = "already there" if built["reused"] else "built"
         skipped = f", {built['skipped_lines']:,} malformed lines skipped" if built["skipped_lines"] else ""
-        console.print(f"{built['records']:,} records in {built['cache']} ({state}{skipped}); runs given --trace-cache {out} read them", soft_wrap=True, markup=False)
+        console.print(
+            f"{built['records']:,} records in {built['cache']} ({state}{skipped}); runs given --trace-cache {out} read them",
+            soft_wrap=True,
+            markup=False,
+        )
         return
     try:
         _check_output(out)
         written = api.export_workload("default", out, to=to, overrides=set_ or [], trace=path, trace_format=trace_format)
-    except BaseException as error:  # noqa: BLE001
+    except BaseException as error:
         _fail(error)
         return
     console.print(f"{written:,} requests written to {out} ({to})")
@@ -279,13 +362,13 @@ def trace_generate(
     config: Annotated[str, typer.Argument(help="Preset name or config file whose workload to write.")],
     out: Annotated[Path, typer.Argument(help="Trace file to write (.gz or .zst compress).")],
     to: Annotated[str, typer.Option("--to", help="Format written: csv or mqsim.")] = "csv",
-    set_: Annotated[Optional[list[str]], typer.Option("--set", help="Override a config field: key=value (repeatable).")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config field: key=value (repeatable).")] = None,
 ) -> None:
     """Write a config's synthetic workload as a trace file (the same requests a run would replay, for the same seed)."""
     try:
         _check_output(out)
         written = api.export_workload(config, out, to=to, overrides=set_ or [])
-    except BaseException as error:  # noqa: BLE001
+    except BaseException as error:
         _fail(error)
         return
     console.print(f"{written:,} requests written to {out} ({to})")
@@ -294,15 +377,18 @@ def trace_generate(
 @app.command("report")
 def sweep_report_command(
     sweep_dir: Annotated[Path, typer.Argument(help="A sweep's output folder (ssdlab sweep SWEEP.toml --out DIR).")],
-    metric: Annotated[Optional[list[str]], typer.Option("--metric", help="A result column to show, e.g. result.all.iops (repeatable; default: headline metrics).")] = None,
-    out: Annotated[Optional[Path], typer.Option("--out", help="Where report.md and the figures go (default: SWEEP_DIR/report).")] = None,
+    metric: Annotated[
+        list[str] | None,
+        typer.Option("--metric", help="A result column to show, e.g. result.all.iops (repeatable; default: headline metrics)."),
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Where report.md and the figures go (default: SWEEP_DIR/report).")] = None,
 ) -> None:
     """Table and figures of any sweep: one row per point, one bar figure per metric, as report.md."""
     from ssdlab import sweep_report
 
     try:
         path = sweep_report.report(sweep_dir, metric, out)
-    except BaseException as error:  # noqa: BLE001
+    except BaseException as error:
         _fail(error)
         return
     console.print(f"report: {path}")
@@ -311,7 +397,7 @@ def sweep_report_command(
 @app.command("plot")
 def plot(
     result_path: Annotated[Path, typer.Argument(help="A run's JSON result (ssdlab run --json OUT --time-series-ms N).")],
-    out: Annotated[Optional[Path], typer.Option("--out", help="Figure path without suffix (default: beside the result).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Figure path without suffix (default: beside the result).")] = None,
 ) -> None:
     """Draw a run's time series (IOPS, p99 latency, GC copies, free blocks) as PNG and SVG."""
     from ssdlab import run_plots
@@ -327,7 +413,7 @@ def plot(
     except ValueError as error:
         _fail(UsageError(str(error)))
         return
-    except BaseException as error:  # noqa: BLE001
+    except BaseException as error:
         _fail(error)
         return
     console.print("figures: " + ", ".join(str(path) for path in paths))
@@ -353,19 +439,19 @@ def presets_show(name: str) -> None:
     """Print a preset's TOML."""
     try:
         console.print(_native.preset_text(name), markup=False, highlight=False)
-    except BaseException as error:  # noqa: BLE001
+    except BaseException as error:
         _fail(error)
 
 
 @app.command("config")
 def config_check(
     config: Annotated[str, typer.Argument(help="Preset name or TOML file.")] = "default",
-    set_: Annotated[Optional[list[str]], typer.Option("--set", help="Override a field: key=value.")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a field: key=value.")] = None,
 ) -> None:
     """Validate a config (with overrides) and print it with every default filled in."""
     try:
         text = api.load_config(config, overrides=set_ or [])
-    except BaseException as error:  # noqa: BLE001
+    except BaseException as error:
         _fail(error)
         return
     console.print(text, markup=False, highlight=False)
@@ -380,17 +466,34 @@ def _stream_counts(text: str) -> tuple[int, ...]:
     except ValueError:
         counts = ()
     if len(counts) != 2 or not 0 < counts[0] < counts[1]:
-        raise typer.BadParameter(f"expected SHORT,LONG request counts with 0 < SHORT < LONG, or 0; got {text!r}", param_hint="--stream-requests")
+        raise typer.BadParameter(
+            f"expected SHORT,LONG request counts with 0 < SHORT < LONG, or 0; got {text!r}", param_hint="--stream-requests"
+        )
     return counts
 
 
 @app.command()
 def bench(
-    scenarios: Annotated[Optional[list[str]], typer.Argument(help="Scenarios to run: a, b, c, o (overload), d (whole process, 5M-request trace), m (memory against drive size) (default: all), or ecc for the ECC decoders.")] = None,
-    trace: Annotated[Optional[Path], typer.Option("--trace", help="Trace for scenario c (default: the MSR web_0 sample in ../shared/traces).")] = None,
-    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write measurements as JSON here.")] = None,
-    repeat: Annotated[int, typer.Option("--repeat", help="Run every scenario this many times, interleaved; report the best and the range.")] = 3,
-    stream_requests: Annotated[str, typer.Option("--stream-requests", help="Scenario m's bounded-memory streams on 512 GiB: SHORT,LONG request counts (peak RSS of LONG within 1.2x of SHORT); 0 skips them.")] = "25000000,100000000",
+    scenarios: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Scenarios to run: a, b, c, o (overload), d (whole process, 5M-request trace), m (memory against drive size) (default: all), or ecc for the ECC decoders."
+        ),
+    ] = None,
+    trace: Annotated[
+        Path | None, typer.Option("--trace", help="Trace for scenario c (default: the MSR web_0 sample in ../shared/traces).")
+    ] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write measurements as JSON here.")] = None,
+    repeat: Annotated[
+        int, typer.Option("--repeat", help="Run every scenario this many times, interleaved; report the best and the range.")
+    ] = 3,
+    stream_requests: Annotated[
+        str,
+        typer.Option(
+            "--stream-requests",
+            help="Scenario m's bounded-memory streams on 512 GiB: SHORT,LONG request counts (peak RSS of LONG within 1.2x of SHORT); 0 skips them.",
+        ),
+    ] = "25000000,100000000",
 ) -> None:
     """Measure simulated host requests per CPU-second and peak memory (each scenario in its own process)."""
     from ssdlab import bench as bench_module
@@ -405,7 +508,7 @@ def bench(
         simulator = [key for key in chosen if key != "ecc"]
         if simulator:
             rows.extend(bench_module.run_benchmarks(simulator, trace, console, repeat=repeat, streams=streams))
-    except BaseException as error:  # noqa: BLE001
+    except BaseException as error:
         _fail(error)
         return
     if json_out is not None:
@@ -415,9 +518,13 @@ def bench(
 @ecc_app.command("curve")
 def ecc_curve(
     spec: Annotated[str, typer.Argument(help="Shipped spec name (seed002-fig3, quick) or a TOML spec file.")] = "seed002-fig3",
-    set_: Annotated[Optional[list[str]], typer.Option("--set", help="Override a spec field: key=value (repeatable), e.g. max_frames=20000.")] = None,
+    set_: Annotated[
+        list[str] | None, typer.Option("--set", help="Override a spec field: key=value (repeatable), e.g. max_frames=20000.")
+    ] = None,
     out: Annotated[Path, typer.Option("--out", help="Folder for the table (JSON, Parquet) and figures (PNG, SVG).")] = Path("ecc-curve"),
-    cache_dir: Annotated[Optional[Path], typer.Option("--cache-dir", help="Table cache (default: $SSDLAB_CACHE_DIR/ecc or ~/.cache/ssdlab/ecc).")] = None,
+    cache_dir: Annotated[
+        Path | None, typer.Option("--cache-dir", help="Table cache (default: $SSDLAB_CACHE_DIR/ecc or ~/.cache/ssdlab/ecc).")
+    ] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Always simulate; do not read or write the cache.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
 ) -> None:
@@ -436,7 +543,7 @@ def ecc_curve(
             directory: Path | None | str = None if no_cache else (cache_dir if cache_dir is not None else "default")
             result = ecc.curve(spec, overrides=set_ or [], cache_dir=directory, progress=report)
         paths = result.write(out)
-    except BaseException as error:  # noqa: BLE001
+    except BaseException as error:
         _fail(error)
         return
     if not quiet:
@@ -446,10 +553,10 @@ def ecc_curve(
 @ecc_app.command("rber")
 def ecc_rber(
     cell: Annotated[str, typer.Option("--cell", help="mlc or tlc.")] = "mlc",
-    pe_cycles: Annotated[Optional[list[float]], typer.Option("--pe", help="P/E cycles (repeatable).")] = None,
-    retention_hours: Annotated[Optional[list[float]], typer.Option("--retention-hours", help="Retention time in hours (repeatable).")] = None,
-    chips: Annotated[Optional[list[int]], typer.Option("--chip", help="Chip index (repeatable).")] = None,
-    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the rows as JSON here.")] = None,
+    pe_cycles: Annotated[list[float] | None, typer.Option("--pe", help="P/E cycles (repeatable).")] = None,
+    retention_hours: Annotated[list[float] | None, typer.Option("--retention-hours", help="Retention time in hours (repeatable).")] = None,
+    chips: Annotated[list[int] | None, typer.Option("--chip", help="Chip index (repeatable).")] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the rows as JSON here.")] = None,
 ) -> None:
     """Raw bit error rate of each page of the NAND channel model over P/E cycles and retention."""
     from ssdlab import ecc
@@ -465,7 +572,7 @@ def ecc_rber(
     try:
         _check_output(json_out)
         rows = ecc.rber(**grid)
-    except BaseException as error:  # noqa: BLE001
+    except BaseException as error:
         _fail(error)
         return
     if json_out is not None:
@@ -476,15 +583,31 @@ def ecc_rber(
 @ecc_app.command("decoding-table")
 def ecc_decoding_table(
     cell: Annotated[str, typer.Option("--cell", help="mlc or tlc.")] = "mlc",
-    pe_cycles: Annotated[Optional[list[float]], typer.Option("--pe", help="P/E cycles (repeatable: one table per count, read by block wear). Default 10000.")] = None,
+    pe_cycles: Annotated[
+        list[float] | None, typer.Option("--pe", help="P/E cycles (repeatable: one table per count, read by block wear). Default 10000.")
+    ] = None,
     retention_hours: Annotated[float, typer.Option("--retention-hours", help="Retention time in hours.")] = 720.0,
-    storage_temperature_c: Annotated[float, typer.Option("--storage-temperature-c", help="Storage temperature during retention (C).")] = 40.0,
+    storage_temperature_c: Annotated[
+        float, typer.Option("--storage-temperature-c", help="Storage temperature during retention (C).")
+    ] = 40.0,
     frames: Annotated[int, typer.Option("--frames", help="Frames per chip, page type and sensing precision.")] = 2000,
     seed: Annotated[int, typer.Option("--seed", help="Monte Carlo seed.")] = 11,
-    interleave_group: Annotated[Optional[list[str]], typer.Option("--interleave-group", help="Chips sharing interleaved codewords, e.g. 0,2 (repeatable; seed 002's 2-way: 0,2 and 1,3; 4-way: 0,1,2,3).")] = None,
-    block_factor: Annotated[Optional[list[float]], typer.Option("--block-factor", help="Block-to-block spread within a chip: one class of blocks per factor (wear-noise multiplier, equal shares; repeatable), e.g. 0.95 1.0 1.05 1.1.")] = None,
-    out: Annotated[Optional[Path], typer.Option("--out", help="Write the [read_path.decoding] TOML table here.")] = None,
-    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the full table as JSON here.")] = None,
+    interleave_group: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--interleave-group",
+            help="Chips sharing interleaved codewords, e.g. 0,2 (repeatable; seed 002's 2-way: 0,2 and 1,3; 4-way: 0,1,2,3).",
+        ),
+    ] = None,
+    block_factor: Annotated[
+        list[float] | None,
+        typer.Option(
+            "--block-factor",
+            help="Block-to-block spread within a chip: one class of blocks per factor (wear-noise multiplier, equal shares; repeatable), e.g. 0.95 1.0 1.05 1.1.",
+        ),
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Write the [read_path.decoding] TOML table here.")] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the full table as JSON here.")] = None,
 ) -> None:
     """Decoding-failure probabilities per chip and sensing precision at one stress, for `read_path.decoding` of a config."""
     from ssdlab import ecc
@@ -500,11 +623,16 @@ def ecc_decoding_table(
             except ValueError:
                 raise typer.BadParameter(f"--interleave-group {text!r}: expected chip indices separated by commas, e.g. 0,2") from None
         result = ecc.decoding_tables(
-            pe_cycles or [10_000.0], cell=cell, retention_hours=retention_hours,
-            storage_temperature_c=storage_temperature_c, frames_per_case=frames, seed=seed, interleave_groups=groups,
+            pe_cycles or [10_000.0],
+            cell=cell,
+            retention_hours=retention_hours,
+            storage_temperature_c=storage_temperature_c,
+            frames_per_case=frames,
+            seed=seed,
+            interleave_groups=groups,
             block_factors=list(block_factor or []),
         )
-    except BaseException as error:  # noqa: BLE001
+    except BaseException as error:
         _fail(error)
         return
     if out is not None:
@@ -520,24 +648,41 @@ def ecc_decoding_table(
 @ecc_app.command("decoder-tables")
 def ecc_decoder_tables(
     cell: Annotated[str, typer.Option("--cell", help="mlc or tlc.")] = "mlc",
-    decoders: Annotated[Optional[list[str]], typer.Option("--decoder", help="Decoder (repeatable): bch, ldpc-hard, quick-ldpc, ep-ldpc, ldpc-soft-K. Default: bch, quick-ldpc, ep-ldpc, ldpc-soft-6.")] = None,
-    pe_cycles: Annotated[Optional[list[float]], typer.Option("--pe", help="P/E grid point (repeatable). Default 0 to 10,000.")] = None,
-    retention_hours: Annotated[Optional[list[float]], typer.Option("--retention-hours", help="Retention grid point in hours (repeatable). Default 1, 24, 144, 720.")] = None,
-    storage_temperature_c: Annotated[float, typer.Option("--storage-temperature-c", help="Storage temperature during retention (C).")] = 40.0,
+    decoders: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--decoder",
+            help="Decoder (repeatable): bch, ldpc-hard, quick-ldpc, ep-ldpc, ldpc-soft-K. Default: bch, quick-ldpc, ep-ldpc, ldpc-soft-6.",
+        ),
+    ] = None,
+    pe_cycles: Annotated[list[float] | None, typer.Option("--pe", help="P/E grid point (repeatable). Default 0 to 10,000.")] = None,
+    retention_hours: Annotated[
+        list[float] | None,
+        typer.Option("--retention-hours", help="Retention grid point in hours (repeatable). Default 1, 24, 144, 720."),
+    ] = None,
+    storage_temperature_c: Annotated[
+        float, typer.Option("--storage-temperature-c", help="Storage temperature during retention (C).")
+    ] = 40.0,
     frames: Annotated[int, typer.Option("--frames", help="Frames per case at most (decoder, chip, P/E, retention, page type).")] = 400,
     target_failures: Annotated[int, typer.Option("--target-failures", help="A case stops after this many failures.")] = 40,
     target: Annotated[float, typer.Option("--target", help="Failure probability that defines a decoder's tolerable P/E.")] = 1e-2,
     seed: Annotated[int, typer.Option("--seed", help="Monte Carlo seed.")] = 17,
-    out: Annotated[Optional[Path], typer.Option("--out", help="Write the [read_path.decoder_tables] TOML here.")] = None,
-    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the full result as JSON here.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Write the [read_path.decoder_tables] TOML here.")] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the full result as JSON here.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
 ) -> None:
     """Failure probability by decoder x P/E x retention per chip, and tolerable P/E (seed 000 Fig. 5), for `read_path.decoder_tables`."""
     from ssdlab import ecc
     from ssdlab.summary import render_decoder_tables
 
-    spec: dict[str, object] = {"cell": cell, "storage_temperature_c": storage_temperature_c, "frames_per_case": frames,
-                               "target_failures": target_failures, "target_failure_probability": target, "seed": seed}
+    spec: dict[str, object] = {
+        "cell": cell,
+        "storage_temperature_c": storage_temperature_c,
+        "frames_per_case": frames,
+        "target_failures": target_failures,
+        "target_failure_probability": target,
+        "seed": seed,
+    }
     if decoders:
         spec["decoders"] = decoders
     if pe_cycles:
@@ -555,7 +700,7 @@ def ecc_decoder_tables(
                 bar.update(task, completed=done, total=total)
 
             result = ecc.decoder_tables(progress=report, **spec)
-    except BaseException as error:  # noqa: BLE001
+    except BaseException as error:
         _fail(error)
         return
     if out is not None:
@@ -595,9 +740,9 @@ def _sweep_reporter(bar, task):
 @app.command()
 def sweep(
     sweep_file: Annotated[Path, typer.Argument(help="Sweep file (TOML): base config + grid of overrides.")],
-    out: Annotated[Optional[Path], typer.Option("--out", help="Output folder (default: sweeps/<name>).")] = None,
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Run on this Dask distributed scheduler (tcp://host:8786).")] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Output folder (default: sweeps/<name>).")] = None,
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run on this Dask distributed scheduler (tcp://host:8786).")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
 ) -> None:
     """Run every point of a sweep (skipping points already stored); one Parquet row per point."""
@@ -610,7 +755,7 @@ def sweep(
         with _sweep_progress(not quiet and error_console.is_terminal) as bar:
             task = bar.add_task("sweep", total=None, last="")
             outcome = sweeps.run_sweep(definition, folder, scheduler=scheduler, workers=workers, progress=_sweep_reporter(bar, task))
-    except BaseException as error:  # noqa: BLE001
+    except BaseException as error:
         _fail(error)
         return
     if not quiet:
@@ -622,14 +767,22 @@ def sweep(
 @app.command()
 def optimize(
     base: Annotated[str, typer.Argument(help="Preset name or config file the search varies.")],
-    axis: Annotated[list[str], typer.Option("--axis", help="A numeric key to search: KEY=LOW:HIGH[:int][:N] (N coarse points, default 5); repeatable.")],
-    objective: Annotated[str, typer.Option("--objective", help="Result column to optimise, e.g. result.write.mbps or result.write_amplification.")] = "result.write.mbps",
+    axis: Annotated[
+        list[str], typer.Option("--axis", help="A numeric key to search: KEY=LOW:HIGH[:int][:N] (N coarse points, default 5); repeatable.")
+    ],
+    objective: Annotated[
+        str, typer.Option("--objective", help="Result column to optimise, e.g. result.write.mbps or result.write_amplification.")
+    ] = "result.write.mbps",
     minimize: Annotated[bool, typer.Option("--minimize/--maximize", help="Minimise the objective instead of maximising it.")] = False,
-    rounds: Annotated[int, typer.Option("--rounds", help="Refinement rounds after the coarse grid (each halves the step around the best point).")] = 3,
-    set_: Annotated[Optional[list[str]], typer.Option("--set", help="Override for every point: key=value; repeatable.")] = None,
-    out: Annotated[Path, typer.Option("--out", help="Output folder (points are stored and reused: the search is resumable).")] = Path("optimize"),
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Run on this Dask distributed scheduler (tcp://host:8786).")] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
+    rounds: Annotated[
+        int, typer.Option("--rounds", help="Refinement rounds after the coarse grid (each halves the step around the best point).")
+    ] = 3,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override for every point: key=value; repeatable.")] = None,
+    out: Annotated[Path, typer.Option("--out", help="Output folder (points are stored and reused: the search is resumable).")] = Path(
+        "optimize"
+    ),
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run on this Dask distributed scheduler (tcp://host:8786).")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
 ) -> None:
     """Search numeric config keys for the best result: a coarse grid, then rounds refining around the best point; every point is a
@@ -642,10 +795,20 @@ def optimize(
             raise optimizer.SweepError(f"--rounds {rounds}: must be 0 or more")
         with _sweep_progress(not quiet and error_console.is_terminal) as bar:
             task = bar.add_task("sweep", total=None, last="")
-            result = optimizer.optimize_sweep(base, axes, objective, out / "points", common=set_ or [], maximize=not minimize, rounds=rounds, scheduler=scheduler,
-                                              workers=workers, progress=_sweep_reporter(bar, task))
+            result = optimizer.optimize_sweep(
+                base,
+                axes,
+                objective,
+                out / "points",
+                common=set_ or [],
+                maximize=not minimize,
+                rounds=rounds,
+                scheduler=scheduler,
+                workers=workers,
+                progress=_sweep_reporter(bar, task),
+            )
         paths = optimizer.write_search(result, out, objective, axes)
-    except BaseException as error:  # noqa: BLE001
+    except BaseException as error:
         _fail(error)
         return
     if result.best is None:
@@ -653,18 +816,32 @@ def optimize(
         raise typer.Exit(1)
     if not quiet:
         point = ", ".join(f"{key}={value:g}" for key, value in result.best.point.items())
-        console.print(f"best {objective} = {result.best.value:.6g} at {point} ({len(result.history)} points evaluated); surface: {paths.get('surface', '-')}")
+        console.print(
+            f"best {objective} = {result.best.value:.6g} at {point} ({len(result.history)} points evaluated); surface: {paths.get('surface', '-')}"
+        )
 
 
 @reproduce_app.command("lba-scrambler")
 def reproduce_lba_scrambler(
     out: Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report.")] = Path("reproduce/lba-scrambler"),
-    trace: Annotated[Optional[list[str]], typer.Option("--trace", help="Use a full trace for a workload: NAME=PATH (financial1, tpcc-mysql, prxy_0, prxy_1, src1_0); repeatable.")] = None,
-    stand_in_cap_gib: Annotated[float, typer.Option("--stand-in-cap-gib", help="Shrink stand-ins larger than this (GiB); 0 runs the seed's data sizes (13.75 and 60.62 GB: long).")] = 1.0,
-    workloads: Annotated[Optional[str], typer.Option("--workloads", help="Comma-separated subset of the workloads (default: all five).")] = None,
+    trace: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trace", help="Use a full trace for a workload: NAME=PATH (financial1, tpcc-mysql, prxy_0, prxy_1, src1_0); repeatable."
+        ),
+    ] = None,
+    stand_in_cap_gib: Annotated[
+        float,
+        typer.Option(
+            "--stand-in-cap-gib", help="Shrink stand-ins larger than this (GiB); 0 runs the seed's data sizes (13.75 and 60.62 GB: long)."
+        ),
+    ] = 1.0,
+    workloads: Annotated[
+        str | None, typer.Option("--workloads", help="Comma-separated subset of the workloads (default: all five).")
+    ] = None,
     churn: Annotated[bool, typer.Option("--churn/--no-churn", help="Also run the file-churn study (deletes as the workload runs).")] = True,
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
 ) -> None:
     """Seed 003: LBA scrambler vs conventional (and TRIM), 5 workloads x free space 20-80 %, fresh and aged drives, greedy and
@@ -675,7 +852,9 @@ def reproduce_lba_scrambler(
         traces = lba_scrambler.parse_trace_options(trace or [])
         cap = None if stand_in_cap_gib <= 0 else stand_in_cap_gib * (1 << 30)
         only = [name.strip() for name in workloads.split(",") if name.strip()] if workloads else None
-        return lba_scrambler.reproduce(out, traces=traces, stand_in_cap_bytes=cap, workloads=only, churn=churn, scheduler=scheduler, workers=workers, progress=progress)
+        return lba_scrambler.reproduce(
+            out, traces=traces, stand_in_cap_bytes=cap, workloads=only, churn=churn, scheduler=scheduler, workers=workers, progress=progress
+        )
 
     _run_reproduction(run, quiet)
 
@@ -683,11 +862,25 @@ def reproduce_lba_scrambler(
 @reproduce_app.command("ldpc-read")
 def reproduce_ldpc_read(
     out: Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report.")] = Path("reproduce/ldpc-read"),
-    synthetic_requests: Annotated[int, typer.Option("--synthetic-requests", help="Requests of each synthetic workload and stand-in.")] = 200_000,
-    interleave_frames: Annotated[int, typer.Option("--interleave-frames", help="ECC Monte Carlo frames per table row, page type and precision for the tables the recipe computes (block spread, interleaving).")] = 1000,
-    trace: Annotated[Optional[list[str]], typer.Option("--trace", help="Use a full trace for a workload: NAME=PATH (finance1, finance2, websearch, postmark, synthetic1, synthetic2); repeatable.")] = None,
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
+    synthetic_requests: Annotated[
+        int, typer.Option("--synthetic-requests", help="Requests of each synthetic workload and stand-in.")
+    ] = 200_000,
+    interleave_frames: Annotated[
+        int,
+        typer.Option(
+            "--interleave-frames",
+            help="ECC Monte Carlo frames per table row, page type and precision for the tables the recipe computes (block spread, interleaving).",
+        ),
+    ] = 1000,
+    trace: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trace",
+            help="Use a full trace for a workload: NAME=PATH (finance1, finance2, websearch, postmark, synthetic1, synthetic2); repeatable.",
+        ),
+    ] = None,
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
 ) -> None:
     """Seed 002: two-step, look-ahead, progressive, interleaved and combined LDPC reads, 6 workloads x 8/2 channels x chip-only / block
@@ -696,7 +889,15 @@ def reproduce_ldpc_read(
 
     def run(progress):
         traces = ldpc_read.parse_trace_options(trace or [])
-        return ldpc_read.reproduce(out, synthetic_requests=synthetic_requests, interleave_frames=interleave_frames, traces=traces, scheduler=scheduler, workers=workers, progress=progress)
+        return ldpc_read.reproduce(
+            out,
+            synthetic_requests=synthetic_requests,
+            interleave_frames=interleave_frames,
+            traces=traces,
+            scheduler=scheduler,
+            workers=workers,
+            progress=progress,
+        )
 
     _run_reproduction(run, quiet)
 
@@ -704,12 +905,16 @@ def reproduce_ldpc_read(
 @reproduce_app.command("aoa-ecc")
 def reproduce_aoa_ecc(
     out: Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report.")] = Path("reproduce/aoa-ecc"),
-    pe: Annotated[Optional[list[int]], typer.Option("--pe", help="P/E count of Fig. 6 (repeatable; default 0 to 26,000 in steps of 2,000).")] = None,
+    pe: Annotated[
+        list[int] | None, typer.Option("--pe", help="P/E count of Fig. 6 (repeatable; default 0 to 26,000 in steps of 2,000).")
+    ] = None,
     table_pe: Annotated[int, typer.Option("--table-pe", help="P/E count of Fig. 7 and Table 1.")] = 14_000,
     min_requests: Annotated[int, typer.Option("--min-requests", help="Loop short traces to at least this many requests.")] = 50_000,
-    trace: Annotated[Optional[list[str]], typer.Option("--trace", help="Use a full trace for a stand-in: NAME=PATH (prxy_1, web_1, proj_3); repeatable.")] = None,
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
+    trace: Annotated[
+        list[str] | None, typer.Option("--trace", help="Use a full trace for a stand-in: NAME=PATH (prxy_1, web_1, proj_3); repeatable.")
+    ] = None,
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
 ) -> None:
     """Seed 000: AOA-ECC vs conventional BCH-then-soft-LDPC; Fig. 5 (tolerable P/E), Fig. 6 (IOPS vs P/E), Fig. 7 / Table 1 and a report."""
@@ -718,7 +923,16 @@ def reproduce_aoa_ecc(
     def run(progress):
         traces = aoa_ecc.parse_trace_options(trace or [])
         points = tuple(sorted(set(pe))) if pe else aoa_ecc.PE_POINTS
-        return aoa_ecc.reproduce(out, pe_points=points, table_pe=table_pe, min_requests=min_requests, traces=traces, scheduler=scheduler, workers=workers, progress=progress)
+        return aoa_ecc.reproduce(
+            out,
+            pe_points=points,
+            table_pe=table_pe,
+            min_requests=min_requests,
+            traces=traces,
+            scheduler=scheduler,
+            workers=workers,
+            progress=progress,
+        )
 
     _run_reproduction(run, quiet)
 
@@ -726,12 +940,25 @@ def reproduce_aoa_ecc(
 @reproduce_app.command("tlc-mlc")
 def reproduce_tlc_mlc(
     out: Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report.")] = Path("reproduce/tlc-mlc"),
-    trace: Annotated[Optional[list[str]], typer.Option("--trace", help="Use a full trace for a workload: NAME=PATH (tpcc, tpcc-standin, prxy_1); repeatable.")] = None,
-    scale: Annotated[float, typer.Option("--scale", help="Scale the warm-up and measured windows (1: 5+5 loops of traces, 300k+100k requests of stand-ins).")] = 1.0,
-    workloads: Annotated[Optional[str], typer.Option("--workloads", help="Comma-separated subset of the workloads (default: tpcc, tpcc-standin, prxy_1).")] = None,
-    search: Annotated[bool, typer.Option("--search/--no-search", help="Also search TLC share x N_RDSMAX for the fastest RR-FDCA array (coarse grid, then refinement).")] = True,
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
+    trace: Annotated[
+        list[str] | None,
+        typer.Option("--trace", help="Use a full trace for a workload: NAME=PATH (tpcc, tpcc-standin, prxy_1); repeatable."),
+    ] = None,
+    scale: Annotated[
+        float,
+        typer.Option("--scale", help="Scale the warm-up and measured windows (1: 5+5 loops of traces, 300k+100k requests of stand-ins)."),
+    ] = 1.0,
+    workloads: Annotated[
+        str | None, typer.Option("--workloads", help="Comma-separated subset of the workloads (default: tpcc, tpcc-standin, prxy_1).")
+    ] = None,
+    search: Annotated[
+        bool,
+        typer.Option(
+            "--search/--no-search", help="Also search TLC share x N_RDSMAX for the fastest RR-FDCA array (coarse grid, then refinement)."
+        ),
+    ] = True,
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
 ) -> None:
     """Seed 004: all-MLC vs conventional TLC/MLC vs RR-FDCA (N_RDSMAX 1-4) on 8 chips, TLC share 1/8-7/8 (Fig. 11, 12, Table II) and the
@@ -742,7 +969,9 @@ def reproduce_tlc_mlc(
     def run(progress):
         traces = report_traces(trace or [], [w.name for w in tlc_mlc.WORKLOADS])
         only = [name.strip() for name in workloads.split(",") if name.strip()] if workloads else None
-        return tlc_mlc.reproduce(out, traces=traces, scale=scale, workloads=only, scheduler=scheduler, workers=workers, progress=progress, search_best=search)
+        return tlc_mlc.reproduce(
+            out, traces=traces, scale=scale, workloads=only, scheduler=scheduler, workers=workers, progress=progress, search_best=search
+        )
 
     _run_reproduction(run, quiet)
 
@@ -750,12 +979,22 @@ def reproduce_tlc_mlc(
 @reproduce_app.command("scm-hybrid")
 def reproduce_scm_hybrid(
     out: Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report.")] = Path("reproduce/scm-hybrid"),
-    trace: Annotated[Optional[list[str]], typer.Option("--trace", help="Use a full trace for a workload: NAME=PATH (financial1, financial1-standin); repeatable.")] = None,
-    scale: Annotated[float, typer.Option("--scale", help="Scale the runs (1: the sample tiled to 0.53 GB x 3 loops, 500k stand-in requests).")] = 1.0,
-    workloads: Annotated[Optional[str], typer.Option("--workloads", help="Comma-separated subset of the workloads (default: financial1, financial1-standin).")] = None,
-    bisect_steps: Annotated[int, typer.Option("--bisect-steps", help="Halvings of each break-even bracket (latency: 0.1-100 us, log scale).")] = 6,
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
+    trace: Annotated[
+        list[str] | None,
+        typer.Option("--trace", help="Use a full trace for a workload: NAME=PATH (financial1, financial1-standin); repeatable."),
+    ] = None,
+    scale: Annotated[
+        float, typer.Option("--scale", help="Scale the runs (1: the sample tiled to 0.53 GB x 3 loops, 500k stand-in requests).")
+    ] = 1.0,
+    workloads: Annotated[
+        str | None,
+        typer.Option("--workloads", help="Comma-separated subset of the workloads (default: financial1, financial1-standin)."),
+    ] = None,
+    bisect_steps: Annotated[
+        int, typer.Option("--bisect-steps", help="Halvings of each break-even bracket (latency: 0.1-100 us, log scale).")
+    ] = 6,
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
 ) -> None:
     """Seed 001: hybrid M-SCM/NAND vs All S-SCM SSD on Financial1: Table 2 (write throughput, power with and without TSV), Fig. 2 (S-SCM
@@ -769,7 +1008,16 @@ def reproduce_scm_hybrid(
         only = [name.strip() for name in workloads.split(",") if name.strip()] if workloads else None
         if bisect_steps < 1:
             raise SweepError(f"--bisect-steps {bisect_steps}: at least 1")
-        return scm_hybrid.reproduce(out, traces=traces, scale=scale, workloads=only, scheduler=scheduler, workers=workers, progress=progress, bisect_iterations=bisect_steps)
+        return scm_hybrid.reproduce(
+            out,
+            traces=traces,
+            scale=scale,
+            workloads=only,
+            scheduler=scheduler,
+            workers=workers,
+            progress=progress,
+            bisect_iterations=bisect_steps,
+        )
 
     _run_reproduction(run, quiet)
 
@@ -780,7 +1028,7 @@ def _run_reproduction(run, quiet: bool) -> None:
         with _sweep_progress(not quiet and error_console.is_terminal) as bar:
             task = bar.add_task("sweep", total=None, last="")
             report = run(_sweep_reporter(bar, task))
-    except BaseException as error:  # noqa: BLE001
+    except BaseException as error:
         _fail(error)
         return
     if not quiet:

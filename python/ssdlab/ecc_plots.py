@@ -53,7 +53,13 @@ def _draw(ax: Any, table: dict[str, Any], labels: list[str]) -> None:
             ax.plot([lowest["rber"], estimate["rber"]], [lowest["frame_error_rate"], target], color=colour, linestyle=":", linewidth=1)
     if "bch" in labels and table.get("exact_bch"):
         exact = table["exact_bch"]
-        ax.plot([e["rber"] for e in exact], [max(e["frame_error_rate"], 1e-300) for e in exact], color="black", linewidth=1, label="BCH exact (binomial tail)")
+        ax.plot(
+            [e["rber"] for e in exact],
+            [max(e["frame_error_rate"], 1e-300) for e in exact],
+            color="black",
+            linewidth=1,
+            label="BCH exact (binomial tail)",
+        )
     ax.axhline(target, color="grey", linestyle="--", linewidth=0.8)
     ax.set_xscale("log")
     ax.set_yscale("log")

@@ -85,14 +85,19 @@ class SearchResult:
     maximize: bool = True
 
     def rows(self) -> list[dict[str, Any]]:
-        return [{**e.point, "objective": e.value, "round": e.round, "best": self.best is not None and e.point == self.best.point} for e in self.history]
+        return [
+            {**e.point, "objective": e.value, "round": e.round, "best": self.best is not None and e.point == self.best.point}
+            for e in self.history
+        ]
 
 
 def _key(point: Mapping[str, float]) -> tuple:
     return tuple(sorted(point.items()))
 
 
-def search(axes: Sequence[Axis], evaluate: Callable[[list[dict[str, float]]], list[float | None]], *, maximize: bool = True, rounds: int = 3) -> SearchResult:
+def search(
+    axes: Sequence[Axis], evaluate: Callable[[list[dict[str, float]]], list[float | None]], *, maximize: bool = True, rounds: int = 3
+) -> SearchResult:
     """Coarse grid, then up to ``rounds`` refinements around the best point (None values never win)."""
     if not axes:
         raise SweepError("a search needs at least one axis")
@@ -147,8 +152,16 @@ class Crossing:
         return [{"x": x, "value": value, "step": index} for index, (x, value) in enumerate(self.history)]
 
 
-def bisect(low: float, high: float, evaluate: Callable[[list[float]], list[float | None]], *, target: float = 0.0, tolerance: float = 0.0,
-           iterations: int = 8, log_scale: bool = False) -> Crossing | None:
+def bisect(
+    low: float,
+    high: float,
+    evaluate: Callable[[list[float]], list[float | None]],
+    *,
+    target: float = 0.0,
+    tolerance: float = 0.0,
+    iterations: int = 8,
+    log_scale: bool = False,
+) -> Crossing | None:
     """Finds x in [low, high] where ``evaluate`` crosses ``target``: both ends first, then ``iterations``
     halvings of the bracket (in log x with ``log_scale``), stopping early when the bracket is narrower
     than ``tolerance``. ``evaluate`` takes a batch of x and returns one value each (a sweep: every
@@ -186,8 +199,19 @@ def _value_text(value: float, axis: Axis) -> str:
     return str(int(value)) if axis.integer else repr(value)
 
 
-def optimize_sweep(base: str, axes: Sequence[Axis], objective: str, out_dir: str | Path, *, common: Sequence[str] = (), maximize: bool = True, rounds: int = 3,
-                   scheduler: str | None = None, workers: int | None = None, progress: Callable[..., object] | None = None) -> SearchResult:
+def optimize_sweep(
+    base: str,
+    axes: Sequence[Axis],
+    objective: str,
+    out_dir: str | Path,
+    *,
+    common: Sequence[str] = (),
+    maximize: bool = True,
+    rounds: int = 3,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    progress: Callable[..., object] | None = None,
+) -> SearchResult:
     """Searches ``axes`` of config ``base`` for the best ``objective`` (a result column such as
     ``result.write.mbps``); every point is stored in ``out_dir`` (resumable)."""
     by_key = {axis.key: axis for axis in axes}
@@ -222,20 +246,46 @@ def write_search(result: SearchResult, out: Path, objective: str, axes: Sequence
     frame = pl.DataFrame(rows)
     frame.write_parquet(out / "search.parquet")
     frame.write_csv(out / "search.csv")
-    (out / "search.json").write_text(json.dumps({"objective": objective, "maximize": result.maximize, "best": result.best.point if result.best else None,
-                                                 "best_value": result.best.value if result.best else None, "evaluations": len(rows)}, indent=2), encoding="utf-8")
+    (out / "search.json").write_text(
+        json.dumps(
+            {
+                "objective": objective,
+                "maximize": result.maximize,
+                "best": result.best.point if result.best else None,
+                "best_value": result.best.value if result.best else None,
+                "evaluations": len(rows),
+            },
+            indent=2,
+        ),
+        encoding="utf-8",
+    )
     paths = {"table": out / "search.parquet"}
     done = [r for r in rows if r["objective"] is not None]
     if len(axes) == 1:
         xs = sorted(done, key=lambda r: r[axes[0].key])
-        paths["surface"] = plotting.line_chart({objective: ([r[axes[0].key] for r in xs], [r["objective"] for r in xs])}, out / "surface", xlabel=axes[0].key, ylabel=objective,
-                                               title="objective over the search")[0]
+        paths["surface"] = plotting.line_chart(
+            {objective: ([r[axes[0].key] for r in xs], [r["objective"] for r in xs])},
+            out / "surface",
+            xlabel=axes[0].key,
+            ylabel=objective,
+            title="objective over the search",
+        )[0]
     elif done:
         fig, axis = plotting.figure()
-        points = axis.scatter([r[axes[0].key] for r in done], [r[axes[1].key] for r in done], c=[r["objective"] for r in done], cmap="viridis", s=60)
+        points = axis.scatter(
+            [r[axes[0].key] for r in done], [r[axes[1].key] for r in done], c=[r["objective"] for r in done], cmap="viridis", s=60
+        )
         fig.colorbar(points, ax=axis, label=objective)
         if result.best is not None:
-            axis.scatter([result.best.point[axes[0].key]], [result.best.point[axes[1].key]], marker="*", s=300, facecolors="none", edgecolors="red", label="best")
+            axis.scatter(
+                [result.best.point[axes[0].key]],
+                [result.best.point[axes[1].key]],
+                marker="*",
+                s=300,
+                facecolors="none",
+                edgecolors="red",
+                label="best",
+            )
             axis.legend()
         axis.set_xlabel(axes[0].key)
         axis.set_ylabel(axes[1].key)

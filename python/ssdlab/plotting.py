@@ -11,7 +11,7 @@ from typing import Any
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 DPI = 150
 FORMATS = (".png", ".svg")
@@ -38,8 +38,17 @@ def save(fig: Any, stem: Path, *, layout: bool = True, rect: tuple[float, float,
     return paths
 
 
-def bar_chart(labels: Sequence[str], values: Sequence[float | None], stem: Path, *, ylabel: str, title: str, colours: Sequence[str] | str = "#1f77b4",
-              reference: float | None = None, missing: str = "n/a") -> list[Path]:
+def bar_chart(
+    labels: Sequence[str],
+    values: Sequence[float | None],
+    stem: Path,
+    *,
+    ylabel: str,
+    title: str,
+    colours: Sequence[str] | str = "#1f77b4",
+    reference: float | None = None,
+    missing: str = "n/a",
+) -> list[Path]:
     """One bar per label; a None value is marked ``missing`` instead of drawn; ``reference`` draws a line."""
     fig, axes = figure(max(6.0, 0.5 * len(labels) + 2), 4.0)
     positions = list(range(len(labels)))
@@ -56,14 +65,25 @@ def bar_chart(labels: Sequence[str], values: Sequence[float | None], stem: Path,
     return save(fig, stem)
 
 
-def grouped_bars(labels: Sequence[str], series: Mapping[str, Sequence[float | None]], stem: Path, *, ylabel: str, title: str,
-                 colours: Mapping[str, str] | None = None, reference: float | None = None, width: float | None = None) -> list[Path]:
+def grouped_bars(
+    labels: Sequence[str],
+    series: Mapping[str, Sequence[float | None]],
+    stem: Path,
+    *,
+    ylabel: str,
+    title: str,
+    colours: Mapping[str, str] | None = None,
+    reference: float | None = None,
+    width: float | None = None,
+) -> list[Path]:
     """Bars of several series side by side per label (None: no bar)."""
     fig, axes = figure(width or max(6.0, 1.2 * len(labels) + 2), 4.2)
     step = 0.8 / max(1, len(series))
     for index, (name, values) in enumerate(series.items()):
         xs = [i + (index - (len(series) - 1) / 2) * step for i in range(len(labels))]
-        axes.bar(xs, [value if value is not None else float("nan") for value in values], width=step, label=name, color=(colours or {}).get(name))
+        axes.bar(
+            xs, [value if value is not None else float("nan") for value in values], width=step, label=name, color=(colours or {}).get(name)
+        )
     if reference is not None:
         axes.axhline(reference, color="black", linewidth=0.8)
     axes.set_xticks(range(len(labels)), labels, rotation=20, ha="right")
@@ -77,8 +97,17 @@ def grouped_bars(labels: Sequence[str], series: Mapping[str, Sequence[float | No
     return save(fig, stem)
 
 
-def line_chart(series: Mapping[str, tuple[Sequence[float], Sequence[float | None]]], stem: Path, *, xlabel: str, ylabel: str, title: str,
-               logx: bool = False, logy: bool = False, styles: Mapping[str, str] | None = None) -> list[Path]:
+def line_chart(
+    series: Mapping[str, tuple[Sequence[float], Sequence[float | None]]],
+    stem: Path,
+    *,
+    xlabel: str,
+    ylabel: str,
+    title: str,
+    logx: bool = False,
+    logy: bool = False,
+    styles: Mapping[str, str] | None = None,
+) -> list[Path]:
     """One line per series ``{label: (xs, ys)}``; points whose y is None are left out."""
     fig, axes = figure()
     drawn = 0
@@ -99,5 +128,7 @@ def line_chart(series: Mapping[str, tuple[Sequence[float], Sequence[float | None
         axes.legend(fontsize=8)
     else:
         # Said on the figure, so an empty chart is never mistaken for a flat result.
-        axes.text(0.5, 0.5, "no points: the runs this chart needs were not made", transform=axes.transAxes, ha="center", va="center", fontsize=9)
+        axes.text(
+            0.5, 0.5, "no points: the runs this chart needs were not made", transform=axes.transAxes, ha="center", va="center", fontsize=9
+        )
     return save(fig, stem)

@@ -11,7 +11,16 @@ from ssdlab import plotting
 FREE_COLOURS = {0.2: "#1b9e77", 0.4: "#d95f02", 0.6: "#7570b3", 0.8: "#e7298a"}
 
 
-def _grouped_bars(table: Sequence[Mapping[str, Any]], key: str, scale: float, ylabel: str, title: str, baseline: float, path_stem: Path, symlog: float | None = None) -> list[Path]:
+def _grouped_bars(
+    table: Sequence[Mapping[str, Any]],
+    key: str,
+    scale: float,
+    ylabel: str,
+    title: str,
+    baseline: float,
+    path_stem: Path,
+    symlog: float | None = None,
+) -> list[Path]:
     workloads = list(dict.fromkeys(r["workload"] for r in table))
     frees = sorted({r["free_fraction"] for r in table})
     width = 0.8 / max(1, len(frees))
@@ -54,9 +63,33 @@ def write_lba_scrambler_figures(table: Sequence[Mapping[str, Any]], out: Path, s
     figures: dict[str, Path] = {}
     where = f" ({regime})" if regime else ""
     specs = [
-        ("fig4a", "gc_count_reduction", 100.0, "GC count reduction (%)", f"Fig. 4(a): GC count reduction by the LBA scrambler{where}", 0.0, 10.0),
-        ("fig4b", "pages_copied_reduction", 100.0, "GC page-copy reduction (%, symlog)", f"Fig. 4(b): reduction of pages copied during GC{where}", 0.0, 10.0),
-        ("fig5", "write_performance_ratio", 1.0, "write performance (scrambler / conventional)", f"Fig. 5: write performance with the LBA scrambler{where}", 1.0, None),
+        (
+            "fig4a",
+            "gc_count_reduction",
+            100.0,
+            "GC count reduction (%)",
+            f"Fig. 4(a): GC count reduction by the LBA scrambler{where}",
+            0.0,
+            10.0,
+        ),
+        (
+            "fig4b",
+            "pages_copied_reduction",
+            100.0,
+            "GC page-copy reduction (%, symlog)",
+            f"Fig. 4(b): reduction of pages copied during GC{where}",
+            0.0,
+            10.0,
+        ),
+        (
+            "fig5",
+            "write_performance_ratio",
+            1.0,
+            "write performance (scrambler / conventional)",
+            f"Fig. 5: write performance with the LBA scrambler{where}",
+            1.0,
+            None,
+        ),
     ]
     for name, key, scale, ylabel, title, baseline, symlog in specs:
         stem = f"{name}-{suffix}" if suffix else name
@@ -69,11 +102,24 @@ def write_lba_scrambler_figures(table: Sequence[Mapping[str, Any]], out: Path, s
 LDPC_VARIANT_COLOURS = {"baseline": "#444444", "look_ahead": "#1f77b4", "progressive": "#ff7f0e", "both": "#2ca02c"}
 
 
-def _ldpc_bars(table: Sequence[Mapping[str, Any]], channels: int, series: Sequence[tuple[str, str, str]], ylabel: str, title: str, reference: float, path_stem: Path) -> tuple[Path, Path]:
+def _ldpc_bars(
+    table: Sequence[Mapping[str, Any]],
+    channels: int,
+    series: Sequence[tuple[str, str, str]],
+    ylabel: str,
+    title: str,
+    reference: float,
+    path_stem: Path,
+) -> tuple[Path, Path]:
     rows = [r for r in table if r["channels"] == channels]
     png, svg = plotting.grouped_bars(
-        [r["workload"] for r in rows], {legend: [r[key] for r in rows] for key, legend, _ in series}, path_stem,
-        ylabel=ylabel, title=title, colours={legend: colour for _, legend, colour in series}, reference=reference,
+        [r["workload"] for r in rows],
+        {legend: [r[key] for r in rows] for key, legend, _ in series},
+        path_stem,
+        ylabel=ylabel,
+        title=title,
+        colours={legend: colour for _, legend, colour in series},
+        reference=reference,
     )
     return png, svg
 
@@ -85,20 +131,46 @@ def write_ldpc_read_figures(table: Sequence[Mapping[str, Any]], out: Path, suffi
     figures: dict[str, Path] = {}
     table = [dict(r, baseline_vs_no_soft=(None if r["baseline_delay"] is None else 1 + r["baseline_delay"])) for r in table]
     specs = [
-        ("fig11", 8, [("baseline_vs_no_soft", "two-step baseline", LDPC_VARIANT_COLOURS["baseline"])],
-         "read response time / no soft sensing", "Fig. 11: two-step read at 10,000 P/E vs no soft sensing (8 channels)"),
-        ("fig12_14", 8, [("look_ahead_vs_baseline", "look-ahead (Fig. 12)", LDPC_VARIANT_COLOURS["look_ahead"]),
-                         ("progressive_vs_baseline", "progressive (Fig. 13)", LDPC_VARIANT_COLOURS["progressive"]),
-                         ("both_vs_baseline", "both (Fig. 14)", LDPC_VARIANT_COLOURS["both"])],
-         "read response time / baseline", "Fig. 12-14: look-ahead, progressive and both, normalised to the baseline (8 channels)"),
-        ("fig15", 8, [("interleave_2_vs_baseline", "2-way interleaving", "#9467bd"),
-                      ("interleave_4_vs_baseline", "4-way interleaving", "#8c564b"),
-                      ("all_vs_baseline", "look-ahead + progressive + 4-way", "#17becf")],
-         "read response time / baseline", "Fig. 15: data placement interleaving with the two-step read, normalised to the baseline (8 channels)"),
-        ("fig17", 2, [("look_ahead_vs_baseline", "look-ahead", LDPC_VARIANT_COLOURS["look_ahead"]),
-                      ("progressive_vs_baseline", "progressive", LDPC_VARIANT_COLOURS["progressive"]),
-                      ("both_vs_baseline", "both", LDPC_VARIANT_COLOURS["both"])],
-         "read response time / baseline", "Fig. 17: the techniques on 2 channels, normalised to the baseline"),
+        (
+            "fig11",
+            8,
+            [("baseline_vs_no_soft", "two-step baseline", LDPC_VARIANT_COLOURS["baseline"])],
+            "read response time / no soft sensing",
+            "Fig. 11: two-step read at 10,000 P/E vs no soft sensing (8 channels)",
+        ),
+        (
+            "fig12_14",
+            8,
+            [
+                ("look_ahead_vs_baseline", "look-ahead (Fig. 12)", LDPC_VARIANT_COLOURS["look_ahead"]),
+                ("progressive_vs_baseline", "progressive (Fig. 13)", LDPC_VARIANT_COLOURS["progressive"]),
+                ("both_vs_baseline", "both (Fig. 14)", LDPC_VARIANT_COLOURS["both"]),
+            ],
+            "read response time / baseline",
+            "Fig. 12-14: look-ahead, progressive and both, normalised to the baseline (8 channels)",
+        ),
+        (
+            "fig15",
+            8,
+            [
+                ("interleave_2_vs_baseline", "2-way interleaving", "#9467bd"),
+                ("interleave_4_vs_baseline", "4-way interleaving", "#8c564b"),
+                ("all_vs_baseline", "look-ahead + progressive + 4-way", "#17becf"),
+            ],
+            "read response time / baseline",
+            "Fig. 15: data placement interleaving with the two-step read, normalised to the baseline (8 channels)",
+        ),
+        (
+            "fig17",
+            2,
+            [
+                ("look_ahead_vs_baseline", "look-ahead", LDPC_VARIANT_COLOURS["look_ahead"]),
+                ("progressive_vs_baseline", "progressive", LDPC_VARIANT_COLOURS["progressive"]),
+                ("both_vs_baseline", "both", LDPC_VARIANT_COLOURS["both"]),
+            ],
+            "read response time / baseline",
+            "Fig. 17: the techniques on 2 channels, normalised to the baseline",
+        ),
     ]
     for name, channels, series, ylabel, title in specs:
         title = f"{title}, {regime}" if regime else title
@@ -112,8 +184,13 @@ def _save(figure: Any, stem: Path) -> Path:
     return plotting.save(figure, stem)[0]
 
 
-def write_aoa_ecc_figures(hours: Sequence[float], tolerable: Mapping[str, Sequence[float | None]], table6: Sequence[Mapping[str, Any]],
-                          table7: Sequence[Mapping[str, Any]], out: Path) -> dict[str, Path]:
+def write_aoa_ecc_figures(
+    hours: Sequence[float],
+    tolerable: Mapping[str, Sequence[float | None]],
+    table6: Sequence[Mapping[str, Any]],
+    table7: Sequence[Mapping[str, Any]],
+    out: Path,
+) -> dict[str, Path]:
     """Seed 000's Fig. 5 (tolerable P/E vs retention), Fig. 6 (IOPS vs P/E) and Fig. 7 (AOA-ECC over
     conventional by workload)."""
     out.mkdir(parents=True, exist_ok=True)
@@ -133,8 +210,11 @@ def write_aoa_ecc_figures(hours: Sequence[float], tolerable: Mapping[str, Sequen
 
     figure, axes = plotting.figure(6.5, 4)
     pes = [r["pe_cycles"] for r in table6]
-    for key, label, style in (("conventional_iops", "conventional (BCH → soft LDPC)", "s-"), ("aoa_ecc_iops", "AOA-ECC (Quick → EP-LDPC)", "o-"),
-                              ("adaptive_conventional_iops", "BCH chosen per read by data age", "^--")):
+    for key, label, style in (
+        ("conventional_iops", "conventional (BCH → soft LDPC)", "s-"),
+        ("aoa_ecc_iops", "AOA-ECC (Quick → EP-LDPC)", "o-"),
+        ("adaptive_conventional_iops", "BCH chosen per read by data age", "^--"),
+    ):
         values = [(pe, r[key]) for pe, r in zip(pes, table6) if r.get(key)]
         if values:
             axes.plot([v[0] for v in values], [v[1] for v in values], style, label=label, markersize=4)

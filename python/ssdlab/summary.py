@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import Console
 from rich import box
+from rich.console import Console
 from rich.table import Table
 
 
@@ -58,7 +58,15 @@ def render_run(result: Any, console: Console) -> None:
         op = r[label]
         lat = op["latency_us"]
         mbps = f"{op['mbps']:,.0f}" if op["mbps"] >= 100 else f"{op['mbps']:,.1f}"
-        rows.append([label, f"{op['count']:,}", f"{op['iops']:,.0f}", mbps, *(f"{lat[key] / scale:,.1f}" for key in ("mean", "p50", "p99", "p999", "max"))])
+        rows.append(
+            [
+                label,
+                f"{op['count']:,}",
+                f"{op['iops']:,.0f}",
+                mbps,
+                *(f"{lat[key] / scale:,.1f}" for key in ("mean", "p50", "p99", "p999", "max")),
+            ]
+        )
     headers = ("", "requests", "IOPS", "MB/s", f"mean {unit}", f"p50 {unit}", f"p99 {unit}", f"p99.9 {unit}", f"max {unit}")
     # A light frame (no vertical rules) and columns as wide as their widest number fit 80 columns.
     table = Table(show_header=True, header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
@@ -81,11 +89,7 @@ def render_run(result: Any, console: Console) -> None:
     held = gc.get("host_writes_held")
     if held:
         console.print(_held_writes_line(held))
-    energy = (
-        f"energy {r['energy_total_uj'] / 1e6:,.3f} J"
-        if r["energy_total_uj"] > 0
-        else "energy not modelled (set device.energy.*)"
-    )
+    energy = f"energy {r['energy_total_uj'] / 1e6:,.3f} J" if r["energy_total_uj"] > 0 else "energy not modelled (set device.energy.*)"
     console.print(
         f"{energy}; die utilisation {r['utilisation']['die']:.1%}, "
         f"channel {r['utilisation']['channel']:.1%}; unmapped page reads {r['unmapped_page_reads']:,}; "
@@ -193,7 +197,9 @@ def render_run(result: Any, console: Console) -> None:
         for message in workload["skipped_line_messages"]:
             console.print(f"  [dim]{message}[/dim]")
     if workload["timestamps_reordered"]:
-        console.print(f"[yellow]{workload['timestamps_reordered']:,} requests had decreasing timestamps (replayed at the previous time)[/yellow]")
+        console.print(
+            f"[yellow]{workload['timestamps_reordered']:,} requests had decreasing timestamps (replayed at the previous time)[/yellow]"
+        )
     console.print(
         f"{r['requests']:,} requests completed; simulated {r['simulated_seconds']:.3f} s in {r['wall_seconds']:.2f} s wall "
         f"({r['requests_per_cpu_second']:,.0f} requests per CPU-second of replay)"
@@ -228,7 +234,9 @@ def render_trace_stats(report: dict[str, Any], console: Console) -> None:
         table.add_row(name, value)
     console.print(table)
     if report.get("timestamps_reordered"):
-        console.print(f"[yellow]{report['timestamps_reordered']:,} requests have decreasing timestamps (a run replays each at the previous time)[/yellow]")
+        console.print(
+            f"[yellow]{report['timestamps_reordered']:,} requests have decreasing timestamps (a run replays each at the previous time)[/yellow]"
+        )
     skipped = scan.get("skipped", {})
     if skipped.get("count"):
         console.print(f"[yellow]skipped {skipped['count']:,} malformed lines[/yellow]")
@@ -253,14 +261,27 @@ def _rate(value: float | None) -> str:
 
 def render_ecc_curve(result: Any, paths: dict[str, Any], console: Console) -> None:
     spec = result.table["spec"]
-    source = "loaded from cache" if result.from_cache else f"simulated in {result.table['wall_seconds']:.1f} s on {result.table['threads']} threads"
+    source = (
+        "loaded from cache"
+        if result.from_cache
+        else f"simulated in {result.table['wall_seconds']:.1f} s on {result.table['threads']} threads"
+    )
     frames = sum(p["frames"] for p in result.points)
     console.print(
         f"[bold]ECC curve[/bold] {spec['cell'].upper()} page {spec['page']}, {spec['retention_hours']:g} h retention: "
         f"{len(result.points)} points, {frames:,} frames, {source} (table {result.table['key']}, v{result.table['version']})"
     )
-    table = Table(title=f"Tolerable raw bit error rate per decoder (FER {spec['comparison_frame_error_rate']:g} measured; {spec['target_frame_error_rate']:g} exact or extrapolated)")
-    for column in ("decoder", "lowest FER measured", f"RBER @ {spec['comparison_frame_error_rate']:g}", "x BCH", f"RBER @ {spec['target_frame_error_rate']:g}", "how"):
+    table = Table(
+        title=f"Tolerable raw bit error rate per decoder (FER {spec['comparison_frame_error_rate']:g} measured; {spec['target_frame_error_rate']:g} exact or extrapolated)"
+    )
+    for column in (
+        "decoder",
+        "lowest FER measured",
+        f"RBER @ {spec['comparison_frame_error_rate']:g}",
+        "x BCH",
+        f"RBER @ {spec['target_frame_error_rate']:g}",
+        "how",
+    ):
         table.add_column(column, justify="left" if column in ("decoder", "how") else "right")
     for row in result.summary_rows():
         how = row["target_method"] or "-"
@@ -294,14 +315,19 @@ def render_sweep(outcome: Any, console: Console) -> None:
     """One line per point: its axis labels, status, and a few headline metrics."""
     rows = outcome.rows
     label_keys = sorted({k for row in rows for k in row if k.startswith("point.")})
-    table = Table(title=f"Sweep: {len(rows)} points ({outcome.ran} run now, {outcome.skipped} already stored, {outcome.failed} failed) in {outcome.wall_seconds:.1f} s")
+    table = Table(
+        title=f"Sweep: {len(rows)} points ({outcome.ran} run now, {outcome.skipped} already stored, {outcome.failed} failed) in {outcome.wall_seconds:.1f} s"
+    )
     for key in label_keys:
         table.add_column(key.removeprefix("point."))
     for column in ("status", "GC invocations", "pages copied", "WA", "write MB/s", "seconds"):
         table.add_column(column, justify="right")
     for row in rows:
         ok = row["status"] == "ok"
-        metric = lambda key, fmt: fmt.format(row[key]) if ok and row.get(key) is not None else "-"  # noqa: E731
+
+        def metric(key: str, fmt: str, row: dict[str, Any] = row, ok: bool = ok) -> str:
+            return fmt.format(row[key]) if ok and row.get(key) is not None else "-"
+
         table.add_row(
             *[str(row.get(k, "")) for k in label_keys],
             "ok" if ok else f"[red]failed[/red]: {str(row.get('error', ''))[:60]}",
@@ -312,7 +338,9 @@ def render_sweep(outcome: Any, console: Console) -> None:
             f"{row['point_seconds']:.1f}",
         )
     console.print(table)
-    console.print(f"[dim]results: {outcome.out_dir / 'results.parquet'} (one row per point; per-point files in {outcome.out_dir / 'points'})[/dim]")
+    console.print(
+        f"[dim]results: {outcome.out_dir / 'results.parquet'} (one row per point; per-point files in {outcome.out_dir / 'points'})[/dim]"
+    )
 
 
 def render_decoding_table(table: dict[str, Any], console: Console, with_toml: bool = True) -> None:
@@ -340,12 +368,16 @@ def render_decoder_tables(result: dict[str, Any], console: Console) -> None:
     spec = result["spec"]
     target = spec["target_failure_probability"]
     hours = spec["retention_hours"]
-    tolerable = Table(title=f"Tolerable P/E (mean failure probability reaches {target:g}), {spec['cell'].upper()} at {spec['storage_temperature_c']:g} C")
+    tolerable = Table(
+        title=f"Tolerable P/E (mean failure probability reaches {target:g}), {spec['cell'].upper()} at {spec['storage_temperature_c']:g} C"
+    )
     tolerable.add_column("decoder")
     for h in hours:
         tolerable.add_column(f"{h:g} h", justify="right")
     for table in result["tables"]:
-        tolerable.add_row(table["decoder"], *(f">{spec['pe_cycles'][-1]:,.0f}" if pe is None else f"{pe:,.0f}" for pe in table["tolerable_pe"]))
+        tolerable.add_row(
+            table["decoder"], *(f">{spec['pe_cycles'][-1]:,.0f}" if pe is None else f"{pe:,.0f}" for pe in table["tolerable_pe"])
+        )
     console.print(tolerable)
     for table in result["tables"]:
         grid = Table(title=f"{table['decoder']}: failure probability, mean over chips ({table['frames']:,} frames)")

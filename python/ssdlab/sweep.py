@@ -108,7 +108,7 @@ class Sweep:
                 raise SweepError(f"{origin}: field `base`: {candidate} does not exist")
         common = data.get("set", [])
         if not isinstance(common, list) or not all(isinstance(item, str) for item in common):
-            raise SweepError(f"{origin}: field `set`: must be a list of \"key=value\" strings")
+            raise SweepError(f'{origin}: field `set`: must be a list of "key=value" strings')
         grid = data.get("grid", {})
         if not isinstance(grid, dict):
             raise SweepError(f"{origin}: field `grid`: must be a table of key = [values]")
@@ -120,12 +120,14 @@ class Sweep:
             raise SweepError(f"{origin}: field `cases`: must be a table of axes, each a table of name = [overrides]")
         for axis, named in cases.items():
             if not isinstance(named, dict) or not named:
-                raise SweepError(f"{origin}: field `cases.{axis}`: must be a non-empty table of name = [\"key=value\", ...]")
+                raise SweepError(f'{origin}: field `cases.{axis}`: must be a non-empty table of name = ["key=value", ...]')
             for case, overrides in named.items():
                 if not isinstance(overrides, list) or not all(isinstance(item, str) for item in overrides):
-                    raise SweepError(f"{origin}: field `cases.{axis}.{case}`: must be a list of \"key=value\" strings")
+                    raise SweepError(f'{origin}: field `cases.{axis}.{case}`: must be a list of "key=value" strings')
         name = data.get("name", Path(origin).stem if origin != "<sweep>" else "sweep")
-        return cls(name=str(name), base=base, common=list(common), grid=dict(grid), cases={a: dict(c) for a, c in cases.items()}, origin=origin)
+        return cls(
+            name=str(name), base=base, common=list(common), grid=dict(grid), cases={a: dict(c) for a, c in cases.items()}, origin=origin
+        )
 
     # -- expansion ----------------------------------------------------------------------------
     def points(self) -> list[Point]:
@@ -137,8 +139,10 @@ class Sweep:
         for case_choice in itertools.product(*case_axes) if case_axes else [()]:
             for grid_choice in itertools.product(*grid_axes) if grid_axes else [()]:
                 labels = tuple((axis, name) for axis, name, _ in case_choice) + tuple((key, _label(value)) for key, value in grid_choice)
-                overrides = tuple(self.common) + tuple(item for _, _, group in case_choice for item in group) + tuple(
-                    f"{key}={_toml_value(value)}" for key, value in grid_choice
+                overrides = (
+                    tuple(self.common)
+                    + tuple(item for _, _, group in case_choice for item in group)
+                    + tuple(f"{key}={_toml_value(value)}" for key, value in grid_choice)
                 )
                 try:
                     text = _native.load_config(self.base, list(overrides))
@@ -169,18 +173,24 @@ def _toml_value(value: Any) -> str:
 
 # -- running ----------------------------------------------------------------------------------
 
+
 def run_point(config_text: str, origin: str) -> dict[str, Any]:
     """Runs one point in this process; never raises for a simulation failure (it is returned)."""
     started = time.perf_counter()
     try:
         text = _native.run(config_text, [], None, True, origin)
         return {"status": "ok", "error": None, "result": json.loads(text), "seconds": time.perf_counter() - started}
-    except Exception as error:  # noqa: BLE001 - any failure of one point is recorded, not raised
+    except Exception as error:
         return {"status": "failed", "error": f"{type(error).__name__}: {error}", "result": None, "seconds": time.perf_counter() - started}
 
 
 def point_row(sweep_name: str, point: Point, outcome: Mapping[str, Any]) -> dict[str, Any]:
-    row: dict[str, Any] = {"sweep": sweep_name, "config_hash": point.config_hash, "simulator_build": simulator_build(), "ssdlab_version": _native.__version__}
+    row: dict[str, Any] = {
+        "sweep": sweep_name,
+        "config_hash": point.config_hash,
+        "simulator_build": simulator_build(),
+        "ssdlab_version": _native.__version__,
+    }
     for key, value in point.labels:
         row[f"point.{key}"] = value
     row["status"] = outcome["status"]
@@ -211,7 +221,7 @@ def _read_row(path: Path) -> dict[str, Any] | None:
 
     try:
         rows = pl.read_parquet(path).to_dicts()
-    except Exception:  # noqa: BLE001 - an unreadable file is treated as not done
+    except Exception:
         return None
     return rows[0] if rows else None
 
@@ -252,7 +262,19 @@ def run_sweep(
     point_dir.mkdir(parents=True, exist_ok=True)
     points = list(points) if points is not None else sweep.points()
     (out / "sweep.json").write_text(
-        json.dumps({"format_version": SWEEP_FORMAT_VERSION, "name": sweep.name, "base": sweep.base, "set": sweep.common, "grid": sweep.grid, "cases": sweep.cases, "points": len(points)}, indent=2) + "\n",
+        json.dumps(
+            {
+                "format_version": SWEEP_FORMAT_VERSION,
+                "name": sweep.name,
+                "base": sweep.base,
+                "set": sweep.common,
+                "grid": sweep.grid,
+                "cases": sweep.cases,
+                "points": len(points),
+            },
+            indent=2,
+        )
+        + "\n",
         encoding="utf-8",
     )
     rows: dict[str, dict[str, Any]] = {}
@@ -284,7 +306,14 @@ def run_sweep(
         else:
             _run_locally(todo, origin, finished, workers)
     ordered = [rows[p.config_hash] for p in points if p.config_hash in rows]
-    outcome = SweepOutcome(out_dir=out, rows=ordered, ran=len(todo), skipped=skipped, failed=sum(1 for r in ordered if r["status"] != "ok"), wall_seconds=time.perf_counter() - started)
+    outcome = SweepOutcome(
+        out_dir=out,
+        rows=ordered,
+        ran=len(todo),
+        skipped=skipped,
+        failed=sum(1 for r in ordered if r["status"] != "ok"),
+        wall_seconds=time.perf_counter() - started,
+    )
     _write_combined(out, ordered)
     return outcome
 
@@ -307,8 +336,13 @@ def _run_locally(todo: Sequence[Point], origin, finished, workers: int | None) -
                     point = pending.pop(future)
                     try:
                         outcome = future.result()
-                    except Exception as error:  # noqa: BLE001 - a crashed worker fails only its point
-                        outcome = {"status": "failed", "error": f"worker failed: {type(error).__name__}: {error}", "result": None, "seconds": 0.0}
+                    except Exception as error:
+                        outcome = {
+                            "status": "failed",
+                            "error": f"worker failed: {type(error).__name__}: {error}",
+                            "result": None,
+                            "seconds": 0.0,
+                        }
                     finished(point, outcome)
         except BaseException:
             for future in pending:
@@ -334,8 +368,13 @@ def _run_on_dask(address: str, todo: Sequence[Point], origin, finished) -> None:
             point = futures[future]
             try:
                 outcome = future.result()
-            except Exception as error:  # noqa: BLE001 - a lost worker fails only its point
-                outcome = {"status": "failed", "error": f"dask worker failed: {type(error).__name__}: {error}", "result": None, "seconds": 0.0}
+            except Exception as error:
+                outcome = {
+                    "status": "failed",
+                    "error": f"dask worker failed: {type(error).__name__}: {error}",
+                    "result": None,
+                    "seconds": 0.0,
+                }
             finished(point, outcome)
 
 
@@ -347,7 +386,11 @@ def _write_combined(out: Path, rows: Iterable[Mapping[str, Any]]) -> None:
         return
     frame = pl.concat([pl.DataFrame([dict(row)]) for row in rows], how="diagonal_relaxed")
     frame.write_parquet(out / "results.parquet")
-    slim = [{k: v for k, v in row.items() if k not in ("config_toml", "result_json")} | {"result": json.loads(row["result_json"]) if row.get("result_json") else None} for row in rows]
+    slim = [
+        {k: v for k, v in row.items() if k not in ("config_toml", "result_json")}
+        | {"result": json.loads(row["result_json"]) if row.get("result_json") else None}
+        for row in rows
+    ]
     (out / "results.json").write_text(json.dumps(slim, indent=1, default=str) + "\n", encoding="utf-8")
 
 

@@ -61,12 +61,25 @@ def report(sweep_dir: str | Path, metrics: Sequence[str] | None = None, out: str
         cells = [str(row[a]) for a in axes] + [str(row.get("status"))]
         for metric in wanted:
             value = row.get(metric)
-            cells.append("n/a" if value is None or row.get("status") != "ok" else (f"{value:,.3f}" if isinstance(value, float) and abs(value) < 100 else f"{value:,.0f}" if isinstance(value, (int, float)) else str(value)))
+            cells.append(
+                "n/a"
+                if value is None or row.get("status") != "ok"
+                else (
+                    f"{value:,.3f}"
+                    if isinstance(value, float) and abs(value) < 100
+                    else f"{value:,.0f}"
+                    if isinstance(value, (int, float))
+                    else str(value)
+                )
+            )
         lines.append("| " + " | ".join(cells) + " |")
     failed = sum(1 for row in rows if row.get("status") != "ok")
     text = (
-        f"# Sweep report: {folder}\n\n{len(rows)} points ({failed} failed), from `{results}`.\n\n" + "\n".join(lines) + "\n\n## Figures\n\n"
-        + "\n".join(f"- `{name}`" for name in figures) + "\n"
+        f"# Sweep report: {folder}\n\n{len(rows)} points ({failed} failed), from `{results}`.\n\n"
+        + "\n".join(lines)
+        + "\n\n## Figures\n\n"
+        + "\n".join(f"- `{name}`" for name in figures)
+        + "\n"
     )
     path = target / "report.md"
     path.write_text(text, encoding="utf-8")

@@ -109,7 +109,7 @@ fn an_aged_drive_reaches_its_live_fraction_exactly() {
         let full = aged("ftl", 1.0, 1.0, order);
         let drive = full.precondition.aged_drive.expect("aged drive reported");
         // DiskSim's "every logical page mapped at start".
-        let logical_pages = (full.device.logical_capacity_bytes / 4096) as u64;
+        let logical_pages = full.device.logical_capacity_bytes / 4096;
         assert_eq!(drive.pages_filled, logical_pages, "{order}");
         assert_eq!(drive.pages_deleted, 0);
         for target in ["none", "ftl"] {

@@ -76,7 +76,7 @@ def _stand_in(read_fraction: float, requests: int, span_bytes: int) -> tuple[str
         f"workload.synthetic.requests={requests}",
         f"workload.synthetic.read_fraction={read_fraction}",
         f"workload.synthetic.span_bytes={span_bytes}",
-        f"workload.synthetic.arrival={{ process = \"poisson\", mean_interarrival_ns = {WEEK_HOURS * 3.6e12 / requests:.1f} }}",
+        f'workload.synthetic.arrival={{ process = "poisson", mean_interarrival_ns = {WEEK_HOURS * 3.6e12 / requests:.1f} }}',
     )
 
 
@@ -90,12 +90,25 @@ def workloads(min_requests: int = MIN_REQUESTS, traces: Mapping[str, Path] | Non
     (not available); a user's trace replaces a stand-in of the same name."""
     traces = dict(traces or {})
     chosen: list[Workload] = [
-        Workload("prxy_1", "stand-in", "stand-in (preset seed000-aoa): 600,000 requests of 4 KiB, 65 % reads (chosen), 47 requests per page per week as the "
-                 "real trace (168.6M requests over 3.59M blocks), 90 % of accesses to 10 % of 50 MiB, a week of arrivals"),
-        Workload("web_1", "stand-in", "stand-in (nothing published): the prxy_1 stand-in with 30 % reads (seed 000: write-dominant)",
-                 _stand_in(0.30, 600_000, 52_428_800)),
-        Workload("proj_3", "stand-in", "stand-in (nothing published): 90 % reads (seed 000: read-dominant), 200,000 requests over 200 MiB "
-                 "(fewer writes per page: the class comes out as measured)", _stand_in(0.90, 200_000, 209_715_200)),
+        Workload(
+            "prxy_1",
+            "stand-in",
+            "stand-in (preset seed000-aoa): 600,000 requests of 4 KiB, 65 % reads (chosen), 47 requests per page per week as the "
+            "real trace (168.6M requests over 3.59M blocks), 90 % of accesses to 10 % of 50 MiB, a week of arrivals",
+        ),
+        Workload(
+            "web_1",
+            "stand-in",
+            "stand-in (nothing published): the prxy_1 stand-in with 30 % reads (seed 000: write-dominant)",
+            _stand_in(0.30, 600_000, 52_428_800),
+        ),
+        Workload(
+            "proj_3",
+            "stand-in",
+            "stand-in (nothing published): 90 % reads (seed 000: read-dominant), 200,000 requests over 200 MiB "
+            "(fewer writes per page: the class comes out as measured)",
+            _stand_in(0.90, 200_000, 209_715_200),
+        ),
     ]
     where = shared_dir()
     folder = where / "traces" if where else None
@@ -104,14 +117,18 @@ def workloads(min_requests: int = MIN_REQUESTS, traces: Mapping[str, Path] | Non
             name = path.name.removeprefix("msr-").split(".")[0]
             stats = api.trace_stats(path)["stats"]
             kind = "full" if ".full." in path.name else "sample"
-            basis = (f"real {'trace' if kind == 'full' else 'sample'} {path.name}: {stats['requests']:,} requests, {stats['read_share']:.1%} reads, "
-                     f"{stats['duration_s'] / 3600:.1f} h, replayed closed loop with its own timeline")
+            basis = (
+                f"real {'trace' if kind == 'full' else 'sample'} {path.name}: {stats['requests']:,} requests, {stats['read_share']:.1%} reads, "
+                f"{stats['duration_s'] / 3600:.1f} h, replayed closed loop with its own timeline"
+            )
             chosen.append(Workload(name, kind, basis, _trace_overrides(path, stats["requests"], min_requests)))
     result = []
     for workload in chosen:
         if workload.name in traces:
             path = traces.pop(workload.name)
-            result.append(Workload(workload.name, "user", f"full trace given by the user: {path}", (f"workload.trace.path={json.dumps(str(path))}",)))
+            result.append(
+                Workload(workload.name, "user", f"full trace given by the user: {path}", (f"workload.trace.path={json.dumps(str(path))}",))
+            )
         else:
             result.append(workload)
     return tuple(result)
@@ -126,7 +143,12 @@ def parse_trace_options(items: Sequence[str]) -> dict[str, Path]:
 
 
 def _label(workload: Workload) -> str:
-    return {"stand-in": f"{workload.name} (stand-in)", "sample": f"{workload.name} (sample)", "full": f"{workload.name} (full trace)", "user": f"{workload.name} (user trace)"}[workload.kind]
+    return {
+        "stand-in": f"{workload.name} (stand-in)",
+        "sample": f"{workload.name} (sample)",
+        "full": f"{workload.name} (full trace)",
+        "user": f"{workload.name} (user trace)",
+    }[workload.kind]
 
 
 def preset_tables() -> dict[str, Any]:
@@ -177,8 +199,13 @@ def decoder_costs(read_path: Mapping[str, Any]) -> dict[str, int | None]:
 
 def build_regime_sweep(table_pe: int) -> Sweep:
     return Sweep(
-        name="seed000-regime", base=PRESET, common=[f"ftl.aging.pe_cycles={table_pe}"],
-        cases={"read_share": {f"{share:g}": [f"workload.synthetic.read_fraction={share}"] for share in READ_SHARES}, "policy": dict(POLICIES)},
+        name="seed000-regime",
+        base=PRESET,
+        common=[f"ftl.aging.pe_cycles={table_pe}"],
+        cases={
+            "read_share": {f"{share:g}": [f"workload.synthetic.read_fraction={share}"] for share in READ_SHARES},
+            "policy": dict(POLICIES),
+        },
         origin="reproduce aoa-ecc (regime)",
     )
 
@@ -192,14 +219,23 @@ def regime_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         runs = grouped[share]
         conv = _result(runs["conventional"]) if "conventional" in runs else None
         aoa = _result(runs["aoa_ecc"]) if "aoa_ecc" in runs else None
-        entry = {"read_share": share, "conventional_iops": conv["all"]["iops"] if conv else None, "aoa_ecc_iops": aoa["all"]["iops"] if aoa else None,
-                 "conventional_read_mean_us": conv["read"]["latency_us"]["mean"] if conv else None, "aoa_ecc_read_mean_us": aoa["read"]["latency_us"]["mean"] if aoa else None}
-        entry["aoa_over_conventional"] = entry["aoa_ecc_iops"] / entry["conventional_iops"] if entry["aoa_ecc_iops"] and entry["conventional_iops"] else None
+        entry = {
+            "read_share": share,
+            "conventional_iops": conv["all"]["iops"] if conv else None,
+            "aoa_ecc_iops": aoa["all"]["iops"] if aoa else None,
+            "conventional_read_mean_us": conv["read"]["latency_us"]["mean"] if conv else None,
+            "aoa_ecc_read_mean_us": aoa["read"]["latency_us"]["mean"] if aoa else None,
+        }
+        entry["aoa_over_conventional"] = (
+            entry["aoa_ecc_iops"] / entry["conventional_iops"] if entry["aoa_ecc_iops"] and entry["conventional_iops"] else None
+        )
         table.append(entry)
     return table
 
 
-def switch_ratios(tolerable: Mapping[str, Sequence[float | None]], hours: Sequence[float], hot_hours: float) -> list[tuple[float, float | None]]:
+def switch_ratios(
+    tolerable: Mapping[str, Sequence[float | None]], hours: Sequence[float], hot_hours: float
+) -> list[tuple[float, float | None]]:
     """Quick-LDPC's hot switch point over its switch point at each longer retention (the cold class's
     retention is a definition: seed 000 says only "six days or more")."""
     quick = dict(zip(hours, tolerable.get("quick_ldpc", [])))
@@ -220,12 +256,16 @@ def _where_ratio_holds(ratios: Sequence[tuple[float, float | None]], seed_ratio:
 def build_sweeps(selected: Sequence[Workload], pe_points: Sequence[int], table_pe: int) -> tuple[Sweep, Sweep]:
     prxy = next(w for w in selected if w.name == "prxy_1")
     fig6 = Sweep(
-        name="seed000-fig6", base=PRESET, common=list(prxy.overrides),
+        name="seed000-fig6",
+        base=PRESET,
+        common=list(prxy.overrides),
         cases={"pe": {str(pe): [f"ftl.aging.pe_cycles={pe}"] for pe in pe_points}, "policy": {**POLICIES, **ADAPTIVE}},
         origin="reproduce aoa-ecc (Fig. 6)",
     )
     fig7 = Sweep(
-        name="seed000-fig7", base=PRESET, common=[f"ftl.aging.pe_cycles={table_pe}"],
+        name="seed000-fig7",
+        base=PRESET,
+        common=[f"ftl.aging.pe_cycles={table_pe}"],
         cases={"workload": {_label(w): list(w.overrides) for w in selected}, "policy": dict(POLICIES)},
         origin="reproduce aoa-ecc (Fig. 7)",
     )
@@ -263,7 +303,9 @@ def fig6_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         entry["aoa_ep_share"] = _decoder_share(aoa, "ep_ldpc")
         entry["conventional_bch_share"] = _decoder_share(conv, "bch")
         entry["conventional_soft_share"] = _decoder_share(conv, "ldpc_soft")
-        entry["aoa_over_conventional"] = entry["aoa_ecc_iops"] / entry["conventional_iops"] if entry["aoa_ecc_iops"] and entry["conventional_iops"] else None
+        entry["aoa_over_conventional"] = (
+            entry["aoa_ecc_iops"] / entry["conventional_iops"] if entry["aoa_ecc_iops"] and entry["conventional_iops"] else None
+        )
         entry["class"] = (aoa or {}).get("workload_class", {}).get("final_class")
         table.append(entry)
     return table
@@ -293,7 +335,9 @@ def fig7_rows(rows: Sequence[Mapping[str, Any]], selected: Sequence[Workload]) -
             "conventional_soft_share": _decoder_share(conv, "ldpc_soft"),
             "status": "ok" if aoa and conv else "; ".join(str(runs[p]["error"]) for p in runs if runs[p]["status"] != "ok") or "missing",
         }
-        entry["aoa_over_conventional"] = entry["aoa_ecc_iops"] / entry["conventional_iops"] if entry["aoa_ecc_iops"] and entry["conventional_iops"] else None
+        entry["aoa_over_conventional"] = (
+            entry["aoa_ecc_iops"] / entry["conventional_iops"] if entry["aoa_ecc_iops"] and entry["conventional_iops"] else None
+        )
         table.append(entry)
     return table
 
@@ -327,8 +371,15 @@ def reproduce(
     tolerable = tolerable_pe(read_path)
     figures = reproduce_plots.write_aoa_ecc_figures(read_path["decoder_tables"]["retention_hours"], tolerable, table6, table7, out)
     text = _report(selected, read_path, tolerable, table6, table7, table_regime, figures, (fig6, fig7, regime), scheduler, table_pe)
-    return report.finish(out, tables={"fig6": table6, "fig7": table7, "regime": table_regime}, main="fig7", report_text=text,
-                         summary=_fig7_markdown(table7), figures=figures, outcomes=(fig6, fig7, regime))
+    return report.finish(
+        out,
+        tables={"fig6": table6, "fig7": table7, "regime": table_regime},
+        main="fig7",
+        report_text=text,
+        summary=_fig7_markdown(table7),
+        figures=figures,
+        outcomes=(fig6, fig7, regime),
+    )
 
 
 def _fig6_markdown(table: Sequence[Mapping[str, Any]]) -> str:
@@ -346,7 +397,10 @@ def _fig6_markdown(table: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _fig7_markdown(table: Sequence[Mapping[str, Any]]) -> str:
-    lines = ["| workload | requests | reads | class (online) | conventional IOPS | AOA-ECC IOPS | AOA / conventional | status |", "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| workload | requests | reads | class (online) | conventional IOPS | AOA-ECC IOPS | AOA / conventional | status |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in table:
         lines.append(
             f"| {r['workload']} | {fmt(r['requests'], 'int')} | {fmt(r['read_share'], 'share')} | {r['class'] or 'n/a'} | {fmt(r['conventional_iops'], 'int')} "
@@ -355,9 +409,18 @@ def _fig7_markdown(table: Sequence[Mapping[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def _report(selected: Sequence[Workload], read_path: Mapping[str, Any], tolerable: Mapping[str, Sequence[float | None]], table6: Sequence[Mapping[str, Any]],
-            table7: Sequence[Mapping[str, Any]], table_regime: Sequence[Mapping[str, Any]], figures: Mapping[str, Path], outcomes: Sequence[Any], scheduler: str | None,
-            table_pe: int) -> str:
+def _report(
+    selected: Sequence[Workload],
+    read_path: Mapping[str, Any],
+    tolerable: Mapping[str, Sequence[float | None]],
+    table6: Sequence[Mapping[str, Any]],
+    table7: Sequence[Mapping[str, Any]],
+    table_regime: Sequence[Mapping[str, Any]],
+    figures: Mapping[str, Path],
+    outcomes: Sequence[Any],
+    scheduler: str | None,
+    table_pe: int,
+) -> str:
     hours = read_path["decoder_tables"]["retention_hours"]
     target = read_path["target_failure_probability"]
     aoa = read_path.get("aoa_ecc", {})
@@ -375,11 +438,16 @@ def _report(selected: Sequence[Workload], read_path: Mapping[str, Any], tolerabl
     costs = decoder_costs(read_path)
     saving = 1 - costs["aoa_ecc"] / costs["conventional"] if costs["aoa_ecc"] and costs["conventional"] else None
     by_name = {r["workload"].split(" ")[0]: r for r in table7}
-    read_dominant = [r["aoa_over_conventional"] for r in table7 if r["aoa_over_conventional"] and r["read_share"] is not None and r["read_share"] > 0.5]
-    write_dominant = [r["aoa_over_conventional"] for r in table7 if r["aoa_over_conventional"] and r["read_share"] is not None and r["read_share"] <= 0.5]
+    read_dominant = [
+        r["aoa_over_conventional"] for r in table7 if r["aoa_over_conventional"] and r["read_share"] is not None and r["read_share"] > 0.5
+    ]
+    write_dominant = [
+        r["aoa_over_conventional"] for r in table7 if r["aoa_over_conventional"] and r["read_share"] is not None and r["read_share"] <= 0.5
+    ]
     mean = lambda values: sum(values) / len(values) if values else None  # noqa: E731
     tolerable_lines = "\n".join(
-        f"| {decoder} | " + " | ".join("beyond grid" if pe is None else f"{pe:,.0f}" for pe in row) + " |" for decoder, row in tolerable.items()
+        f"| {decoder} | " + " | ".join("beyond grid" if pe is None else f"{pe:,.0f}" for pe in row) + " |"
+        for decoder, row in tolerable.items()
     )
     command = "ssdlab reproduce aoa-ecc"
     ratios_by_retention = switch_ratios(tolerable, hours, hot_hours)
@@ -388,7 +456,9 @@ def _report(selected: Sequence[Workload], read_path: Mapping[str, Any], tolerabl
         f"| {fmt(r['conventional_read_mean_us'], 'us')} | {fmt(r['aoa_ecc_read_mean_us'], 'us')} |"
         for r in table_regime
     )
-    opening = provenance(command, outcomes[0], scheduler).replace("`sweep/results.parquet`", "`sweep-fig6/`, `sweep-fig7/` and `sweep-regime/` (`results.parquet` each)")
+    opening = provenance(command, outcomes[0], scheduler).replace(
+        "`sweep/results.parquet`", "`sweep-fig6/`, `sweep-fig7/` and `sweep-regime/` (`results.parquet` each)"
+    )
     return f"""# Seed 000 (AOA-ECC) reproduced with ssdlab
 
 {opening} Fig. 6's grid is counted above; Fig. 7's: {outcomes[1].ran} points run now, {outcomes[1].skipped} reused, {outcomes[1].failed} failed;
@@ -402,25 +472,25 @@ Preset `seed000-aoa` (read its comments): seed 002's MLC SSD with seed 000's dec
 retention come from this repository's ECC lab (real BCH and LDPC decoders on the MLC channel of SPEC
 §4.1, 40 C storage; the preset names the command). A decoder's tolerable P/E is where its failure
 probability reaches {target:g}. The conventional controller switches from BCH to soft LDPC at BCH's
-tolerable P/E for {read_path.get('conventional_retention_hours', 144.0):g} h old data; AOA-ECC switches
+tolerable P/E for {read_path.get("conventional_retention_hours", 144.0):g} h old data; AOA-ECC switches
 from Quick-LDPC to EP-LDPC at Quick-LDPC's tolerable P/E for {hot_hours:g} h (hot) or {cold_hours:g} h (cold)
 data, by the class it measures online (sliding week); both per block.
 
-Workloads: {'; '.join(f'**{_label(w)}**: {w.basis}' for w in selected)}.
+Workloads: {"; ".join(f"**{_label(w)}**: {w.basis}" for w in selected)}.
 
 ## Fig. 5: tolerable P/E against retention
 
-| decoder | {' | '.join(f'{h:g} h' for h in hours)} |
-|---|{'---|' * len(hours)}
+| decoder | {" | ".join(f"{h:g} h" for h in hours)} |
+|---|{"---|" * len(hours)}
 {tolerable_lines}
 
-- EP-LDPC over BCH: {', '.join(f'{h:g} h {fmt(g, "pct")}' for h, g in ep_gain.items() if g is not None)}. Seed: +57 %.
-- Quick-LDPC's switch point, hot ({hot_hours:g} h) over cold ({cold_hours:g} h): {fmt(switch_ratio, 'times')}
-  ({fmt(hot_switch, 'int')} / {fmt(cold_switch, 'int')} P/E). Seed: 2.3x; prxy_1 switches near 2,000 P/E.
+- EP-LDPC over BCH: {", ".join(f"{h:g} h {fmt(g, 'pct')}" for h, g in ep_gain.items() if g is not None)}. Seed: +57 %.
+- Quick-LDPC's switch point, hot ({hot_hours:g} h) over cold ({cold_hours:g} h): {fmt(switch_ratio, "times")}
+  ({fmt(hot_switch, "int")} / {fmt(cold_switch, "int")} P/E). Seed: 2.3x; prxy_1 switches near 2,000 P/E.
 
 The hot/cold ratio depends on what "cold" means; seed 000 says only that cold data lives six days or more.
 Quick-LDPC's hot switch point ({hot_hours:g} h) over its switch point at longer retention:
-{', '.join(f'{h:g} h {fmt(r, "times")}' for h, r in ratios_by_retention)}. {_where_ratio_holds(ratios_by_retention, SEED['hot_over_cold_switch'])}
+{", ".join(f"{h:g} h {fmt(r, 'times')}" for h, r in ratios_by_retention)}. {_where_ratio_holds(ratios_by_retention, SEED["hot_over_cold_switch"])}
 
 Why these differ: our channel is the one calibrated to seed 002's chip (28.8 % hard-decision failure at
 10,000 P/E after a month at 40 C; an MLC rated 10,000 P/E), not seed 000's 2x-nm chip (whose reference
@@ -433,7 +503,7 @@ against interference, while retention shifts both pages' states alike.
 
 {_fig6_markdown(table6)}
 
-AOA-ECC over conventional: mean {fmt(mean_ratio, 'times')} over the {len(ratios)} P/E points, maximum {fmt(max_ratio, 'times')}.
+AOA-ECC over conventional: mean {fmt(mean_ratio, "times")} over the {len(ratios)} P/E points, maximum {fmt(max_ratio, "times")}.
 Seed: 1.8x mean, 2.1x maximum. The ratio is 1.0 while BCH and Quick-LDPC both hold (one plain read each),
 rises once the conventional controller switches to soft LDPC (seven sensings and seven pages out per
 read) and AOA-ECC still reads one page, and stays above 1 when AOA-ECC has switched to EP-LDPC (one
@@ -458,10 +528,10 @@ the ratio grows with the share of die time spent reading.
 
 {_fig7_markdown(table7)}
 
-- Read-dominant workloads (reads > 50 %): mean {fmt(mean(read_dominant), 'times')} (seed: 3x).
-- Write-dominant workloads: mean {fmt(mean(write_dominant), 'times')} (seed: 1.5x).
-- Table 1: web_1 {fmt((by_name.get('web_1') or {}).get('aoa_over_conventional'), 'times')} (seed 0.91x), proj_3
-  {fmt((by_name.get('proj_3') or {}).get('aoa_over_conventional'), 'times')} (seed 1.05x); both are stand-ins here
+- Read-dominant workloads (reads > 50 %): mean {fmt(mean(read_dominant), "times")} (seed: 3x).
+- Write-dominant workloads: mean {fmt(mean(write_dominant), "times")} (seed: 1.5x).
+- Table 1: web_1 {fmt((by_name.get("web_1") or {}).get("aoa_over_conventional"), "times")} (seed 0.91x), proj_3
+  {fmt((by_name.get("proj_3") or {}).get("aoa_over_conventional"), "times")} (seed 1.05x); both are stand-ins here
   (the traces are not available and nothing of them is published), so these two rows test the model, not
   the seed's traces. The seed's Table 1 does not say at which wear it measured.
 - Most MSR samples here are a few minutes long and almost write-only (0-2 % reads): with nothing to
@@ -471,12 +541,12 @@ the ratio grows with the share of die time spent reading.
 
 | policy | decoder hardware | gates |
 |---|---|---|
-| conventional | BCH + LDPC | {fmt(costs['conventional'], 'int')} |
-| AOA-ECC | one LDPC decoder (Quick, EP and soft inputs) | {fmt(costs['aoa_ecc'], 'int')} |
+| conventional | BCH + LDPC | {fmt(costs["conventional"], "int")} |
+| AOA-ECC | one LDPC decoder (Quick, EP and soft inputs) | {fmt(costs["aoa_ecc"], "int")} |
 
-Saving {fmt(saving, 'share')} (seed: 25 %; the gate counts are the seed's, so this row is arithmetic, not a result).
+Saving {fmt(saving, "share")} (seed: 25 %; the gate counts are the seed's, so this row is arithmetic, not a result).
 
 ## Figures
 
-{chr(10).join(f'- {name}: `{path.name}`' for name, path in figures.items())}
+{chr(10).join(f"- {name}: `{path.name}`" for name, path in figures.items())}
 """

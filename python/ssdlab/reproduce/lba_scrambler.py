@@ -108,31 +108,49 @@ class Workload:
 
 WORKLOADS: tuple[Workload, ...] = (
     Workload(
-        "Financial1", 0.53e9, "sample", sample="umass-financial1.ssdsim-ascii.first10k.txt.gz",
+        "Financial1",
+        0.53e9,
+        "sample",
+        sample="umass-financial1.ssdsim-ascii.first10k.txt.gz",
         basis="real sample: the first 10,000 requests of UMass Financial1 (SSDsim ASCII conversion), tiled into independent copies up to the seed's 0.53 GB",
     ),
     Workload(
-        "tpcc-mysql", 0.65e9, "sample", sample="mqsim-tpcc-small.trace.gz",
+        "tpcc-mysql",
+        0.65e9,
+        "sample",
+        sample="mqsim-tpcc-small.trace.gz",
         basis="real sample: MQSim's tpcc-small TPC-C trace (7,000 requests; lineage unverified, possibly not tpcc-mysql), tiled up to the seed's 0.65 GB",
     ),
     Workload(
-        "prxy_0", 0.84e9, "stand-in", read_fraction=0.031,
+        "prxy_0",
+        0.84e9,
+        "stand-in",
+        read_fraction=0.031,
         sizes=((4096, 0.88), (8192, 0.08), (32768, 0.04)),
-        hot_space_fraction=0.10, hot_access_fraction=0.95,
+        hot_space_fraction=0.10,
+        hot_access_fraction=0.95,
         basis="stand-in: 3.1 % reads (383,524 of 12,518,968 requests), mean request 5.6 KB (published 4.9-6.8 KB), "
         "95 % of accesses to 10 % of the space (published LRU miss ratio 0.048 with a cache of 10 % of the unique blocks); footprint = the seed's 0.84 GB",
     ),
     Workload(
-        "prxy_1", 13.75e9, "stand-in", read_fraction=0.65,
+        "prxy_1",
+        13.75e9,
+        "stand-in",
+        read_fraction=0.65,
         sizes=((4096, 0.88), (8192, 0.08), (32768, 0.04)),
-        hot_space_fraction=0.05, hot_access_fraction=0.99,
+        hot_space_fraction=0.05,
+        hot_access_fraction=0.99,
         basis="stand-in: write share not published, 35 % writes chosen (seed 000 classes prxy_1 read-dominant); sizes not published, prxy_0's used (same proxy server); "
         "99 % of accesses to 5 % of the space (published byte-LRU hit ratio 0.99); footprint = the seed's 13.75 GB",
     ),
     Workload(
-        "src1_0", 60.62e9, "stand-in", read_fraction=0.175,
+        "src1_0",
+        60.62e9,
+        "stand-in",
+        read_fraction=0.175,
         sizes=((4096, 0.60), (16384, 0.25), (65536, 0.15)),
-        hot_space_fraction=0.0, hot_access_fraction=0.0,
+        hot_space_fraction=0.0,
+        hot_access_fraction=0.0,
         basis="stand-in: write share and sizes not published; 82.5 % writes and a 16.4 KB mean request chosen as the mean of the MSR volumes whose figures are published "
         "(prn_0, wdev_0, mds_0, rsrch_0, hm_0); uniform addresses (published LRU miss ratio 0.91: poor locality); footprint = the seed's 60.62 GB",
     ),
@@ -203,7 +221,11 @@ def _stand_in_plan(workload: Workload, cap_bytes: float | None) -> WorkloadPlan:
     return WorkloadPlan(workload, f"{workload.name} (stand-in)", overrides, measured, pages, scale, description, False)
 
 
-def plan_workloads(traces: Mapping[str, Path] | None = None, stand_in_cap_bytes: float | None = DEFAULT_STAND_IN_CAP_BYTES, only: Sequence[str] | None = None) -> list[WorkloadPlan]:
+def plan_workloads(
+    traces: Mapping[str, Path] | None = None,
+    stand_in_cap_bytes: float | None = DEFAULT_STAND_IN_CAP_BYTES,
+    only: Sequence[str] | None = None,
+) -> list[WorkloadPlan]:
     """One plan per workload (``only``: names to keep, without case)."""
     traces = dict(traces or {})
     keep = None if not only else {name.lower() for name in only}
@@ -282,10 +304,16 @@ def build_sweep(plans: Sequence[WorkloadPlan], churn: Churn | None = CHURN, chur
             for drive in DRIVES:
                 for gc in GC_POLICIES:
                     for name, middleware, target in VARIANTS[drive]:
-                        points[_label("main", plan.label, free, drive, gc, name)] = workload + drives[drive] + [f'ftl.garbage_collection.policy="{gc}"'] + _variant(middleware, target)
+                        points[_label("main", plan.label, free, drive, gc, name)] = (
+                            workload + drives[drive] + [f'ftl.garbage_collection.policy="{gc}"'] + _variant(middleware, target)
+                        )
             for threshold in RULE1_THRESHOLDS:
                 points[_label("rule1", plan.label, free, "fresh", "greedy", threshold)] = (
-                    workload + drives["fresh"] + ['ftl.garbage_collection.policy="greedy"'] + _variant("lba_scrambler", "middleware") + [f"middleware.lba_scrambler.plentiful_free_fraction={threshold}"]
+                    workload
+                    + drives["fresh"]
+                    + ['ftl.garbage_collection.policy="greedy"']
+                    + _variant("lba_scrambler", "middleware")
+                    + [f"middleware.lba_scrambler.plentiful_free_fraction={threshold}"]
                 )
     if churn is not None:
         data = churn.data_bytes if churn_cap_bytes is None else min(churn.data_bytes, churn_cap_bytes)
@@ -299,9 +327,17 @@ def build_sweep(plans: Sequence[WorkloadPlan], churn: Churn | None = CHURN, chur
             for gc in GC_POLICIES:
                 for name, middleware, target, rule2 in churn.variants:
                     points[_label("churn", fraction, churn.free_fraction, "fresh", gc, name)] = (
-                        workload + fresh_drive(churn.free_fraction) + [f'ftl.garbage_collection.policy="{gc}"'] + _variant(middleware, target, rule2)
+                        workload
+                        + fresh_drive(churn.free_fraction)
+                        + [f'ftl.garbage_collection.policy="{gc}"']
+                        + _variant(middleware, target, rule2)
                     )
-    common = ['host.mode="closed_loop"', f"host.queue_depth={QUEUE_DEPTH}", "ftl.precondition.enabled=true", "verification.integrity_oracle=false"]
+    common = [
+        'host.mode="closed_loop"',
+        f"host.queue_depth={QUEUE_DEPTH}",
+        "ftl.precondition.enabled=true",
+        "verification.integrity_oracle=false",
+    ]
     return Sweep(name="seed003-lba-scrambler", base=PRESET, common=common, cases={"point": points}, origin="reproduce lba-scrambler")
 
 
@@ -419,7 +455,10 @@ def _main_table_markdown(rows: Sequence[Mapping[str, Any]], drive: str, gc: str)
 
 
 def _rule1_markdown(rows: Sequence[Mapping[str, Any]]) -> str:
-    lines = ["| workload | free | rule-1 threshold | rule-1 writes | GC count | copies | write perf. | fragmented pages left |", "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| workload | free | rule-1 threshold | rule-1 writes | GC count | copies | write perf. | fragmented pages left |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         lines.append(
             f"| {r['workload']} | {r['free_fraction']:.0%} | {r['plentiful_free_fraction']:g} | {fmt(r.get('scrambler_rule1_writes'), 'int')} | {fmt(r['gc_count_reduction'], 'pct')} "
@@ -434,8 +473,13 @@ def _churn_markdown(rows: Sequence[Mapping[str, Any]]) -> str:
         "|---|---|---|---|---|---|",
     ]
     for r in rows:
-        triple = lambda p: f"{fmt(r[p + 'gc_count_reduction'], 'pct')} / {fmt(r[p + 'pages_copied_reduction'], 'pct')} / {fmt(r[p + 'write_performance_ratio'], 'times')}"  # noqa: E731
-        lines.append(f"| {r['delete_fraction']:.0%} | {r['gc_policy']} | {fmt(r['conventional_gc_count'], 'int')} | {triple('')} | {triple('first_writes_')} | {triple('trim_')} |")
+
+        def triple(p: str, r: Mapping[str, Any] = r) -> str:
+            return f"{fmt(r[p + 'gc_count_reduction'], 'pct')} / {fmt(r[p + 'pages_copied_reduction'], 'pct')} / {fmt(r[p + 'write_performance_ratio'], 'times')}"
+
+        lines.append(
+            f"| {r['delete_fraction']:.0%} | {r['gc_policy']} | {fmt(r['conventional_gc_count'], 'int')} | {triple('')} | {triple('first_writes_')} | {triple('trim_')} |"
+        )
     return "\n".join(lines)
 
 
@@ -467,12 +511,21 @@ def regimes(main: Sequence[Mapping[str, Any]]) -> list[Regime]:
     out = []
     for drive in DRIVES:
         for gc in GC_POLICIES:
-            rows = [r for r in main if r["drive"] == drive and r["gc_policy"] == gc and r["gc_count_reduction"] is not None and r["pages_copied_reduction"] is not None]
+            rows = [
+                r
+                for r in main
+                if r["drive"] == drive
+                and r["gc_policy"] == gc
+                and r["gc_count_reduction"] is not None
+                and r["pages_copied_reduction"] is not None
+            ]
             ratios = sorted(r["write_performance_ratio"] for r in rows if r["write_performance_ratio"] is not None)
             trim = [r["trim_write_performance_ratio"] for r in rows if r.get("trim_write_performance_ratio") is not None]
             out.append(
                 Regime(
-                    drive, gc, len(rows),
+                    drive,
+                    gc,
+                    len(rows),
                     sum(1 for r in rows if r["gc_count_reduction"] > 1e-9),
                     sum(1 for r in rows if r["pages_copied_reduction"] > 1e-9),
                     sum(1 for r in rows if r["gc_count_reduction"] > 1e-9 and r["pages_copied_reduction"] > 1e-9),
@@ -482,9 +535,16 @@ def regimes(main: Sequence[Mapping[str, Any]]) -> list[Regime]:
                     ratios[-1] if ratios else None,
                     ratios[len(ratios) // 2] if ratios else None,
                     max(trim, default=None),
-                    [w for w in dict.fromkeys(r["workload"] for r in rows)
-                     if all(r["gc_count_reduction"] > 1e-9 and r["pages_copied_reduction"] > 1e-9 for r in rows if r["workload"] == w)],
-                    [f"{r['workload']} at {r['free_fraction']:.0%} free ({r['write_performance_ratio']:.2f}x)" for r in rows if (r["write_performance_ratio"] or 0) >= 2.2],
+                    [
+                        w
+                        for w in dict.fromkeys(r["workload"] for r in rows)
+                        if all(r["gc_count_reduction"] > 1e-9 and r["pages_copied_reduction"] > 1e-9 for r in rows if r["workload"] == w)
+                    ],
+                    [
+                        f"{r['workload']} at {r['free_fraction']:.0%} free ({r['write_performance_ratio']:.2f}x)"
+                        for r in rows
+                        if (r["write_performance_ratio"] or 0) >= 2.2
+                    ],
                 )
             )
     return out
@@ -509,9 +569,11 @@ def _regime_statement(found: Sequence[Regime], churn: Sequence[Mapping[str, Any]
     lines = []
     if holding:
         names = ", ".join(f"{g.drive} drive with {g.gc_policy.replace('_', '-')} GC" for g in holding)
-        lines.append(f"The seed's \"fewer GCs and fewer page copies in every case\" holds here on the {names}.")
+        lines.append(f'The seed\'s "fewer GCs and fewer page copies in every case" holds here on the {names}.')
     else:
-        lines.append("The seed's \"fewer GCs and fewer page copies in every case\" holds in none of the four regimes of the main grid (table above).")
+        lines.append(
+            'The seed\'s "fewer GCs and fewer page copies in every case" holds in none of the four regimes of the main grid (table above).'
+        )
     for g in found:
         if g.holds or not g.everywhere:
             continue
@@ -524,7 +586,7 @@ def _regime_statement(found: Sequence[Regime], churn: Sequence[Mapping[str, Any]
     if best is not None:
         verdict = "reaches" if best.best_write_ratio >= 2.2 else "does not reach"
         lines.append(
-            f"Its \"write performance up to 2.2x\" {verdict} that size: the best write-performance ratio measured is {best.best_write_ratio:.3f}x "
+            f'Its "write performance up to 2.2x" {verdict} that size: the best write-performance ratio measured is {best.best_write_ratio:.3f}x '
             f"({best.drive} drive, {best.gc_policy.replace('_', '-')} GC)."
         )
     if churn:
@@ -554,7 +616,9 @@ def reproduce(
 
     out = Path(out_dir)
     if stand_in_cap_bytes is not None and stand_in_cap_bytes < 64 * (1 << 20):
-        raise SweepError(f"stand-in cap of {stand_in_cap_bytes / GIB:g} GiB is below the 64 MiB the seed's 4 MB blocks need to be meaningful")
+        raise SweepError(
+            f"stand-in cap of {stand_in_cap_bytes / GIB:g} GiB is below the 64 MiB the seed's 4 MB blocks need to be meaningful"
+        )
     plans = plan_workloads(traces, stand_in_cap_bytes, workloads)
     sweep = build_sweep(plans, CHURN if churn else None, stand_in_cap_bytes)
     outcome = run_sweep(sweep, out / "sweep", scheduler=scheduler, workers=workers, progress=progress)
@@ -563,22 +627,44 @@ def reproduce(
     for drive in DRIVES:
         for gc in GC_POLICIES:
             rows = [r for r in tables["main"] if r["drive"] == drive and r["gc_policy"] == gc]
-            figures.update(reproduce_plots.write_lba_scrambler_figures(rows, out, f"{drive}-{gc.replace('_', '-')}", f"{drive} drive, {gc.replace('_', '-')} GC"))
+            figures.update(
+                reproduce_plots.write_lba_scrambler_figures(
+                    rows, out, f"{drive}-{gc.replace('_', '-')}", f"{drive} drive, {gc.replace('_', '-')} GC"
+                )
+            )
     found = regimes(tables["main"])
     text = _report(plans, tables, found, figures, outcome, scheduler, stand_in_cap_bytes)
     summary = _regime_markdown(found) + "\n\n" + _regime_statement(found, tables["churn"])
-    return report.finish(out, tables={"": tables["main"], "rule1": tables["rule1"], "churn": tables["churn"]}, main="", report_text=text,
-                         summary=summary, figures=figures, outcomes=(outcome,))
+    return report.finish(
+        out,
+        tables={"": tables["main"], "rule1": tables["rule1"], "churn": tables["churn"]},
+        main="",
+        report_text=text,
+        summary=summary,
+        figures=figures,
+        outcomes=(outcome,),
+    )
 
 
-def _report(plans: Sequence[WorkloadPlan], tables: Mapping[str, Sequence[Mapping[str, Any]]], found: Sequence[Regime], figures: Mapping[str, Path], outcome: Any, scheduler: str | None, cap: float | None) -> str:
+def _report(
+    plans: Sequence[WorkloadPlan],
+    tables: Mapping[str, Sequence[Mapping[str, Any]]],
+    found: Sequence[Regime],
+    figures: Mapping[str, Path],
+    outcome: Any,
+    scheduler: str | None,
+    cap: float | None,
+) -> str:
     config = api.load_config(PRESET)
     workloads = "\n".join(f"- **{p.label}**: {p.description}; {p.footprint_pages:,} pages of data." for p in plans)
     figure_lines = "\n".join(f"- {name}: `{path.name}`" for name, path in figures.items() if path.suffix == ".png")
     sections = []
     for drive in DRIVES:
         for gc in GC_POLICIES:
-            title = {"fresh": "Fresh drive (free space = spare flash)", "aged": "Aged drive (free space = deleted data the FTL still holds)"}[drive]
+            title = {
+                "fresh": "Fresh drive (free space = spare flash)",
+                "aged": "Aged drive (free space = deleted data the FTL still holds)",
+            }[drive]
             sections.append(f"### {title}, {gc.replace('_', '-')} GC\n\n{_main_table_markdown(tables['main'], drive, gc)}")
     churn_section = ""
     if tables["churn"]:
@@ -588,20 +674,20 @@ A synthetic workload ({CHURN.data_bytes / GIB:g} GiB of data or the stand-in cap
 deletes whole requests' pages as it writes, on a fresh drive at {CHURN.free_fraction:.0%} free space. The FTL never learns of the deletes except with
 TRIM. Reductions against the conventional FTL without TRIM (GC count / pages copied / write performance):
 
-{_churn_markdown(tables['churn'])}
+{_churn_markdown(tables["churn"])}
 """
     return f"""# Seed 003 reproduction: LBA scrambler vs conventional FTL, and where the seed's result holds
 
-{provenance('ssdlab reproduce lba-scrambler', outcome, scheduler)}
+{provenance("ssdlab reproduce lba-scrambler", outcome, scheduler)}
 
 ## What the seed reports and in which regime ssdlab measures it
 
-Seed 003: {SEED_FINDINGS['gc_count']}; {SEED_FINDINGS['pages_copied']}; {SEED_FINDINGS['write_performance']}.
+Seed 003: {SEED_FINDINGS["gc_count"]}; {SEED_FINDINGS["pages_copied"]}; {SEED_FINDINGS["write_performance"]}.
 Its bar heights are not in its text; only these findings are compared. Each regime below is 5 workloads x 4 free-space levels.
 
 {_regime_markdown(found)}
 
-{_regime_statement(found, tables['churn'])}
+{_regime_statement(found, tables["churn"])}
 
 Why (from the dead-data counts in the tables): every host write invalidates exactly one page the FTL holds, with or without the
 scrambler. The scrambler cannot make the FTL drop dead data; it can only choose *which* page a write invalidates, by moving the
@@ -625,7 +711,7 @@ that tried.
 
 Rule 1 writes to empty pages while more than the threshold's share of the NAND is unmapped; 1.0 turns it off.
 
-{_rule1_markdown(tables['rule1'])}
+{_rule1_markdown(tables["rule1"])}
 
 {churn_section}
 ## Workloads
@@ -645,7 +731,7 @@ Rule 1 writes to empty pages while more than the threshold's share of the NAND i
   Trace samples have their addresses compacted (`host.compact_addresses`) so that the fill covers the capacity around their data.
 - Measured replay: closed loop at queue depth {QUEUE_DEPTH} until the host has written {MEASURED_FOOTPRINT_WRITES:g}x the workload's data,
   the same for every free-space level, drive and variant of a workload (equal host writes).
-- Stand-ins: {'capped at ' + format(cap / GIB, 'g') + ' GiB (`--stand-in-cap-gib 0` runs the seed sizes)' if cap else "the seed's data sizes"}.
+- Stand-ins: {"capped at " + format(cap / GIB, "g") + " GiB (`--stand-in-cap-gib 0` runs the seed sizes)" if cap else "the seed's data sizes"}.
 - Scrambler thresholds (seed: "plentiful", "enough"; not quantified): rule 1 while more than 50 % of the NAND is unmapped (swept
   above), rule 2 while the next victim holds at least 1 fragmented page; the recommendation list follows every plane's next victim
   (`docs/lba-scrambler.md`).

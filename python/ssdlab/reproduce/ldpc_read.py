@@ -51,7 +51,11 @@ SYNTHETIC_REQUESTS = 200_000
 INTERLEAVE_GROUPS: dict[str, list[list[int]]] = {"interleave_2": [[0, 1], [2, 3]], "interleave_4": [[0, 1, 2, 3]]}
 # The three techniques together: look-ahead + progressive reads of 4-way interleaved codewords.
 COMBINED = "all"
-INTERLEAVED_VARIANTS = {"interleave_2": ("interleave_2", VARIANTS["baseline"]), "interleave_4": ("interleave_4", VARIANTS["baseline"]), COMBINED: ("interleave_4", VARIANTS["both"])}
+INTERLEAVED_VARIANTS = {
+    "interleave_2": ("interleave_2", VARIANTS["baseline"]),
+    "interleave_4": ("interleave_4", VARIANTS["baseline"]),
+    COMBINED: ("interleave_4", VARIANTS["both"]),
+}
 ALL_VARIANTS = (*VARIANTS, *INTERLEAVED_VARIANTS)
 INTERLEAVE_FRAMES = 1000
 # Error models: the chips' spread only (the preset's table), or with block-to-block spread within each
@@ -94,28 +98,51 @@ def _synthetic(read_fraction: float, requests: int) -> tuple[str, ...]:
 
 def workloads(synthetic_requests: int = SYNTHETIC_REQUESTS) -> tuple[Workload, ...]:
     return (
-        Workload("Finance1", "sample", "real sample: the first 10,000 requests of UMass Financial1, replayed with their timestamps",
-                 sample="umass-financial1.ssdsim-ascii.first10k.txt.gz"),
-        Workload("Finance2", "stand-in",
-                 f"stand-in: 82.3 % reads (published write share 17.7 %); request sizes 4/8/16 KiB at 75/15/10 %, uniform over 4 GiB and "
-                 f"Poisson arrivals at 1,000 IOPS are our choice (not published); {synthetic_requests:,} requests",
-                 overrides=(
-                     f"workload.synthetic.requests={synthetic_requests}",
-                     "workload.synthetic.read_fraction=0.823",
-                     "workload.synthetic.span_bytes=4294967296",
-                     'workload.synthetic.address={ distribution = "uniform" }',
-                     'workload.synthetic.size={ distribution = "choice", bytes = [4096, 8192, 16384], weights = [0.75, 0.15, 0.10] }',
-                     "workload.synthetic.alignment_bytes=4096",
-                     'workload.synthetic.arrival={ process = "poisson", mean_interarrival_ns = 1000000.0 }',
-                 )),
-        Workload("WebSearch", "sample", "real sample: MQSim's WebSearch trace (probably derived from UMass WebSearch), replayed with its timestamps",
-                 sample="mqsim-wsrch-small.trace.gz"),
-        Workload("Postmark", "sample", "real sample: the DiskSim SSD-extension Postmark trace, whole, replayed with its timestamps",
-                 sample="disksim-postmark.trace.gz"),
-        Workload("Synthetic1", "synthetic", f"synthetic: 66 % reads, 4 KiB uniform over 16 GiB, Poisson 20,000 IOPS, {synthetic_requests:,} requests",
-                 overrides=_synthetic(0.66, synthetic_requests)),
-        Workload("Synthetic2", "synthetic", f"synthetic: 99 % reads, 4 KiB uniform over 16 GiB, Poisson 20,000 IOPS, {synthetic_requests:,} requests",
-                 overrides=_synthetic(0.99, synthetic_requests)),
+        Workload(
+            "Finance1",
+            "sample",
+            "real sample: the first 10,000 requests of UMass Financial1, replayed with their timestamps",
+            sample="umass-financial1.ssdsim-ascii.first10k.txt.gz",
+        ),
+        Workload(
+            "Finance2",
+            "stand-in",
+            f"stand-in: 82.3 % reads (published write share 17.7 %); request sizes 4/8/16 KiB at 75/15/10 %, uniform over 4 GiB and "
+            f"Poisson arrivals at 1,000 IOPS are our choice (not published); {synthetic_requests:,} requests",
+            overrides=(
+                f"workload.synthetic.requests={synthetic_requests}",
+                "workload.synthetic.read_fraction=0.823",
+                "workload.synthetic.span_bytes=4294967296",
+                'workload.synthetic.address={ distribution = "uniform" }',
+                'workload.synthetic.size={ distribution = "choice", bytes = [4096, 8192, 16384], weights = [0.75, 0.15, 0.10] }',
+                "workload.synthetic.alignment_bytes=4096",
+                'workload.synthetic.arrival={ process = "poisson", mean_interarrival_ns = 1000000.0 }',
+            ),
+        ),
+        Workload(
+            "WebSearch",
+            "sample",
+            "real sample: MQSim's WebSearch trace (probably derived from UMass WebSearch), replayed with its timestamps",
+            sample="mqsim-wsrch-small.trace.gz",
+        ),
+        Workload(
+            "Postmark",
+            "sample",
+            "real sample: the DiskSim SSD-extension Postmark trace, whole, replayed with its timestamps",
+            sample="disksim-postmark.trace.gz",
+        ),
+        Workload(
+            "Synthetic1",
+            "synthetic",
+            f"synthetic: 66 % reads, 4 KiB uniform over 16 GiB, Poisson 20,000 IOPS, {synthetic_requests:,} requests",
+            overrides=_synthetic(0.66, synthetic_requests),
+        ),
+        Workload(
+            "Synthetic2",
+            "synthetic",
+            f"synthetic: 99 % reads, 4 KiB uniform over 16 GiB, Poisson 20,000 IOPS, {synthetic_requests:,} requests",
+            overrides=_synthetic(0.99, synthetic_requests),
+        ),
     )
 
 
@@ -129,7 +156,12 @@ def parse_trace_options(items: Sequence[str]) -> dict[str, Path]:
 
 def with_user_traces(selected: Sequence[Workload], traces: Mapping[str, Path]) -> tuple[Workload, ...]:
     return tuple(
-        Workload(w.name, "full", f"full trace given by the user: {traces[w.name]}, replayed with its timestamps", overrides=(f"workload.trace.path={json.dumps(str(traces[w.name]))}",))
+        Workload(
+            w.name,
+            "full",
+            f"full trace given by the user: {traces[w.name]}, replayed with its timestamps",
+            overrides=(f"workload.trace.path={json.dumps(str(traces[w.name]))}",),
+        )
         if w.name in traces
         else w
         for w in selected
@@ -137,7 +169,9 @@ def with_user_traces(selected: Sequence[Workload], traces: Mapping[str, Path]) -
 
 
 def _label(workload: Workload) -> str:
-    return {"sample": f"{workload.name} (sample)", "stand-in": f"{workload.name} (stand-in)", "full": f"{workload.name} (full trace)"}.get(workload.kind, workload.name)
+    return {"sample": f"{workload.name} (sample)", "stand-in": f"{workload.name} (stand-in)", "full": f"{workload.name} (full trace)"}.get(
+        workload.kind, workload.name
+    )
 
 
 def decoding_tables(out: Path, frames: int) -> dict[str, dict[str, Any]]:
@@ -154,7 +188,13 @@ def decoding_tables(out: Path, frames: int) -> dict[str, dict[str, Any]]:
         for name, groups in [("base", []), *INTERLEAVE_GROUPS.items()]:
             if errors == "chips" and name == "base":
                 continue
-            wanted[f"{errors}/{name}"] = {"pe_cycles": 10_000.0, "retention_hours": 720.0, "frames_per_case": frames, "interleave_groups": groups, "block_factors": factors}
+            wanted[f"{errors}/{name}"] = {
+                "pe_cycles": 10_000.0,
+                "retention_hours": 720.0,
+                "frames_per_case": frames,
+                "interleave_groups": groups,
+                "block_factors": factors,
+            }
     tables = {}
     for key, spec in wanted.items():
         previous = cached.get(key)
@@ -168,7 +208,9 @@ def decoding_tables(out: Path, frames: int) -> dict[str, dict[str, Any]]:
 
 
 def _table_overrides(table: Mapping[str, Any]) -> list[str]:
-    overrides = [f"read_path.decoding.failure_probabilities={json.dumps([[round(p, 4) for p in row] for row in table['failure_probabilities']])}"]
+    overrides = [
+        f"read_path.decoding.failure_probabilities={json.dumps([[round(p, 4) for p in row] for row in table['failure_probabilities']])}"
+    ]
     if table.get("chip_rows"):
         overrides.append(f"read_path.decoding.chip_rows={json.dumps(table['chip_rows'])}")
     if table.get("block_classes", 1) > 1:
@@ -192,13 +234,20 @@ def build_sweep(selected: Sequence[Workload], tables: Mapping[str, Mapping[str, 
             cases["workload"][_label(workload)] = list(workload.overrides)
     # Fewer channels, same capacity: the blocks per plane grow by the same factor, so every trace's
     # address range still fits and only the parallelism changes.
-    cases["channels"] = {str(c): [f"device.geometry.channels={c}", f"device.geometry.blocks_per_plane={BLOCKS_PER_PLANE * CHANNELS[0] // c}"] for c in CHANNELS}
+    cases["channels"] = {
+        str(c): [f"device.geometry.channels={c}", f"device.geometry.blocks_per_plane={BLOCKS_PER_PLANE * CHANNELS[0] // c}"]
+        for c in CHANNELS
+    }
     for errors in ERROR_MODELS:
         base = [] if errors == "chips" else _table_overrides(tables["blocks/base"])
         for name, overrides in VARIANTS.items():
             cases["variant"][f"{errors}|{name}"] = list(overrides) + base
         for name, (grouping, overrides) in INTERLEAVED_VARIANTS.items():
-            cases["variant"][f"{errors}|{name}"] = list(overrides) + _table_overrides(tables[f"{errors}/{grouping}"]) + [f"read_path.interleave_groups={json.dumps(INTERLEAVE_GROUPS[grouping])}"]
+            cases["variant"][f"{errors}|{name}"] = (
+                list(overrides)
+                + _table_overrides(tables[f"{errors}/{grouping}"])
+                + [f"read_path.interleave_groups={json.dumps(INTERLEAVE_GROUPS[grouping])}"]
+            )
     # Seed 002 gives its failure rate as a share of read operations: one draw per host request.
     common = ['read_path.decoding.draw="per_request"']
     return Sweep(name="seed002-ldpc-read", base=PRESET, common=common, cases=cases, origin="reproduce ldpc-read")
@@ -322,9 +371,20 @@ def reproduce(
     figures: dict[str, Path] = {}
     for errors in ERROR_MODELS:
         rows = [r for r in table if r["errors"] == errors]
-        figures.update(reproduce_plots.write_ldpc_read_figures(rows, out, "" if errors == "chips" else "-blocks", "" if errors == "chips" else "with block spread"))
-    return report.finish(out, tables={"": table}, main="", report_text=_report(selected, table, figures, outcome, scheduler, tables),
-                         summary=_table_markdown(table), figures=figures, outcomes=(outcome,))
+        figures.update(
+            reproduce_plots.write_ldpc_read_figures(
+                rows, out, "" if errors == "chips" else "-blocks", "" if errors == "chips" else "with block spread"
+            )
+        )
+    return report.finish(
+        out,
+        tables={"": table},
+        main="",
+        report_text=_report(selected, table, figures, outcome, scheduler, tables),
+        summary=_table_markdown(table),
+        figures=figures,
+        outcomes=(outcome,),
+    )
 
 
 def _mean(table: Sequence[Mapping[str, Any]], key: str) -> float | None:
@@ -350,6 +410,7 @@ def _model_mean(table: Sequence[Mapping[str, Any]], key: str, errors: str, chann
 
 def _figure_rows(table: Sequence[Mapping[str, Any]], tables: Mapping[str, Mapping[str, Any]] | None = None) -> str:
     """Each seed figure beside ours (both error models) and what remains different."""
+
     def both(render: Callable[[str], str]) -> str:
         return " | ".join(render(errors) for errors in ERROR_MODELS)
 
@@ -378,7 +439,9 @@ def _figure_rows(table: Sequence[Mapping[str, Any]], tables: Mapping[str, Mappin
     else:
         progressive_note = "n/a"
     postmark = [r for r in table if r["channels"] == 8 and r["workload"].startswith("Postmark") and r["both_delay"] is not None]
-    others = [r["both_delay"] for r in table if r["channels"] == 8 and not r["workload"].startswith("Postmark") and r["both_delay"] is not None]
+    others = [
+        r["both_delay"] for r in table if r["channels"] == 8 and not r["workload"].startswith("Postmark") and r["both_delay"] is not None
+    ]
     worst_note = "Same direction."
     if postmark and others:
         worst_note = (
@@ -386,7 +449,9 @@ def _figure_rows(table: Sequence[Mapping[str, Any]], tables: Mapping[str, Mappin
             f"in bursts of many pages that the work-conserving scheduler serves without soft sensing in {fmt(postmark[0]['no_soft_read_mean_us'], 'us')} us, so every "
             "soft read weighs more against that reference."
         )
-    interleave = {e: (_model_mean(table, "interleave_2_vs_baseline", e), _model_mean(table, "interleave_4_vs_baseline", e)) for e in ERROR_MODELS}
+    interleave = {
+        e: (_model_mean(table, "interleave_2_vs_baseline", e), _model_mean(table, "interleave_4_vs_baseline", e)) for e in ERROR_MODELS
+    }
     interleave_hard = {key: fmt(t["mean"][0], "share") for key, t in tables.items()} if tables else {}
     interleave_note = (
         "Here every interleaved read senses all chips of its group and writes are padded to whole groups (the seed models only the averaged "
@@ -405,33 +470,55 @@ def _figure_rows(table: Sequence[Mapping[str, Any]], tables: Mapping[str, Mappin
         "mixes' rate is ours, so queueing (which multiplies the delay in Synthetic2) differs. |",
         f"| Fig. 12: look-ahead | {SEED_FINDINGS['look_ahead']} | {both(lambda e: 'x' + fmt(_model_mean(table, 'look_ahead_vs_baseline', e), 'ratio') + ' of baseline on average')} "
         "| Matches in kind. Look-ahead saves the hard transfer and decode (about 28 us) only when the die is idle. |",
-        f"| Fig. 13: progressive | {SEED_FINDINGS['progressive']} | {both(best_progressive)} "
-        f"| {progressive_note} |",
+        f"| Fig. 13: progressive | {SEED_FINDINGS['progressive']} | {both(best_progressive)} | {progressive_note} |",
         f"| Fig. 14: both | {SEED_FINDINGS['both']} | {both(worst)} | {worst_note} |",
         "| Fig. 15: interleaving (two-step) | lower response time, 4-way more than 2-way | "
-        + both(lambda e: f"2-way x{fmt(_model_mean(table, 'interleave_2_vs_baseline', e), 'ratio')}, 4-way x{fmt(_model_mean(table, 'interleave_4_vs_baseline', e), 'ratio')}; all three x{fmt(_model_mean(table, COMBINED + '_vs_baseline', e), 'ratio')}")
+        + both(
+            lambda e: (
+                f"2-way x{fmt(_model_mean(table, 'interleave_2_vs_baseline', e), 'ratio')}, 4-way x{fmt(_model_mean(table, 'interleave_4_vs_baseline', e), 'ratio')}; all three x{fmt(_model_mean(table, COMBINED + '_vs_baseline', e), 'ratio')}"
+            )
+        )
         + f" | {interleave_note} |",
         f"| Fig. 17: 2 channels | {SEED_FINDINGS['channels']} | "
-        + both(lambda e: f"baseline delay {_span_text(_range(table, 'baseline_delay', 2, e))}; both {_span_text(_range(table, 'both_delay', 2, e))}")
+        + both(
+            lambda e: (
+                f"baseline delay {_span_text(_range(table, 'baseline_delay', 2, e))}; both {_span_text(_range(table, 'both_delay', 2, e))}"
+            )
+        )
         + " | Compare with the Fig. 11 and 14 rows: the techniques' ranking holds on 2 channels; delays grow where 2 channels queue the traces. |",
         "| §5.5: look-ahead energy | +102.9 % flash access energy | "
-        + both(lambda e: f"{fmt(_model_mean(table, 'look_ahead_access_energy_increase', e), 'pct')} (cancelled sensings charged in full: {fmt(_model_mean(table, 'look_ahead_access_energy_increase_full', e), 'pct')})")
+        + both(
+            lambda e: (
+                f"{fmt(_model_mean(table, 'look_ahead_access_energy_increase', e), 'pct')} (cancelled sensings charged in full: {fmt(_model_mean(table, 'look_ahead_access_energy_increase_full', e), 'pct')})"
+            )
+        )
         + " | Charging each cancelled sensing only for the time it ran (the RESET stops it) gives the first figure; the seed's is reachable only if every "
         "started look-ahead is charged all six levels and more reads start one. |",
         "| §5.5: progressive decode energy | +35.2 % over one decode per read | "
-        + both(lambda e: fmt(_model_mean(table, 'progressive_decode_increase', e), 'pct'))
+        + both(lambda e: fmt(_model_mean(table, "progressive_decode_increase", e), "pct"))
         + " | The block spread's classes were chosen to land near the seed's figure; without them the second level is almost never needed. |",
         "| §5.5: look-ahead + progressive energy | +42.3 % (sensing and decoding) | "
-        + both(lambda e: fmt(_model_mean(table, 'both_sensing_decode_energy_change', e), 'pct') + " vs the baseline")
+        + both(lambda e: fmt(_model_mean(table, "both_sensing_decode_energy_change", e), "pct") + " vs the baseline")
         + " | Against the two-step baseline, progressive sensing's savings outweigh look-ahead's and the extra decodes' costs; the seed's reference for +42.3 % is not stated (probably reads without soft sensing). |",
-        "| §5.5: interleaving write amplification | \"more significant\" (not quantified) | "
-        + both(lambda e: f"4-way x{fmt(_model_mean(table, 'interleave_4_write_amplification', e), 'ratio')}, 2-way x{fmt(_model_mean(table, 'interleave_2_write_amplification', e), 'ratio')} host pages (writes padded to whole groups)")
+        '| §5.5: interleaving write amplification | "more significant" (not quantified) | '
+        + both(
+            lambda e: (
+                f"4-way x{fmt(_model_mean(table, 'interleave_4_write_amplification', e), 'ratio')}, 2-way x{fmt(_model_mean(table, 'interleave_2_write_amplification', e), 'ratio')} host pages (writes padded to whole groups)"
+            )
+        )
         + " | Counted, not simulated as extra programs. |",
     ]
     return "\n".join(lines)
 
 
-def _report(selected: Sequence[Workload], table: Sequence[Mapping[str, Any]], figures: Mapping[str, Path], outcome: Any, scheduler: str | None, tables: Mapping[str, Mapping[str, Any]]) -> str:
+def _report(
+    selected: Sequence[Workload],
+    table: Sequence[Mapping[str, Any]],
+    figures: Mapping[str, Path],
+    outcome: Any,
+    scheduler: str | None,
+    tables: Mapping[str, Mapping[str, Any]],
+) -> str:
     config = api.load_config(PRESET)
     classes = tomllib.loads(config)["read_path"]["decoding"]["failure_probabilities"]
     hard = ", ".join(f"{100 * c[0]:.1f} %" for c in classes)
@@ -445,13 +532,13 @@ def _report(selected: Sequence[Workload], table: Sequence[Mapping[str, Any]], fi
     figure_lines = "\n".join(f"- {name}: `{path.name}`" for name, path in figures.items() if path.suffix == ".png")
     return f"""# Seed 002 reproduction: LDPC read strategies
 
-{provenance('ssdlab reproduce ldpc-read', outcome, scheduler)}
+{provenance("ssdlab reproduce ldpc-read", outcome, scheduler)}
 
 ## Each seed figure beside ours
 
 Two error models: the chips' spread only (the preset's table: hard-decision failure {hard} for the four chip classes, mean
 {hard_mean:.1f} %; the seed: 28.8 %), and the same chips with block-to-block spread within each chip (seed Fig. 9; four block classes,
-wear noise x{', x'.join(f'{f:g}' for f in BLOCK_FACTORS)}). Ratios are mean read response time over the two-step baseline's, on 8
+wear noise x{", x".join(f"{f:g}" for f in BLOCK_FACTORS)}). Ratios are mean read response time over the two-step baseline's, on 8
 channels unless said, averaged over the workloads; "delay" is over the same workload without soft sensing, minus one. One decoding
 draw per host request (`read_path.decoding.draw = "per_request"`): the seed gives its failure rate as a share of read operations.
 

@@ -70,8 +70,10 @@ def workload_trace(name: str, sample: str | None, traces: Mapping[str, Path]) ->
     path = traces.get(name) or shared_trace(sample or "")
     if path is None:
         where = shared_dir()
-        raise FileNotFoundError(f"{name}: the real sample {sample} is not in {where / 'traces' if where else '../shared/traces'}; "
-                                f"put ../shared beside the checkout (or set SSDLAB_SHARED_DIR), or pass --trace {name}=PATH")
+        raise FileNotFoundError(
+            f"{name}: the real sample {sample} is not in {where / 'traces' if where else '../shared/traces'}; "
+            f"put ../shared beside the checkout (or set SSDLAB_SHARED_DIR), or pass --trace {name}=PATH"
+        )
     return path
 
 
@@ -106,8 +108,16 @@ def markdown_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[tuple[st
     return "\n".join(lines)
 
 
-def finish(out: Path, *, tables: Mapping[str, Sequence[Mapping[str, Any]]], main: str, report_text: str, summary: str,
-           figures: dict[str, Path], outcomes: Sequence[Any]) -> Reproduction:
+def finish(
+    out: Path,
+    *,
+    tables: Mapping[str, Sequence[Mapping[str, Any]]],
+    main: str,
+    report_text: str,
+    summary: str,
+    figures: dict[str, Path],
+    outcomes: Sequence[Any],
+) -> Reproduction:
     """Ends a recipe: writes each non-empty table (``""`` into ``out`` itself, any other name into
     ``out/NAME``) as Parquet and CSV, the report as ``out/report.md``, and returns the Reproduction
     (``main`` names its per-case table; failures and wall time summed over the sweeps' outcomes)."""
@@ -117,8 +127,13 @@ def finish(out: Path, *, tables: Mapping[str, Sequence[Mapping[str, Any]]], main
     report_path = out / "report.md"
     report_path.write_text(report_text, encoding="utf-8")
     return Reproduction(
-        out_dir=out, report_path=report_path, table=list(tables[main]), summary=summary, figures=figures,
-        failed=sum(outcome.failed for outcome in outcomes), wall_seconds=sum(outcome.wall_seconds for outcome in outcomes),
+        out_dir=out,
+        report_path=report_path,
+        table=list(tables[main]),
+        summary=summary,
+        figures=figures,
+        failed=sum(outcome.failed for outcome in outcomes),
+        wall_seconds=sum(outcome.wall_seconds for outcome in outcomes),
     )
 
 
@@ -140,8 +155,13 @@ def combined(outcomes: Sequence[Any]) -> Any:
 
     rows = {row.get("config_hash", str(index)): row for index, row in enumerate(row for outcome in outcomes for row in outcome.rows)}
     ran = sum(o.ran for o in outcomes)
-    return SimpleNamespace(ran=ran, skipped=max(0, len(rows) - ran), failed=sum(1 for row in rows.values() if row.get("status") != "ok"),
-                           wall_seconds=sum(o.wall_seconds for o in outcomes), rows=list(rows.values()))
+    return SimpleNamespace(
+        ran=ran,
+        skipped=max(0, len(rows) - ran),
+        failed=sum(1 for row in rows.values() if row.get("status") != "ok"),
+        wall_seconds=sum(o.wall_seconds for o in outcomes),
+        rows=list(rows.values()),
+    )
 
 
 def provenance(command: str, outcome: Any, scheduler: str | None) -> str:

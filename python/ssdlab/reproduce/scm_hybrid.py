@@ -78,10 +78,18 @@ class Workload:
 
 
 WORKLOADS: tuple[Workload, ...] = (
-    Workload("financial1", "sample", "real sample: the first 10,000 requests of UMass Financial1 (SSDsim's example trace), tiled up to the seed's 0.53 GB and looped",
-             sample="umass-financial1.ssdsim-ascii.first10k.txt.gz"),
-    Workload("financial1-standin", "stand-in", "stand-in for the full Financial1 trace: 0.53 GB, 76.8 % writes (STANDINS.md), the sample's request sizes "
-             "(512 B-48 KiB), 46 % of accesses to the hottest 10 % of the space (the sample's write locality)"),
+    Workload(
+        "financial1",
+        "sample",
+        "real sample: the first 10,000 requests of UMass Financial1 (SSDsim's example trace), tiled up to the seed's 0.53 GB and looped",
+        sample="umass-financial1.ssdsim-ascii.first10k.txt.gz",
+    ),
+    Workload(
+        "financial1-standin",
+        "stand-in",
+        "stand-in for the full Financial1 trace: 0.53 GB, 76.8 % writes (STANDINS.md), the sample's request sizes "
+        "(512 B-48 KiB), 46 % of accesses to the hottest 10 % of the space (the sample's write locality)",
+    ),
 )
 # The sample's request sizes (bytes, share of requests; 92 % of its requests, renormalised here).
 STANDIN_SIZES = ((8192, 3175), (3072, 1996), (512, 1381), (1024, 1211), (3584, 758), (2560, 286), (49152, 220), (1536, 199))
@@ -96,7 +104,9 @@ class Plan:
     given: bool = False
 
 
-def plan_workloads(traces: Mapping[str, Path] | None = None, scale: float = 1.0, only: Sequence[str] | None = None, data_fraction: float = 1.0) -> list[Plan]:
+def plan_workloads(
+    traces: Mapping[str, Path] | None = None, scale: float = 1.0, only: Sequence[str] | None = None, data_fraction: float = 1.0
+) -> list[Plan]:
     """One plan per workload (``only``: names to keep); ``scale`` shrinks the runs (tests);
     ``data_fraction`` shrinks the data (the sample's copies, the stand-in's span and requests)."""
     from ssdlab import api
@@ -109,7 +119,12 @@ def plan_workloads(traces: Mapping[str, Path] | None = None, scale: float = 1.0,
             stats = api.trace_stats(path, block_bytes=PAGE_BYTES)["stats"]
             given = workload.name in traces
             tiles = 1 if given else max(1, round(DATA_BYTES * min(1.0, scale) * data_fraction / stats["footprint_bytes"]))
-            overrides = [f"workload.trace.path={json.dumps(str(path))}", f"host.tiles={tiles}", "host.compact_addresses=true", f"host.loops={max(1, round(3 * scale))}"]
+            overrides = [
+                f"workload.trace.path={json.dumps(str(path))}",
+                f"host.tiles={tiles}",
+                "host.compact_addresses=true",
+                f"host.loops={max(1, round(3 * scale))}",
+            ]
             if path.name.endswith(".txt.gz") or path.name.endswith(".txt"):
                 overrides.append('workload.trace.format="mqsim"')
             description = f"full trace given by the user: {path}" if given else workload.basis + f" ({tiles} copies)"
@@ -124,7 +139,7 @@ def plan_workloads(traces: Mapping[str, Path] | None = None, scale: float = 1.0,
                 "workload.synthetic.alignment_bytes=512",
                 'workload.synthetic.address={ distribution = "hot_cold", hot_space_fraction = 0.1, hot_access_fraction = 0.46 }',
                 f'workload.synthetic.size={{ distribution = "choice", bytes = [{", ".join(str(b) for b, _ in STANDIN_SIZES)}], '
-                f'weights = [{", ".join(repr(round(c / total, 4)) for _, c in STANDIN_SIZES)}] }}',
+                f"weights = [{', '.join(repr(round(c / total, 4)) for _, c in STANDIN_SIZES)}] }}",
             ]
             plans.append(Plan(workload, overrides, workload.basis))
     return plans
@@ -170,11 +185,15 @@ def points_of(plans: Sequence[Plan]) -> dict[str, list[str]]:
                 points[f"capacity|{w}|hybrid|{fraction}|False"] = _hybrid(plan.overrides, fraction)
         for fraction in FRAGMENT_FRACTIONS:
             if fraction != 0.5:
-                points[f"fragment|{w}|hybrid|{fraction}|False"] = _hybrid(plan.overrides, MAIN_MSCM_FRACTION, f"placement.hybrid_scm.fragment_fraction={fraction}")
+                points[f"fragment|{w}|hybrid|{fraction}|False"] = _hybrid(
+                    plan.overrides, MAIN_MSCM_FRACTION, f"placement.hybrid_scm.fragment_fraction={fraction}"
+                )
         for current in CORE_CURRENTS_MA:
             if current != 25.0:
                 for tsv in (False, True):
-                    points[f"current|{w}|all_sscm|{current}|{tsv}"] = _all_sscm(plan.overrides, f"device.scm.active_current_ma={current}", *_tsv(tsv))
+                    points[f"current|{w}|all_sscm|{current}|{tsv}"] = _all_sscm(
+                        plan.overrides, f"device.scm.active_current_ma={current}", *_tsv(tsv)
+                    )
         for us in LATENCIES_US:
             if us != 1.0:
                 points[f"latency|{w}|all_sscm|{us}|False"] = _all_sscm(plan.overrides, *_latency(us))
@@ -182,8 +201,12 @@ def points_of(plans: Sequence[Plan]) -> dict[str, list[str]]:
         for mts in TOGGLE_MTS:
             if mts != 1066.0:
                 for tsv in (False, True):
-                    points[f"toggle|{w}|all_sscm|{mts}|{tsv}"] = _all_sscm(plan.overrides, f"device.scm.channel.transfer_rate_mts={mts}", *_tsv(tsv))
-                    points[f"toggle|{w}|hybrid|{mts}|{tsv}"] = _hybrid(plan.overrides, MAIN_MSCM_FRACTION, f"device.scm.channel.transfer_rate_mts={mts}", *_tsv(tsv))
+                    points[f"toggle|{w}|all_sscm|{mts}|{tsv}"] = _all_sscm(
+                        plan.overrides, f"device.scm.channel.transfer_rate_mts={mts}", *_tsv(tsv)
+                    )
+                    points[f"toggle|{w}|hybrid|{mts}|{tsv}"] = _hybrid(
+                        plan.overrides, MAIN_MSCM_FRACTION, f"device.scm.channel.transfer_rate_mts={mts}", *_tsv(tsv)
+                    )
     return points
 
 
@@ -213,34 +236,44 @@ def write_mbps(result: Mapping[str, Any]) -> float | None:
 
 def row_of(row: Mapping[str, Any]) -> dict[str, Any]:
     study, workload, ssd, value, tsv = row["point.point"].split("|")
-    entry: dict[str, Any] = {"study": study, "workload": workload, "ssd": ssd, "value": float(value), "tsv": tsv == "True", "status": row["status"] if row["status"] == "ok" else row["error"]}
+    entry: dict[str, Any] = {
+        "study": study,
+        "workload": workload,
+        "ssd": ssd,
+        "value": float(value),
+        "tsv": tsv == "True",
+        "status": row["status"] if row["status"] == "ok" else row["error"],
+    }
     if row["status"] != "ok":
         return entry
     result = json.loads(row["result_json"])
     scm = result["scm"]
     nand_bytes = result["device"]["physical_capacity_bytes"]
-    entry.update({
-        "write_mbps": write_mbps(result),
-        "write_mbps_run": write_mbps_run(result),
-        "write_latency_us": result["write"]["latency_us"]["mean"],
-        "read_latency_us": result["read"]["latency_us"]["mean"],
-        "power_w": result["power_w"],
-        "io_power_w": scm["io_power_w"] + sum(tier["energy_uj"]["io_uj"] for tier in result["tiers"].values()) * 1e-6 / max(result["simulated_seconds"], 1e-12),
-        "scm_power_w": scm["power_w"],
-        "nand_bytes": nand_bytes if ssd == "hybrid" else 0,
-        "scm_bytes": scm["capacity_bytes"],
-        "logical_bytes": result["device"]["logical_capacity_bytes"],
-        "pieces_to_scm": scm["placement"]["pieces_to_scm"],
-        "pieces_to_nand": scm["placement"]["pieces_to_nand"],
-        "pages_evicted": scm["placement"]["pages_evicted"],
-        "forced_evictions": scm["placement"]["forced_evictions"],
-        "split_reads": scm["placement"]["split_reads"],
-        "gc_pages_copied": result["gc"]["pages_copied"],
-        "nand_programs": result["flash"]["page_programs"],
-        "scm_used": scm["used_fraction"],
-        "max_writes_per_sector": scm["max_writes_per_sector"],
-        "requests": result["requests"],
-    })
+    entry.update(
+        {
+            "write_mbps": write_mbps(result),
+            "write_mbps_run": write_mbps_run(result),
+            "write_latency_us": result["write"]["latency_us"]["mean"],
+            "read_latency_us": result["read"]["latency_us"]["mean"],
+            "power_w": result["power_w"],
+            "io_power_w": scm["io_power_w"]
+            + sum(tier["energy_uj"]["io_uj"] for tier in result["tiers"].values()) * 1e-6 / max(result["simulated_seconds"], 1e-12),
+            "scm_power_w": scm["power_w"],
+            "nand_bytes": nand_bytes if ssd == "hybrid" else 0,
+            "scm_bytes": scm["capacity_bytes"],
+            "logical_bytes": result["device"]["logical_capacity_bytes"],
+            "pieces_to_scm": scm["placement"]["pieces_to_scm"],
+            "pieces_to_nand": scm["placement"]["pieces_to_nand"],
+            "pages_evicted": scm["placement"]["pages_evicted"],
+            "forced_evictions": scm["placement"]["forced_evictions"],
+            "split_reads": scm["placement"]["split_reads"],
+            "gc_pages_copied": result["gc"]["pages_copied"],
+            "nand_programs": result["flash"]["page_programs"],
+            "scm_used": scm["used_fraction"],
+            "max_writes_per_sector": scm["max_writes_per_sector"],
+            "requests": result["requests"],
+        }
+    )
     return entry
 
 
@@ -256,8 +289,15 @@ def bit_cost(nand_bytes: float, mscm_bytes: float, mscm_cost: float) -> float:
     return mscm_bytes * mscm_cost + nand_bytes
 
 
-def _run_probes(cases: dict[str, list[str]], out: Path, scheduler: str | None, workers: int | None, progress: Callable[..., object] | None,
-                rows: list[dict[str, Any]], outcomes: list[Any]) -> dict[str, dict[str, Any] | None]:
+def _run_probes(
+    cases: dict[str, list[str]],
+    out: Path,
+    scheduler: str | None,
+    workers: int | None,
+    progress: Callable[..., object] | None,
+    rows: list[dict[str, Any]],
+    outcomes: list[Any],
+) -> dict[str, dict[str, Any] | None]:
     """Runs a search's probes as a sweep in ``out`` (resumable), keeping their rows and outcome for the
     table and the provenance; returns each probe's result (None if it failed) by label."""
     outcome = run_sweep(_sweep(cases), out, scheduler=scheduler, workers=workers, progress=progress)
@@ -266,8 +306,18 @@ def _run_probes(cases: dict[str, list[str]], out: Path, scheduler: str | None, w
     return {row["point.point"]: (json.loads(row["result_json"]) if row["status"] == "ok" else None) for row in outcome.rows}
 
 
-def break_even_latency(plan: Plan, target_mbps: float, out: Path, scheduler: str | None, workers: int | None, progress: Callable[..., object] | None,
-                       iterations: int, axis: str = "both", metric: str = "write_mbps", study: str | None = None) -> tuple[Crossing | None, list[dict[str, Any]], list[Any]]:
+def break_even_latency(
+    plan: Plan,
+    target_mbps: float,
+    out: Path,
+    scheduler: str | None,
+    workers: int | None,
+    progress: Callable[..., object] | None,
+    iterations: int,
+    axis: str = "both",
+    metric: str = "write_mbps",
+    study: str | None = None,
+) -> tuple[Crossing | None, list[dict[str, Any]], list[Any]]:
     """The S-SCM latency (``axis``: read and write, or read only) at which the All S-SCM SSD's ``metric``
     is ``target_mbps`` (the hybrid's): bisection in log latency over ``BISECT_US``, each probe a point of
     the sweep in ``out`` (probes are shared by every target, and a rerun reads them back). Returns the
@@ -278,7 +328,10 @@ def break_even_latency(plan: Plan, target_mbps: float, out: Path, scheduler: str
 
     def evaluate(latencies: list[float]) -> list[float | None]:
         # Probe latencies are rounded to the ns the config holds, so a rerun finds the same points.
-        cases = {f"{study}|{plan.workload.name}|all_sscm|{round(us * 1000) / 1000!r}|False": _all_sscm(plan.overrides, *_latency(us, axis)) for us in latencies}
+        cases = {
+            f"{study}|{plan.workload.name}|all_sscm|{round(us * 1000) / 1000!r}|False": _all_sscm(plan.overrides, *_latency(us, axis))
+            for us in latencies
+        }
         results = _run_probes(cases, out, scheduler, workers, progress, rows, outcomes)
         return [METRICS[metric](results[label]) if results.get(label) else None for label in cases]
 
@@ -286,8 +339,15 @@ def break_even_latency(plan: Plan, target_mbps: float, out: Path, scheduler: str
     return crossing, rows, outcomes
 
 
-def current_for_tsv_cut(plan: Plan, target_cut: float, out: Path, scheduler: str | None, workers: int | None, progress: Callable[..., object] | None,
-                        iterations: int = 10) -> tuple[Crossing | None, list[dict[str, Any]], list[Any]]:
+def current_for_tsv_cut(
+    plan: Plan,
+    target_cut: float,
+    out: Path,
+    scheduler: str | None,
+    workers: int | None,
+    progress: Callable[..., object] | None,
+    iterations: int = 10,
+) -> tuple[Crossing | None, list[dict[str, Any]], list[Any]]:
     """The S-SCM core current (mA) at which TSV cuts the All S-SCM SSD's power by ``target_cut`` (the
     seed's -74 %): bisection over [0, 25] mA, each probe a pair of runs (without and with TSV)."""
     rows: list[dict[str, Any]] = []
@@ -297,7 +357,9 @@ def current_for_tsv_cut(plan: Plan, target_cut: float, out: Path, scheduler: str
         cases = {}
         for current in currents:
             for tsv in (False, True):
-                cases[f"tsv_current|{plan.workload.name}|all_sscm|{round(current, 4)!r}|{tsv}"] = _all_sscm(plan.overrides, f"device.scm.active_current_ma={round(current, 4)!r}", *_tsv(tsv))
+                cases[f"tsv_current|{plan.workload.name}|all_sscm|{round(current, 4)!r}|{tsv}"] = _all_sscm(
+                    plan.overrides, f"device.scm.active_current_ma={round(current, 4)!r}", *_tsv(tsv)
+                )
         results = _run_probes(cases, out, scheduler, workers, progress, rows, outcomes)
         power = {label: (result["power_w"] if result else None) for label, result in results.items()}
         values: list[float | None] = []
@@ -317,18 +379,28 @@ def break_even_cost(nand_bytes: float, mscm_bytes: float, sscm_bytes: float, msc
     return bisect(0.5, 50.0, lambda ratios: [sscm_bytes * ratio - hybrid for ratio in ratios], iterations=40, tolerance=1e-4)
 
 
-def figures(table: Sequence[Mapping[str, Any]], crossings: Mapping[str, Crossing | None], costs: Mapping[str, Mapping[str, float]], out: Path) -> dict[str, Path]:
+def figures(
+    table: Sequence[Mapping[str, Any]], crossings: Mapping[str, Crossing | None], costs: Mapping[str, Mapping[str, float]], out: Path
+) -> dict[str, Path]:
     from ssdlab import plotting
 
     paths: dict[str, Path] = {}
     for workload in sorted({row["workload"] for row in table}):
         rows = [row for row in table if row["workload"] == workload and "write_mbps" in row and not row["tsv"]]
         # Fig. 2: All S-SCM against S-SCM latency; the hybrid at each M-SCM capacity as a level.
-        latency = sorted((r["value"], r["write_mbps"]) for r in rows if r["ssd"] == "all_sscm" and r["study"] in ("main", "latency", "bisect"))
+        latency = sorted(
+            (r["value"], r["write_mbps"]) for r in rows if r["ssd"] == "all_sscm" and r["study"] in ("main", "latency", "bisect")
+        )
         fig, axes = plotting.figure()
         axes.plot([x for x, _ in latency], [y for _, y in latency], "o-", label="All S-SCM SSD", markersize=4)
         for r in sorted((r for r in rows if r["ssd"] == "hybrid" and r["study"] in ("main", "capacity")), key=lambda r: r["value"]):
-            axes.axhline(r["write_mbps"], linestyle="--", linewidth=1, color=plotting.plt.cm.viridis(r["value"] / 0.5), label=f"hybrid, M-SCM {100 * r['value']:.0f} % of NAND")
+            axes.axhline(
+                r["write_mbps"],
+                linestyle="--",
+                linewidth=1,
+                color=plotting.plt.cm.viridis(r["value"] / 0.5),
+                label=f"hybrid, M-SCM {100 * r['value']:.0f} % of NAND",
+            )
         crossing = crossings.get(workload)
         if crossing is not None:
             axes.axvline(crossing.estimate, color="red", linewidth=0.8, label=f"break-even {crossing.estimate:.2f} us (bisection)")
@@ -344,11 +416,24 @@ def figures(table: Sequence[Mapping[str, Any]], crossings: Mapping[str, Crossing
         fig, (top, bottom) = plotting.figure(6.5, 6.5, rows=2)
         for ssd, label in (("all_sscm", "All S-SCM"), ("hybrid", "hybrid")):
             for tsv in (False, True):
-                points = sorted((1066.0 if r["study"] == "main" else r["value"], r) for r in table if r["workload"] == workload and "write_mbps" in r and r["ssd"] == ssd
-                                and r["tsv"] == tsv and (r["study"] == "toggle" or (r["study"] == "main")))
+                points = sorted(
+                    (1066.0 if r["study"] == "main" else r["value"], r)
+                    for r in table
+                    if r["workload"] == workload
+                    and "write_mbps" in r
+                    and r["ssd"] == ssd
+                    and r["tsv"] == tsv
+                    and (r["study"] == "toggle" or (r["study"] == "main"))
+                )
                 if not tsv:
                     top.plot([x for x, _ in points], [r["write_mbps"] for _, r in points], "o-", label=label, markersize=4)
-                bottom.plot([x for x, _ in points], [r["power_w"] for _, r in points], "o-" if not tsv else "s--", label=f"{label}, {'with' if tsv else 'without'} TSV", markersize=4)
+                bottom.plot(
+                    [x for x, _ in points],
+                    [r["power_w"] for _, r in points],
+                    "o-" if not tsv else "s--",
+                    label=f"{label}, {'with' if tsv else 'without'} TSV",
+                    markersize=4,
+                )
         top.set_ylabel("write throughput (MB/s)")
         top.set_yscale("log")
         bottom.set_ylabel("power (W)")
@@ -370,8 +455,13 @@ def figures(table: Sequence[Mapping[str, Any]], crossings: Mapping[str, Crossing
             axes.plot(xs, ys, "-" if name.startswith("All") else "--", label=name)
         found = break_even_cost(capacity["nand_bytes"], capacity["mscm_bytes"], capacity["sscm_bytes"], MAIN_MSCM_COST)
         if found is not None:
-            axes.plot([found.estimate], [capacity["sscm_bytes"] * found.estimate / 1e9], "r*", markersize=12,
-                      label=f"break-even {found.estimate:.2f}x at M-SCM {MAIN_MSCM_COST:.0f}x (seed: 4x)")
+            axes.plot(
+                [found.estimate],
+                [capacity["sscm_bytes"] * found.estimate / 1e9],
+                "r*",
+                markersize=12,
+                label=f"break-even {found.estimate:.2f}x at M-SCM {MAIN_MSCM_COST:.0f}x (seed: 4x)",
+            )
         axes.set_xlabel("S-SCM cost per bit / NAND cost per bit")
         axes.set_ylabel("memory cost (GB of NAND)")
         axes.set_title(f"Fig. 4: bit cost of the devices run on {workload}", fontsize=9)
@@ -381,9 +471,17 @@ def figures(table: Sequence[Mapping[str, Any]], crossings: Mapping[str, Crossing
     return paths
 
 
-def reproduce(out: str | Path, *, traces: Mapping[str, Path] | None = None, scale: float = 1.0, workloads: Sequence[str] | None = None,
-              scheduler: str | None = None, workers: int | None = None, progress: Callable[..., object] | None = None,
-              bisect_iterations: int = 6) -> report.Reproduction:
+def reproduce(
+    out: str | Path,
+    *,
+    traces: Mapping[str, Path] | None = None,
+    scale: float = 1.0,
+    workloads: Sequence[str] | None = None,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    progress: Callable[..., object] | None = None,
+    bisect_iterations: int = 6,
+) -> report.Reproduction:
     """Runs seed 001's comparisons into ``out`` (resumable) and writes tables, figures and report."""
     out = Path(out)
     plans = plan_workloads(traces, scale, workloads)
@@ -413,24 +511,46 @@ def reproduce(out: str | Path, *, traces: Mapping[str, Path] | None = None, scal
         all_sscm = _find(table, study="main", workload=w, ssd="all_sscm", tsv=False)
         if hybrid is None or all_sscm is None:
             continue
-        crossing, probe_rows, probe_outcomes = break_even_latency(plan, hybrid["write_mbps"], out / "bisect" / w, scheduler, workers, progress, bisect_iterations)
+        crossing, probe_rows, probe_outcomes = break_even_latency(
+            plan, hybrid["write_mbps"], out / "bisect" / w, scheduler, workers, progress, bisect_iterations
+        )
         crossings[w] = crossing
         table += [row_of(row) for row in probe_rows]
         outcomes += probe_outcomes
         # Where the seed's latency headline holds: the break-even of every hybrid variant run.
-        for variant in sorted((r for r in table if r["workload"] == w and r["ssd"] == "hybrid" and r["study"] in ("main", "capacity", "fragment") and not r["tsv"] and "write_mbps" in r),
-                              key=lambda r: (["main", "capacity", "fragment"].index(r["study"]), r["value"])):
+        for variant in sorted(
+            (
+                r
+                for r in table
+                if r["workload"] == w
+                and r["ssd"] == "hybrid"
+                and r["study"] in ("main", "capacity", "fragment")
+                and not r["tsv"]
+                and "write_mbps" in r
+            ),
+            key=lambda r: (["main", "capacity", "fragment"].index(r["study"]), r["value"]),
+        ):
             if variant is hybrid:
                 found = crossing
             else:
-                found, probe_rows, probe_outcomes = break_even_latency(plan, variant["write_mbps"], out / "bisect" / w, scheduler, workers, progress, bisect_iterations)
+                found, probe_rows, probe_outcomes = break_even_latency(
+                    plan, variant["write_mbps"], out / "bisect" / w, scheduler, workers, progress, bisect_iterations
+                )
                 table += [row_of(row) for row in probe_rows]
                 outcomes += probe_outcomes
-            regime_rows.append({
-                "workload": w, "hybrid": _variant_name(variant), "hybrid_mbps": variant["write_mbps"], "speedup_of_all_sscm_at_1us": all_sscm["write_mbps"] / variant["write_mbps"],
-                "break_even_us": found.estimate if found else None, "in_seed_range": bool(found and found.estimate <= LATENCIES_US[-1]),
-                "pages_evicted": variant["pages_evicted"], "forced_evictions": variant["forced_evictions"], "scm_used": variant["scm_used"],
-            })
+            regime_rows.append(
+                {
+                    "workload": w,
+                    "hybrid": _variant_name(variant),
+                    "hybrid_mbps": variant["write_mbps"],
+                    "speedup_of_all_sscm_at_1us": all_sscm["write_mbps"] / variant["write_mbps"],
+                    "break_even_us": found.estimate if found else None,
+                    "in_seed_range": bool(found and found.estimate <= LATENCIES_US[-1]),
+                    "pages_evicted": variant["pages_evicted"],
+                    "forced_evictions": variant["forced_evictions"],
+                    "scm_used": variant["scm_used"],
+                }
+            )
         # The data the drive holds: the break-even at a share of the seed's 0.53 GB.
         for fraction, smaller in data_plans.items():
             small = next((p for p in smaller if p.workload.name == w and not p.given), None)
@@ -438,51 +558,105 @@ def reproduce(out: str | Path, *, traces: Mapping[str, Path] | None = None, scal
             small_all = _find(table, study="data", workload=w, ssd="all_sscm", value=fraction, tsv=False)
             if small is None or small_hybrid is None or small_all is None:
                 continue
-            found, probe_rows, probe_outcomes = break_even_latency(small, small_hybrid["write_mbps"], out / "bisect" / f"{w}-data{fraction}", scheduler, workers, progress,
-                                                                   bisect_iterations, study=f"bisect_data{fraction}")
+            found, probe_rows, probe_outcomes = break_even_latency(
+                small,
+                small_hybrid["write_mbps"],
+                out / "bisect" / f"{w}-data{fraction}",
+                scheduler,
+                workers,
+                progress,
+                bisect_iterations,
+                study=f"bisect_data{fraction}",
+            )
             table += [row_of(row) for row in probe_rows]
             outcomes += probe_outcomes
-            regime_rows.append({
-                "workload": w, "hybrid": f"M-SCM 25 %, data {100 * fraction:.0f} % of 0.53 GB", "hybrid_mbps": small_hybrid["write_mbps"],
-                "speedup_of_all_sscm_at_1us": small_all["write_mbps"] / small_hybrid["write_mbps"], "break_even_us": found.estimate if found else None,
-                "in_seed_range": bool(found and found.estimate <= LATENCIES_US[-1]), "pages_evicted": small_hybrid["pages_evicted"],
-                "forced_evictions": small_hybrid["forced_evictions"], "scm_used": small_hybrid["scm_used"],
-            })
+            regime_rows.append(
+                {
+                    "workload": w,
+                    "hybrid": f"M-SCM 25 %, data {100 * fraction:.0f} % of 0.53 GB",
+                    "hybrid_mbps": small_hybrid["write_mbps"],
+                    "speedup_of_all_sscm_at_1us": small_all["write_mbps"] / small_hybrid["write_mbps"],
+                    "break_even_us": found.estimate if found else None,
+                    "in_seed_range": bool(found and found.estimate <= LATENCIES_US[-1]),
+                    "pages_evicted": small_hybrid["pages_evicted"],
+                    "forced_evictions": small_hybrid["forced_evictions"],
+                    "scm_used": small_hybrid["scm_used"],
+                }
+            )
         # Which reading of the seed's latency axis and metric gives its break-even: every combination.
         for axis in LATENCY_AXES:
             for metric in THROUGHPUT_METRICS:
                 if (axis, metric) == ("both", "write_mbps"):
                     found = crossing
                 else:
-                    found, probe_rows, probe_outcomes = break_even_latency(plan, hybrid[metric], out / "bisect" / w, scheduler, workers, progress, bisect_iterations, axis, metric)
+                    found, probe_rows, probe_outcomes = break_even_latency(
+                        plan, hybrid[metric], out / "bisect" / w, scheduler, workers, progress, bisect_iterations, axis, metric
+                    )
                     table += [row_of(row) for row in probe_rows]
                     outcomes += probe_outcomes
                 at_1 = all_sscm[metric]
-                definition_rows.append({
-                    "workload": w, "latency_axis": "read and write" if axis == "both" else "read only (write 1 us)",
-                    "metric": "over the writes' time" if metric == "write_mbps" else "over the whole run",
-                    "hybrid_mbps": hybrid[metric], "all_sscm_mbps_at_1us": at_1, "speedup": at_1 / hybrid[metric] if hybrid[metric] else None,
-                    "break_even_us": found.estimate if found else None,
-                })
+                definition_rows.append(
+                    {
+                        "workload": w,
+                        "latency_axis": "read and write" if axis == "both" else "read only (write 1 us)",
+                        "metric": "over the writes' time" if metric == "write_mbps" else "over the whole run",
+                        "hybrid_mbps": hybrid[metric],
+                        "all_sscm_mbps_at_1us": at_1,
+                        "speedup": at_1 / hybrid[metric] if hybrid[metric] else None,
+                        "break_even_us": found.estimate if found else None,
+                    }
+                )
         # Where the seed's TSV headline holds: the core current at which TSV cuts 74 %.
-        found, probe_rows, probe_outcomes = current_for_tsv_cut(plan, SEED["tsv_power_cut"], out / "tsv-current" / w, scheduler, workers, progress)
+        found, probe_rows, probe_outcomes = current_for_tsv_cut(
+            plan, SEED["tsv_power_cut"], out / "tsv-current" / w, scheduler, workers, progress
+        )
         table += [row_of(row) for row in probe_rows]
         outcomes += probe_outcomes
         tsv_currents[w] = found.estimate if found else None
         capacity = {"nand_bytes": hybrid["nand_bytes"], "mscm_bytes": hybrid["scm_bytes"], "sscm_bytes": all_sscm["scm_bytes"]}
         costs[w] = capacity
-        for convention, sscm_bytes in (("devices as run", capacity["sscm_bytes"]), ("equal capacities (the seed's)", capacity["nand_bytes"])):
+        for convention, sscm_bytes in (
+            ("devices as run", capacity["sscm_bytes"]),
+            ("equal capacities (the seed's)", capacity["nand_bytes"]),
+        ):
             for mscm_cost in MSCM_COST_RATIOS:
-                found = break_even_cost(capacity["nand_bytes"], MAIN_MSCM_FRACTION * capacity["nand_bytes"] if convention.startswith("equal") else capacity["mscm_bytes"], sscm_bytes, mscm_cost)
-                cost_rows.append({"workload": w, "capacities": convention, "mscm_cost_ratio": mscm_cost, "break_even_sscm_cost_ratio": found.estimate if found else None})
+                found = break_even_cost(
+                    capacity["nand_bytes"],
+                    MAIN_MSCM_FRACTION * capacity["nand_bytes"] if convention.startswith("equal") else capacity["mscm_bytes"],
+                    sscm_bytes,
+                    mscm_cost,
+                )
+                cost_rows.append(
+                    {
+                        "workload": w,
+                        "capacities": convention,
+                        "mscm_cost_ratio": mscm_cost,
+                        "break_even_sscm_cost_ratio": found.estimate if found else None,
+                    }
+                )
     main_rows = _main_rows(table, crossings, cost_rows)
     current_rows = _current_rows(table, tsv_currents)
     paths = figures(table, crossings, costs, out)
-    text = _report(plans, report.combined(outcomes), scheduler, main_rows, cost_rows, table, paths, regime_rows, current_rows, definition_rows)
+    text = _report(
+        plans, report.combined(outcomes), scheduler, main_rows, cost_rows, table, paths, regime_rows, current_rows, definition_rows
+    )
     summary = markdown_table(main_rows, _MAIN_COLUMNS)
-    return report.finish(out, tables={"": table, "table2": main_rows, "cost": cost_rows, "regime": regime_rows, "tsv": current_rows, "definitions": definition_rows},
-                         main="", report_text=text,
-                         summary=summary, figures=paths, outcomes=outcomes)
+    return report.finish(
+        out,
+        tables={
+            "": table,
+            "table2": main_rows,
+            "cost": cost_rows,
+            "regime": regime_rows,
+            "tsv": current_rows,
+            "definitions": definition_rows,
+        },
+        main="",
+        report_text=text,
+        summary=summary,
+        figures=paths,
+        outcomes=outcomes,
+    )
 
 
 def _variant_name(row: Mapping[str, Any]) -> str:
@@ -502,40 +676,94 @@ def _current_rows(table: Sequence[Mapping[str, Any]], tsv_currents: Mapping[str,
             without = _find(table, study=study, workload=workload, ssd="all_sscm", value=value, tsv=False)
             with_tsv = _find(table, study=study, workload=workload, ssd="all_sscm", value=value, tsv=True)
             if without and with_tsv:
-                rows.append({"workload": workload, "core_current_ma": current, "power_w": without["power_w"], "power_tsv_w": with_tsv["power_w"],
-                             "io_share": without["io_power_w"] / without["power_w"] if without["power_w"] else None, "tsv_cut": with_tsv["power_w"] / without["power_w"] - 1.0})
-        rows.append({"workload": workload, "core_current_ma": tsv_currents.get(workload), "power_w": None, "power_tsv_w": None, "io_share": None,
-                     "tsv_cut": SEED["tsv_power_cut"], "note": "bisection: the current at which TSV cuts 74 %"})
+                rows.append(
+                    {
+                        "workload": workload,
+                        "core_current_ma": current,
+                        "power_w": without["power_w"],
+                        "power_tsv_w": with_tsv["power_w"],
+                        "io_share": without["io_power_w"] / without["power_w"] if without["power_w"] else None,
+                        "tsv_cut": with_tsv["power_w"] / without["power_w"] - 1.0,
+                    }
+                )
+        rows.append(
+            {
+                "workload": workload,
+                "core_current_ma": tsv_currents.get(workload),
+                "power_w": None,
+                "power_tsv_w": None,
+                "io_share": None,
+                "tsv_cut": SEED["tsv_power_cut"],
+                "note": "bisection: the current at which TSV cuts 74 %",
+            }
+        )
     return rows
 
 
 _MAIN_COLUMNS = (
-    ("workload", "workload", "text"), ("hybrid write MB/s", "hybrid_mbps", "num"), ("All S-SCM write MB/s", "all_sscm_mbps", "num"), ("speed-up", "speedup", "times"),
-    ("hybrid W (w/o / with TSV)", "hybrid_power", "text"), ("All S-SCM W (w/o / with TSV)", "all_power", "text"), ("TSV power change, All S-SCM", "tsv_cut", "pct"),
-    ("TSV power change, hybrid", "tsv_cut_hybrid", "pct"), ("break-even S-SCM latency (us)", "break_even_us", "ratio"), ("break-even S-SCM cost (x NAND, M-SCM 12x)", "break_even_cost", "ratio"),
+    ("workload", "workload", "text"),
+    ("hybrid write MB/s", "hybrid_mbps", "num"),
+    ("All S-SCM write MB/s", "all_sscm_mbps", "num"),
+    ("speed-up", "speedup", "times"),
+    ("hybrid W (w/o / with TSV)", "hybrid_power", "text"),
+    ("All S-SCM W (w/o / with TSV)", "all_power", "text"),
+    ("TSV power change, All S-SCM", "tsv_cut", "pct"),
+    ("TSV power change, hybrid", "tsv_cut_hybrid", "pct"),
+    ("break-even S-SCM latency (us)", "break_even_us", "ratio"),
+    ("break-even S-SCM cost (x NAND, M-SCM 12x)", "break_even_cost", "ratio"),
 )
 
 
-def _main_rows(table: Sequence[Mapping[str, Any]], crossings: Mapping[str, Crossing | None], cost_rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = [{
-        "workload": "seed (full Financial1)", "hybrid_mbps": SEED["hybrid_mbps"], "all_sscm_mbps": SEED["all_sscm_mbps"], "speedup": SEED["speedup"],
-        "hybrid_power": "?", "all_power": f"{SEED['power_without_tsv_w']} / {SEED['power_with_tsv_w']} (Table 2, SSD not legible)", "tsv_cut": SEED["tsv_power_cut"], "tsv_cut_hybrid": None,
-        "break_even_us": SEED["break_even_latency_us"], "break_even_cost": SEED["break_even_cost_ratio"],
-    }]
+def _main_rows(
+    table: Sequence[Mapping[str, Any]], crossings: Mapping[str, Crossing | None], cost_rows: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = [
+        {
+            "workload": "seed (full Financial1)",
+            "hybrid_mbps": SEED["hybrid_mbps"],
+            "all_sscm_mbps": SEED["all_sscm_mbps"],
+            "speedup": SEED["speedup"],
+            "hybrid_power": "?",
+            "all_power": f"{SEED['power_without_tsv_w']} / {SEED['power_with_tsv_w']} (Table 2, SSD not legible)",
+            "tsv_cut": SEED["tsv_power_cut"],
+            "tsv_cut_hybrid": None,
+            "break_even_us": SEED["break_even_latency_us"],
+            "break_even_cost": SEED["break_even_cost_ratio"],
+        }
+    ]
     for workload in sorted({row["workload"] for row in table}):
-        get = lambda ssd, tsv: _find(table, study="main", workload=workload, ssd=ssd, tsv=tsv)  # noqa: E731
+
+        def get(ssd: str, tsv: bool, workload: str = workload) -> Any:
+            return _find(table, study="main", workload=workload, ssd=ssd, tsv=tsv)
+
         hybrid, hybrid_tsv, all_sscm, all_tsv = get("hybrid", False), get("hybrid", True), get("all_sscm", False), get("all_sscm", True)
         if not (hybrid and hybrid_tsv and all_sscm and all_tsv):
             continue
         crossing = crossings.get(workload)
-        cost = next((r["break_even_sscm_cost_ratio"] for r in cost_rows if r["workload"] == workload and r["mscm_cost_ratio"] == MAIN_MSCM_COST and r["capacities"] == "devices as run"), None)
-        rows.append({
-            "workload": workload, "hybrid_mbps": hybrid["write_mbps"], "all_sscm_mbps": all_sscm["write_mbps"], "speedup": all_sscm["write_mbps"] / hybrid["write_mbps"],
-            "hybrid_power": f"{hybrid['power_w']:.3f} / {hybrid_tsv['power_w']:.3f}", "all_power": f"{all_sscm['power_w']:.3f} / {all_tsv['power_w']:.3f}",
-            "tsv_cut": all_tsv["power_w"] / all_sscm["power_w"] - 1.0, "tsv_cut_hybrid": hybrid_tsv["power_w"] / hybrid["power_w"] - 1.0,
-            "break_even_us": crossing.estimate if crossing else None, "break_even_cost": cost,
-            "hybrid_evictions": hybrid["pages_evicted"], "hybrid_scm_used": hybrid["scm_used"],
-        })
+        cost = next(
+            (
+                r["break_even_sscm_cost_ratio"]
+                for r in cost_rows
+                if r["workload"] == workload and r["mscm_cost_ratio"] == MAIN_MSCM_COST and r["capacities"] == "devices as run"
+            ),
+            None,
+        )
+        rows.append(
+            {
+                "workload": workload,
+                "hybrid_mbps": hybrid["write_mbps"],
+                "all_sscm_mbps": all_sscm["write_mbps"],
+                "speedup": all_sscm["write_mbps"] / hybrid["write_mbps"],
+                "hybrid_power": f"{hybrid['power_w']:.3f} / {hybrid_tsv['power_w']:.3f}",
+                "all_power": f"{all_sscm['power_w']:.3f} / {all_tsv['power_w']:.3f}",
+                "tsv_cut": all_tsv["power_w"] / all_sscm["power_w"] - 1.0,
+                "tsv_cut_hybrid": hybrid_tsv["power_w"] / hybrid["power_w"] - 1.0,
+                "break_even_us": crossing.estimate if crossing else None,
+                "break_even_cost": cost,
+                "hybrid_evictions": hybrid["pages_evicted"],
+                "hybrid_scm_used": hybrid["scm_used"],
+            }
+        )
     return rows
 
 
@@ -556,14 +784,24 @@ def _latency_consistency(table: Sequence[Mapping[str, Any]]) -> list[str]:
     return lines
 
 
-def _report(plans: Sequence[Plan], outcome: Any, scheduler: str | None, main_rows: Sequence[Mapping[str, Any]], cost_rows: Sequence[Mapping[str, Any]],
-            table: Sequence[Mapping[str, Any]], paths: Mapping[str, Path], regime_rows: Sequence[Mapping[str, Any]], current_rows: Sequence[Mapping[str, Any]],
-            definition_rows: Sequence[Mapping[str, Any]]) -> str:
+def _report(
+    plans: Sequence[Plan],
+    outcome: Any,
+    scheduler: str | None,
+    main_rows: Sequence[Mapping[str, Any]],
+    cost_rows: Sequence[Mapping[str, Any]],
+    table: Sequence[Mapping[str, Any]],
+    paths: Mapping[str, Path],
+    regime_rows: Sequence[Mapping[str, Any]],
+    current_rows: Sequence[Mapping[str, Any]],
+    definition_rows: Sequence[Mapping[str, Any]],
+) -> str:
     lines = [
         "# Seed 001: hybrid M-SCM/NAND SSD vs All S-SCM SSD",
         "",
         provenance("ssdlab reproduce scm-hybrid", outcome, scheduler).replace(
-            "`sweep/results.parquet`", "`sweep/results.parquet` and the bisections' `bisect/*/points/`, `tsv-current/*/points/`"),
+            "`sweep/results.parquet`", "`sweep/results.parquet` and the bisections' `bisect/*/points/`, `tsv-current/*/points/`"
+        ),
         "",
         "## Workloads",
         "",
@@ -586,28 +824,64 @@ def _report(plans: Sequence[Plan], outcome: Any, scheduler: str | None, main_row
         "and what counts as fragmented decide how much of the write stream the NAND sees, and the data the drive",
         "holds (its NAND sized to it with 20 % free) how much garbage the NAND collects meanwhile.",
         "",
-        markdown_table(regime_rows, (("workload", "workload", "text"), ("hybrid", "hybrid", "text"), ("hybrid write MB/s", "hybrid_mbps", "num"),
-                                     ("All S-SCM (1 us) speed-up", "speedup_of_all_sscm_at_1us", "times"), ("break-even latency (us)", "break_even_us", "ratio"),
-                                     ("pages evicted", "pages_evicted", "int"), ("forced", "forced_evictions", "int"), ("SCM used", "scm_used", "share"))),
+        markdown_table(
+            regime_rows,
+            (
+                ("workload", "workload", "text"),
+                ("hybrid", "hybrid", "text"),
+                ("hybrid write MB/s", "hybrid_mbps", "num"),
+                ("All S-SCM (1 us) speed-up", "speedup_of_all_sscm_at_1us", "times"),
+                ("break-even latency (us)", "break_even_us", "ratio"),
+                ("pages evicted", "pages_evicted", "int"),
+                ("forced", "forced_evictions", "int"),
+                ("SCM used", "scm_used", "share"),
+            ),
+        ),
         "",
         "The seed does not say which S-SCM latency its Fig. 2 varies (Table 1 gives S-SCM's read latency as",
         "0.1-10 us and its write as 1 us) nor over what time its write throughput is taken. Each reading, with",
         "its own bisected break-even:",
         "",
-        markdown_table(definition_rows, (("workload", "workload", "text"), ("latency varied", "latency_axis", "text"), ("throughput", "metric", "text"),
-                                         ("hybrid MB/s", "hybrid_mbps", "num"), ("All S-SCM MB/s (1 us)", "all_sscm_mbps_at_1us", "num"), ("speed-up", "speedup", "times"),
-                                         ("break-even latency (us)", "break_even_us", "ratio"))),
+        markdown_table(
+            definition_rows,
+            (
+                ("workload", "workload", "text"),
+                ("latency varied", "latency_axis", "text"),
+                ("throughput", "metric", "text"),
+                ("hybrid MB/s", "hybrid_mbps", "num"),
+                ("All S-SCM MB/s (1 us)", "all_sscm_mbps_at_1us", "num"),
+                ("speed-up", "speedup", "times"),
+                ("break-even latency (us)", "break_even_us", "ratio"),
+            ),
+        ),
         "",
         "TSV and the S-SCM core current: TSV only cuts I/O power (C from 5 pF to 0.3 pF, -94 %), so the device's",
         "cut is the I/O share of its power times 94 %. The seed's 74 % needs the I/O to be about 79 % of it:",
         "",
-        markdown_table(current_rows, (("workload", "workload", "text"), ("core current (mA)", "core_current_ma", "ratio"), ("W without TSV", "power_w", "ratio"),
-                                      ("W with TSV", "power_tsv_w", "ratio"), ("I/O share", "io_share", "share"), ("TSV change", "tsv_cut", "pct"), ("", "note", "text"))),
+        markdown_table(
+            current_rows,
+            (
+                ("workload", "workload", "text"),
+                ("core current (mA)", "core_current_ma", "ratio"),
+                ("W without TSV", "power_w", "ratio"),
+                ("W with TSV", "power_tsv_w", "ratio"),
+                ("I/O share", "io_share", "share"),
+                ("TSV change", "tsv_cut", "pct"),
+                ("", "note", "text"),
+            ),
+        ),
         "",
         "## Break-even S-SCM cost",
         "",
-        markdown_table(cost_rows, (("workload", "workload", "text"), ("capacities", "capacities", "text"), ("M-SCM cost (x NAND)", "mscm_cost_ratio", "num"),
-                                   ("break-even S-SCM cost (x NAND)", "break_even_sscm_cost_ratio", "ratio"))),
+        markdown_table(
+            cost_rows,
+            (
+                ("workload", "workload", "text"),
+                ("capacities", "capacities", "text"),
+                ("M-SCM cost (x NAND)", "mscm_cost_ratio", "num"),
+                ("break-even S-SCM cost (x NAND)", "break_even_sscm_cost_ratio", "ratio"),
+            ),
+        ),
         "",
         "With equal capacities (the seed's convention: the All S-SCM SSD as large as the hybrid's NAND, M-SCM 25 % of",
         "it) the break-even is 1 + 0.25 x C_MSCM: 4x NAND at 12x, as the seed says. The devices run here differ: the",
@@ -616,10 +890,20 @@ def _report(plans: Sequence[Plan], outcome: Any, scheduler: str | None, main_row
         "",
         "## Placement on the hybrid (main runs)",
         "",
-        markdown_table([r for r in table if r["study"] == "main" and r["ssd"] == "hybrid" and not r["tsv"] and "write_mbps" in r],
-                       (("workload", "workload", "text"), ("pieces to SCM", "pieces_to_scm", "int"), ("pieces to NAND", "pieces_to_nand", "int"),
-                        ("pages evicted", "pages_evicted", "int"), ("forced", "forced_evictions", "int"), ("split reads", "split_reads", "int"),
-                        ("SCM used", "scm_used", "share"), ("GC copies", "gc_pages_copied", "int"), ("write latency us", "write_latency_us", "us"))),
+        markdown_table(
+            [r for r in table if r["study"] == "main" and r["ssd"] == "hybrid" and not r["tsv"] and "write_mbps" in r],
+            (
+                ("workload", "workload", "text"),
+                ("pieces to SCM", "pieces_to_scm", "int"),
+                ("pieces to NAND", "pieces_to_nand", "int"),
+                ("pages evicted", "pages_evicted", "int"),
+                ("forced", "forced_evictions", "int"),
+                ("split reads", "split_reads", "int"),
+                ("SCM used", "scm_used", "share"),
+                ("GC copies", "gc_pages_copied", "int"),
+                ("write latency us", "write_latency_us", "us"),
+            ),
+        ),
         "",
         "## What differs from the seed and why",
         "",

@@ -108,14 +108,35 @@ class Workload:
 
 
 WORKLOADS: tuple[Workload, ...] = (
-    Workload("tpcc", "sample", 0.65e9, "real sample: MQSim's tpcc-small TPC-C trace (7,000 requests; lineage unverified), tiled up to the seed's 0.65 GB of tpcc-mysql data and looped",
-             sample="mqsim-tpcc-small.trace.gz"),
-    Workload("tpcc-standin", "stand-in", 0.65e9, "stand-in for the full tpcc-mysql trace: 0.65 GB (seed 003 Table 1), 62.6 % reads and 8 KiB requests (the sample's), "
-             "every access to a 38 % region (the share of its footprint the sample writes), the rest static",
-             read_fraction=0.626, sizes=((8192, 1.0),), hot_space_fraction=0.38, hot_access_fraction=1.0),
-    Workload("prxy_1", "stand-in", 0.65e9, "stand-in for MSR prxy_1 (STANDINS.md): 99 % of accesses to 5 % of the space (published byte-LRU hit ratio 0.99), "
-             "35 % writes, 4-32 KiB (prxy_0's sizes); scaled to the same data size as tpcc so that the arrays compare",
-             read_fraction=0.65, sizes=((4096, 0.88), (8192, 0.08), (32768, 0.04)), hot_space_fraction=0.05, hot_access_fraction=0.99),
+    Workload(
+        "tpcc",
+        "sample",
+        0.65e9,
+        "real sample: MQSim's tpcc-small TPC-C trace (7,000 requests; lineage unverified), tiled up to the seed's 0.65 GB of tpcc-mysql data and looped",
+        sample="mqsim-tpcc-small.trace.gz",
+    ),
+    Workload(
+        "tpcc-standin",
+        "stand-in",
+        0.65e9,
+        "stand-in for the full tpcc-mysql trace: 0.65 GB (seed 003 Table 1), 62.6 % reads and 8 KiB requests (the sample's), "
+        "every access to a 38 % region (the share of its footprint the sample writes), the rest static",
+        read_fraction=0.626,
+        sizes=((8192, 1.0),),
+        hot_space_fraction=0.38,
+        hot_access_fraction=1.0,
+    ),
+    Workload(
+        "prxy_1",
+        "stand-in",
+        0.65e9,
+        "stand-in for MSR prxy_1 (STANDINS.md): 99 % of accesses to 5 % of the space (published byte-LRU hit ratio 0.99), "
+        "35 % writes, 4-32 KiB (prxy_0's sizes); scaled to the same data size as tpcc so that the arrays compare",
+        read_fraction=0.65,
+        sizes=((4096, 0.88), (8192, 0.08), (32768, 0.04)),
+        hot_space_fraction=0.05,
+        hot_access_fraction=0.99,
+    ),
 )
 
 
@@ -150,8 +171,16 @@ def array(kind: str, blocks: int, tlc_chips: int = MAIN_TLC_CHIPS, rounds: int =
         mlc = dict(_preset_tiers()["mlc"], chips=CHIPS, channels=CHIPS, blocks_per_plane=blocks)
         return spare + [f"device.tiers={{ mlc = {_inline(mlc)} }}", 'placement={ policy = "single" }']
     mlc_chips = CHIPS - tlc_chips
-    split = [f"device.tiers.mlc.chips={mlc_chips}", f"device.tiers.mlc.channels={mlc_chips}", f"device.tiers.tlc.chips={tlc_chips}", f"device.tiers.tlc.channels={tlc_chips}",
-             f"device.tiers.mlc.blocks_per_plane={blocks}", f"device.tiers.tlc.blocks_per_plane={blocks}", 'device.tiers.tlc.overwrite_target="write_tier"', *spare]
+    split = [
+        f"device.tiers.mlc.chips={mlc_chips}",
+        f"device.tiers.mlc.channels={mlc_chips}",
+        f"device.tiers.tlc.chips={tlc_chips}",
+        f"device.tiers.tlc.channels={tlc_chips}",
+        f"device.tiers.mlc.blocks_per_plane={blocks}",
+        f"device.tiers.tlc.blocks_per_plane={blocks}",
+        'device.tiers.tlc.overwrite_target="write_tier"',
+        *spare,
+    ]
     if kind == "conventional":
         return split + ['placement.policy="migrate_on_collect"']
     return split + ['placement.policy="rr_fdca"', f"placement.max_screening_rounds={rounds}"]
@@ -198,7 +227,15 @@ def plan_workloads(traces: Mapping[str, Path] | None = None, scale: float = 1.0,
             description = workload.basis + f" ({tiles} copies)" if workload.name not in traces else f"full trace given by the user: {path}"
             plans.append(Plan(workload, overrides, "host.loops", Window(loops, measured_loops), description))
         else:
-            plans.append(Plan(workload, _synthetic(workload), "workload.synthetic.requests", Window(max(1000, round(300_000 * scale)), max(1000, round(100_000 * scale))), workload.basis))
+            plans.append(
+                Plan(
+                    workload,
+                    _synthetic(workload),
+                    "workload.synthetic.requests",
+                    Window(max(1000, round(300_000 * scale)), max(1000, round(100_000 * scale))),
+                    workload.basis,
+                )
+            )
     return plans
 
 
@@ -214,7 +251,9 @@ def points_of(plans: Sequence[Plan]) -> dict[str, list[str]]:
         blocks = blocks_for(plan.workload.data_bytes, fill)
         half = plan.window.warm + plan.window.measured // 2
         for window, count in (("warm", plan.window.warm), ("half", half), ("full", plan.window.warm + plan.window.measured)):
-            label = _label(study, plan.workload.name, kind, fill, tlc if kind != "mlc_only" else 0, rounds if kind == "rr_fdca" else 0, cold, window)
+            label = _label(
+                study, plan.workload.name, kind, fill, tlc if kind != "mlc_only" else 0, rounds if kind == "rr_fdca" else 0, cold, window
+            )
             points[label] = workload_overrides + array(kind, blocks, tlc, rounds) + [f"{plan.window_key}={count}"]
 
     for plan in plans:
@@ -236,11 +275,29 @@ def points_of(plans: Sequence[Plan]) -> dict[str, list[str]]:
             for cold in COLD_ACCESS:
                 if cold != 0.0:
                     for kind in ("mlc_only", "conventional", "rr_fdca"):
-                        add("cold", plan, kind, MAIN_FILL, MAIN_TLC_CHIPS, 1, _synthetic(plan.workload, cold, COLD_STUDY_WRITTEN_SHARE), cold=f"{cold}@{COLD_STUDY_WRITTEN_SHARE}")
+                        add(
+                            "cold",
+                            plan,
+                            kind,
+                            MAIN_FILL,
+                            MAIN_TLC_CHIPS,
+                            1,
+                            _synthetic(plan.workload, cold, COLD_STUDY_WRITTEN_SHARE),
+                            cold=f"{cold}@{COLD_STUDY_WRITTEN_SHARE}",
+                        )
             for share in WRITTEN_SHARES:
                 if share != plan.workload.hot_space_fraction:
                     for kind in ("mlc_only", "conventional", "rr_fdca"):
-                        add("written", plan, kind, MAIN_FILL, MAIN_TLC_CHIPS, 1, _synthetic(plan.workload, written_share=share), cold=f"w{share}")
+                        add(
+                            "written",
+                            plan,
+                            kind,
+                            MAIN_FILL,
+                            MAIN_TLC_CHIPS,
+                            1,
+                            _synthetic(plan.workload, written_share=share),
+                            cold=f"w{share}",
+                        )
     return points
 
 
@@ -256,15 +313,27 @@ def exchange_points(scale: float = 1.0) -> dict[str, list[str]]:
     (the chip read-only, drained by overwrites, GC and background moves while the host runs)."""
     blocks = max(64, round(EXCHANGE_BLOCKS * min(1.0, scale)))
     span = int(blocks * 4 * MLC_PAGES_PER_BLOCK * PAGE_BYTES * 0.95) // PAGE_BYTES * PAGE_BYTES
-    workload = [f"device.tiers.mlc.blocks_per_plane={blocks}", f"device.tiers.tlc.blocks_per_plane={blocks}", f"workload.synthetic.span_bytes={span}",
-                'workload.synthetic.address={ distribution = "hot_cold", hot_space_fraction = 0.02, hot_access_fraction = 1.0 }',
-                f"workload.synthetic.requests={max(2000, round(100_000 * scale))}"]
-    return {f"exchange|{action}": workload + [f'events=[{{at_ns={EXCHANGE_AT_NS}, action="{action}", chip=1}}]'] for action in EXCHANGE_ACTIONS}
+    workload = [
+        f"device.tiers.mlc.blocks_per_plane={blocks}",
+        f"device.tiers.tlc.blocks_per_plane={blocks}",
+        f"workload.synthetic.span_bytes={span}",
+        'workload.synthetic.address={ distribution = "hot_cold", hot_space_fraction = 0.02, hot_access_fraction = 1.0 }',
+        f"workload.synthetic.requests={max(2000, round(100_000 * scale))}",
+    ]
+    return {
+        f"exchange|{action}": workload + [f'events=[{{at_ns={EXCHANGE_AT_NS}, action="{action}", chip=1}}]'] for action in EXCHANGE_ACTIONS
+    }
 
 
 def build_sweep(plans: Sequence[Plan], scale: float = 1.0) -> Sweep:
     common = ["ftl.precondition.enabled=true", "ftl.precondition.overwrite_passes=0", "verification.integrity_oracle=false"]
-    return Sweep(name="seed004-tlc-mlc", base=PRESET, common=common, cases={"point": {**points_of(plans), **exchange_points(scale)}}, origin="reproduce tlc-mlc")
+    return Sweep(
+        name="seed004-tlc-mlc",
+        base=PRESET,
+        common=common,
+        cases={"point": {**points_of(plans), **exchange_points(scale)}},
+        origin="reproduce tlc-mlc",
+    )
 
 
 def exchange_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -278,14 +347,18 @@ def exchange_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         if row["status"] == "ok":
             result = json.loads(row["result_json"])
             event, dead = result["events"][0], result["dead_time"]
-            entry.update({
-                "valid_gb_at_fire": event["valid_pages_at_fire"] * PAGE_BYTES / 1e9,
-                "suspended_s": event["suspended_ns"] / 1e9,
-                "longest_host_stall_s": (dead.get("longest_host_stall_us") or 0.0) / 1e6,
-                "longest_background_run_s": dead["longest_background_span_us"] / 1e6,
-                "chip_empty_after_s": (event["emptied_at_ns"] - event["fired_at_ns"]) / 1e9 if event["emptied_at_ns"] is not None else None,
-                "pages_moved": event["pages_moved"],
-            })
+            entry.update(
+                {
+                    "valid_gb_at_fire": event["valid_pages_at_fire"] * PAGE_BYTES / 1e9,
+                    "suspended_s": event["suspended_ns"] / 1e9,
+                    "longest_host_stall_s": (dead.get("longest_host_stall_us") or 0.0) / 1e6,
+                    "longest_background_run_s": dead["longest_background_span_us"] / 1e6,
+                    "chip_empty_after_s": (event["emptied_at_ns"] - event["fired_at_ns"]) / 1e9
+                    if event["emptied_at_ns"] is not None
+                    else None,
+                    "pages_moved": event["pages_moved"],
+                }
+            )
         table.append(entry)
     return sorted(table, key=lambda r: r["method"])
 
@@ -304,7 +377,9 @@ def _totals(result: Mapping[str, Any]) -> dict[str, float]:
     for name in ("mlc", "tlc"):
         tier = tiers.get(name)
         totals[f"{name}_erases"] = tier["flash"]["block_erases"] if tier else 0.0
-        totals[f"{name}_blocks"] = tier["chips"] * tier["dies_per_chip"] * tier["planes_per_die"] * tier["blocks_per_plane"] if tier else 0.0
+        totals[f"{name}_blocks"] = (
+            tier["chips"] * tier["dies_per_chip"] * tier["planes_per_die"] * tier["blocks_per_plane"] if tier else 0.0
+        )
     return totals
 
 
@@ -349,9 +424,16 @@ def rows_of(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     table = []
     for key, pair in sorted(by_label.items()):
         study, workload, kind, fill, tlc, rounds, cold = key.split("|")
-        entry: dict[str, Any] = {"study": study, "workload": workload, "array": kind, "fill": float(fill), "tlc_chips": int(tlc), "max_screening_rounds": int(rounds),
-                                 "cold_access": float(cold.split("@")[0]) if "@" in cold else None,
-                                 "written_share": float(cold[1:]) if cold.startswith("w") else float(cold.split("@")[1]) if "@" in cold else None}
+        entry: dict[str, Any] = {
+            "study": study,
+            "workload": workload,
+            "array": kind,
+            "fill": float(fill),
+            "tlc_chips": int(tlc),
+            "max_screening_rounds": int(rounds),
+            "cold_access": float(cold.split("@")[0]) if "@" in cold else None,
+            "written_share": float(cold[1:]) if cold.startswith("w") else float(cold.split("@")[1]) if "@" in cold else None,
+        }
         entry.update(_window_row(pair.get("warm"), pair.get("full")))
         full = pair.get("full")
         if full is not None and full["status"] == "ok":
@@ -363,8 +445,18 @@ def rows_of(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     main_rows = [r for r in table if r["study"] == "main"]
     for entry in table:
         # Versus the all-MLC array of the same workload, fill and cold access.
-        base = next((r for r in table if r["array"] == "mlc_only" and r["workload"] == entry["workload"] and r["fill"] == entry["fill"] and r["cold_access"] == entry["cold_access"]
-                     and r["written_share"] == entry["written_share"]), None)
+        base = next(
+            (
+                r
+                for r in table
+                if r["array"] == "mlc_only"
+                and r["workload"] == entry["workload"]
+                and r["fill"] == entry["fill"]
+                and r["cold_access"] == entry["cold_access"]
+                and r["written_share"] == entry["written_share"]
+            ),
+            None,
+        )
         for key in ("write_mbps", "energy_j_per_gb", "mlc_erases_per_block"):
             value, reference = entry.get(key), base.get(key) if base else None
             entry[f"{key}_vs_mlc_only"] = value / reference - 1.0 if value is not None and reference else None
@@ -380,7 +472,9 @@ SEARCH_AXES = (("tlc_chips", 1, CHIPS - 1, 4), ("max_screening_rounds", 1, 8, 4)
 SEARCH_ROUNDS = 2
 
 
-def search_best_array(plan: Plan, out: Path, *, scheduler: str | None = None, workers: int | None = None, progress: Callable[..., object] | None = None) -> tuple[Any, list[dict[str, Any]]]:
+def search_best_array(
+    plan: Plan, out: Path, *, scheduler: str | None = None, workers: int | None = None, progress: Callable[..., object] | None = None
+) -> tuple[Any, list[dict[str, Any]]]:
     """Finds the TLC share and N_RDSMAX of the fastest RR-FDCA array for one workload (each evaluation
     a steady-state window: three stored runs). Returns the search result and its rows."""
     from ssdlab.optimize import Axis, search
@@ -397,7 +491,13 @@ def search_best_array(plan: Plan, out: Path, *, scheduler: str | None = None, wo
             tlc, rounds = int(point["tlc_chips"]), int(point["max_screening_rounds"])
             for window, count in (("warm", plan.window.warm), ("half", half), ("full", plan.window.warm + plan.window.measured)):
                 cases[_label(tlc, rounds, window)] = plan.overrides + array("rr_fdca", blocks, tlc, rounds) + [f"{plan.window_key}={count}"]
-        sweep = Sweep(name=f"seed004-search-{plan.workload.name}", base=PRESET, common=common, cases={"point": cases}, origin=f"reproduce tlc-mlc search {plan.workload.name}")
+        sweep = Sweep(
+            name=f"seed004-search-{plan.workload.name}",
+            base=PRESET,
+            common=common,
+            cases={"point": cases},
+            origin=f"reproduce tlc-mlc search {plan.workload.name}",
+        )
         outcome = run_sweep(sweep, out / "search" / plan.workload.name, scheduler=scheduler, workers=workers, progress=progress)
         by_label = {row["point.point"]: row for row in outcome.rows}
         values: list[float | None] = []
@@ -409,12 +509,24 @@ def search_best_array(plan: Plan, out: Path, *, scheduler: str | None = None, wo
         return values
 
     result = search(axes, evaluate, maximize=True, rounds=SEARCH_ROUNDS)
-    rows = [dict(row, workload=plan.workload.name, settled=settled.get((int(row["tlc_chips"]), int(row["max_screening_rounds"])))) for row in result.rows()]
+    rows = [
+        dict(row, workload=plan.workload.name, settled=settled.get((int(row["tlc_chips"]), int(row["max_screening_rounds"]))))
+        for row in result.rows()
+    ]
     return result, rows
 
 
-def reproduce(out_dir: str | Path, *, traces: Mapping[str, Path] | None = None, scale: float = 1.0, workloads: Sequence[str] | None = None, scheduler: str | None = None,
-              workers: int | None = None, progress: Callable[..., object] | None = None, search_best: bool = True) -> report.Reproduction:
+def reproduce(
+    out_dir: str | Path,
+    *,
+    traces: Mapping[str, Path] | None = None,
+    scale: float = 1.0,
+    workloads: Sequence[str] | None = None,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    progress: Callable[..., object] | None = None,
+    search_best: bool = True,
+) -> report.Reproduction:
     """Runs the grid (resuming a previous run in ``out_dir``), writes the table, figures and report."""
     if not 0.0 < scale <= 10.0:
         raise SweepError(f"--scale {scale}: must be in (0, 10]")
@@ -433,7 +545,15 @@ def reproduce(out_dir: str | Path, *, traces: Mapping[str, Path] | None = None, 
             searched += rows
             figures[f"search-{plan.workload.name}"] = _search_figure(rows, out / f"search-{plan.workload.name}", plan.workload.name)
     text = _report(plans, table, figures, outcome, scheduler, exchange, searched)
-    return report.finish(out, tables={"": table, "exchange": exchange, "search": searched}, main="", report_text=text, summary=main_table(table), figures=figures, outcomes=(outcome,))
+    return report.finish(
+        out,
+        tables={"": table, "exchange": exchange, "search": searched},
+        main="",
+        report_text=text,
+        summary=main_table(table),
+        figures=figures,
+        outcomes=(outcome,),
+    )
 
 
 def _search_figure(rows: Sequence[Mapping[str, Any]], stem: Path, workload: str) -> Path:
@@ -442,11 +562,15 @@ def _search_figure(rows: Sequence[Mapping[str, Any]], stem: Path, workload: str)
 
     fig, axis = plotting.figure()
     done = [r for r in rows if r["objective"] is not None]
-    points = axis.scatter([r["tlc_chips"] for r in done], [r["max_screening_rounds"] for r in done], c=[r["objective"] for r in done], cmap="viridis", s=80)
+    points = axis.scatter(
+        [r["tlc_chips"] for r in done], [r["max_screening_rounds"] for r in done], c=[r["objective"] for r in done], cmap="viridis", s=80
+    )
     fig.colorbar(points, ax=axis, label="steady-state write MB/s")
     for r in done:
         if r["best"]:
-            axis.scatter([r["tlc_chips"]], [r["max_screening_rounds"]], marker="*", s=320, facecolors="none", edgecolors="red", label="best")
+            axis.scatter(
+                [r["tlc_chips"]], [r["max_screening_rounds"]], marker="*", s=320, facecolors="none", edgecolors="red", label="best"
+            )
             axis.legend()
     axis.set_xlabel("TLC chips of 8")
     axis.set_ylabel("N_RDSMAX")
@@ -465,12 +589,24 @@ def _name(row: Mapping[str, Any]) -> str:
 
 def main_table(table: Sequence[Mapping[str, Any]]) -> str:
     rows = [dict(r, array_name=_name(r)) for r in table if r["study"] == "main"]
-    return report.markdown_table(rows, [
-        ("workload", "workload", "text"), ("array", "array_name", "text"), ("write MB/s", "write_mbps", "num"), ("vs all-MLC", "write_mbps_vs_mlc_only", "pct"),
-        ("energy J/GB", "energy_j_per_gb", "num"), ("vs all-MLC", "energy_j_per_gb_vs_mlc_only", "pct"), ("MLC erases/block", "mlc_erases_per_block", "ratio"),
-        ("vs all-MLC", "mlc_erases_per_block_vs_mlc_only", "pct"), ("TLC/MLC W/E", "tlc_mlc_we_ratio", "ratio"), ("WA", "write_amplification", "ratio"),
-        ("block-modify-writes", "block_modify_writes", "int"), ("settled", "settled", "text"), ("status", "status", "text"),
-    ])
+    return report.markdown_table(
+        rows,
+        [
+            ("workload", "workload", "text"),
+            ("array", "array_name", "text"),
+            ("write MB/s", "write_mbps", "num"),
+            ("vs all-MLC", "write_mbps_vs_mlc_only", "pct"),
+            ("energy J/GB", "energy_j_per_gb", "num"),
+            ("vs all-MLC", "energy_j_per_gb_vs_mlc_only", "pct"),
+            ("MLC erases/block", "mlc_erases_per_block", "ratio"),
+            ("vs all-MLC", "mlc_erases_per_block_vs_mlc_only", "pct"),
+            ("TLC/MLC W/E", "tlc_mlc_we_ratio", "ratio"),
+            ("WA", "write_amplification", "ratio"),
+            ("block-modify-writes", "block_modify_writes", "int"),
+            ("settled", "settled", "text"),
+            ("status", "status", "text"),
+        ],
+    )
 
 
 def _dead_time_figure(exchange: Sequence[Mapping[str, Any]], stem: Path) -> Path:
@@ -481,7 +617,10 @@ def _dead_time_figure(exchange: Sequence[Mapping[str, Any]], stem: Path) -> Path
 
     rows = {row["method"]: row for row in exchange if row["status"] == "ok"}
     labels, values, colours = [], [], []
-    for method, field, name in (("suspend_and_copy", "suspended_s", "suspend and copy"), ("retire_chip", "longest_host_stall_s", "read-only drain")):
+    for method, field, name in (
+        ("suspend_and_copy", "suspended_s", "suspend and copy"),
+        ("retire_chip", "longest_host_stall_s", "read-only drain"),
+    ):
         if method in rows:
             labels.append(f"{name}\nssdlab ({rows[method]['valid_gb_at_fire']:.1f} GB)")
             values.append(max(rows[method][field] or 0.0, 1e-4))
@@ -511,46 +650,128 @@ def write_figures(table: Sequence[Mapping[str, Any]], out: Path) -> dict[str, Pa
     # Fig. 11: N_RDSMAX.
     series = {}
     for workload in workloads:
-        rows = sorted((r for r in ok if r["study"] == "main" and r["workload"] == workload and r["array"] == "rr_fdca"), key=lambda r: r["max_screening_rounds"])
+        rows = sorted(
+            (r for r in ok if r["study"] == "main" and r["workload"] == workload and r["array"] == "rr_fdca"),
+            key=lambda r: r["max_screening_rounds"],
+        )
         series[workload] = ([r["max_screening_rounds"] for r in rows], [r["write_mbps_vs_mlc_only"] for r in rows])
-    figures["fig11"] = plotting.line_chart(series, out / "fig11-screening-rounds", xlabel="N_RDSMAX", ylabel="write throughput vs all-MLC", title="Seed 004 Fig. 11: RR-FDCA, threshold of N_RDS")[0]
+    figures["fig11"] = plotting.line_chart(
+        series,
+        out / "fig11-screening-rounds",
+        xlabel="N_RDSMAX",
+        ylabel="write throughput vs all-MLC",
+        title="Seed 004 Fig. 11: RR-FDCA, threshold of N_RDS",
+    )[0]
     # Fig. 12: TLC share.
     series = {}
     for workload in workloads:
         for kind in ("rr_fdca", "conventional"):
-            rows = sorted((r for r in ok if r["workload"] == workload and r["array"] == kind and r["max_screening_rounds"] in (0, 1) and r["fill"] == MAIN_FILL and r["cold_access"] is None
-                           and r["study"] in ("main", "tlc_share")), key=lambda r: r["tlc_chips"])
-            series[f"{workload} {ARRAY_NAMES[kind]}"] = ([r["tlc_chips"] / CHIPS for r in rows], [r["write_mbps_vs_mlc_only"] for r in rows])
-    figures["fig12"] = plotting.line_chart(series, out / "fig12-tlc-share", xlabel="TLC share of the 8 chips", ylabel="write throughput vs all-MLC", title="Seed 004 Fig. 12: TLC/MLC capacity ratio")[0]
+            rows = sorted(
+                (
+                    r
+                    for r in ok
+                    if r["workload"] == workload
+                    and r["array"] == kind
+                    and r["max_screening_rounds"] in (0, 1)
+                    and r["fill"] == MAIN_FILL
+                    and r["cold_access"] is None
+                    and r["study"] in ("main", "tlc_share")
+                ),
+                key=lambda r: r["tlc_chips"],
+            )
+            series[f"{workload} {ARRAY_NAMES[kind]}"] = (
+                [r["tlc_chips"] / CHIPS for r in rows],
+                [r["write_mbps_vs_mlc_only"] for r in rows],
+            )
+    figures["fig12"] = plotting.line_chart(
+        series,
+        out / "fig12-tlc-share",
+        xlabel="TLC share of the 8 chips",
+        ylabel="write throughput vs all-MLC",
+        title="Seed 004 Fig. 12: TLC/MLC capacity ratio",
+    )[0]
     # Fig. 10: mapped pages by write-count class and tier at the end of the run.
     for workload in workloads:
-        rows = [r for r in ok if r["study"] == "main" and r["workload"] == workload and r.get("write_heat") and r["max_screening_rounds"] in (0, 1)]
+        rows = [
+            r
+            for r in ok
+            if r["study"] == "main" and r["workload"] == workload and r.get("write_heat") and r["max_screening_rounds"] in (0, 1)
+        ]
         if rows:
             figures[f"fig10-{workload}"] = _heat_figure(rows, out / f"fig10-write-heat-{workload}", workload)
     # Regimes: array fill and cold data.
     series = {}
     for workload in workloads:
         for kind in ("mlc_only", "rr_fdca"):
-            rows = sorted((r for r in ok if r["workload"] == workload and r["array"] == kind and r["study"] in ("main", "fill") and r["max_screening_rounds"] in (0, 1) and r["tlc_chips"] in (0, MAIN_TLC_CHIPS)
-                           and r["cold_access"] is None), key=lambda r: r["fill"])
+            rows = sorted(
+                (
+                    r
+                    for r in ok
+                    if r["workload"] == workload
+                    and r["array"] == kind
+                    and r["study"] in ("main", "fill")
+                    and r["max_screening_rounds"] in (0, 1)
+                    and r["tlc_chips"] in (0, MAIN_TLC_CHIPS)
+                    and r["cold_access"] is None
+                ),
+                key=lambda r: r["fill"],
+            )
             series[f"{workload} {ARRAY_NAMES[kind]}"] = ([r["fill"] for r in rows], [r["write_mbps"] for r in rows])
-    figures["fill"] = plotting.line_chart(series, out / "regime-fill", xlabel="data / all-MLC raw capacity", ylabel="write MB/s (steady state)", title="Where RR-FDCA wins: array fill")[0]
-    cold_rows = [r for r in ok if r["workload"] == "tpcc-standin" and r["fill"] == MAIN_FILL and r["tlc_chips"] in (0, MAIN_TLC_CHIPS) and r["max_screening_rounds"] in (0, 1)
-                 and r["written_share"] == COLD_STUDY_WRITTEN_SHARE and r["study"] in ("cold", "written")]
+    figures["fill"] = plotting.line_chart(
+        series,
+        out / "regime-fill",
+        xlabel="data / all-MLC raw capacity",
+        ylabel="write MB/s (steady state)",
+        title="Where RR-FDCA wins: array fill",
+    )[0]
+    cold_rows = [
+        r
+        for r in ok
+        if r["workload"] == "tpcc-standin"
+        and r["fill"] == MAIN_FILL
+        and r["tlc_chips"] in (0, MAIN_TLC_CHIPS)
+        and r["max_screening_rounds"] in (0, 1)
+        and r["written_share"] == COLD_STUDY_WRITTEN_SHARE
+        and r["study"] in ("cold", "written")
+    ]
     series = {}
     for kind in ("mlc_only", "conventional", "rr_fdca"):
         rows = sorted((r for r in cold_rows if r["array"] == kind), key=lambda r: r["cold_access"] or 0.0)
         series[ARRAY_NAMES[kind]] = ([max(r["cold_access"] or 0.0, 1e-4) for r in rows], [r["write_mbps"] for r in rows])
-    written_rows = [r for r in ok if r["workload"] == "tpcc-standin" and r["fill"] == MAIN_FILL and r["tlc_chips"] in (0, MAIN_TLC_CHIPS) and r["max_screening_rounds"] in (0, 1)
-                    and r["cold_access"] is None and r["study"] in ("written", "main")]
+    written_rows = [
+        r
+        for r in ok
+        if r["workload"] == "tpcc-standin"
+        and r["fill"] == MAIN_FILL
+        and r["tlc_chips"] in (0, MAIN_TLC_CHIPS)
+        and r["max_screening_rounds"] in (0, 1)
+        and r["cold_access"] is None
+        and r["study"] in ("written", "main")
+    ]
     written_series = {}
     for kind in ("mlc_only", "conventional", "rr_fdca"):
         rows = sorted((r for r in written_rows if r["array"] == kind), key=lambda r: r["written_share"] or WORKLOADS[1].hot_space_fraction)
-        written_series[ARRAY_NAMES[kind]] = ([r["written_share"] or WORKLOADS[1].hot_space_fraction for r in rows], [r["write_mbps"] for r in rows])
-    figures["written"] = plotting.line_chart(written_series, out / "regime-written-share", xlabel="share of the span the workload writes (the rest static)", ylabel="write MB/s (steady state)",
-                                             title="Where RR-FDCA wins: how much of the data is rewritten", logy=True)[0]
-    figures["cold"] = plotting.line_chart(series, out / "regime-cold-data", xlabel="share of accesses to the static region (0 drawn at 1e-4)", ylabel="write MB/s (steady state)",
-                                          title="Where RR-FDCA wins: how static the cold data is", logx=True, logy=True)[0]
+        written_series[ARRAY_NAMES[kind]] = (
+            [r["written_share"] or WORKLOADS[1].hot_space_fraction for r in rows],
+            [r["write_mbps"] for r in rows],
+        )
+    figures["written"] = plotting.line_chart(
+        written_series,
+        out / "regime-written-share",
+        xlabel="share of the span the workload writes (the rest static)",
+        ylabel="write MB/s (steady state)",
+        title="Where RR-FDCA wins: how much of the data is rewritten",
+        logy=True,
+    )[0]
+    figures["cold"] = plotting.line_chart(
+        series,
+        out / "regime-cold-data",
+        xlabel="share of accesses to the static region (0 drawn at 1e-4)",
+        ylabel="write MB/s (steady state)",
+        title="Where RR-FDCA wins: how static the cold data is",
+        logx=True,
+        logy=True,
+    )[0]
     return figures
 
 
@@ -576,17 +797,40 @@ def _heat_figure(rows: Sequence[Mapping[str, Any]], stem: Path, workload: str) -
     return plotting.save(fig, stem)[0]
 
 
-def _report(plans: Sequence[Plan], table: Sequence[Mapping[str, Any]], figures: Mapping[str, Path], outcome: Any, scheduler: str | None,
-            exchange: Sequence[Mapping[str, Any]] = (), searched: Sequence[Mapping[str, Any]] = ()) -> str:
+def _report(
+    plans: Sequence[Plan],
+    table: Sequence[Mapping[str, Any]],
+    figures: Mapping[str, Path],
+    outcome: Any,
+    scheduler: str | None,
+    exchange: Sequence[Mapping[str, Any]] = (),
+    searched: Sequence[Mapping[str, Any]] = (),
+) -> str:
     def pick(workload: str, kind: str, rounds: int = 1) -> Mapping[str, Any] | None:
-        return next((r for r in table if r["study"] == "main" and r["workload"] == workload and r["array"] == kind and r["max_screening_rounds"] in (0, rounds)), None)
+        return next(
+            (
+                r
+                for r in table
+                if r["study"] == "main" and r["workload"] == workload and r["array"] == kind and r["max_screening_rounds"] in (0, rounds)
+            ),
+            None,
+        )
 
     def value(row: Mapping[str, Any] | None, key: str, kind: str) -> str:
         return fmt(row.get(key) if row else None, kind)
 
     def best_share_row(workload: str) -> Mapping[str, Any] | None:
-        rows = [r for r in table if r["workload"] == workload and r["array"] == "rr_fdca" and r["max_screening_rounds"] == 1 and r["fill"] == MAIN_FILL and r["cold_access"] is None
-                and r["study"] in ("main", "tlc_share") and r["write_mbps"] is not None]
+        rows = [
+            r
+            for r in table
+            if r["workload"] == workload
+            and r["array"] == "rr_fdca"
+            and r["max_screening_rounds"] == 1
+            and r["fill"] == MAIN_FILL
+            and r["cold_access"] is None
+            and r["study"] in ("main", "tlc_share")
+            and r["write_mbps"] is not None
+        ]
         return max(rows, key=lambda r: r["write_mbps"]) if rows else None
 
     def best_share(workload: str) -> str:
@@ -603,51 +847,100 @@ def _report(plans: Sequence[Plan], table: Sequence[Mapping[str, Any]], figures: 
         best = best_share_row(workload)
         if best is None:
             return "n/a"
-        return (f"{fmt(bit_cost_vs_mlc_only(best['tlc_chips'], 1.0), 'pct')} (equal chip prices); "
-                f"{fmt(bit_cost_vs_mlc_only(best['tlc_chips'], implied_price), 'pct')} (TLC chip at {implied_price:.2f} MLC chips)")
+        return (
+            f"{fmt(bit_cost_vs_mlc_only(best['tlc_chips'], 1.0), 'pct')} (equal chip prices); "
+            f"{fmt(bit_cost_vs_mlc_only(best['tlc_chips'], implied_price), 'pct')} (TLC chip at {implied_price:.2f} MLC chips)"
+        )
 
     lines = [
-        "# Seed 004 reproduction: TLC/MLC mix-and-match with RR-FDCA", "",
-        provenance("ssdlab reproduce tlc-mlc", outcome, scheduler), "",
+        "# Seed 004 reproduction: TLC/MLC mix-and-match with RR-FDCA",
+        "",
+        provenance("ssdlab reproduce tlc-mlc", outcome, scheduler),
+        "",
         "**Media.** The seed's Table I is missing from its text copy. The preset `seed004-tlc-mlc` replaces it with SPEC §7's sourced defaults "
         "(MLC 8 KiB pages, 256 pages/block, 75/1300 us read/program, 3.8 ms erase, 3000 P/E; TLC 384 pages/block, 58/75/107 us reads, 3510 us program, "
         "1000 P/E, block-unit writes; energy 3.3 V x 25 mA while busy). Chip size is ours (see the fill study). "
         "Chip prices went with the missing table: bit costs are given at equal MLC and TLC chip prices and at the TLC price "
-        f"that makes the seed's 87.5 % TLC array 71 % cheaper per bit ({implied_price:.2f} MLC chips).", "",
+        f"that makes the seed's 87.5 % TLC array 71 % cheaper per bit ({implied_price:.2f} MLC chips).",
+        "",
         "**Measurement.** Steady state: each point is run with a warm-up, with the warm-up plus half the measured window and with the whole window; every figure "
         "is the difference of the first and last (write bytes over the host's time, flash programs, erases and energy of the window). `settled` says whether the "
         "window's two halves wrote at rates within 25 % of each other; a point that is not settled still carries warm-up work (for example block-modify-writes "
-        "booked before the window) and its figures are not a steady state.", "",
-        "## Workloads", "",
+        "booked before the window) and its figures are not a steady state.",
+        "",
+        "## Workloads",
+        "",
     ]
     for plan in plans:
-        lines.append(f"- **{plan.workload.name}** ({plan.workload.kind}): {plan.description}; warm-up {plan.window.warm:,} and window {plan.window.measured:,} "
-                     f"{'loops' if plan.window_key == 'host.loops' else 'requests'}.")
-    lines += ["", "## Seed vs ssdlab (N_RDSMAX = 1, 4 TLC of 8 chips, data = 60 % of the all-MLC array)", "",
-              "| figure | seed | " + " | ".join(plan.workload.name for plan in plans) + " |", "|---|---|" + "---|" * len(plans)]
-    for label, key, seed in (("write throughput vs all-MLC", "write_mbps_vs_mlc_only", SEED["write_throughput"]), ("write energy vs all-MLC", "energy_j_per_gb_vs_mlc_only", SEED["write_energy"]),
-                             ("MLC W/E cycles vs all-MLC", "mlc_erases_per_block_vs_mlc_only", SEED["mlc_erases"])):
-        lines.append(f"| {label} | {fmt(seed, 'pct')} | " + " | ".join(value(pick(plan.workload.name, 'rr_fdca'), key, 'pct') for plan in plans) + " |")
-    lines.append("| N_W/E,TLC / N_W/E,MLC | < 0.01 | " + " | ".join(value(pick(plan.workload.name, 'rr_fdca'), 'tlc_mlc_we_ratio', 'ratio') for plan in plans) + " |")
-    lines.append("| best TLC share (Fig. 12) | 50 % (tpcc), 87.5 % (prxy_1) | " + " | ".join(best_share(plan.workload.name) for plan in plans) + " |")
-    lines.append("| bit cost vs all-MLC at that share (Table II) | -71 % (prxy_1, 87.5 % TLC) | " + " | ".join(best_share_cost(plan.workload.name) for plan in plans) + " |")
-    lines.append("| conventional array vs all-MLC | worse (throughput and energy) | " + " | ".join(value(pick(plan.workload.name, 'conventional'), 'write_mbps_vs_mlc_only', 'pct') for plan in plans) + " |")
+        lines.append(
+            f"- **{plan.workload.name}** ({plan.workload.kind}): {plan.description}; warm-up {plan.window.warm:,} and window {plan.window.measured:,} "
+            f"{'loops' if plan.window_key == 'host.loops' else 'requests'}."
+        )
+    lines += [
+        "",
+        "## Seed vs ssdlab (N_RDSMAX = 1, 4 TLC of 8 chips, data = 60 % of the all-MLC array)",
+        "",
+        "| figure | seed | " + " | ".join(plan.workload.name for plan in plans) + " |",
+        "|---|---|" + "---|" * len(plans),
+    ]
+    for label, key, seed in (
+        ("write throughput vs all-MLC", "write_mbps_vs_mlc_only", SEED["write_throughput"]),
+        ("write energy vs all-MLC", "energy_j_per_gb_vs_mlc_only", SEED["write_energy"]),
+        ("MLC W/E cycles vs all-MLC", "mlc_erases_per_block_vs_mlc_only", SEED["mlc_erases"]),
+    ):
+        lines.append(
+            f"| {label} | {fmt(seed, 'pct')} | "
+            + " | ".join(value(pick(plan.workload.name, "rr_fdca"), key, "pct") for plan in plans)
+            + " |"
+        )
+    lines.append(
+        "| N_W/E,TLC / N_W/E,MLC | < 0.01 | "
+        + " | ".join(value(pick(plan.workload.name, "rr_fdca"), "tlc_mlc_we_ratio", "ratio") for plan in plans)
+        + " |"
+    )
+    lines.append(
+        "| best TLC share (Fig. 12) | 50 % (tpcc), 87.5 % (prxy_1) | " + " | ".join(best_share(plan.workload.name) for plan in plans) + " |"
+    )
+    lines.append(
+        "| bit cost vs all-MLC at that share (Table II) | -71 % (prxy_1, 87.5 % TLC) | "
+        + " | ".join(best_share_cost(plan.workload.name) for plan in plans)
+        + " |"
+    )
+    lines.append(
+        "| conventional array vs all-MLC | worse (throughput and energy) | "
+        + " | ".join(value(pick(plan.workload.name, "conventional"), "write_mbps_vs_mlc_only", "pct") for plan in plans)
+        + " |"
+    )
     wins = [r for r in table if r["array"] == "rr_fdca" and r.get("settled") and (r.get("write_mbps_vs_mlc_only") or 0.0) > 0.0]
-    where = "; ".join(f"{r['workload']} at fill {r['fill']:.2f}, {r['tlc_chips']} TLC chips, N_RDSMAX {r['max_screening_rounds']}"
-                      + (f", cold access {r['cold_access']}" if r["cold_access"] is not None else "") + (f", written share {r['written_share']}" if r["written_share"] is not None else "")
-                      + f" ({fmt(r['write_mbps_vs_mlc_only'], 'pct')})" for r in wins)
+    where = "; ".join(
+        f"{r['workload']} at fill {r['fill']:.2f}, {r['tlc_chips']} TLC chips, N_RDSMAX {r['max_screening_rounds']}"
+        + (f", cold access {r['cold_access']}" if r["cold_access"] is not None else "")
+        + (f", written share {r['written_share']}" if r["written_share"] is not None else "")
+        + f" ({fmt(r['write_mbps_vs_mlc_only'], 'pct')})"
+        for r in wins
+    )
     unsettled = sum(1 for r in table if r["status"] == "ok" and not r.get("settled"))
-    lines += ["", "## Where the seed's headline holds", "",
-              f"Settled points where RR-FDCA writes faster than the all-MLC array: {where or 'none'}. "
-              f"{unsettled} of {len(table)} points did not settle within their window (their figures include warm-up work).",
-              "A host overwrite of data in TLC rewrites the other valid pages of its 384-page block, so any workload that rewrites data after it froze pays "
-              "hundreds of page programs per such write: every mixed array collapses when the cold data is not static (see the cold-data regime).", ""]
+    lines += [
+        "",
+        "## Where the seed's headline holds",
+        "",
+        f"Settled points where RR-FDCA writes faster than the all-MLC array: {where or 'none'}. "
+        f"{unsettled} of {len(table)} points did not settle within their window (their figures include warm-up work).",
+        "A host overwrite of data in TLC rewrites the other valid pages of its 384-page block, so any workload that rewrites data after it froze pays "
+        "hundreds of page programs per such write: every mixed array collapses when the cold data is not static (see the cold-data regime).",
+        "",
+    ]
     if searched:
-        lines += ["## The best array, searched", "",
-                  "TLC chips (1-7 of 8) and N_RDSMAX (1-8) searched together for the highest steady-state write throughput of RR-FDCA: a coarse 4 x 4 grid, "
-                  f"then {SEARCH_ROUNDS} rounds evaluating the neighbours of the best point at half the step (`search/table.parquet`; the surface is `search-WORKLOAD.png`). "
-                  "Seed: N_RDS = 1 best (Fig. 11), 50 % TLC for tpcc-mysql and 87.5 % for prxy_1 (Fig. 12).", "",
-                  "| workload | best TLC share | best N_RDSMAX | write MB/s | vs all-MLC | settled | points evaluated |", "|---|---|---|---|---|---|---|"]
+        lines += [
+            "## The best array, searched",
+            "",
+            "TLC chips (1-7 of 8) and N_RDSMAX (1-8) searched together for the highest steady-state write throughput of RR-FDCA: a coarse 4 x 4 grid, "
+            f"then {SEARCH_ROUNDS} rounds evaluating the neighbours of the best point at half the step (`search/table.parquet`; the surface is `search-WORKLOAD.png`). "
+            "Seed: N_RDS = 1 best (Fig. 11), 50 % TLC for tpcc-mysql and 87.5 % for prxy_1 (Fig. 12).",
+            "",
+            "| workload | best TLC share | best N_RDSMAX | write MB/s | vs all-MLC | settled | points evaluated |",
+            "|---|---|---|---|---|---|---|",
+        ]
         for plan in plans:
             rows = [r for r in searched if r["workload"] == plan.workload.name]
             best = next((r for r in rows if r["best"]), None)
@@ -656,23 +949,56 @@ def _report(plans: Sequence[Plan], table: Sequence[Mapping[str, Any]], figures: 
                 lines.append(f"| {plan.workload.name} | n/a | n/a | n/a | n/a | n/a | {len(rows)} |")
             else:
                 versus = best["objective"] / baseline - 1.0 if baseline and best["objective"] is not None else None
-                lines.append(f"| {plan.workload.name} | {int(best['tlc_chips'])}/{CHIPS} = {100 * best['tlc_chips'] / CHIPS:.1f} % | {int(best['max_screening_rounds'])} | "
-                             f"{fmt(best['objective'], 'num')} | {fmt(versus, 'pct')} | {best['settled']} | {len(rows)} |")
+                lines.append(
+                    f"| {plan.workload.name} | {int(best['tlc_chips'])}/{CHIPS} = {100 * best['tlc_chips'] / CHIPS:.1f} % | {int(best['max_screening_rounds'])} | "
+                    f"{fmt(best['objective'], 'num')} | {fmt(versus, 'pct')} | {best['settled']} | {len(rows)} |"
+                )
         lines.append("")
-    lines += ["## Chip exchange (Fig. 13-14)", "",
-              "Seed: with 8 GB of valid pages on the worn chip, the conventional exchange suspends the system for 960 s; the proposal (the chip read-only, "
-              "drained by overwrites and GC while the host runs) has ~200 ms of continuous dead time. Here MLC chip 1 of a larger array (chips of "
-              f"{EXCHANGE_BLOCKS} blocks) is exchanged at 1 s of the stand-in's run; `longest host stall` is the longest time a request waited with none "
-              "completing, `longest background run` the longest continuous background work on one die.", "",
-              report.markdown_table(exchange, [("method", "method", "text"), ("valid GB on the chip", "valid_gb_at_fire", "num"), ("suspended s", "suspended_s", "num"),
-                                               ("longest host stall s", "longest_host_stall_s", "ratio"), ("longest background run s", "longest_background_run_s", "num"),
-                                               ("chip empty after s", "chip_empty_after_s", "num"), ("status", "status", "text")]), ""]
+    lines += [
+        "## Chip exchange (Fig. 13-14)",
+        "",
+        "Seed: with 8 GB of valid pages on the worn chip, the conventional exchange suspends the system for 960 s; the proposal (the chip read-only, "
+        "drained by overwrites and GC while the host runs) has ~200 ms of continuous dead time. Here MLC chip 1 of a larger array (chips of "
+        f"{EXCHANGE_BLOCKS} blocks) is exchanged at 1 s of the stand-in's run; `longest host stall` is the longest time a request waited with none "
+        "completing, `longest background run` the longest continuous background work on one die.",
+        "",
+        report.markdown_table(
+            exchange,
+            [
+                ("method", "method", "text"),
+                ("valid GB on the chip", "valid_gb_at_fire", "num"),
+                ("suspended s", "suspended_s", "num"),
+                ("longest host stall s", "longest_host_stall_s", "ratio"),
+                ("longest background run s", "longest_background_run_s", "num"),
+                ("chip empty after s", "chip_empty_after_s", "num"),
+                ("status", "status", "text"),
+            ],
+        ),
+        "",
+    ]
     lines += ["", "## Every array (steady state)", "", main_table(table), "", "## Figures", ""]
     for name, path in figures.items():
         lines.append(f"- {name}: `{path.name}`")
-    lines += ["", "## Regimes", "", report.markdown_table([dict(r, array_name=_name(r)) for r in table if r["study"] in ("fill", "cold", "written")], [
-        ("study", "study", "text"), ("workload", "workload", "text"), ("array", "array_name", "text"), ("fill", "fill", "ratio"), ("cold access", "cold_access", "ratio"),
-        ("written share", "written_share", "ratio"),
-        ("write MB/s", "write_mbps", "num"), ("vs all-MLC", "write_mbps_vs_mlc_only", "pct"), ("WA", "write_amplification", "ratio"), ("settled", "settled", "text"),
-        ("status", "status", "text")]), ""]
+    lines += [
+        "",
+        "## Regimes",
+        "",
+        report.markdown_table(
+            [dict(r, array_name=_name(r)) for r in table if r["study"] in ("fill", "cold", "written")],
+            [
+                ("study", "study", "text"),
+                ("workload", "workload", "text"),
+                ("array", "array_name", "text"),
+                ("fill", "fill", "ratio"),
+                ("cold access", "cold_access", "ratio"),
+                ("written share", "written_share", "ratio"),
+                ("write MB/s", "write_mbps", "num"),
+                ("vs all-MLC", "write_mbps_vs_mlc_only", "pct"),
+                ("WA", "write_amplification", "ratio"),
+                ("settled", "settled", "text"),
+                ("status", "status", "text"),
+            ],
+        ),
+        "",
+    ]
     return "\n".join(lines) + "\n"

@@ -157,7 +157,7 @@ impl DeviceConfig {
                 field_prefix: format!("device.tiers.{name}"),
                 geometry: GeometryConfig {
                     channels: tier.channels,
-                    chips_per_channel: if tier.channels == 0 { 0 } else { tier.chips / tier.channels },
+                    chips_per_channel: tier.chips.checked_div(tier.channels).unwrap_or(0),
                     dies_per_chip: tier.dies_per_chip,
                     planes_per_die: tier.planes_per_die,
                     blocks_per_plane: tier.blocks_per_plane,

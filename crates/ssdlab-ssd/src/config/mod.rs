@@ -159,7 +159,7 @@ impl SimulationConfig {
                 return Err(("read_path.interleave_groups".into(), format!("placement.policy = \"{policy}\" reads sectors from SCM; data placement interleaving is for NAND-only devices")));
             }
             let page = self.device.page_size_bytes() as u64;
-            if page % SCM_SECTOR_BYTES != 0 || page / SCM_SECTOR_BYTES > 64 {
+            if !page.is_multiple_of(SCM_SECTOR_BYTES) || page / SCM_SECTOR_BYTES > 64 {
                 return Err(("device.geometry.page_size_bytes".into(), format!("{page} bytes: with SCM a page must be a multiple of {SCM_SECTOR_BYTES}-byte sectors, at most 64 of them")));
             }
         } else if self.device.scm.is_some() {

@@ -411,7 +411,7 @@ pub(super) fn validate(read_path: &ReadPathConfig) -> Result<(), (String, String
         if !(1..=16).contains(&classes) {
             return fail("read_path.decoding.block_classes", format!("must be 1..=16, got {classes}"));
         }
-        if lists % classes as usize != 0 {
+        if !lists.is_multiple_of(classes as usize) {
             return fail(
                 "read_path.decoding.block_classes",
                 format!("{classes} classes per chip row, but failure_probabilities has {lists} lists, not a multiple"),

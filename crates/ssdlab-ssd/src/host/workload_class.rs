@@ -154,7 +154,7 @@ impl WorkloadClassifier {
         self.first_ns.get_or_insert(now_ns);
         self.advance(now_ns);
         self.requests += 1;
-        if self.requests % EVALUATE_EVERY == 0 {
+        if self.requests.is_multiple_of(EVALUATE_EVERY) {
             self.evaluate_partial(now_ns);
         }
         let slot = (self.current_step % self.steps) as usize;
@@ -170,7 +170,7 @@ impl WorkloadClassifier {
             if *latest == current {
                 continue;
             }
-            if *latest != NEVER && (current - *latest) as u64 <= self.steps - 1 {
+            if *latest != NEVER && ((current - *latest) as u64) < self.steps {
                 self.latest_pages[(*latest as u64 % self.steps) as usize] -= 1;
             }
             *latest = current;

@@ -7,6 +7,7 @@
 //!   nor the data's age and must assume data may be that old);
 //! - `data_age`: each read's own data age (an adaptive controller that tracks every page's program
 //!   time; stronger than the seed's baseline).
+//!
 //! Soft-decision LDPC is a hard
 //! sensing plus `soft_sensing_levels` extra sensings ("six extra read operations"), every result
 //! moved out, one LDPC decode. A BCH read that fails is retried with the soft sensings (its hard

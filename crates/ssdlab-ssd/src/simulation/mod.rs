@@ -154,7 +154,7 @@ impl Simulation {
         let geometry_capacity_bytes = (config.ftl.sizing == CapacitySizing::Geometry
             && config.host.tiles <= 1
             && !config.host.compact_addresses)
-            .then(|| tier_logical_pages(&config, &DeviceLayout::new(&config.device)).iter().sum::<u64>() * page_bytes);
+            .then(|| tier_logical_pages(config, &DeviceLayout::new(&config.device)).iter().sum::<u64>() * page_bytes);
         let (stream, footprint, origin, kind, format, address_space_bytes, trace_reading) = if let Some(trace) =
             &config.workload.trace
         {
