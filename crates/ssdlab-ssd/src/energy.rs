@@ -9,7 +9,7 @@
 //! 001's P = C·V²·f per pin does. Left out: controller (non-ECC) energy and DRAM.
 
 use crate::config::EnergyConfig;
-use crate::scheduler::FlashCounters;
+use crate::flash_op::FlashCounters;
 
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct EnergyAccount {

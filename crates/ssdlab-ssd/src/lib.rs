@@ -20,24 +20,27 @@
 //! [`metrics`] the output, [`presets`] the shipped configs. Errors are typed per domain ([`error`]).
 
 pub mod config;
+pub mod cpu_time;
 pub mod device_events;
 pub mod device_layout;
 pub mod energy;
 pub mod error;
+pub mod flash_op;
 pub mod ftl;
 pub mod geometry;
 pub mod host;
 pub mod media;
 pub mod metrics;
 pub mod middleware;
-pub mod placement;
 pub mod presets;
 pub mod read_path;
+pub mod retention;
 pub mod scheduler;
 pub mod scm;
 pub mod simulation;
+pub mod tier;
 
 pub use config::SimulationConfig;
 pub use error::{ConfigError, FtlError, SimulationError};
-pub use metrics::RunResult;
+pub use simulation::RunResult;
 pub use simulation::{run, Simulation};

@@ -339,10 +339,10 @@ pub(super) fn validate(device: &DeviceConfig) -> Result<(), (String, String)> {
                 }
             }
         }
-        if device.tiers.len() > crate::scheduler::MAX_TIERS {
+        if device.tiers.len() > crate::tier::MAX_TIERS {
             return fail(
                 "device.tiers",
-                format!("at most {} tiers are supported, got {}", crate::scheduler::MAX_TIERS, device.tiers.len()),
+                format!("at most {} tiers are supported, got {}", crate::tier::MAX_TIERS, device.tiers.len()),
             );
         }
         if let Some(budget) = device.chip_budget {

@@ -12,11 +12,11 @@ use super::block_manager::{
 };
 use super::free_list::FreeList;
 use super::garbage_collection::VictimPolicy;
-use super::retention::RetentionClock;
 use super::wear_leveling::FreeBlockPolicy;
 use crate::config::PlaneAllocation;
 use crate::error::FtlError;
 use crate::geometry::{BlockIndex, Geometry, Lpn, PlaneIndex, Ppn};
+use crate::retention::RetentionClock;
 
 /// Operations counted per tier.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]

@@ -5,7 +5,7 @@
 //! migration in); per-plane GC that starts below a low watermark of free blocks and runs until a
 //! high watermark, copying valid pages within the plane or moving them to another tier (collectors,
 //! `collector/`); victim and free-block policies as plug-ins; placement of host writes on a tier
-//! (`crate::placement`); fast aging; naming the next GC victim ahead of time. A mapping entry is a
+//! (`placement`); fast aging; naming the next GC victim ahead of time. A mapping entry is a
 //! global physical page, which says its tier (see `crate::device_layout`).
 //! What it leaves out: mapping-table caching (the whole table is in controller DRAM, as in MQSim's
 //! default), static wear leveling by cold-data migration, bad blocks, power loss.
@@ -18,7 +18,7 @@ pub mod collector;
 mod free_list;
 pub mod garbage_collection;
 pub mod mapping;
-pub mod retention;
+pub mod placement;
 #[cfg(test)]
 mod tests;
 pub mod wear_leveling;
@@ -28,22 +28,15 @@ pub use block_store::{BlockStore, FtlStats, Stores};
 use crate::config::FtlConfig;
 use crate::device_layout::DeviceLayout;
 use crate::error::FtlError;
+use crate::flash_op::FlashOp;
 use crate::geometry::{BlockIndex, Lpn, PlaneIndex, Ppn};
-use crate::placement::{Place, Placement};
+use crate::retention::RetentionClock;
 use block_manager::{BlockInfo, INVALID_PAGE};
 use block_store::{StoreSettings, Stream};
 use collector::{Collect, Collector};
 use mapping::MappingTable;
-use retention::RetentionClock;
+use placement::{Place, Placement};
 use ssdlab_engine::random::Xoshiro256PlusPlus;
-
-/// A flash operation the FTL needs beyond the host's own page program (global addresses).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FlashOp {
-    GcRead { ppn: Ppn },
-    GcProgram { ppn: Ppn },
-    Erase { block: BlockIndex },
-}
 
 pub struct Ftl {
     layout: DeviceLayout,

@@ -7,7 +7,7 @@ use super::*;
 use crate::config::{
     CellType, ChannelConfig, EnergyConfig, GeometryConfig, NandConfig, PlaneAllocation, TierSpec, VictimPolicyKind,
 };
-use crate::placement::Single;
+use crate::ftl::placement::Single;
 use proptest::prelude::*;
 
 fn tier(name: &str, cell_type: CellType, planes_per_die: u32, pages_per_block: u32) -> TierSpec {
@@ -207,7 +207,7 @@ fn two_tier_ftl_unit(policy: VictimPolicyKind, allocation: PlaneAllocation, bloc
     }
     let layout = DeviceLayout::from_specs(&[tier_of_blocks("mlc", CellType::Mlc, 2, 16, 4), tlc]);
     let config = ftl_config(policy, allocation);
-    let placement = Placement::MigrateOnCollect(crate::placement::MigrateOnCollect {
+    let placement = Placement::MigrateOnCollect(crate::ftl::placement::MigrateOnCollect {
         write_tier: 0,
         migrate_to: 1,
         screening: None,

@@ -43,8 +43,8 @@ impl ReadAhead {
         let path = scan.path.clone();
         let (sender, receiver) = sync_channel(BATCHES_AHEAD);
         let thread = move || {
-            let started = crate::simulation::thread_cpu_seconds();
-            let cpu = || crate::simulation::thread_cpu_seconds() - started;
+            let started = crate::cpu_time::thread_cpu_seconds();
+            let cpu = || crate::cpu_time::thread_cpu_seconds() - started;
             let mut reader = match scan.reader() {
                 Ok(reader) => reader,
                 Err(error) => {

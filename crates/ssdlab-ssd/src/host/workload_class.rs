@@ -21,7 +21,7 @@
 //! is known.
 
 use crate::config::{WorkloadClassConfig, WorkloadClassMode};
-use crate::ftl::retention::RetentionClock;
+use crate::retention::RetentionClock;
 use ssdlab_workload::WorkloadClass;
 
 const WEEK_HOURS: f64 = 168.0;

@@ -38,66 +38,16 @@ pub use write_gate::WriteHoldStatistics;
 use crate::device_layout::DeviceLayout;
 use crate::media::nand::NandTiming;
 
-/// Tiers a device may have (the config allows at most this many; MLC+TLC and SCM+NAND need two, and
-/// the per-tier arrays stay within a few cache lines of the scheduler's hot fields).
-pub const MAX_TIERS: usize = 4;
+pub use crate::flash_op::FlashCounters;
+use crate::tier::MAX_TIERS;
 const TIER_MASK: usize = MAX_TIERS - 1;
 use crate::config::{DecoderKind, DecodersConfig, GcMode, DECODER_KINDS};
-use crate::ftl::FlashOp;
+use crate::flash_op::FlashOp;
 use crate::geometry::Ppn;
 use crate::read_path::ReadPlan;
 use operations::{GcJob, GcPhase, ReadJob, RequestProgress, Slab, Stage, WriteGroup, NO_BATCH, NO_PLANE};
 use ssdlab_engine::{MonotoneQueue, Server, SimDuration, SimTime};
 use write_gate::WriteGate;
-
-#[derive(Debug, Clone, Copy, Default, serde::Serialize)]
-pub struct FlashCounters {
-    pub page_reads: u64,
-    pub page_programs: u64,
-    pub block_erases: u64,
-    pub page_transfers: u64,
-    pub extra_sensing_levels: u64,
-    /// Sensing time of look-ahead soft sensings cut short by a successful hard decode.
-    pub cancelled_sensing_ns: u64,
-    /// Extra levels those cancelled sensings would have sensed had they run to the end.
-    pub cancelled_sensing_levels: u64,
-    /// Of `page_transfers`, the pages host reads moved (hard and soft results): derived in
-    /// [`FlashScheduler::tier_counters`] from `page_transfers` minus `write_page_transfers`.
-    pub read_page_transfers: u64,
-    /// Of `page_transfers`, write data and GC copies (counted where they move: a program group or a
-    /// GC copy, less often than reads).
-    pub write_page_transfers: u64,
-    pub decodes: u64,
-    pub multi_plane_programs: u64,
-    pub multi_plane_reads: u64,
-    /// Bytes moved over the channels (host data, GC and migration copies).
-    pub transfer_bytes: u64,
-    /// With data placement interleaving: sensings of a codeword's parts on the other chips of its
-    /// group (also counted in `page_reads` / `extra_sensing_levels`, which they cost energy in).
-    pub interleaved_part_sensings: u64,
-}
-
-impl FlashCounters {
-    /// The sum of two counter sets (device-wide totals from per-tier ones).
-    pub fn plus(&self, other: &FlashCounters) -> FlashCounters {
-        FlashCounters {
-            page_reads: self.page_reads + other.page_reads,
-            page_programs: self.page_programs + other.page_programs,
-            block_erases: self.block_erases + other.block_erases,
-            page_transfers: self.page_transfers + other.page_transfers,
-            extra_sensing_levels: self.extra_sensing_levels + other.extra_sensing_levels,
-            cancelled_sensing_ns: self.cancelled_sensing_ns + other.cancelled_sensing_ns,
-            cancelled_sensing_levels: self.cancelled_sensing_levels + other.cancelled_sensing_levels,
-            read_page_transfers: self.read_page_transfers + other.read_page_transfers,
-            write_page_transfers: self.write_page_transfers + other.write_page_transfers,
-            decodes: self.decodes + other.decodes,
-            multi_plane_programs: self.multi_plane_programs + other.multi_plane_programs,
-            interleaved_part_sensings: self.interleaved_part_sensings + other.interleaved_part_sensings,
-            multi_plane_reads: self.multi_plane_reads + other.multi_plane_reads,
-            transfer_bytes: self.transfer_bytes + other.transfer_bytes,
-        }
-    }
-}
 
 pub struct FlashScheduler {
     layout: DeviceLayout,

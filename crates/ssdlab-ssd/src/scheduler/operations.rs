@@ -1,7 +1,7 @@
 //! The records of flash work in progress: operations that wait for a resource or for another
 //! operation, referred to by the scheduler's pending events.
 
-use crate::ftl::FlashOp;
+use crate::flash_op::FlashOp;
 use crate::read_path::ReadPlan;
 use ssdlab_engine::SimTime;
 

@@ -11,7 +11,8 @@
 //! writes or trims the page. Only runs in which dead data can arise track it.
 
 use super::page_set::PageSet;
-use crate::ftl::{FlashOp, Ftl};
+use crate::flash_op::FlashOp;
+use crate::ftl::Ftl;
 use crate::geometry::Lpn;
 
 /// What the run's dead data cost.

@@ -22,12 +22,14 @@ mod stored_footprint;
 mod write_heat;
 pub use write_heat::WriteHeat;
 mod result;
+mod run_result;
 mod scm_result;
 mod scm_serving;
 mod scm_sizing;
 mod time_series;
 pub use time_series::{OpSeries, TimeSeries};
 
+pub use crate::cpu_time::thread_cpu_seconds;
 pub use replay::{Phase, ProgressCallback, PROGRESS_INTERVAL};
 
 use crate::config::ReadStrategyKind;
@@ -35,18 +37,20 @@ use crate::config::{CapacitySizing, SimulationConfig};
 use crate::device_events::DeviceEvents;
 use crate::device_layout::DeviceLayout;
 use crate::error::SimulationError;
-use crate::ftl::retention::RetentionClock;
-use crate::ftl::{FlashOp, Ftl};
+use crate::flash_op::FlashOp;
+use crate::ftl::placement::Placement;
+use crate::ftl::Ftl;
 use crate::host::device_queue::HostQueueStatistics;
 use crate::host::workload_class::WorkloadClassifier;
 use crate::host::RequestStream;
 use crate::metrics::*;
 use crate::middleware::{self, Middleware};
-use crate::placement::Placement;
 use crate::read_path::{self, ReadContext, ReadPlan, ReadStrategy};
+use crate::retention::RetentionClock;
 use crate::scheduler::{FlashScheduler, PlaneGroup};
 use footprint::{AddressLimit, Footprint};
 use oracle::Oracle;
+pub use run_result::*;
 use ssdlab_engine::random::derive_seed;
 use ssdlab_engine::SimTime;
 use std::time::Instant;
@@ -102,7 +106,7 @@ pub struct Simulation {
     read_latency: LatencyRecorder,
     write_latency: LatencyRecorder,
     unmapped_page_reads: u64,
-    deletes: crate::metrics::DeleteSummary,
+    deletes: DeleteSummary,
     read_modify_writes: u64,
     precondition: PreconditionSummary,
     first_arrival: Option<SimTime>,
@@ -402,7 +406,7 @@ impl Simulation {
             read_latency: LatencyRecorder::default(),
             write_latency: LatencyRecorder::default(),
             unmapped_page_reads: 0,
-            deletes: crate::metrics::DeleteSummary {
+            deletes: DeleteSummary {
                 target: serde_json::to_value(config.host.delete_target)
                     .ok()
                     .and_then(|v| v.as_str().map(str::to_string))
@@ -493,18 +497,6 @@ fn config_origin(config: &SimulationConfig) -> String {
         "config".to_string()
     } else {
         format!("config `{}`", config.name)
-    }
-}
-
-/// CPU time of the calling thread, in seconds.
-pub fn thread_cpu_seconds() -> f64 {
-    let mut spec = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: clock_gettime writes into the timespec we own; CLOCK_THREAD_CPUTIME_ID is always valid on Linux.
-    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut spec) };
-    if status == 0 {
-        spec.tv_sec as f64 + spec.tv_nsec as f64 * 1e-9
-    } else {
-        0.0
     }
 }
 

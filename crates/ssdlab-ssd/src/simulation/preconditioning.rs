@@ -3,12 +3,12 @@
 
 use super::footprint::Footprint;
 use super::page_set::PageSet;
+use super::PreconditionSummary;
 use super::Simulation;
 use crate::config::DataAgeDistribution;
 use crate::error::SimulationError;
 use crate::geometry::Lpn;
 use crate::host::PageSpan;
-use crate::metrics::PreconditionSummary;
 use ssdlab_engine::random::{derive_seed, Xoshiro256PlusPlus};
 use ssdlab_workload::IoOp;
 use std::time::Instant;

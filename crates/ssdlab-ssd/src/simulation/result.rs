@@ -1,5 +1,6 @@
 //! The end of a run: the integrity oracle's final sweep and the result.
 
+use super::run_result::*;
 use super::Simulation;
 use crate::energy::{ActivityTimes, EnergyAccount};
 use crate::error::SimulationError;
@@ -64,7 +65,7 @@ impl Simulation {
         let request_log = match self.request_log.take() {
             Some(log) => {
                 let (path, rows) = log.finish()?;
-                Some(crate::metrics::RequestLogSummary { path: path.display().to_string(), rows })
+                Some(RequestLogSummary { path: path.display().to_string(), rows })
             }
             None => None,
         };
@@ -221,7 +222,7 @@ impl Simulation {
                     self.ftl.lookup(target).map(|ppn| self.layout.tier_of(ppn))
                 })
             }),
-            interleaving: (self.interleave_group_pages > 1).then(|| crate::metrics::InterleavingSummary {
+            interleaving: (self.interleave_group_pages > 1).then(|| InterleavingSummary {
                 group_chips: self.interleave_group_pages,
                 part_sensings: self.scheduler.counters().interleaved_part_sensings,
                 write_padding_pages: self.interleave_padding_pages,

@@ -2,8 +2,8 @@
 //! and energy and power (core: banks' busy time x memory VDD x active current; I/O: C·V² per bit
 //! moved, one pin cycle per bit at the toggle rate).
 
+use super::ScmSummary;
 use super::Simulation;
-use crate::metrics::ScmSummary;
 
 impl Simulation {
     /// The SCM summary over a run of `simulated` seconds (None without SCM).

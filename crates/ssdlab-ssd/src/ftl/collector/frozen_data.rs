@@ -37,7 +37,8 @@
 use super::in_place::make_progress;
 use super::{evacuate, evacuate_split, Collect, Destination};
 use crate::error::FtlError;
-use crate::ftl::{FlashOp, Ftl};
+use crate::flash_op::FlashOp;
+use crate::ftl::Ftl;
 use crate::geometry::PlaneIndex;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

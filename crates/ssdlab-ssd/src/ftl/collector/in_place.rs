@@ -9,7 +9,8 @@
 use super::{evacuate, Collect, Destination};
 use crate::config::PlaneAllocation;
 use crate::error::FtlError;
-use crate::ftl::{FlashOp, Ftl};
+use crate::flash_op::FlashOp;
+use crate::ftl::Ftl;
 use crate::geometry::PlaneIndex;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -21,8 +21,9 @@ pub use migrating::Migrating;
 
 use super::block_manager::INVALID_PAGE;
 use super::block_store::Stream;
-use super::{FlashOp, Ftl};
+use super::Ftl;
 use crate::error::FtlError;
+use crate::flash_op::FlashOp;
 use crate::geometry::{BlockIndex, Lpn, PlaneIndex};
 
 /// What every collector does.

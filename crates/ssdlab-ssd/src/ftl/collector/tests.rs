@@ -6,11 +6,12 @@
 use super::FrozenData;
 use crate::config::{CellType, OverwriteTarget, PlaneAllocation, VictimPolicyKind, WriteUnit};
 use crate::device_layout::DeviceLayout;
+use crate::flash_op::FlashOp;
 use crate::ftl::block_manager::BlockState;
+use crate::ftl::placement::{MigrateOnCollect, Placement};
 use crate::ftl::tests::{ftl_config, tier_of_blocks, write_and_check};
-use crate::ftl::{FlashOp, Ftl};
+use crate::ftl::Ftl;
 use crate::geometry::{BlockIndex, Lpn, PlaneIndex};
-use crate::placement::{MigrateOnCollect, Placement};
 use proptest::prelude::*;
 
 fn device(max_rounds: u8, tlc_block_unit: bool) -> Ftl {

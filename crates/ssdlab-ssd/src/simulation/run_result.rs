@@ -1,0 +1,373 @@
+//! The serialisable result of a run: the sections the wiring assembles from each part's statistics
+//! (`result.rs` fills them). Every key is documented in docs/results.md.
+
+use crate::energy::EnergyAccount;
+use crate::flash_op::FlashCounters;
+use crate::ftl::FtlStats;
+use crate::metrics::OpMetrics;
+use serde::Serialize;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GcMetrics {
+    pub invocations: u64,
+    pub blocks_collected: u64,
+    pub pages_copied: u64,
+    pub blocks_erased: u64,
+    /// Pages moved to another tier by a migrating collector (counted in write amplification).
+    pub pages_migrated: u64,
+    /// Device-wide only (`result.gc`): how GC held host writes back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_writes_held: Option<WriteHoldSummary>,
+}
+
+/// `result.gc.host_writes_held`: host writes that waited for garbage collection
+/// (`ftl.garbage_collection.mode`, `scheduler/write_gate.rs`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WriteHoldSummary {
+    /// `foreground`, `stop_servicing_writes`, `preemptible` or `background`.
+    pub mode: String,
+    /// Writes to a plane wait while its erased pool is below this many blocks (0: never).
+    pub threshold_blocks: u32,
+    /// Host write requests with at least one program held.
+    pub requests_held: u64,
+    /// Host program groups (one die, one multi-plane program) held, and their pages.
+    pub programs_held: u64,
+    pub pages_held: u64,
+    /// Time held programs waited for GC: total, mean over held programs, longest.
+    pub wait_total_us: f64,
+    pub wait_mean_us: f64,
+    pub wait_max_us: f64,
+    /// Sum over planes of the time each held writes.
+    pub plane_blocked_us: f64,
+    /// Time at least one plane held writes, and its fraction of the simulated time.
+    pub any_plane_blocked_us: f64,
+    pub any_plane_blocked_fraction: f64,
+    /// Most planes holding writes at once.
+    pub max_planes_blocked: u32,
+    /// Preemptible mode: times a GC operation stepped aside for host work on its die.
+    pub gc_yields: u64,
+}
+
+impl WriteHoldSummary {
+    /// The summary of `statistics` (None: writes were never held, `background` mode) over a run of
+    /// `simulated_s` seconds.
+    pub fn of(
+        mode: crate::config::GcMode,
+        threshold_blocks: u32,
+        statistics: Option<crate::scheduler::WriteHoldStatistics>,
+        simulated_s: f64,
+    ) -> Self {
+        let statistics = statistics.unwrap_or_default();
+        let us = |ns: u64| ns as f64 / 1e3;
+        WriteHoldSummary {
+            mode: serde_json::to_value(mode)
+                .ok()
+                .and_then(|value| value.as_str().map(str::to_string))
+                .unwrap_or_default(),
+            threshold_blocks,
+            requests_held: statistics.requests_held,
+            programs_held: statistics.programs_held,
+            pages_held: statistics.pages_held,
+            wait_total_us: us(statistics.wait_total_ns),
+            wait_mean_us: if statistics.programs_held == 0 {
+                0.0
+            } else {
+                us(statistics.wait_total_ns) / statistics.programs_held as f64
+            },
+            wait_max_us: us(statistics.wait_max_ns),
+            plane_blocked_us: us(statistics.plane_blocked_ns),
+            any_plane_blocked_us: us(statistics.any_plane_blocked_ns),
+            any_plane_blocked_fraction: if simulated_s > 0.0 {
+                statistics.any_plane_blocked_ns as f64 / 1e9 / simulated_s
+            } else {
+                0.0
+            },
+            max_planes_blocked: statistics.max_planes_blocked,
+            gc_yields: statistics.gc_yields,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EraseCountSummary {
+    pub min: u32,
+    pub mean: f64,
+    pub max: u32,
+    pub endurance_pe_cycles: u32,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct WorkloadSummary {
+    /// "trace" or "synthetic".
+    pub kind: String,
+    pub source: String,
+    pub format: Option<String>,
+    pub loops: u32,
+    /// Copies of the workload replayed side by side (`host.tiles`).
+    pub tiles: u32,
+    /// Distinct logical pages the workload touches (one pass).
+    pub footprint_pages: u64,
+    pub address_space_bytes: u64,
+    pub timestamps_reordered: u64,
+    pub skipped_lines: u64,
+    pub skipped_line_messages: Vec<String>,
+    /// The parsed-trace cache file the run read (`workload.trace.cache_dir`), and whether an earlier
+    /// run had built it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace_cache: Option<String>,
+    pub trace_cache_reused: bool,
+    /// Memory holding the trace's parsed records for the replay (`workload.trace.keep_records_bytes`;
+    /// 0: the replay read the text or the cache).
+    pub kept_records_bytes: u64,
+}
+
+/// The device as run. A one-tier device gives its geometry here; a tiered device gives its total
+/// channels, 0 for the per-tier geometry fields (each tier's are in `RunResult::tiers`) and the
+/// first tier's page size.
+#[derive(Debug, Clone, Serialize)]
+pub struct DeviceSummary {
+    pub channels: u32,
+    pub chips_per_channel: u32,
+    pub dies_per_chip: u32,
+    pub planes_per_die: u32,
+    pub blocks_per_plane: u32,
+    pub pages_per_block: u32,
+    pub page_size_bytes: u32,
+    pub physical_capacity_bytes: u64,
+    pub logical_capacity_bytes: u64,
+    pub gc_policy: String,
+    pub wear_leveling: String,
+    pub read_strategy: String,
+    pub middleware: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PreconditionSummary {
+    pub pages_written: u64,
+    pub gc_pages_copied: u64,
+    pub blocks_erased: u64,
+    pub wall_seconds: f64,
+    /// The aged-drive fill and deletes (`ftl.precondition.fill_fraction`, `live_fraction`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aged_drive: Option<crate::simulation::AgedDrive>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct IntegritySummary {
+    pub enabled: bool,
+    pub reads_checked: u64,
+    pub pages_checked_at_end: u64,
+    pub mismatches: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DeadTimeSummary {
+    pub longest_background_span_us: f64,
+    pub longest_suspension_us: f64,
+    /// The longest interval in which a host request had arrived, was not done, and no request
+    /// completed (devices with tiers or events; None otherwise).
+    pub longest_host_stall_us: Option<f64>,
+    /// The larger of the two: how long the device was, at most, unavailable to the host at once.
+    pub dead_time_us: f64,
+}
+
+/// One tier of the device at the end of a run (`result.tiers.<name>`).
+#[derive(Debug, Clone, Serialize)]
+pub struct TierSummary {
+    pub cell_type: String,
+    pub channels: u32,
+    pub chips: u32,
+    pub dies_per_chip: u32,
+    pub planes_per_die: u32,
+    pub blocks_per_plane: u32,
+    pub pages_per_block: u32,
+    pub physical_capacity_bytes: u64,
+    /// What the host may keep here (physical minus this tier's over-provisioning).
+    pub logical_capacity_bytes: u64,
+    /// Pages holding live data at the end of the run.
+    pub valid_pages: u64,
+    pub collector: String,
+    pub host_pages_written: u64,
+    pub gc: GcMetrics,
+    pub pages_migrated_in: u64,
+    pub pages_migrated_out: u64,
+    /// Written in whole blocks (`write_unit = "block"`).
+    pub block_unit: bool,
+    /// Host overwrites of pages here that were block-modify-writes, and the other valid pages they
+    /// rewrote.
+    pub block_modify_writes: u64,
+    pub block_modify_pages: u64,
+    /// RR-FDCA (seed 004) in this tier's collector: pages of fresh victims copied into screening
+    /// blocks (step A), blocks passed over while being screened (step B), and frozen pages beyond
+    /// a pair's TLC block written back here (step C5). Zero under other collectors.
+    pub screening_copies: u64,
+    pub screening_skips: u64,
+    pub residual_pages: u64,
+    pub erase_count: EraseCountSummary,
+    pub flash: FlashCounters,
+    pub utilisation: UtilisationSummary,
+    pub energy_uj: EnergyAccount,
+    pub energy_total_uj: f64,
+    /// Mean power over the run: energy / simulated time.
+    pub power_w: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct UtilisationSummary {
+    /// Mean fraction of simulated time the dies were busy.
+    pub die: f64,
+    pub channel: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RunResult {
+    pub name: String,
+    pub seed: u64,
+    pub workload: WorkloadSummary,
+    pub device: DeviceSummary,
+    pub requests: u64,
+    pub requests_completed: u64,
+    /// The bounded device queue and the host queue's waits.
+    pub host_queue: crate::host::device_queue::HostQueueStatistics,
+    pub read: OpMetrics,
+    pub write: OpMetrics,
+    pub all: OpMetrics,
+    pub gc: GcMetrics,
+    /// Pages the host's writes programmed (after page splitting), the denominator of write amplification.
+    pub host_pages_written: u64,
+    /// (host pages + GC copies + pages migrated between tiers) / host pages.
+    pub write_amplification: f64,
+    pub erase_count: EraseCountSummary,
+    pub flash: FlashCounters,
+    pub energy_uj: EnergyAccount,
+    pub energy_total_uj: f64,
+    /// Mean power over the run: energy / simulated time.
+    pub power_w: f64,
+    pub utilisation: UtilisationSummary,
+    /// Per tier, by name (a one-tier device has one, named `nand`).
+    pub tiers: std::collections::BTreeMap<String, TierSummary>,
+    /// Where host writes go and where collected pages move (`single` on a one-tier device).
+    pub placement: String,
+    /// What each device event (`[[events]]`) did, in config order.
+    pub events: Vec<crate::device_events::EventRecord>,
+    /// Dead time: the longest continuous run of background work on one die, the longest suspension
+    /// of host I/O, and the longest host-visible stall.
+    pub dead_time: DeadTimeSummary,
+    /// Host reads of logical pages never written (served without a flash access).
+    pub unmapped_page_reads: u64,
+    /// Delete (discard/TRIM) requests and where they went.
+    pub deletes: DeleteSummary,
+    /// Partial-page writes that first read the old page (read-modify-write).
+    pub read_modify_writes: u64,
+    pub precondition: PreconditionSummary,
+    pub integrity: IntegritySummary,
+    /// From the first arrival until the device has finished all its work (throughputs use it).
+    pub simulated_seconds: f64,
+    /// From the first arrival until the last host request completed: the host's side of the run
+    /// (background work booked before may still run after it). Differences of two runs that share
+    /// a prefix give the steady-state throughput of the part the longer one adds.
+    pub host_span_seconds: f64,
+    pub wall_seconds: f64,
+    /// CPU time of the replay (excluding scan and preconditioning): the replay thread's and that of
+    /// the thread reading the trace ahead of it (`workload.trace.read_ahead`).
+    pub replay_cpu_seconds: f64,
+    pub requests_per_wall_second: f64,
+    pub requests_per_cpu_second: f64,
+    /// Bytes held by the model's tables at the end of the run.
+    pub model_memory_bytes: u64,
+    /// What the host-side middleware did (seed 003's rule counts for the LBA scrambler).
+    pub middleware: crate::middleware::MiddlewareStats,
+    /// Decoding outcomes of the read path (strategies that sample them; absent otherwise).
+    pub read_path: Option<crate::read_path::ReadPathStatistics>,
+    /// The workload class the controller saw over time (seed 000's policies; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workload_class: Option<crate::host::workload_class::WorkloadClassSummary>,
+    /// Dead data the FTL still held and GC copied (runs where deletes stop above the FTL or the
+    /// middleware moves pages; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dead_data: Option<crate::simulation::DeadDataSummary>,
+    /// Data placement interleaving's costs (seed 002 §3.3; absent without it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interleaving: Option<InterleavingSummary>,
+    /// The run over time (`output.time_series_interval_ms`; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_series: Option<crate::simulation::TimeSeries>,
+    /// The per-request log written (`output.request_log_path`): its file and rows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_log: Option<RequestLogSummary>,
+    /// Mapped pages by host write-count class and tier at the end (`output.write_heat`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write_heat: Option<crate::simulation::WriteHeat>,
+    /// Seed 001's SCM: placement, operations, wear, energy and power (absent without SCM).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scm: Option<ScmSummary>,
+}
+
+/// What the SCM did over a run (seed 001).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScmSummary {
+    pub media: String,
+    /// `hybrid` (beside the NAND) or `only` (the All S-SCM SSD).
+    pub role: String,
+    pub capacity_bytes: u64,
+    /// Sectors held at the end, as a fraction of the SCM.
+    pub used_fraction: f64,
+    pub placement: crate::scm::ScmPlacementStatistics,
+    pub operations: crate::scheduler::ScmCounters,
+    pub bank_utilisation: f64,
+    pub channel_utilisation: f64,
+    /// Writes to the most-written sector slot, the mean over slots, and the rating.
+    pub max_writes_per_sector: u32,
+    pub mean_writes_per_sector: f64,
+    pub endurance_writes: f64,
+    pub wear_leveling_moves: u64,
+    /// Banks' busy time x memory VDD x active current; idle time x idle current; bits moved x pin
+    /// capacitance x I/O VDD² (one pin cycle per bit: P = C·V²·f).
+    pub core_energy_uj: f64,
+    pub idle_energy_uj: f64,
+    pub io_energy_uj: f64,
+    pub energy_total_uj: f64,
+    pub power_w: f64,
+    pub io_power_w: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RequestLogSummary {
+    pub path: String,
+    pub rows: u64,
+}
+
+/// What data placement interleaving cost: part sensings on the other chips of each group, and the
+/// padding of host writes to whole groups of pages.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct InterleavingSummary {
+    pub group_chips: u64,
+    /// Sensings of codeword parts on partner chips (beyond the read's own).
+    pub part_sensings: u64,
+    pub write_padding_pages: u64,
+    /// (host pages written + padding) / host pages written.
+    pub write_amplification_from_grouping: f64,
+}
+
+pub fn gc_metrics(stats: &FtlStats) -> GcMetrics {
+    GcMetrics {
+        invocations: stats.gc_invocations,
+        blocks_collected: stats.gc_blocks_collected,
+        pages_copied: stats.gc_pages_copied,
+        blocks_erased: stats.blocks_erased,
+        pages_migrated: stats.pages_migrated_out,
+        host_writes_held: None,
+    }
+}
+
+/// Delete (discard/TRIM) requests of a run.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct DeleteSummary {
+    /// `host.delete_target`: none, middleware or ftl.
+    pub target: String,
+    pub requests: u64,
+    /// Whole logical pages the deletes covered (partial pages are not deleted).
+    pub pages: u64,
+    /// Of those, pages the FTL held and trimmed (invalidated and unmapped).
+    pub pages_trimmed: u64,
+}
