@@ -78,5 +78,45 @@ pub(super) fn validate(events: &[DeviceEventConfig], tiers: &[TierSpec]) -> Resu
             }
         }
     }
+    validate_tiers_in_service(events, tiers)
+}
+
+/// Refuses time-triggered events that leave a tier with no chip in service (issue 32): a retired
+/// chip's data moves to the other chips of its tier, and host writes (or migrations) bound for the
+/// tier need one of its chips, so the run would grind until the device is full. The events are
+/// taken in time order (ties in list order), a `chip_writable` putting its chip back; wear-triggered
+/// events may never fire, so only the run can tell about them (it stops when a write has nowhere to
+/// go).
+fn validate_tiers_in_service(events: &[DeviceEventConfig], tiers: &[TierSpec]) -> Result<(), (String, String)> {
+    let mut timed: Vec<(u64, usize)> =
+        events.iter().enumerate().filter_map(|(index, event)| Some((event.at_ns?, index))).collect();
+    timed.sort_unstable();
+    let mut out_of_service = std::collections::BTreeSet::new();
+    for (_, index) in timed {
+        let event = &events[index];
+        if event.action == DeviceAction::ChipWritable {
+            out_of_service.remove(&event.chip);
+            continue;
+        }
+        out_of_service.insert(event.chip);
+        let mut first = 0u32;
+        for tier in tiers {
+            let count = tier.geometry.channels.saturating_mul(tier.geometry.chips_per_channel);
+            let range = first..first.saturating_add(count);
+            first = range.end;
+            if range.contains(&event.chip) && range.clone().all(|chip| out_of_service.contains(&chip)) {
+                return Err((
+                    format!("events[{index}].chip"),
+                    format!(
+                        "takes chip {} out of service, the last of tier {}'s chips ({}..{}) still in service: its data and the writes bound for it would have nowhere to go; keep one chip of the tier in service (or put one back first with action = \"chip_writable\")",
+                        event.chip,
+                        tier.name,
+                        range.start,
+                        range.end - 1
+                    ),
+                ));
+            }
+        }
+    }
     Ok(())
 }

@@ -180,7 +180,16 @@ impl WorkloadClassifier {
 
     /// Closes every step that ended by `now_ns`, re-evaluating the class at each.
     fn advance(&mut self, now_ns: u64) {
+        let target = now_ns / self.step_ns;
+        let mut closed = 0u64;
         while now_ns >= (self.current_step + 1) * self.step_ns {
+            if closed > self.steps && self.current_step + 1 < target {
+                // Every slot of the window has been cleared and evaluated empty: the steps up to
+                // `target` would evaluate the same empty window and change nothing, so skip them
+                // (a step of a few ns, from a large retention_time_scale, looped once per ns).
+                self.current_step = target - 1;
+            }
+            closed += 1;
             self.current_step += 1;
             let end_ns = self.current_step * self.step_ns;
             self.evaluate(end_ns);
