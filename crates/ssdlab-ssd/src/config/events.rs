@@ -120,3 +120,36 @@ fn validate_tiers_in_service(events: &[DeviceEventConfig], tiers: &[TierSpec]) -
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::presets;
+
+    fn refusal(events: &str) -> Option<String> {
+        presets::load("mlc-tlc-demo", &[format!("events={events}")]).err().map(|error| error.to_string())
+    }
+
+    #[test]
+    fn events_that_leave_a_tier_without_chips_are_refused() {
+        let retire = |chip: u32, at: u64| format!("{{at_ns={at}, action=\"retire_chip\", chip={chip}}}");
+        let all = format!("[{}, {}, {}, {}]", retire(0, 100), retire(1, 100), retire(2, 100), retire(3, 100));
+        let message = refusal(&all).expect("refused");
+        assert!(message.contains("events[3].chip") && message.contains("tier mlc"), "{message}");
+        // In time order: the last chip out is the one named.
+        let shuffled = format!("[{}, {}, {}, {}]", retire(0, 100), retire(1, 900), retire(2, 100), retire(3, 100));
+        assert!(refusal(&shuffled).expect("refused").contains("events[1].chip"));
+        // A chip put back first keeps the tier in service; three of four leave one.
+        let back = format!(
+            "[{}, {}, {}, {{at_ns=150, action=\"chip_writable\", chip=0}}, {}]",
+            retire(0, 100),
+            retire(1, 100),
+            retire(2, 100),
+            retire(3, 200)
+        );
+        assert_eq!(refusal(&back), None);
+        assert_eq!(refusal(&format!("[{}, {}, {}]", retire(4, 1), retire(5, 1), retire(6, 1))), None);
+        // Every TLC chip (where MLC's collection migrates) is refused alike.
+        let tlc = format!("[{}, {}, {}, {}]", retire(4, 1), retire(5, 1), retire(6, 1), retire(7, 1));
+        assert!(refusal(&tlc).expect("refused").contains("tier tlc"));
+    }
+}

@@ -660,3 +660,17 @@ fn validate_seed000(read_path: &ReadPathConfig) -> Result<(), (String, String)> 
         _ => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod retention_scale_tests {
+    #[test]
+    fn retention_time_scale_has_a_ceiling() {
+        for scale in ["1e15", "1e11", "1e300", "0.0", "-1.0"] {
+            let error = crate::presets::load("seed000-aoa", &[format!("read_path.retention_time_scale={scale}")])
+                .expect_err(scale)
+                .to_string();
+            assert!(error.contains("read_path.retention_time_scale") && error.contains("at most 1e9"), "{error}");
+        }
+        assert!(crate::presets::load("seed000-aoa", &["read_path.retention_time_scale=1e9".into()]).is_ok());
+    }
+}

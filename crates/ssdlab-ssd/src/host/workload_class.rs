@@ -292,6 +292,34 @@ mod tests {
     }
 
     #[test]
+    fn a_long_gap_of_tiny_steps_skips_the_empty_ones_with_the_same_changes() {
+        // Scale 1e12 makes a step 43 ns: a gap of a simulated second looped 23 million times.
+        let config = WorkloadClassConfig::default();
+        let clock = RetentionClock::new(1e12, 0.0);
+        let mut skipping = WorkloadClassifier::new(&config, &clock, 1000);
+        let mut stepping = WorkloadClassifier::new(&config, &clock, 1000);
+        assert!(skipping.step_ns < 100);
+        for c in [&mut skipping, &mut stepping] {
+            for t in 0..50 {
+                c.observe(t * 7, true, t % 3, 2);
+            }
+        }
+        let far = 1_000 * stepping.step_ns + 5;
+        // Stepwise: one step per call never skips.
+        for step in 1..=far / stepping.step_ns {
+            stepping.advance(step * stepping.step_ns);
+        }
+        stepping.observe(far, false, 0, 1);
+        skipping.observe(far, false, 0, 1);
+        assert_eq!(skipping.current_step, stepping.current_step);
+        assert_eq!(skipping.changes, stepping.changes);
+        assert_eq!(skipping.class, stepping.class);
+        // A second of I/O time answers at once.
+        skipping.observe(SECOND, true, 0, 1);
+        assert_eq!(skipping.current_step, SECOND / skipping.step_ns);
+    }
+
+    #[test]
     fn distinct_pages_in_the_sliding_window_are_exact() {
         let mut c = classifier();
         assert_eq!(c.step_ns, SECOND);
