@@ -195,3 +195,7 @@ def test_retiring_every_chip_of_the_write_tier_is_refused(cli):
     events = ", ".join(f'{{at_ns=100000000, action="retire_chip", chip={chip}}}' for chip in range(4))
     done = cli("run", "mlc-tlc-demo", "--set", "workload.synthetic.requests=2000", "--set", f"events=[{events}]", "-q")
     assert_clean(done, 2, "events[3].chip", "tier mlc")
+    # Triggered by wear, only the run can tell: it stops at the first write with nowhere to go.
+    worn = events.replace("at_ns=100000000", "at_erase_count=0.0")
+    done = cli("run", "mlc-tlc-demo", "--set", "workload.synthetic.requests=2000", "--set", f"events=[{worn}]", "-q")
+    assert_clean(done, 1, "tier mlc has no chip in service")
