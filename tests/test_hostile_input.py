@@ -199,3 +199,8 @@ def test_retiring_every_chip_of_the_write_tier_is_refused(cli):
     worn = events.replace("at_ns=100000000", "at_erase_count=0.0")
     done = cli("run", "mlc-tlc-demo", "--set", "workload.synthetic.requests=2000", "--set", f"events=[{worn}]", "-q")
     assert_clean(done, 1, "tier mlc has no chip in service")
+
+
+def test_host_time_scale_past_the_clock_is_refused(cli):
+    done = cli("run", "default", "--set", "workload.synthetic.requests=2000", "--set", "host.time_scale=1e300", "-q")
+    assert_clean(done, 2, "host.time_scale", "at most 1e6")
