@@ -167,3 +167,40 @@ def test_readme_gc_mode_example_holds_writes_and_bad_modes_name_their_field(cli,
     assert_clean(bad_mode, 2, "ftl.garbage_collection.mode", "stop_servicing_writes")
     bad_threshold = cli("run", "mqsim-default", "--set", "ftl.garbage_collection.write_hold_threshold_blocks=103", "-q")
     assert_clean(bad_threshold, 2, "ftl.garbage_collection.write_hold_threshold_blocks", "low_watermark_blocks (102)")
+
+
+# Issue 32, item 8: configurations that cannot run are refused (exit 2) or stop with a message (exit 1)
+# instead of hanging or aborting out of memory.
+def test_time_series_too_fine_for_the_run_is_refused_not_an_abort(cli):
+    small = ("--set", "workload.synthetic.requests=2000", "--time-series-ms", "0.001", "-q")
+    # The preset's event at 20 s decides it before the run: 20 million intervals of 1 us.
+    done = cli("run", "mlc-tlc-demo", *small)
+    assert_clean(done, 2, "output.time_series_interval_ms", "events[0].at_ns", "1000000")
+    assert "simulating" not in done.stderr
+    # Without events only the run can tell: it stops once it passes a million intervals.
+    done = cli("run", "mlc-tlc-demo", "--set", "events=[]", *small)
+    assert_clean(done, 1, "output.time_series_interval_ms", "1000000 intervals")
+
+
+@pytest.mark.parametrize("scale", ["1e11", "1e15", "1e300"])
+def test_retention_time_scale_beyond_the_clock_is_refused(cli, scale: str):
+    done = cli(
+        "run", "seed000-aoa", "--set", "workload.synthetic.requests=2000",
+        "--set", f"read_path.retention_time_scale={scale}", "-q",
+    )  # fmt: skip
+    assert_clean(done, 2, "read_path.retention_time_scale", "at most 1e9")
+
+
+def test_retiring_every_chip_of_the_write_tier_is_refused(cli):
+    events = ", ".join(f'{{at_ns=100000000, action="retire_chip", chip={chip}}}' for chip in range(4))
+    done = cli("run", "mlc-tlc-demo", "--set", "workload.synthetic.requests=2000", "--set", f"events=[{events}]", "-q")
+    assert_clean(done, 2, "events[3].chip", "tier mlc")
+    # Triggered by wear, only the run can tell: it stops at the first write with nowhere to go.
+    worn = events.replace("at_ns=100000000", "at_erase_count=0.0")
+    done = cli("run", "mlc-tlc-demo", "--set", "workload.synthetic.requests=2000", "--set", f"events=[{worn}]", "-q")
+    assert_clean(done, 1, "tier mlc has no chip in service")
+
+
+def test_host_time_scale_past_the_clock_is_refused(cli):
+    done = cli("run", "default", "--set", "workload.synthetic.requests=2000", "--set", "host.time_scale=1e300", "-q")
+    assert_clean(done, 2, "host.time_scale", "at most 1e6")

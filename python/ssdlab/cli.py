@@ -188,7 +188,7 @@ def run(
         float | None,
         typer.Option(
             "--time-series-ms",
-            help="Record the run over time at this interval of simulated time (ms); with --json it is also written as OUT.timeseries.parquet.",
+            help="Record the run over time at this interval of simulated time (ms, at least 0.001; at most 1,000,000 intervals); with --json it is also written as OUT.timeseries.parquet.",
         ),
     ] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config field: key=value (repeatable).")] = None,

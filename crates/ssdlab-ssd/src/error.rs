@@ -45,10 +45,19 @@ pub enum FtlError {
 
     #[error("{tier} full: {detail}")]
     OutOfSpace { tier: String, detail: String },
+
+    /// Device events took every chip of a tier out of service (issue 32): writing into a read-only
+    /// chip anyway ground on for minutes before the device was full.
+    #[error("tier {tier} has no chip in service (device events retired them all): {what} has nowhere to go; keep one chip of the tier in service")]
+    NoChipInService { tier: String, what: &'static str },
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum SimulationError {
+    /// The run outlasts the intervals a time series may hold (`simulation/time_series.rs`).
+    #[error("output.time_series_interval_ms = {interval_ms} ms: the run reached {reached_ms} ms of simulated time, more than the {max_rows} intervals a time series holds (a cap that bounds its memory); use an interval of at least {} ms, or leave the series out", suggested_interval_ms(*reached_ms, *max_rows))]
+    TimeSeriesTooLong { interval_ms: f64, reached_ms: f64, max_rows: u64 },
+
     #[error(transparent)]
     Config(#[from] ConfigError),
 
@@ -90,4 +99,15 @@ pub enum SimulationError {
 
     #[error("run interrupted: {reason}")]
     Interrupted { reason: String },
+}
+
+/// The shortest interval (ms, rounded up to 3 significant digits) whose series of `max_rows` rows
+/// would reach `reached_ms`: a lower bound to suggest, since the run may go on beyond that.
+fn suggested_interval_ms(reached_ms: f64, max_rows: u64) -> f64 {
+    let exact = reached_ms / max_rows.max(1) as f64;
+    if exact <= 0.0 || !exact.is_finite() {
+        return 0.001;
+    }
+    let scale = 10f64.powi(exact.log10().floor() as i32 - 2);
+    ((exact / scale).ceil() * scale).max(0.001)
 }

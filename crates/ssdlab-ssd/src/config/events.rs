@@ -78,5 +78,78 @@ pub(super) fn validate(events: &[DeviceEventConfig], tiers: &[TierSpec]) -> Resu
             }
         }
     }
+    validate_tiers_in_service(events, tiers)
+}
+
+/// Refuses time-triggered events that leave a tier with no chip in service (issue 32): a retired
+/// chip's data moves to the other chips of its tier, and host writes (or migrations) bound for the
+/// tier need one of its chips, so the run would grind until the device is full. The events are
+/// taken in time order (ties in list order), a `chip_writable` putting its chip back; wear-triggered
+/// events may never fire, so only the run can tell about them (it stops when a write has nowhere to
+/// go).
+fn validate_tiers_in_service(events: &[DeviceEventConfig], tiers: &[TierSpec]) -> Result<(), (String, String)> {
+    let mut timed: Vec<(u64, usize)> =
+        events.iter().enumerate().filter_map(|(index, event)| Some((event.at_ns?, index))).collect();
+    timed.sort_unstable();
+    let mut out_of_service = std::collections::BTreeSet::new();
+    for (_, index) in timed {
+        let event = &events[index];
+        if event.action == DeviceAction::ChipWritable {
+            out_of_service.remove(&event.chip);
+            continue;
+        }
+        out_of_service.insert(event.chip);
+        let mut first = 0u32;
+        for tier in tiers {
+            let count = tier.geometry.channels.saturating_mul(tier.geometry.chips_per_channel);
+            let range = first..first.saturating_add(count);
+            first = range.end;
+            if range.contains(&event.chip) && range.clone().all(|chip| out_of_service.contains(&chip)) {
+                return Err((
+                    format!("events[{index}].chip"),
+                    format!(
+                        "takes chip {} out of service, the last of tier {}'s chips ({}..{}) still in service: its data and the writes bound for it would have nowhere to go; keep one chip of the tier in service (or put one back first with action = \"chip_writable\")",
+                        event.chip,
+                        tier.name,
+                        range.start,
+                        range.end - 1
+                    ),
+                ));
+            }
+        }
+    }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::presets;
+
+    fn refusal(events: &str) -> Option<String> {
+        presets::load("mlc-tlc-demo", &[format!("events={events}")]).err().map(|error| error.to_string())
+    }
+
+    #[test]
+    fn events_that_leave_a_tier_without_chips_are_refused() {
+        let retire = |chip: u32, at: u64| format!("{{at_ns={at}, action=\"retire_chip\", chip={chip}}}");
+        let all = format!("[{}, {}, {}, {}]", retire(0, 100), retire(1, 100), retire(2, 100), retire(3, 100));
+        let message = refusal(&all).expect("refused");
+        assert!(message.contains("events[3].chip") && message.contains("tier mlc"), "{message}");
+        // In time order: the last chip out is the one named.
+        let shuffled = format!("[{}, {}, {}, {}]", retire(0, 100), retire(1, 900), retire(2, 100), retire(3, 100));
+        assert!(refusal(&shuffled).expect("refused").contains("events[1].chip"));
+        // A chip put back first keeps the tier in service; three of four leave one.
+        let back = format!(
+            "[{}, {}, {}, {{at_ns=150, action=\"chip_writable\", chip=0}}, {}]",
+            retire(0, 100),
+            retire(1, 100),
+            retire(2, 100),
+            retire(3, 200)
+        );
+        assert_eq!(refusal(&back), None);
+        assert_eq!(refusal(&format!("[{}, {}, {}]", retire(4, 1), retire(5, 1), retire(6, 1))), None);
+        // Every TLC chip (where MLC's collection migrates) is refused alike.
+        let tlc = format!("[{}, {}, {}, {}]", retire(4, 1), retire(5, 1), retire(6, 1), retire(7, 1));
+        assert!(refusal(&tlc).expect("refused").contains("tier tlc"));
+    }
 }

@@ -2,6 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The largest `host.time_scale` (issue 32): 1e300 saturated every arrival at the clock's end (u64
+/// nanoseconds, 584 years) and the run silently reported nonsense; a million times slower is
+/// already a second per microsecond of the trace.
+pub const MAX_TIME_SCALE: f64 = 1e6;
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct HostConfig {
@@ -12,7 +17,8 @@ pub struct HostConfig {
     /// default is 65,535 per queue). Arrivals beyond it wait in the host queue, in arrival order, and
     /// that wait counts in their latency.
     pub device_queue_depth: u32,
-    /// Arrival times are multiplied by this (0.5 replays twice as fast).
+    /// Arrival times are multiplied by this (0.5 replays twice as fast). Above 0, at most
+    /// [`MAX_TIME_SCALE`].
     pub time_scale: f64,
     /// Replay the workload this many times back to back, with time offsets that keep arrivals increasing.
     pub loops: u32,
@@ -83,8 +89,11 @@ pub(super) fn validate(host: &HostConfig) -> Result<(), (String, String)> {
             return fail(name, format!("at most {MAX_QUEUE_DEPTH} requests in flight are supported, got {depth}"));
         }
     }
-    if !(host.time_scale > 0.0 && host.time_scale.is_finite()) {
-        return fail("host.time_scale", format!("must be positive, got {}", host.time_scale));
+    if !(host.time_scale > 0.0 && host.time_scale <= MAX_TIME_SCALE) {
+        return fail(
+            "host.time_scale",
+            format!("must be above 0 and at most {MAX_TIME_SCALE:e} (arrival times are multiplied by it; a larger factor pushes them past the simulated clock's 584 years, where they would all saturate), got {}", host.time_scale),
+        );
     }
     if host.tiles == 0 {
         return fail("host.tiles", "must be at least 1".into());
@@ -93,4 +102,17 @@ pub(super) fn validate(host: &HostConfig) -> Result<(), (String, String)> {
         return fail("host.loops", "must be at least 1".into());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod time_scale_tests {
+    #[test]
+    fn host_time_scale_is_bounded() {
+        for scale in ["1e300", "1e7", "0.0"] {
+            let error =
+                crate::presets::load("default", &[format!("host.time_scale={scale}")]).expect_err(scale).to_string();
+            assert!(error.contains("host.time_scale") && error.contains("at most 1e6"), "{error}");
+        }
+        assert!(crate::presets::load("default", &["host.time_scale=1e6".into()]).is_ok());
+    }
 }

@@ -179,7 +179,7 @@ impl SimulationConfig {
         }
         host::validate(&self.host)?;
         workload::validate(&self.workload)?;
-        output::validate(&self.output)?;
+        output::validate(&self.output, &self.events)?;
         read_path::validate(&self.read_path)
     }
 }

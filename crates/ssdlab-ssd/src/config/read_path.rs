@@ -4,6 +4,12 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// The largest `read_path.retention_time_scale`: the retention clock counts u32 milliseconds (49.7
+/// days), which a scale of 1e9 spends in 4.3 ms of I/O time; beyond it every page reads as old as
+/// the clock can tell almost at once, which `ftl.precondition` ages express directly. (Issue 32:
+/// 1e15 made the online workload class step its window every nanosecond and the run hang.)
+pub const MAX_RETENTION_TIME_SCALE: f64 = 1e9;
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ReadPathConfig {
@@ -40,6 +46,7 @@ pub struct ReadPathConfig {
     pub decoder_tables: DecoderTablesConfig,
     /// The data-age clock runs this many times faster than I/O time: a replayed sample of minutes
     /// can stand for the days of retention of the workload it was cut from (see `ftl/retention.rs`).
+    /// Above 0 and at most [`MAX_RETENTION_TIME_SCALE`].
     pub retention_time_scale: f64,
     /// A read fails at most this often with the decoder a policy picks before it switches to the
     /// stronger one: the switch points are where the ECC lab's failure probability crosses it.
@@ -522,10 +529,11 @@ fn validate_decoders(read_path: &ReadPathConfig) -> Result<(), (String, String)>
             return Err((format!("read_path.{field}"), "must be above 0 (leave it out for per-level times)".into()));
         }
     }
-    if !(read_path.retention_time_scale.is_finite() && read_path.retention_time_scale > 0.0) {
+    let scale = read_path.retention_time_scale;
+    if !(scale.is_finite() && scale > 0.0 && scale <= MAX_RETENTION_TIME_SCALE) {
         return Err((
             "read_path.retention_time_scale".into(),
-            format!("must be a finite number above 0, got {}", read_path.retention_time_scale),
+            format!("how many times faster the data-age clock runs than I/O time: must be above 0 and at most {MAX_RETENTION_TIME_SCALE:e}, got {scale} (the clock counts u32 milliseconds, 49.7 days, which a scale of 1e9 spends in 4.3 ms of I/O time; a week replayed in a minute is about 1e4)"),
         ));
     }
     let target = read_path.target_failure_probability;
@@ -650,5 +658,19 @@ fn validate_seed000(read_path: &ReadPathConfig) -> Result<(), (String, String)> 
             "the aoa_ecc strategy needs a `quick_ldpc` table to compute its switch points (ssdlab ecc decoder-tables), or both read_path.aoa_ecc.*_switch_pe_cycles".into(),
         )),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod retention_scale_tests {
+    #[test]
+    fn retention_time_scale_has_a_ceiling() {
+        for scale in ["1e15", "1e11", "1e300", "0.0", "-1.0"] {
+            let error = crate::presets::load("seed000-aoa", &[format!("read_path.retention_time_scale={scale}")])
+                .expect_err(scale)
+                .to_string();
+            assert!(error.contains("read_path.retention_time_scale") && error.contains("at most 1e9"), "{error}");
+        }
+        assert!(crate::presets::load("seed000-aoa", &["read_path.retention_time_scale=1e9".into()]).is_ok());
     }
 }

@@ -296,6 +296,11 @@ impl BlockStore {
         plane
     }
 
+    /// Whether some plane takes new data (not stuck, not read-only).
+    pub(super) fn any_writable_plane(&self) -> bool {
+        (0..self.planes.len()).any(|plane| self.writable(PlaneIndex(plane as u32)))
+    }
+
     fn writable(&self, plane: PlaneIndex) -> bool {
         let state = &self.planes[plane.0 as usize];
         !state.stuck && !state.read_only

@@ -298,6 +298,10 @@ impl Ftl {
             let Ftl { mapping, stores, .. } = self;
             let store = &mut stores[0];
             let plane = store.take_plane_for_write(lpn);
+            if store.read_only_planes > 0 && store.is_read_only(plane) {
+                // (It steps over read-only planes: this one means none is left.)
+                return Err(no_chip_in_service(&self.layout, 0, "a host write"));
+            }
             let (ppn, record) = store.allocate(plane, Stream::Host, now_ns)?;
             if let Some(old) = mapping.set(lpn, ppn) {
                 store.invalidate(old);
@@ -326,6 +330,9 @@ impl Ftl {
         let Ftl { mapping, stores, .. } = self;
         let store = &mut stores[tier];
         let plane = store.take_plane_for_write(lpn);
+        if store.read_only_planes > 0 && store.is_read_only(plane) {
+            return Err(no_chip_in_service(&self.layout, tier, "a host write"));
+        }
         let (local, record) = store.allocate(plane, Stream::Host, now_ns)?;
         let ppn = store.global_page(local);
         if let Some(old) = mapping.set(lpn, ppn) {
@@ -573,6 +580,9 @@ impl Ftl {
         ops: &mut Vec<FlashOp>,
     ) -> Result<Option<u64>, FtlError> {
         let Some((tier, planes)) = self.chip_planes(chip) else { return Ok(None) };
+        if !self.stores[tier].any_writable_plane() {
+            return Err(no_chip_in_service(&self.layout, tier, "the retired chip's data"));
+        }
         let blocks_per_plane = self.stores[tier].geometry.blocks_per_plane;
         let first = planes.start * blocks_per_plane;
         let count = planes.len() as u32 * blocks_per_plane;
@@ -625,4 +635,10 @@ impl Ftl {
         }
         Ok(())
     }
+}
+
+/// The error of a write into a tier whose chips are all out of service.
+#[cold]
+fn no_chip_in_service(layout: &DeviceLayout, tier: usize, what: &'static str) -> FtlError {
+    FtlError::NoChipInService { tier: layout.tier(tier).name.clone(), what }
 }

@@ -180,7 +180,16 @@ impl WorkloadClassifier {
 
     /// Closes every step that ended by `now_ns`, re-evaluating the class at each.
     fn advance(&mut self, now_ns: u64) {
+        let target = now_ns / self.step_ns;
+        let mut closed = 0u64;
         while now_ns >= (self.current_step + 1) * self.step_ns {
+            if closed > self.steps && self.current_step + 1 < target {
+                // Every slot of the window has been cleared and evaluated empty: the steps up to
+                // `target` would evaluate the same empty window and change nothing, so skip them
+                // (a step of a few ns, from a large retention_time_scale, looped once per ns).
+                self.current_step = target - 1;
+            }
+            closed += 1;
             self.current_step += 1;
             let end_ns = self.current_step * self.step_ns;
             self.evaluate(end_ns);
@@ -280,6 +289,34 @@ mod tests {
     fn classifier() -> WorkloadClassifier {
         let config = WorkloadClassConfig { mode: WorkloadClassMode::Online, window_hours: 4.0, window_steps: 4 };
         WorkloadClassifier::new(&config, &RetentionClock::new(3600.0, 0.0), 100)
+    }
+
+    #[test]
+    fn a_long_gap_of_tiny_steps_skips_the_empty_ones_with_the_same_changes() {
+        // Scale 1e12 makes a step 43 ns: a gap of a simulated second looped 23 million times.
+        let config = WorkloadClassConfig::default();
+        let clock = RetentionClock::new(1e12, 0.0);
+        let mut skipping = WorkloadClassifier::new(&config, &clock, 1000);
+        let mut stepping = WorkloadClassifier::new(&config, &clock, 1000);
+        assert!(skipping.step_ns < 100);
+        for c in [&mut skipping, &mut stepping] {
+            for t in 0..50 {
+                c.observe(t * 7, true, t % 3, 2);
+            }
+        }
+        let far = 1_000 * stepping.step_ns + 5;
+        // Stepwise: one step per call never skips.
+        for step in 1..=far / stepping.step_ns {
+            stepping.advance(step * stepping.step_ns);
+        }
+        stepping.observe(far, false, 0, 1);
+        skipping.observe(far, false, 0, 1);
+        assert_eq!(skipping.current_step, stepping.current_step);
+        assert_eq!(skipping.changes, stepping.changes);
+        assert_eq!(skipping.class, stepping.class);
+        // A second of I/O time answers at once.
+        skipping.observe(SECOND, true, 0, 1);
+        assert_eq!(skipping.current_step, SECOND / skipping.step_ns);
     }
 
     #[test]

@@ -111,7 +111,7 @@ impl Simulation {
                 // Sampled on events too: after the last request's issue, the device's remaining
                 // work (and its utilisation) falls in the intervals it runs in.
                 if self.time_series.as_ref().is_some_and(|series| series.due(now)) {
-                    self.sample_time_series(now);
+                    self.sample_time_series(now)?;
                 }
                 if gate_active && self.scheduler.erases_ended().is_some_and(|ended| !ended.is_empty()) {
                     self.reopen_planes(now);
@@ -125,7 +125,7 @@ impl Simulation {
             let (Some(request), Some(issue)) = (next, issue_at) else { break };
             now = issue;
             if self.time_series.as_ref().is_some_and(|series| series.due(now)) {
-                self.sample_time_series(now);
+                self.sample_time_series(now)?;
             }
             queue.retire_until(issue);
             next = after_next;
@@ -247,10 +247,11 @@ impl Simulation {
     }
 
     #[inline(never)]
-    fn sample_time_series(&mut self, now: SimTime) {
+    fn sample_time_series(&mut self, now: SimTime) -> Result<(), SimulationError> {
         let totals = self.time_series_totals();
-        if let Some(series) = self.time_series.as_mut() {
-            series.sample(now, &totals);
+        match self.time_series.as_mut() {
+            Some(series) => series.sample(now, &totals),
+            None => Ok(()),
         }
     }
 

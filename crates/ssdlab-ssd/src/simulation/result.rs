@@ -58,7 +58,7 @@ impl Simulation {
         let time_series = match self.time_series.take() {
             Some(collector) => {
                 let totals = self.time_series_totals();
-                Some(collector.finish(self.last_completion.max(self.scheduler.busy_until()), &totals))
+                Some(collector.finish(self.last_completion.max(self.scheduler.busy_until()), &totals)?)
             }
             None => None,
         };

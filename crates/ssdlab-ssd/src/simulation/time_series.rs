@@ -10,7 +10,15 @@
 //! the summary's (a test checks it). Utilisation is the busy time booked on the dies (channels) in
 //! the interval over the interval times their number: an operation counts when it is booked (when
 //! it starts), so an interval can show slightly above 1 when long operations started in it.
+//!
+//! Memory is bounded (issue 32): a series holds at most [`MAX_TIME_SERIES_ROWS`] intervals, and an
+//! interval's histograms hold only the bins it uses (a fine interval over a long run is mostly
+//! empty intervals; 2 x 512 dense bins each took 4 KiB per interval and 2 GiB in half a simulated
+//! second at 1 us). A run that passes the last interval end the cap allows stops with
+//! [`SimulationError::TimeSeriesTooLong`] as soon as the replay sees it, instead of growing.
 
+use crate::config::MAX_TIME_SERIES_ROWS;
+use crate::error::SimulationError;
 use crate::ftl::FtlStats;
 use ssdlab_engine::SimTime;
 
@@ -22,7 +30,9 @@ struct Interval {
     bytes: [u64; 2],
     latency_sum_ns: [u64; 2],
     latency_max_ns: [u64; 2],
-    histogram: [Box<[u32]>; 2],
+    /// (bin, count) of the bins in use, by bin: sparse, since most intervals of a fine series
+    /// hold few requests.
+    histogram: [Vec<(u16, u32)>; 2],
 }
 
 impl Interval {
@@ -32,7 +42,7 @@ impl Interval {
             bytes: [0; 2],
             latency_sum_ns: [0; 2],
             latency_max_ns: [0; 2],
-            histogram: [vec![0; BINS].into_boxed_slice(), vec![0; BINS].into_boxed_slice()],
+            histogram: [Vec::new(), Vec::new()],
         }
     }
 }
@@ -57,6 +67,11 @@ pub(super) struct TimeSeriesCollector {
     /// Running totals at each sampled interval end.
     samples: Vec<Sample>,
     next_sample_ns: u64,
+    /// At most this many intervals ([`MAX_TIME_SERIES_ROWS`]; smaller in tests).
+    max_rows: u64,
+    /// The first time (ns) seen beyond the last interval the cap allows: the run is too long for
+    /// the series, and the replay stops with an error.
+    overflow_ns: Option<u64>,
 }
 
 /// Running totals the collector samples.
@@ -105,17 +120,44 @@ impl Totals {
 
 impl TimeSeriesCollector {
     pub(super) fn new(interval_ns: u64) -> Self {
+        Self::with_max_rows(interval_ns, MAX_TIME_SERIES_ROWS)
+    }
+
+    fn with_max_rows(interval_ns: u64, max_rows: u64) -> Self {
         TimeSeriesCollector {
             interval_ns: interval_ns.max(1),
             intervals: Vec::new(),
             samples: Vec::new(),
             next_sample_ns: interval_ns.max(1),
+            max_rows: max_rows.max(1),
+            overflow_ns: None,
+        }
+    }
+
+    /// Notes a time beyond the last interval the cap allows (the earliest one seen).
+    fn overflow(&mut self, at_ns: u64) {
+        self.overflow_ns = Some(self.overflow_ns.map_or(at_ns, |seen| seen.min(at_ns)));
+    }
+
+    /// The error of a run that went past the cap (at `at_ns`).
+    fn too_long(&self, at_ns: u64) -> SimulationError {
+        SimulationError::TimeSeriesTooLong {
+            interval_ms: self.interval_ns as f64 / 1e6,
+            reached_ms: at_ns as f64 / 1e6,
+            max_rows: self.max_rows,
         }
     }
 
     /// A completed request (`write`: 1, read: 0).
     pub(super) fn record(&mut self, completion: SimTime, latency_ns: u64, bytes: u64, write: bool) {
-        let index = (completion.0 / self.interval_ns) as usize;
+        let index = completion.0 / self.interval_ns;
+        if index >= self.max_rows {
+            // (Completions are booked ahead of the clock: one far in the future would otherwise
+            // allocate every interval up to it at once.)
+            self.overflow(completion.0);
+            return;
+        }
+        let index = index as usize;
         if index >= self.intervals.len() {
             self.intervals.resize(index + 1, Interval::new());
         }
@@ -125,25 +167,47 @@ impl TimeSeriesCollector {
         interval.bytes[op] += bytes;
         interval.latency_sum_ns[op] += latency_ns;
         interval.latency_max_ns[op] = interval.latency_max_ns[op].max(latency_ns);
-        interval.histogram[op][bin_of(latency_ns)] += 1;
-    }
-
-    /// Whether the clock has passed the next interval end (then call [`Self::sample`]).
-    #[inline]
-    pub(super) fn due(&self, clock: SimTime) -> bool {
-        clock.0 >= self.next_sample_ns
-    }
-
-    /// Samples the running totals for every interval end at or before `clock`.
-    pub(super) fn sample(&mut self, clock: SimTime, totals: &Totals) {
-        while clock.0 >= self.next_sample_ns {
-            self.samples.push(*totals);
-            self.next_sample_ns += self.interval_ns;
+        let bin = bin_of(latency_ns) as u16;
+        let histogram = &mut interval.histogram[op];
+        match histogram.binary_search_by_key(&bin, |&(b, _)| b) {
+            Ok(at) => histogram[at].1 += 1,
+            Err(at) => histogram.insert(at, (bin, 1)),
         }
     }
 
-    /// The series, with the run's final totals closing the last interval.
-    pub(super) fn finish(mut self, end: SimTime, totals: &Totals) -> TimeSeries {
+    /// Whether the clock has passed the next interval end, or the run has gone past the cap (then
+    /// call [`Self::sample`], which reports it).
+    #[inline]
+    pub(super) fn due(&self, clock: SimTime) -> bool {
+        clock.0 >= self.next_sample_ns || self.overflow_ns.is_some()
+    }
+
+    /// Samples the running totals for every interval end at or before `clock`; an error once the
+    /// run has gone past the last interval the cap allows.
+    pub(super) fn sample(&mut self, clock: SimTime, totals: &Totals) -> Result<(), SimulationError> {
+        while clock.0 >= self.next_sample_ns {
+            if self.samples.len() as u64 >= self.max_rows {
+                self.overflow(clock.0);
+                break;
+            }
+            self.samples.push(*totals);
+            self.next_sample_ns += self.interval_ns;
+        }
+        match self.overflow_ns {
+            Some(at_ns) => Err(self.too_long(at_ns)),
+            None => Ok(()),
+        }
+    }
+
+    /// The series, with the run's final totals closing the last interval; an error when the run
+    /// (its last completion or the device's last booked work, `end`) outlasts the cap.
+    pub(super) fn finish(mut self, end: SimTime, totals: &Totals) -> Result<TimeSeries, SimulationError> {
+        if end.0 / self.interval_ns >= self.max_rows {
+            self.overflow(end.0);
+        }
+        if let Some(at_ns) = self.overflow_ns {
+            return Err(self.too_long(at_ns));
+        }
         let intervals = self.intervals.len().max(((end.0 / self.interval_ns) + 1) as usize);
         self.intervals.resize(intervals, Interval::new());
         while self.samples.len() < intervals {
@@ -185,21 +249,21 @@ impl TimeSeriesCollector {
                 .push(utilisation(delta(sample.channel_busy_ns, previous.channel_busy_ns), sample.channels));
             previous = sample;
         }
-        series
+        Ok(series)
     }
 }
 
 /// The `q` quantile in microseconds (a bin's upper edge, capped at the interval's maximum).
-fn percentile(histogram: &[u32], count: u64, q: f64, max_ns: u64) -> f64 {
+fn percentile(histogram: &[(u16, u32)], count: u64, q: f64, max_ns: u64) -> f64 {
     if count == 0 {
         return 0.0;
     }
     let rank = ((q * count as f64).ceil() as u64).max(1);
     let mut seen = 0u64;
-    for (bin, &n) in histogram.iter().enumerate() {
+    for &(bin, n) in histogram {
         seen += n as u64;
         if seen >= rank {
-            return edge_of(bin).min(max_ns as f64) / 1e3;
+            return edge_of(bin as usize).min(max_ns as f64) / 1e3;
         }
     }
     max_ns as f64 / 1e3
@@ -258,8 +322,8 @@ mod tests {
                 .with_busy(gc * 500, gc * 250, 2, 1)
         };
         assert!(!collector.due(SimTime(999)) && collector.due(SimTime(2_500)));
-        collector.sample(SimTime(2_500), &totals(3));
-        let series = collector.finish(SimTime(2_600), &totals(4));
+        collector.sample(SimTime(2_500), &totals(3)).unwrap();
+        let series = collector.finish(SimTime(2_600), &totals(4)).unwrap();
         assert_eq!(series.read.count, vec![1, 1, 0]);
         assert_eq!(series.write.bytes, vec![0, 8192, 0]);
         // Both interval ends passed at 2,500 see 3 invocations; the last closes with 4.
@@ -270,5 +334,37 @@ mod tests {
         assert_eq!(series.channel_utilisation, vec![0.75, 0.0, 0.25]);
         assert!((series.read.p99_us[1] - 1.0).abs() < 0.1, "{:?}", series.read.p99_us);
         assert!((series.read.mean_us[0] - 0.1).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_run_longer_than_the_cap_is_an_error_without_growing() {
+        // A completion booked far ahead is refused at once instead of allocating up to it.
+        let mut collector = TimeSeriesCollector::with_max_rows(1_000, 4);
+        collector.record(SimTime(3_500), 100, 4096, false);
+        collector.record(SimTime(1_000_000_000), 100, 4096, true);
+        assert_eq!(collector.intervals.len(), 4);
+        assert!(collector.due(SimTime(0)), "the overflow makes the replay sample, which reports it");
+        let error = collector.sample(SimTime(10), &Totals::default()).unwrap_err().to_string();
+        assert!(error.contains("output.time_series_interval_ms") && error.contains("1000 ms"), "{error}");
+        // A clock jumping far ahead stops at the cap.
+        let mut collector = TimeSeriesCollector::with_max_rows(1_000, 4);
+        assert!(collector.sample(SimTime(1_000_000_000), &Totals::default()).is_err());
+        assert_eq!(collector.samples.len(), 4);
+        // A run that ends (its last booked work) beyond the cap is refused at the end too.
+        let collector = TimeSeriesCollector::with_max_rows(1_000, 4);
+        assert!(collector.finish(SimTime(4_000), &Totals::default()).is_err());
+        let collector = TimeSeriesCollector::with_max_rows(1_000, 4);
+        assert_eq!(collector.finish(SimTime(3_999), &Totals::default()).unwrap().start_ms.len(), 4);
+    }
+
+    #[test]
+    fn sparse_histograms_keep_the_percentiles() {
+        let mut collector = TimeSeriesCollector::new(1_000_000);
+        for latency in [5_000u64, 1_000, 3_000, 1_000, 200_000] {
+            collector.record(SimTime(10), latency, 4096, false);
+        }
+        let series = collector.finish(SimTime(20), &Totals::default()).unwrap();
+        assert!((series.read.p50_us[0] - 3.0).abs() < 0.3, "{:?}", series.read.p50_us);
+        assert_eq!(series.read.p99_us[0], 200.0);
     }
 }
