@@ -332,14 +332,8 @@ fn assemble(config: SimulationConfig, input: WorkloadInput, logical_pages: u64) 
         requests_completed: 0,
         host_queue: HostQueueStatistics::default(),
         device_events: DeviceEvents::new(&config.events),
-        stalls: (config.device.is_tiered() || !config.events.is_empty()).then(Default::default),
-        request_log: config.output.request_log_path.as_deref().map(request_log::RequestLog::create).transpose()?,
-        time_series: config
-            .output
-            .time_series_interval_ms
-            .map(|ms| time_series::TimeSeriesCollector::new((ms * 1e6).round() as u64)),
+        observers: observers::build(&config, logical_pages)?,
         workload_class,
-        write_heat: config.output.write_heat.then(|| write_heat::WriteCounter::new(logical_pages)),
         nand_contents: (keep_tags && scm.is_some()).then(Default::default),
         scm,
         scm_slots: Vec::new(),

@@ -14,6 +14,7 @@ pub use dead_data::DeadDataSummary;
 mod events;
 mod footprint;
 mod limits;
+mod observers;
 mod oracle;
 mod page_set;
 mod preconditioning;
@@ -116,16 +117,10 @@ pub struct Simulation {
     requests_completed: u64,
     host_queue: HostQueueStatistics,
     device_events: DeviceEvents,
-    /// The longest host-visible stall, tracked on devices with tiers or events.
-    stalls: Option<crate::host::stall::StallTracker>,
-    /// `output.request_log_path`: one line per completed request.
-    request_log: Option<request_log::RequestLog>,
-    /// `output.time_series_interval_ms`: the run over time.
-    time_series: Option<time_series::TimeSeriesCollector>,
+    /// Time series, request log, write heat, host stalls: whatever watches the run (`observers.rs`).
+    observers: observers::Observers,
     /// The workload class the controller sees (seed 000's policies only).
     workload_class: Option<WorkloadClassifier>,
-    /// `output.write_heat`: host writes per logical page.
-    write_heat: Option<write_heat::WriteCounter>,
     /// Seed 001's SCM and its placement (`placement.policy = "hybrid_scm"` or `"scm_only"`); with
     /// it the oracle's keys are sectors, not pages (`scm_serving.rs`).
     scm: Option<crate::scm::ScmPlacement>,
@@ -134,6 +129,21 @@ pub struct Simulation {
     /// With SCM and the oracle: the sector tags of each NAND page's latest program.
     nand_contents: Option<scm_serving::NandContents>,
 }
+
+/// What observers may look at, borrowed field by field (so that `self.observers` stays free to borrow
+/// mutably beside it).
+macro_rules! device_view {
+    ($simulation:expr) => {
+        $crate::simulation::observers::DeviceView {
+            ftl: &$simulation.ftl,
+            scheduler: &$simulation.scheduler,
+            layout: &$simulation.layout,
+            read_strategy: &*$simulation.read_strategy,
+            middleware: &*$simulation.middleware,
+        }
+    };
+}
+pub(super) use device_view;
 
 impl Simulation {
     /// Reads the workload's shape, sizes the device and builds every layer.

@@ -8,7 +8,8 @@
 //! arriving at t. A request is issued by translating it through middleware and FTL at its issue
 //! time (mapping, GC decisions) and starting its flash work, whose first stages are booked at once.
 
-use super::Simulation;
+use super::observers::{Completed, Issued};
+use super::{device_view, Simulation};
 use crate::config::{DeleteTarget, HostMode};
 use crate::error::SimulationError;
 use crate::ftl::Ftl;
@@ -105,13 +106,8 @@ impl Simulation {
                 if let Some(time) = self.scheduler.process_next_event() {
                     now = time;
                 }
-                if let Some(stalls) = self.stalls.as_mut() {
-                    stalls.advance(now);
-                }
-                // Sampled on events too: after the last request's issue, the device's remaining
-                // work (and its utilisation) falls in the intervals it runs in.
-                if self.time_series.as_ref().is_some_and(|series| series.due(now)) {
-                    self.sample_time_series(now)?;
+                if !self.observers.is_empty() {
+                    self.observers.clock_advanced(now, &device_view!(self))?;
                 }
                 if gate_active && self.scheduler.erases_ended().is_some_and(|ended| !ended.is_empty()) {
                     self.reopen_planes(now);
@@ -124,8 +120,8 @@ impl Simulation {
             }
             let (Some(request), Some(issue)) = (next, issue_at) else { break };
             now = issue;
-            if self.time_series.as_ref().is_some_and(|series| series.due(now)) {
-                self.sample_time_series(now)?;
+            if !self.observers.is_empty() {
+                self.observers.clock_advanced(now, &device_view!(self))?;
             }
             queue.retire_until(issue);
             next = after_next;
@@ -179,16 +175,8 @@ impl Simulation {
             }
             self.last_completion = self.last_completion.max(completion);
             queue.completes_at(completion);
-            if let Some(stalls) = self.stalls.as_mut() {
-                stalls.record(completion, request.latency_from);
-            }
-            if let Some(series) = self.time_series.as_mut() {
-                if !request.delete {
-                    series.record(completion, latency, request.size_bytes, request.write);
-                }
-            }
-            if let Some(log) = self.request_log.as_mut() {
-                log.completed(slot, completion);
+            if !self.observers.is_empty() {
+                self.observers.request_completed(&Completed { request, completion, slot });
             }
         }
         self.requests_completed += completions.len() as u64;
@@ -220,38 +208,6 @@ impl Simulation {
                 .close_write_group_gated(id, now, pages, |plane| ftl.free_blocks(crate::geometry::PlaneIndex(plane)));
         } else {
             scheduler.close_write_group(id, now, pages);
-        }
-    }
-
-    /// (soft reads, GC pages copied) so far: what the request log attributes to each request.
-    #[cold]
-    fn flag_totals(&self) -> (u64, u64) {
-        let soft_reads = self.read_strategy.statistics().map_or(0, |statistics| statistics.hard_decision_failures);
-        (soft_reads, self.ftl.stats().gc_pages_copied)
-    }
-
-    /// The running totals the time series samples.
-    pub(super) fn time_series_totals(&self) -> super::time_series::Totals {
-        let (mut free_blocks, mut erased_blocks) = (0, 0);
-        for plane in 0..self.layout.planes_total() {
-            let free = self.ftl.free_blocks(crate::geometry::PlaneIndex(plane));
-            free_blocks += free as u64;
-            erased_blocks += self.scheduler.erased_pool(plane, free);
-        }
-        let soft_reads = self.read_strategy.statistics().map_or(0, |statistics| statistics.hard_decision_failures);
-        let (die_busy, channel_busy) = self.scheduler.busy_totals();
-        let programs_held = self.scheduler.write_hold_statistics().map_or(0, |statistics| statistics.programs_held);
-        super::time_series::Totals::of(&self.ftl.stats(), free_blocks, soft_reads)
-            .with_busy(die_busy.0, channel_busy.0, self.layout.dies_total() as u64, self.layout.channels_total() as u64)
-            .with_holds(programs_held, self.scheduler.planes_holding_writes() as u64, erased_blocks)
-    }
-
-    #[inline(never)]
-    fn sample_time_series(&mut self, now: SimTime) -> Result<(), SimulationError> {
-        let totals = self.time_series_totals();
-        match self.time_series.as_mut() {
-            Some(series) => series.sample(now, &totals),
-            None => Ok(()),
         }
     }
 
@@ -302,23 +258,19 @@ impl Simulation {
             delete: request.op == IoOp::Delete,
         };
         let slot = self.scheduler.open_request(issue, tag);
-        if let Some(log) = self.request_log.as_mut() {
-            log.issued(slot, self.requests_issued, request, latency_from, issue, span.pages());
+        let observed = !self.observers.is_empty();
+        if observed {
+            let issued = Issued { slot, index: self.requests_issued, request, latency_from, issue, span };
+            self.observers.request_issued(&issued, &device_view!(self));
         }
-        // The request log's flags: soft reads (hard decisions that failed) and GC copies this
-        // request set off, as differences of the running totals around serving it.
-        let before = self.request_log.is_some().then(|| self.flag_totals());
         match request.op {
             IoOp::Delete => self.serve_delete(span),
             _ if self.scm.is_some() => self.serve_with_scm(request, span, issue, slot)?,
             IoOp::Read => self.serve_read(span, issue, slot),
             IoOp::Write => self.serve_write(span, issue, slot, request)?,
         }
-        if let Some((soft_before, gc_before)) = before {
-            let (soft, gc) = self.flag_totals();
-            if let Some(log) = self.request_log.as_mut() {
-                log.annotate(slot, soft - soft_before, gc - gc_before);
-            }
+        if observed {
+            self.observers.request_served(slot, &device_view!(self));
         }
         self.scheduler.close_request(slot, issue);
         Ok(())
@@ -453,11 +405,6 @@ impl Simulation {
             self.pad_to_interleave_group(span.pages());
         }
         let tracking_dead_data = self.dead_data.is_some();
-        if let Some(heat) = self.write_heat.as_mut() {
-            for page in span.first..=span.last {
-                heat.written(page);
-            }
-        }
         let mut group: Option<u32> = None;
         self.program_group.clear();
         for page in span.first..=span.last {

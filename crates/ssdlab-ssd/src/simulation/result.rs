@@ -1,7 +1,7 @@
 //! The end of a run: the integrity oracle's final sweep and the result.
 
 use super::run_result::*;
-use super::Simulation;
+use super::{device_view, Simulation};
 use crate::energy::{ActivityTimes, EnergyAccount};
 use crate::error::SimulationError;
 use crate::geometry::Lpn;
@@ -55,20 +55,6 @@ impl Simulation {
         let simulated = self.last_completion.max(self.scheduler.busy_until()).since(start).as_secs_f64();
         let busy_span = simulated;
         let stats = self.ftl.stats();
-        let time_series = match self.time_series.take() {
-            Some(collector) => {
-                let totals = self.time_series_totals();
-                Some(collector.finish(self.last_completion.max(self.scheduler.busy_until()), &totals)?)
-            }
-            None => None,
-        };
-        let request_log = match self.request_log.take() {
-            Some(log) => {
-                let (path, rows) = log.finish()?;
-                Some(RequestLogSummary { path: path.display().to_string(), rows })
-            }
-            None => None,
-        };
         let (erase_min, erase_mean, erase_max) = self.ftl.erase_count_summary();
         let (die_busy, channel_busy) = self.scheduler.busy_totals();
         let utilisation =
@@ -93,7 +79,7 @@ impl Simulation {
             };
             crate::geometry::Geometry::new(&totals, first.cell_type)
         };
-        Ok(RunResult {
+        let mut result = RunResult {
             name: self.config.name.clone(),
             seed: self.config.seed,
             workload: WorkloadSummary {
@@ -171,11 +157,11 @@ impl Simulation {
             dead_time: {
                 let background = self.scheduler.longest_background_span_ns() as f64 * 1e-3;
                 let suspension = self.device_events.longest_suspension_ns() as f64 * 1e-3;
-                let stall = self.stalls.as_mut().map(|stalls| stalls.finish() as f64 * 1e-3);
                 DeadTimeSummary {
                     longest_background_span_us: background,
                     longest_suspension_us: suspension,
-                    longest_host_stall_us: stall,
+                    // (the stall observer fills it on devices with tiers or events)
+                    longest_host_stall_us: None,
                     dead_time_us: background.max(suspension),
                 }
             },
@@ -213,15 +199,9 @@ impl Simulation {
                 .as_ref()
                 .map(|classifier| classifier.summary(self.config.read_path.workload_class.mode)),
             dead_data: self.dead_data.as_ref().map(|dead| dead.summary(stats.gc_blocks_collected)),
-            time_series,
-            request_log,
-            write_heat: self.write_heat.as_ref().map(|heat| {
-                let names: Vec<String> = self.layout.tiers().iter().map(|tier| tier.name.clone()).collect();
-                heat.finish(&names, |page| {
-                    let target = self.middleware.read_target(crate::geometry::Lpn(page as u32))?;
-                    self.ftl.lookup(target).map(|ppn| self.layout.tier_of(ppn))
-                })
-            }),
+            time_series: None,
+            request_log: None,
+            write_heat: None,
             interleaving: (self.interleave_group_pages > 1).then(|| InterleavingSummary {
                 group_chips: self.interleave_group_pages,
                 part_sensings: self.scheduler.counters().interleaved_part_sensings,
@@ -233,7 +213,11 @@ impl Simulation {
                 },
             }),
             scm,
-        })
+        };
+        // Observers add their own sections.
+        let end = self.last_completion.max(self.scheduler.busy_until());
+        self.observers.finish(end, &device_view!(self), &mut result)?;
+        Ok(result)
     }
 }
 
