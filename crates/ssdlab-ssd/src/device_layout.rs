@@ -15,6 +15,7 @@ use crate::config::{CellType, DeviceConfig, EnergyConfig, TierSpec};
 use crate::geometry::{BlockIndex, Geometry, PlaneIndex, Ppn};
 use crate::media::channel::ChannelTiming;
 use crate::media::nand::NandTiming;
+use crate::tier::TierId;
 
 /// One tier: its profile and where its pieces start in the global numbering.
 #[derive(Debug, Clone)]
@@ -151,53 +152,53 @@ impl DeviceLayout {
         &self.tiers
     }
     #[inline(always)]
-    pub fn tier(&self, index: usize) -> &Tier {
-        &self.tiers[index]
+    pub fn tier(&self, tier: TierId) -> &Tier {
+        &self.tiers[tier.index()]
     }
     #[inline(always)]
     pub fn is_single(&self) -> bool {
         self.single
     }
-    pub fn tier_index(&self, name: &str) -> Option<usize> {
-        self.tiers.iter().position(|tier| tier.name == name)
+    pub fn tier_index(&self, name: &str) -> Option<TierId> {
+        self.tiers.iter().position(|tier| tier.name == name).map(TierId::new)
     }
 
     /// The tier holding a global physical page.
     #[inline]
-    pub fn tier_of(&self, ppn: Ppn) -> usize {
+    pub fn tier_of(&self, ppn: Ppn) -> TierId {
         if self.single {
-            return 0;
+            return TierId::FIRST;
         }
-        self.tiers.iter().rposition(|tier| ppn.0 >= tier.first_page).unwrap_or(0)
+        TierId::new(self.tiers.iter().rposition(|tier| ppn.0 >= tier.first_page).unwrap_or(0))
     }
     #[inline(always)]
-    pub fn tier_of_die(&self, die: u32) -> usize {
+    pub fn tier_of_die(&self, die: u32) -> TierId {
         self.tier_of_die_given(self.single, die)
     }
     /// The tier a global channel belongs to.
     #[inline(always)]
-    pub fn tier_of_channel(&self, channel: u32) -> usize {
+    pub fn tier_of_channel(&self, channel: u32) -> TierId {
         self.tier_of_channel_given(self.single, channel)
     }
     /// [`DeviceLayout::tier_of_channel`], the one-tier test done by the caller.
     #[inline(always)]
-    pub fn tier_of_channel_given(&self, one_tier: bool, channel: u32) -> usize {
+    pub fn tier_of_channel_given(&self, one_tier: bool, channel: u32) -> TierId {
         if one_tier {
-            return 0;
+            return TierId::FIRST;
         }
-        self.channel_tier[channel as usize] as usize
+        TierId(self.channel_tier[channel as usize])
     }
-    pub fn tier_of_block(&self, block: BlockIndex) -> usize {
+    pub fn tier_of_block(&self, block: BlockIndex) -> TierId {
         if self.single {
-            return 0;
+            return TierId::FIRST;
         }
-        self.tiers.iter().rposition(|tier| block.0 >= tier.first_block).unwrap_or(0)
+        TierId::new(self.tiers.iter().rposition(|tier| block.0 >= tier.first_block).unwrap_or(0))
     }
-    pub fn tier_of_plane(&self, plane: PlaneIndex) -> usize {
+    pub fn tier_of_plane(&self, plane: PlaneIndex) -> TierId {
         if self.single {
-            return 0;
+            return TierId::FIRST;
         }
-        self.tiers.iter().rposition(|tier| plane.0 >= tier.first_plane).unwrap_or(0)
+        TierId::new(self.tiers.iter().rposition(|tier| plane.0 >= tier.first_plane).unwrap_or(0))
     }
 
     /// [`DeviceLayout::die_of`] with the one-tier test done by the caller (hot loops read
@@ -227,11 +228,11 @@ impl DeviceLayout {
     }
     /// [`DeviceLayout::tier_of_die`], the one-tier test done by the caller.
     #[inline(always)]
-    pub fn tier_of_die_given(&self, one_tier: bool, die: u32) -> usize {
+    pub fn tier_of_die_given(&self, one_tier: bool, die: u32) -> TierId {
         if one_tier {
-            return 0;
+            return TierId::FIRST;
         }
-        self.die_tier[die as usize] as usize
+        TierId(self.die_tier[die as usize])
     }
     /// Global die and plane of a global physical page.
     #[inline(always)]
@@ -249,7 +250,7 @@ impl DeviceLayout {
     }
     #[inline(never)]
     fn die_of_tiered(&self, ppn: Ppn) -> u32 {
-        let tier = &self.tiers[self.tier_of(ppn)];
+        let tier = &self.tiers[self.tier_of(ppn).index()];
         tier.first_die + tier.geometry.die_of(tier.local(ppn))
     }
     /// Global plane of a global physical page.
@@ -262,7 +263,7 @@ impl DeviceLayout {
     }
     #[inline(never)]
     fn plane_of_tiered(&self, ppn: Ppn) -> PlaneIndex {
-        let tier = &self.tiers[self.tier_of(ppn)];
+        let tier = &self.tiers[self.tier_of(ppn).index()];
         PlaneIndex(tier.first_plane + tier.geometry.plane_of(tier.local(ppn)).0)
     }
     /// Global block of a global physical page.
@@ -275,7 +276,7 @@ impl DeviceLayout {
     }
     #[inline(never)]
     fn block_of_tiered(&self, ppn: Ppn) -> BlockIndex {
-        let tier = &self.tiers[self.tier_of(ppn)];
+        let tier = &self.tiers[self.tier_of(ppn).index()];
         BlockIndex(tier.first_block + tier.geometry.block_of(tier.local(ppn)).0)
     }
     /// Page type (0 lower, 1 upper, 2 extra) of a global physical page in its tier's cells.
@@ -285,12 +286,12 @@ impl DeviceLayout {
     }
     #[inline(never)]
     fn page_type_tiered(&self, ppn: Ppn) -> usize {
-        let tier = &self.tiers[self.tier_of(ppn)];
+        let tier = &self.tiers[self.tier_of(ppn).index()];
         tier.geometry.page_type(tier.local(ppn))
     }
     /// The first page of a global block.
     pub fn first_page_of_block(&self, block: BlockIndex) -> Ppn {
-        let tier = &self.tiers[self.tier_of_block(block)];
+        let tier = &self.tiers[self.tier_of_block(block).index()];
         tier.global(tier.geometry.first_page(BlockIndex(block.0 - tier.first_block)))
     }
     /// The global plane of a global block.
@@ -298,12 +299,12 @@ impl DeviceLayout {
         if self.single {
             return self.first_geometry.plane_of_block(block);
         }
-        let tier = &self.tiers[self.tier_of_block(block)];
+        let tier = &self.tiers[self.tier_of_block(block).index()];
         PlaneIndex(tier.first_plane + tier.geometry.plane_of_block(BlockIndex(block.0 - tier.first_block)).0)
     }
     /// The global planes of a global die (consecutive).
     pub fn planes_of_die(&self, die: u32) -> std::ops::Range<u32> {
-        let tier = &self.tiers[self.tier_of_die(die)];
+        let tier = &self.tiers[self.tier_of_die(die).index()];
         let first = tier.first_plane + (die - tier.first_die) * tier.geometry.planes_per_die;
         first..first + tier.geometry.planes_per_die
     }
@@ -312,7 +313,7 @@ impl DeviceLayout {
         if self.single {
             return self.first_geometry.die_of_plane(plane);
         }
-        let tier = &self.tiers[self.tier_of_plane(plane)];
+        let tier = &self.tiers[self.tier_of_plane(plane).index()];
         tier.first_die + tier.geometry.die_of_plane(PlaneIndex(plane.0 - tier.first_plane))
     }
     /// The die of a global block, the one-tier test done by the caller.
@@ -333,7 +334,7 @@ impl DeviceLayout {
             return self.first_geometry.chip_of_die(die);
         }
         // (Tiers may differ in dies per chip: chips are counted tier by tier.)
-        let tier = &self.tiers[self.tier_of_die(die)];
+        let tier = &self.tiers[self.tier_of_die(die).index()];
         tier.first_chip + tier.geometry.chip_of_die(die - tier.first_die)
     }
     /// Global dies of a global chip.
@@ -414,13 +415,13 @@ mod tests {
         let layout =
             DeviceLayout::from_specs(&[spec("mlc", CellType::Mlc, 2, 256), spec("tlc", CellType::Tlc, 1, 384)]);
         let mlc_pages = 2 * 2 * 2 * 8 * 256; // channels x dies x planes x blocks x pages
-        assert_eq!(layout.tier(1).first_page, mlc_pages);
-        assert_eq!(layout.tier(1).first_die, 4);
-        assert_eq!(layout.tier(1).first_channel, 2);
+        assert_eq!(layout.tier(TierId(1)).first_page, mlc_pages);
+        assert_eq!(layout.tier(TierId(1)).first_die, 4);
+        assert_eq!(layout.tier(TierId(1)).first_channel, 2);
         assert_eq!(layout.dies_total(), 6);
         // The TLC tier's first page: its die 4, channel 2, plane 8, block 64; TLC page types cycle by 3.
         let first_tlc = Ppn(mlc_pages);
-        assert_eq!(layout.tier_of(first_tlc), 1);
+        assert_eq!(layout.tier_of(first_tlc), TierId(1));
         assert_eq!(layout.die_of(first_tlc), 4);
         assert_eq!(layout.channel_of_die(4), 2);
         assert_eq!(layout.plane_of(first_tlc), PlaneIndex(8));
@@ -429,7 +430,7 @@ mod tests {
         assert_eq!(layout.page_type(Ppn(mlc_pages + 3)), 0);
         // The last MLC page is still MLC, on die 3 (channel 1).
         let last_mlc = Ppn(mlc_pages - 1);
-        assert_eq!(layout.tier_of(last_mlc), 0);
+        assert_eq!(layout.tier_of(last_mlc), TierId(0));
         assert_eq!(layout.die_of(last_mlc), 3);
         assert_eq!(layout.channel_of_die(3), 1);
         // A TLC block is 384 pages: the second TLC block starts 384 pages in.
@@ -451,7 +452,7 @@ mod tests {
     #[test]
     fn one_tier_numbering_is_the_geometry() {
         let layout = DeviceLayout::from_specs(&[spec("nand", CellType::Mlc, 2, 256)]);
-        let geometry = &layout.tier(0).geometry;
+        let geometry = &layout.tier(TierId(0)).geometry;
         for ppn in [0u32, 255, 256, 4095, 8191].map(Ppn) {
             assert_eq!(layout.die_of(ppn), geometry.die_of(ppn));
             assert_eq!(layout.plane_of(ppn), geometry.plane_of(ppn));

@@ -17,6 +17,7 @@ use crate::config::PlaneAllocation;
 use crate::error::FtlError;
 use crate::geometry::{BlockIndex, Geometry, Lpn, PlaneIndex, Ppn};
 use crate::retention::RetentionClock;
+use crate::tier::TierId;
 
 /// Operations counted per tier.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
@@ -628,8 +629,8 @@ impl Stores {
     }
     /// The last tier (in layout order) whose store satisfies `starts_before` (a global address at or
     /// after the tier's first one), or 0.
-    pub fn last_tier_where(&self, starts_before: impl Fn(&BlockStore) -> bool) -> usize {
-        (0..self.len()).rev().find(|&index| starts_before(&self[index])).unwrap_or(0)
+    pub fn last_tier_where(&self, starts_before: impl Fn(&BlockStore) -> bool) -> TierId {
+        TierId::all(self.len()).rev().find(|&tier| starts_before(&self[tier])).unwrap_or(TierId::FIRST)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &BlockStore> {
@@ -640,25 +641,25 @@ impl Stores {
     }
 }
 
-impl std::ops::Index<usize> for Stores {
+impl std::ops::Index<TierId> for Stores {
     type Output = BlockStore;
     #[inline(always)]
-    fn index(&self, tier: usize) -> &BlockStore {
-        if tier == 0 {
+    fn index(&self, tier: TierId) -> &BlockStore {
+        if tier == TierId::FIRST {
             &self.first
         } else {
-            &self.rest[tier - 1]
+            &self.rest[tier.index() - 1]
         }
     }
 }
 
-impl std::ops::IndexMut<usize> for Stores {
+impl std::ops::IndexMut<TierId> for Stores {
     #[inline(always)]
-    fn index_mut(&mut self, tier: usize) -> &mut BlockStore {
-        if tier == 0 {
+    fn index_mut(&mut self, tier: TierId) -> &mut BlockStore {
+        if tier == TierId::FIRST {
             &mut self.first
         } else {
-            &mut self.rest[tier - 1]
+            &mut self.rest[tier.index() - 1]
         }
     }
 }

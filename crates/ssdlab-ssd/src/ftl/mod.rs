@@ -31,6 +31,7 @@ use crate::error::FtlError;
 use crate::flash_op::FlashOp;
 use crate::geometry::{BlockIndex, Lpn, PlaneIndex, Ppn};
 use crate::retention::RetentionClock;
+use crate::tier::TierId;
 use block_manager::{BlockInfo, INVALID_PAGE};
 use block_store::{StoreSettings, Stream};
 use collector::{Collect, Collector};
@@ -86,7 +87,7 @@ impl Ftl {
             .collect();
         let stores = Stores::new(stores);
         Ftl {
-            collectors: (0..layout.tiers().len()).map(|tier| placement.collector(tier)).collect(),
+            collectors: TierId::all(layout.tiers().len()).map(|tier| placement.collector(tier)).collect(),
             mapping: MappingTable::new(logical_pages),
             stores,
             placement,
@@ -104,13 +105,13 @@ impl Ftl {
         self.logical_pages
     }
     pub fn victim_policy_name(&self) -> &'static str {
-        self.stores[0].victim_policy.name()
+        self.stores[TierId::FIRST].victim_policy.name()
     }
     pub fn placement_name(&self) -> &'static str {
         self.placement.name()
     }
-    pub fn collector_name(&self, tier: usize) -> &'static str {
-        self.collectors[tier].name()
+    pub fn collector_name(&self, tier: TierId) -> &'static str {
+        self.collectors[tier.index()].name()
     }
     /// Each tier's block store, in layout order.
     pub fn stores(&self) -> &Stores {
@@ -124,23 +125,23 @@ impl Ftl {
 
     /// The tier holding a global physical page.
     #[inline]
-    fn tier_of(&self, ppn: Ppn) -> usize {
+    fn tier_of(&self, ppn: Ppn) -> TierId {
         if self.stores.len() == 1 {
-            return 0;
+            return TierId::FIRST;
         }
         self.stores.last_tier_where(|store| ppn.0 >= store.first_page)
     }
 
-    fn tier_of_block(&self, block: BlockIndex) -> usize {
+    fn tier_of_block(&self, block: BlockIndex) -> TierId {
         if self.stores.len() == 1 {
-            return 0;
+            return TierId::FIRST;
         }
         self.stores.last_tier_where(|store| block.0 >= store.first_block)
     }
 
-    fn tier_of_plane(&self, plane: PlaneIndex) -> usize {
+    fn tier_of_plane(&self, plane: PlaneIndex) -> TierId {
         if self.stores.len() == 1 {
-            return 0;
+            return TierId::FIRST;
         }
         self.stores.last_tier_where(|store| plane.0 >= store.first_plane)
     }
@@ -192,8 +193,8 @@ impl Ftl {
     /// Sets the clock that stamps programmed pages (every tier's).
     pub fn set_retention_clock(&mut self, clock: RetentionClock) {
         self.retention = clock;
-        for tier in 0..self.stores.len() {
-            self.stores[tier].retention = clock;
+        for store in self.stores.iter_mut() {
+            store.retention = clock;
         }
     }
 
@@ -296,11 +297,11 @@ impl Ftl {
         if self.stores.len() == 1 {
             // One tier (the usual device): one store, no tier lookups.
             let Ftl { mapping, stores, .. } = self;
-            let store = &mut stores[0];
+            let store = &mut stores[TierId::FIRST];
             let plane = store.take_plane_for_write(lpn);
             if store.read_only_planes > 0 && store.is_read_only(plane) {
                 // (It steps over read-only planes: this one means none is left.)
-                return Err(no_chip_in_service(&self.layout, 0, "a host write"));
+                return Err(no_chip_in_service(&self.layout, TierId::FIRST, "a host write"));
             }
             let (ppn, record) = store.allocate(plane, Stream::Host, now_ns)?;
             if let Some(old) = mapping.set(lpn, ppn) {
@@ -310,7 +311,7 @@ impl Ftl {
             store.stats.host_pages_written += 1;
             if store.free_blocks(plane) < store.low_watermark {
                 let collector = self.collectors[0];
-                collector.collect(self, 0, plane, now_ns, ops)?;
+                collector.collect(self, TierId::FIRST, plane, now_ns, ops)?;
             }
             return Ok(ppn);
         }
@@ -336,7 +337,8 @@ impl Ftl {
         let (local, record) = store.allocate(plane, Stream::Host, now_ns)?;
         let ppn = store.global_page(local);
         if let Some(old) = mapping.set(lpn, ppn) {
-            let owner = (0..stores.len()).rev().find(|&index| old.0 >= stores[index].first_page).unwrap_or(0);
+            let owner =
+                TierId::all(stores.len()).rev().find(|&tier| old.0 >= stores[tier].first_page).unwrap_or(TierId::FIRST);
             let old_store = &mut stores[owner];
             old_store.invalidate(old_store.local_page(old));
         }
@@ -344,7 +346,7 @@ impl Ftl {
         store.program(local, record, lpn, now_ns, tag);
         store.stats.host_pages_written += 1;
         if store.free_blocks(plane) < store.low_watermark {
-            let collector = self.collectors[tier];
+            let collector = self.collectors[tier.index()];
             collector.collect(self, tier, plane, now_ns, ops)?;
         }
         Ok(ppn)
@@ -364,7 +366,7 @@ impl Ftl {
     #[inline(never)]
     fn block_modify_write(
         &mut self,
-        tier: usize,
+        tier: TierId,
         lpn: Lpn,
         old: Ppn,
         now_ns: u64,
@@ -407,7 +409,7 @@ impl Ftl {
             if store.free_blocks(plane) < store.low_watermark {
                 // Collection may take the block being rewritten: its remaining pages then move
                 // with GC (their owners read as invalid here), and the new data is written below.
-                let collector = self.collectors[tier];
+                let collector = self.collectors[tier.index()];
                 collector.collect(self, tier, plane, now_ns, ops)?;
             }
         }
@@ -429,7 +431,7 @@ impl Ftl {
             store.stats.host_pages_written += 1;
             result = Some(moved);
             if store.free_blocks(plane) < store.low_watermark {
-                let collector = self.collectors[tier];
+                let collector = self.collectors[tier.index()];
                 collector.collect(self, tier, plane, now_ns, ops)?;
             }
         }
@@ -444,7 +446,7 @@ impl Ftl {
     #[inline(never)]
     fn rewrite_block_without(
         &mut self,
-        tier: usize,
+        tier: TierId,
         lpn: Lpn,
         old: Ppn,
         now_ns: u64,
@@ -474,7 +476,7 @@ impl Ftl {
             foreground.push(FlashOp::GcRead { ppn: store.global_page(source_local) });
             foreground.push(FlashOp::GcProgram { ppn: moved });
             if store.free_blocks(plane) < store.low_watermark {
-                let collector = self.collectors[tier];
+                let collector = self.collectors[tier.index()];
                 collector.collect(self, tier, plane, now_ns, ops)?;
             }
         }
@@ -537,7 +539,7 @@ impl Ftl {
     }
 
     /// The (tier, local planes) of a global chip.
-    fn chip_planes(&self, chip: u32) -> Option<(usize, std::ops::Range<u32>)> {
+    fn chip_planes(&self, chip: u32) -> Option<(TierId, std::ops::Range<u32>)> {
         let dies = self.layout.dies_of_chip(chip);
         let first = dies.start;
         if dies.is_empty() {
@@ -639,6 +641,6 @@ impl Ftl {
 
 /// The error of a write into a tier whose chips are all out of service.
 #[cold]
-fn no_chip_in_service(layout: &DeviceLayout, tier: usize, what: &'static str) -> FtlError {
+fn no_chip_in_service(layout: &DeviceLayout, tier: TierId, what: &'static str) -> FtlError {
     FtlError::NoChipInService { tier: layout.tier(tier).name.clone(), what }
 }

@@ -8,6 +8,7 @@ use crate::config::{
     CellType, ChannelConfig, EnergyConfig, GeometryConfig, NandConfig, PlaneAllocation, TierSpec, VictimPolicyKind,
 };
 use crate::ftl::placement::Single;
+use crate::tier::TierId;
 use proptest::prelude::*;
 
 fn tier(name: &str, cell_type: CellType, planes_per_die: u32, pages_per_block: u32) -> TierSpec {
@@ -73,7 +74,7 @@ fn ftl(policy: VictimPolicyKind, allocation: PlaneAllocation) -> Ftl {
     let config = ftl_config(policy, allocation);
     // 32 pages per plane; GC needs its high watermark plus two open blocks (5 blocks, 20 pages), so
     // 12 logical pages per plane (24 in all) is what this device can hold.
-    Ftl::new(&layout(), &config, Placement::Single(Single { tier: 0 }), &[24], 24, true)
+    Ftl::new(&layout(), &config, Placement::Single(Single { tier: TierId(0) }), &[24], 24, true)
 }
 
 #[test]
@@ -208,8 +209,8 @@ fn two_tier_ftl_unit(policy: VictimPolicyKind, allocation: PlaneAllocation, bloc
     let layout = DeviceLayout::from_specs(&[tier_of_blocks("mlc", CellType::Mlc, 2, 16, 4), tlc]);
     let config = ftl_config(policy, allocation);
     let placement = Placement::MigrateOnCollect(crate::ftl::placement::MigrateOnCollect {
-        write_tier: 0,
-        migrate_to: 1,
+        write_tier: TierId(0),
+        migrate_to: TierId(1),
         screening: None,
     });
     Ftl::new(&layout, &config, placement, &[24, 60], 64, true)
@@ -219,7 +220,7 @@ fn two_tier_ftl_unit(policy: VictimPolicyKind, allocation: PlaneAllocation, bloc
 fn migrating_collection_moves_valid_pages_to_the_other_tier() {
     // Round-robin victims (seed 004's conventional GC) are the oldest blocks, which hold cold data.
     let mut ftl = two_tier_ftl(VictimPolicyKind::RoundRobin, PlaneAllocation::Static);
-    let tlc_first_page = ftl.layout().tier(1).first_page;
+    let tlc_first_page = ftl.layout().tier(crate::tier::TierId(1)).first_page;
     let mut ops = Vec::new();
     // 40 pages written once, then 8 of them overwritten: 120 programs fill MLC's 128 pages past its
     // low watermark, and the oldest blocks still hold the 32 cold pages, which must move to TLC.
@@ -230,13 +231,13 @@ fn migrating_collection_moves_valid_pages_to_the_other_tier() {
         latest[lpn as usize] = index + 1;
         ftl.check_invariants().unwrap();
     }
-    let mlc = ftl.stores()[0].stats;
-    let tlc = ftl.stores()[1].stats;
+    let mlc = ftl.stores()[TierId(0)].stats;
+    let tlc = ftl.stores()[TierId(1)].stats;
     assert!(mlc.pages_migrated_out > 0, "{mlc:?}");
     assert_eq!(mlc.pages_migrated_out, tlc.pages_migrated_in);
     assert_eq!(mlc.gc_pages_copied, 0, "with room in TLC nothing is copied within MLC");
     assert_eq!(tlc.host_pages_written, 0, "host writes go to MLC only");
-    assert_eq!(ftl.stores()[1].valid_pages_total(), tlc.pages_migrated_in, "TLC holds exactly what moved in");
+    assert_eq!(ftl.stores()[TierId(1)].valid_pages_total(), tlc.pages_migrated_in, "TLC holds exactly what moved in");
     // Every page reads back its own write; the copies named in `ops` go from MLC to TLC.
     for lpn in 0..40u32 {
         assert_eq!(ftl.tag(ftl.lookup(Lpn(lpn)).unwrap()), latest[lpn as usize]);
@@ -258,10 +259,10 @@ fn migrating_collection_moves_valid_pages_to_the_other_tier() {
     // Overwriting a migrated page invalidates its TLC copy and writes MLC.
     let migrated =
         (0..40u32).find(|&lpn| ftl.lookup(Lpn(lpn)).unwrap().0 >= tlc_first_page).expect("some page lives in TLC");
-    let before = ftl.stores()[1].valid_pages_total();
+    let before = ftl.stores()[TierId(1)].valid_pages_total();
     let now_at = ftl.write(Lpn(migrated), 100, 1000, &mut ops).unwrap();
     assert!(now_at.0 < tlc_first_page);
-    assert_eq!(ftl.stores()[1].valid_pages_total(), before - 1);
+    assert_eq!(ftl.stores()[TierId(1)].valid_pages_total(), before - 1);
     ftl.check_invariants().unwrap();
 }
 
@@ -282,7 +283,7 @@ fn a_read_only_chip_takes_no_new_writes() {
     };
     let layout = DeviceLayout::from_specs(&[spec]);
     let config = ftl_config(VictimPolicyKind::Greedy, PlaneAllocation::Static);
-    let mut ftl = Ftl::new(&layout, &config, Placement::Single(Single { tier: 0 }), &[20], 20, true);
+    let mut ftl = Ftl::new(&layout, &config, Placement::Single(Single { tier: TierId(0) }), &[20], 20, true);
     assert_eq!(ftl.set_chip_read_only(1, true), 1);
     let mut ops = Vec::new();
     for lpn in 0..10u32 {
@@ -311,7 +312,7 @@ proptest! {
         let allocation = if dynamic { PlaneAllocation::Dynamic } else { PlaneAllocation::Static };
         let mut ftl = two_tier_ftl_unit(policy, allocation, block_unit);
         write_and_check(&mut ftl, &writes, |ftl| {
-            prop_assert!(ftl.stores()[1].valid_pages_total() <= 60, "TLC holds more than it may");
+            prop_assert!(ftl.stores()[TierId(1)].valid_pages_total() <= 60, "TLC holds more than it may");
             Ok(())
         })?;
     }

@@ -132,7 +132,7 @@ impl LbaScrambler {
 
     /// A fragmented SLBA stored in one of the planes' next victim blocks (rule 2).
     fn take_recommended(&mut self, ftl: &Ftl, now_ns: u64) -> Option<Lpn> {
-        let pages_per_block = ftl.layout().tier(0).geometry.pages_per_block as u64;
+        let pages_per_block = ftl.layout().tier(crate::tier::TierId(0)).geometry.pages_per_block as u64;
         if self.victims.is_empty() {
             self.victims = vec![None; ftl.layout().planes_total() as usize];
         }

@@ -38,13 +38,12 @@ pub use write_gate::WriteHoldStatistics;
 use crate::device_layout::DeviceLayout;
 use crate::media::nand::NandTiming;
 
-pub use crate::flash_op::FlashCounters;
-use crate::tier::MAX_TIERS;
-const TIER_MASK: usize = MAX_TIERS - 1;
 use crate::config::{DecoderKind, DecodersConfig, GcMode, DECODER_KINDS};
+pub use crate::flash_op::FlashCounters;
 use crate::flash_op::FlashOp;
 use crate::geometry::Ppn;
 use crate::read_path::ReadPlan;
+use crate::tier::PerTier;
 use operations::{GcJob, GcPhase, ReadJob, RequestProgress, Slab, Stage, WriteGroup, NO_BATCH, NO_PLANE};
 use ssdlab_engine::{MonotoneQueue, Server, SimDuration, SimTime};
 use write_gate::WriteGate;
@@ -69,10 +68,10 @@ pub struct FlashScheduler {
     interleave_partners: Vec<Vec<u32>>,
     copyback: bool,
     /// Operation counters per tier (device-wide: [`FlashScheduler::counters`]), in a fixed array
-    /// indexed by tier & [`TIER_MASK`] so the hot paths need no bounds check.
-    tier_counters: [FlashCounters; MAX_TIERS],
+    /// indexed by tier without a bounds check on the hot paths ([`PerTier`]).
+    tier_counters: PerTier<FlashCounters>,
     /// Each tier's NAND timing, likewise.
-    nand: [NandTiming; MAX_TIERS],
+    nand: PerTier<NandTiming>,
     tiers: usize,
     /// Pending stages, packed (`Stage::pack`).
     events: MonotoneQueue<u64>,
@@ -176,8 +175,8 @@ impl FlashScheduler {
             decoders: [DecoderTiming { sense_ns: [0; 3], decode_ns }; DECODER_KINDS],
             interleave_partners: Vec::new(),
             copyback,
-            tier_counters: [FlashCounters::default(); MAX_TIERS],
-            nand: std::array::from_fn(|index| {
+            tier_counters: PerTier::default(),
+            nand: PerTier::from_fn(|index| {
                 layout.tiers().get(index).map_or_else(NandTiming::default, |tier| tier.nand.clone())
             }),
             tiers: layout.tiers().len(),
@@ -237,7 +236,7 @@ impl FlashScheduler {
             for index in 0..self.interleave_partners[die as usize].len() {
                 let partner = self.interleave_partners[die as usize][index];
                 sensed = sensed.max(self.book(now, Resource::Die(partner), ns) + SimDuration(ns));
-                let counters = &mut self.tier_counters[self.layout.tier_of_die(partner) & TIER_MASK];
+                let counters = &mut self.tier_counters[self.layout.tier_of_die(partner)];
                 counters.page_reads += hard_pages;
                 counters.extra_sensing_levels += extra_levels;
                 counters.interleaved_part_sensings += 1;
@@ -258,7 +257,7 @@ impl FlashScheduler {
     /// Operation counters of each tier, in layout order. Every transfer moves whole pages, so the
     /// bytes moved are counted here rather than on every transfer.
     pub fn tier_counters(&self) -> Vec<FlashCounters> {
-        self.tier_counters[..self.tiers]
+        self.tier_counters.as_slice()[..self.tiers]
             .iter()
             .map(|counters| FlashCounters {
                 transfer_bytes: counters.page_transfers * self.page_bytes,
@@ -380,7 +379,7 @@ impl FlashScheduler {
             plan: *plan,
             die,
             channel: self.layout.channel_of_die(die),
-            read_ns: self.nand[tier & TIER_MASK].read_ns[self.layout.page_type(ppn)],
+            read_ns: self.nand[tier].read_ns[self.layout.page_type(ppn)],
             page_type: self.layout.page_type(ppn) as u8,
             waiter,
             next_step: 0,
@@ -410,7 +409,7 @@ impl FlashScheduler {
         let one_tier = ONE_TIER;
         let die = self.layout.die_of_given(one_tier, first);
         let tier = self.layout.tier_of_die_given(one_tier, die);
-        let nand = &self.nand[tier & TIER_MASK];
+        let nand = &self.nand[tier];
         let mut read_ns = nand.read_ns[self.layout.page_type_given(one_tier, first)];
         for &ppn in &ppns[1..] {
             read_ns = read_ns.max(nand.read_ns[self.layout.page_type_given(one_tier, ppn)]);
@@ -418,7 +417,7 @@ impl FlashScheduler {
         let channel = self.layout.channel_of_die_given(one_tier, die);
         let sensed = self.book(now, Resource::Die(die), read_ns) + SimDuration(read_ns);
         let pages = ppns.len() as u32;
-        let counters = &mut self.tier_counters[tier & TIER_MASK];
+        let counters = &mut self.tier_counters[tier];
         counters.page_reads += pages as u64;
         counters.multi_plane_reads += (pages > 1) as u64;
         self.add_wait(waiter);
@@ -429,7 +428,7 @@ impl FlashScheduler {
     #[inline]
     fn channel_counters(&mut self, channel: u32) -> &mut FlashCounters {
         let tier = self.layout.tier_of_channel(channel);
-        &mut self.tier_counters[tier & TIER_MASK]
+        &mut self.tier_counters[tier]
     }
 
     fn plain_transfer(&mut self, now: SimTime, channel: u32, pages: u32, waiter: Waiter) {
@@ -465,8 +464,8 @@ impl FlashScheduler {
                 if held > 0 {
                     self.book_sensing(now, job.die, held, 0, 0);
                     let tier = self.layout.tier_of_die(job.die);
-                    self.tier_counters[tier & TIER_MASK].cancelled_sensing_ns += held;
-                    self.tier_counters[tier & TIER_MASK].cancelled_sensing_levels += step.extra_sensing_levels as u64;
+                    self.tier_counters[tier].cancelled_sensing_ns += held;
+                    self.tier_counters[tier].cancelled_sensing_levels += step.extra_sensing_levels as u64;
                 }
             } else {
                 sense_end = self.sense_step(id, &job, index, now, &mut transfers);
@@ -500,7 +499,7 @@ impl FlashScheduler {
         if sense_ns > 0 {
             sensed =
                 self.book_sensing(now, job.die, sense_ns, step.hard_sense as u64, step.extra_sensing_levels as u64);
-            let counters = &mut self.tier_counters[self.layout.tier_of_die(job.die) & TIER_MASK];
+            let counters = &mut self.tier_counters[self.layout.tier_of_die(job.die)];
             counters.page_reads += step.hard_sense as u64;
             counters.extra_sensing_levels += step.extra_sensing_levels as u64;
         }
@@ -522,11 +521,11 @@ impl FlashScheduler {
         if step.transfer_pages > 0 {
             let length = self.read_transfer_time(&step, job.channel);
             data_ready = self.book(now, Resource::Channel(job.channel), length) + SimDuration(length);
-            self.tier_counters[tier & TIER_MASK].page_transfers += step.transfer_pages as u64;
+            self.tier_counters[tier].page_transfers += step.transfer_pages as u64;
         }
         if step.decode {
             data_ready += SimDuration(self.decoders[step.decoder as usize].decode_ns);
-            self.tier_counters[tier & TIER_MASK].decodes += 1;
+            self.tier_counters[tier].decodes += 1;
         }
         let record = self.read_jobs.get_mut(id);
         record.ready = record.ready.max(data_ready);
@@ -575,7 +574,7 @@ impl FlashScheduler {
         let Some(&first) = ppns.first() else { return };
         let one_tier = ONE_TIER;
         let die = self.layout.die_of_given(one_tier, first);
-        let nand = &self.nand[self.layout.tier_of_die_given(one_tier, die) & TIER_MASK];
+        let nand = &self.nand[self.layout.tier_of_die_given(one_tier, die)];
         let mut page_type = self.layout.page_type_given(one_tier, first);
         for &ppn in &ppns[1..] {
             let other = self.layout.page_type_given(one_tier, ppn);
@@ -749,10 +748,10 @@ impl FlashScheduler {
 
     fn program(&mut self, die: u32, pages: u32, request: u32, page_type: u8, now: SimTime) {
         let tier = self.layout.tier_of_die(die);
-        let program_ns = self.nand[tier & TIER_MASK].program_ns[page_type as usize];
+        let program_ns = self.nand[tier].program_ns[page_type as usize];
         let end = self.book(now, Resource::Die(die), program_ns) + SimDuration(program_ns);
         let pages = pages as u64;
-        let counters = &mut self.tier_counters[tier & TIER_MASK];
+        let counters = &mut self.tier_counters[tier];
         counters.page_programs += pages;
         counters.page_transfers += pages;
         counters.write_page_transfers += pages;
@@ -976,16 +975,15 @@ impl FlashScheduler {
                     };
                     let die = self.layout.die_of_given(one_tier, ppn);
                     let tier = self.layout.tier_of_die_given(one_tier, die);
-                    let read_ns = self.nand[tier & TIER_MASK].read_ns[self.layout.page_type_given(one_tier, ppn)];
-                    self.tier_counters[tier & TIER_MASK].page_reads += 1;
+                    let read_ns = self.nand[tier].read_ns[self.layout.page_type_given(one_tier, ppn)];
+                    self.tier_counters[tier].page_reads += 1;
                     if self.copyback && (same_die || self.layout.die_of_given(one_tier, destination) == die) {
                         // Copyback read and program are one die operation: the page stays in the
                         // plane's register in between, which no other command may overwrite.
-                        let length = read_ns
-                            + self.nand[tier & TIER_MASK].program_ns
-                                [self.layout.page_type_given(one_tier, destination)];
+                        let length =
+                            read_ns + self.nand[tier].program_ns[self.layout.page_type_given(one_tier, destination)];
                         let end = self.book_background(now, die, length);
-                        self.tier_counters[tier & TIER_MASK].page_programs += 1;
+                        self.tier_counters[tier].page_programs += 1;
                         (2, GcPhase::Sense, end)
                     } else {
                         let sensed = self.book_background(now, die, read_ns);
@@ -1005,8 +1003,7 @@ impl FlashScheduler {
                     let length = pages * self.channel_page_ns[channel as usize];
                     let back =
                         self.book(now, Resource::Channel(channel), length) + SimDuration(length + self.decode_ns);
-                    let counters =
-                        &mut self.tier_counters[self.layout.tier_of_channel_given(one_tier, channel) & TIER_MASK];
+                    let counters = &mut self.tier_counters[self.layout.tier_of_channel_given(one_tier, channel)];
                     counters.page_transfers += pages;
                     counters.write_page_transfers += pages;
                     counters.decodes += 1;
@@ -1020,8 +1017,7 @@ impl FlashScheduler {
                         self.layout.channel_of_die_given(one_tier, self.layout.die_of_given(one_tier, destination));
                     let length = self.channel_page_ns[channel as usize];
                     let arrived = self.book(now, Resource::Channel(channel), length) + SimDuration(length);
-                    let counters =
-                        &mut self.tier_counters[self.layout.tier_of_channel_given(one_tier, channel) & TIER_MASK];
+                    let counters = &mut self.tier_counters[self.layout.tier_of_channel_given(one_tier, channel)];
                     counters.page_transfers += 1;
                     counters.write_page_transfers += 1;
                     (0, GcPhase::Program, arrived)
@@ -1032,13 +1028,12 @@ impl FlashScheduler {
                     };
                     let die = self.layout.die_of_given(one_tier, destination);
                     let tier = self.layout.tier_of_die_given(one_tier, die);
-                    let program_ns =
-                        self.nand[tier & TIER_MASK].program_ns[self.layout.page_type_given(one_tier, destination)];
+                    let program_ns = self.nand[tier].program_ns[self.layout.page_type_given(one_tier, destination)];
                     let end = self.book_background(now, die, program_ns);
                     let start = SimTime(end.0 - program_ns);
                     let job = self.gc_jobs.get_mut(id);
                     job.finished = job.finished.max(end);
-                    self.tier_counters[tier & TIER_MASK].page_programs += 1;
+                    self.tier_counters[tier].page_programs += 1;
                     if !same_die && die != self.layout.die_of_given(one_tier, ppn) {
                         // The destination die programs on its own; the chain goes on when it starts.
                         (2, GcPhase::Sense, start)
@@ -1054,9 +1049,9 @@ impl FlashScheduler {
                 (FlashOp::Erase { block }, _) => {
                     let die = self.layout.die_of_block_given(one_tier, block);
                     let tier = self.layout.tier_of_die_given(one_tier, die);
-                    let erase_ns = self.nand[tier & TIER_MASK].erase_ns;
+                    let erase_ns = self.nand[tier].erase_ns;
                     let end = self.book_background(now, die, erase_ns);
-                    self.tier_counters[tier & TIER_MASK].block_erases += 1;
+                    self.tier_counters[tier].block_erases += 1;
                     if self.gate.is_some() {
                         self.gc_jobs.get_mut(id).erase_plane = self.layout.plane_of_block(block).0;
                     }

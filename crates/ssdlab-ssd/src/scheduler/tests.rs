@@ -218,7 +218,7 @@ const TLC_TRANSFER: u64 = 40_960;
 
 /// The copies of a migration: `pages` MLC lower pages to the first pages of TLC block 0.
 fn migration(layout: &DeviceLayout, pages: usize) -> Vec<FlashOp> {
-    let tlc = layout.tier(1).first_page;
+    let tlc = layout.tier(crate::tier::TierId(1)).first_page;
     (0..pages)
         .flat_map(|k| {
             [FlashOp::GcRead { ppn: lower_page(layout, 0, k) }, FlashOp::GcProgram { ppn: Ppn(tlc + k as u32) }]
@@ -272,7 +272,7 @@ fn a_host_read_interleaves_with_a_long_background_program() {
         s.process_next_event();
     }
     let read = s.open_request(read_at, tag(false));
-    s.read(read_at, Ppn(layout.tier(1).first_page + 6), &plain(), Waiter::Request(read));
+    s.read(read_at, Ppn(layout.tier(crate::tier::TierId(1)).first_page + 6), &plain(), Waiter::Request(read));
     s.close_request(read, read_at);
     let done = drain(&mut s);
     let first_program = SENSE + TRANSFER + DECODE + TLC_TRANSFER;

@@ -219,7 +219,7 @@ fn refuse_what_cannot_run(
     if config.middleware.kind == crate::config::MiddlewareKind::LbaScrambler {
         // Rule 1 may fill the NAND up to 1 - plentiful_free_fraction; GC needs its reserve
         // (high watermark + 2 open blocks) and one more block per plane of slack to make progress.
-        let geometry = &layout.tier(0).geometry;
+        let geometry = &layout.tier(crate::tier::TierId(0)).geometry;
         let reserve_pages = geometry.planes_total() as u64
             * (config.ftl.garbage_collection.high_watermark_blocks as u64 + 3)
             * geometry.pages_per_block as u64;

@@ -59,7 +59,7 @@ impl DeviceView<'_> {
     /// The NAND tier a host page's data is on (None: not mapped).
     fn tier_of_host_page(&self, page: u64) -> Option<usize> {
         let target = self.middleware.read_target(Lpn(page as u32))?;
-        self.ftl.lookup(target).map(|ppn| self.layout.tier_of(ppn))
+        self.ftl.lookup(target).map(|ppn| self.layout.tier_of(ppn).index())
     }
 }
 

@@ -63,7 +63,7 @@ impl Simulation {
         let energy = tiers.values().fold(EnergyAccount::default(), |sum, tier| sum.plus(&tier.energy_uj));
         let scm = self.scm_summary(simulated);
         let energy_total_uj = energy.total_uj() + scm.as_ref().map_or(0.0, |scm| scm.energy_total_uj);
-        let first = self.layout.tier(0);
+        let first = self.layout.tier(crate::tier::TierId(0));
         // A tiered device has no one geometry: its summary gives the total channels (see DeviceSummary).
         let g = if self.layout.is_single() {
             first.geometry.clone()
@@ -230,7 +230,7 @@ impl Simulation {
         let specs = self.config.device.tiers();
         let mut tiers = BTreeMap::new();
         for (index, tier) in self.layout.tiers().iter().enumerate() {
-            let store = &self.ftl.stores()[index];
+            let store = &self.ftl.stores()[crate::tier::TierId::new(index)];
             let g = &tier.geometry;
             let dies = tier.first_die as usize..(tier.first_die + g.dies_total()) as usize;
             let channels = tier.first_channel as usize..(tier.first_channel + g.channels) as usize;
@@ -273,7 +273,7 @@ impl Simulation {
                     physical_capacity_bytes: g.capacity_bytes(),
                     logical_capacity_bytes: store.logical_capacity_pages() * self.page_bytes,
                     valid_pages: store.valid_pages_total(),
-                    collector: self.ftl.collector_name(index).to_string(),
+                    collector: self.ftl.collector_name(crate::tier::TierId::new(index)).to_string(),
                     host_pages_written: stats.host_pages_written,
                     gc: gc_metrics(&stats),
                     pages_migrated_in: stats.pages_migrated_in,

@@ -40,11 +40,12 @@ use crate::error::FtlError;
 use crate::flash_op::FlashOp;
 use crate::ftl::Ftl;
 use crate::geometry::PlaneIndex;
+use crate::tier::TierId;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FrozenData {
     /// The tier frozen data moves to (TLC).
-    pub to: usize,
+    pub to: TierId,
     /// N_RDSMAX: screening rounds before a block's data counts as frozen (at least 1).
     pub max_rounds: u8,
 }
@@ -57,7 +58,7 @@ impl Collect for FrozenData {
     fn collect(
         &self,
         ftl: &mut Ftl,
-        tier: usize,
+        tier: TierId,
         plane: PlaneIndex,
         now_ns: u64,
         ops: &mut Vec<FlashOp>,
@@ -72,7 +73,7 @@ impl FrozenData {
     pub(super) fn collect_pairs(
         &self,
         ftl: &mut Ftl,
-        tier: usize,
+        tier: TierId,
         plane: PlaneIndex,
         now_ns: u64,
         ops: &mut Vec<FlashOp>,

@@ -12,6 +12,7 @@ use crate::error::FtlError;
 use crate::flash_op::FlashOp;
 use crate::ftl::Ftl;
 use crate::geometry::PlaneIndex;
+use crate::tier::TierId;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct InPlace;
@@ -24,7 +25,7 @@ impl Collect for InPlace {
     fn collect(
         &self,
         ftl: &mut Ftl,
-        tier: usize,
+        tier: TierId,
         plane: PlaneIndex,
         now_ns: u64,
         ops: &mut Vec<FlashOp>,
@@ -48,7 +49,7 @@ impl Collect for InPlace {
 /// (returns false: collection stops there) and fails when the whole tier is full.
 pub(super) fn make_progress(
     ftl: &mut Ftl,
-    tier: usize,
+    tier: TierId,
     plane: PlaneIndex,
     victim: crate::geometry::BlockIndex,
     rounds: u32,

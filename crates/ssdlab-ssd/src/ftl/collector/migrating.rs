@@ -13,11 +13,12 @@ use crate::error::FtlError;
 use crate::flash_op::FlashOp;
 use crate::ftl::Ftl;
 use crate::geometry::PlaneIndex;
+use crate::tier::TierId;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Migrating {
     /// The tier valid pages move to.
-    pub to: usize,
+    pub to: TierId,
 }
 
 impl Collect for Migrating {
@@ -28,7 +29,7 @@ impl Collect for Migrating {
     fn collect(
         &self,
         ftl: &mut Ftl,
-        tier: usize,
+        tier: TierId,
         plane: PlaneIndex,
         now_ns: u64,
         ops: &mut Vec<FlashOp>,

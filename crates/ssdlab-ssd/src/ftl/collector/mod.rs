@@ -25,6 +25,7 @@ use super::Ftl;
 use crate::error::FtlError;
 use crate::flash_op::FlashOp;
 use crate::geometry::{BlockIndex, Lpn, PlaneIndex};
+use crate::tier::TierId;
 
 /// What every collector does.
 pub trait Collect {
@@ -33,7 +34,7 @@ pub trait Collect {
     fn collect(
         &self,
         ftl: &mut Ftl,
-        tier: usize,
+        tier: TierId,
         plane: PlaneIndex,
         now_ns: u64,
         ops: &mut Vec<FlashOp>,
@@ -59,7 +60,7 @@ impl Collect for Collector {
     fn collect(
         &self,
         ftl: &mut Ftl,
-        tier: usize,
+        tier: TierId,
         plane: PlaneIndex,
         now_ns: u64,
         ops: &mut Vec<FlashOp>,
@@ -78,7 +79,7 @@ pub(super) enum Destination {
     /// The victim's own plane (GC stream).
     SamePlane,
     /// Another tier (its migration stream, planes in round-robin).
-    Tier(usize),
+    Tier(TierId),
     /// Other writable planes of the same tier (migration stream, round-robin): draining a chip.
     OtherPlanes,
 }
@@ -87,7 +88,7 @@ pub(super) enum Destination {
 /// Pages moved into another tier may set off that tier's own in-place collection.
 pub(super) fn evacuate(
     ftl: &mut Ftl,
-    tier: usize,
+    tier: TierId,
     victim: BlockIndex,
     destination: Destination,
     now_ns: u64,
@@ -100,7 +101,7 @@ pub(super) fn evacuate(
 /// (a block-unit destination's last block takes only what fills it; the residue stays).
 pub(super) fn evacuate_split(
     ftl: &mut Ftl,
-    tier: usize,
+    tier: TierId,
     victim: BlockIndex,
     destination: Destination,
     limit: u64,
@@ -119,7 +120,7 @@ pub(super) fn evacuate_split(
 /// returns the pages moved. A destination plane that runs low collects in place.
 pub(super) fn relocate(
     ftl: &mut Ftl,
-    tier: usize,
+    tier: TierId,
     victim: BlockIndex,
     destination: Destination,
     now_ns: u64,
@@ -131,7 +132,7 @@ pub(super) fn relocate(
 /// [`relocate`] with at most `limit` pages sent to `destination`, the rest copied within the plane.
 fn relocate_limited(
     ftl: &mut Ftl,
-    tier: usize,
+    tier: TierId,
     victim: BlockIndex,
     destination: Destination,
     limit: u64,
@@ -180,7 +181,7 @@ fn relocate_limited(
         {
             // The destination tier collects with its own collector (a plane of a write tier that
             // receives a drained chip's pages migrates in turn).
-            let collector = ftl.collectors[to_tier];
+            let collector = ftl.collectors[to_tier.index()];
             collector.collect(ftl, to_tier, to_plane, now_ns, ops)?;
         }
     }
@@ -190,7 +191,7 @@ fn relocate_limited(
 /// In-place collection's copy loop (the common case, kept apart so it touches one store).
 fn copy_within_plane(
     ftl: &mut Ftl,
-    tier: usize,
+    tier: TierId,
     victim: BlockIndex,
     now_ns: u64,
     ops: &mut Vec<FlashOp>,

@@ -12,6 +12,7 @@ use crate::ftl::placement::{MigrateOnCollect, Placement};
 use crate::ftl::tests::{ftl_config, tier_of_blocks, write_and_check};
 use crate::ftl::Ftl;
 use crate::geometry::{BlockIndex, Lpn, PlaneIndex};
+use crate::tier::TierId;
 use proptest::prelude::*;
 
 fn device(max_rounds: u8, tlc_block_unit: bool) -> Ftl {
@@ -26,8 +27,11 @@ fn device_with(max_rounds: u8, tlc_block_unit: bool, overwrite_target: Overwrite
     }
     let layout = DeviceLayout::from_specs(&[tier_of_blocks("mlc", CellType::Mlc, 1, 8, 4), tlc]);
     let config = ftl_config(VictimPolicyKind::RoundRobin, PlaneAllocation::Static);
-    let placement =
-        Placement::MigrateOnCollect(MigrateOnCollect { write_tier: 0, migrate_to: 1, screening: Some(max_rounds) });
+    let placement = Placement::MigrateOnCollect(MigrateOnCollect {
+        write_tier: TierId(0),
+        migrate_to: TierId(1),
+        screening: Some(max_rounds),
+    });
     Ftl::new(&layout, &config, placement, &[12, 60], 40, true)
 }
 
@@ -44,8 +48,8 @@ fn hand_built(max_rounds: u8, overwritten: &[u32], rounds: [u8; 3]) -> Ftl {
     }
     assert!(ops.is_empty(), "no collection while building the state");
     for (block, &n) in rounds.iter().enumerate() {
-        assert_eq!(ftl.stores[0].blocks[block].state, BlockState::Full);
-        ftl.stores[0].blocks[block].screening_rounds = n;
+        assert_eq!(ftl.stores[TierId::FIRST].blocks[block].state, BlockState::Full);
+        ftl.stores[TierId::FIRST].blocks[block].screening_rounds = n;
     }
     ftl
 }
@@ -53,19 +57,19 @@ fn hand_built(max_rounds: u8, overwritten: &[u32], rounds: [u8; 3]) -> Ftl {
 /// Runs one collection of exactly one pair (the high watermark is out of the way).
 fn collect_one_pair(ftl: &mut Ftl, max_rounds: u8) -> Vec<FlashOp> {
     let mut ops = Vec::new();
-    ftl.stores[0].high_watermark = 8;
-    FrozenData { to: 1, max_rounds }.collect_pairs(ftl, 0, PlaneIndex(0), 10, &mut ops, 1).unwrap();
+    ftl.stores[TierId::FIRST].high_watermark = 8;
+    FrozenData { to: TierId(1), max_rounds }.collect_pairs(ftl, TierId(0), PlaneIndex(0), 10, &mut ops, 1).unwrap();
     ftl.check_invariants().unwrap();
     ops
 }
 
 fn tier_of(ftl: &Ftl, lpn: u32) -> usize {
-    ftl.tier_of(ftl.lookup(Lpn(lpn)).unwrap())
+    ftl.tier_of(ftl.lookup(Lpn(lpn)).unwrap()).index()
 }
 
 fn rounds_of_block_holding(ftl: &Ftl, lpn: u32) -> u8 {
     let ppn = ftl.lookup(Lpn(lpn)).unwrap();
-    let store = &ftl.stores[0];
+    let store = &ftl.stores[TierId::FIRST];
     store.screening_rounds(store.geometry.block_of(store.local_page(ppn)))
 }
 
@@ -78,12 +82,16 @@ fn steps_a1_to_a4_fresh_victims_accumulate_in_screening_blocks() {
     // Blocks 0 and 1 each lose a page to an overwrite; both are fresh (N_RDS = 0).
     let mut ftl = hand_built(1, &[1, 5], [0, 0, 0]);
     let ops = collect_one_pair(&mut ftl, 1);
-    let mlc = ftl.stores[0].stats;
+    let mlc = ftl.stores[TierId::FIRST].stats;
     assert_eq!((mlc.screening_copies, mlc.gc_pages_copied, mlc.pages_migrated_out), (6, 6, 0), "{mlc:?}");
     assert_eq!(erases(&ops), 2);
     for block in [0u32, 1] {
-        assert_eq!(ftl.stores[0].blocks[block as usize].state, BlockState::Free, "victim {block} erased");
-        assert_eq!(ftl.stores[0].screening_rounds(BlockIndex(block)), 0, "an erased block starts at N_RDS = 0");
+        assert_eq!(ftl.stores[TierId::FIRST].blocks[block as usize].state, BlockState::Free, "victim {block} erased");
+        assert_eq!(
+            ftl.stores[TierId::FIRST].screening_rounds(BlockIndex(block)),
+            0,
+            "an erased block starts at N_RDS = 0"
+        );
     }
     for lpn in [0, 2, 3, 4, 6, 7] {
         assert_eq!(
@@ -93,28 +101,31 @@ fn steps_a1_to_a4_fresh_victims_accumulate_in_screening_blocks() {
         );
         assert_eq!(ftl.tag(ftl.lookup(Lpn(lpn)).unwrap()), lpn + 1);
     }
-    assert_eq!(ftl.stores[0].blocks[2].state, BlockState::Full, "one pair only");
+    assert_eq!(ftl.stores[TierId::FIRST].blocks[2].state, BlockState::Full, "one pair only");
 }
 
 #[test]
 fn steps_b1_b2_blocks_being_screened_are_passed_over() {
     // Block 0 is in its first screening round of three: round-robin passes over it.
     let mut ftl = hand_built(3, &[5], [1, 0, 0]);
-    let sealed_before = ftl.stores[0].blocks[0].sealed_sequence;
+    let sealed_before = ftl.stores[TierId::FIRST].blocks[0].sealed_sequence;
     let ops = collect_one_pair(&mut ftl, 3);
-    let mlc = ftl.stores[0].stats;
+    let mlc = ftl.stores[TierId::FIRST].stats;
     assert_eq!(mlc.screening_skips, 1);
-    assert_eq!(ftl.stores[0].blocks[0].state, BlockState::Full, "not collected");
-    assert_eq!(ftl.stores[0].screening_rounds(BlockIndex(0)), 2, "one more round");
-    assert!(ftl.stores[0].blocks[0].sealed_sequence > sealed_before, "to the back of the round-robin order");
-    assert_eq!(ftl.stores[0].valid_pages(BlockIndex(0)), 4, "its data stays where it is");
+    assert_eq!(ftl.stores[TierId::FIRST].blocks[0].state, BlockState::Full, "not collected");
+    assert_eq!(ftl.stores[TierId::FIRST].screening_rounds(BlockIndex(0)), 2, "one more round");
+    assert!(
+        ftl.stores[TierId::FIRST].blocks[0].sealed_sequence > sealed_before,
+        "to the back of the round-robin order"
+    );
+    assert_eq!(ftl.stores[TierId::FIRST].valid_pages(BlockIndex(0)), 4, "its data stays where it is");
     // The pair is blocks 1 and 2 (3 + 4 valid pages), both fresh.
     assert_eq!(erases(&ops), 2);
     assert_eq!(mlc.screening_copies, 7);
     // The next collection reaches block 0 again after the screening blocks sealed since: its third
     // round (2 -> 3) ends the screening when N_RDSMAX is 3, and then its data is frozen.
     assert_eq!(
-        ftl.stores[0].round_robin_victim(PlaneIndex(0)).map(|block| block.0),
+        ftl.stores[TierId::FIRST].round_robin_victim(PlaneIndex(0)).map(|block| block.0),
         Some(0),
         "block 0 is next in round-robin order"
     );
@@ -126,14 +137,14 @@ fn steps_c1_to_c4_frozen_data_moves_to_tlc() {
     // TLC block.
     let mut ftl = hand_built(1, &[1, 5], [1, 1, 0]);
     let ops = collect_one_pair(&mut ftl, 1);
-    let (mlc, tlc) = (ftl.stores[0].stats, ftl.stores[1].stats);
+    let (mlc, tlc) = (ftl.stores[TierId::FIRST].stats, ftl.stores[TierId(1)].stats);
     assert_eq!((mlc.pages_migrated_out, tlc.pages_migrated_in, mlc.residual_pages, mlc.gc_pages_copied), (6, 6, 0, 0));
     assert_eq!(erases(&ops), 2);
     for lpn in [0, 2, 3, 4, 6, 7] {
         assert_eq!(tier_of(&ftl, lpn), 1, "frozen page {lpn} is in TLC");
         assert_eq!(ftl.tag(ftl.lookup(Lpn(lpn)).unwrap()), lpn + 1);
     }
-    assert_eq!(ftl.stores[1].open_incoming_plane(), None, "the six pages filled exactly one TLC block");
+    assert_eq!(ftl.stores[TierId(1)].open_incoming_plane(), None, "the six pages filled exactly one TLC block");
     // The overwritten pages (hot data) stayed in MLC host blocks.
     assert_eq!((tier_of(&ftl, 1), tier_of(&ftl, 5)), (0, 0));
 }
@@ -143,7 +154,7 @@ fn step_c5_residue_beyond_one_tlc_block_is_written_back_to_mlc() {
     // Blocks 0 and 1 frozen and fully valid: 8 pages, the TLC block takes 6.
     let mut ftl = hand_built(1, &[], [1, 1, 0]);
     let ops = collect_one_pair(&mut ftl, 1);
-    let mlc = ftl.stores[0].stats;
+    let mlc = ftl.stores[TierId::FIRST].stats;
     assert_eq!((mlc.pages_migrated_out, mlc.residual_pages), (6, 2), "{mlc:?}");
     assert_eq!(erases(&ops), 2);
     let in_mlc: Vec<u32> = (0..8).filter(|&lpn| tier_of(&ftl, lpn) == 0).collect();
@@ -156,9 +167,9 @@ fn step_c5_residue_beyond_one_tlc_block_is_written_back_to_mlc() {
 #[test]
 fn a_full_tlc_tier_keeps_frozen_data_in_mlc() {
     let mut ftl = hand_built(1, &[1, 5], [1, 1, 0]);
-    ftl.stores[1].logical_capacity_pages = 2;
+    ftl.stores[TierId(1)].logical_capacity_pages = 2;
     let ops = collect_one_pair(&mut ftl, 1);
-    let mlc = ftl.stores[0].stats;
+    let mlc = ftl.stores[TierId::FIRST].stats;
     assert_eq!((mlc.pages_migrated_out, mlc.residual_pages), (0, 6), "{mlc:?}");
     assert_eq!(erases(&ops), 2);
     assert!((0..8).all(|lpn| tier_of(&ftl, lpn) == 0));
@@ -183,7 +194,7 @@ fn hot_data_never_reaches_tlc_while_cold_data_does() {
     let tlc_pages: Vec<u32> = (0..12).filter(|&lpn| tier_of(&ftl, lpn) == 1).collect();
     assert!(!tlc_pages.is_empty(), "cold data moved to TLC");
     assert!(tlc_pages.iter().all(|&lpn| lpn < 8), "only cold pages in TLC: {tlc_pages:?}");
-    assert_eq!(ftl.stores[1].stats.block_modify_writes, 0, "no host overwrite of TLC data");
+    assert_eq!(ftl.stores[TierId(1)].stats.block_modify_writes, 0, "no host overwrite of TLC data");
 }
 
 #[test]
@@ -194,15 +205,15 @@ fn an_overwrite_of_tlc_data_can_send_the_new_data_to_mlc() {
         for lpn in 0..12u32 {
             ftl.write(Lpn(lpn), 0, lpn + 1, &mut ops).unwrap();
         }
-        ftl.stores[0].blocks[0].screening_rounds = 1;
-        ftl.stores[0].blocks[1].screening_rounds = 1;
+        ftl.stores[TierId::FIRST].blocks[0].screening_rounds = 1;
+        ftl.stores[TierId::FIRST].blocks[1].screening_rounds = 1;
         collect_one_pair(&mut ftl, 1);
         // Pages 0..=5 filled a TLC block (6 pages); overwrite page 2.
         assert!((0..6).all(|lpn| tier_of(&ftl, lpn) == 1));
         ops.clear();
         ftl.write(Lpn(2), 20, 99, &mut ops).unwrap();
         ftl.check_invariants().unwrap();
-        let tlc = ftl.stores[1].stats;
+        let tlc = ftl.stores[TierId(1)].stats;
         assert_eq!(
             (tlc.block_modify_writes, tlc.block_modify_pages),
             (1, 5),
@@ -232,7 +243,7 @@ proptest! {
         let target = if overwrite_to_mlc { OverwriteTarget::WriteTier } else { OverwriteTarget::RewrittenBlock };
         let mut ftl = device_with(max_rounds, block_unit, target);
         write_and_check(&mut ftl, &writes, |ftl| {
-            prop_assert!(ftl.stores()[1].valid_pages_total() <= 60, "TLC holds more than it may");
+            prop_assert!(ftl.stores()[TierId(1)].valid_pages_total() <= 60, "TLC holds more than it may");
             Ok(())
         })?;
     }

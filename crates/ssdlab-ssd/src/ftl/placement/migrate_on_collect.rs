@@ -8,11 +8,12 @@
 use super::Place;
 use crate::ftl::collector::{Collector, FrozenData, InPlace, Migrating};
 use crate::geometry::Lpn;
+use crate::tier::TierId;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MigrateOnCollect {
-    pub write_tier: usize,
-    pub migrate_to: usize,
+    pub write_tier: TierId,
+    pub migrate_to: TierId,
     /// RR-FDCA's N_RDSMAX, when the write tier screens (None: every valid page of a victim moves).
     pub screening: Option<u8>,
 }
@@ -26,10 +27,10 @@ impl Place for MigrateOnCollect {
         }
     }
     #[inline]
-    fn write_tier(&self, _lpn: Lpn) -> usize {
+    fn write_tier(&self, _lpn: Lpn) -> TierId {
         self.write_tier
     }
-    fn collector(&self, tier: usize) -> Collector {
+    fn collector(&self, tier: TierId) -> Collector {
         if tier == self.write_tier {
             match self.screening {
                 Some(max_rounds) => Collector::FrozenData(FrozenData { to: self.migrate_to, max_rounds }),

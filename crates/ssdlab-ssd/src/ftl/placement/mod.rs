@@ -16,14 +16,15 @@ use crate::config::{PlacementConfig, PlacementKind};
 use crate::device_layout::DeviceLayout;
 use crate::ftl::collector::{Collector, InPlace};
 use crate::geometry::Lpn;
+use crate::tier::TierId;
 
 /// What a placement policy decides.
 pub trait Place {
     fn name(&self) -> &'static str;
     /// The tier a host write of `lpn` goes to.
-    fn write_tier(&self, lpn: Lpn) -> usize;
+    fn write_tier(&self, lpn: Lpn) -> TierId;
     /// The collector of `tier`.
-    fn collector(&self, tier: usize) -> Collector {
+    fn collector(&self, tier: TierId) -> Collector {
         let _ = tier;
         Collector::InPlace(InPlace)
     }
@@ -40,7 +41,8 @@ pub enum Placement {
 impl Placement {
     /// The policy of a validated config on `layout`.
     pub fn build(config: &PlacementConfig, layout: &DeviceLayout) -> Placement {
-        let tier = |name: &Option<String>| name.as_deref().and_then(|name| layout.tier_index(name)).unwrap_or(0);
+        let tier =
+            |name: &Option<String>| name.as_deref().and_then(|name| layout.tier_index(name)).unwrap_or(TierId::FIRST);
         let write_tier = tier(&config.write_tier);
         match config.policy {
             // Seed 001's devices have one NAND tier; what goes to SCM is decided above the FTL
@@ -70,13 +72,13 @@ impl Place for Placement {
         }
     }
     #[inline]
-    fn write_tier(&self, lpn: Lpn) -> usize {
+    fn write_tier(&self, lpn: Lpn) -> TierId {
         match self {
             Placement::Single(policy) => policy.write_tier(lpn),
             Placement::MigrateOnCollect(policy) => policy.write_tier(lpn),
         }
     }
-    fn collector(&self, tier: usize) -> Collector {
+    fn collector(&self, tier: TierId) -> Collector {
         match self {
             Placement::Single(policy) => policy.collector(tier),
             Placement::MigrateOnCollect(policy) => policy.collector(tier),

@@ -3,10 +3,11 @@
 
 use super::Place;
 use crate::geometry::Lpn;
+use crate::tier::TierId;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Single {
-    pub tier: usize,
+    pub tier: TierId,
 }
 
 impl Place for Single {
@@ -14,7 +15,7 @@ impl Place for Single {
         "single"
     }
     #[inline]
-    fn write_tier(&self, _lpn: Lpn) -> usize {
+    fn write_tier(&self, _lpn: Lpn) -> TierId {
         self.tier
     }
 }
