@@ -928,6 +928,11 @@ def _run_reproduction(run, quiet: bool) -> None:
         return
     if not quiet:
         console.print(report.summary_markdown())
+        from ssdlab.reproduce.base import VERDICTS
+
+        counts = [(sum(1 for h in report.headlines if h.verdict == name), name) for name in VERDICTS]
+        verdicts = ", ".join(f"{count} {name}" for count, name in counts if count)
+        console.print(f"headlines: {verdicts or 'none'} ({report.out_dir / 'headlines.json'})", highlight=False)
         console.print(f"[dim]report: {report.report_path}[/dim]")
     if report.failed:
         raise typer.Exit(1)
