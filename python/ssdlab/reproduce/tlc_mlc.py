@@ -554,7 +554,8 @@ def headlines(plans: Sequence[Plan], table: Sequence[Mapping[str, Any]], exchang
     for plan in plans:
         name = plan.workload.name
         rr, conventional = _pick(table, name, "rr_fdca"), _pick(table, name, "conventional")
-        settled = "" if rr is None or rr.get("settled") else "not settled (warm-up work in the window)"
+        setting = f"RR-FDCA N_RDSMAX 1, {MAIN_TLC_CHIPS} TLC of {CHIPS} chips, data {100 * MAIN_FILL:.0f} % of the all-MLC array"
+        settled = setting if rr is None or rr.get("settled") else setting + "; not settled (warm-up work in the window)"
         for key, column in (
             ("write_throughput", "write_mbps_vs_mlc_only"),
             ("write_energy", "energy_j_per_gb_vs_mlc_only"),
@@ -565,19 +566,31 @@ def headlines(plans: Sequence[Plan], table: Sequence[Mapping[str, Any]], exchang
         best = _best_share_row(table, name)
         share_claim = claim["tlc_share_prxy_1" if name == "prxy_1" else "tlc_share_tpcc"]
         share = best["tlc_chips"] / CHIPS if best else None
+        implied = implied_tlc_chip_price(round(SEED["tlc_share_prxy_1"] * CHIPS), SEED["cost_prxy_1"])
+        cost = bit_cost_vs_mlc_only(best["tlc_chips"], 1.0) if best else None
+        cost_text = (
+            f"bit cost {fmt(cost, 'pct')} (equal chip prices), {fmt(bit_cost_vs_mlc_only(best['tlc_chips'], implied), 'pct')} "
+            f"(TLC chip at {implied:.2f} MLC chips)"
+            if best
+            else ""
+        )
         found.append(
             share_claim.measure(
-                share, where=name, note=f"{fmt(best['write_mbps_vs_mlc_only'], 'pct')} vs all-MLC at that share" if best else ""
+                share,
+                where=name,
+                note=f"{fmt(best['write_mbps_vs_mlc_only'], 'pct')} vs all-MLC at that share; {cost_text}" if best else "",
             )
         )
         if name == "prxy_1":
-            cost = bit_cost_vs_mlc_only(best["tlc_chips"], 1.0) if best else None
-            implied = implied_tlc_chip_price(round(SEED["tlc_share_prxy_1"] * CHIPS), SEED["cost_prxy_1"])
             note = "equal MLC and TLC chip prices (Table I, with the prices, is missing)"
             if best:
                 note += f"; {fmt(bit_cost_vs_mlc_only(best['tlc_chips'], implied), 'pct')} with a TLC chip at {implied:.2f} MLC chips"
             found.append(claim["cost_prxy_1"].measure(cost, where=name, note=note))
-        found.append(claim["conventional_worse"].measure((conventional or {}).get("write_mbps_vs_mlc_only"), where=name))
+        found.append(
+            claim["conventional_worse"].measure(
+                (conventional or {}).get("write_mbps_vs_mlc_only"), where=name, note=setting.split(", ", 1)[1]
+            )
+        )
     rows = {row["method"]: row for row in exchange if row["status"] == "ok"}
     if "suspend_and_copy" in rows:
         row = rows["suspend_and_copy"]
