@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -84,6 +85,13 @@ def test_reproduce_scm_hybrid_end_to_end(cli, tmp_path: Path):
         assert (out / f"{name}.png").stat().st_size > 1000 and (out / f"{name}.svg").stat().st_size > 1000
     report = (out / "report.md").read_text()
     assert "11.700x" in report and "What differs from the seed" in report and "bisection" in report
+    # The headlines: the report's Seed vs ssdlab table and headlines.json, from one list.
+    assert "## Seed vs ssdlab" in report and "Verdicts, one rule for every recipe" in report
+    headlines = json.loads((out / "headlines.json").read_text())
+    assert {"figure", "paper", "ours", "unit", "verdict", "rule", "note"} <= set(headlines[0])
+    speedup = next(h for h in headlines if h["figure"].startswith("Table 2: write speed-up"))
+    assert speedup["paper"] == 11.7 and speedup["ours"] == pytest.approx(all_sscm["write_mbps"] / hybrid["write_mbps"])
+    assert speedup["verdict"] in ("reproduced", "direction only") and speedup["figure"] in report
     again = cli(*args, "--quiet")
     assert again.returncode == 0
     assert "0 points run now" in (out / "report.md").read_text()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import polars as pl
@@ -58,6 +59,10 @@ def test_reproduce_tlc_mlc_end_to_end(cli, tmp_path: Path):
         assert (out / f"{name}.png").stat().st_size > 1000 and (out / f"{name}.svg").stat().st_size > 1000
     report = (out / "report.md").read_text()
     assert "Table I is missing" in report and "+56.0 %" in report and "steady state" in report.lower()
+    headlines = {h["figure"]: h for h in json.loads((out / "headlines.json").read_text())}
+    throughput = headlines["write throughput vs all-MLC (tpcc)"]
+    assert throughput["paper"] == 0.56 and throughput["ours"] == rr["write_mbps_vs_mlc_only"]
+    assert all(h["verdict"] in ("reproduced", "direction only", "not reproduced", "regime shown") for h in headlines.values())
     again = cli(*args, "--quiet")
     assert again.returncode == 0
     assert "0 points run now" in (out / "report.md").read_text()

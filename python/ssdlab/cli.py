@@ -34,8 +34,30 @@ app.add_typer(trace_app, name="trace")
 app.add_typer(presets_app, name="presets")
 ecc_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="ECC lab: frame-error-rate curves and raw bit error rates.")
 app.add_typer(ecc_app, name="ecc")
+
+
+class _RecipeGroup(typer.core.TyperGroup):
+    """``ssdlab reproduce``: one subcommand per registered recipe (``ssdlab.reproduce.registry``),
+    built when asked for, so other commands start without importing the recipes."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        from ssdlab.reproduce.registry import MODULES
+
+        return list(MODULES)
+
+    def get_command(self, ctx: Any, name: str) -> Any:
+        from ssdlab.reproduce.registry import MODULES, RECIPES
+
+        if name not in MODULES:
+            return None
+        return _recipe_command(RECIPES[name])
+
+
 reproduce_app = typer.Typer(
-    no_args_is_help=True, rich_markup_mode=None, help="Reproduce a seed study: run its grid, write its figures and a report."
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help="Reproduce a seed study: run its grid, write its figures, a report and headlines.json.",
+    cls=_RecipeGroup,
 )
 app.add_typer(reproduce_app, name="reproduce")
 
@@ -821,205 +843,78 @@ def optimize(
         )
 
 
-@reproduce_app.command("lba-scrambler")
-def reproduce_lba_scrambler(
-    out: Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report.")] = Path("reproduce/lba-scrambler"),
-    trace: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--trace", help="Use a full trace for a workload: NAME=PATH (financial1, tpcc-mysql, prxy_0, prxy_1, src1_0); repeatable."
+def _recipe_command(recipe: Any) -> Any:
+    """The ``ssdlab reproduce NAME`` command of a registered recipe: the options every recipe shares
+    (defined here once: --out, --trace, --workloads, --scale where the recipe scales, --scheduler,
+    --workers, --quiet) and the recipe's own (``recipe.options``)."""
+    import inspect
+
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    names = ", ".join(recipe.trace_names())
+    shared = [
+        (
+            "out",
+            Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report, headlines.json.")],
+            recipe.default_out(),
         ),
-    ] = None,
-    stand_in_cap_gib: Annotated[
-        float,
-        typer.Option(
-            "--stand-in-cap-gib", help="Shrink stand-ins larger than this (GiB); 0 runs the seed's data sizes (13.75 and 60.62 GB: long)."
+        (
+            "trace",
+            Annotated[
+                list[str] | None,
+                typer.Option("--trace", help=f"Use a full trace for a workload: NAME=PATH ({names}); repeatable."),
+            ],
+            None,
         ),
-    ] = 1.0,
-    workloads: Annotated[
-        str | None, typer.Option("--workloads", help="Comma-separated subset of the workloads (default: all five).")
-    ] = None,
-    churn: Annotated[bool, typer.Option("--churn/--no-churn", help="Also run the file-churn study (deletes as the workload runs).")] = True,
-    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
-    workers: Annotated[int | None, typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
-) -> None:
-    """Seed 003: LBA scrambler vs conventional (and TRIM), 5 workloads x free space 20-80 %, fresh and aged drives, greedy and
-    round-robin GC, a rule-1 sweep and a file-churn study; Fig. 4(a), 4(b), 5 per regime and a report saying where the seed holds."""
-    from ssdlab.reproduce import lba_scrambler
-
-    def run(progress):
-        traces = lba_scrambler.parse_trace_options(trace or [])
-        cap = None if stand_in_cap_gib <= 0 else stand_in_cap_gib * (1 << 30)
-        only = [name.strip() for name in workloads.split(",") if name.strip()] if workloads else None
-        return lba_scrambler.reproduce(
-            out, traces=traces, stand_in_cap_bytes=cap, workloads=only, churn=churn, scheduler=scheduler, workers=workers, progress=progress
-        )
-
-    _run_reproduction(run, quiet)
-
-
-@reproduce_app.command("ldpc-read")
-def reproduce_ldpc_read(
-    out: Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report.")] = Path("reproduce/ldpc-read"),
-    synthetic_requests: Annotated[
-        int, typer.Option("--synthetic-requests", help="Requests of each synthetic workload and stand-in.")
-    ] = 200_000,
-    interleave_frames: Annotated[
-        int,
-        typer.Option(
-            "--interleave-frames",
-            help="ECC Monte Carlo frames per table row, page type and precision for the tables the recipe computes (block spread, interleaving).",
+        (
+            "workloads",
+            Annotated[
+                str | None,
+                typer.Option(
+                    "--workloads", help=f"Comma-separated subset of the workloads (default: {', '.join(recipe.workload_names())})."
+                ),
+            ],
+            None,
         ),
-    ] = 1000,
-    trace: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--trace",
-            help="Use a full trace for a workload: NAME=PATH (finance1, finance2, websearch, postmark, synthetic1, synthetic2); repeatable.",
-        ),
-    ] = None,
-    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
-    workers: Annotated[int | None, typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
-) -> None:
-    """Seed 002: two-step, look-ahead, progressive, interleaved and combined LDPC reads, 6 workloads x 8/2 channels x chip-only / block
-    spread error models; Fig. 11-15, 17 and a report putting each seed figure beside ours."""
-    from ssdlab.reproduce import ldpc_read
+    ]
+    if recipe.scale_help is not None:
+        shared.append(("scale", Annotated[float, typer.Option("--scale", help=recipe.scale_help)], 1.0))
+    own = [
+        (option.param, Annotated[option.type, typer.Option(*option.flags, help=option.help)], option.default) for option in recipe.options
+    ]
+    shared += own + [
+        ("scheduler", Annotated[str | None, typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")], None),
+        ("workers", Annotated[int | None, typer.Option("--workers", help="Local processes (default: CPU cores).")], None),
+        ("quiet", Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")], False),
+    ]
 
-    def run(progress):
-        traces = ldpc_read.parse_trace_options(trace or [])
-        return ldpc_read.reproduce(
-            out,
-            synthetic_requests=synthetic_requests,
-            interleave_frames=interleave_frames,
-            traces=traces,
-            scheduler=scheduler,
-            workers=workers,
-            progress=progress,
-        )
+    def command(**values: Any) -> None:
+        from ssdlab.reproduce.report import parse_trace_options
 
-    _run_reproduction(run, quiet)
+        def run(progress):
+            traces = parse_trace_options(values["trace"] or [], recipe.trace_names())
+            text = values["workloads"]
+            only = [name.strip() for name in text.split(",") if name.strip()] if text else None
+            options = {o.param: (o.convert(values[o.param]) if o.convert else values[o.param]) for o in recipe.options}
+            return recipe.reproduce(
+                values["out"],
+                workloads=only,
+                traces=traces,
+                scale=values.get("scale", 1.0),
+                scheduler=values["scheduler"],
+                workers=values["workers"],
+                progress=progress,
+                **options,
+            )
 
+        _run_reproduction(run, values["quiet"])
 
-@reproduce_app.command("aoa-ecc")
-def reproduce_aoa_ecc(
-    out: Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report.")] = Path("reproduce/aoa-ecc"),
-    pe: Annotated[
-        list[int] | None, typer.Option("--pe", help="P/E count of Fig. 6 (repeatable; default 0 to 26,000 in steps of 2,000).")
-    ] = None,
-    table_pe: Annotated[int, typer.Option("--table-pe", help="P/E count of Fig. 7 and Table 1.")] = 14_000,
-    min_requests: Annotated[int, typer.Option("--min-requests", help="Loop short traces to at least this many requests.")] = 50_000,
-    trace: Annotated[
-        list[str] | None, typer.Option("--trace", help="Use a full trace for a stand-in: NAME=PATH (prxy_1, web_1, proj_3); repeatable.")
-    ] = None,
-    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
-    workers: Annotated[int | None, typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
-) -> None:
-    """Seed 000: AOA-ECC vs conventional BCH-then-soft-LDPC; Fig. 5 (tolerable P/E), Fig. 6 (IOPS vs P/E), Fig. 7 / Table 1 and a report."""
-    from ssdlab.reproduce import aoa_ecc
-
-    def run(progress):
-        traces = aoa_ecc.parse_trace_options(trace or [])
-        points = tuple(sorted(set(pe))) if pe else aoa_ecc.PE_POINTS
-        return aoa_ecc.reproduce(
-            out,
-            pe_points=points,
-            table_pe=table_pe,
-            min_requests=min_requests,
-            traces=traces,
-            scheduler=scheduler,
-            workers=workers,
-            progress=progress,
-        )
-
-    _run_reproduction(run, quiet)
-
-
-@reproduce_app.command("tlc-mlc")
-def reproduce_tlc_mlc(
-    out: Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report.")] = Path("reproduce/tlc-mlc"),
-    trace: Annotated[
-        list[str] | None,
-        typer.Option("--trace", help="Use a full trace for a workload: NAME=PATH (tpcc, tpcc-standin, prxy_1); repeatable."),
-    ] = None,
-    scale: Annotated[
-        float,
-        typer.Option("--scale", help="Scale the warm-up and measured windows (1: 5+5 loops of traces, 300k+100k requests of stand-ins)."),
-    ] = 1.0,
-    workloads: Annotated[
-        str | None, typer.Option("--workloads", help="Comma-separated subset of the workloads (default: tpcc, tpcc-standin, prxy_1).")
-    ] = None,
-    search: Annotated[
-        bool,
-        typer.Option(
-            "--search/--no-search", help="Also search TLC share x N_RDSMAX for the fastest RR-FDCA array (coarse grid, then refinement)."
-        ),
-    ] = True,
-    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
-    workers: Annotated[int | None, typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
-) -> None:
-    """Seed 004: all-MLC vs conventional TLC/MLC vs RR-FDCA (N_RDSMAX 1-4) on 8 chips, TLC share 1/8-7/8 (Fig. 11, 12, Table II) and the
-    regimes (array fill, static cold data) that decide the seed's headline; steady state from warm-up/window run pairs."""
-    from ssdlab.reproduce import tlc_mlc
-    from ssdlab.reproduce.report import parse_trace_options as report_traces
-
-    def run(progress):
-        traces = report_traces(trace or [], [w.name for w in tlc_mlc.WORKLOADS])
-        only = [name.strip() for name in workloads.split(",") if name.strip()] if workloads else None
-        return tlc_mlc.reproduce(
-            out, traces=traces, scale=scale, workloads=only, scheduler=scheduler, workers=workers, progress=progress, search_best=search
-        )
-
-    _run_reproduction(run, quiet)
-
-
-@reproduce_app.command("scm-hybrid")
-def reproduce_scm_hybrid(
-    out: Annotated[Path, typer.Option("--out", help="Output folder: results, figures, report.")] = Path("reproduce/scm-hybrid"),
-    trace: Annotated[
-        list[str] | None,
-        typer.Option("--trace", help="Use a full trace for a workload: NAME=PATH (financial1, financial1-standin); repeatable."),
-    ] = None,
-    scale: Annotated[
-        float, typer.Option("--scale", help="Scale the runs (1: the sample tiled to 0.53 GB x 3 loops, 500k stand-in requests).")
-    ] = 1.0,
-    workloads: Annotated[
-        str | None,
-        typer.Option("--workloads", help="Comma-separated subset of the workloads (default: financial1, financial1-standin)."),
-    ] = None,
-    bisect_steps: Annotated[
-        int, typer.Option("--bisect-steps", help="Halvings of each break-even bracket (latency: 0.1-100 us, log scale).")
-    ] = 6,
-    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")] = None,
-    workers: Annotated[int | None, typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
-) -> None:
-    """Seed 001: hybrid M-SCM/NAND vs All S-SCM SSD on Financial1: Table 2 (write throughput, power with and without TSV), Fig. 2 (S-SCM
-    latency, M-SCM capacity), Fig. 3 (I/O toggle rate), Fig. 4 (bit cost); break-even latency and cost ratio by bisection, and the regimes."""
-    from ssdlab.reproduce import scm_hybrid
-    from ssdlab.reproduce.report import parse_trace_options as report_traces
-    from ssdlab.sweep import SweepError
-
-    def run(progress):
-        traces = report_traces(trace or [], [w.name for w in scm_hybrid.WORKLOADS])
-        only = [name.strip() for name in workloads.split(",") if name.strip()] if workloads else None
-        if bisect_steps < 1:
-            raise SweepError(f"--bisect-steps {bisect_steps}: at least 1")
-        return scm_hybrid.reproduce(
-            out,
-            traces=traces,
-            scale=scale,
-            workloads=only,
-            scheduler=scheduler,
-            workers=workers,
-            progress=progress,
-            bisect_iterations=bisect_steps,
-        )
-
-    _run_reproduction(run, quiet)
+    command.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(name, keyword, annotation=annotation, default=default) for name, annotation, default in shared]
+    )
+    command.__doc__ = recipe.help
+    single = typer.Typer(add_completion=False, rich_markup_mode=None)
+    single.command(recipe.name)(command)
+    return typer.main.get_command(single)
 
 
 def _run_reproduction(run, quiet: bool) -> None:
@@ -1033,6 +928,11 @@ def _run_reproduction(run, quiet: bool) -> None:
         return
     if not quiet:
         console.print(report.summary_markdown())
+        from ssdlab.reproduce.base import VERDICTS
+
+        counts = [(sum(1 for h in report.headlines if h.verdict == name), name) for name in VERDICTS]
+        verdicts = ", ".join(f"{count} {name}" for count, name in counts if count)
+        console.print(f"headlines: {verdicts or 'none'} ({report.out_dir / 'headlines.json'})", highlight=False)
         console.print(f"[dim]report: {report.report_path}[/dim]")
     if report.failed:
         raise typer.Exit(1)

@@ -107,8 +107,10 @@ def line_chart(
     logx: bool = False,
     logy: bool = False,
     styles: Mapping[str, str] | None = None,
+    ybottom: float | None = None,
 ) -> list[Path]:
-    """One line per series ``{label: (xs, ys)}``; points whose y is None are left out."""
+    """One line per series ``{label: (xs, ys)}``; points whose y is None are left out; ``ybottom``
+    fixes the bottom of the y axis."""
     fig, axes = figure()
     drawn = 0
     for label, (xs, ys) in series.items():
@@ -120,6 +122,8 @@ def line_chart(
         axes.set_xscale("log")
     if logy:
         axes.set_yscale("log")
+    if ybottom is not None:
+        axes.set_ylim(bottom=ybottom)
     axes.set_xlabel(xlabel)
     axes.set_ylabel(ylabel)
     axes.set_title(title, fontsize=9)

@@ -24,14 +24,14 @@ import json
 import math
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ssdlab import api
+from ssdlab import api, plotting
 from ssdlab.locations import shared_dir
 from ssdlab.reproduce import report
-from ssdlab.reproduce.report import fmt, provenance
+from ssdlab.reproduce.base import Claim, Headline, Option, Recipe, Workload
+from ssdlab.reproduce.report import fmt, markdown_grid, markdown_table, provenance
 from ssdlab.sweep import Sweep, SweepError, run_sweep
 
 PRESET = "seed000-aoa"
@@ -60,14 +60,6 @@ SEED = {
     "proj_3": 1.05,
     "decoder_cost_saving": 0.25,
 }
-
-
-@dataclass(frozen=True)
-class Workload:
-    name: str
-    kind: str  # "stand-in", "sample", "full" (a whole trace here) or "user" (a trace given by the user)
-    basis: str
-    overrides: tuple[str, ...] = ()
 
 
 def _stand_in(read_fraction: float, requests: int, span_bytes: int) -> tuple[str, ...]:
@@ -100,14 +92,14 @@ def workloads(min_requests: int = MIN_REQUESTS, traces: Mapping[str, Path] | Non
             "web_1",
             "stand-in",
             "stand-in (nothing published): the prxy_1 stand-in with 30 % reads (seed 000: write-dominant)",
-            _stand_in(0.30, 600_000, 52_428_800),
+            overrides=_stand_in(0.30, 600_000, 52_428_800),
         ),
         Workload(
             "proj_3",
             "stand-in",
             "stand-in (nothing published): 90 % reads (seed 000: read-dominant), 200,000 requests over 200 MiB "
             "(fewer writes per page: the class comes out as measured)",
-            _stand_in(0.90, 200_000, 209_715_200),
+            overrides=_stand_in(0.90, 200_000, 209_715_200),
         ),
     ]
     where = shared_dir()
@@ -121,13 +113,18 @@ def workloads(min_requests: int = MIN_REQUESTS, traces: Mapping[str, Path] | Non
                 f"real {'trace' if kind == 'full' else 'sample'} {path.name}: {stats['requests']:,} requests, {stats['read_share']:.1%} reads, "
                 f"{stats['duration_s'] / 3600:.1f} h, replayed closed loop with its own timeline"
             )
-            chosen.append(Workload(name, kind, basis, _trace_overrides(path, stats["requests"], min_requests)))
+            chosen.append(Workload(name, kind, basis, overrides=_trace_overrides(path, stats["requests"], min_requests)))
     result = []
     for workload in chosen:
         if workload.name in traces:
             path = traces.pop(workload.name)
             result.append(
-                Workload(workload.name, "user", f"full trace given by the user: {path}", (f"workload.trace.path={json.dumps(str(path))}",))
+                Workload(
+                    workload.name,
+                    "user",
+                    f"full trace given by the user: {path}",
+                    overrides=(f"workload.trace.path={json.dumps(str(path))}",),
+                )
             )
         else:
             result.append(workload)
@@ -143,12 +140,7 @@ def parse_trace_options(items: Sequence[str]) -> dict[str, Path]:
 
 
 def _label(workload: Workload) -> str:
-    return {
-        "stand-in": f"{workload.name} (stand-in)",
-        "sample": f"{workload.name} (sample)",
-        "full": f"{workload.name} (full trace)",
-        "user": f"{workload.name} (user trace)",
-    }[workload.kind]
+    return workload.label
 
 
 def preset_tables() -> dict[str, Any]:
@@ -253,7 +245,10 @@ def _where_ratio_holds(ratios: Sequence[tuple[float, float | None]], seed_ratio:
     return f"It stays below the seed's {seed_ratio:g}x over the grid (at most {fmt(known[-1][1], 'times')} for {known[-1][0]:g} h old cold data)."
 
 
-def build_sweeps(selected: Sequence[Workload], pe_points: Sequence[int], table_pe: int) -> tuple[Sweep, Sweep]:
+def build_sweeps(
+    selected: Sequence[Workload], pe_points: Sequence[int], table_pe: int, fig7: Sequence[Workload] | None = None
+) -> tuple[Sweep, Sweep]:
+    """Fig. 6's grid (the prxy_1 stand-in of ``selected``) and Fig. 7's (``fig7``, default ``selected``)."""
     prxy = next(w for w in selected if w.name == "prxy_1")
     fig6 = Sweep(
         name="seed000-fig6",
@@ -266,7 +261,7 @@ def build_sweeps(selected: Sequence[Workload], pe_points: Sequence[int], table_p
         name="seed000-fig7",
         base=PRESET,
         common=[f"ftl.aging.pe_cycles={table_pe}"],
-        cases={"workload": {_label(w): list(w.overrides) for w in selected}, "policy": dict(POLICIES)},
+        cases={"workload": {_label(w): list(w.overrides) for w in (selected if fig7 is None else fig7)}, "policy": dict(POLICIES)},
         origin="reproduce aoa-ecc (Fig. 7)",
     )
     return fig6, fig7
@@ -342,71 +337,302 @@ def fig7_rows(rows: Sequence[Mapping[str, Any]], selected: Sequence[Workload]) -
     return table
 
 
-def reproduce(
-    out_dir: str | Path,
+def _run(
+    out: Path,
     *,
     pe_points: Sequence[int] = PE_POINTS,
     table_pe: int = TABLE_PE,
     min_requests: int = MIN_REQUESTS,
     traces: Mapping[str, Path] | None = None,
+    only: Sequence[str] | None = None,
     scheduler: str | None = None,
     workers: int | None = None,
     progress: Callable[..., object] | None = None,
 ) -> report.Reproduction:
-    """Runs both grids (resuming a previous run in ``out_dir``), writes tables, figures and report."""
-    from ssdlab import reproduce_plots
-
+    """Runs the three grids (resuming a previous run in ``out``), writes tables, figures and report.
+    ``only`` keeps some of Fig. 7's workloads (Fig. 6 always runs the prxy_1 stand-in)."""
     if len(pe_points) < 2:
         raise SweepError("--pe: give at least two P/E counts for Fig. 6")
     if min_requests < 1000:
         raise SweepError(f"--min-requests {min_requests}: at least 1,000 requests are needed for a meaningful IOPS")
-    out = Path(out_dir)
-    selected = workloads(min_requests, traces)
+    every = workloads(min_requests, traces)
+    selected = report.selected(every, only)
     read_path = preset_tables()
-    fig6_sweep, fig7_sweep = build_sweeps(selected, pe_points, table_pe)
+    fig6_sweep, fig7_sweep = build_sweeps(every, pe_points, table_pe, selected)
     fig6 = run_sweep(fig6_sweep, out / "sweep-fig6", scheduler=scheduler, workers=workers, progress=progress)
     fig7 = run_sweep(fig7_sweep, out / "sweep-fig7", scheduler=scheduler, workers=workers, progress=progress)
     regime = run_sweep(build_regime_sweep(table_pe), out / "sweep-regime", scheduler=scheduler, workers=workers, progress=progress)
     table6, table7, table_regime = fig6_rows(fig6.rows), fig7_rows(fig7.rows, selected), regime_rows(regime.rows)
     tolerable = tolerable_pe(read_path)
-    figures = reproduce_plots.write_aoa_ecc_figures(read_path["decoder_tables"]["retention_hours"], tolerable, table6, table7, out)
-    text = _report(selected, read_path, tolerable, table6, table7, table_regime, figures, (fig6, fig7, regime), scheduler, table_pe)
+    paths = figures(read_path["decoder_tables"]["retention_hours"], tolerable, table6, table7, out)
+    values = derived(read_path, tolerable, table6, table7)
+    text = _report(selected, read_path, tolerable, table6, table7, table_regime, paths, (fig6, fig7, regime), scheduler, table_pe, values)
     return report.finish(
         out,
         tables={"fig6": table6, "fig7": table7, "regime": table_regime},
         main="fig7",
         report_text=text,
         summary=_fig7_markdown(table7),
-        figures=figures,
+        figures=paths,
         outcomes=(fig6, fig7, regime),
+        headlines=headlines(values),
     )
 
 
-def _fig6_markdown(table: Sequence[Mapping[str, Any]]) -> str:
-    lines = [
-        "| P/E | conventional IOPS | AOA-ECC IOPS | AOA / conventional | adaptive conventional IOPS | conventional: BCH / soft reads | AOA: Quick / EP reads | uncorrectable reads |",
-        "|---|---|---|---|---|---|---|---|",
+CLAIMS = (
+    Claim("ep_over_bch", "Fig. 5: EP-LDPC tolerable P/E over BCH's", SEED["ep_over_bch"], "change", "pct", side="> 0"),
+    Claim("hot_over_cold_switch", "Fig. 5: Quick-LDPC switch point, hot over cold", SEED["hot_over_cold_switch"], "x", "times", side="> 1"),
+    Claim("prxy1_switch_pe", "Fig. 5: prxy_1's switch point (hot data)", SEED["prxy1_switch_pe"], "P/E cycles", "int"),
+    Claim("fig6_mean", "Fig. 6: AOA-ECC IOPS over conventional, mean over P/E", SEED["fig6_mean"], "x", "times", side="> 1"),
+    Claim("fig6_max", "Fig. 6: AOA-ECC IOPS over conventional, maximum", SEED["fig6_max"], "x", "times", side="> 1"),
+    Claim("read_dominant", "Fig. 7: read-dominant workloads, AOA-ECC over conventional", SEED["read_dominant"], "x", "times", side="> 1"),
+    Claim(
+        "write_dominant", "Fig. 7: write-dominant workloads, AOA-ECC over conventional", SEED["write_dominant"], "x", "times", side="> 1"
+    ),
+    Claim("web_1", "Table 1: web_1, AOA-ECC over conventional", SEED["web_1"], "x", "times", side="< 1"),
+    Claim("proj_3", "Table 1: proj_3, AOA-ECC over conventional", SEED["proj_3"], "x", "times", side="> 1"),
+    Claim("decoder_cost_saving", "decoder cost saving (gates)", SEED["decoder_cost_saving"], "share of gates", "share", side="> 0"),
+)
+
+
+def derived(
+    read_path: Mapping[str, Any],
+    tolerable: Mapping[str, Sequence[float | None]],
+    table6: Sequence[Mapping[str, Any]],
+    table7: Sequence[Mapping[str, Any]],
+) -> dict[str, Any]:
+    """The figures the report and the headlines read off the tables."""
+    hours = read_path["decoder_tables"]["retention_hours"]
+    aoa = read_path.get("aoa_ecc", {})
+    hot_hours, cold_hours = aoa.get("hot_retention_hours", 24.0), aoa.get("cold_retention_hours", 144.0)
+
+    def at(decoder: str, h: float) -> float | None:
+        return tolerable.get(decoder, [None] * len(hours))[hours.index(h)] if h in hours else None
+
+    ep_gain = {h: (at("ep_ldpc", h) / at("bch", h) - 1) if at("ep_ldpc", h) and at("bch", h) else None for h in hours}
+    hot_switch, cold_switch = at("quick_ldpc", hot_hours), at("quick_ldpc", cold_hours)
+    ratios = [r["aoa_over_conventional"] for r in table6 if r["aoa_over_conventional"]]
+    costs = decoder_costs(read_path)
+    by_name = {r["workload"].split(" ")[0]: r for r in table7}
+
+    def mean(values: Sequence[float]) -> float | None:
+        return sum(values) / len(values) if values else None
+
+    return {
+        "hours": hours,
+        "hot_hours": hot_hours,
+        "cold_hours": cold_hours,
+        "ep_gain": ep_gain,
+        "hot_switch": hot_switch,
+        "cold_switch": cold_switch,
+        "switch_ratio": hot_switch / cold_switch if hot_switch and cold_switch else None,
+        "ratios": ratios,
+        "mean_ratio": mean(ratios),
+        "max_ratio": max(ratios) if ratios else None,
+        "costs": costs,
+        "saving": 1 - costs["aoa_ecc"] / costs["conventional"] if costs["aoa_ecc"] and costs["conventional"] else None,
+        "by_name": by_name,
+        "read_dominant": mean(
+            [
+                r["aoa_over_conventional"]
+                for r in table7
+                if r["aoa_over_conventional"] and r["read_share"] is not None and r["read_share"] > 0.5
+            ]
+        ),
+        "write_dominant": mean(
+            [
+                r["aoa_over_conventional"]
+                for r in table7
+                if r["aoa_over_conventional"] and r["read_share"] is not None and r["read_share"] <= 0.5
+            ]
+        ),
+    }
+
+
+def headlines(values: Mapping[str, Any]) -> list[Headline]:
+    """Seed 000's figures beside ours."""
+    claim = {c.key: c for c in CLAIMS}
+    cold = values["cold_hours"]
+    gains = ", ".join(f"{h:g} h {fmt(g, 'pct')}" for h, g in values["ep_gain"].items() if g is not None)
+    stand_in = "a stand-in here (the trace is not available)"
+    return [
+        claim["ep_over_bch"].measure(values["ep_gain"].get(cold), where=f"{cold:g} h old data", note=f"by retention: {gains}"),
+        claim["hot_over_cold_switch"].measure(
+            values["switch_ratio"],
+            where=f"{values['hot_hours']:g} h over {cold:g} h",
+            note="depends on what 'cold' means (the seed: six days or more)",
+        ),
+        claim["prxy1_switch_pe"].measure(
+            values["hot_switch"], note="our channel is seed 002's chip, rated about 10,000 P/E; the seed's chip about 3,000"
+        ),
+        claim["fig6_mean"].measure(
+            values["mean_ratio"], where="prxy_1 stand-in", note=f"{len(values['ratios'])} P/E points; see the read-share regime"
+        ),
+        claim["fig6_max"].measure(values["max_ratio"], where="prxy_1 stand-in"),
+        claim["read_dominant"].measure(values["read_dominant"], note="reads > 50 %"),
+        claim["write_dominant"].measure(values["write_dominant"], note="most MSR samples here are minutes long and almost write-only"),
+        claim["web_1"].measure((values["by_name"].get("web_1") or {}).get("aoa_over_conventional"), note=stand_in),
+        claim["proj_3"].measure((values["by_name"].get("proj_3") or {}).get("aoa_over_conventional"), note=stand_in),
+        claim["decoder_cost_saving"].measure(values["saving"], note="the gate counts are the seed's: arithmetic, not a result"),
     ]
-    for r in table:
-        lines.append(
-            f"| {r['pe_cycles']:,} | {fmt(r['conventional_iops'], 'int')} | {fmt(r['aoa_ecc_iops'], 'int')} | {fmt(r['aoa_over_conventional'], 'times')} "
-            f"| {fmt(r['adaptive_conventional_iops'], 'int')} | {fmt(r['conventional_bch_share'], 'share')} / {fmt(r['conventional_soft_share'], 'share')} "
-            f"| {fmt(r['aoa_quick_share'], 'share')} / {fmt(r['aoa_ep_share'], 'share')} | {fmt(r['aoa_ecc_uncorrectable'], 'int')} |"
-        )
-    return "\n".join(lines)
+
+
+def _fig6_markdown(table: Sequence[Mapping[str, Any]]) -> str:
+    return markdown_table(
+        table,
+        (
+            ("P/E", "pe_cycles", "int"),
+            ("conventional IOPS", "conventional_iops", "int"),
+            ("AOA-ECC IOPS", "aoa_ecc_iops", "int"),
+            ("AOA / conventional", "aoa_over_conventional", "times"),
+            ("adaptive conventional IOPS", "adaptive_conventional_iops", "int"),
+            (
+                "conventional: BCH / soft reads",
+                lambda r: f"{fmt(r['conventional_bch_share'], 'share')} / {fmt(r['conventional_soft_share'], 'share')}",
+                "text",
+            ),
+            ("AOA: Quick / EP reads", lambda r: f"{fmt(r['aoa_quick_share'], 'share')} / {fmt(r['aoa_ep_share'], 'share')}", "text"),
+            ("uncorrectable reads", "aoa_ecc_uncorrectable", "int"),
+        ),
+    )
 
 
 def _fig7_markdown(table: Sequence[Mapping[str, Any]]) -> str:
-    lines = [
-        "| workload | requests | reads | class (online) | conventional IOPS | AOA-ECC IOPS | AOA / conventional | status |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for r in table:
-        lines.append(
-            f"| {r['workload']} | {fmt(r['requests'], 'int')} | {fmt(r['read_share'], 'share')} | {r['class'] or 'n/a'} | {fmt(r['conventional_iops'], 'int')} "
-            f"| {fmt(r['aoa_ecc_iops'], 'int')} | {fmt(r['aoa_over_conventional'], 'times')} | {r['status']} |"
+    return markdown_table(
+        table,
+        (
+            ("workload", "workload", "text"),
+            ("requests", "requests", "int"),
+            ("reads", "read_share", "share"),
+            ("class (online)", lambda r: r["class"] or "n/a", "text"),
+            ("conventional IOPS", "conventional_iops", "int"),
+            ("AOA-ECC IOPS", "aoa_ecc_iops", "int"),
+            ("AOA / conventional", "aoa_over_conventional", "times"),
+            ("status", "status", "text"),
+        ),
+    )
+
+
+def figures(
+    hours: Sequence[float],
+    tolerable: Mapping[str, Sequence[float | None]],
+    table6: Sequence[Mapping[str, Any]],
+    table7: Sequence[Mapping[str, Any]],
+    out: Path,
+) -> dict[str, Path]:
+    """Fig. 5 (tolerable P/E against retention), Fig. 6 (IOPS against P/E) and Fig. 7 (AOA-ECC over
+    conventional by workload), through ``ssdlab.plotting``."""
+    out.mkdir(parents=True, exist_ok=True)
+    paths: dict[str, Path] = {}
+    paths["fig5_tolerable_pe"] = plotting.line_chart(
+        {decoder: (list(hours), list(row)) for decoder, row in tolerable.items()},
+        out / "fig5_tolerable_pe",
+        xlabel="data retention (hours, 40 C)",
+        ylabel="tolerable P/E cycles",
+        title="Fig. 5: tolerable P/E against retention (points beyond the grid left out)",
+        logx=True,
+    )[0]
+    pes = [r["pe_cycles"] for r in table6]
+    series = {}
+    styles = {}
+    for key, label, style in (
+        ("conventional_iops", "conventional (BCH → soft LDPC)", "s-"),
+        ("aoa_ecc_iops", "AOA-ECC (Quick → EP-LDPC)", "o-"),
+        ("adaptive_conventional_iops", "BCH chosen per read by data age", "^--"),
+    ):
+        series[label] = (pes, [r[key] or None for r in table6])
+        styles[label] = style
+    paths["fig6_iops_vs_pe"] = plotting.line_chart(
+        series,
+        out / "fig6_iops_vs_pe",
+        xlabel="P/E cycles",
+        ylabel="IOPS (closed loop, queue depth 32)",
+        title="Fig. 6: IOPS against wear, prxy_1 stand-in",
+        styles=styles,
+        ybottom=0,
+    )[0]
+    rows = [r for r in table7 if r.get("aoa_over_conventional")]
+    paths["fig7_by_workload"] = plotting.bar_chart(
+        [r["workload"] for r in rows],
+        [r["aoa_over_conventional"] for r in rows],
+        out / "fig7_by_workload",
+        ylabel="AOA-ECC IOPS / conventional IOPS",
+        title="Fig. 7: by workload (green: read-dominant, orange: write-dominant)",
+        colours=["#1b9e77" if (r["read_share"] or 0) > 0.5 else "#d95f02" for r in rows],
+        reference=1.0,
+    )[0]
+    return paths
+
+
+def _pe_points(values: list[int] | None) -> tuple[int, ...]:
+    return tuple(sorted(set(values))) if values else PE_POINTS
+
+
+class AoaEcc(Recipe):
+    name = "aoa-ecc"
+    seed = "000"
+    title = "AOA-ECC"
+    help = (
+        "Seed 000: AOA-ECC vs conventional BCH-then-soft-LDPC; Fig. 5 (tolerable P/E), Fig. 6 (IOPS vs P/E), Fig. 7 / Table 1 and a report."
+    )
+    claims = CLAIMS
+    options = (
+        Option(
+            "pe_points",
+            ("--pe",),
+            list[int] | None,
+            None,
+            "P/E count of Fig. 6 (repeatable; default 0 to 26,000 in steps of 2,000).",
+            convert=_pe_points,
+        ),
+        Option("table_pe", ("--table-pe",), int, TABLE_PE, "P/E count of Fig. 7 and Table 1."),
+        Option("min_requests", ("--min-requests",), int, MIN_REQUESTS, "Loop short traces to at least this many requests."),
+    )
+
+    def workloads(self) -> Sequence[Workload]:
+        return workloads()
+
+    def workload_names(self) -> list[str]:
+        # The stand-ins, then the MSR traces found in ../shared/traces (named without reading them).
+        where = shared_dir()
+        folder = where / "traces" if where else None
+        found = (
+            [p.name.removeprefix("msr-").split(".")[0] for p in sorted(folder.glob("msr-*.csv.gz"))] if folder and folder.is_dir() else []
         )
-    return "\n".join(lines)
+        return list(dict.fromkeys([*WORKLOAD_NAMES, *found]))
+
+    def trace_names(self) -> list[str]:
+        return list(WORKLOAD_NAMES)
+
+    def run(
+        self,
+        out: Path,
+        *,
+        workloads: Sequence[str] | None,
+        traces: Mapping[str, Path],
+        scale: float,
+        scheduler: str | None,
+        workers: int | None,
+        progress: Callable[..., object] | None,
+        pe_points: Sequence[int] = PE_POINTS,
+        table_pe: int = TABLE_PE,
+        min_requests: int = MIN_REQUESTS,
+    ) -> report.Reproduction:
+        return _run(
+            out,
+            pe_points=pe_points,
+            table_pe=table_pe,
+            min_requests=min_requests,
+            traces=traces,
+            only=workloads,
+            scheduler=scheduler,
+            workers=workers,
+            progress=progress,
+        )
+
+
+RECIPE = AoaEcc()
+reproduce = RECIPE.reproduce
 
 
 def _report(
@@ -420,41 +646,37 @@ def _report(
     outcomes: Sequence[Any],
     scheduler: str | None,
     table_pe: int,
+    values: Mapping[str, Any],
 ) -> str:
-    hours = read_path["decoder_tables"]["retention_hours"]
+    hours = values["hours"]
     target = read_path["target_failure_probability"]
-    aoa = read_path.get("aoa_ecc", {})
-    hot_hours, cold_hours = aoa.get("hot_retention_hours", 24.0), aoa.get("cold_retention_hours", 144.0)
-
-    def at(decoder: str, h: float) -> float | None:
-        return tolerable.get(decoder, [None] * len(hours))[hours.index(h)] if h in hours else None
-
-    ep_gain = {h: (at("ep_ldpc", h) / at("bch", h) - 1) if at("ep_ldpc", h) and at("bch", h) else None for h in hours}
-    hot_switch, cold_switch = at("quick_ldpc", hot_hours), at("quick_ldpc", cold_hours)
-    switch_ratio = hot_switch / cold_switch if hot_switch and cold_switch else None
-    ratios = [r["aoa_over_conventional"] for r in table6 if r["aoa_over_conventional"]]
-    mean_ratio = sum(ratios) / len(ratios) if ratios else None
-    max_ratio = max(ratios) if ratios else None
-    costs = decoder_costs(read_path)
-    saving = 1 - costs["aoa_ecc"] / costs["conventional"] if costs["aoa_ecc"] and costs["conventional"] else None
-    by_name = {r["workload"].split(" ")[0]: r for r in table7}
-    read_dominant = [
-        r["aoa_over_conventional"] for r in table7 if r["aoa_over_conventional"] and r["read_share"] is not None and r["read_share"] > 0.5
-    ]
-    write_dominant = [
-        r["aoa_over_conventional"] for r in table7 if r["aoa_over_conventional"] and r["read_share"] is not None and r["read_share"] <= 0.5
-    ]
-    mean = lambda values: sum(values) / len(values) if values else None  # noqa: E731
-    tolerable_lines = "\n".join(
-        f"| {decoder} | " + " | ".join("beyond grid" if pe is None else f"{pe:,.0f}" for pe in row) + " |"
-        for decoder, row in tolerable.items()
+    hot_hours, cold_hours = values["hot_hours"], values["cold_hours"]
+    ep_gain, hot_switch, cold_switch = values["ep_gain"], values["hot_switch"], values["cold_switch"]
+    switch_ratio, ratios, mean_ratio, max_ratio = values["switch_ratio"], values["ratios"], values["mean_ratio"], values["max_ratio"]
+    costs, saving, by_name = values["costs"], values["saving"], values["by_name"]
+    tolerable_table = markdown_grid(
+        ["decoder", *(f"{h:g} h" for h in hours)],
+        [[decoder, *("beyond grid" if pe is None else f"{pe:,.0f}" for pe in row)] for decoder, row in tolerable.items()],
     )
     command = "ssdlab reproduce aoa-ecc"
     ratios_by_retention = switch_ratios(tolerable, hours, hot_hours)
-    regime_lines = "\n".join(
-        f"| {fmt(r['read_share'], 'share')} | {fmt(r['conventional_iops'], 'int')} | {fmt(r['aoa_ecc_iops'], 'int')} | {fmt(r['aoa_over_conventional'], 'times')} "
-        f"| {fmt(r['conventional_read_mean_us'], 'us')} | {fmt(r['aoa_ecc_read_mean_us'], 'us')} |"
-        for r in table_regime
+    regime_table = markdown_table(
+        table_regime,
+        (
+            ("reads", "read_share", "share"),
+            ("conventional IOPS", "conventional_iops", "int"),
+            ("AOA-ECC IOPS", "aoa_ecc_iops", "int"),
+            ("AOA / conventional", "aoa_over_conventional", "times"),
+            ("conventional read mean us", "conventional_read_mean_us", "us"),
+            ("AOA-ECC read mean us", "aoa_ecc_read_mean_us", "us"),
+        ),
+    )
+    cost_table = markdown_grid(
+        ["policy", "decoder hardware", "gates"],
+        [
+            ["conventional", "BCH + LDPC", fmt(costs["conventional"], "int")],
+            ["AOA-ECC", "one LDPC decoder (Quick, EP and soft inputs)", fmt(costs["aoa_ecc"], "int")],
+        ],
     )
     opening = provenance(command, outcomes[0], scheduler).replace(
         "`sweep/results.parquet`", "`sweep-fig6/`, `sweep-fig7/` and `sweep-regime/` (`results.parquet` each)"
@@ -480,9 +702,7 @@ Workloads: {"; ".join(f"**{_label(w)}**: {w.basis}" for w in selected)}.
 
 ## Fig. 5: tolerable P/E against retention
 
-| decoder | {" | ".join(f"{h:g} h" for h in hours)} |
-|---|{"---|" * len(hours)}
-{tolerable_lines}
+{tolerable_table}
 
 - EP-LDPC over BCH: {", ".join(f"{h:g} h {fmt(g, 'pct')}" for h, g in ep_gain.items() if g is not None)}. Seed: +57 %.
 - Quick-LDPC's switch point, hot ({hot_hours:g} h) over cold ({cold_hours:g} h): {fmt(switch_ratio, "times")}
@@ -517,9 +737,7 @@ age is worth: hot data is young, so BCH keeps working long after the fixed switc
 The stand-in's read share is not published (65 % chosen). At {table_pe:,} P/E (conventional on soft LDPC,
 AOA-ECC mostly on Quick-LDPC), the prxy_1 stand-in with other read shares:
 
-| reads | conventional IOPS | AOA-ECC IOPS | AOA / conventional | conventional read mean us | AOA-ECC read mean us |
-|---|---|---|---|---|---|
-{regime_lines}
+{regime_table}
 
 The seed's 1.8x mean and 2.1x maximum need a read-heavier mix than our 65 % (or a slower soft read):
 the ratio grows with the share of die time spent reading.
@@ -528,8 +746,8 @@ the ratio grows with the share of die time spent reading.
 
 {_fig7_markdown(table7)}
 
-- Read-dominant workloads (reads > 50 %): mean {fmt(mean(read_dominant), "times")} (seed: 3x).
-- Write-dominant workloads: mean {fmt(mean(write_dominant), "times")} (seed: 1.5x).
+- Read-dominant workloads (reads > 50 %): mean {fmt(values["read_dominant"], "times")} (seed: 3x).
+- Write-dominant workloads: mean {fmt(values["write_dominant"], "times")} (seed: 1.5x).
 - Table 1: web_1 {fmt((by_name.get("web_1") or {}).get("aoa_over_conventional"), "times")} (seed 0.91x), proj_3
   {fmt((by_name.get("proj_3") or {}).get("aoa_over_conventional"), "times")} (seed 1.05x); both are stand-ins here
   (the traces are not available and nothing of them is published), so these two rows test the model, not
@@ -539,10 +757,7 @@ the ratio grows with the share of die time spent reading.
 
 ## Decoder cost (from the preset's `read_path.decoders.*.gates`)
 
-| policy | decoder hardware | gates |
-|---|---|---|
-| conventional | BCH + LDPC | {fmt(costs["conventional"], "int")} |
-| AOA-ECC | one LDPC decoder (Quick, EP and soft inputs) | {fmt(costs["aoa_ecc"], "int")} |
+{cost_table}
 
 Saving {fmt(saving, "share")} (seed: 25 %; the gate counts are the seed's, so this row is arithmetic, not a result).
 

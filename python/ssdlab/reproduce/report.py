@@ -2,13 +2,16 @@
 (user traces given as NAME=PATH: ``parse_trace_options``), runs its sweeps (``ssdlab.sweep``), turns
 their rows into tables, draws figures (``ssdlab.plotting``), and ends with ``finish``: the tables as
 Parquet and CSV, ``report.md`` opened by the ``provenance`` paragraph, and the ``Reproduction`` it
-returns. ``fmt`` and ``markdown_table`` format the report's tables. What is left to a recipe is what
-is its own: which points, which rows, which figures, and what the report says about them."""
+returns, with the "Seed vs ssdlab" table and ``headlines.json`` made from the recipe's headlines
+(``ssdlab.reproduce.base``). ``fmt`` formats a cell; ``markdown_table`` (rows of mappings) and
+``markdown_grid`` (cells already formatted) are the one way a report's tables are written. What is left
+to a recipe is what is its own: which points, which rows, which figures, and what the report says
+about them."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +28,7 @@ class Reproduction:
     figures: dict[str, Path]
     failed: int
     wall_seconds: float
+    headlines: list[Any] = field(default_factory=list)
 
     def summary_markdown(self) -> str:
         return self.summary
@@ -98,14 +102,65 @@ def fmt(value: Any, kind: str) -> str:
     return f"{value:.1f}"
 
 
-def markdown_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[tuple[str, str, str]]) -> str:
-    """A Markdown table of ``rows``: one column per (header, key, ``fmt`` kind); kind ``text`` prints
-    the value as it is."""
-    lines = ["| " + " | ".join(header for header, _, _ in columns) + " |", "|" + "---|" * len(columns)]
+def markdown_grid(headers: Sequence[str], rows: Sequence[Sequence[Any]], align: Sequence[str] | None = None) -> str:
+    """A Markdown table of cells already formatted (``str()`` of each); ``align`` per column: ``l``,
+    ``r``, ``c`` or ``""`` (the default, no alignment)."""
+    marks = {"": "---", "l": ":---", "r": "---:", "c": ":---:"}
+    rule = [marks[a] for a in (align or [""] * len(headers))]
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join(rule) + "|"]
     for row in rows:
-        cells = [str(row.get(key, "")) if kind == "text" else fmt(row.get(key), kind) for _, key, kind in columns]
-        lines.append("| " + " | ".join(cells) + " |")
+        lines.append("| " + " | ".join(str(cell) for cell in row) + " |")
     return "\n".join(lines)
+
+
+def markdown_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[tuple[str, Any, str]], align: Sequence[str] | None = None) -> str:
+    """A Markdown table of ``rows``: one column per (header, key, ``fmt`` kind). The key is a row's key
+    or a function of the row; kind ``text`` prints the value as it is (None as "n/a" for functions)."""
+
+    def cell(row: Mapping[str, Any], key: Any, kind: str) -> str:
+        value = key(row) if callable(key) else row.get(key, "")
+        if kind == "text":
+            return "n/a" if value is None and callable(key) else str(value)
+        return fmt(value, kind)
+
+    return markdown_grid([header for header, _, _ in columns], [[cell(row, key, kind) for _, key, kind in columns] for row in rows], align)
+
+
+VERDICT_RULE = (
+    "Verdicts, one rule for every recipe (`ssdlab.reproduce.base.verdict`): **reproduced** when ours is within 30 % of the "
+    "paper's number (relative) and on its side, or satisfies the bound the paper states; **direction only** when it is not within 30 % but on "
+    "the paper's side (a gain > 0, a ratio > 1, a cut < 0, as the claim says); **not reproduced** otherwise (or no result); "
+    "**regime shown** for a qualitative claim where the recipe shows the regime in which it holds. The same list is in "
+    "`headlines.json`."
+)
+
+
+def headline_section(headlines: Sequence[Any]) -> str:
+    """The report's "Seed vs ssdlab" section, made from the recipe's headlines."""
+    table = markdown_grid(
+        ["figure", "seed", "ssdlab", "unit", "verdict", "note"],
+        [[h.figure, h.paper_text, h.ours_text, h.unit, h.verdict, h.note] for h in headlines],
+    )
+    return f"## Seed vs ssdlab\n\n{table}\n\n{VERDICT_RULE}\n"
+
+
+def write_headlines(headlines: Sequence[Any], out: Path) -> Path:
+    """``headlines.json``: the recipe's headlines, one object each (figure, paper, ours, unit, verdict,
+    rule, note, and the two values as the report prints them)."""
+    import json
+
+    path = out / "headlines.json"
+    path.write_text(json.dumps([h.as_dict() for h in headlines], indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
+
+
+def _with_headlines(report_text: str, headlines: Sequence[Any]) -> str:
+    """The report with the headline section before its first second-level heading."""
+    section = headline_section(headlines)
+    at = report_text.find("\n## ")
+    if at < 0:
+        return report_text.rstrip("\n") + "\n\n" + section
+    return report_text[: at + 1] + section + "\n" + report_text[at + 1 :]
 
 
 def finish(
@@ -117,15 +172,20 @@ def finish(
     summary: str,
     figures: dict[str, Path],
     outcomes: Sequence[Any],
+    headlines: Sequence[Any],
 ) -> Reproduction:
     """Ends a recipe: writes each non-empty table (``""`` into ``out`` itself, any other name into
-    ``out/NAME``) as Parquet and CSV, the report as ``out/report.md``, and returns the Reproduction
-    (``main`` names its per-case table; failures and wall time summed over the sweeps' outcomes)."""
+    ``out/NAME``) as Parquet and CSV, the headlines as ``out/headlines.json`` and as the report's "Seed
+    vs ssdlab" section (before its first section), the report as ``out/report.md``, and returns the
+    Reproduction (``main`` names its per-case table; failures and wall time summed over the sweeps'
+    outcomes)."""
     for name, rows in tables.items():
         if rows or name == main:
             write_table(rows, out / name if name else out)
+    out.mkdir(parents=True, exist_ok=True)
+    write_headlines(headlines, out)
     report_path = out / "report.md"
-    report_path.write_text(report_text, encoding="utf-8")
+    report_path.write_text(_with_headlines(report_text, headlines), encoding="utf-8")
     return Reproduction(
         out_dir=out,
         report_path=report_path,
@@ -134,6 +194,7 @@ def finish(
         figures=figures,
         failed=sum(outcome.failed for outcome in outcomes),
         wall_seconds=sum(outcome.wall_seconds for outcome in outcomes),
+        headlines=list(headlines),
     )
 
 

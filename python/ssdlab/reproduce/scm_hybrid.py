@@ -34,8 +34,9 @@ from typing import Any
 
 from ssdlab.optimize import Crossing, bisect
 from ssdlab.reproduce import report
-from ssdlab.reproduce.report import markdown_table, provenance
-from ssdlab.sweep import Sweep, run_sweep
+from ssdlab.reproduce.base import Claim, Headline, Option, Recipe, Workload
+from ssdlab.reproduce.report import fmt, markdown_table, provenance
+from ssdlab.sweep import Sweep, SweepError, run_sweep
 
 HYBRID = "seed001-hybrid-scm"
 ALL_SSCM = "seed001-all-sscm"
@@ -69,25 +70,17 @@ SEED = {
 }
 
 
-@dataclass(frozen=True)
-class Workload:
-    name: str
-    kind: str  # "sample" or "stand-in"
-    basis: str
-    sample: str | None = None
-
-
 WORKLOADS: tuple[Workload, ...] = (
     Workload(
         "financial1",
         "sample",
-        "real sample: the first 10,000 requests of UMass Financial1 (SSDsim's example trace), tiled up to the seed's 0.53 GB and looped",
+        basis="real sample: the first 10,000 requests of UMass Financial1 (SSDsim's example trace), tiled up to the seed's 0.53 GB and looped",
         sample="umass-financial1.ssdsim-ascii.first10k.txt.gz",
     ),
     Workload(
         "financial1-standin",
         "stand-in",
-        "stand-in for the full Financial1 trace: 0.53 GB, 76.8 % writes (STANDINS.md), the sample's request sizes "
+        basis="stand-in for the full Financial1 trace: 0.53 GB, 76.8 % writes (STANDINS.md), the sample's request sizes "
         "(512 B-48 KiB), 46 % of accesses to the hottest 10 % of the space (the sample's write locality)",
     ),
 )
@@ -471,8 +464,8 @@ def figures(
     return paths
 
 
-def reproduce(
-    out: str | Path,
+def _run(
+    out: Path,
     *,
     traces: Mapping[str, Path] | None = None,
     scale: float = 1.0,
@@ -483,7 +476,8 @@ def reproduce(
     bisect_iterations: int = 6,
 ) -> report.Reproduction:
     """Runs seed 001's comparisons into ``out`` (resumable) and writes tables, figures and report."""
-    out = Path(out)
+    if bisect_iterations < 1:
+        raise SweepError(f"--bisect-steps {bisect_iterations}: at least 1")
     plans = plan_workloads(traces, scale, workloads)
     data_plans = {fraction: plan_workloads(traces, scale, workloads, fraction) for fraction in DATA_FRACTIONS}
     cases = points_of(plans)
@@ -656,7 +650,106 @@ def reproduce(
         summary=summary,
         figures=paths,
         outcomes=outcomes,
+        headlines=headlines(main_rows, cost_rows),
     )
+
+
+CLAIMS = (
+    Claim("hybrid_mbps", "Table 2: hybrid write throughput", SEED["hybrid_mbps"], "MB/s", "num"),
+    Claim("all_sscm_mbps", "Table 2: All S-SCM write throughput", SEED["all_sscm_mbps"], "MB/s", "num"),
+    Claim("speedup", "Table 2: write speed-up, All S-SCM over hybrid", SEED["speedup"], "x", "times", side="> 1"),
+    Claim("tsv_power_cut", "Table 2: power change with TSV, All S-SCM", SEED["tsv_power_cut"], "change", "pct", side="< 0"),
+    Claim("power_without_tsv", "Table 2: power without TSV, All S-SCM", SEED["power_without_tsv_w"], "W", "ratio"),
+    Claim("power_with_tsv", "Table 2: power with TSV, All S-SCM", SEED["power_with_tsv_w"], "W", "ratio"),
+    Claim("break_even_latency", "Fig. 2: break-even S-SCM latency", SEED["break_even_latency_us"], "us", "ratio"),
+    Claim("break_even_cost", "Fig. 4: break-even S-SCM cost, M-SCM at 12x NAND", SEED["break_even_cost_ratio"], "x NAND", "ratio"),
+)
+
+
+def headlines(main_rows: Sequence[Mapping[str, Any]], cost_rows: Sequence[Mapping[str, Any]]) -> list[Headline]:
+    """The seed's Table 2, break-even latency and cost beside ours, per workload (the main table's rows)."""
+    claim = {c.key: c for c in CLAIMS}
+    found: list[Headline] = []
+    legible = "the seed's Table 2 does not say legibly which SSD this is"
+    for row in main_rows[1:]:
+        w = row["workload"]
+        all_power = [float(x) for x in row["all_power"].split(" / ")]
+        equal = next(
+            (
+                r["break_even_sscm_cost_ratio"]
+                for r in cost_rows
+                if r["workload"] == w and r["mscm_cost_ratio"] == MAIN_MSCM_COST and r["capacities"].startswith("equal")
+            ),
+            None,
+        )
+        found += [
+            claim["hybrid_mbps"].measure(row["hybrid_mbps"], where=w),
+            claim["all_sscm_mbps"].measure(row["all_sscm_mbps"], where=w),
+            claim["speedup"].measure(row["speedup"], where=w),
+            claim["tsv_power_cut"].measure(row["tsv_cut"], where=w, note="TSV cuts I/O power only; see the core-current table"),
+            claim["power_without_tsv"].measure(all_power[0], where=w, note=legible),
+            claim["power_with_tsv"].measure(all_power[1], where=w, note=legible),
+            claim["break_even_latency"].measure(
+                row["break_even_us"], where=w, note="bisection; the regime table gives every hybrid variant's"
+            ),
+            claim["break_even_cost"].measure(
+                row["break_even_cost"],
+                where=w,
+                note=f"capacities of the devices run; {fmt(equal, 'ratio')} with the seed's equal capacities (arithmetic)",
+            ),
+        ]
+    return found
+
+
+class ScmHybrid(Recipe):
+    name = "scm-hybrid"
+    seed = "001"
+    title = "hybrid M-SCM/NAND SSD vs All S-SCM SSD"
+    help = (
+        "Seed 001: hybrid M-SCM/NAND vs All S-SCM SSD on Financial1: Table 2 (write throughput, power with and without TSV), Fig. 2 (S-SCM "
+        "latency, M-SCM capacity), Fig. 3 (I/O toggle rate), Fig. 4 (bit cost); break-even latency and cost ratio by bisection, and the regimes."
+    )
+    claims = CLAIMS
+    scale_help = "Scale the runs (1: the sample tiled to 0.53 GB x 3 loops, 500k stand-in requests)."
+    options = (
+        Option(
+            "bisect_iterations",
+            ("--bisect-steps",),
+            int,
+            6,
+            "Halvings of each break-even bracket (latency: 0.1-100 us, log scale).",
+        ),
+    )
+
+    def workloads(self) -> Sequence[Workload]:
+        return WORKLOADS
+
+    def run(
+        self,
+        out: Path,
+        *,
+        workloads: Sequence[str] | None,
+        traces: Mapping[str, Path],
+        scale: float,
+        scheduler: str | None,
+        workers: int | None,
+        progress: Callable[..., object] | None,
+        bisect_iterations: int = 6,
+    ) -> report.Reproduction:
+        return _run(
+            out,
+            traces=traces,
+            scale=scale,
+            workloads=workloads,
+            scheduler=scheduler,
+            workers=workers,
+            progress=progress,
+            bisect_iterations=bisect_iterations,
+        )
+
+
+RECIPE = ScmHybrid()
+reproduce = RECIPE.reproduce
 
 
 def _variant_name(row: Mapping[str, Any]) -> str:

@@ -33,8 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ssdlab import _native
+from ssdlab import api
 from ssdlab.reproduce import report
+from ssdlab.reproduce.base import Claim, Headline, Option, Recipe, Workload
 from ssdlab.reproduce.report import fmt, provenance
 from ssdlab.sweep import Sweep, SweepError, run_sweep
 
@@ -94,32 +95,19 @@ class Window:
     measured: int
 
 
-@dataclass(frozen=True)
-class Workload:
-    name: str
-    kind: str  # "sample" or "stand-in"
-    data_bytes: float
-    basis: str
-    sample: str | None = None
-    read_fraction: float = 0.0
-    sizes: tuple[tuple[int, float], ...] = ()
-    hot_space_fraction: float = 0.0
-    hot_access_fraction: float = 1.0
-
-
 WORKLOADS: tuple[Workload, ...] = (
     Workload(
         "tpcc",
         "sample",
-        0.65e9,
-        "real sample: MQSim's tpcc-small TPC-C trace (7,000 requests; lineage unverified), tiled up to the seed's 0.65 GB of tpcc-mysql data and looped",
+        data_bytes=0.65e9,
+        basis="real sample: MQSim's tpcc-small TPC-C trace (7,000 requests; lineage unverified), tiled up to the seed's 0.65 GB of tpcc-mysql data and looped",
         sample="mqsim-tpcc-small.trace.gz",
     ),
     Workload(
         "tpcc-standin",
         "stand-in",
-        0.65e9,
-        "stand-in for the full tpcc-mysql trace: 0.65 GB (seed 003 Table 1), 62.6 % reads and 8 KiB requests (the sample's), "
+        data_bytes=0.65e9,
+        basis="stand-in for the full tpcc-mysql trace: 0.65 GB (seed 003 Table 1), 62.6 % reads and 8 KiB requests (the sample's), "
         "every access to a 38 % region (the share of its footprint the sample writes), the rest static",
         read_fraction=0.626,
         sizes=((8192, 1.0),),
@@ -129,8 +117,8 @@ WORKLOADS: tuple[Workload, ...] = (
     Workload(
         "prxy_1",
         "stand-in",
-        0.65e9,
-        "stand-in for MSR prxy_1 (STANDINS.md): 99 % of accesses to 5 % of the space (published byte-LRU hit ratio 0.99), "
+        data_bytes=0.65e9,
+        basis="stand-in for MSR prxy_1 (STANDINS.md): 99 % of accesses to 5 % of the space (published byte-LRU hit ratio 0.99), "
         "35 % writes, 4-32 KiB (prxy_0's sizes); scaled to the same data size as tpcc so that the arrays compare",
         read_fraction=0.65,
         sizes=((4096, 0.88), (8192, 0.08), (32768, 0.04)),
@@ -141,7 +129,7 @@ WORKLOADS: tuple[Workload, ...] = (
 
 
 def _preset_tiers() -> dict[str, Any]:
-    return tomllib.loads(_native.load_config(PRESET, []))["device"]["tiers"]
+    return tomllib.loads(api.load_config(PRESET))["device"]["tiers"]
 
 
 def _inline(value: Any) -> str:
@@ -516,44 +504,175 @@ def search_best_array(
     return result, rows
 
 
-def reproduce(
-    out_dir: str | Path,
-    *,
-    traces: Mapping[str, Path] | None = None,
-    scale: float = 1.0,
-    workloads: Sequence[str] | None = None,
-    scheduler: str | None = None,
-    workers: int | None = None,
-    progress: Callable[..., object] | None = None,
-    search_best: bool = True,
-) -> report.Reproduction:
-    """Runs the grid (resuming a previous run in ``out_dir``), writes the table, figures and report."""
-    if not 0.0 < scale <= 10.0:
-        raise SweepError(f"--scale {scale}: must be in (0, 10]")
-    out = Path(out_dir)
-    plans = plan_workloads(traces, scale, workloads)
-    outcome = run_sweep(build_sweep(plans, scale), out / "sweep", scheduler=scheduler, workers=workers, progress=progress)
-    table = rows_of(outcome.rows)
-    exchange = exchange_rows(outcome.rows)
-    figures = write_figures(table, out)
-    if any(row["status"] == "ok" for row in exchange):
-        figures["fig14"] = _dead_time_figure(exchange, out / "fig14-dead-time")
-    searched: list[dict[str, Any]] = []
-    if search_best:
-        for plan in plans:
-            _, rows = search_best_array(plan, out, scheduler=scheduler, workers=workers, progress=progress)
-            searched += rows
-            figures[f"search-{plan.workload.name}"] = _search_figure(rows, out / f"search-{plan.workload.name}", plan.workload.name)
-    text = _report(plans, table, figures, outcome, scheduler, exchange, searched)
-    return report.finish(
-        out,
-        tables={"": table, "exchange": exchange, "search": searched},
-        main="",
-        report_text=text,
-        summary=main_table(table),
-        figures=figures,
-        outcomes=(outcome,),
+CLAIMS = (
+    Claim("write_throughput", "write throughput vs all-MLC", SEED["write_throughput"], "change vs all-MLC", "pct", side="> 0"),
+    Claim("write_energy", "write energy vs all-MLC", SEED["write_energy"], "change vs all-MLC", "pct", side="< 0"),
+    Claim("mlc_erases", "MLC W/E cycles vs all-MLC", SEED["mlc_erases"], "change vs all-MLC", "pct", side="< 0"),
+    Claim("tlc_mlc_we_ratio", "N_W/E,TLC / N_W/E,MLC", "< 0.01", "ratio", "ratio", side="< 0.01"),
+    Claim("tlc_share_tpcc", "best TLC share (Fig. 12), tpcc-mysql", SEED["tlc_share_tpcc"], "share of the 8 chips", "share"),
+    Claim("tlc_share_prxy_1", "best TLC share (Fig. 12), prxy_1", SEED["tlc_share_prxy_1"], "share of the 8 chips", "share"),
+    Claim("cost_prxy_1", "bit cost vs all-MLC at the best share (Table II)", SEED["cost_prxy_1"], "change vs all-MLC", "pct", side="< 0"),
+    Claim("conventional_worse", "conventional array write throughput vs all-MLC", "worse", "change vs all-MLC", "pct", side="< 0"),
+    Claim("exchange_suspended", "Fig. 14: host suspended by the conventional chip exchange", 960.0, "s", "num"),
+    Claim("exchange_dead_time", "Fig. 14: continuous dead time of the read-only drain", 0.2, "s", "ratio"),
+)
+
+
+def _pick(table: Sequence[Mapping[str, Any]], workload: str, kind: str, rounds: int = 1) -> Mapping[str, Any] | None:
+    """The main study's row of one array (N_RDSMAX ``rounds`` for RR-FDCA)."""
+    return next(
+        (
+            r
+            for r in table
+            if r["study"] == "main" and r["workload"] == workload and r["array"] == kind and r["max_screening_rounds"] in (0, rounds)
+        ),
+        None,
     )
+
+
+def _best_share_row(table: Sequence[Mapping[str, Any]], workload: str) -> Mapping[str, Any] | None:
+    """The fastest RR-FDCA (N_RDSMAX 1) TLC share of the main fill (Fig. 12's pick)."""
+    rows = [
+        r
+        for r in table
+        if r["workload"] == workload
+        and r["array"] == "rr_fdca"
+        and r["max_screening_rounds"] == 1
+        and r["fill"] == MAIN_FILL
+        and r["cold_access"] is None
+        and r["study"] in ("main", "tlc_share")
+        and r["write_mbps"] is not None
+    ]
+    return max(rows, key=lambda r: r["write_mbps"]) if rows else None
+
+
+def headlines(plans: Sequence[Plan], table: Sequence[Mapping[str, Any]], exchange: Sequence[Mapping[str, Any]]) -> list[Headline]:
+    """The seed's figures beside ours: N_RDSMAX = 1, 4 TLC of 8 chips, data = 60 % of the all-MLC array,
+    per workload; the chip exchange once."""
+    claim = {c.key: c for c in CLAIMS}
+    found: list[Headline] = []
+    for plan in plans:
+        name = plan.workload.name
+        rr, conventional = _pick(table, name, "rr_fdca"), _pick(table, name, "conventional")
+        setting = f"RR-FDCA N_RDSMAX 1, {MAIN_TLC_CHIPS} TLC of {CHIPS} chips, data {100 * MAIN_FILL:.0f} % of the all-MLC array"
+        settled = setting if rr is None or rr.get("settled") else setting + "; not settled (warm-up work in the window)"
+        for key, column in (
+            ("write_throughput", "write_mbps_vs_mlc_only"),
+            ("write_energy", "energy_j_per_gb_vs_mlc_only"),
+            ("mlc_erases", "mlc_erases_per_block_vs_mlc_only"),
+            ("tlc_mlc_we_ratio", "tlc_mlc_we_ratio"),
+        ):
+            found.append(claim[key].measure((rr or {}).get(column), where=name, note=settled))
+        best = _best_share_row(table, name)
+        share_claim = claim["tlc_share_prxy_1" if name == "prxy_1" else "tlc_share_tpcc"]
+        share = best["tlc_chips"] / CHIPS if best else None
+        implied = implied_tlc_chip_price(round(SEED["tlc_share_prxy_1"] * CHIPS), SEED["cost_prxy_1"])
+        cost = bit_cost_vs_mlc_only(best["tlc_chips"], 1.0) if best else None
+        cost_text = (
+            f"bit cost {fmt(cost, 'pct')} (equal chip prices), {fmt(bit_cost_vs_mlc_only(best['tlc_chips'], implied), 'pct')} "
+            f"(TLC chip at {implied:.2f} MLC chips)"
+            if best
+            else ""
+        )
+        found.append(
+            share_claim.measure(
+                share,
+                where=name,
+                note=f"{fmt(best['write_mbps_vs_mlc_only'], 'pct')} vs all-MLC at that share; {cost_text}" if best else "",
+            )
+        )
+        if name == "prxy_1":
+            note = "equal MLC and TLC chip prices (Table I, with the prices, is missing)"
+            if best:
+                note += f"; {fmt(bit_cost_vs_mlc_only(best['tlc_chips'], implied), 'pct')} with a TLC chip at {implied:.2f} MLC chips"
+            found.append(claim["cost_prxy_1"].measure(cost, where=name, note=note))
+        found.append(
+            claim["conventional_worse"].measure(
+                (conventional or {}).get("write_mbps_vs_mlc_only"), where=name, note=setting.split(", ", 1)[1]
+            )
+        )
+    rows = {row["method"]: row for row in exchange if row["status"] == "ok"}
+    if "suspend_and_copy" in rows:
+        row = rows["suspend_and_copy"]
+        found.append(
+            claim["exchange_suspended"].measure(row["suspended_s"], note=f"{row['valid_gb_at_fire']:.1f} GB valid on the chip (seed: 8 GB)")
+        )
+    if "retire_chip" in rows:
+        row = rows["retire_chip"]
+        found.append(
+            claim["exchange_dead_time"].measure(
+                row["longest_host_stall_s"], note=f"{row['valid_gb_at_fire']:.1f} GB valid on the chip (seed: 8 GB); longest host stall"
+            )
+        )
+    return found
+
+
+class TlcMlc(Recipe):
+    name = "tlc-mlc"
+    seed = "004"
+    title = "TLC/MLC mix-and-match with RR-FDCA"
+    help = (
+        "Seed 004: all-MLC vs conventional TLC/MLC vs RR-FDCA (N_RDSMAX 1-4) on 8 chips, TLC share 1/8-7/8 (Fig. 11, 12, Table II) and the "
+        "regimes (array fill, static cold data) that decide the seed's headline; steady state from warm-up/window run pairs."
+    )
+    claims = CLAIMS
+    scale_help = "Scale the warm-up and measured windows (1: 5+5 loops of traces, 300k+100k requests of stand-ins)."
+    options = (
+        Option(
+            "search_best",
+            ("--search/--no-search",),
+            bool,
+            True,
+            "Also search TLC share x N_RDSMAX for the fastest RR-FDCA array (coarse grid, then refinement).",
+        ),
+    )
+
+    def workloads(self) -> Sequence[Workload]:
+        return WORKLOADS
+
+    def run(
+        self,
+        out: Path,
+        *,
+        workloads: Sequence[str] | None,
+        traces: Mapping[str, Path],
+        scale: float,
+        scheduler: str | None,
+        workers: int | None,
+        progress: Callable[..., object] | None,
+        search_best: bool = True,
+    ) -> report.Reproduction:
+        """Runs the grid (resuming a previous run in ``out``), writes the table, figures and report."""
+        if not 0.0 < scale <= 10.0:
+            raise SweepError(f"--scale {scale}: must be in (0, 10]")
+        plans = plan_workloads(traces, scale, workloads)
+        outcome = run_sweep(build_sweep(plans, scale), out / "sweep", scheduler=scheduler, workers=workers, progress=progress)
+        table = rows_of(outcome.rows)
+        exchange = exchange_rows(outcome.rows)
+        figures = write_figures(table, out)
+        if any(row["status"] == "ok" for row in exchange):
+            figures["fig14"] = _dead_time_figure(exchange, out / "fig14-dead-time")
+        searched: list[dict[str, Any]] = []
+        if search_best:
+            for plan in plans:
+                _, rows = search_best_array(plan, out, scheduler=scheduler, workers=workers, progress=progress)
+                searched += rows
+                figures[f"search-{plan.workload.name}"] = _search_figure(rows, out / f"search-{plan.workload.name}", plan.workload.name)
+        text = _report(plans, table, figures, outcome, scheduler, exchange, searched)
+        return report.finish(
+            out,
+            tables={"": table, "exchange": exchange, "search": searched},
+            main="",
+            report_text=text,
+            summary=main_table(table),
+            figures=figures,
+            outcomes=(outcome,),
+            headlines=headlines(plans, table, exchange),
+        )
+
+
+RECIPE = TlcMlc()
+reproduce = RECIPE.reproduce
 
 
 def _search_figure(rows: Sequence[Mapping[str, Any]], stem: Path, workload: str) -> Path:
@@ -807,50 +926,11 @@ def _report(
     searched: Sequence[Mapping[str, Any]] = (),
 ) -> str:
     def pick(workload: str, kind: str, rounds: int = 1) -> Mapping[str, Any] | None:
-        return next(
-            (
-                r
-                for r in table
-                if r["study"] == "main" and r["workload"] == workload and r["array"] == kind and r["max_screening_rounds"] in (0, rounds)
-            ),
-            None,
-        )
-
-    def value(row: Mapping[str, Any] | None, key: str, kind: str) -> str:
-        return fmt(row.get(key) if row else None, kind)
-
-    def best_share_row(workload: str) -> Mapping[str, Any] | None:
-        rows = [
-            r
-            for r in table
-            if r["workload"] == workload
-            and r["array"] == "rr_fdca"
-            and r["max_screening_rounds"] == 1
-            and r["fill"] == MAIN_FILL
-            and r["cold_access"] is None
-            and r["study"] in ("main", "tlc_share")
-            and r["write_mbps"] is not None
-        ]
-        return max(rows, key=lambda r: r["write_mbps"]) if rows else None
-
-    def best_share(workload: str) -> str:
-        best = best_share_row(workload)
-        if best is None:
-            return "n/a"
-        return f"{best['tlc_chips']}/{CHIPS} = {100 * best['tlc_chips'] / CHIPS:.1f} % ({fmt(best['write_mbps_vs_mlc_only'], 'pct')} vs all-MLC)"
+        return _pick(table, workload, kind, rounds)
 
     # The seed's Table I (chip prices with the media) is missing: the price of a TLC chip that makes
     # its 87.5 % TLC array 71 % cheaper per bit, beside equal chip prices.
     implied_price = implied_tlc_chip_price(round(SEED["tlc_share_prxy_1"] * CHIPS), SEED["cost_prxy_1"])
-
-    def best_share_cost(workload: str) -> str:
-        best = best_share_row(workload)
-        if best is None:
-            return "n/a"
-        return (
-            f"{fmt(bit_cost_vs_mlc_only(best['tlc_chips'], 1.0), 'pct')} (equal chip prices); "
-            f"{fmt(bit_cost_vs_mlc_only(best['tlc_chips'], implied_price), 'pct')} (TLC chip at {implied_price:.2f} MLC chips)"
-        )
 
     lines = [
         "# Seed 004 reproduction: TLC/MLC mix-and-match with RR-FDCA",
@@ -876,41 +956,6 @@ def _report(
             f"- **{plan.workload.name}** ({plan.workload.kind}): {plan.description}; warm-up {plan.window.warm:,} and window {plan.window.measured:,} "
             f"{'loops' if plan.window_key == 'host.loops' else 'requests'}."
         )
-    lines += [
-        "",
-        "## Seed vs ssdlab (N_RDSMAX = 1, 4 TLC of 8 chips, data = 60 % of the all-MLC array)",
-        "",
-        "| figure | seed | " + " | ".join(plan.workload.name for plan in plans) + " |",
-        "|---|---|" + "---|" * len(plans),
-    ]
-    for label, key, seed in (
-        ("write throughput vs all-MLC", "write_mbps_vs_mlc_only", SEED["write_throughput"]),
-        ("write energy vs all-MLC", "energy_j_per_gb_vs_mlc_only", SEED["write_energy"]),
-        ("MLC W/E cycles vs all-MLC", "mlc_erases_per_block_vs_mlc_only", SEED["mlc_erases"]),
-    ):
-        lines.append(
-            f"| {label} | {fmt(seed, 'pct')} | "
-            + " | ".join(value(pick(plan.workload.name, "rr_fdca"), key, "pct") for plan in plans)
-            + " |"
-        )
-    lines.append(
-        "| N_W/E,TLC / N_W/E,MLC | < 0.01 | "
-        + " | ".join(value(pick(plan.workload.name, "rr_fdca"), "tlc_mlc_we_ratio", "ratio") for plan in plans)
-        + " |"
-    )
-    lines.append(
-        "| best TLC share (Fig. 12) | 50 % (tpcc), 87.5 % (prxy_1) | " + " | ".join(best_share(plan.workload.name) for plan in plans) + " |"
-    )
-    lines.append(
-        "| bit cost vs all-MLC at that share (Table II) | -71 % (prxy_1, 87.5 % TLC) | "
-        + " | ".join(best_share_cost(plan.workload.name) for plan in plans)
-        + " |"
-    )
-    lines.append(
-        "| conventional array vs all-MLC | worse (throughput and energy) | "
-        + " | ".join(value(pick(plan.workload.name, "conventional"), "write_mbps_vs_mlc_only", "pct") for plan in plans)
-        + " |"
-    )
     wins = [r for r in table if r["array"] == "rr_fdca" and r.get("settled") and (r.get("write_mbps_vs_mlc_only") or 0.0) > 0.0]
     where = "; ".join(
         f"{r['workload']} at fill {r['fill']:.2f}, {r['tlc_chips']} TLC chips, N_RDSMAX {r['max_screening_rounds']}"
@@ -938,22 +983,29 @@ def _report(
             f"then {SEARCH_ROUNDS} rounds evaluating the neighbours of the best point at half the step (`search/table.parquet`; the surface is `search-WORKLOAD.png`). "
             "Seed: N_RDS = 1 best (Fig. 11), 50 % TLC for tpcc-mysql and 87.5 % for prxy_1 (Fig. 12).",
             "",
-            "| workload | best TLC share | best N_RDSMAX | write MB/s | vs all-MLC | settled | points evaluated |",
-            "|---|---|---|---|---|---|---|",
         ]
+        cells = []
         for plan in plans:
             rows = [r for r in searched if r["workload"] == plan.workload.name]
             best = next((r for r in rows if r["best"]), None)
             baseline = (pick(plan.workload.name, "mlc_only") or {}).get("write_mbps")
             if best is None:
-                lines.append(f"| {plan.workload.name} | n/a | n/a | n/a | n/a | n/a | {len(rows)} |")
+                cells.append([plan.workload.name, "n/a", "n/a", "n/a", "n/a", "n/a", len(rows)])
             else:
                 versus = best["objective"] / baseline - 1.0 if baseline and best["objective"] is not None else None
-                lines.append(
-                    f"| {plan.workload.name} | {int(best['tlc_chips'])}/{CHIPS} = {100 * best['tlc_chips'] / CHIPS:.1f} % | {int(best['max_screening_rounds'])} | "
-                    f"{fmt(best['objective'], 'num')} | {fmt(versus, 'pct')} | {best['settled']} | {len(rows)} |"
+                cells.append(
+                    [
+                        plan.workload.name,
+                        f"{int(best['tlc_chips'])}/{CHIPS} = {100 * best['tlc_chips'] / CHIPS:.1f} %",
+                        int(best["max_screening_rounds"]),
+                        fmt(best["objective"], "num"),
+                        fmt(versus, "pct"),
+                        best["settled"],
+                        len(rows),
+                    ]
                 )
-        lines.append("")
+        headers = ["workload", "best TLC share", "best N_RDSMAX", "write MB/s", "vs all-MLC", "settled", "points evaluated"]
+        lines += [report.markdown_grid(headers, cells), ""]
     lines += [
         "## Chip exchange (Fig. 13-14)",
         "",
