@@ -72,6 +72,8 @@ CASES: list[tuple[str, str, list[str], str | None]] = [
 VOLATILE = {"wall_seconds", "replay_cpu_seconds", "requests_per_wall_second", "requests_per_cpu_second", "model_memory_bytes"}
 # Keys renamed since the digests were recorded: new dotted path -> recorded dotted path.
 RENAMED: dict[str, str] = {}
+# Top-level keys added since (a new key changes no recorded value).
+ADDED = {"result_version"}
 
 
 def canonical(result: dict[str, Any]) -> dict[str, Any]:
@@ -84,7 +86,7 @@ def canonical(result: dict[str, Any]) -> dict[str, Any]:
             return [strip(item) for item in value]
         return value
 
-    result = strip(result)
+    result = {key: value for key, value in strip(result).items() if key not in ADDED}
     for new, old in RENAMED.items():
         *parents, leaf = new.split(".")
         node = result

@@ -36,7 +36,7 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "results.md"
 DATA_KEYED = {"tiers": "<tier>", "write_heat.pages": "<tier>"}
 # Documented "always" keys the native module does not emit yet (issue 32: the Rust side adds
 # result_version). Remove a key from here once it is emitted.
-PENDING = {"result_version"}
+PENDING: set[str] = set()
 
 SMALL = "workload.synthetic.requests=1000"
 NO_PRECONDITION = "ftl.precondition.enabled=false"

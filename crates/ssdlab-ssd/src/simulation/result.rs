@@ -80,6 +80,7 @@ impl Simulation {
             crate::geometry::Geometry::new(&totals, first.cell_type)
         };
         let mut result = RunResult {
+            result_version: RESULT_VERSION,
             name: self.config.name.clone(),
             seed: self.config.seed,
             workload: WorkloadSummary {

@@ -7,6 +7,10 @@ use crate::ftl::FtlStats;
 use crate::metrics::OpMetrics;
 use serde::Serialize;
 
+/// The version of the result's layout: raised when a key is renamed, moved or removed (keys added
+/// for a new feature do not change it). docs/results.md describes this version.
+pub const RESULT_VERSION: u32 = 1;
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GcMetrics {
     pub invocations: u64,
@@ -221,6 +225,8 @@ pub struct UtilisationSummary {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct RunResult {
+    /// The layout of this result ([`RESULT_VERSION`]; docs/results.md lists every key).
+    pub result_version: u32,
     pub name: String,
     pub seed: u64,
     pub workload: WorkloadSummary,
