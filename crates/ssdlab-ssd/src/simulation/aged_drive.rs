@@ -98,7 +98,7 @@ impl Simulation {
                 }
                 if live.contains(page) {
                     live.remove(page);
-                    self.delete_page(Lpn(page as u32));
+                    self.data_path.delete_page(Lpn(page as u32));
                     deleted += 1;
                 }
             }

@@ -254,9 +254,15 @@ fn assemble(config: SimulationConfig, input: WorkloadInput, logical_pages: u64) 
     let retention =
         RetentionClock::new(config.read_path.retention_time_scale, config.ftl.precondition.oldest_data_age_hours());
     ftl.set_retention_clock(retention);
-    let workload_class = matches!(config.read_path.strategy, ReadStrategyKind::Conventional | ReadStrategyKind::AoaEcc)
-        .then(|| WorkloadClassifier::new(&config.read_path.workload_class, &retention, logical_pages));
-    let scm = scm_sizing::build(&config, &layout, logical_pages, keep_tags)?;
+    let data_path = data_path::build(data_path::PathParts {
+        config: &config,
+        layout: &layout,
+        ftl,
+        retention,
+        logical_pages,
+        ftl_logical_pages,
+        origin: &origin,
+    })?;
     let mut scheduler = FlashScheduler::new(
         layout.clone(),
         config.read_path.extra_sensing_latency_ns,
@@ -266,7 +272,7 @@ fn assemble(config: SimulationConfig, input: WorkloadInput, logical_pages: u64) 
     scheduler.set_decoders(&config.read_path.decoders);
     let gc = &config.ftl.garbage_collection;
     scheduler.set_gc_mode(gc.mode, gc.write_hold_threshold_blocks, gc.low_watermark_blocks);
-    if let (Some(media), Some(_)) = (&config.device.scm, &scm) {
+    if let (Some(media), data_path::DataPath::HybridScm(_)) = (&config.device.scm, &data_path) {
         scheduler.attach_scm(crate::media::scm::ScmTiming::new(media));
     }
     scheduler.set_interleave_groups(&config.read_path.interleave_groups);
@@ -275,29 +281,13 @@ fn assemble(config: SimulationConfig, input: WorkloadInput, logical_pages: u64) 
         config.read_path.soft_sensing_latency_ns,
         config.read_path.soft_transfer_latency_ns,
     );
-    let middleware = middleware::build(&config.middleware, ftl_logical_pages, derive_seed(config.seed, "middleware"));
-    let mut read_strategy = read_path::build(&config.read_path, derive_seed(config.seed, "read_path"));
-    // A strategy that ignores the context plans every read the same way: plan once.
-    let fixed_read_plan = (!read_strategy.uses_context()).then(|| read_strategy.plan(&ReadContext::default()));
     Ok(Simulation {
         host_logical_pages: logical_pages,
-        oracle: keep_tags.then(Oracle::new),
-        dead_data: (config.host.delete_target != crate::config::DeleteTarget::Ftl
-            || config.middleware.kind == crate::config::MiddlewareKind::LbaScrambler)
-            .then(|| dead_data::DeadData::new(ftl_logical_pages)),
         logical_capacity_bytes: logical_pages * page_bytes,
         page_bytes,
-        multi_plane: config.device.tiers().iter().all(|tier| tier.nand.multi_plane),
         layout,
-        ftl,
+        data_path,
         scheduler,
-        middleware,
-        read_strategy,
-        plain_reads: fixed_read_plan.as_ref().is_some_and(ReadPlan::is_plain_hard_read)
-            && config.read_path.interleave_groups.is_empty(),
-        interleave_group_pages: config.read_path.interleave_groups.first().map_or(1, |group| group.len() as u64),
-        interleave_padding_pages: 0,
-        fixed_read_plan,
         stream,
         footprint,
         origin,
@@ -305,20 +295,8 @@ fn assemble(config: SimulationConfig, input: WorkloadInput, logical_pages: u64) 
         format,
         address_space_bytes,
         trace_reading,
-        ops: Vec::with_capacity(1024),
-        program_group: PlaneGroup::default(),
-        read_group: PlaneGroup::default(),
         read_latency: LatencyRecorder::default(),
         write_latency: LatencyRecorder::default(),
-        unmapped_page_reads: 0,
-        deletes: DeleteSummary {
-            target: serde_json::to_value(config.host.delete_target)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default(),
-            ..Default::default()
-        },
-        read_modify_writes: 0,
         precondition: PreconditionSummary {
             pages_written: 0,
             gc_pages_copied: 0,
@@ -333,10 +311,6 @@ fn assemble(config: SimulationConfig, input: WorkloadInput, logical_pages: u64) 
         host_queue: HostQueueStatistics::default(),
         device_events: DeviceEvents::new(&config.events),
         observers: observers::build(&config, logical_pages)?,
-        workload_class,
-        nand_contents: (keep_tags && scm.is_some()).then(Default::default),
-        scm,
-        scm_slots: Vec::new(),
         config,
     })
 }

@@ -2,22 +2,51 @@
 //! time when its dies are idle), a suspend-and-copy (host requests held while every valid page of
 //! the chip is copied), a chip back in service. See `crate::device_events` for triggers and timers.
 
+use super::data_path::NandPath;
 use super::Simulation;
 use crate::config::DeviceAction;
-use crate::device_events::Timer;
+use crate::device_events::{DeviceEvents, Timer};
 use crate::error::SimulationError;
+use crate::scheduler::FlashScheduler;
 use ssdlab_engine::SimTime;
+
+/// What device events work on: the NAND path (its FTL), the scheduler and the events themselves.
+/// The loop makes one for a timer or a finished batch; the NAND path makes one in the middle of a
+/// write whose GC may have worn a chip to its trigger.
+pub(super) struct EventWork<'a> {
+    pub nand: &'a mut NandPath,
+    pub scheduler: &'a mut FlashScheduler,
+    pub events: &'a mut DeviceEvents,
+}
 
 impl Simulation {
     /// Carries out the earliest device-event timer; returns its time.
     #[cold]
     #[inline(never)]
     pub(super) fn process_timer(&mut self) -> Result<Option<SimTime>, SimulationError> {
-        let Some((now, timer)) = self.device_events.pop_timer() else { return Ok(None) };
+        self.event_work().process_timer()
+    }
+
+    /// Background batches that have ended: a drain takes its next step, a copy ends its suspension.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn collect_finished_batches(&mut self) -> Result<(), SimulationError> {
+        self.event_work().collect_finished_batches()
+    }
+
+    fn event_work(&mut self) -> EventWork<'_> {
+        EventWork { nand: self.data_path.nand_mut(), scheduler: &mut self.scheduler, events: &mut self.device_events }
+    }
+}
+
+impl EventWork<'_> {
+    /// Carries out the earliest device-event timer; returns its time.
+    fn process_timer(&mut self) -> Result<Option<SimTime>, SimulationError> {
+        let Some((now, timer)) = self.events.pop_timer() else { return Ok(None) };
         match timer {
             Timer::Fire(index) => self.fire_event(index, now)?,
             Timer::DrainStep(index) => self.drain_step(index, now)?,
-            Timer::Resume(index) => self.device_events.resume(index, now),
+            Timer::Resume(index) => self.events.resume(index, now),
         }
         Ok(Some(now))
     }
@@ -26,8 +55,8 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     pub(super) fn check_wear_events(&mut self, now: SimTime) -> Result<(), SimulationError> {
-        let ftl = &self.ftl;
-        let due = self.device_events.take_worn(|chip| ftl.chip_mean_erase_count(chip));
+        let ftl = &self.nand.ftl;
+        let due = self.events.take_worn(|chip| ftl.chip_mean_erase_count(chip));
         for index in due {
             self.fire_event(index, now)?;
         }
@@ -37,49 +66,49 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn fire_event(&mut self, index: usize, now: SimTime) -> Result<(), SimulationError> {
-        let config = self.device_events.config(index).clone();
+        let config = self.events.config(index).clone();
         if config.when_idle {
             let busy_until = self.chip_busy_until(config.chip, now);
             if busy_until > now {
                 // Triggered; it fires when the chip's dies are idle.
-                self.device_events.schedule(busy_until, Timer::Fire(index));
+                self.events.schedule(busy_until, Timer::Fire(index));
                 return Ok(());
             }
         }
-        let record = &mut self.device_events.records[index];
+        let record = &mut self.events.records[index];
         record.fired_at_ns = Some(now.0);
-        record.valid_pages_at_fire = self.ftl.chip_valid_pages(config.chip);
+        record.valid_pages_at_fire = self.nand.ftl.chip_valid_pages(config.chip);
         match config.action {
             DeviceAction::RetireChip => {
-                self.ftl.set_chip_read_only(config.chip, true);
+                self.nand.ftl.set_chip_read_only(config.chip, true);
                 self.drain_step(index, now)
             }
             DeviceAction::SuspendAndCopy => {
-                self.ftl.set_chip_read_only(config.chip, true);
-                self.device_events.suspend(index, now);
+                self.nand.ftl.set_chip_read_only(config.chip, true);
+                self.events.suspend(index, now);
                 // Everything at once: the host waits anyway, so the copy runs as fast as the dies
                 // and channels allow (one chain per source die).
-                self.ops.clear();
+                self.nand.ops.clear();
                 let mut cursor = 0;
                 while let Some(pages) = self.drain_block(config.chip, &mut cursor, now)? {
-                    let record = &mut self.device_events.records[index];
+                    let record = &mut self.events.records[index];
                     record.pages_moved += pages;
                     record.blocks_moved += 1;
                 }
-                self.scheduler.background_batch(now, &self.ops, index as u32);
+                self.scheduler.background_batch(now, &self.nand.ops, index as u32);
                 self.collect_finished_batches()
             }
             DeviceAction::ChipWritable => {
-                self.ftl.set_chip_read_only(config.chip, false);
+                self.nand.ftl.set_chip_read_only(config.chip, false);
                 Ok(())
             }
         }
     }
 
-    /// Moves the next block of `chip` that holds valid data (appending to `self.ops`).
+    /// Moves the next block of `chip` that holds valid data (appending to `self.nand.ops`).
     fn drain_block(&mut self, chip: u32, cursor: &mut u32, now: SimTime) -> Result<Option<u64>, SimulationError> {
-        self.ftl.drain_next_block(chip, cursor, now.0, &mut self.ops).map_err(|source| SimulationError::Ftl {
-            origin: format!("{} (device event on chip {chip})", self.origin),
+        self.nand.ftl.drain_next_block(chip, cursor, now.0, &mut self.nand.ops).map_err(|source| SimulationError::Ftl {
+            origin: format!("{} (device event on chip {chip})", self.nand.origin),
             source,
         })
     }
@@ -89,50 +118,48 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn drain_step(&mut self, index: usize, now: SimTime) -> Result<(), SimulationError> {
-        let chip = self.device_events.config(index).chip;
-        if self.ftl.chip_valid_pages(chip) == 0 {
-            self.device_events.records[index].emptied_at_ns.get_or_insert(now.0);
+        let chip = self.events.config(index).chip;
+        if self.nand.ftl.chip_valid_pages(chip) == 0 {
+            self.events.records[index].emptied_at_ns.get_or_insert(now.0);
             return Ok(());
         }
         let busy_until = self.chip_busy_until(chip, now);
         if busy_until > now {
             // Background work waits for the chip's dies to go idle (host reads go first).
-            self.device_events.schedule(busy_until, Timer::DrainStep(index));
+            self.events.schedule(busy_until, Timer::DrainStep(index));
             return Ok(());
         }
-        self.ops.clear();
-        let mut cursor = self.device_events.drain_cursor[index];
+        self.nand.ops.clear();
+        let mut cursor = self.events.drain_cursor[index];
         let moved = self.drain_block(chip, &mut cursor, now)?;
-        self.device_events.drain_cursor[index] = cursor;
+        self.events.drain_cursor[index] = cursor;
         if let Some(pages) = moved {
-            let record = &mut self.device_events.records[index];
+            let record = &mut self.events.records[index];
             record.pages_moved += pages;
             record.blocks_moved += 1;
         }
-        self.scheduler.background_batch(now, &self.ops, index as u32);
+        self.scheduler.background_batch(now, &self.nand.ops, index as u32);
         self.collect_finished_batches()
     }
 
     /// When the work booked on every die of `chip` ends (`now` if it is idle).
     fn chip_busy_until(&self, chip: u32, now: SimTime) -> SimTime {
-        self.layout.dies_of_chip(chip).map(|die| self.scheduler.die_busy_until(die)).max().unwrap_or(now).max(now)
+        self.nand.layout.dies_of_chip(chip).map(|die| self.scheduler.die_busy_until(die)).max().unwrap_or(now).max(now)
     }
 
     /// Background batches that have ended: a drain takes its next step, a copy ends its suspension.
-    #[cold]
-    #[inline(never)]
-    pub(super) fn collect_finished_batches(&mut self) -> Result<(), SimulationError> {
+    fn collect_finished_batches(&mut self) -> Result<(), SimulationError> {
         while let Some((token, end)) = self.scheduler.finished_batches().pop() {
             let index = token as usize;
-            let config = self.device_events.config(index).clone();
+            let config = self.events.config(index).clone();
             match config.action {
-                DeviceAction::RetireChip => self.device_events.schedule(end, Timer::DrainStep(index)),
+                DeviceAction::RetireChip => self.events.schedule(end, Timer::DrainStep(index)),
                 DeviceAction::SuspendAndCopy => {
-                    if self.ftl.chip_valid_pages(config.chip) == 0 {
-                        self.device_events.records[index].emptied_at_ns.get_or_insert(end.0);
+                    if self.nand.ftl.chip_valid_pages(config.chip) == 0 {
+                        self.events.records[index].emptied_at_ns.get_or_insert(end.0);
                     }
                     // Host requests held meanwhile are issued from `end` on.
-                    self.device_events.schedule(end, Timer::Resume(index));
+                    self.events.schedule(end, Timer::Resume(index));
                 }
                 DeviceAction::ChipWritable => {}
             }

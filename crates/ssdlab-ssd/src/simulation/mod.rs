@@ -1,5 +1,6 @@
 //! The one place that wires the layers together and runs a simulation:
-//! host interface -> middleware -> FTL -> flash scheduler -> media/channels, plus the integrity oracle.
+//! host interface -> data path (middleware -> FTL, or SCM in front of them; `data_path/`) -> flash
+//! scheduler -> media/channels, plus the integrity oracle.
 //!
 //! A run: read the workload's shape (trace scan or synthetic spec) -> size the device -> build the
 //! layers -> fast-age -> precondition (fill the footprint, then random overwrites to GC steady state;
@@ -8,6 +9,7 @@
 
 mod aged_drive;
 mod build;
+mod data_path;
 mod dead_data;
 pub use aged_drive::AgedDrive;
 pub use dead_data::DeadDataSummary;
@@ -25,8 +27,6 @@ mod write_heat;
 pub use write_heat::WriteHeat;
 mod result;
 mod run_result;
-mod scm_result;
-mod scm_serving;
 mod scm_sizing;
 mod time_series;
 pub use time_series::{OpSeries, TimeSeries};
@@ -34,24 +34,20 @@ pub use time_series::{OpSeries, TimeSeries};
 pub use crate::cpu_time::thread_cpu_seconds;
 pub use replay::{Phase, ProgressCallback, PROGRESS_INTERVAL};
 
-use crate::config::ReadStrategyKind;
 use crate::config::{CapacitySizing, SimulationConfig};
 use crate::device_events::DeviceEvents;
 use crate::device_layout::DeviceLayout;
 use crate::error::SimulationError;
-use crate::flash_op::FlashOp;
 use crate::ftl::placement::Placement;
 use crate::ftl::Ftl;
 use crate::host::device_queue::HostQueueStatistics;
-use crate::host::workload_class::WorkloadClassifier;
 use crate::host::RequestStream;
 use crate::metrics::*;
-use crate::middleware::{self, Middleware};
-use crate::read_path::{self, ReadContext, ReadPlan, ReadStrategy};
+use crate::middleware;
 use crate::retention::RetentionClock;
-use crate::scheduler::{FlashScheduler, PlaneGroup};
+use crate::scheduler::FlashScheduler;
+use data_path::DataPath;
 use footprint::Footprint;
-use oracle::Oracle;
 pub use run_result::*;
 use ssdlab_engine::random::derive_seed;
 use ssdlab_engine::SimTime;
@@ -72,21 +68,10 @@ struct TraceReading {
 pub struct Simulation {
     config: SimulationConfig,
     layout: DeviceLayout,
-    ftl: Ftl,
     scheduler: FlashScheduler,
-    middleware: Box<dyn Middleware>,
-    read_strategy: Box<dyn ReadStrategy>,
-    /// The plan of every read when the strategy does not look at the context.
-    fixed_read_plan: Option<ReadPlan>,
-    /// True when that fixed plan is one plain hard read (sense, transfer, decode): the hot path.
-    plain_reads: bool,
-    oracle: Option<Oracle>,
-    /// Data placement interleaving: pages per group (1: none), and the pages host writes were
-    /// padded with to fill whole groups.
-    interleave_group_pages: u64,
-    interleave_padding_pages: u64,
-    /// Dead data the FTL still holds (runs where deletes stop above the FTL or a middleware moves pages).
-    dead_data: Option<dead_data::DeadData>,
+    /// The request path below the host queue: FTL, middleware, read strategy, oracle, SCM
+    /// (`data_path/`).
+    data_path: DataPath,
     stream: RequestStream,
     footprint: Footprint,
     origin: String,
@@ -99,17 +84,8 @@ pub struct Simulation {
     /// Logical pages the host may address (the FTL's space may be larger, see `middleware`).
     host_logical_pages: u64,
     page_bytes: u64,
-    ops: Vec<FlashOp>,
-    program_group: PlaneGroup,
-    /// Every tier's dies take multi-plane programs and reads.
-    multi_plane: bool,
-    /// Pages of a multi-plane read being gathered (see `serve_read`).
-    read_group: PlaneGroup,
     read_latency: LatencyRecorder,
     write_latency: LatencyRecorder,
-    unmapped_page_reads: u64,
-    deletes: DeleteSummary,
-    read_modify_writes: u64,
     precondition: PreconditionSummary,
     first_arrival: Option<SimTime>,
     last_completion: SimTime,
@@ -119,15 +95,6 @@ pub struct Simulation {
     device_events: DeviceEvents,
     /// Time series, request log, write heat, host stalls: whatever watches the run (`observers.rs`).
     observers: observers::Observers,
-    /// The workload class the controller sees (seed 000's policies only).
-    workload_class: Option<WorkloadClassifier>,
-    /// Seed 001's SCM and its placement (`placement.policy = "hybrid_scm"` or `"scm_only"`); with
-    /// it the oracle's keys are sectors, not pages (`scm_serving.rs`).
-    scm: Option<crate::scm::ScmPlacement>,
-    /// Physical SCM slots of the operation being started (scratch).
-    scm_slots: Vec<u32>,
-    /// With SCM and the oracle: the sector tags of each NAND page's latest program.
-    nand_contents: Option<scm_serving::NandContents>,
 }
 
 /// What observers may look at, borrowed field by field (so that `self.observers` stays free to borrow
@@ -135,11 +102,11 @@ pub struct Simulation {
 macro_rules! device_view {
     ($simulation:expr) => {
         $crate::simulation::observers::DeviceView {
-            ftl: &$simulation.ftl,
+            ftl: &$simulation.data_path.nand().ftl,
             scheduler: &$simulation.scheduler,
             layout: &$simulation.layout,
-            read_strategy: &*$simulation.read_strategy,
-            middleware: &*$simulation.middleware,
+            read_strategy: &*$simulation.data_path.nand().read_strategy,
+            middleware: &*$simulation.data_path.nand().middleware,
         }
     };
 }
@@ -152,7 +119,7 @@ impl Simulation {
     }
 
     pub fn ftl(&self) -> &Ftl {
-        &self.ftl
+        &self.data_path.nand().ftl
     }
 
     /// Keeps a record of every die and channel booking of the replay (for checks such as

@@ -25,7 +25,11 @@ impl Simulation {
         let started = Instant::now();
         if self.config.ftl.aging.pe_cycles > 0 {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(derive_seed(self.config.seed, "aging"));
-            self.ftl.age(self.config.ftl.aging.pe_cycles, self.config.ftl.aging.spread_fraction, &mut rng);
+            self.data_path.nand_mut().ftl.age(
+                self.config.ftl.aging.pe_cycles,
+                self.config.ftl.aging.spread_fraction,
+                &mut rng,
+            );
         }
         let fill_requested = self.config.ftl.precondition.fill_fraction > 0.0;
         if self.config.ftl.precondition.enabled && (self.footprint.len() > 0 || fill_requested) {
@@ -69,12 +73,11 @@ impl Simulation {
                     // then) the old page of the one half-way along.
                     let upcoming = self.footprint.get(rng.below(footprint_pages));
                     ahead[slot] = upcoming;
-                    if let Some(target) = self.middleware.read_target(Lpn(upcoming)) {
-                        self.ftl.prefetch_mapping(target);
-                    }
+                    self.data_path.prefetch_mapping(Lpn(upcoming));
                 }
-                if let Some(target) = self.middleware.read_target(Lpn(ahead[(slot + LOOKAHEAD / 2) % LOOKAHEAD])) {
-                    self.ftl.prefetch_overwrite(target);
+                let nand = self.data_path.nand();
+                if let Some(target) = nand.middleware.read_target(Lpn(ahead[(slot + LOOKAHEAD / 2) % LOOKAHEAD])) {
+                    nand.ftl.prefetch_overwrite(target);
                 }
                 if (page as u64) < logical_pages {
                     self.untimed_write(page)?;
@@ -86,7 +89,8 @@ impl Simulation {
                 None => None,
             };
             self.age_preconditioned_data()?;
-            let stats = self.ftl.stats();
+            let nand = self.data_path.nand_mut();
+            let stats = nand.ftl.stats();
             self.precondition = PreconditionSummary {
                 pages_written: stats.host_pages_written,
                 gc_pages_copied: stats.gc_pages_copied,
@@ -94,9 +98,9 @@ impl Simulation {
                 wall_seconds: started.elapsed().as_secs_f64(),
                 aged_drive,
             };
-            self.ftl.reset_stats();
-            self.middleware.reset_stats();
-            if let Some(dead) = self.dead_data.as_mut() {
+            nand.ftl.reset_stats();
+            nand.middleware.reset_stats();
+            if let Some(dead) = nand.dead_data.as_mut() {
                 dead.reset_counts();
             }
         }
@@ -120,7 +124,8 @@ impl Simulation {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(derive_seed(self.config.seed, "data_age"));
         for index in 0..self.footprint.len() {
             let page = self.footprint.get(index);
-            let Some(ppn) = self.middleware.read_target(Lpn(page)).and_then(|target| self.ftl.lookup(target)) else {
+            let nand = self.data_path.nand_mut();
+            let Some(ppn) = nand.middleware.read_target(Lpn(page)).and_then(|target| nand.ftl.lookup(target)) else {
                 continue;
             };
             let exponential = |mean: f64, rng: &mut Xoshiro256PlusPlus| (-mean * (1.0 - rng.next_f64()).ln()).min(cap);
@@ -130,7 +135,7 @@ impl Simulation {
                 (DataAgeDistribution::RewriteInterval, Some(means)) => exponential(means[index as usize], &mut rng),
                 _ => exponential(mean, &mut rng),
             };
-            self.ftl.backdate(ppn, age);
+            nand.ftl.backdate(ppn, age);
         }
         Ok(())
     }
@@ -156,7 +161,8 @@ impl Simulation {
                 }
             }
         })?;
-        let span_hours = if last_ns > first_ns { self.ftl.retention_hours_of(last_ns - first_ns) } else { 0.0 };
+        let span_hours =
+            if last_ns > first_ns { self.data_path.nand().ftl.retention_hours_of(last_ns - first_ns) } else { 0.0 };
         Ok(writes
             .iter()
             .map(|&k| if k == 0 || span_hours <= 0.0 { unwritten_mean } else { span_hours / k as f64 })
@@ -164,19 +170,6 @@ impl Simulation {
     }
 
     pub(super) fn untimed_write(&mut self, host_page: u32) -> Result<(), SimulationError> {
-        if self.scm.is_some() {
-            return self.untimed_scm_write(host_page);
-        }
-        let before = if self.dead_data.is_some() { self.middleware.read_target(Lpn(host_page)) } else { None };
-        let target = self.middleware.write_target(Lpn(host_page), &self.ftl, 0);
-        let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(host_page));
-        self.ops.clear();
-        self.ftl
-            .write(target, 0, tag, &mut self.ops)
-            .map_err(|source| SimulationError::Ftl { origin: format!("{} (preconditioning)", self.origin), source })?;
-        if let Some(dead) = self.dead_data.as_mut() {
-            dead.track_write(before, target, &self.ops, &self.ftl);
-        }
-        Ok(())
+        self.data_path.untimed_write(host_page)
     }
 }

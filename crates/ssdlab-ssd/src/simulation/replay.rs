@@ -5,19 +5,19 @@
 //! stage of flash work becoming ready, or a request completing, which frees a device-queue slot) or
 //! the issue of the next host request (its arrival in open loop, once a slot is free; in closed loop
 //! as soon as a slot is free). At equal times events go first, so a slot freed at t serves a request
-//! arriving at t. A request is issued by translating it through middleware and FTL at its issue
-//! time (mapping, GC decisions) and starting its flash work, whose first stages are booked at once.
+//! arriving at t. A request is issued by handing its page span to the data path (`data_path/`:
+//! middleware and FTL, SCM in front of them on a hybrid device), which translates it at its issue
+//! time (mapping, GC decisions) and starts its flash work, whose first stages are booked at once.
+//! What the loop leaves out: everything below the host queue (the data path's and the scheduler's).
 
 use super::observers::{Completed, Issued};
 use super::{device_view, Simulation};
-use crate::config::{DeleteTarget, HostMode};
+use crate::config::HostMode;
 use crate::error::SimulationError;
-use crate::ftl::Ftl;
-use crate::geometry::{Lpn, Ppn};
+use crate::geometry::Lpn;
 use crate::host::device_queue::DeviceQueue;
 use crate::host::PageSpan;
-use crate::read_path::{ReadContext, ReadPlan};
-use crate::scheduler::{FlashScheduler, RequestTag, Waiter};
+use crate::scheduler::RequestTag;
 use ssdlab_engine::SimTime;
 use ssdlab_workload::{IoOp, IoRequest};
 
@@ -127,16 +127,14 @@ impl Simulation {
             next = after_next;
             after_next = self.stream.next_request()?;
             if let Some(upcoming) = &after_next {
-                if let Some(target) = self.middleware.read_target(Lpn((upcoming.offset_bytes
-                    >> self.page_bytes.trailing_zeros())
-                .min(u32::MAX as u64) as u32))
-                {
-                    self.ftl.prefetch_mapping(target);
-                }
+                self.data_path.prefetch_mapping(Lpn(
+                    (upcoming.offset_bytes >> self.page_bytes.trailing_zeros()).min(u32::MAX as u64) as u32
+                ));
             }
             if let Some(upcoming) = &next {
-                if upcoming.op == IoOp::Write {
-                    self.prefetch_overwrites(upcoming);
+                if upcoming.op == IoOp::Write && upcoming.end_bytes() <= self.logical_capacity_bytes {
+                    let span = PageSpan::of(upcoming.offset_bytes, upcoming.size_bytes, self.page_bytes);
+                    self.data_path.prefetch_overwrites(span);
                 }
             }
             let arrival = if closed_loop { issue } else { request.arrival };
@@ -188,7 +186,7 @@ impl Simulation {
     fn reopen_planes(&mut self, now: SimTime) {
         let Some(ended) = self.scheduler.erases_ended() else { return };
         let mut planes = std::mem::take(ended);
-        let ftl = &self.ftl;
+        let ftl = &self.data_path.nand().ftl;
         for &plane in &planes {
             self.scheduler.reopen_plane(plane, now, |plane| ftl.free_blocks(crate::geometry::PlaneIndex(plane)));
         }
@@ -196,31 +194,6 @@ impl Simulation {
         if let Some(ended) = self.scheduler.erases_ended() {
             // Keep the allocation (nothing was added meanwhile: reopening does not erase).
             std::mem::swap(ended, &mut planes);
-        }
-    }
-
-    /// Closes a host write's program group: held for GC when a plane of it holds writes. (Takes the
-    /// two parts it needs, so callers can pass pages they hold in another field.)
-    #[inline]
-    pub(super) fn close_program_group(scheduler: &mut FlashScheduler, ftl: &Ftl, id: u32, now: SimTime, pages: &[Ppn]) {
-        if scheduler.gates_writes() {
-            scheduler
-                .close_write_group_gated(id, now, pages, |plane| ftl.free_blocks(crate::geometry::PlaneIndex(plane)));
-        } else {
-            scheduler.close_write_group(id, now, pages);
-        }
-    }
-
-    /// Prefetches what a write request's overwrites will touch (see `replay`).
-    fn prefetch_overwrites(&self, request: &IoRequest) {
-        if request.end_bytes() > self.logical_capacity_bytes {
-            return;
-        }
-        let span = PageSpan::of(request.offset_bytes, request.size_bytes, self.page_bytes);
-        for page in span.first..=span.last.min(span.first + 31) {
-            if let Some(target) = self.middleware.read_target(Lpn(page as u32)) {
-                self.ftl.prefetch_overwrite(target);
-            }
         }
     }
 
@@ -239,18 +212,6 @@ impl Simulation {
             });
         }
         let span = PageSpan::of(request.offset_bytes, request.size_bytes, self.page_bytes);
-        if let Some(classifier) = self.workload_class.as_mut() {
-            // On the workload's own timeline (its arrival times): in closed loop the issue times say
-            // how fast the device is, not how often the workload rewrites its data.
-            if request.op != IoOp::Delete {
-                classifier.observe(
-                    request.arrival.0,
-                    request.op == IoOp::Write,
-                    span.first,
-                    span.last - span.first + 1,
-                );
-            }
-        }
         let tag = RequestTag {
             latency_from,
             size_bytes: request.size_bytes,
@@ -263,201 +224,19 @@ impl Simulation {
             let issued = Issued { slot, index: self.requests_issued, request, latency_from, issue, span };
             self.observers.request_issued(&issued, &device_view!(self));
         }
+        // The data path takes the request a page span at a time (`data_path/`).
+        let index = self.requests_issued;
         match request.op {
-            IoOp::Delete => self.serve_delete(span),
-            _ if self.scm.is_some() => self.serve_with_scm(request, span, issue, slot)?,
-            IoOp::Read => self.serve_read(span, issue, slot),
-            IoOp::Write => self.serve_write(span, issue, slot, request)?,
+            IoOp::Delete => self.data_path.delete(span),
+            IoOp::Read => self.data_path.read(request, span, issue, slot, index, &mut self.scheduler)?,
+            IoOp::Write => {
+                self.data_path.write(request, span, issue, slot, index, &mut self.scheduler, &mut self.device_events)?
+            }
         }
         if observed {
             self.observers.request_served(slot, &device_view!(self));
         }
         self.scheduler.close_request(slot, issue);
-        Ok(())
-    }
-
-    #[inline]
-    pub(super) fn read_page(&mut self, ppn: Ppn, now: SimTime, waiter: Waiter) {
-        if self.plain_reads {
-            return self.scheduler.read_plain(now, std::slice::from_ref(&ppn), waiter);
-        }
-        self.read_page_planned(ppn, now, waiter)
-    }
-
-    #[inline(never)]
-    fn read_page_planned(&mut self, ppn: Ppn, now: SimTime, waiter: Waiter) {
-        if let Some(plan) = &self.fixed_read_plan {
-            let plan: ReadPlan = *plan;
-            return self.scheduler.read(now, ppn, &plan, waiter);
-        }
-        let block = self.ftl.block_of_page(ppn);
-        let programmed_ms = self.ftl.program_time_ms(ppn) as u64;
-        let context = ReadContext {
-            pe_cycles: block.erase_count,
-            retention_ns: now.0.saturating_sub(programmed_ms * 1_000_000),
-            chip: self.layout.chip_of_die(self.layout.die_of(ppn)),
-            block: self.ftl.global_block_of(ppn).0,
-            page_type: self.layout.page_type(ppn),
-            die_idle: self.scheduler.die_idle_at(ppn, now),
-            age_hours: self.ftl.data_age_hours(ppn, now.0),
-            workload_hot: self
-                .workload_class
-                .as_ref()
-                .is_some_and(|classifier| crate::host::workload_class::is_hot(classifier.class())),
-            request: self.requests_issued,
-        };
-        let plan = self.read_strategy.plan(&context);
-        self.scheduler.read(now, ppn, &plan, waiter)
-    }
-
-    /// A delete: no flash work (it completes when issued); whole pages of the range are deleted
-    /// where `host.delete_target` says (a partial page still holds data of the rest of its page).
-    #[cold]
-    fn serve_delete(&mut self, span: PageSpan) {
-        self.deletes.requests += 1;
-        let first = span.first + span.first_partial as u64;
-        let last = if span.last_partial { span.last.checked_sub(1) } else { Some(span.last) };
-        let Some(last) = last.filter(|&last| last >= first) else { return };
-        for page in first..=last {
-            self.deletes.pages += 1;
-            self.deletes.pages_trimmed += self.delete_page(Lpn(page as u32)) as u64;
-        }
-    }
-
-    /// Deletes one host page where `host.delete_target` says; returns whether the FTL trimmed it.
-    pub(super) fn delete_page(&mut self, host: Lpn) -> bool {
-        if self.scm.is_some() {
-            return self.delete_scm_page(host.0);
-        }
-        let mut trimmed = false;
-        let target = self.middleware.read_target(host);
-        match self.config.host.delete_target {
-            DeleteTarget::None => {}
-            DeleteTarget::Middleware => self.middleware.delete(host, &self.ftl),
-            DeleteTarget::Ftl => {
-                if let Some(target) = target {
-                    trimmed = self.ftl.trim(target);
-                }
-                self.middleware.delete(host, &self.ftl);
-            }
-        }
-        if let (Some(dead), Some(target)) = (self.dead_data.as_mut(), target) {
-            // Above the FTL the data is gone; the FTL holds it unless it was trimmed.
-            if trimmed {
-                dead.rewritten(target);
-            } else if self.ftl.lookup(target).is_some() {
-                dead.died(target);
-            }
-        }
-        if let Some(oracle) = self.oracle.as_mut() {
-            oracle.delete(host.0);
-        }
-        trimmed
-    }
-
-    fn serve_read(&mut self, span: PageSpan, now: SimTime, slot: u32) {
-        let waiter = Waiter::Request(slot);
-        // Plain reads of consecutive pages on one die, in different planes, are sensed together
-        // (a multi-plane read) when the device supports multi-plane operations; reads with a
-        // read-path strategy in play are planned page by page.
-        let group_reads = self.plain_reads && self.multi_plane;
-        self.read_group.clear();
-        for page in span.first..=span.last {
-            let host = Lpn(page as u32);
-            let physical = self.middleware.read_target(host).and_then(|target| self.ftl.lookup(target));
-            if let Some(oracle) = self.oracle.as_mut() {
-                oracle.check(host.0, physical.map(|ppn| self.ftl.tag(ppn)), "host read");
-            }
-            match physical {
-                Some(ppn) if group_reads => {
-                    let (die, plane) = self.layout.die_and_plane_of(ppn);
-                    if !self.read_group.add(die, plane, ppn) {
-                        self.scheduler.read_plain(now, self.read_group.pages(), waiter);
-                        self.read_group.clear();
-                        self.read_group.add(die, plane, ppn);
-                    }
-                }
-                Some(ppn) => self.read_page(ppn, now, waiter),
-                None => self.unmapped_page_reads += 1,
-            }
-        }
-        if !self.read_group.is_empty() {
-            self.scheduler.read_plain(now, self.read_group.pages(), waiter);
-        }
-    }
-
-    /// Interleaved codewords fill whole groups of pages: a write of fewer is padded (counted).
-    #[inline(never)]
-    fn pad_to_interleave_group(&mut self, pages: u64) {
-        let group = self.interleave_group_pages;
-        self.interleave_padding_pages += (group - pages % group) % group;
-    }
-
-    fn serve_write(
-        &mut self,
-        span: PageSpan,
-        now: SimTime,
-        slot: u32,
-        request: &IoRequest,
-    ) -> Result<(), SimulationError> {
-        let multi_plane = self.multi_plane;
-        if self.interleave_group_pages > 1 {
-            self.pad_to_interleave_group(span.pages());
-        }
-        let tracking_dead_data = self.dead_data.is_some();
-        let mut group: Option<u32> = None;
-        self.program_group.clear();
-        for page in span.first..=span.last {
-            let host = Lpn(page as u32);
-            // A partial page that holds data is read first (read-modify-write); its program group
-            // waits for that read.
-            let old = if span.is_partial(page) {
-                self.middleware.read_target(host).and_then(|target| self.ftl.lookup(target))
-            } else {
-                None
-            };
-            let before = if tracking_dead_data { self.middleware.read_target(host) } else { None };
-            let target = self.middleware.write_target(host, &self.ftl, now.0);
-            let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(host.0));
-            self.ops.clear();
-            let ppn = self.ftl.write(target, now.0, tag, &mut self.ops).map_err(|source| SimulationError::Ftl {
-                origin: format!("{}:{}", self.origin, request.origin_line),
-                source,
-            })?;
-            if tracking_dead_data {
-                if let Some(dead) = self.dead_data.as_mut() {
-                    dead.track_write(before, target, &self.ops, &self.ftl);
-                }
-            }
-            if !self.ftl.foreground_ops().is_empty() {
-                // A block-modify-write: the request completes when the block's pages are rewritten.
-                self.scheduler.foreground_copies(now, self.ftl.foreground_ops(), Waiter::Request(slot));
-            }
-            if !self.ops.is_empty() {
-                self.scheduler.garbage_collection(now, &self.ops);
-                if self.device_events.wear_pending() {
-                    self.check_wear_events(now)?;
-                }
-            }
-            let (die, plane) = self.layout.die_and_plane_of(ppn);
-            // Without multi-plane operations every page is its own group.
-            if (!multi_plane && !self.program_group.is_empty()) || !self.program_group.add(die, plane, ppn) {
-                if let Some(id) = group.take() {
-                    Self::close_program_group(&mut self.scheduler, &self.ftl, id, now, self.program_group.pages());
-                }
-                self.program_group.clear();
-                self.program_group.add(die, plane, ppn);
-            }
-            let id = *group.get_or_insert_with(|| self.scheduler.open_write_group(slot, now));
-            if let Some(old) = old {
-                self.read_page(old, now, Waiter::WriteGroup(id));
-                self.read_modify_writes += 1;
-            }
-        }
-        if let Some(id) = group {
-            Self::close_program_group(&mut self.scheduler, &self.ftl, id, now, self.program_group.pages());
-            self.program_group.clear();
-        }
         Ok(())
     }
 }

@@ -4,7 +4,6 @@ use super::run_result::*;
 use super::{device_view, Simulation};
 use crate::energy::{ActivityTimes, EnergyAccount};
 use crate::error::SimulationError;
-use crate::geometry::Lpn;
 use crate::metrics::*;
 use ssdlab_engine::SimTime;
 use std::collections::BTreeMap;
@@ -12,40 +11,9 @@ use std::collections::BTreeMap;
 impl Simulation {
     /// Final checks and the result.
     pub fn finish(mut self, wall_seconds: f64, replay_cpu_seconds: f64) -> Result<RunResult, SimulationError> {
-        let mut pages_checked_at_end = 0;
-        if self.scm.is_some() && self.oracle.is_some() {
-            // Sectors, not pages, on a device with SCM.
-            pages_checked_at_end = self.scm_final_sweep();
-        }
-        if let Some(mut oracle) = self.oracle.take() {
-            let mut expected: Vec<(u32, u32)> = oracle.expected.iter().map(|(&k, &v)| (k, v)).collect();
-            expected.sort_unstable();
-            let pages = if self.scm.is_some() {
-                Vec::new()
-            } else {
-                expected.into_iter().chain(oracle.deleted_pages()).collect()
-            };
-            for (host_page, _) in pages {
-                let found = self
-                    .middleware
-                    .read_target(Lpn(host_page))
-                    .and_then(|t| self.ftl.lookup(t))
-                    .map(|ppn| self.ftl.tag(ppn));
-                oracle.check(host_page, found, "final sweep");
-                pages_checked_at_end += 1;
-            }
-            if let Err(message) = self.ftl.check_invariants() {
-                oracle.mismatches += 1;
-                oracle.first_mismatch.get_or_insert(format!("FTL invariant: {message}"));
-            }
-            if oracle.mismatches > 0 {
-                return Err(SimulationError::Integrity {
-                    mismatches: oracle.mismatches,
-                    first: oracle.first_mismatch.unwrap_or_default(),
-                });
-            }
-            self.oracle = Some(oracle);
-        }
+        // The integrity oracle's final sweep (pages; sectors on a device with SCM).
+        let pages_checked_at_end = self.data_path.finish_oracle()?;
+        let nand = self.data_path.nand();
         let start = self.first_arrival.unwrap_or(SimTime::ZERO);
         // The run ends when the device has finished all its work (as in MQSim, whose run ends when
         // its event queue is empty): host requests do not wait for garbage collection, so under
@@ -54,14 +22,14 @@ impl Simulation {
         // device has not done yet.
         let simulated = self.last_completion.max(self.scheduler.busy_until()).since(start).as_secs_f64();
         let busy_span = simulated;
-        let stats = self.ftl.stats();
-        let (erase_min, erase_mean, erase_max) = self.ftl.erase_count_summary();
+        let stats = nand.ftl.stats();
+        let (erase_min, erase_mean, erase_max) = nand.ftl.erase_count_summary();
         let (die_busy, channel_busy) = self.scheduler.busy_totals();
         let utilisation =
             |busy: f64, servers: usize| if busy_span > 0.0 { busy / (busy_span * servers as f64) } else { 0.0 };
         let tiers = self.tier_summaries(simulated);
         let energy = tiers.values().fold(EnergyAccount::default(), |sum, tier| sum.plus(&tier.energy_uj));
-        let scm = self.scm_summary(simulated);
+        let scm = self.data_path.scm_summary(&self.config, &self.scheduler, simulated);
         let energy_total_uj = energy.total_uj() + scm.as_ref().map_or(0.0, |scm| scm.energy_total_uj);
         let first = self.layout.tier(crate::tier::TierId(0));
         // A tiered device has no one geometry: its summary gives the total channels (see DeviceSummary).
@@ -110,10 +78,10 @@ impl Simulation {
                 page_size_bytes: g.page_size_bytes,
                 physical_capacity_bytes: self.layout.capacity_bytes(),
                 logical_capacity_bytes: self.logical_capacity_bytes,
-                gc_policy: self.ftl.victim_policy_name().to_string(),
+                gc_policy: nand.ftl.victim_policy_name().to_string(),
                 wear_leveling: format!("{:?}", self.config.ftl.wear_leveling.policy).to_lowercase(),
-                read_strategy: self.read_strategy.name().to_string(),
-                middleware: self.middleware.name().to_string(),
+                read_strategy: nand.read_strategy.name().to_string(),
+                middleware: nand.middleware.name().to_string(),
             },
             requests: self.requests_issued,
             requests_completed: self.requests_completed,
@@ -152,7 +120,7 @@ impl Simulation {
             placement: match self.config.placement.policy {
                 crate::config::PlacementKind::HybridScm => "hybrid_scm".to_string(),
                 crate::config::PlacementKind::ScmOnly => "scm_only".to_string(),
-                _ => self.ftl.placement_name().to_string(),
+                _ => nand.ftl.placement_name().to_string(),
             },
             events: self.device_events.records.clone(),
             dead_time: {
@@ -170,13 +138,13 @@ impl Simulation {
                 die: utilisation(die_busy.as_secs_f64(), self.scheduler.dies()),
                 channel: utilisation(channel_busy.as_secs_f64(), self.scheduler.channels()),
             },
-            unmapped_page_reads: self.unmapped_page_reads,
-            deletes: self.deletes.clone(),
-            read_modify_writes: self.read_modify_writes,
+            unmapped_page_reads: nand.unmapped_page_reads,
+            deletes: nand.deletes.clone(),
+            read_modify_writes: nand.read_modify_writes,
             precondition: self.precondition.clone(),
             integrity: IntegritySummary {
-                enabled: self.oracle.is_some(),
-                reads_checked: self.oracle.as_ref().map_or(0, |o| o.reads_checked),
+                enabled: nand.oracle.is_some(),
+                reads_checked: nand.oracle.as_ref().map_or(0, |o| o.reads_checked),
                 pages_checked_at_end,
                 mismatches: 0,
             },
@@ -190,27 +158,25 @@ impl Simulation {
             } else {
                 0.0
             },
-            model_memory_bytes: self.ftl.memory_bytes()
-                + self.middleware.memory_bytes()
-                + self.scm.as_ref().map_or(0, |scm| scm.memory_bytes()),
-            middleware: self.middleware.stats(),
-            read_path: self.read_strategy.statistics(),
-            workload_class: self
+            model_memory_bytes: self.data_path.memory_bytes(),
+            middleware: nand.middleware.stats(),
+            read_path: nand.read_strategy.statistics(),
+            workload_class: nand
                 .workload_class
                 .as_ref()
                 .map(|classifier| classifier.summary(self.config.read_path.workload_class.mode)),
-            dead_data: self.dead_data.as_ref().map(|dead| dead.summary(stats.gc_blocks_collected)),
+            dead_data: nand.dead_data.as_ref().map(|dead| dead.summary(stats.gc_blocks_collected)),
             time_series: None,
             request_log: None,
             write_heat: None,
-            interleaving: (self.interleave_group_pages > 1).then(|| InterleavingSummary {
-                group_chips: self.interleave_group_pages,
+            interleaving: (nand.interleave_group_pages > 1).then(|| InterleavingSummary {
+                group_chips: nand.interleave_group_pages,
                 part_sensings: self.scheduler.counters().interleaved_part_sensings,
-                write_padding_pages: self.interleave_padding_pages,
+                write_padding_pages: nand.interleave_padding_pages,
                 write_amplification_from_grouping: if stats.host_pages_written == 0 {
                     1.0
                 } else {
-                    (stats.host_pages_written + self.interleave_padding_pages) as f64 / stats.host_pages_written as f64
+                    (stats.host_pages_written + nand.interleave_padding_pages) as f64 / stats.host_pages_written as f64
                 },
             }),
             scm,
@@ -225,13 +191,14 @@ impl Simulation {
 impl Simulation {
     /// Each tier's capacity, accesses, wear, utilisation and energy over a run of `simulated` seconds.
     fn tier_summaries(&self, simulated: f64) -> BTreeMap<String, TierSummary> {
+        let nand = self.data_path.nand();
         let (die_busy, channel_busy) = self.scheduler.busy_per_resource();
         let span_ns = (simulated * 1e9).round() as u64;
         let counters = self.scheduler.tier_counters();
         let specs = self.config.device.tiers();
         let mut tiers = BTreeMap::new();
         for (index, tier) in self.layout.tiers().iter().enumerate() {
-            let store = &self.ftl.stores()[crate::tier::TierId::new(index)];
+            let store = &nand.ftl.stores()[crate::tier::TierId::new(index)];
             let g = &tier.geometry;
             let dies = tier.first_die as usize..(tier.first_die + g.dies_total()) as usize;
             let channels = tier.first_channel as usize..(tier.first_channel + g.channels) as usize;
@@ -245,7 +212,7 @@ impl Simulation {
                 }
             };
             // The All S-SCM SSD has no NAND: its NAND tables hold nothing and draw no idle current.
-            let scm_only = self.scm.as_ref().is_some_and(|scm| scm.is_scm_only());
+            let scm_only = self.data_path.scm_only();
             let die_span_ns = if scm_only { busy_die_ns } else { span_ns * dies.len() as u64 };
             let activity = ActivityTimes {
                 die_busy_ns: busy_die_ns,
@@ -274,7 +241,7 @@ impl Simulation {
                     physical_capacity_bytes: g.capacity_bytes(),
                     logical_capacity_bytes: store.logical_capacity_pages() * self.page_bytes,
                     valid_pages: store.valid_pages_total(),
-                    collector: self.ftl.collector_name(crate::tier::TierId::new(index)).to_string(),
+                    collector: nand.ftl.collector_name(crate::tier::TierId::new(index)).to_string(),
                     host_pages_written: stats.host_pages_written,
                     gc: gc_metrics(&stats),
                     pages_migrated_in: stats.pages_migrated_in,

@@ -1,17 +1,24 @@
-//! The SCM's part of a run's result (seed 001): placement counts, operations, utilisation, wear,
+//! The hybrid SCM/NAND data path's part of a run's result (seed 001): placement counts, operations, utilisation, wear,
 //! and energy and power (core: banks' busy time x memory VDD x active current; I/O: C·V² per bit
 //! moved, one pin cycle per bit at the toggle rate).
 
-use super::ScmSummary;
-use super::Simulation;
+use super::hybrid_scm::HybridScmPath;
+use crate::config::ScmConfig;
+use crate::scheduler::FlashScheduler;
+use crate::simulation::ScmSummary;
 
-impl Simulation {
-    /// The SCM summary over a run of `simulated` seconds (None without SCM).
-    pub(super) fn scm_summary(&self, simulated: f64) -> Option<ScmSummary> {
-        let (scm, media) = (self.scm.as_ref()?, self.config.device.scm.as_ref()?);
-        let operations = self.scheduler.scm_counters();
-        let (bank_busy, channel_busy) = self.scheduler.scm_busy();
-        let (banks, channels) = self.scheduler.scm_resources();
+impl HybridScmPath {
+    /// The SCM summary over a run of `simulated` seconds (None without the SCM's config).
+    pub(super) fn summary(
+        &self,
+        media: Option<&ScmConfig>,
+        scheduler: &FlashScheduler,
+        simulated: f64,
+    ) -> Option<ScmSummary> {
+        let (scm, media) = (&self.scm, media?);
+        let operations = scheduler.scm_counters();
+        let (bank_busy, channel_busy) = scheduler.scm_busy();
+        let (banks, channels) = scheduler.scm_resources();
         let span_ns = simulated * 1e9;
         let utilisation =
             |busy: f64, servers: usize| if span_ns > 0.0 { busy / (span_ns * servers as f64) } else { 0.0 };

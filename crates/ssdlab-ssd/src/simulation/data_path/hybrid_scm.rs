@@ -1,5 +1,8 @@
-//! Serving host requests on a device with SCM (seed 001): the hybrid M-SCM/NAND SSD and the All
-//! S-SCM SSD. `crate::scm` decides where each page's sectors go; this file carries it out.
+//! The hybrid SCM/NAND data path (seed 001): SCM in front of the NAND path, for the hybrid
+//! M-SCM/NAND SSD and the All S-SCM SSD. `crate::scm` decides where each page's sectors go; this
+//! file carries it out, programming the NAND pages through the NAND path (`nand.rs`). It leaves out
+//! background eviction (the seed's emulator has none) and the middleware (the host page is the
+//! FTL's page here).
 //!
 //! A request is cut into page-sized pieces (the NAND page: `sectors_per_page` sectors of 512 B);
 //! each piece is a bit mask of the sectors it covers.
@@ -20,12 +23,12 @@
 //! and the oracle remembers which sector tags that program wrote. A read compares each sector's tag
 //! with the latest written; the final sweep checks every sector ever written.
 
-use super::Simulation;
+use super::nand::{whole_pages, NandPath};
 use crate::error::SimulationError;
 use crate::geometry::Lpn;
 use crate::host::PageSpan;
-use crate::scheduler::Waiter;
-use crate::scm::Route;
+use crate::scheduler::{FlashScheduler, Waiter};
+use crate::scm::{Route, ScmPlacement};
 use ssdlab_engine::SimTime;
 use ssdlab_workload::IoRequest;
 use std::collections::HashMap;
@@ -56,9 +59,25 @@ fn piece_mask(first_sector: u64, end_sector: u64, page: u64, sectors_per_page: u
     ones << from
 }
 
-impl Simulation {
+/// SCM in front of the NAND path: its placement and store, and what the oracle remembers of the
+/// NAND pages' sectors.
+pub(in crate::simulation) struct HybridScmPath {
+    pub(in crate::simulation) nand: NandPath,
+    pub(in crate::simulation) scm: ScmPlacement,
+    /// Physical SCM slots of the operation being started (scratch).
+    slots: Vec<u32>,
+    /// With the oracle: the sector tags of each NAND page's latest program.
+    nand_contents: Option<NandContents>,
+}
+
+impl HybridScmPath {
+    pub(super) fn new(nand: NandPath, scm: ScmPlacement) -> HybridScmPath {
+        let nand_contents = nand.oracle.is_some().then(NandContents::default);
+        HybridScmPath { nand, scm, slots: Vec::new(), nand_contents }
+    }
+
     fn sectors_per_page(&self) -> u64 {
-        self.page_bytes / crate::config::SCM_SECTOR_BYTES
+        self.nand.page_bytes / crate::config::SCM_SECTOR_BYTES
     }
 
     /// (first sector, end sector) of a request.
@@ -67,13 +86,14 @@ impl Simulation {
         (request.offset_bytes / sector, request.end_bytes().div_ceil(sector))
     }
 
-    /// Serves a read or write on a device with SCM (see the module).
-    pub(super) fn serve_with_scm(
+    /// Serves a read or write (see the module).
+    pub(super) fn serve(
         &mut self,
         request: &IoRequest,
         span: PageSpan,
         now: SimTime,
         slot: u32,
+        scheduler: &mut FlashScheduler,
     ) -> Result<(), SimulationError> {
         let (first_sector, end_sector) = Self::sector_range(request);
         let spp = self.sectors_per_page();
@@ -83,28 +103,30 @@ impl Simulation {
                 continue;
             }
             match request.op {
-                ssdlab_workload::IoOp::Read => self.read_piece(page as u32, mask, now, slot),
-                ssdlab_workload::IoOp::Write => self.write_piece(page as u32, mask, now, slot, request.origin_line)?,
-                // Deletes never come here (`serve` sends them to `serve_delete`).
+                ssdlab_workload::IoOp::Read => self.read_piece(page as u32, mask, now, slot, scheduler),
+                ssdlab_workload::IoOp::Write => {
+                    self.write_piece(page as u32, mask, now, slot, request.origin_line, scheduler)?
+                }
+                // Deletes never come here (`DataPath::delete` takes them).
                 ssdlab_workload::IoOp::Delete => {}
             }
         }
         Ok(())
     }
 
-    fn read_piece(&mut self, page: u32, mask: u64, now: SimTime, slot: u32) {
-        let Some(scm) = self.scm.as_mut() else { return };
+    fn read_piece(&mut self, page: u32, mask: u64, now: SimTime, slot: u32, scheduler: &mut FlashScheduler) {
+        let scm = &mut self.scm;
         let in_scm = scm.store.mask_of(page) & mask;
         let in_nand = mask & !in_scm;
-        let spp = self.page_bytes / crate::config::SCM_SECTOR_BYTES;
+        let spp = self.nand.page_bytes / crate::config::SCM_SECTOR_BYTES;
         if in_scm != 0 {
-            self.scm_slots.clear();
-            scm.store.slots_of(page, in_scm, &mut self.scm_slots);
+            self.slots.clear();
+            scm.store.slots_of(page, in_scm, &mut self.slots);
             scm.statistics.sectors_read_from_scm += in_scm.count_ones() as u64;
             scm.statistics.split_reads += (in_nand != 0) as u64;
-            if let Some(oracle) = self.oracle.as_mut() {
+            if let Some(oracle) = self.nand.oracle.as_mut() {
                 let mut bits = in_scm;
-                for &held in &self.scm_slots {
+                for &held in &self.slots {
                     let sector = bits.trailing_zeros() as u64;
                     bits &= bits - 1;
                     oracle.check(
@@ -114,20 +136,18 @@ impl Simulation {
                     );
                 }
             }
-            self.scheduler.scm_read(now, &self.scm_slots, Waiter::Request(slot));
+            scheduler.scm_read(now, &self.slots, Waiter::Request(slot));
         }
         if in_nand != 0 {
-            let physical = self.ftl.lookup(Lpn(page));
-            if let Some(scm) = self.scm.as_mut() {
-                scm.statistics.sectors_read_from_nand += physical.map_or(0, |_| in_nand.count_ones() as u64);
-            }
-            if self.oracle.is_some() {
-                let found = physical.map(|ppn| self.ftl.tag(ppn));
+            let physical = self.nand.ftl.lookup(Lpn(page));
+            self.scm.statistics.sectors_read_from_nand += physical.map_or(0, |_| in_nand.count_ones() as u64);
+            if self.nand.oracle.is_some() {
+                let found = physical.map(|ppn| self.nand.ftl.tag(ppn));
                 self.check_nand_sectors(page, in_nand, found, "host read (NAND)");
             }
             match physical {
-                Some(ppn) => self.read_page(ppn, now, Waiter::Request(slot)),
-                None => self.unmapped_page_reads += 1,
+                Some(ppn) => self.nand.read_page(scheduler, ppn, now, Waiter::Request(slot)),
+                None => self.nand.unmapped_page_reads += 1,
             }
         }
     }
@@ -135,7 +155,9 @@ impl Simulation {
     /// Checks the sectors `mask` of NAND page `page`, whose physical page holds page tag `found`.
     fn check_nand_sectors(&mut self, page: u32, mask: u64, found: Option<u32>, context: &str) {
         let spp = self.sectors_per_page();
-        let (Some(oracle), Some(contents)) = (self.oracle.as_mut(), self.nand_contents.as_ref()) else { return };
+        let (Some(oracle), Some(contents)) = (self.nand.oracle.as_mut(), self.nand_contents.as_ref()) else {
+            return;
+        };
         let remembered = contents.pages.get(&page);
         let mut bits = mask;
         while bits != 0 {
@@ -154,28 +176,31 @@ impl Simulation {
         }
     }
 
-    fn write_piece(&mut self, page: u32, mask: u64, now: SimTime, slot: u32, line: u64) -> Result<(), SimulationError> {
-        let Some(scm) = self.scm.as_mut() else { return Ok(()) };
-        match scm.route(page, mask) {
+    fn write_piece(
+        &mut self,
+        page: u32,
+        mask: u64,
+        now: SimTime,
+        slot: u32,
+        line: u64,
+        scheduler: &mut FlashScheduler,
+    ) -> Result<(), SimulationError> {
+        match self.scm.route(page, mask) {
             Route::Scm => {
                 // Room first. Evicting may take this very page (forced, when nothing else is left),
                 // after which all its sectors are new: the need is counted again, until no eviction
                 // is due or none can be made.
-                while let Some(target) =
-                    self.scm.as_ref().and_then(|scm| scm.eviction_target(scm.store.new_sectors(page, mask)))
-                {
-                    let free_before = self.scm.as_ref().map_or(0, |scm| scm.store.free_slots());
-                    self.evict_until(target, now, slot, line)?;
-                    if self.scm.as_ref().map_or(0, |scm| scm.store.free_slots()) == free_before {
+                while let Some(target) = self.scm.eviction_target(self.scm.store.new_sectors(page, mask)) {
+                    let free_before = self.scm.store.free_slots();
+                    self.evict_until(target, now, slot, line, scheduler)?;
+                    if self.scm.store.free_slots() == free_before {
                         break;
                     }
                 }
                 let spp = self.sectors_per_page();
-                let oracle = &mut self.oracle;
-                let Some(scm) = self.scm.as_mut() else { return Ok(()) };
                 // Tags are drawn in sector order, as the store writes the sectors.
                 let mut tags = [0u32; 64];
-                if let Some(oracle) = oracle.as_mut() {
+                if let Some(oracle) = self.nand.oracle.as_mut() {
                     let mut bits = mask;
                     while bits != 0 {
                         let sector = bits.trailing_zeros();
@@ -183,45 +208,51 @@ impl Simulation {
                         tags[sector as usize] = oracle.tag_write((page as u64 * spp + sector as u64) as u32);
                     }
                 }
-                self.scm_slots.clear();
-                scm.store.write(page, mask, |sector| tags[sector as usize], &mut self.scm_slots).map_err(|_| {
+                self.slots.clear();
+                let origin = &self.nand.origin;
+                self.scm.store.write(page, mask, |sector| tags[sector as usize], &mut self.slots).map_err(|_| {
                     SimulationError::Ftl {
-                        origin: format!("{}:{line}", self.origin),
+                        origin: format!("{origin}:{line}"),
                         source: crate::error::FtlError::OutOfSpace {
                             tier: "scm".into(),
                             detail: "no free SCM sector after eviction".into(),
                         },
                     }
                 })?;
-                self.scheduler.scm_write(now, &self.scm_slots, Waiter::Request(slot));
+                scheduler.scm_write(now, &self.slots, Waiter::Request(slot));
             }
             Route::Nand => {
-                scm.store.remove(page, mask);
-                self.program_nand_page(page, mask, 0, now, slot, line)?;
+                self.scm.store.remove(page, mask);
+                self.program_nand_page(page, mask, 0, now, slot, line, scheduler)?;
             }
         }
         Ok(())
     }
 
     /// Evicts pages from SCM until `target` slots are free (or nothing is left to evict).
-    fn evict_until(&mut self, target: u32, now: SimTime, slot: u32, line: u64) -> Result<(), SimulationError> {
+    fn evict_until(
+        &mut self,
+        target: u32,
+        now: SimTime,
+        slot: u32,
+        line: u64,
+        scheduler: &mut FlashScheduler,
+    ) -> Result<(), SimulationError> {
         loop {
-            let Some(scm) = self.scm.as_mut() else { return Ok(()) };
-            if scm.store.free_slots() >= target {
+            if self.scm.store.free_slots() >= target {
                 return Ok(());
             }
-            let Some((page, mask, forced)) = scm.next_victim() else { return Ok(()) };
-            scm.evicted(mask, forced);
-            self.program_nand_page(page, 0, mask, now, slot, line)?;
-            if let Some(scm) = self.scm.as_mut() {
-                scm.store.remove(page, mask);
-            }
+            let Some((page, mask, forced)) = self.scm.next_victim() else { return Ok(()) };
+            self.scm.evicted(mask, forced);
+            self.program_nand_page(page, 0, mask, now, slot, line, scheduler)?;
+            self.scm.store.remove(page, mask);
         }
     }
 
     /// Programs NAND page `page` with the host's new sectors `host_mask` and the SCM sectors
     /// `scm_mask` (read from SCM), merged with the old NAND page when together they do not cover the
     /// page; request `slot` waits for it.
+    #[allow(clippy::too_many_arguments)]
     fn program_nand_page(
         &mut self,
         page: u32,
@@ -230,32 +261,30 @@ impl Simulation {
         now: SimTime,
         slot: u32,
         line: u64,
+        scheduler: &mut FlashScheduler,
     ) -> Result<(), SimulationError> {
         let spp = self.sectors_per_page();
         let full = u64::MAX >> (64 - spp);
         let covered = host_mask | scm_mask;
-        let old = if covered != full { self.ftl.lookup(Lpn(page)) } else { None };
-        self.scm_slots.clear();
-        if let Some(scm) = self.scm.as_ref() {
-            scm.store.slots_of(page, scm_mask, &mut self.scm_slots);
-        }
+        let nand = &mut self.nand;
+        let old = if covered != full { nand.ftl.lookup(Lpn(page)) } else { None };
+        self.slots.clear();
+        self.scm.store.slots_of(page, scm_mask, &mut self.slots);
         // The oracle: the sector tags this program writes (new host data, SCM data, old NAND data).
         let mut page_tag = 0;
-        if let (Some(oracle), Some(contents), Some(scm)) =
-            (self.oracle.as_mut(), self.nand_contents.as_mut(), self.scm.as_ref())
-        {
+        if let (Some(oracle), Some(contents)) = (nand.oracle.as_mut(), self.nand_contents.as_mut()) {
             let old_sectors = old.and_then(|ppn| {
-                let old_tag = self.ftl.tag(ppn);
+                let old_tag = nand.ftl.tag(ppn);
                 contents.pages.get(&page).filter(|(tag, _)| *tag == old_tag).map(|(_, sectors)| sectors.clone())
             });
             let mut sectors = vec![0u32; spp as usize].into_boxed_slice();
-            let mut scm_slots = self.scm_slots.iter();
+            let mut scm_slots = self.slots.iter();
             for (sector, value) in sectors.iter_mut().enumerate() {
                 let bit = 1u64 << sector;
                 *value = if host_mask & bit != 0 {
                     oracle.tag_write((page as u64 * spp + sector as u64) as u32)
                 } else if scm_mask & bit != 0 {
-                    scm_slots.next().map_or(0, |&held| scm.store.tag_of_slot(held))
+                    scm_slots.next().map_or(0, |&held| self.scm.store.tag_of_slot(held))
                 } else {
                     old_sectors.as_ref().map_or(0, |old| old[sector])
                 };
@@ -263,43 +292,49 @@ impl Simulation {
             page_tag = contents.next_tag();
             contents.pages.insert(page, (page_tag, sectors));
         }
-        self.ops.clear();
-        let ppn = self
+        nand.ops.clear();
+        let ppn = nand
             .ftl
-            .write(Lpn(page), now.0, page_tag, &mut self.ops)
-            .map_err(|source| SimulationError::Ftl { origin: format!("{}:{line}", self.origin), source })?;
-        if !self.ops.is_empty() {
-            self.scheduler.garbage_collection(now, &self.ops);
+            .write(Lpn(page), now.0, page_tag, &mut nand.ops)
+            .map_err(|source| SimulationError::Ftl { origin: format!("{}:{line}", nand.origin), source })?;
+        if !nand.ops.is_empty() {
+            scheduler.garbage_collection(now, &nand.ops);
         }
-        let group = self.scheduler.open_write_group(slot, now);
+        let group = scheduler.open_write_group(slot, now);
         if let Some(old) = old {
-            self.read_page(old, now, Waiter::WriteGroup(group));
-            if let Some(scm) = self.scm.as_mut() {
-                scm.statistics.merge_reads += 1;
-            }
+            nand.read_page(scheduler, old, now, Waiter::WriteGroup(group));
+            self.scm.statistics.merge_reads += 1;
             if host_mask != 0 {
-                self.read_modify_writes += 1;
+                nand.read_modify_writes += 1;
             }
         }
-        if !self.scm_slots.is_empty() {
-            self.scheduler.scm_read(now, &self.scm_slots, Waiter::WriteGroup(group));
+        if !self.slots.is_empty() {
+            scheduler.scm_read(now, &self.slots, Waiter::WriteGroup(group));
         }
-        Self::close_program_group(&mut self.scheduler, &self.ftl, group, now, std::slice::from_ref(&ppn));
+        NandPath::close_program_group(scheduler, &nand.ftl, group, now, std::slice::from_ref(&ppn));
         Ok(())
     }
 
-    /// Deletes whole page `page` on a device with SCM: its SCM sectors and its NAND page.
-    pub(super) fn delete_scm_page(&mut self, page: u32) -> bool {
-        let spp = self.sectors_per_page();
-        if let Some(scm) = self.scm.as_mut() {
-            let full = scm.full_mask();
-            scm.store.remove(page, full);
+    /// A delete: whole pages of the range lose their SCM sectors and their NAND page.
+    #[cold]
+    pub(super) fn delete(&mut self, span: PageSpan) {
+        self.nand.deletes.requests += 1;
+        for page in whole_pages(span).into_iter().flatten() {
+            self.nand.deletes.pages += 1;
+            self.nand.deletes.pages_trimmed += self.delete_page(page as u32) as u64;
         }
-        let trimmed = self.ftl.trim(Lpn(page));
+    }
+
+    /// Deletes whole page `page`: its SCM sectors and its NAND page.
+    pub(super) fn delete_page(&mut self, page: u32) -> bool {
+        let spp = self.sectors_per_page();
+        let full = self.scm.full_mask();
+        self.scm.store.remove(page, full);
+        let trimmed = self.nand.ftl.trim(Lpn(page));
         if let Some(contents) = self.nand_contents.as_mut() {
             contents.pages.remove(&page);
         }
-        if let Some(oracle) = self.oracle.as_mut() {
+        if let Some(oracle) = self.nand.oracle.as_mut() {
             for sector in 0..spp {
                 oracle.delete((page as u64 * spp + sector) as u32);
             }
@@ -307,24 +342,23 @@ impl Simulation {
         trimmed
     }
 
-    /// Preconditioning on a device with SCM: page `page` written whole, untimed: to the NAND on the
-    /// hybrid (data starts there), to SCM on the All S-SCM SSD.
-    pub(super) fn untimed_scm_write(&mut self, page: u32) -> Result<(), SimulationError> {
-        let only = self.scm.as_ref().is_some_and(|scm| scm.is_scm_only());
-        if only {
-            let spp = self.sectors_per_page();
-            let Some(scm) = self.scm.as_mut() else { return Ok(()) };
-            let full = scm.full_mask();
+    /// Preconditioning: page `page` written whole, untimed: to the NAND on the hybrid (data starts
+    /// there), to SCM on the All S-SCM SSD.
+    pub(super) fn untimed_write(&mut self, page: u32) -> Result<(), SimulationError> {
+        let spp = self.sectors_per_page();
+        if self.scm.is_scm_only() {
+            let full = self.scm.full_mask();
             let mut tags = [0u32; 64];
-            if let Some(oracle) = self.oracle.as_mut() {
+            if let Some(oracle) = self.nand.oracle.as_mut() {
                 for sector in 0..spp {
                     tags[sector as usize] = oracle.tag_write((page as u64 * spp + sector) as u32);
                 }
             }
-            self.scm_slots.clear();
-            return scm.store.write(page, full, |sector| tags[sector as usize], &mut self.scm_slots).map_err(|_| {
+            self.slots.clear();
+            let origin = &self.nand.origin;
+            return self.scm.store.write(page, full, |sector| tags[sector as usize], &mut self.slots).map_err(|_| {
                 SimulationError::Ftl {
-                    origin: format!("{} (preconditioning)", self.origin),
+                    origin: format!("{origin} (preconditioning)"),
                     source: crate::error::FtlError::OutOfSpace {
                         tier: "scm".into(),
                         detail: "the footprint does not fit the SCM".into(),
@@ -332,30 +366,35 @@ impl Simulation {
                 }
             });
         }
-        let full = u64::MAX >> (64 - self.sectors_per_page());
-        if let Some(scm) = self.scm.as_mut() {
-            scm.store.remove(page, full);
-        }
+        let full = u64::MAX >> (64 - spp);
+        self.scm.store.remove(page, full);
         // Untimed: the flash work is not booked (the scheduler is not involved).
-        let spp = self.sectors_per_page();
+        let nand = &mut self.nand;
         let mut page_tag = 0;
-        if let (Some(oracle), Some(contents)) = (self.oracle.as_mut(), self.nand_contents.as_mut()) {
+        if let (Some(oracle), Some(contents)) = (nand.oracle.as_mut(), self.nand_contents.as_mut()) {
             let sectors: Box<[u32]> =
                 (0..spp).map(|sector| oracle.tag_write((page as u64 * spp + sector) as u32)).collect();
             page_tag = contents.next_tag();
             contents.pages.insert(page, (page_tag, sectors));
         }
-        self.ops.clear();
-        self.ftl
-            .write(Lpn(page), 0, page_tag, &mut self.ops)
-            .map_err(|source| SimulationError::Ftl { origin: format!("{} (preconditioning)", self.origin), source })?;
+        nand.ops.clear();
+        nand.ftl
+            .write(Lpn(page), 0, page_tag, &mut nand.ops)
+            .map_err(|source| SimulationError::Ftl { origin: format!("{} (preconditioning)", nand.origin), source })?;
         Ok(())
     }
 
-    /// The oracle's final sweep on a device with SCM: every sector written (or deleted) is read back
-    /// from where it lives. Returns the sectors checked.
-    pub(super) fn scm_final_sweep(&mut self) -> u64 {
-        let Some(oracle) = self.oracle.as_ref() else { return 0 };
+    /// The oracle's end of run: every sector written (or deleted) is read back from where it lives,
+    /// then the NAND path's checks (its invariants; the sectors were its pages). Returns the sectors
+    /// checked, or the first mismatch.
+    pub(super) fn finish_oracle(&mut self) -> Result<u64, SimulationError> {
+        let checked = self.sweep_sectors();
+        Ok(checked + self.nand.finish_oracle(false)?)
+    }
+
+    /// Every sector written (or deleted) read back (see `finish_oracle`). Returns the sectors checked.
+    fn sweep_sectors(&mut self) -> u64 {
+        let Some(oracle) = self.nand.oracle.as_ref() else { return 0 };
         let mut sectors: Vec<u32> = oracle
             .expected
             .keys()
@@ -368,24 +407,22 @@ impl Simulation {
         for sector in sectors {
             let page = (sector as u64 / spp) as u32;
             let bit = 1u64 << (sector as u64 % spp);
-            let in_scm = self.scm.as_ref().is_some_and(|scm| scm.store.mask_of(page) & bit != 0);
+            let in_scm = self.scm.store.mask_of(page) & bit != 0;
             if in_scm {
                 let mut held = Vec::with_capacity(1);
-                if let Some(scm) = self.scm.as_ref() {
-                    scm.store.slots_of(page, bit, &mut held);
-                    let tag = held.first().map(|&slot| scm.store.tag_of_slot(slot));
-                    if let Some(oracle) = self.oracle.as_mut() {
-                        oracle.check(sector, tag, "final sweep (SCM)");
-                    }
+                self.scm.store.slots_of(page, bit, &mut held);
+                let tag = held.first().map(|&slot| self.scm.store.tag_of_slot(slot));
+                if let Some(oracle) = self.nand.oracle.as_mut() {
+                    oracle.check(sector, tag, "final sweep (SCM)");
                 }
             } else {
-                let found = self.ftl.lookup(Lpn(page)).map(|ppn| self.ftl.tag(ppn));
+                let found = self.nand.ftl.lookup(Lpn(page)).map(|ppn| self.nand.ftl.tag(ppn));
                 self.check_nand_sectors(page, bit, found, "final sweep (NAND)");
             }
             checked += 1;
         }
-        if let (Some(scm), Some(oracle)) = (self.scm.as_ref(), self.oracle.as_mut()) {
-            if let Err(message) = scm.store.check_invariants() {
+        if let Some(oracle) = self.nand.oracle.as_mut() {
+            if let Err(message) = self.scm.store.check_invariants() {
                 oracle.mismatches += 1;
                 oracle.first_mismatch.get_or_insert(format!("SCM store invariant: {message}"));
             }

@@ -1,0 +1,258 @@
+//! The data path: the request path below the host queue, one value with one interface. The replay
+//! loop hands it each request a page span at a time (read, write, delete), with the scheduler to
+//! book flash work on; the path owns its state (FTL, middleware, read strategy, oracle, SCM, ...)
+//! and its part of the result.
+//!
+//! The variants: `Nand` (`nand.rs`: middleware -> FTL with its placement and tiers -> flash work)
+//! and `HybridScm` (`hybrid_scm.rs`: seed 001's SCM in front of the NAND path). Dispatch is one
+//! enum match per request (no dynamic dispatch on the per-page path). A new stage (a DRAM cache in
+//! front of the FTL, say) is a new file holding its struct (around a `NandPath`, as the hybrid does),
+//! a variant here and one line in [`build`]. What the path leaves out: host queueing and latency
+//! (the loop's), timing (the scheduler's), device events (`events.rs`, which the NAND path calls
+//! when a write's GC wears a chip to its trigger).
+
+mod hybrid_scm;
+mod hybrid_scm_result;
+mod nand;
+
+pub(super) use hybrid_scm::HybridScmPath;
+pub(super) use nand::NandPath;
+
+use super::dead_data::DeadData;
+use super::oracle::Oracle;
+use super::scm_sizing;
+use super::ScmSummary;
+use crate::config::{DeleteTarget, MiddlewareKind, ReadStrategyKind, SimulationConfig};
+use crate::device_events::DeviceEvents;
+use crate::device_layout::DeviceLayout;
+use crate::error::SimulationError;
+use crate::ftl::Ftl;
+use crate::geometry::Lpn;
+use crate::host::workload_class::WorkloadClassifier;
+use crate::host::PageSpan;
+use crate::read_path::{self, ReadContext, ReadPlan};
+use crate::retention::RetentionClock;
+use crate::scheduler::{FlashScheduler, PlaneGroup};
+use crate::simulation::DeleteSummary;
+use ssdlab_engine::random::derive_seed;
+use ssdlab_engine::SimTime;
+use ssdlab_workload::IoRequest;
+
+/// The request path below the host queue (see the module).
+// One per run: the variants' sizes do not matter, and unboxed they are one indirection closer.
+#[allow(clippy::large_enum_variant)]
+pub(super) enum DataPath {
+    Nand(NandPath),
+    HybridScm(HybridScmPath),
+}
+
+/// What the builder has made before the data path: the FTL (built with the layout), and the sizes
+/// the path needs.
+pub(super) struct PathParts<'a> {
+    pub config: &'a SimulationConfig,
+    pub layout: &'a DeviceLayout,
+    pub ftl: Ftl,
+    pub retention: RetentionClock,
+    pub logical_pages: u64,
+    pub ftl_logical_pages: u64,
+    pub origin: &'a str,
+}
+
+/// Builds the data path a config asks for: the NAND path, with SCM in front of it when the device
+/// has SCM. (A new stage: one line here.)
+pub(super) fn build(parts: PathParts<'_>) -> Result<DataPath, SimulationError> {
+    let config = parts.config;
+    let keep_tags = config.verification.integrity_oracle;
+    let scm = scm_sizing::build(config, parts.layout, parts.logical_pages, keep_tags)?;
+    let nand = build_nand(parts);
+    Ok(match scm {
+        Some(scm) => DataPath::HybridScm(HybridScmPath::new(nand, scm)),
+        None => DataPath::Nand(nand),
+    })
+}
+
+fn build_nand(parts: PathParts<'_>) -> NandPath {
+    let PathParts { config, layout, ftl, retention, logical_pages, ftl_logical_pages, origin } = parts;
+    let keep_tags = config.verification.integrity_oracle;
+    let workload_class = matches!(config.read_path.strategy, ReadStrategyKind::Conventional | ReadStrategyKind::AoaEcc)
+        .then(|| WorkloadClassifier::new(&config.read_path.workload_class, &retention, logical_pages));
+    let middleware =
+        crate::middleware::build(&config.middleware, ftl_logical_pages, derive_seed(config.seed, "middleware"));
+    let mut read_strategy = read_path::build(&config.read_path, derive_seed(config.seed, "read_path"));
+    // A strategy that ignores the context plans every read the same way: plan once.
+    let fixed_read_plan = (!read_strategy.uses_context()).then(|| read_strategy.plan(&ReadContext::default()));
+    NandPath {
+        layout: layout.clone(),
+        ftl,
+        middleware,
+        read_strategy,
+        plain_reads: fixed_read_plan.as_ref().is_some_and(ReadPlan::is_plain_hard_read)
+            && config.read_path.interleave_groups.is_empty(),
+        fixed_read_plan,
+        multi_plane: config.device.tiers().iter().all(|tier| tier.nand.multi_plane),
+        oracle: keep_tags.then(Oracle::new),
+        dead_data: (config.host.delete_target != DeleteTarget::Ftl
+            || config.middleware.kind == MiddlewareKind::LbaScrambler)
+            .then(|| DeadData::new(ftl_logical_pages)),
+        workload_class,
+        interleave_group_pages: config.read_path.interleave_groups.first().map_or(1, |group| group.len() as u64),
+        interleave_padding_pages: 0,
+        delete_target: config.host.delete_target,
+        page_bytes: config.device.page_size_bytes() as u64,
+        origin: origin.to_string(),
+        request_index: 0,
+        ops: Vec::with_capacity(1024),
+        program_group: PlaneGroup::default(),
+        read_group: PlaneGroup::default(),
+        unmapped_page_reads: 0,
+        deletes: DeleteSummary {
+            target: serde_json::to_value(config.host.delete_target)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default(),
+            ..Default::default()
+        },
+        read_modify_writes: 0,
+    }
+}
+
+impl DataPath {
+    /// The NAND path (every variant has one).
+    #[inline]
+    pub(super) fn nand(&self) -> &NandPath {
+        match self {
+            DataPath::Nand(nand) => nand,
+            DataPath::HybridScm(hybrid) => &hybrid.nand,
+        }
+    }
+
+    #[inline]
+    pub(super) fn nand_mut(&mut self) -> &mut NandPath {
+        match self {
+            DataPath::Nand(nand) => nand,
+            DataPath::HybridScm(hybrid) => &mut hybrid.nand,
+        }
+    }
+
+    /// A host read of `span` (request number `request_index`, device-queue slot `slot`) issued at `now`.
+    #[inline]
+    pub(super) fn read(
+        &mut self,
+        request: &IoRequest,
+        span: PageSpan,
+        now: SimTime,
+        slot: u32,
+        request_index: u64,
+        scheduler: &mut FlashScheduler,
+    ) -> Result<(), SimulationError> {
+        match self {
+            DataPath::Nand(nand) => {
+                nand.begin(request, span, request_index);
+                nand.read(span, now, slot, scheduler);
+                Ok(())
+            }
+            DataPath::HybridScm(hybrid) => {
+                hybrid.nand.begin(request, span, request_index);
+                hybrid.serve(request, span, now, slot, scheduler)
+            }
+        }
+    }
+
+    /// A host write of `span`; wear-triggered device events fire during it (see `events.rs`).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn write(
+        &mut self,
+        request: &IoRequest,
+        span: PageSpan,
+        now: SimTime,
+        slot: u32,
+        request_index: u64,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(), SimulationError> {
+        match self {
+            DataPath::Nand(nand) => {
+                nand.begin(request, span, request_index);
+                nand.write(span, now, slot, request, scheduler, events)
+            }
+            DataPath::HybridScm(hybrid) => {
+                hybrid.nand.begin(request, span, request_index);
+                hybrid.serve(request, span, now, slot, scheduler)
+            }
+        }
+    }
+
+    /// A host delete of `span` (no flash work).
+    #[cold]
+    pub(super) fn delete(&mut self, span: PageSpan) {
+        match self {
+            DataPath::Nand(nand) => nand.delete(span),
+            DataPath::HybridScm(hybrid) => hybrid.delete(span),
+        }
+    }
+
+    /// Deletes one whole host page (an aged drive's deletes); returns whether the FTL trimmed it.
+    pub(super) fn delete_page(&mut self, host: Lpn) -> bool {
+        match self {
+            DataPath::Nand(nand) => nand.delete_page(host),
+            DataPath::HybridScm(hybrid) => hybrid.delete_page(host.0),
+        }
+    }
+
+    /// Preconditioning: host page `page` written whole, untimed.
+    pub(super) fn untimed_write(&mut self, page: u32) -> Result<(), SimulationError> {
+        match self {
+            DataPath::Nand(nand) => nand.untimed_write(page),
+            DataPath::HybridScm(hybrid) => hybrid.untimed_write(page),
+        }
+    }
+
+    /// The loop's lookahead: the mapping entry of the request after next.
+    #[inline]
+    pub(super) fn prefetch_mapping(&self, page: Lpn) {
+        self.nand().prefetch_mapping(page)
+    }
+
+    /// The loop's lookahead: what the next request's writes will overwrite.
+    #[inline]
+    pub(super) fn prefetch_overwrites(&self, span: PageSpan) {
+        self.nand().prefetch_overwrites(span)
+    }
+
+    /// The integrity oracle's end of run; returns the pages (sectors, with SCM) checked.
+    pub(super) fn finish_oracle(&mut self) -> Result<u64, SimulationError> {
+        match self {
+            DataPath::Nand(nand) => nand.finish_oracle(true),
+            DataPath::HybridScm(hybrid) => hybrid.finish_oracle(),
+        }
+    }
+
+    /// The SCM's part of the result (None without SCM).
+    pub(super) fn scm_summary(
+        &self,
+        config: &SimulationConfig,
+        scheduler: &FlashScheduler,
+        simulated: f64,
+    ) -> Option<ScmSummary> {
+        match self {
+            DataPath::Nand(_) => None,
+            DataPath::HybridScm(hybrid) => hybrid.summary(config.device.scm.as_ref(), scheduler, simulated),
+        }
+    }
+
+    /// True on the All S-SCM SSD (no NAND in use).
+    pub(super) fn scm_only(&self) -> bool {
+        matches!(self, DataPath::HybridScm(hybrid) if hybrid.scm.is_scm_only())
+    }
+
+    /// The memory the path's models take (FTL, middleware, SCM).
+    pub(super) fn memory_bytes(&self) -> u64 {
+        let nand = self.nand();
+        let scm = match self {
+            DataPath::Nand(_) => 0,
+            DataPath::HybridScm(hybrid) => hybrid.scm.memory_bytes(),
+        };
+        nand.ftl.memory_bytes() + nand.middleware.memory_bytes() + scm
+    }
+}

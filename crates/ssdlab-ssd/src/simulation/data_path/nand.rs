@@ -1,0 +1,355 @@
+//! The NAND data path: host pages through the middleware (which logical page the FTL sees) and the
+//! FTL (mapping, GC, placement over the tiers) to flash work booked on the scheduler, with the read
+//! strategy planning each read.
+//!
+//! Per page span: a read looks each page up and reads it (plain reads of one die's planes gathered
+//! into multi-plane reads); a write programs each page (a partial page that holds data is read
+//! first: a read-modify-write), pages on one die's planes gathered into one program group, and books
+//! the GC the FTL decided meanwhile; a delete goes where `host.delete_target` says. It also keeps the
+//! page-granularity integrity oracle, the dead-data accounting, the workload classifier (seed 000)
+//! and the interleaving padding count. It leaves out any stage in front of the FTL (SCM: see
+//! `hybrid_scm.rs`) and the timing itself (the scheduler's).
+
+use crate::config::DeleteTarget;
+use crate::device_events::DeviceEvents;
+use crate::device_layout::DeviceLayout;
+use crate::error::SimulationError;
+use crate::flash_op::FlashOp;
+use crate::ftl::Ftl;
+use crate::geometry::{Lpn, Ppn};
+use crate::host::workload_class::WorkloadClassifier;
+use crate::host::PageSpan;
+use crate::middleware::Middleware;
+use crate::read_path::{ReadContext, ReadPlan, ReadStrategy};
+use crate::scheduler::{FlashScheduler, PlaneGroup, Waiter};
+use crate::simulation::dead_data::DeadData;
+use crate::simulation::events::EventWork;
+use crate::simulation::oracle::Oracle;
+use crate::simulation::DeleteSummary;
+use ssdlab_engine::SimTime;
+use ssdlab_workload::{IoOp, IoRequest};
+
+/// The NAND side of the device and what it counts.
+pub(in crate::simulation) struct NandPath {
+    pub(in crate::simulation) layout: DeviceLayout,
+    pub(in crate::simulation) ftl: Ftl,
+    pub(in crate::simulation) middleware: Box<dyn Middleware>,
+    pub(in crate::simulation) read_strategy: Box<dyn ReadStrategy>,
+    /// The plan of every read when the strategy does not look at the context.
+    pub(in crate::simulation) fixed_read_plan: Option<ReadPlan>,
+    /// True when that fixed plan is one plain hard read (sense, transfer, decode): the hot path.
+    pub(in crate::simulation) plain_reads: bool,
+    /// Every tier's dies take multi-plane programs and reads.
+    pub(in crate::simulation) multi_plane: bool,
+    pub(in crate::simulation) oracle: Option<Oracle>,
+    /// Dead data the FTL still holds (runs where deletes stop above the FTL or a middleware moves pages).
+    pub(in crate::simulation) dead_data: Option<DeadData>,
+    /// The workload class the controller sees (seed 000's policies only).
+    pub(in crate::simulation) workload_class: Option<WorkloadClassifier>,
+    /// Data placement interleaving: pages per group (1: none), and the pages host writes were
+    /// padded with to fill whole groups.
+    pub(in crate::simulation) interleave_group_pages: u64,
+    pub(in crate::simulation) interleave_padding_pages: u64,
+    /// Where a delete goes (`host.delete_target`).
+    pub(in crate::simulation) delete_target: DeleteTarget,
+    pub(in crate::simulation) page_bytes: u64,
+    /// The workload's origin, for error messages.
+    pub(in crate::simulation) origin: String,
+    /// The number of the request being served (the read strategy's context).
+    pub(in crate::simulation) request_index: u64,
+    /// Scratch: the GC and other operations the FTL decided for one write.
+    pub(in crate::simulation) ops: Vec<FlashOp>,
+    pub(in crate::simulation) program_group: PlaneGroup,
+    /// Pages of a multi-plane read being gathered (see `read`).
+    pub(in crate::simulation) read_group: PlaneGroup,
+    pub(in crate::simulation) unmapped_page_reads: u64,
+    pub(in crate::simulation) deletes: DeleteSummary,
+    pub(in crate::simulation) read_modify_writes: u64,
+}
+
+/// The whole pages of a delete's span (a partial page still holds data of the rest of its page).
+pub(super) fn whole_pages(span: PageSpan) -> Option<std::ops::RangeInclusive<u64>> {
+    let first = span.first + span.first_partial as u64;
+    let last = if span.last_partial { span.last.checked_sub(1) } else { Some(span.last) };
+    last.filter(|&last| last >= first).map(|last| first..=last)
+}
+
+impl NandPath {
+    /// What every read or write does first: notes the request's number and shows it to the
+    /// workload classifier.
+    #[inline]
+    pub(super) fn begin(&mut self, request: &IoRequest, span: PageSpan, request_index: u64) {
+        self.request_index = request_index;
+        if let Some(classifier) = self.workload_class.as_mut() {
+            // On the workload's own timeline (its arrival times): in closed loop the issue times say
+            // how fast the device is, not how often the workload rewrites its data.
+            classifier.observe(request.arrival.0, request.op == IoOp::Write, span.first, span.last - span.first + 1);
+        }
+    }
+
+    /// Prefetches the mapping entry of host page `page` (see `replay`).
+    #[inline]
+    pub(super) fn prefetch_mapping(&self, page: Lpn) {
+        if let Some(target) = self.middleware.read_target(page) {
+            self.ftl.prefetch_mapping(target);
+        }
+    }
+
+    /// Prefetches what a write of `span` will touch with its overwrites (see `replay`).
+    pub(super) fn prefetch_overwrites(&self, span: PageSpan) {
+        for page in span.first..=span.last.min(span.first + 31) {
+            if let Some(target) = self.middleware.read_target(Lpn(page as u32)) {
+                self.ftl.prefetch_overwrite(target);
+            }
+        }
+    }
+
+    /// Closes a host write's program group: held for GC when a plane of it holds writes. (Takes the
+    /// two parts it needs, so callers can pass pages they hold in another field.)
+    #[inline]
+    pub(in crate::simulation) fn close_program_group(
+        scheduler: &mut FlashScheduler,
+        ftl: &Ftl,
+        id: u32,
+        now: SimTime,
+        pages: &[Ppn],
+    ) {
+        if scheduler.gates_writes() {
+            scheduler
+                .close_write_group_gated(id, now, pages, |plane| ftl.free_blocks(crate::geometry::PlaneIndex(plane)));
+        } else {
+            scheduler.close_write_group(id, now, pages);
+        }
+    }
+
+    #[inline]
+    pub(super) fn read_page(&mut self, scheduler: &mut FlashScheduler, ppn: Ppn, now: SimTime, waiter: Waiter) {
+        if self.plain_reads {
+            return scheduler.read_plain(now, std::slice::from_ref(&ppn), waiter);
+        }
+        self.read_page_planned(scheduler, ppn, now, waiter)
+    }
+
+    #[inline(never)]
+    fn read_page_planned(&mut self, scheduler: &mut FlashScheduler, ppn: Ppn, now: SimTime, waiter: Waiter) {
+        if let Some(plan) = &self.fixed_read_plan {
+            let plan: ReadPlan = *plan;
+            return scheduler.read(now, ppn, &plan, waiter);
+        }
+        let block = self.ftl.block_of_page(ppn);
+        let programmed_ms = self.ftl.program_time_ms(ppn) as u64;
+        let context = ReadContext {
+            pe_cycles: block.erase_count,
+            retention_ns: now.0.saturating_sub(programmed_ms * 1_000_000),
+            chip: self.layout.chip_of_die(self.layout.die_of(ppn)),
+            block: self.ftl.global_block_of(ppn).0,
+            page_type: self.layout.page_type(ppn),
+            die_idle: scheduler.die_idle_at(ppn, now),
+            age_hours: self.ftl.data_age_hours(ppn, now.0),
+            workload_hot: self
+                .workload_class
+                .as_ref()
+                .is_some_and(|classifier| crate::host::workload_class::is_hot(classifier.class())),
+            request: self.request_index,
+        };
+        let plan = self.read_strategy.plan(&context);
+        scheduler.read(now, ppn, &plan, waiter)
+    }
+
+    /// A delete: no flash work (it completes when issued); whole pages of the range are deleted
+    /// where `host.delete_target` says.
+    #[cold]
+    pub(super) fn delete(&mut self, span: PageSpan) {
+        self.deletes.requests += 1;
+        for page in whole_pages(span).into_iter().flatten() {
+            self.deletes.pages += 1;
+            self.deletes.pages_trimmed += self.delete_page(Lpn(page as u32)) as u64;
+        }
+    }
+
+    /// Deletes one host page where `host.delete_target` says; returns whether the FTL trimmed it.
+    pub(super) fn delete_page(&mut self, host: Lpn) -> bool {
+        let mut trimmed = false;
+        let target = self.middleware.read_target(host);
+        match self.delete_target {
+            DeleteTarget::None => {}
+            DeleteTarget::Middleware => self.middleware.delete(host, &self.ftl),
+            DeleteTarget::Ftl => {
+                if let Some(target) = target {
+                    trimmed = self.ftl.trim(target);
+                }
+                self.middleware.delete(host, &self.ftl);
+            }
+        }
+        if let (Some(dead), Some(target)) = (self.dead_data.as_mut(), target) {
+            // Above the FTL the data is gone; the FTL holds it unless it was trimmed.
+            if trimmed {
+                dead.rewritten(target);
+            } else if self.ftl.lookup(target).is_some() {
+                dead.died(target);
+            }
+        }
+        if let Some(oracle) = self.oracle.as_mut() {
+            oracle.delete(host.0);
+        }
+        trimmed
+    }
+
+    pub(super) fn read(&mut self, span: PageSpan, now: SimTime, slot: u32, scheduler: &mut FlashScheduler) {
+        let waiter = Waiter::Request(slot);
+        // Plain reads of consecutive pages on one die, in different planes, are sensed together
+        // (a multi-plane read) when the device supports multi-plane operations; reads with a
+        // read-path strategy in play are planned page by page.
+        let group_reads = self.plain_reads && self.multi_plane;
+        self.read_group.clear();
+        for page in span.first..=span.last {
+            let host = Lpn(page as u32);
+            let physical = self.middleware.read_target(host).and_then(|target| self.ftl.lookup(target));
+            if let Some(oracle) = self.oracle.as_mut() {
+                oracle.check(host.0, physical.map(|ppn| self.ftl.tag(ppn)), "host read");
+            }
+            match physical {
+                Some(ppn) if group_reads => {
+                    let (die, plane) = self.layout.die_and_plane_of(ppn);
+                    if !self.read_group.add(die, plane, ppn) {
+                        scheduler.read_plain(now, self.read_group.pages(), waiter);
+                        self.read_group.clear();
+                        self.read_group.add(die, plane, ppn);
+                    }
+                }
+                Some(ppn) => self.read_page(scheduler, ppn, now, waiter),
+                None => self.unmapped_page_reads += 1,
+            }
+        }
+        if !self.read_group.is_empty() {
+            scheduler.read_plain(now, self.read_group.pages(), waiter);
+        }
+    }
+
+    /// Interleaved codewords fill whole groups of pages: a write of fewer is padded (counted).
+    #[inline(never)]
+    fn pad_to_interleave_group(&mut self, pages: u64) {
+        let group = self.interleave_group_pages;
+        self.interleave_padding_pages += (group - pages % group) % group;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn write(
+        &mut self,
+        span: PageSpan,
+        now: SimTime,
+        slot: u32,
+        request: &IoRequest,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(), SimulationError> {
+        let multi_plane = self.multi_plane;
+        if self.interleave_group_pages > 1 {
+            self.pad_to_interleave_group(span.pages());
+        }
+        let tracking_dead_data = self.dead_data.is_some();
+        let mut group: Option<u32> = None;
+        self.program_group.clear();
+        for page in span.first..=span.last {
+            let host = Lpn(page as u32);
+            // A partial page that holds data is read first (read-modify-write); its program group
+            // waits for that read.
+            let old = if span.is_partial(page) {
+                self.middleware.read_target(host).and_then(|target| self.ftl.lookup(target))
+            } else {
+                None
+            };
+            let before = if tracking_dead_data { self.middleware.read_target(host) } else { None };
+            let target = self.middleware.write_target(host, &self.ftl, now.0);
+            let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(host.0));
+            self.ops.clear();
+            let ppn = self.ftl.write(target, now.0, tag, &mut self.ops).map_err(|source| SimulationError::Ftl {
+                origin: format!("{}:{}", self.origin, request.origin_line),
+                source,
+            })?;
+            if tracking_dead_data {
+                if let Some(dead) = self.dead_data.as_mut() {
+                    dead.track_write(before, target, &self.ops, &self.ftl);
+                }
+            }
+            if !self.ftl.foreground_ops().is_empty() {
+                // A block-modify-write: the request completes when the block's pages are rewritten.
+                scheduler.foreground_copies(now, self.ftl.foreground_ops(), Waiter::Request(slot));
+            }
+            if !self.ops.is_empty() {
+                scheduler.garbage_collection(now, &self.ops);
+                if events.wear_pending() {
+                    EventWork { nand: self, scheduler, events }.check_wear_events(now)?;
+                }
+            }
+            let (die, plane) = self.layout.die_and_plane_of(ppn);
+            // Without multi-plane operations every page is its own group.
+            if (!multi_plane && !self.program_group.is_empty()) || !self.program_group.add(die, plane, ppn) {
+                if let Some(id) = group.take() {
+                    Self::close_program_group(scheduler, &self.ftl, id, now, self.program_group.pages());
+                }
+                self.program_group.clear();
+                self.program_group.add(die, plane, ppn);
+            }
+            let id = *group.get_or_insert_with(|| scheduler.open_write_group(slot, now));
+            if let Some(old) = old {
+                self.read_page(scheduler, old, now, Waiter::WriteGroup(id));
+                self.read_modify_writes += 1;
+            }
+        }
+        if let Some(id) = group {
+            Self::close_program_group(scheduler, &self.ftl, id, now, self.program_group.pages());
+            self.program_group.clear();
+        }
+        Ok(())
+    }
+
+    /// Preconditioning: host page `host_page` written, untimed (the flash work is not booked).
+    pub(super) fn untimed_write(&mut self, host_page: u32) -> Result<(), SimulationError> {
+        let before = if self.dead_data.is_some() { self.middleware.read_target(Lpn(host_page)) } else { None };
+        let target = self.middleware.write_target(Lpn(host_page), &self.ftl, 0);
+        let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(host_page));
+        self.ops.clear();
+        self.ftl
+            .write(target, 0, tag, &mut self.ops)
+            .map_err(|source| SimulationError::Ftl { origin: format!("{} (preconditioning)", self.origin), source })?;
+        if let Some(dead) = self.dead_data.as_mut() {
+            dead.track_write(before, target, &self.ops, &self.ftl);
+        }
+        Ok(())
+    }
+
+    /// The oracle's end of run: with `sweep_pages`, every page written (or deleted) is read back
+    /// through the middleware and FTL; the FTL's invariants are checked. Returns the pages checked,
+    /// or the first mismatch.
+    pub(super) fn finish_oracle(&mut self, sweep_pages: bool) -> Result<u64, SimulationError> {
+        let Some(mut oracle) = self.oracle.take() else { return Ok(0) };
+        let mut checked = 0;
+        if sweep_pages {
+            let mut expected: Vec<(u32, u32)> = oracle.expected.iter().map(|(&k, &v)| (k, v)).collect();
+            expected.sort_unstable();
+            let pages: Vec<(u32, u32)> = expected.into_iter().chain(oracle.deleted_pages()).collect();
+            for (host_page, _) in pages {
+                let found = self
+                    .middleware
+                    .read_target(Lpn(host_page))
+                    .and_then(|t| self.ftl.lookup(t))
+                    .map(|ppn| self.ftl.tag(ppn));
+                oracle.check(host_page, found, "final sweep");
+                checked += 1;
+            }
+        }
+        if let Err(message) = self.ftl.check_invariants() {
+            oracle.mismatches += 1;
+            oracle.first_mismatch.get_or_insert(format!("FTL invariant: {message}"));
+        }
+        if oracle.mismatches > 0 {
+            return Err(SimulationError::Integrity {
+                mismatches: oracle.mismatches,
+                first: oracle.first_mismatch.unwrap_or_default(),
+            });
+        }
+        self.oracle = Some(oracle);
+        Ok(checked)
+    }
+}
