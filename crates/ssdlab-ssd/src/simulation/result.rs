@@ -29,8 +29,9 @@ impl Simulation {
             |busy: f64, servers: usize| if busy_span > 0.0 { busy / (busy_span * servers as f64) } else { 0.0 };
         let tiers = self.tier_summaries(simulated);
         let energy = tiers.values().fold(EnergyAccount::default(), |sum, tier| sum.plus(&tier.energy_uj));
-        let scm = self.data_path.scm_summary(&self.config, &self.scheduler, simulated);
-        let energy_total_uj = energy.total_uj() + scm.as_ref().map_or(0.0, |scm| scm.energy_total_uj);
+        // The data path's sections (its counters, summaries and the SCM's).
+        let path = self.data_path.result(&self.config, &self.scheduler, &stats, pages_checked_at_end, simulated);
+        let energy_total_uj = energy.total_uj() + path.scm.as_ref().map_or(0.0, |scm| scm.energy_total_uj);
         let first = self.layout.tier(crate::tier::TierId(0));
         // A tiered device has no one geometry: its summary gives the total channels (see DeviceSummary).
         let g = if self.layout.is_single() {
@@ -138,16 +139,11 @@ impl Simulation {
                 die: utilisation(die_busy.as_secs_f64(), self.scheduler.dies()),
                 channel: utilisation(channel_busy.as_secs_f64(), self.scheduler.channels()),
             },
-            unmapped_page_reads: nand.unmapped_page_reads,
-            deletes: nand.deletes.clone(),
-            read_modify_writes: nand.read_modify_writes,
+            unmapped_page_reads: path.unmapped_page_reads,
+            deletes: path.deletes,
+            read_modify_writes: path.read_modify_writes,
             precondition: self.precondition.clone(),
-            integrity: IntegritySummary {
-                enabled: nand.oracle.is_some(),
-                reads_checked: nand.oracle.as_ref().map_or(0, |o| o.reads_checked),
-                pages_checked_at_end,
-                mismatches: 0,
-            },
+            integrity: path.integrity,
             simulated_seconds: simulated,
             host_span_seconds: self.last_completion.max(start).since(start).as_secs_f64(),
             wall_seconds,
@@ -158,28 +154,16 @@ impl Simulation {
             } else {
                 0.0
             },
-            model_memory_bytes: self.data_path.memory_bytes(),
-            middleware: nand.middleware.stats(),
-            read_path: nand.read_strategy.statistics(),
-            workload_class: nand
-                .workload_class
-                .as_ref()
-                .map(|classifier| classifier.summary(self.config.read_path.workload_class.mode)),
-            dead_data: nand.dead_data.as_ref().map(|dead| dead.summary(stats.gc_blocks_collected)),
+            model_memory_bytes: path.model_memory_bytes,
+            middleware: path.middleware,
+            read_path: path.read_path,
+            workload_class: path.workload_class,
+            dead_data: path.dead_data,
             time_series: None,
             request_log: None,
             write_heat: None,
-            interleaving: (nand.interleave_group_pages > 1).then(|| InterleavingSummary {
-                group_chips: nand.interleave_group_pages,
-                part_sensings: self.scheduler.counters().interleaved_part_sensings,
-                write_padding_pages: nand.interleave_padding_pages,
-                write_amplification_from_grouping: if stats.host_pages_written == 0 {
-                    1.0
-                } else {
-                    (stats.host_pages_written + nand.interleave_padding_pages) as f64 / stats.host_pages_written as f64
-                },
-            }),
-            scm,
+            interleaving: path.interleaving,
+            scm: path.scm,
         };
         // Observers add their own sections.
         let end = self.last_completion.max(self.scheduler.busy_until());

@@ -1,7 +1,7 @@
 //! The data path: the request path below the host queue, one value with one interface. The replay
 //! loop hands it each request a page span at a time (read, write, delete), with the scheduler to
 //! book flash work on; the path owns its state (FTL, middleware, read strategy, oracle, SCM, ...)
-//! and its part of the result.
+//! and its part of the result (`result.rs`).
 //!
 //! The variants: `Nand` (`nand.rs`: middleware -> FTL with its placement and tiers -> flash work)
 //! and `HybridScm` (`hybrid_scm.rs`: seed 001's SCM in front of the NAND path). Dispatch is one
@@ -14,6 +14,7 @@
 mod hybrid_scm;
 mod hybrid_scm_result;
 mod nand;
+mod result;
 
 pub(super) use hybrid_scm::HybridScmPath;
 pub(super) use nand::NandPath;
@@ -21,7 +22,6 @@ pub(super) use nand::NandPath;
 use super::dead_data::DeadData;
 use super::oracle::Oracle;
 use super::scm_sizing;
-use super::ScmSummary;
 use crate::config::{DeleteTarget, MiddlewareKind, ReadStrategyKind, SimulationConfig};
 use crate::device_events::DeviceEvents;
 use crate::device_layout::DeviceLayout;
@@ -228,31 +228,8 @@ impl DataPath {
         }
     }
 
-    /// The SCM's part of the result (None without SCM).
-    pub(super) fn scm_summary(
-        &self,
-        config: &SimulationConfig,
-        scheduler: &FlashScheduler,
-        simulated: f64,
-    ) -> Option<ScmSummary> {
-        match self {
-            DataPath::Nand(_) => None,
-            DataPath::HybridScm(hybrid) => hybrid.summary(config.device.scm.as_ref(), scheduler, simulated),
-        }
-    }
-
     /// True on the All S-SCM SSD (no NAND in use).
     pub(super) fn scm_only(&self) -> bool {
         matches!(self, DataPath::HybridScm(hybrid) if hybrid.scm.is_scm_only())
-    }
-
-    /// The memory the path's models take (FTL, middleware, SCM).
-    pub(super) fn memory_bytes(&self) -> u64 {
-        let nand = self.nand();
-        let scm = match self {
-            DataPath::Nand(_) => 0,
-            DataPath::HybridScm(hybrid) => hybrid.scm.memory_bytes(),
-        };
-        nand.ftl.memory_bytes() + nand.middleware.memory_bytes() + scm
     }
 }
