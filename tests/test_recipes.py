@@ -121,3 +121,18 @@ def test_reproduce_subcommands_and_their_shared_options_come_from_the_registry()
         assert ("--scale" in done.output) == (recipe.scale_help is not None), name
         assert recipe.default_out() == Path("reproduce") / name
     assert runner.invoke(app, ["reproduce", "nosuch"]).exit_code != 0
+
+
+def test_a_recipe_missing_run_or_workloads_cannot_be_built():
+    import pytest
+
+    from ssdlab.reproduce.base import Recipe
+
+    class Incomplete(Recipe):
+        name = "incomplete"
+
+        def workloads(self):
+            return ()
+
+    with pytest.raises(TypeError, match="run"):
+        Incomplete()

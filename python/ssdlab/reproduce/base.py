@@ -26,6 +26,7 @@ The verdict rule (``verdict``), one for every recipe:
 
 from __future__ import annotations
 
+import abc
 import math
 import operator
 from collections.abc import Callable, Mapping, Sequence
@@ -199,9 +200,10 @@ class Option:
     convert: Callable[[Any], Any] | None = None
 
 
-class Recipe:
-    """A reproduction recipe. Subclasses set the class attributes and implement ``run``; the command
-    line calls ``reproduce`` (the one signature of every recipe)."""
+class Recipe(abc.ABC):
+    """A reproduction recipe. Subclasses set the class attributes and implement ``workloads`` and
+    ``run`` (a subclass missing either cannot be instantiated); the command line calls ``reproduce``
+    (the one signature of every recipe)."""
 
     name: str = ""  # the ssdlab reproduce subcommand
     seed: str = ""  # seed id, e.g. "000"
@@ -212,9 +214,9 @@ class Recipe:
     # Whether --scale applies (its help says what 1 means for this recipe); None: not offered.
     scale_help: str | None = None
 
+    @abc.abstractmethod
     def workloads(self) -> Sequence[Workload]:
         """The workloads the recipe runs by default (``--workloads`` picks, ``--trace`` replaces)."""
-        raise NotImplementedError
 
     def workload_names(self) -> list[str]:
         return [w.name for w in self.workloads()]
@@ -264,6 +266,7 @@ class Recipe:
             **options,
         )
 
+    @abc.abstractmethod
     def run(
         self,
         out: Path,
@@ -276,4 +279,4 @@ class Recipe:
         progress: Callable[..., object] | None,
         **options: Any,
     ) -> Any:
-        raise NotImplementedError
+        """Runs the grid into ``out`` (resuming what is there) and writes tables, figures, report and headlines."""
