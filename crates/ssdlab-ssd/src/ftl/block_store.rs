@@ -284,17 +284,23 @@ impl BlockStore {
     /// The plane a host write of `lpn` takes, moving the dynamic cursor and stepping over stuck or
     /// read-only planes.
     #[inline(always)]
-    pub(super) fn take_plane_for_write(&mut self, lpn: Lpn) -> PlaneIndex {
+    /// The plane a host write of `lpn` goes to; None when every plane left is read-only (no chip of
+    /// the tier in service).
+    pub(super) fn take_plane_for_write(&mut self, lpn: Lpn) -> Option<PlaneIndex> {
         let mut plane = self.plane_for_write(lpn);
         if self.plane_allocation == PlaneAllocation::Dynamic {
             self.dynamic_cursor += 1;
         }
         if (self.stuck_planes > 0 || self.read_only_planes > 0) && !self.writable(plane) {
             // A plane whose blocks hold only valid data cannot make room, and a read-only one takes
-            // nothing new; write elsewhere (see `collector::in_place`).
+            // nothing new; write elsewhere (see `collector::in_place`). (Checked only here, off the
+            // common path: a plane outside this branch is never read-only.)
             plane = self.next_writable(plane).unwrap_or(plane);
+            if self.is_read_only(plane) {
+                return None;
+            }
         }
-        plane
+        Some(plane)
     }
 
     /// Whether some plane takes new data (not stuck, not read-only).

@@ -298,11 +298,9 @@ impl Ftl {
             // One tier (the usual device): one store, no tier lookups.
             let Ftl { mapping, stores, .. } = self;
             let store = &mut stores[TierId::FIRST];
-            let plane = store.take_plane_for_write(lpn);
-            if store.read_only_planes > 0 && store.is_read_only(plane) {
-                // (It steps over read-only planes: this one means none is left.)
+            let Some(plane) = store.take_plane_for_write(lpn) else {
                 return Err(no_chip_in_service(&self.layout, TierId::FIRST, "a host write"));
-            }
+            };
             let (ppn, record) = store.allocate(plane, Stream::Host, now_ns)?;
             if let Some(old) = mapping.set(lpn, ppn) {
                 store.invalidate(old);
@@ -330,10 +328,9 @@ impl Ftl {
         }
         let Ftl { mapping, stores, .. } = self;
         let store = &mut stores[tier];
-        let plane = store.take_plane_for_write(lpn);
-        if store.read_only_planes > 0 && store.is_read_only(plane) {
+        let Some(plane) = store.take_plane_for_write(lpn) else {
             return Err(no_chip_in_service(&self.layout, tier, "a host write"));
-        }
+        };
         let (local, record) = store.allocate(plane, Stream::Host, now_ns)?;
         let ppn = store.global_page(local);
         if let Some(old) = mapping.set(lpn, ppn) {
