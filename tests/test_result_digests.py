@@ -87,6 +87,10 @@ def canonical(result: dict[str, Any]) -> dict[str, Any]:
         return value
 
     result = {key: value for key, value in strip(result).items() if key not in ADDED}
+    # A trace's folder depends on where the checkout sits (CI puts ../shared elsewhere); its name does not.
+    workload = result.get("workload", {})
+    if workload.get("kind") == "trace" and isinstance(workload.get("source"), str):
+        workload["source"] = Path(workload["source"]).name
     for new, old in RENAMED.items():
         *parents, leaf = new.split(".")
         node = result
