@@ -3,8 +3,11 @@ combinations that turn on the optional parts: oracle, observers, events, GC mode
 the same JSON result as when the digests were recorded, apart from fields that measure the host
 (wall and CPU time, memory) and keys renamed since (mapped back by ``RENAMED``).
 
-Recorded at c5fa792 (before issue 32's data-path refactor). After a deliberate change of results,
-rerun ``python tests/test_result_digests.py --write`` and say why in the commit message.
+Recorded at c5fa792 (before issue 32's data-path refactor); re-recorded for result_version 2 (optional
+parts absent instead of null or zeros, docs/results.md "Changes between versions") after checking
+that each case's result equals the c5fa792 one with exactly those changes applied. After a deliberate
+change of results, rerun ``python tests/test_result_digests.py --write`` and say why in the commit
+message.
 """
 
 from __future__ import annotations

@@ -95,7 +95,12 @@ CASES: list[tuple[str, str, list[str], str | None, bool]] = [
     (
         "scrambler-deletes",
         "seed003-scrambler",
-        ["workload.synthetic.requests=3000", "workload.synthetic.delete_fraction=0.1", 'host.delete_target="middleware"'],
+        [
+            "workload.synthetic.requests=3000",
+            "workload.synthetic.delete_fraction=0.1",
+            'host.delete_target="middleware"',
+            'middleware.kind="lba_scrambler"',
+        ],
         None,
         False,
     ),
@@ -129,16 +134,36 @@ def flatten(value: Any, prefix: str = "", keys: set[str] | None = None) -> set[s
     return keys
 
 
-def documented() -> dict[str, str]:
-    """docs/results.md's table rows: key -> its *when present* cell."""
+def null_keys(value: Any, prefix: str = "") -> set[str]:
+    """The dotted keys (placeholders as in ``flatten``) whose value is ``null``."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            name = DATA_KEYED.get(prefix, key)
+            found |= null_keys(item, f"{prefix}.{name}" if prefix else name)
+    elif isinstance(value, list):
+        for item in value:
+            found |= null_keys(item, f"{prefix}[]")
+    elif value is None:
+        found.add(prefix)
+    return found
+
+
+def documented_rows() -> dict[str, list[str]]:
+    """docs/results.md's table rows: key -> its cells (key, unit, meaning, when present)."""
     rows = {}
     for line in DOC.read_text(encoding="utf-8").splitlines():
         match = re.match(r"\| `([^`]+)` \|", line)
         if match:
             cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
             assert match.group(1) not in rows, f"docs/results.md lists {match.group(1)} twice"
-            rows[match.group(1)] = cells[-1]
+            rows[match.group(1)] = cells
     return rows
+
+
+def documented() -> dict[str, str]:
+    """docs/results.md's table rows: key -> its *when present* cell."""
+    return {key: cells[-1] for key, cells in documented_rows().items()}
 
 
 def emitted(key: str, keys: set[str]) -> bool:
@@ -154,6 +179,7 @@ def test_every_emitted_key_is_documented(tmp_path: Path):
     rows = documented()
     assert len(rows) > 250, "docs/results.md: key tables not found"
     seen: dict[str, set[str]] = {}
+    nulls: dict[str, set[str]] = {}
     ran = []
     for name, preset, overrides, trace_name, cache in CASES:
         trace = None
@@ -165,6 +191,7 @@ def test_every_emitted_key_is_documented(tmp_path: Path):
         overrides = [*overrides, f'output.request_log_path="{(tmp_path / f"{name}.csv").as_posix()}"']
         result = api.run(preset, overrides=overrides, trace=trace, trace_cache=tmp_path / "cache" if cache else None)
         seen[name] = flatten(result.to_dict())
+        nulls[name] = null_keys(result.to_dict())
         ran.append(name)
     assert ran, "no case ran"
 
@@ -181,12 +208,26 @@ def test_every_emitted_key_is_documented(tmp_path: Path):
     )
     if never:
         warnings.warn(f"documented keys no case emitted ({len(never)}): {', '.join(never)}", stacklevel=1)
+    # An optional part is absent when off; null only where the unit column says "or null".
+    units = {key: cells[1] for key, cells in documented_rows().items()}
+    unexpected_nulls = sorted(f"{key} (in {name})" for name, keys in nulls.items() for key in keys if "or null" not in units.get(key, ""))
     problems = []
+    if unexpected_nulls:
+        problems.append(f"null where docs/results.md does not say 'or null' ({len(unexpected_nulls)}):\n  " + "\n  ".join(unexpected_nulls))
     if undocumented:
         problems.append(f"emitted but not in docs/results.md ({len(undocumented)}):\n  " + "\n  ".join(undocumented))
     if missing_always:
         problems.append(f"documented as always but not emitted ({len(missing_always)}):\n  " + "\n  ".join(missing_always))
     assert not problems, "\n".join(problems)
+
+
+def test_a_plain_run_emits_no_optional_section():
+    """With every optional feature off, a run emits only the keys documented as always present."""
+    rows = documented()
+    result = api.run("default", overrides=[SMALL, NO_PRECONDITION]).to_dict()
+    optional = sorted(key for key in flatten(result) if key in rows and not rows[key].startswith("always"))
+    assert not optional, f"optional keys in a plain run: {optional}"
+    assert not null_keys(result), f"nulls in a plain run: {sorted(null_keys(result))}"
 
 
 if __name__ == "__main__":

@@ -173,19 +173,22 @@ fn lba_scrambler_rules_do_what_they_say() {
     let rule3_only = run(&small_config(&workload, &off), &mut no_progress()).unwrap();
     assert_eq!(rule3_only.gc, plain.gc);
     assert_eq!(rule3_only.write.latency_us, plain.write.latency_us);
-    assert_eq!(rule3_only.middleware.rule3_other_page_writes, rule3_only.host_pages_written);
-    assert_eq!(rule3_only.middleware.fragmented_pages, 0);
+    assert!(plain.middleware.is_none(), "no middleware, no section");
+    let rules = rule3_only.middleware.expect("the scrambler reports its rules");
+    assert_eq!(rules.rule3_other_page_writes, rule3_only.host_pages_written);
+    assert_eq!(rules.fragmented_pages, 0);
 
     let mut on = base.to_vec();
     on.extend(["middleware.kind=lba_scrambler", "middleware.lba_scrambler.plentiful_free_fraction=0.5"]);
     let scrambled = run(&small_config(&workload, &on), &mut no_progress()).unwrap();
-    assert!(scrambled.middleware.fragmented_pages > 0);
-    assert!(scrambled.middleware.rule2_victim_page_writes > 0, "{:?}", scrambled.middleware);
+    let rules = scrambled.middleware.expect("the scrambler reports its rules");
+    assert!(rules.fragmented_pages > 0);
+    assert!(rules.rule2_victim_page_writes > 0, "{rules:?}");
     assert_ne!(scrambled.gc, plain.gc);
     // The recommendation list follows every plane's next victim (8 planes here), not one plane's:
     // victims are read plane after plane. Following only the plane with the fewest free blocks, rule 2
     // found a victim page for 54 of 16,093 writes here (0.3 %); following all, 688 (4.3 %).
-    let m = &scrambled.middleware;
+    let m = &rules;
     assert!(m.victims_read >= 8, "{m:?}");
     assert!(
         m.rule2_attempts > 0 && m.rule2_victim_page_writes as f64 > 0.02 * m.rule2_attempts as f64,

@@ -164,7 +164,7 @@ fn real_traces_through_the_lba_scrambler_keep_data() {
             assert_eq!(result.workload.tiles, 2);
             assert!(result.integrity.reads_checked > 0, "{name}");
             assert!(result.gc.blocks_collected > 0, "{name} at {free} free: GC must run");
-            let rules = result.middleware;
+            let rules = result.middleware.expect("the scrambler reports its rules");
             assert_eq!(
                 rules.rule1_empty_page_writes + rules.rule2_victim_page_writes + rules.rule3_other_page_writes,
                 result.host_pages_written,

@@ -305,3 +305,26 @@ proptest! {
         prop_assert_eq!(result.integrity.mismatches, 0);
     }
 }
+
+#[test]
+fn a_wear_triggered_event_fires_on_a_hybrid_device() {
+    // Whole-page writes of cold pages (a one-entry hot table) go to the NAND, whose GC wears chip 0 to the trigger: the SCM stage checks
+    // wear events after each write's GC as the NAND path does.
+    let workload = format!(
+        "[workload.synthetic]\nrequests = 6000\nread_fraction = 0.1\nspan_bytes = {}\naddress = {{ distribution = \"uniform\" }}\nsize = {{ distribution = \"fixed\", bytes = 4096 }}\narrival = {{ process = \"poisson\", mean_interarrival_ns = 50000.0 }}\n",
+        300 * 4096
+    );
+    let result = run_ok(&tiny(
+        &workload,
+        &[
+            "ftl.precondition.enabled=false",
+            "device.geometry.chips_per_channel=2",
+            "placement.hybrid_scm.hot_table_entries=1",
+            "events=[{at_erase_count=1.5, action=\"retire_chip\", chip=0}]",
+        ],
+    ));
+    let event = &result.events[0];
+    let fired = event.fired_at_ns.expect("chip 0 reaches 1.5 erases per block on average");
+    assert!(event.emptied_at_ns.is_some_and(|at| at >= fired), "{event:?}");
+    assert!(result.integrity.reads_checked > 0);
+}

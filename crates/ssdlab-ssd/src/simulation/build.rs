@@ -272,7 +272,8 @@ fn assemble(config: SimulationConfig, input: WorkloadInput, logical_pages: u64) 
     scheduler.set_decoders(&config.read_path.decoders);
     let gc = &config.ftl.garbage_collection;
     scheduler.set_gc_mode(gc.mode, gc.write_hold_threshold_blocks, gc.low_watermark_blocks);
-    if let (Some(media), data_path::DataPath::HybridScm(_)) = (&config.device.scm, &data_path) {
+    // The SCM stage's banks and channels (a device with SCM has the stage: `scm_sizing::build`).
+    if let Some(media) = &config.device.scm {
         scheduler.attach_scm(crate::media::scm::ScmTiming::new(media));
     }
     scheduler.set_interleave_groups(&config.read_path.interleave_groups);

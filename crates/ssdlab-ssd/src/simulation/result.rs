@@ -30,75 +30,28 @@ impl Simulation {
         let tiers = self.tier_summaries(simulated);
         let energy = tiers.values().fold(EnergyAccount::default(), |sum, tier| sum.plus(&tier.energy_uj));
         // The data path's sections (its counters, summaries and the SCM's).
-        let path = self.data_path.result(&self.config, &self.scheduler, &stats, pages_checked_at_end, simulated);
+        let path = self.data_path.result(&super::data_path::ResultContext {
+            config: &self.config,
+            scheduler: &self.scheduler,
+            stats: &stats,
+            pages_checked_at_end,
+            simulated_seconds: simulated,
+        });
         let energy_total_uj = energy.total_uj() + path.scm.as_ref().map_or(0.0, |scm| scm.energy_total_uj);
         let first = self.layout.tier(crate::tier::TierId(0));
-        // A tiered device has no one geometry: its summary gives the total channels (see DeviceSummary).
-        let g = if self.layout.is_single() {
-            first.geometry.clone()
-        } else {
-            let totals = crate::config::GeometryConfig {
-                channels: self.layout.channels_total(),
-                chips_per_channel: 0,
-                dies_per_chip: 0,
-                planes_per_die: 0,
-                blocks_per_plane: 0,
-                pages_per_block: 0,
-                page_size_bytes: first.geometry.page_size_bytes,
-            };
-            crate::geometry::Geometry::new(&totals, first.cell_type)
-        };
         let mut result = RunResult {
             result_version: RESULT_VERSION,
             name: self.config.name.clone(),
             seed: self.config.seed,
-            workload: WorkloadSummary {
-                kind: self.workload_kind.to_string(),
-                source: self.origin.clone(),
-                format: self.format.clone(),
-                loops: self.config.host.loops,
-                tiles: self.config.host.tiles,
-                footprint_pages: self.footprint.len(),
-                address_space_bytes: self.address_space_bytes,
-                timestamps_reordered: self.stream.timestamps_reordered(),
-                skipped_lines: self.trace_reading.skipped_lines
-                    * self.config.host.loops as u64
-                    * self.config.host.tiles as u64,
-                skipped_line_messages: self.trace_reading.skipped_line_messages.clone(),
-                trace_cache: self.trace_reading.cache.clone(),
-                trace_cache_reused: self.trace_reading.cache_reused,
-                kept_records_bytes: self.trace_reading.kept_records_bytes,
-            },
-            device: DeviceSummary {
-                channels: g.channels,
-                chips_per_channel: g.chips_per_channel,
-                dies_per_chip: g.dies_per_chip,
-                planes_per_die: g.planes_per_die,
-                blocks_per_plane: g.blocks_per_plane,
-                pages_per_block: g.pages_per_block,
-                page_size_bytes: g.page_size_bytes,
-                physical_capacity_bytes: self.layout.capacity_bytes(),
-                logical_capacity_bytes: self.logical_capacity_bytes,
-                gc_policy: nand.ftl.victim_policy_name().to_string(),
-                wear_leveling: format!("{:?}", self.config.ftl.wear_leveling.policy).to_lowercase(),
-                read_strategy: nand.read_strategy.name().to_string(),
-                middleware: nand.middleware.name().to_string(),
-            },
+            workload: self.workload_section(),
+            device: self.device_section(),
             requests: self.requests_issued,
             requests_completed: self.requests_completed,
             host_queue: self.host_queue,
             read: self.read_latency.summary(simulated),
             write: self.write_latency.summary(simulated),
             all: LatencyRecorder::combined(&self.read_latency, &self.write_latency).summary(simulated),
-            gc: GcMetrics {
-                host_writes_held: Some(WriteHoldSummary::of(
-                    self.config.ftl.garbage_collection.mode,
-                    self.scheduler.write_hold_threshold_blocks(),
-                    self.scheduler.write_hold_statistics(),
-                    simulated,
-                )),
-                ..gc_metrics(&stats)
-            },
+            gc: self.gc_section(&stats, simulated),
             host_pages_written: stats.host_pages_written,
             write_amplification: if stats.host_pages_written == 0 {
                 0.0
@@ -124,17 +77,7 @@ impl Simulation {
                 _ => nand.ftl.placement_name().to_string(),
             },
             events: self.device_events.records.clone(),
-            dead_time: {
-                let background = self.scheduler.longest_background_span_ns() as f64 * 1e-3;
-                let suspension = self.device_events.longest_suspension_ns() as f64 * 1e-3;
-                DeadTimeSummary {
-                    longest_background_span_us: background,
-                    longest_suspension_us: suspension,
-                    // (the stall observer fills it on devices with tiers or events)
-                    longest_host_stall_us: None,
-                    dead_time_us: background.max(suspension),
-                }
-            },
+            dead_time: self.dead_time_section(),
             utilisation: UtilisationSummary {
                 die: utilisation(die_busy.as_secs_f64(), self.scheduler.dies()),
                 channel: utilisation(channel_busy.as_secs_f64(), self.scheduler.channels()),
@@ -169,6 +112,91 @@ impl Simulation {
         let end = self.last_completion.max(self.scheduler.busy_until());
         self.observers.finish(end, &device_view!(self), &mut result)?;
         Ok(result)
+    }
+}
+
+/// The sections of the result that belong to the loop's own parts: the workload it read, the device
+/// it built, GC as the FTL and the scheduler's write gate saw it, and dead time.
+impl Simulation {
+    fn workload_section(&self) -> WorkloadSummary {
+        WorkloadSummary {
+            kind: self.workload_kind.to_string(),
+            source: self.origin.clone(),
+            format: self.format.clone(),
+            loops: self.config.host.loops,
+            tiles: self.config.host.tiles,
+            footprint_pages: self.footprint.len(),
+            address_space_bytes: self.address_space_bytes,
+            timestamps_reordered: self.stream.timestamps_reordered(),
+            skipped_lines: self.trace_reading.skipped_lines
+                * self.config.host.loops as u64
+                * self.config.host.tiles as u64,
+            skipped_line_messages: self.trace_reading.skipped_line_messages.clone(),
+            trace_cache: self.trace_reading.cache.clone(),
+            trace_cache_reused: self.trace_reading.cache_reused,
+            kept_records_bytes: self.trace_reading.kept_records_bytes,
+        }
+    }
+
+    fn device_section(&self) -> DeviceSummary {
+        let nand = self.data_path.nand();
+        let first = self.layout.tier(crate::tier::TierId(0));
+        // A tiered device has no one geometry: its summary gives the total channels (see DeviceSummary).
+        let g = if self.layout.is_single() {
+            first.geometry.clone()
+        } else {
+            let totals = crate::config::GeometryConfig {
+                channels: self.layout.channels_total(),
+                chips_per_channel: 0,
+                dies_per_chip: 0,
+                planes_per_die: 0,
+                blocks_per_plane: 0,
+                pages_per_block: 0,
+                page_size_bytes: first.geometry.page_size_bytes,
+            };
+            crate::geometry::Geometry::new(&totals, first.cell_type)
+        };
+        DeviceSummary {
+            channels: g.channels,
+            chips_per_channel: g.chips_per_channel,
+            dies_per_chip: g.dies_per_chip,
+            planes_per_die: g.planes_per_die,
+            blocks_per_plane: g.blocks_per_plane,
+            pages_per_block: g.pages_per_block,
+            page_size_bytes: g.page_size_bytes,
+            physical_capacity_bytes: self.layout.capacity_bytes(),
+            logical_capacity_bytes: self.logical_capacity_bytes,
+            gc_policy: nand.ftl.victim_policy_name().to_string(),
+            wear_leveling: format!("{:?}", self.config.ftl.wear_leveling.policy).to_lowercase(),
+            read_strategy: nand.read_strategy.name().to_string(),
+            middleware: nand.middleware.name().to_string(),
+        }
+    }
+
+    fn gc_section(&self, stats: &crate::ftl::FtlStats, simulated: f64) -> GcMetrics {
+        GcMetrics {
+            host_writes_held: Some(WriteHoldSummary::of(
+                self.config.ftl.garbage_collection.mode,
+                self.scheduler.write_hold_threshold_blocks(),
+                self.scheduler.write_hold_statistics(),
+                simulated,
+            )),
+            ..gc_metrics(stats)
+        }
+    }
+
+    fn dead_time_section(&self) -> DeadTimeSummary {
+        {
+            let background = self.scheduler.longest_background_span_ns() as f64 * 1e-3;
+            let suspension = self.device_events.longest_suspension_ns() as f64 * 1e-3;
+            DeadTimeSummary {
+                longest_background_span_us: background,
+                longest_suspension_us: suspension,
+                // (the stall observer fills it on devices with tiers or events)
+                longest_host_stall_us: None,
+                dead_time_us: background.max(suspension),
+            }
+        }
     }
 }
 

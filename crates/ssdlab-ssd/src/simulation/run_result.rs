@@ -9,7 +9,7 @@ use serde::Serialize;
 
 /// The version of the result's layout: raised when a key is renamed, moved or removed (keys added
 /// for a new feature do not change it). docs/results.md describes this version.
-pub const RESULT_VERSION: u32 = 1;
+pub const RESULT_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GcMetrics {
@@ -105,6 +105,8 @@ pub struct WorkloadSummary {
     /// "trace" or "synthetic".
     pub kind: String,
     pub source: String,
+    /// The trace format read (absent for a synthetic workload).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
     pub loops: u32,
     /// Copies of the workload replayed side by side (`host.tiles`).
@@ -156,7 +158,7 @@ pub struct PreconditionSummary {
     pub aged_drive: Option<crate::simulation::AgedDrive>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct IntegritySummary {
     pub enabled: bool,
     pub reads_checked: u64,
@@ -169,7 +171,8 @@ pub struct DeadTimeSummary {
     pub longest_background_span_us: f64,
     pub longest_suspension_us: f64,
     /// The longest interval in which a host request had arrived, was not done, and no request
-    /// completed (devices with tiers or events; None otherwise).
+    /// completed (devices with tiers or events; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub longest_host_stall_us: Option<f64>,
     /// The larger of the two: how long the device was, at most, unavailable to the host at once.
     pub dead_time_us: f64,
@@ -281,9 +284,12 @@ pub struct RunResult {
     pub requests_per_cpu_second: f64,
     /// Bytes held by the model's tables at the end of the run.
     pub model_memory_bytes: u64,
-    /// What the host-side middleware did (seed 003's rule counts for the LBA scrambler).
-    pub middleware: crate::middleware::MiddlewareStats,
+    /// What the host-side middleware did (seed 003's rule counts for the LBA scrambler; absent
+    /// without middleware).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub middleware: Option<crate::middleware::MiddlewareStats>,
     /// Decoding outcomes of the read path (strategies that sample them; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_path: Option<crate::read_path::ReadPathStatistics>,
     /// The workload class the controller saw over time (seed 000's policies; absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]

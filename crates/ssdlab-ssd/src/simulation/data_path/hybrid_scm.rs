@@ -24,11 +24,15 @@
 //! with the latest written; the final sweep checks every sector ever written.
 
 use super::nand::{whole_pages, NandPath};
+use super::result::PathResult;
+use super::stage::{HostIo, ResultContext, Stage};
+use crate::device_events::DeviceEvents;
 use crate::error::SimulationError;
 use crate::geometry::Lpn;
 use crate::host::PageSpan;
 use crate::scheduler::{FlashScheduler, Waiter};
 use crate::scm::{Route, ScmPlacement};
+use crate::simulation::events::EventWork;
 use ssdlab_engine::SimTime;
 use ssdlab_workload::IoRequest;
 use std::collections::HashMap;
@@ -68,12 +72,14 @@ pub(in crate::simulation) struct HybridScmPath {
     slots: Vec<u32>,
     /// With the oracle: the sector tags of each NAND page's latest program.
     nand_contents: Option<NandContents>,
+    /// The current host write has booked GC (wear-triggered events are checked after it).
+    collected: bool,
 }
 
 impl HybridScmPath {
     pub(super) fn new(nand: NandPath, scm: ScmPlacement) -> HybridScmPath {
         let nand_contents = nand.oracle.is_some().then(NandContents::default);
-        HybridScmPath { nand, scm, slots: Vec::new(), nand_contents }
+        HybridScmPath { nand, scm, slots: Vec::new(), nand_contents, collected: false }
     }
 
     fn sectors_per_page(&self) -> u64 {
@@ -299,6 +305,7 @@ impl HybridScmPath {
             .map_err(|source| SimulationError::Ftl { origin: format!("{}:{line}", nand.origin), source })?;
         if !nand.ops.is_empty() {
             scheduler.garbage_collection(now, &nand.ops);
+            self.collected = true;
         }
         let group = scheduler.open_write_group(slot, now);
         if let Some(old) = old {
@@ -315,18 +322,81 @@ impl HybridScmPath {
         Ok(())
     }
 
+    /// Every sector written (or deleted) read back (see `finish_oracle`). Returns the sectors checked.
+    fn sweep_sectors(&mut self) -> u64 {
+        let Some(oracle) = self.nand.oracle.as_ref() else { return 0 };
+        let mut sectors: Vec<u32> = oracle
+            .expected
+            .keys()
+            .copied()
+            .chain(oracle.deleted_pages().into_iter().map(|(sector, _)| sector))
+            .collect();
+        sectors.sort_unstable();
+        let spp = self.sectors_per_page();
+        let mut checked = 0;
+        for sector in sectors {
+            let page = (sector as u64 / spp) as u32;
+            let bit = 1u64 << (sector as u64 % spp);
+            let in_scm = self.scm.store.mask_of(page) & bit != 0;
+            if in_scm {
+                let mut held = Vec::with_capacity(1);
+                self.scm.store.slots_of(page, bit, &mut held);
+                let tag = held.first().map(|&slot| self.scm.store.tag_of_slot(slot));
+                if let Some(oracle) = self.nand.oracle.as_mut() {
+                    oracle.check(sector, tag, "final sweep (SCM)");
+                }
+            } else {
+                let found = self.nand.ftl.lookup(Lpn(page)).map(|ppn| self.nand.ftl.tag(ppn));
+                self.check_nand_sectors(page, bit, found, "final sweep (NAND)");
+            }
+            checked += 1;
+        }
+        if let Some(oracle) = self.nand.oracle.as_mut() {
+            if let Err(message) = self.scm.store.check_invariants() {
+                oracle.mismatches += 1;
+                oracle.first_mismatch.get_or_insert(format!("SCM store invariant: {message}"));
+            }
+        }
+        checked
+    }
+}
+
+impl Stage for HybridScmPath {
+    fn read(&mut self, io: &HostIo<'_>, scheduler: &mut FlashScheduler) -> Result<(), SimulationError> {
+        self.nand.begin(io.request, io.span, io.index);
+        self.serve(io.request, io.span, io.now, io.slot, scheduler)
+    }
+
+    fn write(
+        &mut self,
+        io: &HostIo<'_>,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(), SimulationError> {
+        self.nand.begin(io.request, io.span, io.index);
+        self.collected = false;
+        self.serve(io.request, io.span, io.now, io.slot, scheduler)?;
+        // Wear-triggered device events: checked once the write's GC (and its evictions') is booked,
+        // where the NAND path checks after each page's.
+        if self.collected && events.wear_pending() {
+            EventWork { nand: &mut self.nand, scheduler, events }.check_wear_events(io.now)?;
+        }
+        Ok(())
+    }
+
     /// A delete: whole pages of the range lose their SCM sectors and their NAND page.
     #[cold]
-    pub(super) fn delete(&mut self, span: PageSpan) {
+    fn delete(&mut self, span: PageSpan) {
         self.nand.deletes.requests += 1;
         for page in whole_pages(span).into_iter().flatten() {
             self.nand.deletes.pages += 1;
-            self.nand.deletes.pages_trimmed += self.delete_page(page as u32) as u64;
+            self.nand.deletes.pages_trimmed += Stage::delete_page(self, Lpn(page as u32)) as u64;
         }
     }
 
-    /// Deletes whole page `page`: its SCM sectors and its NAND page.
-    pub(super) fn delete_page(&mut self, page: u32) -> bool {
+    /// Deletes whole host page `host`: its SCM sectors and its NAND page.
+    fn delete_page(&mut self, host: Lpn) -> bool {
+        let page = host.0;
         let spp = self.sectors_per_page();
         let full = self.scm.full_mask();
         self.scm.store.remove(page, full);
@@ -344,7 +414,7 @@ impl HybridScmPath {
 
     /// Preconditioning: page `page` written whole, untimed: to the NAND on the hybrid (data starts
     /// there), to SCM on the All S-SCM SSD.
-    pub(super) fn untimed_write(&mut self, page: u32) -> Result<(), SimulationError> {
+    fn untimed_write(&mut self, page: u32) -> Result<(), SimulationError> {
         let spp = self.sectors_per_page();
         if self.scm.is_scm_only() {
             let full = self.scm.full_mask();
@@ -387,47 +457,27 @@ impl HybridScmPath {
     /// The oracle's end of run: every sector written (or deleted) is read back from where it lives,
     /// then the NAND path's checks (its invariants; the sectors were its pages). Returns the sectors
     /// checked, or the first mismatch.
-    pub(super) fn finish_oracle(&mut self) -> Result<u64, SimulationError> {
+    fn finish_oracle(&mut self) -> Result<u64, SimulationError> {
         let checked = self.sweep_sectors();
-        Ok(checked + self.nand.finish_oracle(false)?)
+        Ok(checked + self.nand.check_oracle(false)?)
     }
 
-    /// Every sector written (or deleted) read back (see `finish_oracle`). Returns the sectors checked.
-    fn sweep_sectors(&mut self) -> u64 {
-        let Some(oracle) = self.nand.oracle.as_ref() else { return 0 };
-        let mut sectors: Vec<u32> = oracle
-            .expected
-            .keys()
-            .copied()
-            .chain(oracle.deleted_pages().into_iter().map(|(sector, _)| sector))
-            .collect();
-        sectors.sort_unstable();
-        let spp = self.sectors_per_page();
-        let mut checked = 0;
-        for sector in sectors {
-            let page = (sector as u64 / spp) as u32;
-            let bit = 1u64 << (sector as u64 % spp);
-            let in_scm = self.scm.store.mask_of(page) & bit != 0;
-            if in_scm {
-                let mut held = Vec::with_capacity(1);
-                self.scm.store.slots_of(page, bit, &mut held);
-                let tag = held.first().map(|&slot| self.scm.store.tag_of_slot(slot));
-                if let Some(oracle) = self.nand.oracle.as_mut() {
-                    oracle.check(sector, tag, "final sweep (SCM)");
-                }
-            } else {
-                let found = self.nand.ftl.lookup(Lpn(page)).map(|ppn| self.nand.ftl.tag(ppn));
-                self.check_nand_sectors(page, bit, found, "final sweep (NAND)");
-            }
-            checked += 1;
-        }
-        if let Some(oracle) = self.nand.oracle.as_mut() {
-            if let Err(message) = self.scm.store.check_invariants() {
-                oracle.mismatches += 1;
-                oracle.first_mismatch.get_or_insert(format!("SCM store invariant: {message}"));
-            }
-        }
-        checked
+    fn contribute(&self, context: &ResultContext<'_>, result: &mut PathResult) {
+        self.nand.contribute(context, result);
+        result.scm = self.summary(context.config.device.scm.as_ref(), context.scheduler, context.simulated_seconds);
+        result.model_memory_bytes += self.scm.memory_bytes();
+    }
+
+    fn nand(&self) -> &NandPath {
+        &self.nand
+    }
+
+    fn nand_mut(&mut self) -> &mut NandPath {
+        &mut self.nand
+    }
+
+    fn scm_only(&self) -> bool {
+        self.scm.is_scm_only()
     }
 }
 

@@ -1,13 +1,12 @@
-//! The data path: the request path below the host queue, one value with one interface. The replay
-//! loop hands it each request a page span at a time (read, write, delete), with the scheduler to
-//! book flash work on; the path owns its state (FTL, middleware, read strategy, oracle, SCM, ...)
-//! and its part of the result (`result.rs`).
+//! The data path: the request path below the host queue, as a stack of stages with one interface
+//! (`stage.rs`). The replay loop hands the outermost stage each request a page span at a time
+//! (read, write, delete), with the scheduler to book flash work on; each stage owns its state and
+//! contributes its part of the result (`result.rs`).
 //!
-//! The variants: `Nand` (`nand.rs`: middleware -> FTL with its placement and tiers -> flash work)
-//! and `HybridScm` (`hybrid_scm.rs`: seed 001's SCM in front of the NAND path). Dispatch is one
-//! enum match per request (no dynamic dispatch on the per-page path). A new stage (a DRAM cache in
-//! front of the FTL, say) is a new file holding its struct (around a `NandPath`, as the hybrid does),
-//! a variant here and one line in [`build`]. What the path leaves out: host queueing and latency
+//! The stages: the NAND path (`nand.rs`: middleware -> FTL with its placement and tiers -> flash
+//! work), always the last; seed 001's SCM in front of it on a hybrid device (`hybrid_scm.rs`). A new
+//! stage (a DRAM cache in front of the FTL, say) is a new file implementing [`Stage`] around the
+//! stage below it, and one line in [`build`]. What the path leaves out: host queueing and latency
 //! (the loop's), timing (the scheduler's), device events (`events.rs`, which the NAND path calls
 //! when a write's GC wears a chip to its trigger).
 
@@ -15,9 +14,12 @@ mod hybrid_scm;
 mod hybrid_scm_result;
 mod nand;
 mod result;
+mod stage;
 
 pub(super) use hybrid_scm::HybridScmPath;
 pub(super) use nand::NandPath;
+pub(super) use result::PathResult;
+pub(super) use stage::{HostIo, ResultContext, Stage};
 
 use super::dead_data::DeadData;
 use super::oracle::Oracle;
@@ -38,12 +40,10 @@ use ssdlab_engine::random::derive_seed;
 use ssdlab_engine::SimTime;
 use ssdlab_workload::IoRequest;
 
-/// The request path below the host queue (see the module).
-// One per run: the variants' sizes do not matter, and unboxed they are one indirection closer.
-#[allow(clippy::large_enum_variant)]
-pub(super) enum DataPath {
-    Nand(NandPath),
-    HybridScm(HybridScmPath),
+/// The request path below the host queue (see the module): its outermost stage, which holds the
+/// ones below it.
+pub(super) struct DataPath {
+    outermost: Box<dyn Stage>,
 }
 
 /// What the builder has made before the data path: the FTL (built with the layout), and the sizes
@@ -58,17 +58,19 @@ pub(super) struct PathParts<'a> {
     pub origin: &'a str,
 }
 
-/// Builds the data path a config asks for: the NAND path, with SCM in front of it when the device
-/// has SCM. (A new stage: one line here.)
+/// Builds the data path a config asks for, from the NAND path outwards: each stage in front takes
+/// the path built so far. (A new stage: one line here.)
 pub(super) fn build(parts: PathParts<'_>) -> Result<DataPath, SimulationError> {
     let config = parts.config;
     let keep_tags = config.verification.integrity_oracle;
     let scm = scm_sizing::build(config, parts.layout, parts.logical_pages, keep_tags)?;
     let nand = build_nand(parts);
-    Ok(match scm {
-        Some(scm) => DataPath::HybridScm(HybridScmPath::new(nand, scm)),
-        None => DataPath::Nand(nand),
-    })
+    // Seed 001's SCM programs NAND pages itself (merging sectors), so it takes the NAND path as such.
+    let outermost: Box<dyn Stage> = match scm {
+        Some(scm) => Box::new(HybridScmPath::new(nand, scm)),
+        None => Box::new(nand),
+    };
+    Ok(DataPath { outermost })
 }
 
 fn build_nand(parts: PathParts<'_>) -> NandPath {
@@ -117,21 +119,15 @@ fn build_nand(parts: PathParts<'_>) -> NandPath {
 }
 
 impl DataPath {
-    /// The NAND path (every variant has one).
+    /// The NAND path (every data path ends in one).
     #[inline]
     pub(super) fn nand(&self) -> &NandPath {
-        match self {
-            DataPath::Nand(nand) => nand,
-            DataPath::HybridScm(hybrid) => &hybrid.nand,
-        }
+        self.outermost.nand()
     }
 
     #[inline]
     pub(super) fn nand_mut(&mut self) -> &mut NandPath {
-        match self {
-            DataPath::Nand(nand) => nand,
-            DataPath::HybridScm(hybrid) => &mut hybrid.nand,
-        }
+        self.outermost.nand_mut()
     }
 
     /// A host read of `span` (request number `request_index`, device-queue slot `slot`) issued at `now`.
@@ -145,17 +141,7 @@ impl DataPath {
         request_index: u64,
         scheduler: &mut FlashScheduler,
     ) -> Result<(), SimulationError> {
-        match self {
-            DataPath::Nand(nand) => {
-                nand.begin(request, span, request_index);
-                nand.read(span, now, slot, scheduler);
-                Ok(())
-            }
-            DataPath::HybridScm(hybrid) => {
-                hybrid.nand.begin(request, span, request_index);
-                hybrid.serve(request, span, now, slot, scheduler)
-            }
-        }
+        self.outermost.read(&HostIo { request, span, now, slot, index: request_index }, scheduler)
     }
 
     /// A host write of `span`; wear-triggered device events fire during it (see `events.rs`).
@@ -171,65 +157,51 @@ impl DataPath {
         scheduler: &mut FlashScheduler,
         events: &mut DeviceEvents,
     ) -> Result<(), SimulationError> {
-        match self {
-            DataPath::Nand(nand) => {
-                nand.begin(request, span, request_index);
-                nand.write(span, now, slot, request, scheduler, events)
-            }
-            DataPath::HybridScm(hybrid) => {
-                hybrid.nand.begin(request, span, request_index);
-                hybrid.serve(request, span, now, slot, scheduler)
-            }
-        }
+        self.outermost.write(&HostIo { request, span, now, slot, index: request_index }, scheduler, events)
     }
 
     /// A host delete of `span` (no flash work).
     #[cold]
     pub(super) fn delete(&mut self, span: PageSpan) {
-        match self {
-            DataPath::Nand(nand) => nand.delete(span),
-            DataPath::HybridScm(hybrid) => hybrid.delete(span),
-        }
+        self.outermost.delete(span)
     }
 
     /// Deletes one whole host page (an aged drive's deletes); returns whether the FTL trimmed it.
     pub(super) fn delete_page(&mut self, host: Lpn) -> bool {
-        match self {
-            DataPath::Nand(nand) => nand.delete_page(host),
-            DataPath::HybridScm(hybrid) => hybrid.delete_page(host.0),
-        }
+        self.outermost.delete_page(host)
     }
 
     /// Preconditioning: host page `page` written whole, untimed.
     pub(super) fn untimed_write(&mut self, page: u32) -> Result<(), SimulationError> {
-        match self {
-            DataPath::Nand(nand) => nand.untimed_write(page),
-            DataPath::HybridScm(hybrid) => hybrid.untimed_write(page),
-        }
+        self.outermost.untimed_write(page)
     }
 
     /// The loop's lookahead: the mapping entry of the request after next.
     #[inline]
     pub(super) fn prefetch_mapping(&self, page: Lpn) {
-        self.nand().prefetch_mapping(page)
+        self.outermost.prefetch_mapping(page)
     }
 
     /// The loop's lookahead: what the next request's writes will overwrite.
     #[inline]
     pub(super) fn prefetch_overwrites(&self, span: PageSpan) {
-        self.nand().prefetch_overwrites(span)
+        self.outermost.prefetch_overwrites(span)
     }
 
     /// The integrity oracle's end of run; returns the pages (sectors, with SCM) checked.
     pub(super) fn finish_oracle(&mut self) -> Result<u64, SimulationError> {
-        match self {
-            DataPath::Nand(nand) => nand.finish_oracle(true),
-            DataPath::HybridScm(hybrid) => hybrid.finish_oracle(),
-        }
+        self.outermost.finish_oracle()
     }
 
     /// True on the All S-SCM SSD (no NAND in use).
     pub(super) fn scm_only(&self) -> bool {
-        matches!(self, DataPath::HybridScm(hybrid) if hybrid.scm.is_scm_only())
+        self.outermost.scm_only()
+    }
+
+    /// The data path's sections of the result: each stage's own (see `Stage::contribute`).
+    pub(super) fn result(&self, context: &ResultContext<'_>) -> PathResult {
+        let mut result = PathResult::default();
+        self.outermost.contribute(context, &mut result);
+        result
     }
 }

@@ -10,6 +10,8 @@
 //! and the interleaving padding count. It leaves out any stage in front of the FTL (SCM: see
 //! `hybrid_scm.rs`) and the timing itself (the scheduler's).
 
+use super::result::PathResult;
+use super::stage::{HostIo, ResultContext, Stage};
 use crate::config::DeleteTarget;
 use crate::device_events::DeviceEvents;
 use crate::device_layout::DeviceLayout;
@@ -156,46 +158,7 @@ impl NandPath {
         scheduler.read(now, ppn, &plan, waiter)
     }
 
-    /// A delete: no flash work (it completes when issued); whole pages of the range are deleted
-    /// where `host.delete_target` says.
-    #[cold]
-    pub(super) fn delete(&mut self, span: PageSpan) {
-        self.deletes.requests += 1;
-        for page in whole_pages(span).into_iter().flatten() {
-            self.deletes.pages += 1;
-            self.deletes.pages_trimmed += self.delete_page(Lpn(page as u32)) as u64;
-        }
-    }
-
-    /// Deletes one host page where `host.delete_target` says; returns whether the FTL trimmed it.
-    pub(super) fn delete_page(&mut self, host: Lpn) -> bool {
-        let mut trimmed = false;
-        let target = self.middleware.read_target(host);
-        match self.delete_target {
-            DeleteTarget::None => {}
-            DeleteTarget::Middleware => self.middleware.delete(host, &self.ftl),
-            DeleteTarget::Ftl => {
-                if let Some(target) = target {
-                    trimmed = self.ftl.trim(target);
-                }
-                self.middleware.delete(host, &self.ftl);
-            }
-        }
-        if let (Some(dead), Some(target)) = (self.dead_data.as_mut(), target) {
-            // Above the FTL the data is gone; the FTL holds it unless it was trimmed.
-            if trimmed {
-                dead.rewritten(target);
-            } else if self.ftl.lookup(target).is_some() {
-                dead.died(target);
-            }
-        }
-        if let Some(oracle) = self.oracle.as_mut() {
-            oracle.delete(host.0);
-        }
-        trimmed
-    }
-
-    pub(super) fn read(&mut self, span: PageSpan, now: SimTime, slot: u32, scheduler: &mut FlashScheduler) {
+    fn read_span(&mut self, span: PageSpan, now: SimTime, slot: u32, scheduler: &mut FlashScheduler) {
         let waiter = Waiter::Request(slot);
         // Plain reads of consecutive pages on one die, in different planes, are sensed together
         // (a multi-plane read) when the device supports multi-plane operations; reads with a
@@ -233,8 +196,7 @@ impl NandPath {
         self.interleave_padding_pages += (group - pages % group) % group;
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn write(
+    fn write_span(
         &mut self,
         span: PageSpan,
         now: SimTime,
@@ -304,25 +266,10 @@ impl NandPath {
         Ok(())
     }
 
-    /// Preconditioning: host page `host_page` written, untimed (the flash work is not booked).
-    pub(super) fn untimed_write(&mut self, host_page: u32) -> Result<(), SimulationError> {
-        let before = if self.dead_data.is_some() { self.middleware.read_target(Lpn(host_page)) } else { None };
-        let target = self.middleware.write_target(Lpn(host_page), &self.ftl, 0);
-        let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(host_page));
-        self.ops.clear();
-        self.ftl
-            .write(target, 0, tag, &mut self.ops)
-            .map_err(|source| SimulationError::Ftl { origin: format!("{} (preconditioning)", self.origin), source })?;
-        if let Some(dead) = self.dead_data.as_mut() {
-            dead.track_write(before, target, &self.ops, &self.ftl);
-        }
-        Ok(())
-    }
-
     /// The oracle's end of run: with `sweep_pages`, every page written (or deleted) is read back
     /// through the middleware and FTL; the FTL's invariants are checked. Returns the pages checked,
     /// or the first mismatch.
-    pub(super) fn finish_oracle(&mut self, sweep_pages: bool) -> Result<u64, SimulationError> {
+    pub(super) fn check_oracle(&mut self, sweep_pages: bool) -> Result<u64, SimulationError> {
         let Some(mut oracle) = self.oracle.take() else { return Ok(0) };
         let mut checked = 0;
         if sweep_pages {
@@ -351,5 +298,97 @@ impl NandPath {
         }
         self.oracle = Some(oracle);
         Ok(checked)
+    }
+}
+
+impl Stage for NandPath {
+    #[inline]
+    fn read(&mut self, io: &HostIo<'_>, scheduler: &mut FlashScheduler) -> Result<(), SimulationError> {
+        self.begin(io.request, io.span, io.index);
+        self.read_span(io.span, io.now, io.slot, scheduler);
+        Ok(())
+    }
+
+    #[inline]
+    fn write(
+        &mut self,
+        io: &HostIo<'_>,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(), SimulationError> {
+        self.begin(io.request, io.span, io.index);
+        self.write_span(io.span, io.now, io.slot, io.request, scheduler, events)
+    }
+
+    /// A delete: no flash work (it completes when issued); whole pages of the range are deleted
+    /// where `host.delete_target` says.
+    #[cold]
+    fn delete(&mut self, span: PageSpan) {
+        self.deletes.requests += 1;
+        for page in whole_pages(span).into_iter().flatten() {
+            self.deletes.pages += 1;
+            self.deletes.pages_trimmed += Stage::delete_page(self, Lpn(page as u32)) as u64;
+        }
+    }
+
+    /// Deletes one host page where `host.delete_target` says; returns whether the FTL trimmed it.
+    fn delete_page(&mut self, host: Lpn) -> bool {
+        let mut trimmed = false;
+        let target = self.middleware.read_target(host);
+        match self.delete_target {
+            DeleteTarget::None => {}
+            DeleteTarget::Middleware => self.middleware.delete(host, &self.ftl),
+            DeleteTarget::Ftl => {
+                if let Some(target) = target {
+                    trimmed = self.ftl.trim(target);
+                }
+                self.middleware.delete(host, &self.ftl);
+            }
+        }
+        if let (Some(dead), Some(target)) = (self.dead_data.as_mut(), target) {
+            // Above the FTL the data is gone; the FTL holds it unless it was trimmed.
+            if trimmed {
+                dead.rewritten(target);
+            } else if self.ftl.lookup(target).is_some() {
+                dead.died(target);
+            }
+        }
+        if let Some(oracle) = self.oracle.as_mut() {
+            oracle.delete(host.0);
+        }
+        trimmed
+    }
+
+    /// Preconditioning: host page `host_page` written, untimed (the flash work is not booked).
+    fn untimed_write(&mut self, host_page: u32) -> Result<(), SimulationError> {
+        let before = if self.dead_data.is_some() { self.middleware.read_target(Lpn(host_page)) } else { None };
+        let target = self.middleware.write_target(Lpn(host_page), &self.ftl, 0);
+        let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(host_page));
+        self.ops.clear();
+        self.ftl
+            .write(target, 0, tag, &mut self.ops)
+            .map_err(|source| SimulationError::Ftl { origin: format!("{} (preconditioning)", self.origin), source })?;
+        if let Some(dead) = self.dead_data.as_mut() {
+            dead.track_write(before, target, &self.ops, &self.ftl);
+        }
+        Ok(())
+    }
+
+    fn finish_oracle(&mut self) -> Result<u64, SimulationError> {
+        self.check_oracle(true)
+    }
+
+    fn contribute(&self, context: &ResultContext<'_>, result: &mut PathResult) {
+        self.contribute_sections(context, result);
+    }
+
+    #[inline]
+    fn nand(&self) -> &NandPath {
+        self
+    }
+
+    #[inline]
+    fn nand_mut(&mut self) -> &mut NandPath {
+        self
     }
 }

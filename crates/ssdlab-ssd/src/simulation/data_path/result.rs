@@ -1,26 +1,27 @@
-//! The data path's part of a run's result: what the NAND path counted (unmapped reads,
-//! read-modify-writes, deletes, interleaving padding), its middleware's, read strategy's, workload
-//! classifier's and dead data's summaries, the oracle's counts, the memory its models take, and the
-//! SCM's section on a hybrid device (`hybrid_scm_result.rs`). The device-wide parts (latency,
-//! flash counters, tiers, energy) are the result's (`simulation/result.rs`).
+//! The data path's part of a run's result, filled by its stages (`Stage::contribute`): what the
+//! NAND path counted (unmapped reads, read-modify-writes, deletes, interleaving padding), its
+//! middleware's, read strategy's, workload classifier's and dead data's summaries, the oracle's
+//! counts and the memory its models take (here), and the SCM's section on a hybrid device
+//! (`hybrid_scm_result.rs`). The device-wide parts (latency, flash counters, tiers, energy) are the
+//! result's (`simulation/result.rs`).
 
-use super::DataPath;
-use crate::config::SimulationConfig;
-use crate::ftl::FtlStats;
+use super::nand::NandPath;
+use super::stage::ResultContext;
 use crate::host::workload_class::WorkloadClassSummary;
 use crate::middleware::MiddlewareStats;
 use crate::read_path::ReadPathStatistics;
-use crate::scheduler::FlashScheduler;
 use crate::simulation::{DeadDataSummary, DeleteSummary, IntegritySummary, InterleavingSummary, ScmSummary};
 
-/// The data path's sections of the result (see the module).
+/// The data path's sections of the result (see the module); a stage's sections are absent (None)
+/// until it fills them.
+#[derive(Default)]
 pub(in crate::simulation) struct PathResult {
     pub unmapped_page_reads: u64,
     pub deletes: DeleteSummary,
     pub read_modify_writes: u64,
     pub integrity: IntegritySummary,
     pub model_memory_bytes: u64,
-    pub middleware: MiddlewareStats,
+    pub middleware: Option<MiddlewareStats>,
     pub read_path: Option<ReadPathStatistics>,
     pub workload_class: Option<WorkloadClassSummary>,
     pub dead_data: Option<DeadDataSummary>,
@@ -28,53 +29,35 @@ pub(in crate::simulation) struct PathResult {
     pub scm: Option<ScmSummary>,
 }
 
-impl DataPath {
-    /// The data path's sections over a run of `simulated` seconds; `stats` are the FTL's counters
-    /// and `pages_checked_at_end` what the oracle's final sweep checked.
-    pub(in crate::simulation) fn result(
-        &self,
-        config: &SimulationConfig,
-        scheduler: &FlashScheduler,
-        stats: &FtlStats,
-        pages_checked_at_end: u64,
-        simulated: f64,
-    ) -> PathResult {
-        let nand = self.nand();
-        let (scm, scm_memory_bytes) = match self {
-            DataPath::Nand(_) => (None, 0),
-            DataPath::HybridScm(hybrid) => {
-                (hybrid.summary(config.device.scm.as_ref(), scheduler, simulated), hybrid.scm.memory_bytes())
-            }
+impl NandPath {
+    /// The NAND path's sections (see the module).
+    pub(super) fn contribute_sections(&self, context: &ResultContext<'_>, result: &mut PathResult) {
+        let (config, stats) = (context.config, context.stats);
+        result.unmapped_page_reads = self.unmapped_page_reads;
+        result.deletes = self.deletes.clone();
+        result.read_modify_writes = self.read_modify_writes;
+        result.integrity = IntegritySummary {
+            enabled: self.oracle.is_some(),
+            reads_checked: self.oracle.as_ref().map_or(0, |o| o.reads_checked),
+            pages_checked_at_end: context.pages_checked_at_end,
+            mismatches: 0,
         };
-        PathResult {
-            unmapped_page_reads: nand.unmapped_page_reads,
-            deletes: nand.deletes.clone(),
-            read_modify_writes: nand.read_modify_writes,
-            integrity: IntegritySummary {
-                enabled: nand.oracle.is_some(),
-                reads_checked: nand.oracle.as_ref().map_or(0, |o| o.reads_checked),
-                pages_checked_at_end,
-                mismatches: 0,
+        result.model_memory_bytes += self.ftl.memory_bytes() + self.middleware.memory_bytes();
+        result.middleware =
+            (context.config.middleware.kind != crate::config::MiddlewareKind::None).then(|| self.middleware.stats());
+        result.read_path = self.read_strategy.statistics();
+        result.workload_class =
+            self.workload_class.as_ref().map(|classifier| classifier.summary(config.read_path.workload_class.mode));
+        result.dead_data = self.dead_data.as_ref().map(|dead| dead.summary(stats.gc_blocks_collected));
+        result.interleaving = (self.interleave_group_pages > 1).then(|| InterleavingSummary {
+            group_chips: self.interleave_group_pages,
+            part_sensings: context.scheduler.counters().interleaved_part_sensings,
+            write_padding_pages: self.interleave_padding_pages,
+            write_amplification_from_grouping: if stats.host_pages_written == 0 {
+                1.0
+            } else {
+                (stats.host_pages_written + self.interleave_padding_pages) as f64 / stats.host_pages_written as f64
             },
-            model_memory_bytes: nand.ftl.memory_bytes() + nand.middleware.memory_bytes() + scm_memory_bytes,
-            middleware: nand.middleware.stats(),
-            read_path: nand.read_strategy.statistics(),
-            workload_class: nand
-                .workload_class
-                .as_ref()
-                .map(|classifier| classifier.summary(config.read_path.workload_class.mode)),
-            dead_data: nand.dead_data.as_ref().map(|dead| dead.summary(stats.gc_blocks_collected)),
-            interleaving: (nand.interleave_group_pages > 1).then(|| InterleavingSummary {
-                group_chips: nand.interleave_group_pages,
-                part_sensings: scheduler.counters().interleaved_part_sensings,
-                write_padding_pages: nand.interleave_padding_pages,
-                write_amplification_from_grouping: if stats.host_pages_written == 0 {
-                    1.0
-                } else {
-                    (stats.host_pages_written + nand.interleave_padding_pages) as f64 / stats.host_pages_written as f64
-                },
-            }),
-            scm,
-        }
+        });
     }
 }

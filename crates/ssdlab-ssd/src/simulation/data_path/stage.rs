@@ -1,0 +1,97 @@
+//! A stage of the data path: one part of the request path below the host queue, with one interface.
+//! The NAND path (`nand.rs`) is the last stage; a stage in front of it (seed 001's SCM in
+//! `hybrid_scm.rs`; a controller DRAM cache next) holds the stage below it and decides, per page
+//! span, what it serves itself and what it passes down. Each stage owns its state and contributes
+//! its own sections to the result (`contribute`).
+//!
+//! Dispatch is one dynamic call per request into the outermost stage (measured within noise of the
+//! former enum match: the per-page work below it is monomorphic). Leaves out host queueing, latency
+//! and timing (the loop's and the scheduler's).
+
+use super::nand::NandPath;
+use super::result::PathResult;
+use crate::config::SimulationConfig;
+use crate::device_events::DeviceEvents;
+use crate::error::SimulationError;
+use crate::ftl::FtlStats;
+use crate::geometry::Lpn;
+use crate::host::PageSpan;
+use crate::scheduler::FlashScheduler;
+use ssdlab_engine::SimTime;
+use ssdlab_workload::IoRequest;
+
+/// One host read or write as the data path sees it: the request, its page span, when it is issued,
+/// its device-queue slot (the scheduler's handle for its completion) and its number in the run.
+#[derive(Clone, Copy)]
+pub(in crate::simulation) struct HostIo<'a> {
+    pub request: &'a IoRequest,
+    pub span: PageSpan,
+    pub now: SimTime,
+    pub slot: u32,
+    pub index: u64,
+}
+
+/// What a stage may read when it contributes its result sections: the run's config, the scheduler
+/// (its counters and busy times), the FTL's counters, what the oracle's final sweep checked, and
+/// the simulated seconds.
+pub(in crate::simulation) struct ResultContext<'a> {
+    pub config: &'a SimulationConfig,
+    pub scheduler: &'a FlashScheduler,
+    pub stats: &'a FtlStats,
+    pub pages_checked_at_end: u64,
+    pub simulated_seconds: f64,
+}
+
+/// A stage of the data path (see the module). A new stage is a file implementing this trait around
+/// the stage below it, and one line in `data_path::build`.
+pub(in crate::simulation) trait Stage {
+    /// A host read: book its flash work (or serve it here) on `scheduler`.
+    fn read(&mut self, io: &HostIo<'_>, scheduler: &mut FlashScheduler) -> Result<(), SimulationError>;
+
+    /// A host write; wear-triggered device events fire during it (`simulation/events.rs`).
+    fn write(
+        &mut self,
+        io: &HostIo<'_>,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(), SimulationError>;
+
+    /// A host delete (discard/TRIM) of `span`: no flash work.
+    fn delete(&mut self, span: PageSpan);
+
+    /// Deletes one whole host page (an aged drive's deletes); returns whether the FTL trimmed it.
+    fn delete_page(&mut self, host: Lpn) -> bool;
+
+    /// Preconditioning: host page `page` written whole, untimed.
+    fn untimed_write(&mut self, page: u32) -> Result<(), SimulationError>;
+
+    /// The integrity oracle's end of run: every page (or sector) this stage and those below hold is
+    /// read back; returns how many were checked, or the first mismatch.
+    fn finish_oracle(&mut self) -> Result<u64, SimulationError>;
+
+    /// Adds this stage's sections (and those of the stages below it) to the result.
+    fn contribute(&self, context: &ResultContext<'_>, result: &mut PathResult);
+
+    /// The NAND path at the bottom (the FTL, middleware and read strategy that observers, device
+    /// events and preconditioning work on).
+    fn nand(&self) -> &NandPath;
+
+    fn nand_mut(&mut self) -> &mut NandPath;
+
+    /// True on the All S-SCM SSD (no NAND in use).
+    fn scm_only(&self) -> bool {
+        false
+    }
+
+    /// The loop's lookahead: the mapping entry of a host page about to be touched.
+    #[inline]
+    fn prefetch_mapping(&self, page: Lpn) {
+        self.nand().prefetch_mapping(page)
+    }
+
+    /// The loop's lookahead: what the next request's writes will overwrite.
+    #[inline]
+    fn prefetch_overwrites(&self, span: PageSpan) {
+        self.nand().prefetch_overwrites(span)
+    }
+}
