@@ -173,7 +173,11 @@ def test_reproduce_lba_scrambler_end_to_end(cli, tmp_path: Path):
         for name in ("fig4a", "fig4b", "fig5"):
             assert (out / f"{name}-{regime}.png").stat().st_size > 1000
             assert (out / f"{name}-{regime}.svg").stat().st_size > 1000
+    # Whether the gain grows with free space, per regime and workload (the seed's figures' shape).
+    trends = pl.read_parquet(out / "trends" / "table.parquet")
+    assert trends.height == 4 and trends["grows_with_free_space"].dtype == pl.Boolean
     report = (out / "report.md").read_text()
+    assert "Does the gain grow with free space?" in report
     assert "stand-in" in report and "Seed 003" in report and "prxy_0 (stand-in)" in report
     assert "holds" in report and "TRIM" in report
     assert "scaled down to 0.25 GiB" in report

@@ -50,6 +50,9 @@ from ssdlab.sweep import Sweep, SweepError, run_sweep
 
 PRESET = "seed003-scrambler"
 FREE_FRACTIONS = (0.2, 0.4, 0.6, 0.8)
+# A case counts as fewer (or more) GCs or copies only when the reduction exceeds this share; the
+# seed's bars are all visibly above zero, and smaller differences are a block or two of GC.
+SIGNIFICANT = 0.05
 GC_POLICIES = ("greedy", "round_robin")
 DRIVES = ("fresh", "aged")
 # Variants per drive: (name, middleware, where deletes go). On a fresh drive nothing is deleted, so
@@ -484,6 +487,9 @@ def _churn_markdown(rows: Sequence[Mapping[str, Any]]) -> str:
 
 @dataclass
 class Regime:
+    """One drive x victim-policy regime of the main grid. A case counts as fewer (or more) GCs or
+    copies only when the reduction exceeds ``SIGNIFICANT``."""
+
     drive: str
     gc_policy: str
     cases: int
@@ -499,6 +505,8 @@ class Regime:
     # Workloads better (fewer GCs and copies) at every free-space level; cases at or above 2.2x.
     everywhere: list[str]
     reaching: list[str]
+    # The case with the best write-performance ratio (its conventional and scrambler MB/s).
+    best_case: Mapping[str, Any] | None = None
 
     @property
     def holds(self) -> bool:
@@ -525,28 +533,99 @@ def regimes(main: Sequence[Mapping[str, Any]]) -> list[Regime]:
                     drive,
                     gc,
                     len(rows),
-                    sum(1 for r in rows if r["gc_count_reduction"] > 1e-9),
-                    sum(1 for r in rows if r["pages_copied_reduction"] > 1e-9),
-                    sum(1 for r in rows if r["gc_count_reduction"] > 1e-9 and r["pages_copied_reduction"] > 1e-9),
-                    sum(1 for r in rows if r["pages_copied_reduction"] < -1e-9),
+                    sum(1 for r in rows if r["gc_count_reduction"] > SIGNIFICANT),
+                    sum(1 for r in rows if r["pages_copied_reduction"] > SIGNIFICANT),
+                    sum(1 for r in rows if _both_fewer(r)),
+                    sum(1 for r in rows if r["pages_copied_reduction"] < -SIGNIFICANT),
                     max((r["gc_count_reduction"] for r in rows), default=None),
                     max((r["pages_copied_reduction"] for r in rows), default=None),
                     ratios[-1] if ratios else None,
                     ratios[len(ratios) // 2] if ratios else None,
                     max(trim, default=None),
-                    [
-                        w
-                        for w in dict.fromkeys(r["workload"] for r in rows)
-                        if all(r["gc_count_reduction"] > 1e-9 and r["pages_copied_reduction"] > 1e-9 for r in rows if r["workload"] == w)
-                    ],
-                    [
-                        f"{r['workload']} at {r['free_fraction']:.0%} free ({r['write_performance_ratio']:.2f}x)"
-                        for r in rows
-                        if (r["write_performance_ratio"] or 0) >= 2.2
-                    ],
+                    [w for w in dict.fromkeys(r["workload"] for r in rows) if all(_both_fewer(r) for r in rows if r["workload"] == w)],
+                    [f"{_case(r)} ({_mbps_pair(r)})" for r in rows if (r["write_performance_ratio"] or 0) >= 2.2],
+                    max(rows, key=lambda r: r["write_performance_ratio"] or 0, default=None),
                 )
             )
     return out
+
+
+def _both_fewer(row: Mapping[str, Any]) -> bool:
+    return row["gc_count_reduction"] > SIGNIFICANT and row["pages_copied_reduction"] > SIGNIFICANT
+
+
+def _case(row: Mapping[str, Any]) -> str:
+    return f"{row['workload']} at {row['free_fraction']:.0%} free"
+
+
+def _mbps(value: float | None) -> str:
+    """MB/s to three significant digits (a drive crawling at 0.004 MB/s must not read as 0.0)."""
+    return "n/a" if value is None else f"{value:.3g}"
+
+
+def _mbps_pair(row: Mapping[str, Any]) -> str:
+    """A ratio's baseline beside it: conventional -> scrambler MB/s."""
+    return f"{row['write_performance_ratio']:.2f}x: {_mbps(row['conventional_write_mbps'])} → {_mbps(row['scrambler_write_mbps'])} MB/s"
+
+
+def _fewer_but_slower(main: Sequence[Mapping[str, Any]]) -> str:
+    """Cases with fewer GCs and copies that still write slower: GC work is not all a write pays."""
+    rows = [r for r in main if _both_fewer(r) and (r["write_performance_ratio"] or 1.0) < 1 - SIGNIFICANT]
+    if not rows:
+        return ""
+    cases = "; ".join(f"{r['drive']}/{r['gc_policy'].replace('_', '-')}: {_case(r)} ({_mbps_pair(r)})" for r in rows)
+    return f"Fewer GCs and copies (>{SIGNIFICANT:.0%}) yet slower writes (<{1 - SIGNIFICANT:.2f}x) in {len(rows)} cases: {cases}."
+
+
+FREE_LEVELS = (0.2, 0.4, 0.6, 0.8)
+
+
+def free_space_trends(main: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per regime and workload, the write-performance ratio at each free-space level and whether
+    the gain grows with free space as the seed's Fig. 4 and 5 show it: the ratio at the most free
+    space exceeds the one at the least by more than ``SIGNIFICANT``, and no step to more free space
+    loses more than ``SIGNIFICANT``."""
+    out = []
+    for drive in DRIVES:
+        for gc in GC_POLICIES:
+            rows = [r for r in main if r["drive"] == drive and r["gc_policy"] == gc]
+            for workload in dict.fromkeys(r["workload"] for r in rows):
+                by_free = {r["free_fraction"]: r for r in rows if r["workload"] == workload}
+                ratios = [(by_free.get(free) or {}).get("write_performance_ratio") for free in FREE_LEVELS]
+                known = [ratio for ratio in ratios if ratio is not None]
+                grows = (
+                    len(known) == len(FREE_LEVELS)
+                    and known[-1] > known[0] * (1 + SIGNIFICANT)
+                    and all(after >= before * (1 - SIGNIFICANT) for before, after in zip(known, known[1:]))
+                )
+                out.append(
+                    {
+                        "drive": drive,
+                        "gc_policy": gc,
+                        "workload": workload,
+                        **{f"ratio_{free:.0%}": ratio for free, ratio in zip(FREE_LEVELS, ratios)},
+                        # Text, so the table also writes as CSV.
+                        "fewer_at": ", ".join(f"{free:.0%}" for free in FREE_LEVELS if free in by_free and _both_fewer(by_free[free])),
+                        "grows_with_free_space": grows,
+                    }
+                )
+    return out
+
+
+def _trend_markdown(trends: Sequence[Mapping[str, Any]]) -> str:
+    columns = [
+        ("drive", "drive", "text"),
+        ("victim policy", lambda r: r["gc_policy"].replace("_", "-"), "text"),
+        ("workload", "workload", "text"),
+        *[(f"write perf. at {free:.0%} free", f"ratio_{free:.0%}", "times") for free in FREE_LEVELS],
+        (
+            f"fewer GCs and copies (>{SIGNIFICANT:.0%}) at",
+            lambda r: r["fewer_at"] or "none",
+            "text",
+        ),
+        ("gain grows with free space", lambda r: "yes" if r["grows_with_free_space"] else "no", "text"),
+    ]
+    return markdown_table(trends, columns)
 
 
 def _regime_markdown(found: Sequence[Regime]) -> str:
@@ -554,10 +633,10 @@ def _regime_markdown(found: Sequence[Regime]) -> str:
         "drive",
         "victim policy",
         "cases",
-        "fewer GCs",
-        "fewer copies",
+        f"fewer GCs (>{SIGNIFICANT:.0%})",
+        f"fewer copies (>{SIGNIFICANT:.0%})",
         "both (the seed: all)",
-        "more copies",
+        f"more copies (>{SIGNIFICANT:.0%})",
         "best GC reduction",
         "best copy reduction",
         "write perf. best / median",
@@ -606,9 +685,11 @@ def _regime_statement(found: Sequence[Regime], churn: Sequence[Mapping[str, Any]
         lines.append("Cases at or above 2.2x: " + "; ".join(reaching) + ".")
     if best is not None:
         verdict = "reaches" if best.best_write_ratio >= 2.2 else "does not reach"
+        case = best.best_case or {}
         lines.append(
             f'Its "write performance up to 2.2x" {verdict} that size: the best write-performance ratio measured is {best.best_write_ratio:.3f}x '
-            f"({best.drive} drive, {best.gc_policy.replace('_', '-')} GC)."
+            f"({best.drive} drive, {best.gc_policy.replace('_', '-')} GC, {_case(case)}: "
+            f"{_mbps(case.get('conventional_write_mbps'))} → {_mbps(case.get('scrambler_write_mbps'))} MB/s)."
         )
     if churn:
         top = max(churn, key=lambda r: max(r["write_performance_ratio"] or 0, r["first_writes_write_performance_ratio"] or 0))
@@ -617,6 +698,33 @@ def _regime_statement(found: Sequence[Regime], churn: Sequence[Mapping[str, Any]
             f"(rule 2 for all writes) and {fmt(top['first_writes_write_performance_ratio'], 'times')} (first writes only) at {top['delete_fraction']:.0%} deletes "
             f"with {top['gc_policy'].replace('_', '-')} GC, against {fmt(top['trim_write_performance_ratio'], 'times')} for TRIM."
         )
+    return " ".join(lines)
+
+
+def _src1_statement(main: Sequence[Mapping[str, Any]]) -> str:
+    """The seed's best case, src1_0 (its 2.2x), as ssdlab measures it."""
+    rows = [r for r in main if r["workload"].startswith("src1_0") and r["write_performance_ratio"] is not None]
+    if not rows:
+        return ""
+    top = max(rows, key=lambda r: r["write_performance_ratio"])
+    return (
+        f"src1_0, the seed's best case (2.2x): ssdlab's best is {_mbps_pair(top)} "
+        f"({top['drive']} drive, {top['gc_policy'].replace('_', '-')} GC, {top['free_fraction']:.0%} free)."
+    )
+
+
+def _trend_statement(trends: Sequence[Mapping[str, Any]]) -> str:
+    growing = [t for t in trends if t["grows_with_free_space"]]
+    lines = [
+        f"The seed's figures show the gain growing with free space; here it grows (rule: the ratio at 80 % free "
+        f"exceeds the one at 20 % by more than {SIGNIFICANT:.0%} and no step loses more than {SIGNIFICANT:.0%}) in "
+        f"{len(growing)} of {len(trends)} workload series."
+    ]
+    for drive in DRIVES:
+        for gc in GC_POLICIES:
+            names = [t["workload"] for t in growing if t["drive"] == drive and t["gc_policy"] == gc]
+            if names:
+                lines.append(f"{drive.capitalize()} drive, {gc.replace('_', '-')} GC: {', '.join(names)}.")
     return " ".join(lines)
 
 
@@ -647,17 +755,26 @@ def _run(
             rows = [r for r in tables["main"] if r["drive"] == drive and r["gc_policy"] == gc]
             paths.update(figures(rows, out, f"{drive}-{gc.replace('_', '-')}", f"{drive} drive, {gc.replace('_', '-')} GC"))
     found = regimes(tables["main"])
+    tables["trends"] = free_space_trends(tables["main"])
     text = _report(plans, tables, found, paths, outcome, scheduler, stand_in_cap_bytes)
-    summary = _regime_markdown(found) + "\n\n" + _regime_statement(found, tables["churn"])
+    summary = (
+        _regime_markdown(found)
+        + "\n\n"
+        + _regime_statement(found, tables["churn"])
+        + " "
+        + _src1_statement(tables["main"])
+        + "\n\n"
+        + _trend_statement(tables["trends"])
+    )
     return report.finish(
         out,
-        tables={"": tables["main"], "rule1": tables["rule1"], "churn": tables["churn"]},
+        tables={"": tables["main"], "rule1": tables["rule1"], "churn": tables["churn"], "trends": tables["trends"]},
         main="",
         report_text=text,
         summary=summary,
         figures=paths,
         outcomes=(outcome,),
-        headlines=headlines(found),
+        headlines=headlines(found, tables["main"], tables["trends"]),
     )
 
 
@@ -671,11 +788,21 @@ CLAIMS = (
         side=">= 1",
     ),
     Claim("write_performance", "Fig. 5: write performance, scrambler over conventional, best case", 2.2, "x", "times", side="> 1"),
+    Claim("src1_0_write_performance", "Fig. 5: write performance on src1_0, the seed's best workload", 2.2, "x", "times", side="> 1"),
+    Claim(
+        "gain_grows_with_free_space",
+        "Fig. 4-5: the gain grows with free space, every workload",
+        "every workload",
+        "share of workload series",
+        "share",
+        side=">= 1",
+    ),
 )
 
 
-def headlines(found: Sequence[Regime]) -> list[Headline]:
-    """The seed's findings per regime (drive x victim policy), and its 2.2x against our best case."""
+def headlines(found: Sequence[Regime], main: Sequence[Mapping[str, Any]] = (), trends: Sequence[Mapping[str, Any]] = ()) -> list[Headline]:
+    """The seed's findings per regime (drive x victim policy), its 2.2x against our best case and
+    against src1_0's best, and whether the gain grows with free space per regime."""
     claim = {c.key: c for c in CLAIMS}
     result = []
     for g in found:
@@ -690,9 +817,37 @@ def headlines(found: Sequence[Regime]) -> list[Headline]:
         claim["write_performance"].measure(
             best.best_write_ratio if best else None,
             where=f"{best.drive} drive, {best.gc_policy.replace('_', '-')} GC" if best else "",
-            note="the seed's most is on src1_0; its bar heights are not in its text",
+            note=(
+                f"{_case(best.best_case)}: {_mbps(best.best_case['conventional_write_mbps'])} → "
+                f"{_mbps(best.best_case['scrambler_write_mbps'])} MB/s; the seed's most is on src1_0"
+                if best and best.best_case
+                else "the seed's most is on src1_0"
+            ),
         )
     )
+    src1 = [r for r in main if r["workload"].startswith("src1_0") and r["write_performance_ratio"] is not None]
+    if src1:
+        top = max(src1, key=lambda r: r["write_performance_ratio"])
+        result.append(
+            claim["src1_0_write_performance"].measure(
+                top["write_performance_ratio"],
+                where=f"{top['drive']} drive, {top['gc_policy'].replace('_', '-')} GC, {top['free_fraction']:.0%} free",
+                note=f"{_mbps(top['conventional_write_mbps'])} → {_mbps(top['scrambler_write_mbps'])} MB/s",
+            )
+        )
+    for drive in DRIVES:
+        for gc in GC_POLICIES:
+            series = [t for t in trends if t["drive"] == drive and t["gc_policy"] == gc]
+            if not series:
+                continue
+            growing = [t["workload"] for t in series if t["grows_with_free_space"]]
+            result.append(
+                claim["gain_grows_with_free_space"].measure(
+                    len(growing) / len(series),
+                    where=f"{drive} drive, {gc.replace('_', '-')} GC",
+                    note=f"{len(growing)} of {len(series)}" + (f": {', '.join(growing)}" if growing else ""),
+                )
+            )
     return result
 
 
@@ -887,23 +1042,30 @@ Its bar heights are not in its text; only these findings are compared. Each regi
 
 {_regime_markdown(found)}
 
-{_regime_statement(found, tables["churn"])}
+{_regime_statement(found, tables["churn"])} {_src1_statement(tables["main"])} {_fewer_but_slower(tables["main"])}
+
+### Does the gain grow with free space?
+
+{_trend_markdown(tables["trends"])}
+
+{_trend_statement(tables["trends"])}
 
 Why (from the dead-data counts in the tables): every host write invalidates exactly one page the FTL holds, with or without the
 scrambler. The scrambler cannot make the FTL drop dead data; it can only choose *which* page a write invalidates, by moving the
-write to a dead (fragmented) page of the next victim. That helps only where victims hold dead data: on a fresh drive there is none
-until rule 1 or 2 creates it (and every page they leave behind is a dead copy GC must later copy). On an aged drive without TRIM
-the FTL counts the deleted data as valid and collects garbage as on a full drive; the deleted data mostly sits in blocks that look
-full, which greedy GC picks only when nothing emptier is left (the trace samples whose conventional runs crawl at a fraction of a
-MB/s) and round robin picks in turn. Where the victims do hold dead data, redirecting writes into it is worth several-fold; where
-they do not, the scrambler is the conventional system within noise. TRIM removes the dead data outright: the upper bound beside it.
+write to a dead (fragmented) page of a block GC is about to collect. That helps only where those victims hold dead data: on a
+fresh drive there is none until rule 1 or 2 creates it (and every page they leave behind is a dead copy GC must later copy). On an
+aged drive without TRIM the FTL counts the deleted data as valid and collects garbage as on a full drive; the deleted data sits in
+blocks that look full, which greedy GC picks only when nothing emptier is left and round robin collects in runs (one invocation
+takes blocks until it has freed its watermark's worth, so a run of nearly valid blocks is long); the recommendation list follows
+that run (`middleware.lba_scrambler.victims_per_plane`). The "dead pages copied" column says how much dead data the collected
+victims held; the rule-2 hit rate how often a write found one to take. TRIM removes the dead data outright: the upper bound beside it.
 
 ## Tables
 
 A reduction is `1 - scrambler / conventional` (positive = the scrambler did better); write performance is scrambler MB/s over
 conventional MB/s (host writes, closed loop QD {QUEUE_DEPTH}). "Dead pages copied" are GC copies of data the host had deleted or the
-scrambler had moved (the FTL cannot tell; the simulator can). Rule-2 hit rate: writes redirected into the next victim over writes
-that tried.
+scrambler had moved (the FTL cannot tell; the simulator can). Rule-2 hit rate: writes redirected into a victim of the coming GC
+run over writes that tried.
 
 {(chr(10) * 2).join(sections)}
 
@@ -933,8 +1095,8 @@ Rule 1 writes to empty pages while more than the threshold's share of the NAND i
   the same for every free-space level, drive and variant of a workload (equal host writes).
 - Stand-ins: {"capped at " + format(cap / GIB, "g") + " GiB (`--stand-in-cap-gib 0` runs the seed sizes)" if cap else "the seed's data sizes"}.
 - Scrambler thresholds (seed: "plentiful", "enough"; not quantified): rule 1 while more than 50 % of the NAND is unmapped (swept
-  above), rule 2 while the next victim holds at least 1 fragmented page; the recommendation list follows every plane's next victim
-  (`docs/lba-scrambler.md`).
+  above), rule 2 while a victim holds at least 1 fragmented page; the recommendation list follows, in every plane, the run of victims the
+  next GC invocation will collect (`victims_per_plane = 0`; `docs/lba-scrambler.md`).
 - The data-integrity oracle is off in these runs for speed; the test suite runs the scrambler with it on.
 
 ## Figures

@@ -33,6 +33,12 @@ pub struct LbaScramblerConfig {
     /// `first_writes` (only data without a page yet, e.g. a file system allocating deleted space:
     /// a redirect then never creates a dead copy).
     pub rule2_writes: Rule2Writes,
+    /// How far ahead the overwrite-recommendation list looks: the next this-many GC victims of
+    /// each plane, in the order GC will collect them. 0 (default): the run the next GC invocation
+    /// will take, i.e. victims in order until their gains reach the blocks one invocation must
+    /// free (`Ftl::gc_invocation_gain_blocks`; a victim with v of p pages valid gains (p - v)/p),
+    /// at most 64. 1 follows only the next victim (the list before issue 34).
+    pub victims_per_plane: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,6 +54,7 @@ impl Default for LbaScramblerConfig {
             plentiful_free_fraction: 0.5,
             victim_min_fragmented_pages: 1,
             rule2_writes: Rule2Writes::All,
+            victims_per_plane: 0,
         }
     }
 }
@@ -71,6 +78,12 @@ pub(super) fn validate(middleware: &MiddlewareConfig) -> Result<(), (String, Str
         return fail("middleware.lba_scrambler.plentiful_free_fraction", format!(
             "must be in [0.1, 1] (below 0.1 rule 1 would fill the NAND past the FTL's spare blocks; 1 turns rule 1 off), got {}",
             scrambler.plentiful_free_fraction));
+    }
+    if scrambler.victims_per_plane > 1024 {
+        return fail(
+            "middleware.lba_scrambler.victims_per_plane",
+            format!("must be at most 1024 (0: the next GC invocation's run), got {}", scrambler.victims_per_plane),
+        );
     }
     if scrambler.victim_min_fragmented_pages == 0 {
         return fail("middleware.lba_scrambler.victim_min_fragmented_pages", "must be at least 1".into());

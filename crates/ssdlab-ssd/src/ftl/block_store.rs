@@ -247,6 +247,14 @@ impl BlockStore {
         self.victim_policy.select(&view).map(|local| BlockIndex(plane.0 * self.geometry.blocks_per_plane + local))
     }
 
+    /// The next `count` (local) blocks GC would collect in a (local) plane, in order, if nothing
+    /// changed meanwhile (`VictimPolicy::rank`).
+    pub fn next_victims(&self, plane: PlaneIndex, count: usize, now_ns: u64) -> Vec<BlockIndex> {
+        let view = self.plane_view(plane, now_ns);
+        let first = plane.0 * self.geometry.blocks_per_plane;
+        self.victim_policy.rank(&view, count).into_iter().map(|local| BlockIndex(first + local)).collect()
+    }
+
     /// The (local) block round-robin order collects next in a (local) plane, whatever the tier's
     /// victim policy (RR-FDCA is defined on round-robin order).
     pub(super) fn round_robin_victim(&self, plane: PlaneIndex) -> Option<BlockIndex> {

@@ -257,6 +257,28 @@ impl Ftl {
             .map(|block| BlockIndex(block.0 + store.first_block))
     }
 
+    /// The next `count` global blocks garbage collection would collect in a global plane, in order,
+    /// if GC ran now and nothing changed meanwhile.
+    pub fn next_victims(&self, plane: PlaneIndex, count: usize, now_ns: u64) -> Vec<BlockIndex> {
+        let store = &self.stores[self.tier_of_plane(plane)];
+        store
+            .next_victims(PlaneIndex(plane.0 - store.first_plane), count, now_ns)
+            .into_iter()
+            .map(|block| BlockIndex(block.0 + store.first_block))
+            .collect()
+    }
+
+    /// Free blocks one GC invocation in a global plane must gain: it starts when the plane's free
+    /// blocks fall below the low watermark and collects until they reach the high one
+    /// (`collector::in_place`), so `high - low + 1`. Collecting a block with v of its p pages valid
+    /// gains (p - v) / p of a block (its copies fill part of another), so an invocation collects
+    /// victims, in the policy's order, until their gains add up to this: one or two blocks when
+    /// victims are mostly invalid, a long run when they are mostly valid.
+    pub fn gc_invocation_gain_blocks(&self, plane: PlaneIndex) -> usize {
+        let store = &self.stores[self.tier_of_plane(plane)];
+        store.high_watermark.saturating_sub(store.low_watermark) + 1
+    }
+
     pub fn free_blocks(&self, plane: PlaneIndex) -> usize {
         let store = &self.stores[self.tier_of_plane(plane)];
         store.free_blocks(PlaneIndex(plane.0 - store.first_plane))

@@ -195,6 +195,33 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    /// After any writes, each policy's ranking starts with the victim it selects, and a longer
+    /// ranking extends a shorter one (the order GC would take the blocks in).
+    #[test]
+    fn ranking_starts_with_the_selected_victim(
+        writes in proptest::collection::vec(0u32..24, 1..400),
+        policy in prop_oneof![Just(VictimPolicyKind::Greedy), Just(VictimPolicyKind::CostBenefit), Just(VictimPolicyKind::RoundRobin)],
+    ) {
+        let mut ftl = ftl(policy, PlaneAllocation::Static);
+        let mut ops = Vec::new();
+        for (time, &lpn) in writes.iter().enumerate() {
+            ops.clear();
+            ftl.write(Lpn(lpn), time as u64 * 1000, 1, &mut ops).unwrap();
+        }
+        let now = writes.len() as u64 * 1000 + 7;
+        for plane in 0..2 {
+            let plane = PlaneIndex(plane);
+            let all = ftl.next_victims(plane, 64, now);
+            prop_assert_eq!(all.first().copied(), ftl.next_victim(plane, now));
+            prop_assert_eq!(&ftl.next_victims(plane, 2, now)[..], &all[..all.len().min(2)]);
+            let full = (0..8).filter(|&b| ftl.block(BlockIndex(plane.0 * 8 + b)).state == crate::ftl::block_manager::BlockState::Full).count();
+            prop_assert_eq!(all.len(), full, "every full block is ranked");
+        }
+    }
+}
+
 /// Two tiers: MLC (2 planes x 16 blocks x 4 pages, 24 pages for the host) in front of TLC (1 plane x
 /// 16 blocks x 6 pages, 60 for the host); host writes go to MLC and MLC GC moves pages to TLC.
 fn two_tier_ftl(policy: VictimPolicyKind, allocation: PlaneAllocation) -> Ftl {

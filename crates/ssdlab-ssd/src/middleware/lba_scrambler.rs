@@ -21,12 +21,18 @@
 //!    rule 3 open; this one never adds a fragmented page, so rule 3 alone behaves as no scrambler.
 //!
 //! Rules 1 and 2 move a host page to a new SLBA and leave its old SLBA fragmented. The
-//! recommendation list follows the next victim of every plane: it is refilled from the next plane's
-//! victim (planes in turn) when it runs dry and every `pages_per_block` writes, a victim counting
-//! only if it holds `victim_min_fragmented_pages` fragmented SLBAs; each entry remembers its block
-//! and that block's erase count, so an entry whose block was collected meanwhile is dropped when
-//! taken. When a whole round of planes finds nothing, the list rests for `pages_per_block` writes
-//! (a dry list would otherwise rescan every plane on every write).
+//! recommendation list follows the victims GC will actually collect next in every plane: the next
+//! `victims_per_plane` blocks in the victim policy's order (`Ftl::next_victims`), by default the run
+//! the next GC invocation will take (one invocation collects victims until it has freed
+//! `Ftl::gc_invocation_gain_blocks`; under round-robin, blocks full of data the FTL thinks valid
+//! gain almost nothing, so one invocation may take a long run of them, and the first victim alone
+//! may hold no dead data while the rest of the run does). It is refilled from the next plane's
+//! victims (planes in turn) when it runs dry and every `pages_per_block` writes, a victim counting
+//! only if it holds `victim_min_fragmented_pages` fragmented SLBAs (dead to the scrambler: no host
+//! page maps to them); each entry remembers its block and that block's erase count, so an entry
+//! whose block was collected meanwhile is dropped when taken. When a whole round of planes finds
+//! nothing, the list rests for `pages_per_block` writes (a dry list would otherwise rescan every
+//! plane on every write).
 //!
 //! What it leaves out: the file system above it (the seed's scrambler sits below one and may know of
 //! deleted files; a block trace carries no deletes, so every dead copy the FTL cannot see here is one
@@ -40,6 +46,9 @@ use crate::config::{LbaScramblerConfig, Rule2Writes};
 use crate::ftl::mapping::MappingTable;
 use crate::ftl::Ftl;
 use crate::geometry::{BlockIndex, Lpn, PlaneIndex};
+
+/// The longest run of victims per plane the default horizon follows.
+const AUTO_HORIZON_MAX_BLOCKS: usize = 64;
 
 pub struct LbaScrambler {
     settings: LbaScramblerConfig,
@@ -55,8 +64,8 @@ pub struct LbaScrambler {
     fragmented_count: u64,
     /// The overwrite-recommendation list: fragmented SLBAs stored in the planes' next victims.
     recommendations: Vec<Recommendation>,
-    /// Per (global) plane, the victim last read and its erase count, if it counted for rule 2.
-    victims: Vec<Option<(BlockIndex, u32)>>,
+    /// Per (global) plane, the victims last read that counted for rule 2, with their erase counts.
+    victims: Vec<Vec<(BlockIndex, u32)>>,
     /// The plane whose victim is read next.
     next_plane: u32,
     writes_since_refresh: u64,
@@ -134,7 +143,7 @@ impl LbaScrambler {
     fn take_recommended(&mut self, ftl: &Ftl, now_ns: u64) -> Option<Lpn> {
         let pages_per_block = ftl.layout().tier(crate::tier::TierId(0)).geometry.pages_per_block as u64;
         if self.victims.is_empty() {
-            self.victims = vec![None; ftl.layout().planes_total() as usize];
+            self.victims = vec![Vec::new(); ftl.layout().planes_total() as usize];
         }
         self.stats.rule2_attempts += 1;
         // Keep the victims fresh: one more plane's every pages_per_block writes (unless the list is
@@ -165,30 +174,63 @@ impl LbaScrambler {
         }
     }
 
-    /// Reads the next plane's victim; adds its fragmented SLBAs when it holds enough of them.
-    /// Returns whether it did.
+    /// The blocks GC will collect next in `plane`, in order, as far as the list looks ahead
+    /// (`victims_per_plane`; 0: the next invocation's run, see the module).
+    fn horizon(&self, ftl: &Ftl, plane: PlaneIndex, now_ns: u64) -> Vec<BlockIndex> {
+        let fixed = self.settings.victims_per_plane as usize;
+        if fixed > 0 {
+            return ftl.next_victims(plane, fixed, now_ns);
+        }
+        let mut ranked = ftl.next_victims(plane, AUTO_HORIZON_MAX_BLOCKS, now_ns);
+        // (One tier: the scrambler is refused on tiered devices.)
+        let pages_per_block = ftl.layout().tier(crate::tier::TierId(0)).geometry.pages_per_block as f64;
+        let needed = ftl.gc_invocation_gain_blocks(plane) as f64;
+        let mut gained = 0.0;
+        let mut run = 0;
+        for &block in &ranked {
+            run += 1;
+            gained += (pages_per_block - ftl.valid_pages(block) as f64) / pages_per_block;
+            if gained >= needed {
+                break;
+            }
+        }
+        ranked.truncate(run);
+        ranked
+    }
+
+    /// Reads the next plane's victims (its horizon); adds the fragmented SLBAs of each that holds
+    /// enough of them. Returns whether any did.
     fn read_next_victim(&mut self, ftl: &Ftl, now_ns: u64) -> bool {
         let plane = self.next_plane as usize % self.victims.len().max(1);
         self.next_plane = ((plane + 1) % self.victims.len().max(1)) as u32;
         self.stats.victim_refreshes += 1;
-        self.victims[plane] = None;
-        let Some(victim) = ftl.next_victim(PlaneIndex(plane as u32), now_ns) else { return false };
-        let erases = ftl.block(victim).erase_count;
-        let reverse = &self.reverse;
-        let fragmented: Vec<u32> =
-            ftl.valid_pages_of(victim).filter(|&slba| reverse.get(slba).is_none()).map(|slba| slba.0).collect();
-        self.stats.victims_read += 1;
-        self.stats.victim_fragmented_pages += fragmented.len() as u64;
-        if (fragmented.len() as u32) < self.settings.victim_min_fragmented_pages || fragmented.is_empty() {
+        self.victims[plane].clear();
+        let mut batch = Vec::new();
+        for victim in self.horizon(ftl, PlaneIndex(plane as u32), now_ns) {
+            let erases = ftl.block(victim).erase_count;
+            let reverse = &self.reverse;
+            let first = batch.len();
+            batch.extend(
+                ftl.valid_pages_of(victim).filter(|&slba| reverse.get(slba).is_none()).map(|slba| Recommendation {
+                    slba: slba.0,
+                    block: victim,
+                    erases,
+                }),
+            );
+            let fragmented = (batch.len() - first) as u32;
+            self.stats.victims_read += 1;
+            self.stats.victim_fragmented_pages += fragmented as u64;
+            if fragmented < self.settings.victim_min_fragmented_pages || fragmented == 0 {
+                batch.truncate(first);
+                continue;
+            }
+            self.victims[plane].push((victim, erases));
+        }
+        if batch.is_empty() {
             return false;
         }
-        self.victims[plane] = Some((victim, erases));
-        // Popped from the end: take the victim's pages in page order.
-        self.recommendations.extend(fragmented.into_iter().rev().map(|slba| Recommendation {
-            slba,
-            block: victim,
-            erases,
-        }));
+        // Popped from the end: the first victim's pages first, each victim's in page order.
+        self.recommendations.extend(batch.into_iter().rev());
         true
     }
 
@@ -206,10 +248,11 @@ impl LbaScrambler {
                 // A page just made fragmented inside a counted victim joins the list.
                 if let Some(ppn) = ftl.lookup(previous) {
                     let plane = ftl.layout().plane_of(ppn).0 as usize;
-                    if let Some(&Some((victim, erases))) = self.victims.get(plane) {
-                        if ftl.layout().block_of(ppn) == victim {
-                            self.recommendations.push(Recommendation { slba: previous.0, block: victim, erases });
-                        }
+                    let block = ftl.layout().block_of(ppn);
+                    if let Some(&(victim, erases)) =
+                        self.victims.get(plane).and_then(|victims| victims.iter().find(|(victim, _)| *victim == block))
+                    {
+                        self.recommendations.push(Recommendation { slba: previous.0, block: victim, erases });
                     }
                 }
             }
@@ -295,5 +338,106 @@ impl Middleware for LbaScrambler {
 
     fn memory_bytes(&self) -> u64 {
         self.forward.memory_bytes() + self.reverse.memory_bytes() + (self.fragmented.capacity() * 4) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! A hand-built aged state on a tiny one-plane device (16 blocks of 4 pages, round-robin GC at
+    //! watermarks 2/3): ten blocks written in order, then the host pages of blocks 1 and 2 deleted
+    //! above the FTL. The first victim, block 0, holds no dead data; blocks 1 and 2, next in the run
+    //! an invocation collects (every block is full of pages the FTL thinks valid, so each gains
+    //! nothing and the run goes on), hold eight dead pages.
+    use super::*;
+    use crate::config::{SimulationConfig, VictimPolicyKind};
+    use crate::device_layout::DeviceLayout;
+    use crate::ftl::placement::{Placement, Single};
+    use crate::tier::TierId;
+
+    const DEVICE: &str = r#"
+[device.geometry]
+channels = 1
+chips_per_channel = 1
+dies_per_chip = 1
+planes_per_die = 1
+blocks_per_plane = 16
+pages_per_block = 4
+page_size_bytes = 4096
+[device.nand]
+cell_type = "mlc"
+read_latency_ns = [50000]
+program_latency_ns = [500000]
+erase_latency_ns = 3000000
+[device.channel]
+transfer_rate_mts = 200.0
+[ftl]
+overprovisioning_fraction = 0.4
+[workload.synthetic]
+requests = 1
+read_fraction = 0.0
+span_bytes = 4096
+address = { distribution = "uniform" }
+size = { distribution = "fixed", bytes = 4096 }
+arrival = { process = "poisson", mean_interarrival_ns = 1000.0 }
+"#;
+
+    fn aged(victims_per_plane: u32) -> (LbaScrambler, Ftl) {
+        let config = SimulationConfig::from_toml_str(DEVICE, "test", &[]).unwrap_or_else(|e| panic!("{e}"));
+        let layout = DeviceLayout::from_specs(&config.device.tiers());
+        let mut ftl_config = config.ftl.clone();
+        ftl_config.garbage_collection.policy = VictimPolicyKind::RoundRobin;
+        ftl_config.garbage_collection.low_watermark_blocks = 2;
+        ftl_config.garbage_collection.high_watermark_blocks = 3;
+        let mut ftl = Ftl::new(&layout, &ftl_config, Placement::Single(Single { tier: TierId(0) }), &[48], 48, false);
+        let settings = LbaScramblerConfig { plentiful_free_fraction: 1.0, victims_per_plane, ..Default::default() };
+        let mut scrambler = LbaScrambler::new(settings, 48);
+        let mut ops = Vec::new();
+        for host in 0..40 {
+            let target = scrambler.write_target(Lpn(host), &ftl, host as u64);
+            ftl.write(target, host as u64, 0, &mut ops).unwrap();
+        }
+        for host in 4..12 {
+            scrambler.delete(Lpn(host), &ftl);
+        }
+        scrambler.reset_stats();
+        (scrambler, ftl)
+    }
+
+    fn block_of(ftl: &Ftl, slba: Lpn) -> u32 {
+        ftl.layout().block_of(ftl.lookup(slba).expect("the FTL holds the page")).0
+    }
+
+    #[test]
+    fn the_state_is_as_described() {
+        let (_, ftl) = aged(1);
+        let run = ftl.next_victims(PlaneIndex(0), 3, 100);
+        assert_eq!(
+            run.iter().map(|b| b.0).collect::<Vec<_>>(),
+            [block_of(&ftl, Lpn(0)), block_of(&ftl, Lpn(4)), block_of(&ftl, Lpn(8))]
+        );
+        assert_eq!(ftl.valid_pages(run[1]), 4, "deleted above the FTL: still valid to it");
+    }
+
+    #[test]
+    fn rule_two_writes_land_in_the_dead_rich_blocks_of_the_run() {
+        let (mut scrambler, ftl) = aged(0);
+        let dead_rich = [block_of(&ftl, Lpn(4)), block_of(&ftl, Lpn(8))];
+        for host in 40..44 {
+            let target = scrambler.write_target(Lpn(host), &ftl, 100);
+            assert!(dead_rich.contains(&block_of(&ftl, target)), "host {host} -> SLBA {target:?}");
+        }
+        let stats = scrambler.stats();
+        assert_eq!((stats.rule2_victim_page_writes, stats.rule3_other_page_writes), (4, 0), "{stats:?}");
+    }
+
+    #[test]
+    fn following_only_the_next_victim_misses_them() {
+        // The list before issue 34: block 0 alone, which holds no dead data.
+        let (mut scrambler, ftl) = aged(1);
+        for host in 40..44 {
+            scrambler.write_target(Lpn(host), &ftl, 100);
+        }
+        let stats = scrambler.stats();
+        assert_eq!((stats.rule2_victim_page_writes, stats.rule3_other_page_writes), (0, 4), "{stats:?}");
     }
 }

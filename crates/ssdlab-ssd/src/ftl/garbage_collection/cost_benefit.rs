@@ -32,4 +32,19 @@ impl VictimPolicy for CostBenefit {
         }
         best.map(|(_, index)| index)
     }
+
+    fn rank(&self, plane: &PlaneView<'_>, count: usize) -> Vec<u32> {
+        // `select`'s order: empty-of-valid blocks first (lowest index), then the highest score
+        // (ties: lowest index). Scores are finite and positive, so their bits order as the floats.
+        super::smallest_full(plane, count, |index| {
+            let valid = plane.valid_pages(index);
+            if valid == 0 {
+                return (0u8, 0u64);
+            }
+            let utilisation = valid as f64 / plane.pages_per_block as f64;
+            let age = plane.now_ns.saturating_sub(plane.blocks[index].last_write_ns) as f64 + 1.0;
+            let score = (1.0 - utilisation) / (2.0 * utilisation) * age;
+            (1u8, u64::MAX - score.to_bits())
+        })
+    }
 }

@@ -29,4 +29,8 @@ impl VictimPolicy for Greedy {
         }
         best.map(|(_, index)| index as u32)
     }
+
+    fn rank(&self, plane: &PlaneView<'_>, count: usize) -> Vec<u32> {
+        super::smallest_full(plane, count, |index| (plane.valid_pages(index), plane.blocks[index].erase_count))
+    }
 }

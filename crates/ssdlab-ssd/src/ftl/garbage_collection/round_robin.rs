@@ -20,4 +20,8 @@ impl VictimPolicy for RoundRobin {
             .min_by_key(|(index, b)| (b.sealed_sequence, *index))
             .map(|(index, _)| index as u32)
     }
+
+    fn rank(&self, plane: &PlaneView<'_>, count: usize) -> Vec<u32> {
+        super::smallest_full(plane, count, |index| plane.blocks[index].sealed_sequence)
+    }
 }
