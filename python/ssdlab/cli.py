@@ -2,8 +2,10 @@
 
 Exit codes: 0 success; 2 bad input (config, trace, arguments, an output path that cannot be
 written); 1 the simulation could not complete (device full, integrity violation, incomplete run); 3 an
-internal error (a bug); 130 interrupted. When the reader of the output goes away (a broken pipe, as in
-`ssdlab trace stats T | head -1`) the command stops quietly with 1.
+internal error (a bug); 130 interrupted (Ctrl-C stops a run within one progress interval and leaves no
+partial output: the request log is written beside its target and moved there only on success). When
+the reader of the output goes away (a broken pipe, as in `ssdlab trace stats T | head -1`) the command
+stops quietly with 1.
 
 Annotations are evaluated at definition (no ``from __future__ import annotations``): typer would
 otherwise evaluate every option's annotation string of every command at each start, 0.04 s of every

@@ -24,6 +24,12 @@ finishes) and ``OUT/results.parquet`` + ``OUT/results.json`` (all rows) at the e
 A stored point is trusted by content, not by its file name: its row carries its config hash and a
 digest of the whole row, and a file whose row is damaged, or that holds another point's row (a file
 copied over another's name), is run again.
+
+Interrupted (Ctrl-C), a sweep keeps every point finished so far (each is stored as it finishes, and
+one that finished while the interrupt arrived is stored before it propagates), stops its workers at
+once and raises KeyboardInterrupt. Workers ignore Ctrl-C themselves (the parent stops them, so they
+print no tracebacks) and exit when their parent is gone, so a sweep killed outright leaves no worker,
+and with the workers gone no resource tracker, behind.
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ import hashlib
 import itertools
 import json
 import os
+import signal
+import threading
 import time
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -379,27 +387,63 @@ def _run_locally(todo: Sequence[Point], origin, finished, workers: int | None) -
     import multiprocessing
 
     # spawn: a fresh interpreter per worker, so no state of the parent (threads, open files) is forked.
-    with ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=multiprocessing.get_context("spawn")) as pool:
-        pending = {pool.submit(run_point, point.config_text, origin(point)): point for point in todo}
-        try:
-            while pending:
-                complete, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in complete:
-                    point = pending.pop(future)
-                    try:
-                        outcome = future.result()
-                    except Exception as error:
-                        outcome = {
-                            "status": "failed",
-                            "error": f"worker failed: {type(error).__name__}: {error}",
-                            "result": None,
-                            "seconds": 0.0,
-                        }
-                    finished(point, outcome)
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            raise
+    pool = ProcessPoolExecutor(
+        max_workers=min(workers, len(todo)),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_worker_setup,
+        initargs=(os.getpid(),),
+    )
+    pending = {pool.submit(run_point, point.config_text, origin(point)): point for point in todo}
+    try:
+        while pending:
+            # A bounded wait: a signal delivered to one of the executor's threads only sets Python's
+            # flag, which the main thread sees when it wakes (Ctrl-C is handled within this time).
+            complete, _ = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+            for future in complete:
+                point = pending.pop(future)
+                try:
+                    outcome = future.result()
+                except Exception as error:
+                    outcome = {
+                        "status": "failed",
+                        "error": f"worker failed: {type(error).__name__}: {error}",
+                        "result": None,
+                        "seconds": 0.0,
+                    }
+                finished(point, outcome)
+    except BaseException:
+        # Points that finished while the interrupt arrived are kept; the rest stop now.
+        for future, point in list(pending.items()):
+            if future.done() and not future.cancelled() and future.exception() is None:
+                pending.pop(future)
+                finished(point, future.result())
+        _stop_workers(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _worker_setup(parent_pid: int) -> None:
+    """In each worker: leave Ctrl-C to the parent (which stops the workers), and exit when the parent
+    is gone (killed outright, it cannot stop them)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="ssdlab-parent-watch", daemon=True).start()
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Stops a pool's workers without waiting for their points (the executor itself only waits)."""
+    # The executor keeps its processes in a private mapping; there is no public way to stop running work.
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.join(timeout=5)
 
 
 def _run_on_dask(address: str, todo: Sequence[Point], origin, finished) -> None:
@@ -416,18 +460,23 @@ def _run_on_dask(address: str, todo: Sequence[Point], origin, finished) -> None:
         for point in todo:
             # pure=False: a point is an experiment, never deduplicated or cached by Dask.
             futures[client.submit(run_point, point.config_text, origin(point), pure=False, key=f"ssdlab-{point.config_hash}")] = point
-        for future in as_completed(list(futures)):
-            point = futures[future]
-            try:
-                outcome = future.result()
-            except Exception as error:
-                outcome = {
-                    "status": "failed",
-                    "error": f"dask worker failed: {type(error).__name__}: {error}",
-                    "result": None,
-                    "seconds": 0.0,
-                }
-            finished(point, outcome)
+        try:
+            for future in as_completed(list(futures)):
+                point = futures[future]
+                try:
+                    outcome = future.result()
+                except Exception as error:
+                    outcome = {
+                        "status": "failed",
+                        "error": f"dask worker failed: {type(error).__name__}: {error}",
+                        "result": None,
+                        "seconds": 0.0,
+                    }
+                finished(point, outcome)
+        except BaseException:
+            # Interrupted: the cluster's workers stop the points not yet finished.
+            client.cancel(list(futures))
+            raise
 
 
 def _write_combined(out: Path, rows: Iterable[Mapping[str, Any]]) -> None:
