@@ -250,12 +250,10 @@ def run(
                 # Every phase of the run on one bar: trace scan (no total), preconditioning, replay.
                 bar.update(task, completed=done, total=total or None, description=api.PHASE_NAMES.get(phase, phase))
 
-            overrides = list(set_ or [])
-            if log_partial is not None:
-                overrides.append(f"output.request_log_path={json.dumps(str(log_partial))}")
-            if time_series_ms is not None:
-                overrides.append(f"output.time_series_interval_ms={time_series_ms}")
+            overrides = []
             if columns is not None:
+                # The column map first, so that --set workload.trace.columns.FIELD refines it instead of
+                # being replaced by it.
                 overrides.append(
                     api.column_map_override(
                         columns,
@@ -264,6 +262,11 @@ def run(
                         ),
                     )
                 )
+            overrides += list(set_ or [])
+            if log_partial is not None:
+                overrides.append(f"output.request_log_path={json.dumps(str(log_partial))}")
+            if time_series_ms is not None:
+                overrides.append(f"output.time_series_interval_ms={time_series_ms}")
             result = api.run(
                 config,
                 overrides=overrides,

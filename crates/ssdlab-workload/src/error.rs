@@ -31,6 +31,10 @@ pub enum WorkloadError {
     #[error("{path}: parsed-trace cache damaged: {message}; the next run rebuilds it from the trace")]
     CacheDamaged { path: PathBuf, message: String },
 
+    /// The parsed-trace cache folder cannot be used (a file, not creatable, not writable).
+    #[error("{path}: cannot keep the parsed-trace cache here (workload.trace.cache_dir, --trace-cache): {message}")]
+    CacheFolder { path: PathBuf, message: String },
+
     /// A scan's visitor stopped it (the caller reports its own error instead; never shown).
     #[error("the trace scan was stopped by its caller")]
     Stopped,

@@ -279,10 +279,22 @@ pub(crate) struct CacheWriter {
 
 impl CacheWriter {
     pub(crate) fn create(dir: &Path, key: CacheKey) -> Result<Self, WorkloadError> {
-        std::fs::create_dir_all(dir).map_err(|source| WorkloadError::Io { path: dir.to_path_buf(), source })?;
+        let unusable = |message: String| WorkloadError::CacheFolder { path: dir.to_path_buf(), message };
+        if dir.as_os_str().is_empty() {
+            return Err(unusable("the folder's path is empty".into()));
+        }
+        if let Some(file) = dir.ancestors().find(|path| path.is_file()) {
+            return Err(unusable(if file == dir {
+                "it is a file, not a folder".into()
+            } else {
+                format!("{} is a file, not a folder", file.display())
+            }));
+        }
+        std::fs::create_dir_all(dir).map_err(|error| unusable(format!("cannot create the folder: {error}")))?;
         let target = dir.join(key.file_name());
         let partial = target.with_extension(format!("partial-{}", std::process::id()));
-        let file = File::create(&partial).map_err(|source| WorkloadError::Io { path: partial.clone(), source })?;
+        let file =
+            File::create(&partial).map_err(|error| unusable(format!("cannot write a file in the folder: {error}")))?;
         let mut out = BufWriter::with_capacity(1 << 20, file);
         // The header is written last (record count known); reserve its place.
         out.write_all(&[0u8; HEADER_BYTES]).map_err(|source| WorkloadError::Io { path: partial.clone(), source })?;

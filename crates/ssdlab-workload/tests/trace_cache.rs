@@ -265,3 +265,23 @@ fn a_cache_changed_under_the_reader_is_named_in_the_error() {
     // The next scan rebuilds it.
     assert!(!TraceScan::scan(&trace, &options).unwrap().cache_reused);
 }
+
+/// A cache folder that cannot be one is named as the cache folder, with why (issue 33: the messages
+/// were "File exists" and "No such file" against the path alone).
+#[test]
+fn an_unusable_cache_folder_says_why() {
+    let dir = folder("unusable");
+    let trace = dir.join("t.csv");
+    std::fs::write(&trace, TRACE).unwrap();
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    for (cache, says) in [
+        (file.clone(), "it is a file, not a folder"),
+        (file.join("below"), "a-file is a file, not a folder"),
+        (PathBuf::new(), "the folder's path is empty"),
+    ] {
+        let options = TraceOptions { cache_dir: Some(cache), ..TraceOptions::default() };
+        let error = TraceScan::scan(&trace, &options).unwrap_err().to_string();
+        assert!(error.contains("cannot keep the parsed-trace cache here") && error.contains(says), "{error}");
+    }
+}
