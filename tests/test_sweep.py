@@ -344,3 +344,77 @@ def test_gc_mode_sweep_holds_writes_in_every_mode_but_background(tmp_path: Path)
             m: row[latency] for m, row in at.items()
         }
         assert at["stop_servicing_writes"][held] <= at["foreground"][held]
+
+
+def _simulated(row: dict) -> dict:
+    """A row's values that the simulation decides (not the wall or CPU time it took)."""
+    timing = ("point_seconds", "result_json", "row_digest")
+    return {key: value for key, value in row.items() if key not in timing and "wall" not in key and "cpu" not in key}
+
+
+def _csv_trace(path: Path, requests: int) -> None:
+    lines = ["time_us,op,offset,size"] + [f"{i * 50},{'W' if i % 4 else 'R'},{(i * 7919 % 8192) * 4096},4096" for i in range(requests)]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_an_edited_trace_reruns_its_points(tmp_path: Path):
+    """Points are identified by the trace's contents, not its path (issue 33)."""
+    trace = tmp_path / "t.csv"
+    _csv_trace(trace, 1000)
+    sweep = Sweep.from_dict(
+        {
+            "name": "edited",
+            "base": "default",
+            "set": [f"workload.trace.path={json.dumps(str(trace))}", "ftl.precondition.enabled=false"],
+            "grid": {"ftl.garbage_collection.policy": ["greedy", "round_robin"]},
+        }
+    )
+    first = run_sweep(sweep, tmp_path / "out", workers=1)
+    assert [row["result.requests"] for row in first.rows] == [1000.0, 1000.0]
+    _csv_trace(trace, 500)
+    second = run_sweep(sweep, tmp_path / "out", workers=1)
+    assert (second.ran, second.skipped) == (2, 0)
+    assert [row["result.requests"] for row in second.rows] == [500.0, 500.0]
+    # The same contents again: the stored points of the first run are found again.
+    _csv_trace(trace, 1000)
+    third = run_sweep(sweep, tmp_path / "out", workers=1)
+    assert (third.ran, third.skipped) == (0, 2)
+    assert (
+        json.loads(third.rows[0]["input_digests"])["workload.trace.path"]
+        == json.loads(first.rows[0]["input_digests"])["workload.trace.path"]
+    )
+
+
+def test_the_point_store_is_trusted_by_content_not_by_name(tmp_path: Path):
+    """Fault injection on the sweep store (issue 33): a point file copied over another's name, flipped
+    bytes, a truncated file: each such point runs again and the rows end as a clean run's."""
+    sweep = tiny_sweep(**{"ftl.overprovisioning_fraction": [0.1, 0.2, 0.3]})
+    clean = run_sweep(sweep, tmp_path, workers=1)
+    expected = [_simulated(row) for row in clean.rows]
+    files = [tmp_path / "points" / f"{row['config_hash']}.parquet" for row in clean.rows]
+    pristine = [path.read_bytes() for path in files]
+
+    def rerun_and_check(what: str, reran_at_least: int) -> None:
+        outcome = run_sweep(sweep, tmp_path, workers=1)
+        assert outcome.ran >= reran_at_least, f"{what}: a damaged or foreign point file was trusted"
+        assert [_simulated(row) for row in outcome.rows] == expected, what
+        for path, original in zip(files, pristine):
+            path.write_bytes(original)
+
+    # Point 0's file under point 1's name: one grid point twice and another missing, before.
+    files[1].write_bytes(pristine[0])
+    rerun_and_check("a point file copied over another's name", 1)
+    # A point whose stored row was edited consistently (another result, same config): the row digest.
+    import polars as pl
+
+    edited = pl.read_parquet(files[2]).with_columns(pl.lit(1.0).alias("result.all.iops"))
+    edited.write_parquet(files[2])
+    rerun_and_check("an edited row", 1)
+    # Flipped bytes at several places, and a cut file: rerun, or read back unchanged.
+    for fraction in (0.1, 0.3, 0.5, 0.7, 0.9):
+        damaged = bytearray(pristine[0])
+        damaged[int(len(damaged) * fraction)] ^= 0x04
+        files[0].write_bytes(bytes(damaged))
+        rerun_and_check(f"a byte flipped at {fraction:.0%}", 0)
+    files[0].write_bytes(pristine[0][: len(pristine[0]) // 2])
+    rerun_and_check("a truncated point file", 1)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -183,9 +182,18 @@ class RunResult(_AttributeView):
         frame = self.time_series_frame()
         if frame is None:
             return None
+        from ssdlab import outputs
+
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        frame.write_parquet(path)
+        # Atomically, onto the end of any symbolic link: a reader never sees half a file.
+        partial = outputs.partial_beside(path, ".parquet")
+        partial.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            frame.write_parquet(partial)
+            os.replace(partial, outputs.target(path))
+        except BaseException:
+            partial.unlink(missing_ok=True)
+            raise
         return path
 
     def _repr_html_(self) -> str:
@@ -220,16 +228,12 @@ class RunResult(_AttributeView):
 
 def write_text_atomically(path: Path, text: str) -> None:
     """Writes `text` to `path` through a temporary file beside it, then renames: a reader never sees
-    half a file, and a failed write leaves the old one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    half a file, and a failed write leaves the old one. A symbolic link is followed (its target is
+    replaced); an existing FIFO or character device is written through, never replaced
+    (``ssdlab.outputs``)."""
+    from ssdlab import outputs
+
+    outputs.write_text(Path(path), text)
 
 
 def run(
@@ -343,10 +347,16 @@ def csv_to_parquet(source: str | Path, target: str | Path) -> Path:
     """Converts a CSV file (a request log) to Parquet in bounded memory (streaming), then removes the CSV."""
     import polars as pl
 
+    from ssdlab import outputs
+
     source, target = Path(source), Path(target)
-    partial = target.with_name(target.name + ".partial")
-    pl.scan_csv(source).sink_parquet(partial)
-    os.replace(partial, target)
+    partial = outputs.partial_beside(target, ".parquet")
+    try:
+        pl.scan_csv(source).sink_parquet(partial)
+        os.replace(partial, outputs.target(target))
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
     source.unlink()
     return target
 

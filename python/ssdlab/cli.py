@@ -2,8 +2,10 @@
 
 Exit codes: 0 success; 2 bad input (config, trace, arguments, an output path that cannot be
 written); 1 the simulation could not complete (device full, integrity violation, incomplete run); 3 an
-internal error (a bug); 130 interrupted. When the reader of the output goes away (a broken pipe, as in
-`ssdlab trace stats T | head -1`) the command stops quietly with 1.
+internal error (a bug); 130 interrupted (Ctrl-C stops a run within one progress interval and leaves no
+partial output: the request log is written beside its target and moved there only on success). When
+the reader of the output goes away (a broken pipe, as in `ssdlab trace stats T | head -1`) the command
+stops quietly with 1.
 
 Annotations are evaluated at definition (no ``from __future__ import annotations``): typer would
 otherwise evaluate every option's annotation string of every command at each start, 0.04 s of every
@@ -13,7 +15,6 @@ invocation.
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -22,7 +23,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from ssdlab import _native, api
+from ssdlab import _native, api, outputs
 from ssdlab.summary import render_run, render_trace_stats
 from ssdlab.usage import UsageError
 
@@ -88,19 +89,10 @@ def _fail(error: BaseException) -> None:
     raise typer.Exit(code)
 
 
-def _check_output(path: Path | None) -> None:
-    """Fails (exit 2) before any work if `path` cannot be written: results are never lost at the end."""
-    if path is None:
-        return
-    if path.is_dir():
-        raise UsageError(f"{path}: is a folder; give a file name for the JSON output")
-    parent = path.parent
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=parent, prefix=f".{path.name}.", suffix=".check"):
-            pass
-    except OSError as error:
-        raise UsageError(f"{path}: cannot write the output here: {error.strerror or error}") from None
+def _check_output(path: Path | None, name: str = "--json", inputs: dict[str, Path | None] | None = None) -> None:
+    """Fails (exit 2) before any work if `path` cannot be written or would clobber an input or a
+    special file (``ssdlab.outputs``): results are never lost at the end."""
+    outputs.check({name: path}, inputs)
 
 
 def _write_json(path: Path, data: object) -> None:
@@ -224,11 +216,32 @@ def run(
         trace_cache = Path(os.environ["SSDLAB_TRACE_CACHE"])
     if trace is not None and not trace.exists():
         _fail(FileNotFoundError(f"{trace}: no such trace file"))
+    # The time series goes beside the JSON as a Parquet file (it is in the JSON as well); beside a
+    # FIFO or device there is no such place.
+    series_out = None
+    if json_out is not None and not outputs.is_written_through(json_out):
+        series_out = json_out.with_suffix(".timeseries.parquet")
     try:
-        _check_output(json_out)
+        if json_out is not None and series_out is None and time_series_ms is not None:
+            raise outputs.OutputRefused(
+                f"--json {json_out}: is a {outputs.kind(json_out)}; with --time-series-ms the series is written beside the JSON, so give a regular file"
+            )
+        outputs.check(
+            {"--json": json_out, "--request-log": request_log, "the time series (beside --json)": series_out},
+            _run_inputs(config, trace, list(set_ or [])),
+        )
     except UsageError as error:
         _fail(error)
     show_progress = not quiet and error_console.is_terminal
+    # The request log is written to a temporary file beside its target and moved there when the run
+    # succeeds (a failed or interrupted run leaves none); an existing FIFO or character device is
+    # written through.
+    log_partial = None
+    if request_log is not None:
+        if outputs.is_written_through(request_log):
+            log_partial = request_log
+        else:
+            log_partial = outputs.partial_beside(request_log, ".csv")
     try:
         with _progress_bar(show_progress) as bar:
             task = bar.add_task("starting", total=None)
@@ -237,15 +250,10 @@ def run(
                 # Every phase of the run on one bar: trace scan (no total), preconditioning, replay.
                 bar.update(task, completed=done, total=total or None, description=api.PHASE_NAMES.get(phase, phase))
 
-            overrides = list(set_ or [])
-            log_csv = None
-            if request_log is not None:
-                log_csv = request_log.with_name(request_log.name + ".csv.partial") if request_log.suffix == ".parquet" else request_log
-                log_csv.parent.mkdir(parents=True, exist_ok=True)
-                overrides.append(f"output.request_log_path={json.dumps(str(log_csv.resolve()))}")
-            if time_series_ms is not None:
-                overrides.append(f"output.time_series_interval_ms={time_series_ms}")
+            overrides = []
             if columns is not None:
+                # The column map first, so that --set workload.trace.columns.FIELD refines it instead of
+                # being replaced by it.
                 overrides.append(
                     api.column_map_override(
                         columns,
@@ -254,6 +262,11 @@ def run(
                         ),
                     )
                 )
+            overrides += list(set_ or [])
+            if log_partial is not None:
+                overrides.append(f"output.request_log_path={json.dumps(str(log_partial))}")
+            if time_series_ms is not None:
+                overrides.append(f"output.time_series_interval_ms={time_series_ms}")
             result = api.run(
                 config,
                 overrides=overrides,
@@ -262,25 +275,45 @@ def run(
                 trace_cache=trace_cache if trace is not None else None,
                 progress=report,
             )
+        if request_log is not None and log_partial is not None and log_partial != request_log:
+            if request_log.suffix == ".parquet":
+                api.csv_to_parquet(log_partial, request_log)
+            else:
+                os.replace(log_partial, outputs.target(request_log))
+            # The result names the file the user asked for, not the temporary one it was written to.
+            result._data["request_log"] = {**result._data["request_log"], "path": str(request_log.resolve())}
+        series_path = None
+        if json_out is not None:
+            result.write_json(json_out)
+            series_path = result.write_time_series(series_out) if series_out is not None else None
     except BaseException as error:
+        if log_partial is not None and log_partial != request_log:
+            log_partial.unlink(missing_ok=True)
         _fail(error)
         return
-    if request_log is not None and log_csv is not None and log_csv != request_log:
-        try:
-            api.csv_to_parquet(log_csv, request_log)
-        except BaseException as error:
-            _fail(error)
-            return
-        # The result names the file the user asked for, not the CSV it was converted from.
-        result._data["request_log"] = {**result._data["request_log"], "path": str(request_log.resolve())}
-    series_path = None
-    if json_out is not None:
-        result.write_json(json_out)
-        series_path = result.write_time_series(json_out.with_suffix(".timeseries.parquet"))
     if not quiet:
         render_run(result, console)
         if json_out is not None:
             console.print(f"[dim]result written to {json_out}{f' (time series: {series_path})' if series_path else ''}[/dim]")
+
+
+def _run_inputs(config: str, trace: Path | None, overrides: list[str]) -> dict[str, Path | None]:
+    """The files a run reads, which no output may overwrite: the trace and the config file (a preset
+    name is no file), and the trace the config names."""
+    inputs: dict[str, Path | None] = {"--trace": trace}
+    if Path(config).is_file():
+        inputs["the config"] = Path(config)
+    if trace is None:
+        import tomllib
+
+        try:
+            named = tomllib.loads(api.load_config(config, overrides=overrides)).get("workload", {}).get("trace", {}).get("path")
+        except Exception:
+            # An invalid config is reported by the run itself, with its file, line and field.
+            named = None
+        if named:
+            inputs["workload.trace.path"] = Path(named)
+    return inputs
 
 
 @trace_app.command("stats")
@@ -312,7 +345,7 @@ def trace_stats(
             raise UsageError(f"--block-bytes: must be a power of two of at least 512 bytes, got {block_bytes}")
         if max_request_bytes < 1:
             raise UsageError(f"--max-request-bytes: must be at least 1, got {max_request_bytes}")
-        _check_output(json_out)
+        _check_output(json_out, inputs={"the trace": path})
         layout = None
         if columns is not None:
             layout = api.column_map(
@@ -371,7 +404,7 @@ def trace_convert(
         )
         return
     try:
-        _check_output(out)
+        _check_output(out, "OUT", {"the trace": path})
         written = api.export_workload("default", out, to=to, overrides=set_ or [], trace=path, trace_format=trace_format)
     except BaseException as error:
         _fail(error)
@@ -388,7 +421,7 @@ def trace_generate(
 ) -> None:
     """Write a config's synthetic workload as a trace file (the same requests a run would replay, for the same seed)."""
     try:
-        _check_output(out)
+        _check_output(out, "OUT", {"the config": Path(config) if Path(config).is_file() else None})
         written = api.export_workload(config, out, to=to, overrides=set_ or [])
     except BaseException as error:
         _fail(error)
@@ -636,8 +669,7 @@ def ecc_decoding_table(
     from ssdlab.summary import render_decoding_table
 
     try:
-        _check_output(json_out)
-        _check_output(out)
+        outputs.check({"--json": json_out, "--out": out})
         groups = []
         for text in interleave_group or []:
             try:
@@ -713,8 +745,7 @@ def ecc_decoder_tables(
         spec["retention_hours"] = retention_hours
     show_progress = not quiet and error_console.is_terminal
     try:
-        _check_output(json_out)
-        _check_output(out)
+        outputs.check({"--json": json_out, "--out": out})
         with _progress_bar(show_progress, "table rows") as bar:
             task = bar.add_task("decoder tables", total=None)
 

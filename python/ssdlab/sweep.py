@@ -13,11 +13,23 @@ A sweep file (TOML)::
     financial1 = ["workload.trace.path='...'", "host.tiles=16"]
     synthetic = []
 
-A point is identified by the SHA-256 of its fully resolved config (defaults filled in, as TOML) and of
-the simulator build (the native library's bytes), so a rerun with the same file and the same build
-skips every point already stored, while a changed base, override or simulator is a new point. A point that fails is stored with its error and retried on the next run; it never stops the
-others. Results: ``OUT/points/<hash>.parquet`` (one row each, written when the point finishes) and
-``OUT/results.parquet`` + ``OUT/results.json`` (all rows) at the end.
+A point is identified by the SHA-256 of its fully resolved config (defaults filled in, as TOML), of
+the simulator build (the native library's bytes) and of the contents of the files it reads (its trace:
+an edited trace is a new point even at the same path), so a rerun with the same file, the same inputs
+and the same build skips every point already stored, while a changed base, override, input or
+simulator is a new point. A point that fails is stored with its error and retried on the next run; it
+never stops the others. Results: ``OUT/points/<hash>.parquet`` (one row each, written when the point
+finishes) and ``OUT/results.parquet`` + ``OUT/results.json`` (all rows) at the end.
+
+A stored point is trusted by content, not by its file name: its row carries its config hash and a
+digest of the whole row, and a file whose row is damaged, or that holds another point's row (a file
+copied over another's name), is run again.
+
+Interrupted (Ctrl-C), a sweep keeps every point finished so far (each is stored as it finishes, and
+one that finished while the interrupt arrived is stored before it propagates), stops its workers at
+once and raises KeyboardInterrupt. Workers ignore Ctrl-C themselves (the parent stops them, so they
+print no tracebacks) and exit when their parent is gone, so a sweep killed outright leaves no worker,
+and with the workers gone no resource tracker, behind.
 """
 
 from __future__ import annotations
@@ -27,6 +39,8 @@ import hashlib
 import itertools
 import json
 import os
+import signal
+import threading
 import time
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -38,6 +52,9 @@ from typing import Any
 from ssdlab import _native
 
 SWEEP_FORMAT_VERSION = 1
+
+# The config key naming the trace a point reads (hashed by content into the point's identity).
+_TRACE_PATH_KEY = ("workload", "trace", "path")
 
 
 @functools.cache
@@ -62,6 +79,8 @@ class Point:
     overrides: tuple[str, ...]
     config_text: str
     config_hash: str
+    # The SHA-256 of each input file's contents, by the config key that names it.
+    input_digests: tuple[tuple[str, str], ...] = ()
 
     def label_dict(self) -> dict[str, str]:
         return dict(self.labels)
@@ -135,6 +154,7 @@ class Sweep:
         anything runs, naming the point)."""
         case_axes = [[(axis, name, tuple(overrides)) for name, overrides in named.items()] for axis, named in self.cases.items()]
         grid_axes = [[(key, value) for value in values] for key, values in self.grid.items()]
+        digests: dict[str, str] = {}
         points = []
         for case_choice in itertools.product(*case_axes) if case_axes else [()]:
             for grid_choice in itertools.product(*grid_axes) if grid_axes else [()]:
@@ -149,12 +169,33 @@ class Sweep:
                 except _native.SsdlabError as error:
                     where = ", ".join(f"{k}={v}" for k, v in labels) or "the base config"
                     raise type(error)(f"{self.origin}: point {where}: {error}") from None
-                digest = hashlib.sha256((simulator_build() + "\n" + text).encode("utf-8")).hexdigest()[:16]
-                points.append(Point(labels=labels, overrides=overrides, config_text=text, config_hash=digest))
+                inputs = _input_digests(text, digests)
+                identity = simulator_build() + "\n" + text + "".join(f"\ninput {key} sha256={digest}" for key, digest in inputs)
+                digest = hashlib.sha256(identity.encode("utf-8")).hexdigest()[:16]
+                points.append(Point(labels=labels, overrides=overrides, config_text=text, config_hash=digest, input_digests=inputs))
         hashes = [p.config_hash for p in points]
         if len(set(hashes)) != len(hashes):
             raise SweepError(f"{self.origin}: two points resolve to the same config; an axis has no effect")
         return points
+
+
+def _input_digests(config_text: str, known: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """The SHA-256 of the contents of each file a resolved config reads (its trace), by config key;
+    ``known`` keeps the digests of the files already read in this expansion (one read per file)."""
+    table: Any = tomllib.loads(config_text)
+    for part in _TRACE_PATH_KEY:
+        table = table.get(part) if isinstance(table, dict) else None
+    if not isinstance(table, str):
+        return ()
+    path = str(Path(table).expanduser().resolve())
+    if path not in known:
+        try:
+            with open(path, "rb") as file:
+                known[path] = hashlib.file_digest(file, "sha256").hexdigest()
+        except OSError as error:
+            # The run reports the unreadable trace with its own message; the point stays distinct.
+            known[path] = f"unreadable ({error.strerror or error})"
+    return ((".".join(_TRACE_PATH_KEY), known[path]),)
 
 
 def _label(value: Any) -> str:
@@ -198,6 +239,7 @@ def point_row(sweep_name: str, point: Point, outcome: Mapping[str, Any]) -> dict
     row["point_seconds"] = float(outcome["seconds"])
     row["config_toml"] = point.config_text
     row["overrides"] = json.dumps(list(point.overrides))
+    row["input_digests"] = json.dumps(dict(point.input_digests))
     if outcome["result"] is not None:
         from ssdlab.api import result_columns
 
@@ -205,7 +247,25 @@ def point_row(sweep_name: str, point: Point, outcome: Mapping[str, Any]) -> dict
         row["result_json"] = json.dumps(outcome["result"])
     else:
         row["result_json"] = None
+    row["row_digest"] = _row_digest(row)
     return row
+
+
+def _row_digest(row: Mapping[str, Any]) -> str:
+    """The SHA-256 of a row's values (all but this digest), as they read back from Parquet."""
+    values = {key: value for key, value in row.items() if key != "row_digest"}
+    return hashlib.sha256(json.dumps(values, sort_keys=True, default=str).encode("utf-8")).hexdigest()
+
+
+def _trusted_row(stored: Mapping[str, Any] | None, point: Point) -> bool:
+    """Whether a stored row is this point's, whole: the row's own digest matches its values, and its
+    config hash and config are the point's (a row copied under another point's name is not)."""
+    return (
+        stored is not None
+        and stored.get("row_digest") == _row_digest(stored)
+        and stored.get("config_hash") == point.config_hash
+        and stored.get("config_toml") == point.config_text
+    )
 
 
 def _write_row(path: Path, row: Mapping[str, Any]) -> None:
@@ -281,7 +341,7 @@ def run_sweep(
     todo: list[Point] = []
     for point in points:
         stored = _read_row(point_dir / f"{point.config_hash}.parquet")
-        if stored is not None and stored.get("status") == "ok":
+        if _trusted_row(stored, point) and stored is not None and stored.get("status") == "ok":
             rows[point.config_hash] = stored
         else:
             todo.append(point)
@@ -327,27 +387,63 @@ def _run_locally(todo: Sequence[Point], origin, finished, workers: int | None) -
     import multiprocessing
 
     # spawn: a fresh interpreter per worker, so no state of the parent (threads, open files) is forked.
-    with ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=multiprocessing.get_context("spawn")) as pool:
-        pending = {pool.submit(run_point, point.config_text, origin(point)): point for point in todo}
-        try:
-            while pending:
-                complete, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in complete:
-                    point = pending.pop(future)
-                    try:
-                        outcome = future.result()
-                    except Exception as error:
-                        outcome = {
-                            "status": "failed",
-                            "error": f"worker failed: {type(error).__name__}: {error}",
-                            "result": None,
-                            "seconds": 0.0,
-                        }
-                    finished(point, outcome)
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            raise
+    pool = ProcessPoolExecutor(
+        max_workers=min(workers, len(todo)),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_worker_setup,
+        initargs=(os.getpid(),),
+    )
+    pending = {pool.submit(run_point, point.config_text, origin(point)): point for point in todo}
+    try:
+        while pending:
+            # A bounded wait: a signal delivered to one of the executor's threads only sets Python's
+            # flag, which the main thread sees when it wakes (Ctrl-C is handled within this time).
+            complete, _ = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+            for future in complete:
+                point = pending.pop(future)
+                try:
+                    outcome = future.result()
+                except Exception as error:
+                    outcome = {
+                        "status": "failed",
+                        "error": f"worker failed: {type(error).__name__}: {error}",
+                        "result": None,
+                        "seconds": 0.0,
+                    }
+                finished(point, outcome)
+    except BaseException:
+        # Points that finished while the interrupt arrived are kept; the rest stop now.
+        for future, point in list(pending.items()):
+            if future.done() and not future.cancelled() and future.exception() is None:
+                pending.pop(future)
+                finished(point, future.result())
+        _stop_workers(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _worker_setup(parent_pid: int) -> None:
+    """In each worker: leave Ctrl-C to the parent (which stops the workers), and exit when the parent
+    is gone (killed outright, it cannot stop them)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="ssdlab-parent-watch", daemon=True).start()
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Stops a pool's workers without waiting for their points (the executor itself only waits)."""
+    # The executor keeps its processes in a private mapping; there is no public way to stop running work.
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.join(timeout=5)
 
 
 def _run_on_dask(address: str, todo: Sequence[Point], origin, finished) -> None:
@@ -364,18 +460,23 @@ def _run_on_dask(address: str, todo: Sequence[Point], origin, finished) -> None:
         for point in todo:
             # pure=False: a point is an experiment, never deduplicated or cached by Dask.
             futures[client.submit(run_point, point.config_text, origin(point), pure=False, key=f"ssdlab-{point.config_hash}")] = point
-        for future in as_completed(list(futures)):
-            point = futures[future]
-            try:
-                outcome = future.result()
-            except Exception as error:
-                outcome = {
-                    "status": "failed",
-                    "error": f"dask worker failed: {type(error).__name__}: {error}",
-                    "result": None,
-                    "seconds": 0.0,
-                }
-            finished(point, outcome)
+        try:
+            for future in as_completed(list(futures)):
+                point = futures[future]
+                try:
+                    outcome = future.result()
+                except Exception as error:
+                    outcome = {
+                        "status": "failed",
+                        "error": f"dask worker failed: {type(error).__name__}: {error}",
+                        "result": None,
+                        "seconds": 0.0,
+                    }
+                finished(point, outcome)
+        except BaseException:
+            # Interrupted: the cluster's workers stop the points not yet finished.
+            client.cancel(list(futures))
+            raise
 
 
 def _write_combined(out: Path, rows: Iterable[Mapping[str, Any]]) -> None:

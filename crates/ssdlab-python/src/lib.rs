@@ -187,17 +187,22 @@ impl ProgressRelay {
         self.call(|py, callback| callback.call1(py, (done, total, phase)))
     }
 
+    /// Calls the callback, or without one lets Python run its signal handlers: Ctrl-C (SIGINT) raises
+    /// KeyboardInterrupt there, which stops the run within one progress interval whether or not
+    /// anyone watches its progress (a script's `api.run`, a sweep's points).
     fn call(&self, call: impl FnOnce(Python<'_>, &Py<PyAny>) -> PyResult<Py<PyAny>>) -> Result<(), String> {
-        let Some(callback) = self.callback.as_ref() else { return Ok(()) };
-        Python::attach(|py| match call(py, callback) {
-            Ok(_) => Ok(()),
-            Err(error) => {
+        Python::attach(|py| {
+            let outcome = match self.callback.as_ref() {
+                Some(callback) => call(py, callback).map(drop),
+                None => py.check_signals(),
+            };
+            outcome.map_err(|error| {
                 let reason = error.to_string();
                 if let Ok(mut slot) = self.raised.lock() {
                     *slot = Some(error);
                 }
-                Err(reason)
-            }
+                reason
+            })
         })
     }
 

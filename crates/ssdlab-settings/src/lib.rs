@@ -61,6 +61,14 @@ pub fn apply_override(table: &mut toml::Table, assignment: &str) -> Result<(), S
     let raw = raw.trim();
     let value = match format!("v = {raw}").parse::<toml::Table>() {
         Ok(mut parsed) => parsed.remove("v").unwrap_or(toml::Value::String(raw.to_string())),
+        // A number TOML cannot hold is not a bare string: taken as one, it was reported as
+        // "invalid type: string" against a numeric field.
+        Err(_) if looks_like_integer(raw) => {
+            return Err(SettingsError::Override {
+                assignment: assignment.to_string(),
+                message: format!("{raw} is beyond the integers a setting can hold ({} to {})", i64::MIN, i64::MAX),
+            })
+        }
         Err(_) => toml::Value::String(raw.to_string()),
     };
     let parts: Vec<&str> = key.split('.').collect();
@@ -85,6 +93,20 @@ pub fn apply_override(table: &mut toml::Table, assignment: &str) -> Result<(), S
     }
     current.insert(parts[parts.len() - 1].to_string(), value);
     Ok(())
+}
+
+/// Whether `raw` is written as an integer (decimal with optional sign and `_` separators, or hex,
+/// octal or binary with its prefix), whatever its size.
+fn looks_like_integer(raw: &str) -> bool {
+    let unsigned = raw.strip_prefix(['+', '-']).unwrap_or(raw);
+    let (digits, radix) = match unsigned.get(..2) {
+        Some("0x") => (&unsigned[2..], 16),
+        Some("0o") => (&unsigned[2..], 8),
+        Some("0b") => (&unsigned[2..], 2),
+        _ => (unsigned, 10),
+    };
+    digits.chars().next().is_some_and(|first| first.is_digit(radix))
+        && digits.chars().all(|c| c == '_' || c.is_digit(radix))
 }
 
 pub fn describe_toml_error(text: &str, error: &toml::de::Error) -> String {
@@ -164,5 +186,19 @@ mod tests {
         let error = load::<Outer>(text, "spec.toml", &["name.deeper=1".into()]).unwrap_err().to_string();
         assert!(error.contains("`name` is a value"), "{error}");
         assert!(load::<Outer>(text, "spec.toml", &["novalue".into()]).is_err());
+    }
+
+    #[test]
+    fn an_integer_too_large_for_a_setting_says_so() {
+        let text = "name = \"x\"\n[inner]\ncount = 1\n";
+        for raw in ["9223372036854775808", "-9223372036854775809", "99_999_999_999_999_999_999", "0xFFFFFFFFFFFFFFFFFF"]
+        {
+            let error = load::<Outer>(text, "spec.toml", &[format!("inner.count={raw}")]).unwrap_err().to_string();
+            assert!(error.contains("beyond the integers a setting can hold"), "{raw}: {error}");
+            assert!(!error.contains("invalid type"), "{error}");
+        }
+        // A bare word is still a string, and an integer in range still an integer.
+        assert!(load::<Outer>(text, "spec.toml", &["name=plain".into()]).is_ok());
+        assert!(load::<Outer>(text, "spec.toml", &["inner.count=9_000".into()]).is_ok());
     }
 }

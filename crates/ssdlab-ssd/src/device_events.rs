@@ -4,7 +4,14 @@
 //! whenever garbage collection runs), optionally deferred until the chip's dies go idle; timers that wake background work (a drain step waiting for
 //! its chip's dies to go idle); a device-wide suspension that holds host requests until the work
 //! it waits for ends. Timers are ordered by (time, sequence), and the replay loop takes them in time
-//! order with scheduler events and host issues, so events still run after the last request.
+//! order with scheduler events and host issues, so work an event started (a drain, a copy) still
+//! runs after the last request. An event whose own time comes after the workload has ended (every
+//! host request issued and completed) does not fire (`fired_at_ns` stays null): firing it would
+//! stretch the simulated span, and every rate over it, to a time no request saw.
+//! `chip_writable` on a chip whose retirement drain is under way stops that drain: the chip is in
+//! service again, so nothing more has to leave it (the retire event keeps the pages it moved and is
+//! never marked emptied). A `suspend_and_copy` books its whole copy when it fires, so a later
+//! `chip_writable` does not shorten it.
 //! The actions themselves (which touch the FTL and the scheduler) are in `simulation/events.rs`.
 //! Source: seed 004 §4 (chip exchange without suspend, against the conventional suspend-and-copy).
 
@@ -55,6 +62,8 @@ pub struct DeviceEvents {
     pub drain_cursor: Vec<u32>,
     /// The event whose suspension holds host requests, and since when.
     suspension: Option<(usize, SimTime)>,
+    /// Per event: its drain was stopped (its chip was made writable again before it emptied).
+    pub drain_stopped: Vec<bool>,
 }
 
 impl DeviceEvents {
@@ -74,6 +83,7 @@ impl DeviceEvents {
             wear_pending: Vec::new(),
             drain_cursor: vec![0; configs.len()],
             suspension: None,
+            drain_stopped: vec![false; configs.len()],
         };
         for (index, config) in configs.iter().enumerate() {
             match (config.at_ns, config.at_erase_count) {
@@ -102,6 +112,17 @@ impl DeviceEvents {
 
     pub fn pop_timer(&mut self) -> Option<(SimTime, Timer)> {
         self.timers.pop().map(|Reverse((time, _, timer))| (time, timer))
+    }
+
+    /// Withdraws the time triggers of events that have not fired (called once the workload has
+    /// ended): they never fire. Timers of work already started (drain steps, the end of a
+    /// suspension, an event triggered and waiting for its chip to go idle) stay.
+    pub fn cancel_time_triggers(&mut self) {
+        let configs = &self.configs;
+        self.timers.retain(|Reverse((time, _, timer))| match timer {
+            Timer::Fire(index) => configs[*index].at_ns != Some(time.0),
+            _ => true,
+        });
     }
 
     /// True while any event waits for a wear level.
@@ -176,6 +197,18 @@ mod tests {
             order,
             vec![(10, Timer::Fire(1)), (10, Timer::DrainStep(0)), (50, Timer::Fire(0)), (50, Timer::Fire(2))]
         );
+    }
+
+    #[test]
+    fn cancelled_time_triggers_leave_started_work() {
+        let mut events = DeviceEvents::new(&[event(Some(50), None, 0), event(Some(10), None, 1)]);
+        events.schedule(SimTime(70), Timer::DrainStep(1));
+        // Event 0 triggered and waiting for its chip to go idle (a later time than its own).
+        events.schedule(SimTime(60), Timer::Fire(0));
+        events.cancel_time_triggers();
+        let left: Vec<(u64, Timer)> =
+            std::iter::from_fn(|| events.pop_timer()).map(|(t, timer)| (t.0, timer)).collect();
+        assert_eq!(left, vec![(60, Timer::Fire(0)), (70, Timer::DrainStep(1))]);
     }
 
     #[test]

@@ -438,3 +438,60 @@ fn rr_fdca_and_block_modify_writes_on_the_real_tpcc_sample_keep_every_latest_wri
         assert!(event.fired_at_ns.is_some() && event.emptied_at_ns.is_some(), "{placement}: chip 1 drained: {event:?}");
     }
 }
+
+/// An event due after the workload has ended does not fire and does not stretch the simulated span
+/// (issue 33: at 2^63-1 ns it ran the clock to simulated year 292, IOPS 2e-7). One due during the
+/// workload still fires, and its drain still runs after the last request.
+#[test]
+fn an_event_after_the_workload_does_not_fire_or_stretch_the_run() {
+    // 4,000 requests 500 us apart: the workload ends near 2 s.
+    let late = run(
+        &demo(&[
+            "workload.synthetic.requests=4000",
+            "events=[{at_ns=9223372036854775807, action=\"retire_chip\", chip=0}, {at_ns=1000000000, action=\"retire_chip\", chip=1}]",
+        ]),
+        &mut no_progress(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(late.events[0].fired_at_ns, None, "{:?}", late.events[0]);
+    assert_eq!((late.events[0].pages_moved, late.events[0].valid_pages_at_fire), (0, 0));
+    assert_eq!(late.events[1].fired_at_ns, Some(1_000_000_000));
+    assert!(late.events[1].pages_moved > 0);
+    // The span ends with the last request and the drain the in-workload event started, not at the
+    // late event's time.
+    let alone = run(
+        &demo(&["workload.synthetic.requests=4000", "events=[{at_ns=1000000000, action=\"retire_chip\", chip=1}]"]),
+        &mut no_progress(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(late.simulated_seconds, alone.simulated_seconds);
+    assert_eq!(late.all.iops, alone.all.iops);
+    assert!(late.simulated_seconds < 1000.0, "{}", late.simulated_seconds);
+}
+
+/// `chip_writable` while the chip's retirement drain is under way stops the drain: nothing more
+/// leaves a chip in service (issue 33: the drain went on and moved more pages than the chip held
+/// when it was retired). The chip is never marked emptied, and every read still returns the
+/// latest write.
+#[test]
+fn chip_writable_stops_a_drain_under_way() {
+    let events = "events=[{at_ns=500000000, action=\"retire_chip\", chip=1}, {at_ns=600000000, action=\"chip_writable\", chip=1}]";
+    let result = run(
+        &demo(&["workload.synthetic.requests=4000", "verification.integrity_oracle=true", events]),
+        &mut no_progress(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let (retire, writable) = (&result.events[0], &result.events[1]);
+    assert_eq!((retire.fired_at_ns, writable.fired_at_ns), (Some(500_000_000), Some(600_000_000)));
+    assert!(retire.pages_moved > 0, "the drain started: {retire:?}");
+    assert!(retire.pages_moved < retire.valid_pages_at_fire, "the drain stopped: {retire:?}");
+    assert_eq!(retire.emptied_at_ns, None);
+    assert_eq!(result.integrity.mismatches, 0);
+    // Without the chip_writable the same drain empties the chip.
+    let drained = run(
+        &demo(&["workload.synthetic.requests=4000", "events=[{at_ns=500000000, action=\"retire_chip\", chip=1}]"]),
+        &mut no_progress(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(drained.events[0].emptied_at_ns.is_some() && drained.events[0].pages_moved > retire.pages_moved);
+}

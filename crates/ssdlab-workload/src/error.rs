@@ -26,6 +26,15 @@ pub enum WorkloadError {
     #[error("synthetic workload: field `{field}`: {message}")]
     InvalidSynthetic { field: String, message: String },
 
+    /// A parsed-trace cache file that does not hold what its header says (checked before use, so
+    /// only a file changed while a run read it); named, never blamed on a trace line.
+    #[error("{path}: parsed-trace cache damaged: {message}; the next run rebuilds it from the trace")]
+    CacheDamaged { path: PathBuf, message: String },
+
+    /// The parsed-trace cache folder cannot be used (a file, not creatable, not writable).
+    #[error("{path}: cannot keep the parsed-trace cache here (workload.trace.cache_dir, --trace-cache): {message}")]
+    CacheFolder { path: PathBuf, message: String },
+
     /// A scan's visitor stopped it (the caller reports its own error instead; never shown).
     #[error("the trace scan was stopped by its caller")]
     Stopped,

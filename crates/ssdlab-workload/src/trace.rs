@@ -328,6 +328,10 @@ pub struct TraceScan {
     /// by an earlier run (true) or built it now (false).
     pub cache: Option<(PathBuf, u64)>,
     pub cache_reused: bool,
+    /// The identity of the cache file (its key and checksum) that its summary and artifacts are
+    /// sealed with.
+    #[serde(skip)]
+    cache_seal: Option<crate::trace_cache::CacheSeal>,
     /// The column map of a `columns` trace.
     pub columns: Option<crate::formats::columns::ColumnLayout>,
     /// The records the scan kept in memory for the readers (none with a cache, or when they
@@ -343,6 +347,11 @@ pub struct TraceScan {
 pub struct DeviceExtent {
     pub extent_bytes: u64,
     pub base_bytes: u64,
+}
+
+/// What a sealed artifact beside a cache is checked to be (another name's file is not it).
+fn artifact_kind(name: &str) -> String {
+    format!("artifact {name}")
 }
 
 /// The raw-record stream shared by the scan and the reader.
@@ -549,8 +558,11 @@ impl TraceScan {
         }
         let format = Self::format_of(path, options)?;
         let Some((dir, key)) = Self::cache_key(path, options, format)? else { return Ok(None) };
-        let Some((cache, records, skipped)) = crate::trace_cache::lookup(&dir, &key) else { return Ok(None) };
-        let Some(summary) = crate::trace_cache::ScanSummary::read(&cache, records) else { return Ok(None) };
+        let Some(found) = crate::trace_cache::lookup(&dir, &key) else { return Ok(None) };
+        let Some(summary) = crate::trace_cache::ScanSummary::read(&found.path, found.records, &found.seal) else {
+            return Ok(None);
+        };
+        let crate::trace_cache::FoundCache { path: cache, records, skipped, seal } = found;
         let mut skipped_lines = SkippedLines { count: skipped, first_messages: Vec::new() };
         if skipped > 0 {
             skipped_lines.first_messages.push(format!(
@@ -558,22 +570,32 @@ impl TraceScan {
                 cache.display()
             ));
         }
-        Ok(Some(Self::assemble(path, options, format, records, &summary, skipped_lines, Some((cache, records)), true)))
+        let mut scan =
+            Self::assemble(path, options, format, records, &summary, skipped_lines, Some((cache, records)), true);
+        scan.cache_seal = Some(seal);
+        Ok(Some(scan))
     }
 
-    /// A file derived from this scan's records kept beside its parsed-trace cache (for example a
-    /// footprint), named by `name`; None without a cache. The cache's content hash names it, so it
-    /// is never read for another trace.
+    /// Where a file derived from this scan's records kept beside its parsed-trace cache (for
+    /// example a footprint) is, named by `name`; None without a cache.
     pub fn cache_artifact_path(&self, name: &str) -> Option<PathBuf> {
         self.cache.as_ref().map(|(cache, _)| crate::trace_cache::artifact_path(cache, name))
     }
 
-    /// Stores `bytes` as the artifact `name` (see [`TraceScan::cache_artifact_path`]); nothing
+    /// The artifact `name` stored by [`TraceScan::store_cache_artifact`], if it is whole and was
+    /// derived from this very cache file (sealed with its key and checksum): a file copied from
+    /// another trace's cache, or damaged, is None (the caller derives it again).
+    pub fn read_cache_artifact(&self, name: &str) -> Option<Vec<u8>> {
+        let path = self.cache_artifact_path(name)?;
+        crate::trace_cache::read_sealed(&path, self.cache_seal.as_ref()?, &artifact_kind(name))
+    }
+
+    /// Stores `bytes` as the artifact `name`, sealed with this cache file's identity; nothing
     /// without a cache.
     pub fn store_cache_artifact(&self, name: &str, bytes: &[u8]) -> Result<(), WorkloadError> {
-        match self.cache_artifact_path(name) {
-            Some(path) => crate::trace_cache::write_atomically(&path, bytes),
-            None => Ok(()),
+        match (self.cache_artifact_path(name), self.cache_seal.as_ref()) {
+            (Some(path), Some(seal)) => crate::trace_cache::write_sealed(&path, seal, &artifact_kind(name), bytes),
+            _ => Ok(()),
         }
     }
 
@@ -633,8 +655,9 @@ impl TraceScan {
         let mut writer = None;
         let mut stream = match Self::cache_key(path, options, format)? {
             Some((dir, key)) => match lookup(&dir, &key) {
-                Some((cache, records, skipped)) => {
-                    (RecordStream::from_cache(path, format, &cache, records, skipped)?, Some((cache, records)))
+                Some(found) => {
+                    let stream = RecordStream::from_cache(path, format, &found.path, found.records, found.skipped)?;
+                    (stream, Some(found))
                 }
                 None => {
                     writer = Some(CacheWriter::create(&dir, key)?);
@@ -693,26 +716,27 @@ impl TraceScan {
             }
             return Err(error);
         }
-        let (stream, mut cache) = stream;
+        let (stream, mut found) = stream;
         let summary =
             crate::trace_cache::ScanSummary { first_time_ns, last_time_ns, extents: extents.into_iter().collect() };
         if let Some(writer) = writer {
-            let built = if requests > 0 {
+            found = if requests > 0 {
                 Some(writer.finish(stream.skipped.count, &summary)?)
             } else {
                 writer.abandon();
                 None
             };
-            cache = built.map(|path| (path, requests));
-        } else if let Some((path, records)) = cache.as_ref().filter(|_| cache_reused) {
-            crate::trace_cache::keep_summary(path, *records, &summary)?;
+        } else if let Some(found) = found.as_ref().filter(|_| cache_reused) {
+            crate::trace_cache::keep_summary(found, &summary)?;
         }
+        let cache = found.as_ref().map(|found| (found.path.clone(), found.records));
         if requests == 0 {
             return Err(WorkloadError::Empty { path: path.to_path_buf() });
         }
         let mut scan = Self::assemble(path, options, format, requests, &summary, stream.skipped, cache, cache_reused);
         scan.kept = kept.map(|builder| builder.finish());
         scan.kept_dropped_after = kept_dropped_after;
+        scan.cache_seal = found.map(|found| found.seal);
         Ok(scan)
     }
 
@@ -759,6 +783,7 @@ impl TraceScan {
             columns: options.columns.clone(),
             kept: None,
             kept_dropped_after: None,
+            cache_seal: None,
         }
     }
 

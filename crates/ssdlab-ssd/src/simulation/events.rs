@@ -100,6 +100,16 @@ impl EventWork<'_> {
             }
             DeviceAction::ChipWritable => {
                 self.nand.ftl.set_chip_read_only(config.chip, false);
+                // A retirement of this chip still draining stops: the chip is in service again.
+                for other in 0..self.events.records.len() {
+                    let draining = self.events.config(other).action == DeviceAction::RetireChip
+                        && self.events.config(other).chip == config.chip
+                        && self.events.records[other].fired_at_ns.is_some()
+                        && self.events.records[other].emptied_at_ns.is_none();
+                    if draining {
+                        self.events.drain_stopped[other] = true;
+                    }
+                }
                 Ok(())
             }
         }
@@ -118,6 +128,9 @@ impl EventWork<'_> {
     #[cold]
     #[inline(never)]
     fn drain_step(&mut self, index: usize, now: SimTime) -> Result<(), SimulationError> {
+        if self.events.drain_stopped[index] {
+            return Ok(());
+        }
         let chip = self.events.config(index).chip;
         if self.nand.ftl.chip_valid_pages(chip) == 0 {
             self.events.records[index].emptied_at_ns.get_or_insert(now.0);

@@ -71,8 +71,10 @@ pub(super) fn trace_footprint(
     use super::{Phase, PROGRESS_INTERVAL};
     let options = &trace.options();
     let artifact = super::stored_footprint::artifact_name(page_bytes, trace.merge_devices);
+    // Read only when sealed for this very cache file (a footprint copied from another trace's cache,
+    // or damaged, is collected again).
     let stored = TraceScan::cached(&trace.path, options)?.and_then(|scan| {
-        let bytes = std::fs::read(scan.cache_artifact_path(&artifact)?).ok()?;
+        let bytes = scan.read_cache_artifact(&artifact)?;
         Some((scan, DeviceFootprints::from_bytes(&bytes, page_bytes)?))
     });
     if let Some(stored) = stored {

@@ -67,6 +67,7 @@ impl Simulation {
         let mut next = self.stream.next_request()?;
         let mut after_next = self.stream.next_request()?;
         let mut now = SimTime::ZERO;
+        let mut time_triggers_cancelled = false;
         loop {
             // When the next request could be issued: at its arrival (open loop) or now (closed
             // loop), or, with the device queue full, when the earliest known completion frees a
@@ -86,6 +87,15 @@ impl Simulation {
                 }
                 None => None,
             };
+            // Once the workload has ended, events due later never fire (`device_events.rs`).
+            if events_active
+                && !time_triggers_cancelled
+                && next.is_none()
+                && self.requests_completed == self.requests_issued
+            {
+                self.device_events.cancel_time_triggers();
+                time_triggers_cancelled = true;
+            }
             // Device-event timers go after scheduler events at the same time and before host issues.
             if let Some(timer) = if events_active { self.device_events.next_timer() } else { None } {
                 if event_at.is_none_or(|event| timer < event) && issue_at.is_none_or(|issue| timer <= issue) {

@@ -74,8 +74,11 @@ impl ColumnLayout {
         if self.unit_ns().is_none() {
             return Err(("time_unit", format!("must be s, ms, us or ns, got {:?}", self.time_unit)));
         }
-        if self.offset_unit_bytes == 0 || self.size_unit_bytes == 0 {
+        if self.offset_unit_bytes == 0 {
             return Err(("offset_unit_bytes", "units must be at least 1 byte".into()));
+        }
+        if self.size_unit_bytes == 0 {
+            return Err(("size_unit_bytes", "units must be at least 1 byte".into()));
         }
         let mut columns = vec![("time", self.time), ("op", self.op), ("offset", self.offset), ("size", self.size)];
         columns.extend(self.device.map(|device| ("device", device)));
@@ -90,7 +93,7 @@ impl ColumnLayout {
                 if let Some((other, _)) =
                     lists[i + 1..].iter().find(|(_, others)| others.iter().any(|o| o.eq_ignore_ascii_case(value)))
                 {
-                    return Err(("read_ops", format!("op value {value:?} is in both {name} and {other}")));
+                    return Err((name, format!("op value {value:?} is in both {name} and {other}")));
                 }
             }
         }
@@ -224,5 +227,10 @@ mod tests {
         assert_eq!(ColumnLayout { time_unit: "h".into(), ..scsi() }.validate().unwrap_err().0, "time_unit");
         assert_eq!(ColumnLayout { separator: "|".into(), ..scsi() }.validate().unwrap_err().0, "separator");
         assert_eq!(ColumnLayout { write_ops: vec!["0x28".into()], ..scsi() }.validate().unwrap_err().0, "read_ops");
+        // Each unit is named itself (issue 33: a zero size unit was reported against the offset's).
+        assert_eq!(ColumnLayout { offset_unit_bytes: 0, ..scsi() }.validate().unwrap_err().0, "offset_unit_bytes");
+        assert_eq!(ColumnLayout { size_unit_bytes: 0, ..scsi() }.validate().unwrap_err().0, "size_unit_bytes");
+        let in_two = ColumnLayout { write_ops: vec!["0x2A".into()], delete_ops: vec!["0x2a".into()], ..scsi() };
+        assert_eq!(in_two.validate().unwrap_err().0, "write_ops");
     }
 }
