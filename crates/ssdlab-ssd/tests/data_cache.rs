@@ -155,6 +155,22 @@ fn a_full_cache_of_dirty_lines_makes_the_writer_wait_for_an_eviction() {
 }
 
 #[test]
+fn the_least_recently_used_line_is_evicted() {
+    // Two lines: pages A and B written, A read (now the more recent), C written: B is evicted (and
+    // destaged: it was dirty), so A is still a hit and B is read from flash.
+    let workload = trace_workload(
+        "lru.csv",
+        "time_us,op,offset,size\n0,W,0,4096\n100,W,4096,4096\n200,R,0,4096\n300,W,8192,4096\n2000,R,0,4096\n3000,R,4096,4096\n",
+    );
+    let result = run_ok(&tiny(&workload, &["device.data_cache.capacity_bytes=8192"]));
+    let cache = result.data_cache.as_ref().unwrap();
+    assert_eq!((cache.read_page_hits, cache.read_page_misses), (2, 1), "{cache:?}");
+    assert_eq!((cache.dirty_evictions, cache.lines_at_end, cache.dirty_lines_at_end), (1, 2, 2));
+    assert_eq!(result.flash.page_reads, 1);
+    assert_eq!(result.integrity.mismatches, 0);
+}
+
+#[test]
 fn a_forced_write_completes_when_programmed() {
     // force_unit_access: into DRAM (4.196 us), out again (4.196), over the channel, programmed.
     let workload = trace_workload("fua.csv", "time_us,op,offset,size\n0,W,0,4096\n1000,R,0,4096\n");
@@ -210,6 +226,17 @@ fn the_msr_hm_0_sample_with_the_cache_returns_every_latest_write() {
     let mut uncached = config.clone();
     uncached.device.data_cache = None;
     let without = run_ok(&uncached);
+    // A cache turned off (`enabled = false`) is no cache at all.
+    let mut disabled = config.clone();
+    if let Some(cache) = disabled.device.data_cache.as_mut() {
+        cache.enabled = false;
+    }
+    let off = run_ok(&disabled);
+    assert!(off.data_cache.is_none());
+    assert_eq!(
+        (off.flash.page_programs, off.write.latency_us.mean, off.read.latency_us.mean),
+        (without.flash.page_programs, without.write.latency_us.mean, without.read.latency_us.mean)
+    );
     assert!(result.flash.page_programs < without.flash.page_programs);
     assert!(result.write.latency_us.mean < without.write.latency_us.mean);
 }

@@ -17,6 +17,10 @@ pub const DATA_CACHE_SECTOR_BYTES: u64 = 512;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DataCacheConfig {
+    /// false: the table is kept but no cache is built (`--set device.data_cache.enabled=false` turns
+    /// a preset's cache off; the run is then exactly the run without the table).
+    #[serde(default = "default_enabled")]
+    pub enabled: bool,
     /// DRAM given to cached data; lines = capacity / page size.
     pub capacity_bytes: u64,
     /// Fixed time of every DRAM access (row activation and column access: MQSim's tRCD + tCL).
@@ -35,6 +39,9 @@ pub struct DataCacheConfig {
     pub force_unit_access: bool,
 }
 
+fn default_enabled() -> bool {
+    true
+}
 fn default_high_watermark() -> f64 {
     0.9
 }
@@ -93,6 +100,7 @@ mod tests {
 
     fn cache() -> DataCacheConfig {
         DataCacheConfig {
+            enabled: true,
             capacity_bytes: 1 << 20,
             access_latency_ns: 26,
             bandwidth_mb_per_s: 400,

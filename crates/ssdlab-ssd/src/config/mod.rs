@@ -173,7 +173,7 @@ impl SimulationConfig {
         }
         if let Some(cache) = &self.device.data_cache {
             data_cache::validate(cache, self.device.page_size_bytes() as u64)?;
-            if self.device.scm.is_some() {
+            if cache.enabled && self.device.scm.is_some() {
                 return Err(("device.data_cache".into(), "a DRAM data cache in front of SCM is not modelled (the destage would have to follow seed 001's placement); remove [device.data_cache] or [device.scm]".into()));
             }
         }

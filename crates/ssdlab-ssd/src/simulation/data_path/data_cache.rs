@@ -52,18 +52,54 @@ use crate::simulation::DataCacheSummary;
 use ssdlab_engine::SimTime;
 use ssdlab_workload::IoOp;
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Pages destaged under one background request: the exposure of a chunk ends with its last
 /// program, so smaller chunks report it closer to each page's own end; larger ones give the NAND
 /// path longer runs to gather into multi-plane programs.
 const DESTAGE_CHUNK_PAGES: usize = 16;
 
-/// One cached page.
+/// No line (the end of a list).
+const NONE: u32 = u32::MAX;
+/// The two LRU lists a line is on: every line, and the dirty ones.
+const ALL: usize = 0;
+const DIRTY: usize = 1;
+
+/// Hashes a page number with one multiplication (the default hasher's collision resistance is not
+/// needed for page numbers, and it costs several times more per lookup).
+#[derive(Default)]
+struct PageHasher(u64);
+
+impl Hasher for PageHasher {
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 29)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ byte as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u32(&mut self, value: u32) {
+        self.0 = (value as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// A doubly linked list of lines in order of last use (head: least recent).
+#[derive(Debug, Clone, Copy)]
+struct List {
+    head: u32,
+    tail: u32,
+    len: usize,
+}
+
+/// One cached page, in a slot of the line store.
 #[derive(Debug, Clone, Copy)]
 struct Line {
-    /// Its place in the LRU order (the key of `lru`, and of `dirty` while dirty).
-    sequence: u64,
+    page: u32,
+    /// Neighbours on the lists ([`ALL`], [`DIRTY`]): towards the least and the most recently used.
+    prev: [u32; 2],
+    next: [u32; 2],
     /// Sectors held (bit i: sector i of the page).
     sectors: u64,
     /// Of those, sectors not yet in flash.
@@ -153,11 +189,13 @@ impl Exposure {
 /// The data cache in front of the stage below (see the module).
 pub(in crate::simulation) struct DataCachePath {
     below: Box<dyn Stage>,
-    lines: HashMap<u32, Line>,
-    /// Every line by its last use (oldest first), and the dirty ones likewise.
-    lru: BTreeMap<u64, u32>,
-    dirty: BTreeMap<u64, u32>,
-    next_sequence: u64,
+    /// Lines by page, as slots of `slots` (freed slots reused through `free`).
+    index: HashMap<u32, u32, BuildHasherDefault<PageHasher>>,
+    slots: Vec<Line>,
+    free: Vec<u32>,
+    /// Every line by last use, and the dirty lines by last use (a line turns dirty only when used,
+    /// so it joins that list at its most recent end too).
+    lists: [List; 2],
     capacity_bytes: u64,
     capacity_lines: usize,
     /// Background destage starts above `high_lines` dirty lines and stops at `low_lines`.
@@ -189,10 +227,10 @@ impl DataCachePath {
         let sectors_per_page = page_bytes / DATA_CACHE_SECTOR_BYTES;
         DataCachePath {
             below,
-            lines: HashMap::new(),
-            lru: BTreeMap::new(),
-            dirty: BTreeMap::new(),
-            next_sequence: 0,
+            index: HashMap::default(),
+            slots: Vec::new(),
+            free: Vec::new(),
+            lists: [List { head: NONE, tail: NONE, len: 0 }; 2],
             capacity_bytes: config.capacity_bytes,
             capacity_lines,
             high_lines: (config.high_watermark_dirty_fraction * capacity_lines as f64).floor() as usize,
@@ -227,29 +265,82 @@ impl DataCachePath {
         nand.physical_of(Lpn(page)).map_or(0, |ppn| nand.ftl.tag(ppn))
     }
 
-    /// Marks `page`'s line the most recently used.
-    fn touch(&mut self, page: u32) {
-        let sequence = self.next_sequence;
-        self.next_sequence += 1;
-        let Some(line) = self.lines.get_mut(&page) else { return };
-        self.lru.remove(&line.sequence);
-        self.lru.insert(sequence, page);
-        if line.dirty != 0 {
-            self.dirty.remove(&line.sequence);
-            self.dirty.insert(sequence, page);
+    fn unlink(&mut self, list: usize, slot: u32) {
+        let Line { prev, next, .. } = self.slots[slot as usize];
+        let (prev, next) = (prev[list], next[list]);
+        if prev == NONE {
+            self.lists[list].head = next;
+        } else {
+            self.slots[prev as usize].next[list] = next;
         }
-        line.sequence = sequence;
+        if next == NONE {
+            self.lists[list].tail = prev;
+        } else {
+            self.slots[next as usize].prev[list] = prev;
+        }
+        self.lists[list].len -= 1;
+    }
+
+    /// Puts line `slot` at the most recently used end of `list`.
+    fn push_recent(&mut self, list: usize, slot: u32) {
+        let tail = self.lists[list].tail;
+        let line = &mut self.slots[slot as usize];
+        line.prev[list] = tail;
+        line.next[list] = NONE;
+        if tail == NONE {
+            self.lists[list].head = slot;
+        } else {
+            self.slots[tail as usize].next[list] = slot;
+        }
+        self.lists[list].tail = slot;
+        self.lists[list].len += 1;
+    }
+
+    /// Marks line `slot` the most recently used.
+    fn touch(&mut self, slot: u32) {
+        self.unlink(ALL, slot);
+        self.push_recent(ALL, slot);
+        if self.slots[slot as usize].dirty != 0 {
+            self.unlink(DIRTY, slot);
+            self.push_recent(DIRTY, slot);
+        }
+    }
+
+    /// A new, empty line for `page` (the most recently used); returns its slot.
+    fn insert_line(&mut self, page: u32, flash_tag: u32) -> u32 {
+        let line = Line { page, prev: [NONE; 2], next: [NONE; 2], sectors: 0, dirty: 0, tag: 0, flash_tag };
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.slots[slot as usize] = line;
+                slot
+            }
+            None => {
+                self.slots.push(line);
+                (self.slots.len() - 1) as u32
+            }
+        };
+        self.index.insert(page, slot);
+        self.push_recent(ALL, slot);
+        slot
     }
 
     /// Removes `page`'s line; returns it.
     fn remove_line(&mut self, page: u32) -> Option<Line> {
-        let line = self.lines.remove(&page)?;
-        self.lru.remove(&line.sequence);
+        let slot = self.index.remove(&page)?;
+        let line = self.slots[slot as usize];
+        self.unlink(ALL, slot);
         if line.dirty != 0 {
-            self.dirty.remove(&line.sequence);
+            self.unlink(DIRTY, slot);
             self.dirty_sectors -= line.dirty.count_ones() as u64;
         }
+        self.free.push(slot);
         Some(line)
+    }
+
+    /// The line of `page`, if cached.
+    #[inline]
+    fn line_of(&self, page: u32) -> Option<(u32, Line)> {
+        self.index.get(&page).map(|&slot| (slot, self.slots[slot as usize]))
     }
 
     /// The line as a page to program (its held sectors, read out of DRAM).
@@ -272,9 +363,11 @@ impl DataCachePath {
         scheduler: &mut FlashScheduler,
         events: &mut DeviceEvents,
     ) -> Result<(), SimulationError> {
-        let Some((_, page)) = self.lru.first_key_value().map(|(&sequence, &page)| (sequence, page)) else {
+        let head = self.lists[ALL].head;
+        if head == NONE {
             return Ok(());
-        };
+        }
+        let page = self.slots[head as usize].page;
         let Some(line) = self.remove_line(page) else { return Ok(()) };
         if line.dirty == 0 {
             self.counts.clean_evictions += 1;
@@ -296,17 +389,19 @@ impl DataCachePath {
         scheduler: &mut FlashScheduler,
         events: &mut DeviceEvents,
     ) -> Result<(), SimulationError> {
-        if self.dirty.len() <= self.high_lines {
+        if self.lists[DIRTY].len <= self.high_lines {
             return Ok(());
         }
         self.counts.destage_rounds += 1;
         let mut chunk = std::mem::take(&mut self.scratch);
-        while self.dirty.len() > self.low_lines {
+        while self.lists[DIRTY].len > self.low_lines {
             chunk.clear();
             let mut bytes = 0;
-            while chunk.len() < DESTAGE_CHUNK_PAGES && self.dirty.len() > self.low_lines {
-                let Some((_, page)) = self.dirty.pop_first() else { break };
-                let Some(line) = self.lines.get_mut(&page) else { continue };
+            while chunk.len() < DESTAGE_CHUNK_PAGES && self.lists[DIRTY].len > self.low_lines {
+                let slot = self.lists[DIRTY].head;
+                self.unlink(DIRTY, slot);
+                let line = &mut self.slots[slot as usize];
+                let page = line.page;
                 bytes += sector_bytes(line.dirty);
                 self.dirty_sectors -= line.dirty.count_ones() as u64;
                 line.dirty = 0;
@@ -344,21 +439,19 @@ impl DataCachePath {
             }
             let page = page as u32;
             let tag = self.below.nand_mut().oracle.as_mut().map_or(0, |oracle| oracle.tag_write(page));
-            if self.lines.contains_key(&page) {
+            let slot = if let Some(&slot) = self.index.get(&page) {
                 self.counts.write_page_hits += 1;
-                self.touch(page);
+                self.touch(slot);
+                slot
             } else {
                 self.counts.write_page_misses += 1;
-                if self.lines.len() >= self.capacity_lines {
+                if self.index.len() >= self.capacity_lines {
                     self.evict_one(now, slot, line_number, scheduler, events)?;
                 }
-                let sequence = self.next_sequence;
-                self.next_sequence += 1;
                 let flash_tag = self.flash_tag_of(page);
-                self.lines.insert(page, Line { sequence, sectors: 0, dirty: 0, tag: 0, flash_tag });
-                self.lru.insert(sequence, page);
-            }
-            let Some(line) = self.lines.get_mut(&page) else { continue };
+                self.insert_line(page, flash_tag)
+            };
+            let line = &mut self.slots[slot as usize];
             line.sectors |= mask;
             line.tag = tag;
             if self.force_unit_access {
@@ -368,10 +461,12 @@ impl DataCachePath {
                 continue;
             }
             let newly_dirty = mask & !line.dirty;
-            if line.dirty == 0 {
-                self.dirty.insert(line.sequence, page);
-            }
+            let was_clean = line.dirty == 0;
             line.dirty |= mask;
+            if was_clean {
+                // Just used: its place on the dirty list is the most recent end.
+                self.push_recent(DIRTY, slot);
+            }
             self.dirty_sectors += newly_dirty.count_ones() as u64;
             self.exposure.add(sector_bytes(newly_dirty));
         }
@@ -393,14 +488,15 @@ impl DataCachePath {
         for page in io.span.first..=io.span.last {
             let mask = piece_mask(first_sector, end_sector, page, self.sectors_per_page);
             let page = page as u32;
-            let line = self.lines.get(&page).copied();
+            let cached = self.line_of(page);
+            let line = cached.map(|(_, line)| line);
             let held = line.map_or(0, |line| line.sectors & mask);
-            if let Some(line) = line {
+            if let Some((slot, line)) = cached {
                 // The page's latest write is the line's, whichever sectors the read asks for.
                 if let Some(oracle) = self.below.nand_mut().oracle.as_mut() {
                     oracle.check(page, Some(line.tag), "host read (DRAM cache)");
                 }
-                self.touch(page);
+                self.touch(slot);
                 cached_bytes += sector_bytes(held);
                 if held == mask {
                     self.counts.read_page_hits += 1;
@@ -455,7 +551,8 @@ impl DataCachePath {
             let physical = nand.physical_of(Lpn(page));
             let in_flash = physical.map(|ppn| nand.ftl.tag(ppn));
             let Some(oracle) = nand.oracle.as_mut() else { break };
-            match self.lines.get(&page) {
+            // (The fields, not `line_of`: `nand` borrows the stage below.)
+            match self.index.get(&page).map(|&slot| self.slots[slot as usize]) {
                 Some(line) => {
                     oracle.check(page, Some(line.tag), "final sweep (DRAM cache)");
                     // A clean line was destaged: its flash copy carries its data. A dirty one's
@@ -503,8 +600,8 @@ impl DataCachePath {
             pages_destaged_at_eviction: counts.pages_destaged_at_eviction,
             pages_written_through: counts.pages_written_through,
             lines_deleted: counts.lines_deleted,
-            lines_at_end: self.lines.len() as u64,
-            dirty_lines_at_end: self.dirty.len() as u64,
+            lines_at_end: self.index.len() as u64,
+            dirty_lines_at_end: self.lists[DIRTY].len as u64,
             dirty_bytes_at_end: self.dirty_sectors * DATA_CACHE_SECTOR_BYTES,
             unsaved_bytes_max: exposure.max_bytes,
             unsaved_bytes_mean: exposure.mean_until(end),
@@ -532,8 +629,8 @@ impl Stage for DataCachePath {
     fn read(&mut self, io: &HostIo<'_>, scheduler: &mut FlashScheduler) -> Result<(), SimulationError> {
         self.catch_up(io.now, scheduler);
         // A read that touches no line goes below as it is.
-        let touches_a_line = !self.lines.is_empty()
-            && (io.span.first..=io.span.last).any(|page| self.lines.contains_key(&(page as u32)));
+        let touches_a_line = !self.index.is_empty()
+            && (io.span.first..=io.span.last).any(|page| self.index.contains_key(&(page as u32)));
         if !touches_a_line {
             self.counts.read_page_misses += io.span.pages();
             return self.below.read(io, scheduler);
@@ -590,8 +687,10 @@ impl Stage for DataCachePath {
     fn contribute(&self, context: &ResultContext<'_>, result: &mut PathResult) {
         self.below.contribute(context, result);
         result.data_cache = Some(self.summary(context));
-        // A line: its map entry and its places in the two ordered maps (about 96 bytes).
-        result.model_memory_bytes += self.lines.len() as u64 * 96;
+        // The line store and its index (an entry: 8 bytes and a control byte, at most 8/7 full).
+        result.model_memory_bytes += (self.slots.capacity() * std::mem::size_of::<Line>()
+            + self.free.capacity() * 4
+            + self.index.capacity() * 10) as u64;
     }
 
     fn nand(&self) -> &NandPath {

@@ -75,7 +75,7 @@ pub(super) fn build(parts: PathParts<'_>) -> Result<DataPath, SimulationError> {
     };
     // The DRAM data cache in front of everything (absent: not in the stack, no cost per request).
     let page_bytes = config.device.page_size_bytes() as u64;
-    let outermost: Box<dyn Stage> = match &config.device.data_cache {
+    let outermost: Box<dyn Stage> = match config.device.data_cache.as_ref().filter(|cache| cache.enabled) {
         Some(cache) => Box::new(DataCachePath::new(outermost, cache, page_bytes, config.host.delete_target)),
         None => outermost,
     };
