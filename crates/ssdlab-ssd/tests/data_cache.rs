@@ -136,6 +136,21 @@ fn dirty_data_past_the_high_watermark_is_destaged_in_the_background() {
     assert!((cache.unsaved_bytes_mean - expected_mean).abs() < 1e-6, "{} vs {expected_mean}", cache.unsaved_bytes_mean);
     assert!(close(result.simulated_seconds * 1e6, 1_004.196), "{}", result.simulated_seconds);
     assert_eq!(cache.dram.bytes_read, 8192, "the destage and the read hit");
+    // Over time (50 us intervals): 4,096 bytes unsaved until the program ends in the fifth, none after.
+    let series = run_ok(&tiny(
+        &workload,
+        &[
+            "device.data_cache.high_watermark_dirty_fraction=0.0",
+            "device.data_cache.low_watermark_dirty_fraction=0.0",
+            "output.time_series_interval_ms=0.05",
+        ],
+    ))
+    .time_series
+    .expect("a time series");
+    let unsaved = series.unsaved_bytes.expect("an unsaved-bytes column with the cache");
+    assert_eq!(unsaved.len(), 21);
+    assert_eq!(&unsaved[..4], &[4096; 4], "{unsaved:?}");
+    assert!(unsaved[5..].iter().all(|&bytes| bytes == 0), "{unsaved:?}");
     assert_eq!(result.integrity.mismatches, 0);
 }
 

@@ -693,6 +693,22 @@ impl Stage for DataCachePath {
             + self.index.capacity() * 10) as u64;
     }
 
+    /// The power-loss account at `at`: the bytes as of the last request, less the destages that
+    /// ended since (those the scheduler has reported and not yet handed over included).
+    fn unsaved_bytes(&self, at: SimTime, scheduler: &FlashScheduler) -> Option<u64> {
+        let ended = |end: u64| end > self.exposure.at && end <= at.0;
+        let saved: u64 = self
+            .exposure
+            .in_flight
+            .iter()
+            .map(|Reverse((end, bytes))| (*end, *bytes))
+            .chain(scheduler.pending_background_completions().iter().map(|&(end, bytes)| (end.0, bytes)))
+            .filter(|&(end, _)| ended(end))
+            .map(|(_, bytes)| bytes)
+            .sum();
+        Some(self.exposure.bytes.saturating_sub(saved))
+    }
+
     fn nand(&self) -> &NandPath {
         self.below.nand()
     }

@@ -202,6 +202,11 @@ impl DataPath {
         self.outermost.finish_oracle()
     }
 
+    /// The DRAM data cache's bytes not yet in flash at `at` (None without a cache).
+    pub(super) fn unsaved_bytes(&self, at: SimTime, scheduler: &FlashScheduler) -> Option<u64> {
+        self.outermost.unsaved_bytes(at, scheduler)
+    }
+
     /// True on the All S-SCM SSD (no NAND in use).
     pub(super) fn scm_only(&self) -> bool {
         self.outermost.scm_only()

@@ -79,6 +79,12 @@ pub(in crate::simulation) trait Stage {
 
     fn nand_mut(&mut self) -> &mut NandPath;
 
+    /// The DRAM data cache's bytes not yet in flash at `at` (None without a cache): for the time
+    /// series (`observers.rs`).
+    fn unsaved_bytes(&self, _at: SimTime, _scheduler: &FlashScheduler) -> Option<u64> {
+        None
+    }
+
     /// True on the All S-SCM SSD (no NAND in use).
     fn scm_only(&self) -> bool {
         false
