@@ -91,6 +91,20 @@ CASES: list[tuple[str, str, list[str], str | None, bool]] = [
         False,
     ),
     ("hybrid-scm-oracle", "seed001-hybrid-scm", [SMALL, "verification.integrity_oracle=true"], None, False),
+    (
+        "data-cache-oracle",
+        "default",
+        [
+            SMALL,
+            NO_PRECONDITION,
+            "verification.integrity_oracle=true",
+            "device.data_cache={capacity_bytes=1048576, access_latency_ns=26, bandwidth_mb_per_s=400}",
+            "workload.synthetic.delete_fraction=0.05",
+            "output.time_series_interval_ms=5.0",
+        ],
+        None,
+        False,
+    ),
     ("all-sscm", "seed001-all-sscm", [SMALL], None, False),
     (
         "scrambler-deletes",

@@ -172,6 +172,7 @@ class RunResult(_AttributeView):
             "soft_reads",
             "die_utilisation",
             "channel_utilisation",
+            "unsaved_bytes",
         ):
             if key in series:
                 columns[key] = series[key]

@@ -185,6 +185,16 @@ def render_run(result: Any, console: Console) -> None:
             f"{placed['split_reads']:,} split reads; most-written sector {scm['max_writes_per_sector']:,} writes "
             f"({scm['wear_leveling_moves']:,} wear-leveling moves); {scm['power_w'] * 1e3:,.2f} mW ({scm['io_power_w'] * 1e3:,.2f} mW I/O)"
         )
+    cache = r.get("data_cache")
+    if cache:
+        console.print(
+            f"DRAM data cache ({cache['capacity_bytes'] / 2**20:,.1f} MiB"
+            f"{', writes forced to flash' if cache['force_unit_access'] else ''}): read hit ratio {cache['read_hit_ratio']:.3f}, "
+            f"{cache['write_page_hits']:,} of {cache['write_page_hits'] + cache['write_page_misses']:,} written pages hit; "
+            f"{cache['pages_destaged_in_background']:,} pages destaged in the background, {cache['pages_destaged_at_eviction']:,} at eviction; "
+            f"unsaved at a power loss: max {cache['unsaved_bytes_max'] / 2**20:,.2f} MiB, mean {cache['unsaved_bytes_mean'] / 2**20:,.2f} MiB; "
+            f"DRAM bus {100 * cache['dram_utilisation']:.1f} % busy"
+        )
     integrity = r["integrity"]
     if integrity["enabled"]:
         unit = "sectors" if scm else "pages"

@@ -34,6 +34,9 @@ pub struct DeviceConfig {
     /// as `placement.policy` says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scm: Option<super::scm::ScmConfig>,
+    /// A write-back data cache in the controller's DRAM (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_cache: Option<super::data_cache::DataCacheConfig>,
 }
 
 /// One tier: `chips` chips spread evenly over its own `channels`, one media profile.

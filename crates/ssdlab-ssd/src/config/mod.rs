@@ -9,6 +9,7 @@
 //! `placement`, `verification`), each with its plain data and its own checks; this file loads a config (TOML,
 //! overrides) and runs the checks in a fixed order, so the first failure reported is always the same.
 
+mod data_cache;
 mod device;
 mod events;
 mod ftl;
@@ -21,6 +22,7 @@ mod scm;
 mod verification;
 mod workload;
 
+pub use data_cache::*;
 pub use device::*;
 pub use events::*;
 pub use ftl::*;
@@ -168,6 +170,12 @@ impl SimulationConfig {
                 "the device has SCM ([device.scm]): use \"hybrid_scm\" or \"scm_only\" so something is placed there"
                     .into(),
             ));
+        }
+        if let Some(cache) = &self.device.data_cache {
+            data_cache::validate(cache, self.device.page_size_bytes() as u64)?;
+            if cache.enabled && self.device.scm.is_some() {
+                return Err(("device.data_cache".into(), "a DRAM data cache in front of SCM is not modelled (the destage would have to follow seed 001's placement); remove [device.data_cache] or [device.scm]".into()));
+            }
         }
         events::validate(&self.events, &tiers)?;
         middleware::validate(&self.middleware)?;

@@ -20,6 +20,7 @@
 //! the channel's queue when the hard sensing is booked (later channel traffic is not foreseen).
 
 pub mod booking_log;
+mod dram;
 #[cfg(test)]
 mod gate_tests;
 mod operations;
@@ -30,6 +31,7 @@ mod tests;
 mod write_gate;
 
 pub use booking_log::{check_work_conserving, Booking, Resource};
+pub use dram::DramCounters;
 pub use operations::{RequestTag, Waiter};
 pub use plane_group::PlaneGroup;
 pub use scm::ScmCounters;
@@ -95,6 +97,10 @@ pub struct FlashScheduler {
     log: Option<Vec<Booking>>,
     /// The SCM's banks and channels (seed 001's devices; `scm.rs`).
     scm: Option<Box<scm::ScmUnit>>,
+    /// The controller DRAM's bus (a device with a data cache; `dram.rs`).
+    dram: Option<Box<dram::DramUnit>>,
+    /// Background requests (a DRAM cache's destage) ended since last collected: (end, size_bytes).
+    background_completions: Vec<(SimTime, u64)>,
     /// Host writes held back by garbage collection (`write_gate.rs`); None in `background` mode.
     gate: Option<WriteGate>,
     /// Preemptible mode: GC may step aside for host work (`gc_steps_aside`).
@@ -193,6 +199,8 @@ impl FlashScheduler {
             longest_background_ns: 0,
             log: None,
             scm: None,
+            dram: None,
+            background_completions: Vec::new(),
             gate: None,
             gc_yields: false,
             layout,
@@ -349,7 +357,11 @@ impl FlashScheduler {
                         }
                     }
                     self.requests.release(id);
-                    self.completions.push((tag, completion, id));
+                    if tag.background {
+                        self.background_completions.push((completion, tag.size_bytes));
+                    } else {
+                        self.completions.push((tag, completion, id));
+                    }
                 }
             }
             Waiter::WriteGroup(id) => {
@@ -589,6 +601,19 @@ impl FlashScheduler {
         group.page_type = page_type as u8;
         group.closed = true;
         if group.waiting_reads == 0 && !group.held {
+            self.group_transfer_when_ready(id, now);
+        }
+    }
+
+    /// Moves a group's data once it is ready: now, or, when what it waited for ends later (a DRAM
+    /// read booked before the group closed, `dram_access`), as an event then. Without a DRAM cache
+    /// a group's ready time at close or release is never later than now.
+    #[inline(always)]
+    fn group_transfer_when_ready(&mut self, id: u32, now: SimTime) {
+        let ready = self.write_groups.get(id).ready;
+        if ready > now {
+            self.events.schedule(ready, (Stage::GroupTransfer { group: id }).pack());
+        } else {
             self.group_transfer(id, now);
         }
     }
@@ -700,7 +725,7 @@ impl FlashScheduler {
             let group = self.write_groups.get_mut(id);
             group.held = false;
             if group.waiting_reads == 0 && group.closed {
-                self.group_transfer(id, now);
+                self.group_transfer_when_ready(id, now);
             }
         }
     }
@@ -1159,6 +1184,7 @@ impl FlashScheduler {
             .max()
             .unwrap_or(SimTime::ZERO)
             .max(self.scm_busy_until())
+            .max(self.dram_busy_until())
     }
 
     pub fn dies(&self) -> usize {

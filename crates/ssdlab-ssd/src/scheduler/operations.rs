@@ -50,6 +50,10 @@ pub struct RequestTag {
     pub write: bool,
     /// A delete (discard/TRIM): completes without flash work, kept out of the latency figures.
     pub delete: bool,
+    /// Work the device does for itself (a DRAM cache's destage): no host waits for it; its end is
+    /// reported in [`FlashScheduler::background_completions`](super::FlashScheduler::background_completions),
+    /// with `size_bytes`, not among the host's completions.
+    pub background: bool,
 }
 
 // A pending stage is packed into 64 bits (3 bits of variant, then its fields), so a queue entry
@@ -156,6 +160,7 @@ pub struct RequestProgress {
     pub delete: bool,
     /// A program of this request was held for garbage collection (`write_gate`).
     pub held: bool,
+    pub background: bool,
 }
 
 impl RequestProgress {
@@ -169,6 +174,7 @@ impl RequestProgress {
             write: tag.write,
             delete: tag.delete,
             held: false,
+            background: tag.background,
         }
     }
 
@@ -178,6 +184,7 @@ impl RequestProgress {
             size_bytes: self.size_bytes,
             write: self.write,
             delete: self.delete,
+            background: self.background,
         }
     }
 }

@@ -51,7 +51,7 @@ pub(super) fn lower_page(geometry: &DeviceLayout, die: u32, nth: usize) -> Ppn {
 }
 
 pub(super) fn tag(write: bool) -> RequestTag {
-    RequestTag { latency_from: SimTime::ZERO, size_bytes: 4096, write, delete: false }
+    RequestTag { latency_from: SimTime::ZERO, size_bytes: 4096, write, delete: false, background: false }
 }
 
 /// Runs every pending event; returns the completions in the order they were learned.

@@ -276,6 +276,10 @@ fn assemble(config: SimulationConfig, input: WorkloadInput, logical_pages: u64) 
     if let Some(media) = &config.device.scm {
         scheduler.attach_scm(crate::media::scm::ScmTiming::new(media));
     }
+    // The DRAM data cache's bus (the cache stage is in the data path when configured).
+    if let Some(cache) = config.device.data_cache.as_ref().filter(|cache| cache.enabled) {
+        scheduler.attach_dram(cache.access_latency_ns, cache.bandwidth_mb_per_s);
+    }
     scheduler.set_interleave_groups(&config.read_path.interleave_groups);
     scheduler.set_soft_read_timing(
         config.read_path.soft_sensing_levels,

@@ -103,6 +103,7 @@ macro_rules! device_view {
     ($simulation:expr) => {
         $crate::simulation::observers::DeviceView {
             ftl: &$simulation.data_path.nand().ftl,
+            data_path: &$simulation.data_path,
             scheduler: &$simulation.scheduler,
             layout: &$simulation.layout,
             read_strategy: &*$simulation.data_path.nand().read_strategy,

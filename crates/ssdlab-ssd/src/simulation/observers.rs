@@ -29,6 +29,7 @@ use ssdlab_workload::{IoOp, IoRequest};
 /// What an observer may look at: the device's parts, read-only.
 pub(super) struct DeviceView<'a> {
     pub ftl: &'a Ftl,
+    pub data_path: &'a super::data_path::DataPath,
     pub scheduler: &'a FlashScheduler,
     pub layout: &'a DeviceLayout,
     pub read_strategy: &'a dyn ReadStrategy,
@@ -49,6 +50,11 @@ impl DeviceView<'_> {
         Totals::of(&self.ftl.stats(), free_blocks, self.soft_reads())
             .with_busy(die_busy.0, channel_busy.0, self.layout.dies_total() as u64, self.layout.channels_total() as u64)
             .with_holds(programs_held, self.scheduler.planes_holding_writes() as u64, erased_blocks)
+    }
+
+    /// The DRAM data cache's unsaved bytes at `at` (None without a cache).
+    pub(super) fn unsaved_bytes(&self, at: SimTime) -> Option<u64> {
+        self.data_path.unsaved_bytes(at, self.scheduler)
     }
 
     /// Reads whose hard decision failed so far.
@@ -176,7 +182,7 @@ impl Observer for TimeSeriesCollector {
         // Sampled on events too: after the last request's issue, the device's remaining work (and
         // its utilisation) falls in the intervals it runs in.
         if self.due(now) {
-            self.sample(now, &device.totals())?;
+            self.sample(now, &device.totals(), |at| device.unsaved_bytes(at))?;
         }
         Ok(())
     }
@@ -187,7 +193,7 @@ impl Observer for TimeSeriesCollector {
         device: &DeviceView<'_>,
         result: &mut RunResult,
     ) -> Result<(), SimulationError> {
-        result.time_series = Some((*self).finish(end, &device.totals())?);
+        result.time_series = Some((*self).finish(end, &device.totals(), |at| device.unsaved_bytes(at))?);
         Ok(())
     }
 }

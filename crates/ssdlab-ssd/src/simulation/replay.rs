@@ -227,6 +227,7 @@ impl Simulation {
             size_bytes: request.size_bytes,
             write: request.op == IoOp::Write,
             delete: request.op == IoOp::Delete,
+            background: false,
         };
         let slot = self.scheduler.open_request(issue, tag);
         let observed = !self.observers.is_empty();
@@ -237,7 +238,7 @@ impl Simulation {
         // The data path takes the request a page span at a time (`data_path/`).
         let index = self.requests_issued;
         match request.op {
-            IoOp::Delete => self.data_path.delete(span),
+            IoOp::Delete => self.data_path.delete(span, issue),
             IoOp::Read => self.data_path.read(request, span, issue, slot, index, &mut self.scheduler)?,
             IoOp::Write => {
                 self.data_path.write(request, span, issue, slot, index, &mut self.scheduler, &mut self.device_events)?

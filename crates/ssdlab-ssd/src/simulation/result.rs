@@ -36,6 +36,7 @@ impl Simulation {
             stats: &stats,
             pages_checked_at_end,
             simulated_seconds: simulated,
+            end: self.last_completion.max(self.scheduler.busy_until()),
         });
         let energy_total_uj = energy.total_uj() + path.scm.as_ref().map_or(0.0, |scm| scm.energy_total_uj);
         let first = self.layout.tier(crate::tier::TierId(0));
@@ -107,6 +108,7 @@ impl Simulation {
             write_heat: None,
             interleaving: path.interleaving,
             scm: path.scm,
+            data_cache: path.data_cache,
         };
         // Observers add their own sections.
         let end = self.last_completion.max(self.scheduler.busy_until());

@@ -313,6 +313,51 @@ pub struct RunResult {
     /// Seed 001's SCM: placement, operations, wear, energy and power (absent without SCM).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scm: Option<ScmSummary>,
+    /// The controller DRAM's write-back data cache (`[device.data_cache]`; absent without it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data_cache: Option<DataCacheSummary>,
+}
+
+/// What the DRAM data cache did over a run (issue 37; `simulation/data_path/data_cache.rs`). Page
+/// counts are per page of a request (a request of n pages counts n).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DataCacheSummary {
+    pub capacity_bytes: u64,
+    /// Lines (one page each).
+    pub lines: u64,
+    pub force_unit_access: bool,
+    /// Pages of host writes whose page was cached already / was not.
+    pub write_page_hits: u64,
+    pub write_page_misses: u64,
+    /// Pages of host reads served from DRAM alone / from DRAM and flash / from flash alone.
+    pub read_page_hits: u64,
+    pub read_page_partial_hits: u64,
+    pub read_page_misses: u64,
+    /// `read_page_hits` over the pages read.
+    pub read_hit_ratio: f64,
+    /// Host reads every page of which was a hit (no flash work).
+    pub read_requests_from_cache: u64,
+    pub clean_evictions: u64,
+    pub dirty_evictions: u64,
+    /// Times the dirty lines passed the high watermark (each a round of background destage).
+    pub destage_rounds: u64,
+    pub pages_destaged_in_background: u64,
+    pub pages_destaged_at_eviction: u64,
+    /// Pages written through to flash (`force_unit_access`).
+    pub pages_written_through: u64,
+    /// Lines dropped by host deletes.
+    pub lines_deleted: u64,
+    pub lines_at_end: u64,
+    pub dirty_lines_at_end: u64,
+    /// What a power loss would lose: dirty bytes at the end; bytes acknowledged to the host and
+    /// not yet in flash (dirty, or destaged and still being programmed), their maximum and time
+    /// average over the run.
+    pub dirty_bytes_at_end: u64,
+    pub unsaved_bytes_max: u64,
+    pub unsaved_bytes_mean: f64,
+    pub dram: crate::scheduler::DramCounters,
+    /// Fraction of simulated time the DRAM bus was busy.
+    pub dram_utilisation: f64,
 }
 
 /// What the SCM did over a run (seed 001).

@@ -91,6 +91,8 @@ pub(super) struct Totals {
     pub planes_holding_writes: u64,
     /// Free blocks whose erase has ended (free blocks minus GC erases still running).
     pub erased_blocks: u64,
+    /// With a DRAM data cache: bytes acknowledged and not yet in flash now.
+    pub unsaved_bytes: Option<u64>,
 }
 
 /// One sampled interval end: the running totals that are differenced per interval, and free blocks.
@@ -110,6 +112,11 @@ impl Totals {
     /// With the write gate's running count of held programs and the planes holding writes now.
     pub(super) fn with_holds(self, programs_held: u64, planes_holding_writes: u64, erased_blocks: u64) -> Self {
         Totals { programs_held, planes_holding_writes, erased_blocks, ..self }
+    }
+
+    /// With the DRAM data cache's unsaved bytes (None without a cache).
+    pub(super) fn with_unsaved_bytes(self, unsaved_bytes: Option<u64>) -> Self {
+        Totals { unsaved_bytes, ..self }
     }
 
     /// With the dies' and channels' booked busy time.
@@ -182,15 +189,21 @@ impl TimeSeriesCollector {
         clock.0 >= self.next_sample_ns || self.overflow_ns.is_some()
     }
 
-    /// Samples the running totals for every interval end at or before `clock`; an error once the
-    /// run has gone past the last interval the cap allows.
-    pub(super) fn sample(&mut self, clock: SimTime, totals: &Totals) -> Result<(), SimulationError> {
+    /// Samples the running totals for every interval end at or before `clock` (the DRAM cache's
+    /// unsaved bytes from `unsaved_at`, exactly at each end: they change between the loop's steps
+    /// as destages end); an error once the run has gone past the last interval the cap allows.
+    pub(super) fn sample(
+        &mut self,
+        clock: SimTime,
+        totals: &Totals,
+        unsaved_at: impl Fn(SimTime) -> Option<u64>,
+    ) -> Result<(), SimulationError> {
         while clock.0 >= self.next_sample_ns {
             if self.samples.len() as u64 >= self.max_rows {
                 self.overflow(clock.0);
                 break;
             }
-            self.samples.push(*totals);
+            self.samples.push(totals.with_unsaved_bytes(unsaved_at(SimTime(self.next_sample_ns))));
             self.next_sample_ns += self.interval_ns;
         }
         match self.overflow_ns {
@@ -201,7 +214,12 @@ impl TimeSeriesCollector {
 
     /// The series, with the run's final totals closing the last interval; an error when the run
     /// (its last completion or the device's last booked work, `end`) outlasts the cap.
-    pub(super) fn finish(mut self, end: SimTime, totals: &Totals) -> Result<TimeSeries, SimulationError> {
+    pub(super) fn finish(
+        mut self,
+        end: SimTime,
+        totals: &Totals,
+        unsaved_at: impl Fn(SimTime) -> Option<u64>,
+    ) -> Result<TimeSeries, SimulationError> {
         if end.0 / self.interval_ns >= self.max_rows {
             self.overflow(end.0);
         }
@@ -211,7 +229,8 @@ impl TimeSeriesCollector {
         let intervals = self.intervals.len().max(((end.0 / self.interval_ns) + 1) as usize);
         self.intervals.resize(intervals, Interval::new());
         while self.samples.len() < intervals {
-            self.samples.push(*totals);
+            let interval_end = (self.samples.len() as u64 + 1) * self.interval_ns;
+            self.samples.push(totals.with_unsaved_bytes(unsaved_at(SimTime(interval_end.min(end.0)))));
         }
         let seconds = self.interval_ns as f64 / 1e9;
         let mut series = TimeSeries { interval_ns: self.interval_ns, ..TimeSeries::default() };
@@ -242,6 +261,9 @@ impl TimeSeriesCollector {
             series.soft_reads.push(delta(sample.soft_reads, previous.soft_reads));
             series.programs_held.push(delta(sample.programs_held, previous.programs_held));
             series.planes_holding_writes.push(sample.planes_holding_writes);
+            if let Some(bytes) = sample.unsaved_bytes {
+                series.unsaved_bytes.get_or_insert_with(Vec::new).push(bytes);
+            }
             let utilisation = |busy: u64, count: u64| busy as f64 / (self.interval_ns as f64 * count.max(1) as f64);
             series.die_utilisation.push(utilisation(delta(sample.die_busy_ns, previous.die_busy_ns), sample.dies));
             series
@@ -305,6 +327,10 @@ pub struct TimeSeries {
     /// Busy time booked on the dies (channels) in the interval over the interval x their number.
     pub die_utilisation: Vec<f64>,
     pub channel_utilisation: Vec<f64>,
+    /// With a DRAM data cache: bytes acknowledged to the host and not yet in flash at the
+    /// interval's end (`result.data_cache.unsaved_bytes_*`; absent without a cache).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unsaved_bytes: Option<Vec<u64>>,
 }
 
 #[cfg(test)]
@@ -322,8 +348,8 @@ mod tests {
                 .with_busy(gc * 500, gc * 250, 2, 1)
         };
         assert!(!collector.due(SimTime(999)) && collector.due(SimTime(2_500)));
-        collector.sample(SimTime(2_500), &totals(3)).unwrap();
-        let series = collector.finish(SimTime(2_600), &totals(4)).unwrap();
+        collector.sample(SimTime(2_500), &totals(3), |_| None).unwrap();
+        let series = collector.finish(SimTime(2_600), &totals(4), |_| None).unwrap();
         assert_eq!(series.read.count, vec![1, 1, 0]);
         assert_eq!(series.write.bytes, vec![0, 8192, 0]);
         // Both interval ends passed at 2,500 see 3 invocations; the last closes with 4.
@@ -344,17 +370,17 @@ mod tests {
         collector.record(SimTime(1_000_000_000), 100, 4096, true);
         assert_eq!(collector.intervals.len(), 4);
         assert!(collector.due(SimTime(0)), "the overflow makes the replay sample, which reports it");
-        let error = collector.sample(SimTime(10), &Totals::default()).unwrap_err().to_string();
+        let error = collector.sample(SimTime(10), &Totals::default(), |_| None).unwrap_err().to_string();
         assert!(error.contains("output.time_series_interval_ms") && error.contains("1000 ms"), "{error}");
         // A clock jumping far ahead stops at the cap.
         let mut collector = TimeSeriesCollector::with_max_rows(1_000, 4);
-        assert!(collector.sample(SimTime(1_000_000_000), &Totals::default()).is_err());
+        assert!(collector.sample(SimTime(1_000_000_000), &Totals::default(), |_| None).is_err());
         assert_eq!(collector.samples.len(), 4);
         // A run that ends (its last booked work) beyond the cap is refused at the end too.
         let collector = TimeSeriesCollector::with_max_rows(1_000, 4);
-        assert!(collector.finish(SimTime(4_000), &Totals::default()).is_err());
+        assert!(collector.finish(SimTime(4_000), &Totals::default(), |_| None).is_err());
         let collector = TimeSeriesCollector::with_max_rows(1_000, 4);
-        assert_eq!(collector.finish(SimTime(3_999), &Totals::default()).unwrap().start_ms.len(), 4);
+        assert_eq!(collector.finish(SimTime(3_999), &Totals::default(), |_| None).unwrap().start_ms.len(), 4);
     }
 
     #[test]
@@ -363,7 +389,7 @@ mod tests {
         for latency in [5_000u64, 1_000, 3_000, 1_000, 200_000] {
             collector.record(SimTime(10), latency, 4096, false);
         }
-        let series = collector.finish(SimTime(20), &Totals::default()).unwrap();
+        let series = collector.finish(SimTime(20), &Totals::default(), |_| None).unwrap();
         assert!((series.read.p50_us[0] - 3.0).abs() < 0.3, "{:?}", series.read.p50_us);
         assert_eq!(series.read.p99_us[0], 200.0);
     }

@@ -54,7 +54,7 @@ impl NandContents {
 
 /// The sector range of a request within page `page` as a mask (bit i: sector i of the page).
 #[inline]
-fn piece_mask(first_sector: u64, end_sector: u64, page: u64, sectors_per_page: u64) -> u64 {
+pub(super) fn piece_mask(first_sector: u64, end_sector: u64, page: u64, sectors_per_page: u64) -> u64 {
     let page_start = page * sectors_per_page;
     let from = first_sector.max(page_start) - page_start;
     let to = end_sector.min(page_start + sectors_per_page) - page_start;
@@ -386,7 +386,7 @@ impl Stage for HybridScmPath {
 
     /// A delete: whole pages of the range lose their SCM sectors and their NAND page.
     #[cold]
-    fn delete(&mut self, span: PageSpan) {
+    fn delete(&mut self, span: PageSpan, _now: SimTime) {
         self.nand.deletes.requests += 1;
         for page in whole_pages(span).into_iter().flatten() {
             self.nand.deletes.pages += 1;

@@ -4,18 +4,21 @@
 //! contributes its part of the result (`result.rs`).
 //!
 //! The stages: the NAND path (`nand.rs`: middleware -> FTL with its placement and tiers -> flash
-//! work), always the last; seed 001's SCM in front of it on a hybrid device (`hybrid_scm.rs`). A new
+//! work), always the last; seed 001's SCM in front of it on a hybrid device (`hybrid_scm.rs`); the
+//! controller DRAM's write-back data cache outermost (`data_cache.rs`, `[device.data_cache]`). A new
 //! stage (a DRAM cache in front of the FTL, say) is a new file implementing [`Stage`] around the
 //! stage below it, and one line in [`build`]. What the path leaves out: host queueing and latency
 //! (the loop's), timing (the scheduler's), device events (`events.rs`, which the NAND path calls
 //! when a write's GC wears a chip to its trigger).
 
+mod data_cache;
 mod hybrid_scm;
 mod hybrid_scm_result;
 mod nand;
 mod result;
 mod stage;
 
+pub(super) use data_cache::DataCachePath;
 pub(super) use hybrid_scm::HybridScmPath;
 pub(super) use nand::NandPath;
 pub(super) use result::PathResult;
@@ -69,6 +72,12 @@ pub(super) fn build(parts: PathParts<'_>) -> Result<DataPath, SimulationError> {
     let outermost: Box<dyn Stage> = match scm {
         Some(scm) => Box::new(HybridScmPath::new(nand, scm)),
         None => Box::new(nand),
+    };
+    // The DRAM data cache in front of everything (absent: not in the stack, no cost per request).
+    let page_bytes = config.device.page_size_bytes() as u64;
+    let outermost: Box<dyn Stage> = match config.device.data_cache.as_ref().filter(|cache| cache.enabled) {
+        Some(cache) => Box::new(DataCachePath::new(outermost, cache, page_bytes, config.host.delete_target)),
+        None => outermost,
     };
     Ok(DataPath { outermost })
 }
@@ -160,10 +169,10 @@ impl DataPath {
         self.outermost.write(&HostIo { request, span, now, slot, index: request_index }, scheduler, events)
     }
 
-    /// A host delete of `span` (no flash work).
+    /// A host delete of `span` issued at `now` (no flash work).
     #[cold]
-    pub(super) fn delete(&mut self, span: PageSpan) {
-        self.outermost.delete(span)
+    pub(super) fn delete(&mut self, span: PageSpan, now: SimTime) {
+        self.outermost.delete(span, now)
     }
 
     /// Deletes one whole host page (an aged drive's deletes); returns whether the FTL trimmed it.
@@ -191,6 +200,11 @@ impl DataPath {
     /// The integrity oracle's end of run; returns the pages (sectors, with SCM) checked.
     pub(super) fn finish_oracle(&mut self) -> Result<u64, SimulationError> {
         self.outermost.finish_oracle()
+    }
+
+    /// The DRAM data cache's bytes not yet in flash at `at` (None without a cache).
+    pub(super) fn unsaved_bytes(&self, at: SimTime, scheduler: &FlashScheduler) -> Option<u64> {
+        self.outermost.unsaved_bytes(at, scheduler)
     }
 
     /// True on the All S-SCM SSD (no NAND in use).

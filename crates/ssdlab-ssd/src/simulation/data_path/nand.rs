@@ -69,6 +69,17 @@ pub(in crate::simulation) struct NandPath {
     pub(in crate::simulation) read_modify_writes: u64,
 }
 
+/// A page a stage in front of the NAND path programs with data it holds (`NandPath::write_tagged`):
+/// the host page, the oracle tag of its data, whether that data covers only part of the page (the
+/// rest comes from its flash copy), and the bytes read out of DRAM for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::simulation) struct TaggedPage {
+    pub page: u32,
+    pub tag: u32,
+    pub partial: bool,
+    pub dram_bytes: u64,
+}
+
 /// The whole pages of a delete's span (a partial page still holds data of the rest of its page).
 pub(super) fn whole_pages(span: PageSpan) -> Option<std::ops::RangeInclusive<u64>> {
     let first = span.first + span.first_partial as u64;
@@ -266,6 +277,76 @@ impl NandPath {
         Ok(())
     }
 
+    /// Where host page `host` is in flash now (through the middleware), if anywhere.
+    #[inline]
+    pub(in crate::simulation) fn physical_of(&self, host: Lpn) -> Option<Ppn> {
+        self.middleware.read_target(host).and_then(|target| self.ftl.lookup(target))
+    }
+
+    /// Programs pages a stage in front holds (the DRAM cache's destage) like a host write: each
+    /// page's data is read out of the DRAM first (booked on the scheduler's DRAM bus, the program
+    /// group waiting for it), a partial page is merged with its flash copy (a read-modify-write),
+    /// and pages are gathered into (multi-plane) program groups; request `slot` waits for them. The
+    /// oracle tags are the ones the stage drew when the host wrote the data. Mirrors `write_span`,
+    /// kept apart so that the host write's hot path has no branch for it.
+    pub(in crate::simulation) fn write_tagged(
+        &mut self,
+        pages: &[TaggedPage],
+        now: SimTime,
+        slot: u32,
+        origin_line: u64,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(), SimulationError> {
+        let multi_plane = self.multi_plane;
+        if self.interleave_group_pages > 1 {
+            self.pad_to_interleave_group(pages.len() as u64);
+        }
+        let mut group: Option<u32> = None;
+        self.program_group.clear();
+        for held in pages {
+            let host = Lpn(held.page);
+            let old = if held.partial { self.physical_of(host) } else { None };
+            let before = if self.dead_data.is_some() { self.middleware.read_target(host) } else { None };
+            let target = self.middleware.write_target(host, &self.ftl, now.0);
+            self.ops.clear();
+            let ppn = self.ftl.write(target, now.0, held.tag, &mut self.ops).map_err(|source| {
+                SimulationError::Ftl { origin: format!("{}:{} (DRAM cache destage)", self.origin, origin_line), source }
+            })?;
+            if let Some(dead) = self.dead_data.as_mut() {
+                dead.track_write(before, target, &self.ops, &self.ftl);
+            }
+            if !self.ftl.foreground_ops().is_empty() {
+                scheduler.foreground_copies(now, self.ftl.foreground_ops(), Waiter::Request(slot));
+            }
+            if !self.ops.is_empty() {
+                scheduler.garbage_collection(now, &self.ops);
+                if events.wear_pending() {
+                    EventWork { nand: self, scheduler, events }.check_wear_events(now)?;
+                }
+            }
+            let (die, plane) = self.layout.die_and_plane_of(ppn);
+            if (!multi_plane && !self.program_group.is_empty()) || !self.program_group.add(die, plane, ppn) {
+                if let Some(id) = group.take() {
+                    Self::close_program_group(scheduler, &self.ftl, id, now, self.program_group.pages());
+                }
+                self.program_group.clear();
+                self.program_group.add(die, plane, ppn);
+            }
+            let id = *group.get_or_insert_with(|| scheduler.open_write_group(slot, now));
+            scheduler.dram_access(now, held.dram_bytes, false, Waiter::WriteGroup(id));
+            if let Some(old) = old {
+                self.read_page(scheduler, old, now, Waiter::WriteGroup(id));
+                self.read_modify_writes += 1;
+            }
+        }
+        if let Some(id) = group {
+            Self::close_program_group(scheduler, &self.ftl, id, now, self.program_group.pages());
+            self.program_group.clear();
+        }
+        Ok(())
+    }
+
     /// The oracle's end of run: with `sweep_pages`, every page written (or deleted) is read back
     /// through the middleware and FTL; the FTL's invariants are checked. Returns the pages checked,
     /// or the first mismatch.
@@ -323,7 +404,7 @@ impl Stage for NandPath {
     /// A delete: no flash work (it completes when issued); whole pages of the range are deleted
     /// where `host.delete_target` says.
     #[cold]
-    fn delete(&mut self, span: PageSpan) {
+    fn delete(&mut self, span: PageSpan, _now: SimTime) {
         self.deletes.requests += 1;
         for page in whole_pages(span).into_iter().flatten() {
             self.deletes.pages += 1;

@@ -2,7 +2,7 @@
 //! NAND path counted (unmapped reads, read-modify-writes, deletes, interleaving padding), its
 //! middleware's, read strategy's, workload classifier's and dead data's summaries, the oracle's
 //! counts and the memory its models take (here), and the SCM's section on a hybrid device
-//! (`hybrid_scm_result.rs`). The device-wide parts (latency, flash counters, tiers, energy) are the
+//! (`hybrid_scm_result.rs`), and the DRAM data cache's (`data_cache.rs`). The device-wide parts (latency, flash counters, tiers, energy) are the
 //! result's (`simulation/result.rs`).
 
 use super::nand::NandPath;
@@ -10,7 +10,9 @@ use super::stage::ResultContext;
 use crate::host::workload_class::WorkloadClassSummary;
 use crate::middleware::MiddlewareStats;
 use crate::read_path::ReadPathStatistics;
-use crate::simulation::{DeadDataSummary, DeleteSummary, IntegritySummary, InterleavingSummary, ScmSummary};
+use crate::simulation::{
+    DataCacheSummary, DeadDataSummary, DeleteSummary, IntegritySummary, InterleavingSummary, ScmSummary,
+};
 
 /// The data path's sections of the result (see the module); a stage's sections are absent (None)
 /// until it fills them.
@@ -27,6 +29,7 @@ pub(in crate::simulation) struct PathResult {
     pub dead_data: Option<DeadDataSummary>,
     pub interleaving: Option<InterleavingSummary>,
     pub scm: Option<ScmSummary>,
+    pub data_cache: Option<DataCacheSummary>,
 }
 
 impl NandPath {

@@ -33,13 +33,14 @@ pub(in crate::simulation) struct HostIo<'a> {
 
 /// What a stage may read when it contributes its result sections: the run's config, the scheduler
 /// (its counters and busy times), the FTL's counters, what the oracle's final sweep checked, and
-/// the simulated seconds.
+/// the simulated seconds (and the time the run ended).
 pub(in crate::simulation) struct ResultContext<'a> {
     pub config: &'a SimulationConfig,
     pub scheduler: &'a FlashScheduler,
     pub stats: &'a FtlStats,
     pub pages_checked_at_end: u64,
     pub simulated_seconds: f64,
+    pub end: SimTime,
 }
 
 /// A stage of the data path (see the module). A new stage is a file implementing this trait around
@@ -56,8 +57,8 @@ pub(in crate::simulation) trait Stage {
         events: &mut DeviceEvents,
     ) -> Result<(), SimulationError>;
 
-    /// A host delete (discard/TRIM) of `span`: no flash work.
-    fn delete(&mut self, span: PageSpan);
+    /// A host delete (discard/TRIM) of `span` issued at `now`: no flash work.
+    fn delete(&mut self, span: PageSpan, now: SimTime);
 
     /// Deletes one whole host page (an aged drive's deletes); returns whether the FTL trimmed it.
     fn delete_page(&mut self, host: Lpn) -> bool;
@@ -77,6 +78,12 @@ pub(in crate::simulation) trait Stage {
     fn nand(&self) -> &NandPath;
 
     fn nand_mut(&mut self) -> &mut NandPath;
+
+    /// The DRAM data cache's bytes not yet in flash at `at` (None without a cache): for the time
+    /// series (`observers.rs`).
+    fn unsaved_bytes(&self, _at: SimTime, _scheduler: &FlashScheduler) -> Option<u64> {
+        None
+    }
 
     /// True on the All S-SCM SSD (no NAND in use).
     fn scm_only(&self) -> bool {

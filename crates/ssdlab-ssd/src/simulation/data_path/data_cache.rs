@@ -1,0 +1,741 @@
+//! A write-back data cache in the controller's DRAM (issue 37), a stage in front of the NAND path.
+//!
+//! What it models (`[device.data_cache]`, `config/data_cache.rs`):
+//! - A line is one NAND page, filled sector by sector (512 B): a host write of part of a page
+//!   makes a line holding just those sectors (no flash read); lines are kept in least-recently-used
+//!   order (reads and writes both count as a use).
+//! - A host write moves its bytes into DRAM (one access on the DRAM bus, `scheduler/dram.rs`) and
+//!   completes then: its pages are dirty lines. A write to a page already cached is a write hit.
+//!   A write to a page not cached takes a line, evicting the least recently used one when the cache
+//!   is full: a clean line goes for free, a dirty one is destaged first and the write waits for that
+//!   program (the cache is full of dirty data: the host now writes at the flash's pace).
+//! - When more than the high watermark of lines is dirty, the least recently used dirty lines are
+//!   destaged in the background down to the low watermark: each page read out of DRAM, merged with
+//!   its flash copy when the line holds part of it, programmed through the NAND path (with its GC
+//!   and multi-plane groups) as work no host request waits for. A destaged line stays, clean.
+//! - A host read is served from DRAM for every page whose line holds all the sectors it reads (a
+//!   hit, one DRAM access for the request's cached bytes); a page the line holds in part is read
+//!   from both (a partial hit); other pages are read from flash. Reads do not fill lines (MQSim's
+//!   write cache, its default `Device_Level_Data_Caching_Mode`).
+//! - `force_unit_access`: every write is written through, the host waiting for its programs; lines
+//!   stay clean.
+//! - Power loss: the bytes the host was told are written that are not yet in flash (dirty sectors,
+//!   and destaged data until its program ends) over time: maximum, time average, at the end.
+//!
+//! What it leaves out: read caching of read misses and prefetching; MQSim's eager write-back of
+//! pages written once (its bloom-filter hot/cold test) and its back-pressure limit on outstanding
+//! destage (here a full cache makes the writer wait for its eviction instead); priorities between
+//! destage and host work (a destage round's programs queue with host work by ready time); a
+//! line evicted while its destage is still being programmed (its data is counted as in the flash
+//! controller's buffer); with an eviction's destage, the exposure ends when the program is booked,
+//! not when it ends (the writer waits for it); the cache's own metadata in DRAM; SCM behind the
+//! cache (refused by the config). Sources: MQSim's `Data_Cache_Manager_Flash_Advanced` and
+//! `Data_Cache_Flash` (LRU slots, sector bitmaps, write-back at eviction), issue 37.
+//!
+//! The integrity oracle (page-granular, as the NAND path's): a host write's tag is drawn here and
+//! kept with its line; a read of a cached page checks the line's tag, and, for sectors the line
+//! lacks, that the flash copy is the one the line was made over (its tag remembered with the line);
+//! a destage programs the page with the line's tag, so the flash copy of a clean line carries it.
+//! The final sweep checks every page both ways (the latest data; destaged data found in flash).
+
+use super::hybrid_scm::piece_mask;
+use super::nand::{whole_pages, NandPath, TaggedPage};
+use super::result::PathResult;
+use super::stage::{HostIo, ResultContext, Stage};
+use crate::config::{DataCacheConfig, DeleteTarget, DATA_CACHE_SECTOR_BYTES};
+use crate::device_events::DeviceEvents;
+use crate::error::SimulationError;
+use crate::geometry::Lpn;
+use crate::host::PageSpan;
+use crate::scheduler::{FlashScheduler, RequestTag, Waiter};
+use crate::simulation::DataCacheSummary;
+use ssdlab_engine::SimTime;
+use ssdlab_workload::IoOp;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Pages destaged under one background request: the exposure of a chunk ends with its last
+/// program, so smaller chunks report it closer to each page's own end; larger ones give the NAND
+/// path longer runs to gather into multi-plane programs.
+const DESTAGE_CHUNK_PAGES: usize = 16;
+
+/// No line (the end of a list).
+const NONE: u32 = u32::MAX;
+/// The two LRU lists a line is on: every line, and the dirty ones.
+const ALL: usize = 0;
+const DIRTY: usize = 1;
+
+/// Hashes a page number with one multiplication (the default hasher's collision resistance is not
+/// needed for page numbers, and it costs several times more per lookup).
+#[derive(Default)]
+struct PageHasher(u64);
+
+impl Hasher for PageHasher {
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 29)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ byte as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u32(&mut self, value: u32) {
+        self.0 = (value as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// A doubly linked list of lines in order of last use (head: least recent).
+#[derive(Debug, Clone, Copy)]
+struct List {
+    head: u32,
+    tail: u32,
+    len: usize,
+}
+
+/// One cached page, in a slot of the line store.
+#[derive(Debug, Clone, Copy)]
+struct Line {
+    page: u32,
+    /// Neighbours on the lists ([`ALL`], [`DIRTY`]): towards the least and the most recently used.
+    prev: [u32; 2],
+    next: [u32; 2],
+    /// Sectors held (bit i: sector i of the page).
+    sectors: u64,
+    /// Of those, sectors not yet in flash.
+    dirty: u64,
+    /// The oracle's tag of the page's latest write (0 without the oracle).
+    tag: u32,
+    /// With the oracle: the tag the page's flash copy must carry (0: none): the one it had when the
+    /// line was made, then the line's own once destaged. The sectors the line lacks come from it.
+    flash_tag: u32,
+}
+
+/// Counts of what the cache did.
+#[derive(Debug, Clone, Copy, Default)]
+struct Counts {
+    write_page_hits: u64,
+    write_page_misses: u64,
+    read_page_hits: u64,
+    read_page_partial_hits: u64,
+    read_page_misses: u64,
+    read_requests_from_cache: u64,
+    clean_evictions: u64,
+    dirty_evictions: u64,
+    destage_rounds: u64,
+    pages_destaged_in_background: u64,
+    pages_destaged_at_eviction: u64,
+    pages_written_through: u64,
+    lines_deleted: u64,
+}
+
+/// The bytes a power loss would lose over time (see the module): a step function integrated as it
+/// changes; destaged data stays in it until its background request ends.
+#[derive(Debug, Clone, Default)]
+struct Exposure {
+    since: Option<u64>,
+    at: u64,
+    bytes: u64,
+    max_bytes: u64,
+    byte_ns: u128,
+    /// Destage requests not yet ended: (end, bytes).
+    in_flight: BinaryHeap<Reverse<(u64, u64)>>,
+}
+
+impl Exposure {
+    fn step_to(&mut self, time: u64) {
+        self.since.get_or_insert(time);
+        if time > self.at {
+            self.byte_ns += self.bytes as u128 * (time - self.at) as u128;
+            self.at = time;
+        }
+    }
+
+    /// Moves the clock to `time`, ending the destages that ended by then (in time order).
+    fn advance(&mut self, time: u64) {
+        while let Some(&Reverse((end, bytes))) = self.in_flight.peek() {
+            if end > time {
+                break;
+            }
+            self.in_flight.pop();
+            self.step_to(end);
+            self.bytes -= bytes;
+        }
+        self.step_to(time);
+    }
+
+    fn add(&mut self, bytes: u64) {
+        self.bytes += bytes;
+        self.max_bytes = self.max_bytes.max(self.bytes);
+    }
+
+    fn remove(&mut self, bytes: u64) {
+        self.bytes -= bytes;
+    }
+
+    /// The time average from the first change to `end`.
+    fn mean_until(&self, end: u64) -> f64 {
+        let mut copy = self.clone();
+        copy.advance(end);
+        let span = end.saturating_sub(copy.since.unwrap_or(end));
+        if span == 0 {
+            0.0
+        } else {
+            copy.byte_ns as f64 / span as f64
+        }
+    }
+}
+
+/// The data cache in front of the stage below (see the module).
+pub(in crate::simulation) struct DataCachePath {
+    below: Box<dyn Stage>,
+    /// Lines by page, as slots of `slots` (freed slots reused through `free`).
+    index: HashMap<u32, u32, BuildHasherDefault<PageHasher>>,
+    slots: Vec<Line>,
+    free: Vec<u32>,
+    /// Every line by last use, and the dirty lines by last use (a line turns dirty only when used,
+    /// so it joins that list at its most recent end too).
+    lists: [List; 2],
+    capacity_bytes: u64,
+    capacity_lines: usize,
+    /// Background destage starts above `high_lines` dirty lines and stops at `low_lines`.
+    high_lines: usize,
+    low_lines: usize,
+    sectors_per_page: u64,
+    full_mask: u64,
+    force_unit_access: bool,
+    drop_on_delete: bool,
+    dirty_sectors: u64,
+    exposure: Exposure,
+    counts: Counts,
+    scratch: Vec<TaggedPage>,
+}
+
+#[inline]
+fn sector_bytes(mask: u64) -> u64 {
+    mask.count_ones() as u64 * DATA_CACHE_SECTOR_BYTES
+}
+
+impl DataCachePath {
+    pub(super) fn new(
+        below: Box<dyn Stage>,
+        config: &DataCacheConfig,
+        page_bytes: u64,
+        delete_target: DeleteTarget,
+    ) -> DataCachePath {
+        let capacity_lines = (config.capacity_bytes / page_bytes) as usize;
+        let sectors_per_page = page_bytes / DATA_CACHE_SECTOR_BYTES;
+        DataCachePath {
+            below,
+            index: HashMap::default(),
+            slots: Vec::new(),
+            free: Vec::new(),
+            lists: [List { head: NONE, tail: NONE, len: 0 }; 2],
+            capacity_bytes: config.capacity_bytes,
+            capacity_lines,
+            high_lines: (config.high_watermark_dirty_fraction * capacity_lines as f64).floor() as usize,
+            low_lines: (config.low_watermark_dirty_fraction * capacity_lines as f64).floor() as usize,
+            sectors_per_page,
+            full_mask: u64::MAX >> (64 - sectors_per_page),
+            force_unit_access: config.force_unit_access,
+            // A delete that reaches the FTL drops the page's line too; one sent nowhere or to the
+            // middleware leaves the data readable below, so the line (the latest data) stays.
+            drop_on_delete: delete_target == DeleteTarget::Ftl,
+            dirty_sectors: 0,
+            exposure: Exposure::default(),
+            counts: Counts::default(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Brings the power-loss account up to `now`: destages that ended since the last call leave it.
+    fn catch_up(&mut self, now: SimTime, scheduler: &mut FlashScheduler) {
+        for (end, bytes) in scheduler.background_completions().drain(..) {
+            self.exposure.in_flight.push(Reverse((end.0, bytes)));
+        }
+        self.exposure.advance(now.0);
+    }
+
+    /// With the oracle, the tag of `page`'s flash copy now (0: none); 0 without the oracle.
+    fn flash_tag_of(&mut self, page: u32) -> u32 {
+        let nand = self.below.nand_mut();
+        if nand.oracle.is_none() {
+            return 0;
+        }
+        nand.physical_of(Lpn(page)).map_or(0, |ppn| nand.ftl.tag(ppn))
+    }
+
+    fn unlink(&mut self, list: usize, slot: u32) {
+        let Line { prev, next, .. } = self.slots[slot as usize];
+        let (prev, next) = (prev[list], next[list]);
+        if prev == NONE {
+            self.lists[list].head = next;
+        } else {
+            self.slots[prev as usize].next[list] = next;
+        }
+        if next == NONE {
+            self.lists[list].tail = prev;
+        } else {
+            self.slots[next as usize].prev[list] = prev;
+        }
+        self.lists[list].len -= 1;
+    }
+
+    /// Puts line `slot` at the most recently used end of `list`.
+    fn push_recent(&mut self, list: usize, slot: u32) {
+        let tail = self.lists[list].tail;
+        let line = &mut self.slots[slot as usize];
+        line.prev[list] = tail;
+        line.next[list] = NONE;
+        if tail == NONE {
+            self.lists[list].head = slot;
+        } else {
+            self.slots[tail as usize].next[list] = slot;
+        }
+        self.lists[list].tail = slot;
+        self.lists[list].len += 1;
+    }
+
+    /// Marks line `slot` the most recently used.
+    fn touch(&mut self, slot: u32) {
+        self.unlink(ALL, slot);
+        self.push_recent(ALL, slot);
+        if self.slots[slot as usize].dirty != 0 {
+            self.unlink(DIRTY, slot);
+            self.push_recent(DIRTY, slot);
+        }
+    }
+
+    /// A new, empty line for `page` (the most recently used); returns its slot.
+    fn insert_line(&mut self, page: u32, flash_tag: u32) -> u32 {
+        let line = Line { page, prev: [NONE; 2], next: [NONE; 2], sectors: 0, dirty: 0, tag: 0, flash_tag };
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.slots[slot as usize] = line;
+                slot
+            }
+            None => {
+                self.slots.push(line);
+                (self.slots.len() - 1) as u32
+            }
+        };
+        self.index.insert(page, slot);
+        self.push_recent(ALL, slot);
+        slot
+    }
+
+    /// Removes `page`'s line; returns it.
+    fn remove_line(&mut self, page: u32) -> Option<Line> {
+        let slot = self.index.remove(&page)?;
+        let line = self.slots[slot as usize];
+        self.unlink(ALL, slot);
+        if line.dirty != 0 {
+            self.unlink(DIRTY, slot);
+            self.dirty_sectors -= line.dirty.count_ones() as u64;
+        }
+        self.free.push(slot);
+        Some(line)
+    }
+
+    /// The line of `page`, if cached.
+    #[inline]
+    fn line_of(&self, page: u32) -> Option<(u32, Line)> {
+        self.index.get(&page).map(|&slot| (slot, self.slots[slot as usize]))
+    }
+
+    /// The line as a page to program (its held sectors, read out of DRAM).
+    fn tagged(&self, page: u32, line: &Line) -> TaggedPage {
+        TaggedPage {
+            page,
+            tag: line.tag,
+            partial: line.sectors != self.full_mask,
+            dram_bytes: sector_bytes(line.sectors),
+        }
+    }
+
+    /// Makes room for one line: evicts the least recently used; a dirty one is destaged first and
+    /// request `slot` waits for it.
+    fn evict_one(
+        &mut self,
+        now: SimTime,
+        slot: u32,
+        origin_line: u64,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(), SimulationError> {
+        let head = self.lists[ALL].head;
+        if head == NONE {
+            return Ok(());
+        }
+        let page = self.slots[head as usize].page;
+        let Some(line) = self.remove_line(page) else { return Ok(()) };
+        if line.dirty == 0 {
+            self.counts.clean_evictions += 1;
+            return Ok(());
+        }
+        self.counts.dirty_evictions += 1;
+        self.counts.pages_destaged_at_eviction += 1;
+        self.exposure.remove(sector_bytes(line.dirty));
+        let held = self.tagged(page, &line);
+        self.below.nand_mut().write_tagged(&[held], now, slot, origin_line, scheduler, events)
+    }
+
+    /// Background destage (see the module): when more than the high watermark of lines is dirty,
+    /// the least recently used dirty lines go to flash until the low watermark is reached.
+    fn destage_if_due(
+        &mut self,
+        now: SimTime,
+        origin_line: u64,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(), SimulationError> {
+        if self.lists[DIRTY].len <= self.high_lines {
+            return Ok(());
+        }
+        self.counts.destage_rounds += 1;
+        let mut chunk = std::mem::take(&mut self.scratch);
+        while self.lists[DIRTY].len > self.low_lines {
+            chunk.clear();
+            let mut bytes = 0;
+            while chunk.len() < DESTAGE_CHUNK_PAGES && self.lists[DIRTY].len > self.low_lines {
+                let slot = self.lists[DIRTY].head;
+                self.unlink(DIRTY, slot);
+                let line = &mut self.slots[slot as usize];
+                let page = line.page;
+                bytes += sector_bytes(line.dirty);
+                self.dirty_sectors -= line.dirty.count_ones() as u64;
+                line.dirty = 0;
+                line.flash_tag = line.tag;
+                let line = *line;
+                chunk.push(self.tagged(page, &line));
+            }
+            self.counts.pages_destaged_in_background += chunk.len() as u64;
+            let tag = RequestTag { latency_from: now, size_bytes: bytes, write: true, delete: false, background: true };
+            let request = scheduler.open_request(now, tag);
+            self.below.nand_mut().write_tagged(&chunk, now, request, origin_line, scheduler, events)?;
+            scheduler.close_request(request, now);
+        }
+        self.scratch = chunk;
+        Ok(())
+    }
+
+    fn write_pages(
+        &mut self,
+        io: &HostIo<'_>,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(), SimulationError> {
+        let (request, now, slot) = (io.request, io.now, io.slot);
+        let line_number = request.origin_line;
+        let (first_sector, end_sector) = sector_range(request.offset_bytes, request.end_bytes());
+        // The data moves into DRAM; the write completes then (or, written through, at its programs).
+        scheduler.dram_access(now, request.size_bytes, true, Waiter::Request(slot));
+        let mut written_through = std::mem::take(&mut self.scratch);
+        written_through.clear();
+        for page in io.span.first..=io.span.last {
+            let mask = piece_mask(first_sector, end_sector, page, self.sectors_per_page);
+            if mask == 0 {
+                continue;
+            }
+            let page = page as u32;
+            let tag = self.below.nand_mut().oracle.as_mut().map_or(0, |oracle| oracle.tag_write(page));
+            let slot = if let Some(&slot) = self.index.get(&page) {
+                self.counts.write_page_hits += 1;
+                self.touch(slot);
+                slot
+            } else {
+                self.counts.write_page_misses += 1;
+                if self.index.len() >= self.capacity_lines {
+                    self.evict_one(now, slot, line_number, scheduler, events)?;
+                }
+                let flash_tag = self.flash_tag_of(page);
+                self.insert_line(page, flash_tag)
+            };
+            let line = &mut self.slots[slot as usize];
+            line.sectors |= mask;
+            line.tag = tag;
+            if self.force_unit_access {
+                line.flash_tag = tag;
+                let line = *line;
+                written_through.push(self.tagged(page, &line));
+                continue;
+            }
+            let newly_dirty = mask & !line.dirty;
+            let was_clean = line.dirty == 0;
+            line.dirty |= mask;
+            if was_clean {
+                // Just used: its place on the dirty list is the most recent end.
+                self.push_recent(DIRTY, slot);
+            }
+            self.dirty_sectors += newly_dirty.count_ones() as u64;
+            self.exposure.add(sector_bytes(newly_dirty));
+        }
+        if !written_through.is_empty() {
+            self.counts.pages_written_through += written_through.len() as u64;
+            self.below.nand_mut().write_tagged(&written_through, now, slot, line_number, scheduler, events)?;
+        }
+        self.scratch = written_through;
+        self.destage_if_due(now, line_number, scheduler, events)
+    }
+
+    /// A read some of whose pages are cached (see the module).
+    fn read_pages(&mut self, io: &HostIo<'_>, scheduler: &mut FlashScheduler) {
+        let (request, now, slot) = (io.request, io.now, io.slot);
+        let (first_sector, end_sector) = sector_range(request.offset_bytes, request.end_bytes());
+        self.below.nand_mut().begin(request, io.span, io.index);
+        let mut cached_bytes = 0;
+        let mut all_hit = true;
+        for page in io.span.first..=io.span.last {
+            let mask = piece_mask(first_sector, end_sector, page, self.sectors_per_page);
+            let page = page as u32;
+            let cached = self.line_of(page);
+            let line = cached.map(|(_, line)| line);
+            let held = line.map_or(0, |line| line.sectors & mask);
+            if let Some((slot, line)) = cached {
+                // The page's latest write is the line's, whichever sectors the read asks for.
+                if let Some(oracle) = self.below.nand_mut().oracle.as_mut() {
+                    oracle.check(page, Some(line.tag), "host read (DRAM cache)");
+                }
+                self.touch(slot);
+                cached_bytes += sector_bytes(held);
+                if held == mask {
+                    self.counts.read_page_hits += 1;
+                    continue;
+                }
+            }
+            if held != 0 {
+                self.counts.read_page_partial_hits += 1;
+            } else {
+                self.counts.read_page_misses += 1;
+            }
+            all_hit = false;
+            // The sectors the line lacks (all of them, without a line) come from the flash page.
+            let nand = self.below.nand_mut();
+            let physical = nand.physical_of(Lpn(page));
+            if let Some(oracle) = nand.oracle.as_mut() {
+                let found = physical.map(|ppn| nand.ftl.tag(ppn));
+                match line {
+                    None => oracle.check(page, found, "host read"),
+                    Some(line) if found.unwrap_or(0) != line.flash_tag => {
+                        oracle.mismatches += 1;
+                        oracle.first_mismatch.get_or_insert(format!(
+                            "host page {page} (host read, sectors the cache line lacks): flash copy {found:?}, the line was made over tag {}",
+                            line.flash_tag
+                        ));
+                    }
+                    Some(_) => {}
+                }
+            }
+            match physical {
+                Some(ppn) => nand.read_page(scheduler, ppn, now, Waiter::Request(slot)),
+                None => nand.unmapped_page_reads += 1,
+            }
+        }
+        if cached_bytes > 0 {
+            scheduler.dram_access(now, cached_bytes, false, Waiter::Request(slot));
+        }
+        self.counts.read_requests_from_cache += all_hit as u64;
+    }
+
+    /// The oracle's end of run over the cache and the flash: every page written (or deleted) is
+    /// read from its line when cached, from flash otherwise; a clean line's flash copy must carry
+    /// the line's data (it was destaged). Returns the pages checked.
+    fn sweep_pages(&mut self) -> u64 {
+        let nand = self.below.nand_mut();
+        let Some(oracle) = nand.oracle.as_ref() else { return 0 };
+        let mut pages: Vec<u32> =
+            oracle.expected.keys().copied().chain(oracle.deleted_pages().into_iter().map(|(page, _)| page)).collect();
+        pages.sort_unstable();
+        let mut checked = 0;
+        for page in pages {
+            let physical = nand.physical_of(Lpn(page));
+            let in_flash = physical.map(|ppn| nand.ftl.tag(ppn));
+            let Some(oracle) = nand.oracle.as_mut() else { break };
+            // (The fields, not `line_of`: `nand` borrows the stage below.)
+            match self.index.get(&page).map(|&slot| self.slots[slot as usize]) {
+                Some(line) => {
+                    oracle.check(page, Some(line.tag), "final sweep (DRAM cache)");
+                    // A clean line was destaged: its flash copy carries its data. A dirty one's
+                    // flash copy is still the one it was made over (or its last destage).
+                    let clean_and_lost = line.dirty == 0 && line.flash_tag != line.tag;
+                    if clean_and_lost || in_flash.unwrap_or(0) != line.flash_tag {
+                        oracle.mismatches += 1;
+                        oracle.first_mismatch.get_or_insert(format!(
+                            "host page {page} (final sweep): cache line tag {} (dirty sectors {:#x}), flash copy {in_flash:?}, expected in flash {}",
+                            line.tag, line.dirty, line.flash_tag
+                        ));
+                    }
+                }
+                None => oracle.check(page, in_flash, "final sweep"),
+            }
+            checked += 1;
+        }
+        checked
+    }
+
+    fn summary(&self, context: &ResultContext<'_>) -> DataCacheSummary {
+        let counts = self.counts;
+        let pages_read = counts.read_page_hits + counts.read_page_partial_hits + counts.read_page_misses;
+        let mut exposure = self.exposure.clone();
+        for &(end, bytes) in context.scheduler.pending_background_completions() {
+            exposure.in_flight.push(Reverse((end.0, bytes)));
+        }
+        let end = context.end.0.max(exposure.at);
+        let dram_busy = context.scheduler.dram_busy().as_secs_f64();
+        DataCacheSummary {
+            capacity_bytes: self.capacity_bytes,
+            lines: self.capacity_lines as u64,
+            force_unit_access: self.force_unit_access,
+            write_page_hits: counts.write_page_hits,
+            write_page_misses: counts.write_page_misses,
+            read_page_hits: counts.read_page_hits,
+            read_page_partial_hits: counts.read_page_partial_hits,
+            read_page_misses: counts.read_page_misses,
+            read_hit_ratio: if pages_read == 0 { 0.0 } else { counts.read_page_hits as f64 / pages_read as f64 },
+            read_requests_from_cache: counts.read_requests_from_cache,
+            clean_evictions: counts.clean_evictions,
+            dirty_evictions: counts.dirty_evictions,
+            destage_rounds: counts.destage_rounds,
+            pages_destaged_in_background: counts.pages_destaged_in_background,
+            pages_destaged_at_eviction: counts.pages_destaged_at_eviction,
+            pages_written_through: counts.pages_written_through,
+            lines_deleted: counts.lines_deleted,
+            lines_at_end: self.index.len() as u64,
+            dirty_lines_at_end: self.lists[DIRTY].len as u64,
+            dirty_bytes_at_end: self.dirty_sectors * DATA_CACHE_SECTOR_BYTES,
+            unsaved_bytes_max: exposure.max_bytes,
+            unsaved_bytes_mean: exposure.mean_until(end),
+            dram: context.scheduler.dram_counters(),
+            dram_utilisation: if context.simulated_seconds > 0.0 { dram_busy / context.simulated_seconds } else { 0.0 },
+        }
+    }
+
+    /// Drops the line of a deleted page (its dirty data never reaches flash).
+    fn delete_line(&mut self, page: u32) {
+        if let Some(line) = self.remove_line(page) {
+            self.counts.lines_deleted += 1;
+            self.exposure.remove(sector_bytes(line.dirty));
+        }
+    }
+}
+
+/// (first sector, end sector) of a byte range.
+#[inline]
+fn sector_range(offset_bytes: u64, end_bytes: u64) -> (u64, u64) {
+    (offset_bytes / DATA_CACHE_SECTOR_BYTES, end_bytes.div_ceil(DATA_CACHE_SECTOR_BYTES))
+}
+
+impl Stage for DataCachePath {
+    fn read(&mut self, io: &HostIo<'_>, scheduler: &mut FlashScheduler) -> Result<(), SimulationError> {
+        self.catch_up(io.now, scheduler);
+        // A read that touches no line goes below as it is.
+        let touches_a_line = !self.index.is_empty()
+            && (io.span.first..=io.span.last).any(|page| self.index.contains_key(&(page as u32)));
+        if !touches_a_line {
+            self.counts.read_page_misses += io.span.pages();
+            return self.below.read(io, scheduler);
+        }
+        self.read_pages(io, scheduler);
+        Ok(())
+    }
+
+    fn write(
+        &mut self,
+        io: &HostIo<'_>,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(), SimulationError> {
+        debug_assert_eq!(io.request.op, IoOp::Write);
+        self.catch_up(io.now, scheduler);
+        self.below.nand_mut().begin(io.request, io.span, io.index);
+        self.write_pages(io, scheduler, events)
+    }
+
+    /// A delete: when deletes reach the FTL, the whole pages' lines are dropped (dirty data
+    /// included); then the stage below deletes as `host.delete_target` says.
+    #[cold]
+    fn delete(&mut self, span: PageSpan, now: SimTime) {
+        self.exposure.advance(now.0);
+        if self.drop_on_delete {
+            for page in whole_pages(span).into_iter().flatten() {
+                self.delete_line(page as u32);
+            }
+        }
+        self.below.delete(span, now)
+    }
+
+    fn delete_page(&mut self, host: Lpn) -> bool {
+        if self.drop_on_delete {
+            self.delete_line(host.0);
+        }
+        self.below.delete_page(host)
+    }
+
+    /// Preconditioning writes go to flash (the cache starts empty); a cached copy would be stale.
+    fn untimed_write(&mut self, page: u32) -> Result<(), SimulationError> {
+        self.delete_line(page);
+        self.below.untimed_write(page)
+    }
+
+    /// Every page read back from the cache or the flash (`sweep_pages`), then the NAND path's own
+    /// checks (its invariants).
+    fn finish_oracle(&mut self) -> Result<u64, SimulationError> {
+        let checked = self.sweep_pages();
+        Ok(checked + self.below.nand_mut().check_oracle(false)?)
+    }
+
+    fn contribute(&self, context: &ResultContext<'_>, result: &mut PathResult) {
+        self.below.contribute(context, result);
+        result.data_cache = Some(self.summary(context));
+        // The line store and its index (an entry: 8 bytes and a control byte, at most 8/7 full).
+        result.model_memory_bytes += (self.slots.capacity() * std::mem::size_of::<Line>()
+            + self.free.capacity() * 4
+            + self.index.capacity() * 10) as u64;
+    }
+
+    /// The power-loss account at `at`: the bytes as of the last request, less the destages that
+    /// ended since (those the scheduler has reported and not yet handed over included).
+    fn unsaved_bytes(&self, at: SimTime, scheduler: &FlashScheduler) -> Option<u64> {
+        let ended = |end: u64| end > self.exposure.at && end <= at.0;
+        let saved: u64 = self
+            .exposure
+            .in_flight
+            .iter()
+            .map(|Reverse((end, bytes))| (*end, *bytes))
+            .chain(scheduler.pending_background_completions().iter().map(|&(end, bytes)| (end.0, bytes)))
+            .filter(|&(end, _)| ended(end))
+            .map(|(_, bytes)| bytes)
+            .sum();
+        Some(self.exposure.bytes.saturating_sub(saved))
+    }
+
+    fn nand(&self) -> &NandPath {
+        self.below.nand()
+    }
+
+    fn nand_mut(&mut self) -> &mut NandPath {
+        self.below.nand_mut()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Exposure;
+    use std::cmp::Reverse;
+
+    #[test]
+    fn exposure_integrates_the_bytes_over_time_and_ends_destages_in_order() {
+        let mut exposure = Exposure::default();
+        exposure.advance(100);
+        exposure.add(1000); // 1,000 bytes from 100 ns
+        exposure.advance(200);
+        exposure.add(500); // 1,500 from 200 ns; a destage of 1,000 of them ends at 300
+        exposure.in_flight.push(Reverse((300, 1000)));
+        exposure.advance(400);
+        // 1,000 x 100 + 1,500 x 100 + 500 x 100 over 300 ns.
+        assert_eq!(exposure.byte_ns, 300_000);
+        assert_eq!(exposure.bytes, 500);
+        assert_eq!(exposure.max_bytes, 1500);
+        assert!((exposure.mean_until(500) - (300_000.0 + 50_000.0) / 400.0).abs() < 1e-9);
+    }
+}
