@@ -200,8 +200,20 @@ def test_reproduce_ldpc_read_end_to_end(cli, tmp_path: Path):
     table = pl.read_parquet(out / "table.parquet")
     # 6 workloads x 2 channel counts x 2 error models (chips only, with block spread).
     assert table.height == 6 * 2 * 2
-    for variant in ("no_soft", "baseline", "look_ahead", "progressive", "both", "interleave_2", "interleave_4", "all"):
+    interleaved = ("interleave_2", "interleave_4", "all")
+    for variant in (
+        "no_soft",
+        "baseline",
+        "look_ahead",
+        "progressive",
+        "both",
+        *interleaved,
+        *(f"{v}_reliability_only" for v in interleaved),
+    ):
         assert table[f"{variant}_status"].to_list() == ["ok"] * 24, variant
+    # The cost side (partner sensings, padded writes) only adds work to the same decoding draws.
+    for variant in interleaved:
+        assert table[f"{variant}_reliability_only_vs_baseline"].mean() < table[f"{variant}_vs_baseline"].mean(), variant
     # Seed 002's ranking on every workload, channel count and error model: soft reads cost time, each
     # technique recovers some, both together the most.
     assert (table["baseline_delay"] > 0.2).all()
@@ -226,7 +238,14 @@ def test_reproduce_ldpc_read_end_to_end(cli, tmp_path: Path):
     assert report.count("| Fig. ") >= 6 and "+102.9 %" in report and "+35.2 %" in report
     again = cli("reproduce", "ldpc-read", "--out", str(out), "--quiet", "--synthetic-requests", "20000", "--interleave-frames", "30")
     assert again.returncode == 0
-    assert "0 points run now, 192 reused" in (out / "report.md").read_text()
+    assert "0 points run now, 264 reused" in (out / "report.md").read_text()
+    # The one-property-at-a-time ladder from Synthetic2 towards Postmark, and its sentence.
+    ordering = pl.read_parquet(out / "ordering" / "table.parquet")
+    assert ordering.height == 8 and ordering["baseline_delay"].is_not_null().all()
+    assert "the single change that moves the delay the most is" in report
+    headlines = json.loads((out / "headlines.json").read_text())
+    figures = [h["figure"] for h in headlines]
+    assert sum("all three integrated" in f for f in figures) == 4 and sum("Postmark least" in f for f in figures) == 2
 
 
 def test_reproduce_ldpc_read_rejects_a_tiny_workload(cli, tmp_path: Path):

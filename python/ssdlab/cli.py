@@ -661,6 +661,14 @@ def ecc_decoding_table(
             help="Block-to-block spread within a chip: one class of blocks per factor (wear-noise multiplier, equal shares; repeatable), e.g. 0.95 1.0 1.05 1.1.",
         ),
     ] = None,
+    part_block_classes: Annotated[
+        str,
+        typer.Option(
+            "--part-block-classes",
+            help="With --interleave-group and --block-factor: independent (each part of a codeword in a block of its own; one row per "
+            "multiset of the parts' classes) or shared (all parts in blocks of one class).",
+        ),
+    ] = "independent",
     out: Annotated[Path | None, typer.Option("--out", help="Write the [read_path.decoding] TOML table here.")] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="Write the full table as JSON here.")] = None,
 ) -> None:
@@ -685,6 +693,7 @@ def ecc_decoding_table(
             seed=seed,
             interleave_groups=groups,
             block_factors=list(block_factor or []),
+            part_block_classes=part_block_classes,
         )
     except BaseException as error:
         _fail(error)

@@ -166,7 +166,8 @@ def rber(**grid: Any) -> list[dict[str, Any]]:
 def decoding_table(**spec: Any) -> dict[str, Any]:
     """Decoding-failure probabilities per chip and sensing precision at one stress: keyword arguments
     ``cell``, ``pe_cycles``, ``retention_hours``, ``storage_temperature_c``, ``max_extra_levels``,
-    ``frames_per_case``, ``seed``, ``channel``, ``interleave_groups``, ``block_factors``. The result's ``config_toml`` is the
+    ``frames_per_case``, ``seed``, ``channel``, ``interleave_groups``, ``block_factors``, ``part_block_classes``
+    (``independent`` or ``shared``). The result's ``config_toml`` is the
     ``[read_path.decoding]`` table of a simulation config."""
     return json.loads(_native.ecc_decoding_table(json.dumps(spec)))
 
@@ -188,7 +189,7 @@ def decoding_tables(pe_cycles: list[float], **spec: Any) -> dict[str, Any]:
         lines += [f"        [{', '.join(f'{p:.4f}' for p in row)}]," for row in table["failure_probabilities"]]
         lines.append("    ],")
     lines.append("]")
-    lines += [line for line in tables[0]["config_toml"].splitlines() if line.startswith(("chip_rows", "block_classes"))]
+    lines += [line for line in tables[0]["config_toml"].splitlines() if line.startswith(("chip_rows", "block_classes", "codeword_parts"))]
     return {"pe_cycles": counts, "tables": tables, "config_toml": "\n".join(lines) + "\n"}
 
 

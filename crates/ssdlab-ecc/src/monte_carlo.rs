@@ -186,10 +186,34 @@ pub fn run_interleaved(
     stop: StopRule,
     seed: u64,
 ) -> (u64, u64) {
+    let run = run_interleaved_measured(codes, channels, page, decoder, stop, seed);
+    (run.frames, run.failures)
+}
+
+/// What [`run_interleaved_measured`] counted.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct InterleavedRun {
+    pub frames: u64,
+    pub failures: u64,
+    /// Raw bit errors over bits read, over the whole codeword (all its parts): the error rate the
+    /// decoder faced.
+    pub measured_rber: f64,
+}
+
+/// [`run_interleaved`] with the raw bit error rate the codewords met, so that a test can check that
+/// a spread codeword sees the mean of its parts' error rates.
+pub fn run_interleaved_measured(
+    codes: &Codes,
+    channels: &[Channel],
+    page: usize,
+    decoder: DecoderKind,
+    stop: StopRule,
+    seed: u64,
+) -> InterleavedRun {
     let reads: Vec<ChipRead> =
         channels.iter().map(|channel| ChipRead::new(channel, page, decoder, LlrSource::Channel, seed)).collect();
-    let (frames, failures, ..) = run_frames(codes, &reads, decoder, stop, seed);
-    (frames, failures)
+    let (frames, failures, bit_errors, bits, _) = run_frames(codes, &reads, decoder, stop, seed);
+    InterleavedRun { frames, failures, measured_rber: if bits > 0 { bit_errors as f64 / bits as f64 } else { 0.0 } }
 }
 
 /// How one chip's cells are read: its sampling model and the decoder input of each fine region.

@@ -256,3 +256,43 @@ fn interleaved_codewords_sense_every_chip_of_their_group_and_pad_writes() {
         assert!(error.contains("read_path.interleave_groups") && error.contains(needle), "{value}: {error}");
     }
 }
+
+#[test]
+fn codeword_parts_need_a_multiset_table_and_match_the_groups() {
+    let workload =
+        synthetic(4_000, 1.0, 4 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
+    // Two block classes, two parts: three lists per chip row ({0,0}, {0,1}, {1,1}); one chip row.
+    let table = "read_path.decoding.failure_probabilities=[[0.0, 0.0], [0.0, 0.0], [1.0, 0.0]]";
+    let base = [
+        "read_path.strategy=\"two_step\"",
+        "read_path.soft_sensing_levels=1",
+        table,
+        "read_path.decoding.block_classes=2",
+    ];
+    let with = |extra: &[&str]| {
+        let mut overrides = base.to_vec();
+        overrides.extend_from_slice(extra);
+        small_config_result(&workload, &overrides)
+    };
+    // Only codewords with both parts in the weak class fail: about a quarter of the reads.
+    let config = with(&["read_path.decoding.codeword_parts=2"]).unwrap_or_else(|e| panic!("{e}"));
+    let result = run(&config, &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
+    let statistics = result.read_path.expect("a sampling strategy reports");
+    let share = statistics.hard_decision_failures as f64 / statistics.sampled_reads as f64;
+    assert!((0.15..0.35).contains(&share), "hard failures {share} of {} reads", statistics.sampled_reads);
+    for (extra, needle) in [
+        (vec!["read_path.decoding.codeword_parts=3"], "not a multiple"),
+        (vec!["read_path.decoding.codeword_parts=9"], "1..=8"),
+        (vec!["read_path.decoding.codeword_parts=2", "read_path.interleave_groups=[[0, 1, 2, 3]]"], "over 4 chips"),
+    ] {
+        let error = with(&extra).expect_err(needle).to_string();
+        assert!(error.contains("read_path.decoding.codeword_parts") && error.contains(needle), "{extra:?}: {error}");
+    }
+    let error = small_config_result(
+        &workload,
+        &["read_path.strategy=\"two_step\"", "read_path.soft_sensing_levels=1", "read_path.decoding.codeword_parts=2"],
+    )
+    .expect_err("no block classes")
+    .to_string();
+    assert!(error.contains("block_classes of at least 2"), "{error}");
+}

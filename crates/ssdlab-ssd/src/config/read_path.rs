@@ -257,7 +257,7 @@ pub enum WorkloadClassMode {
 }
 
 /// Decoding-failure probabilities of one read, by sensing precision.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DecodingConfig {
     /// One list per chip class (an SSD chip uses class `chip mod classes`): entry k is the
@@ -282,11 +282,49 @@ pub struct DecodingConfig {
     /// of its index, so classes hold equal shares of the blocks). `ssdlab ecc decoding-table
     /// --block-factor F ...` writes the lists and this. Absent: no spread.
     pub block_classes: Option<u32>,
+    /// With block classes and data placement interleaving: the parts of a codeword, each in a
+    /// block of its own whose class is drawn independently (the read block's class for the part on
+    /// the read chip, a fixed scramble of (block, part) for the others). Each chip row then holds
+    /// one list per multiset of the parts' classes, as non-decreasing tuples in lexicographic order
+    /// (`ssdlab ecc decoding-table --interleave-group ... --block-factor ...` writes both), so the
+    /// codeword's outcome follows the mean of its n blocks' error rates (seed 002 §3.3). 1: the
+    /// read block's class decides alone (one list per class).
+    pub codeword_parts: u32,
     /// What one decoding draw decides: each page read on its own (`per_page`), or every page of a
     /// host request together (`per_request`: seed 002 gives its failure rate as "x % of the read
     /// operations", and a 25-page request drawn page by page nearly always meets a failure).
     pub draw: DecodingDraw,
 }
+
+impl Default for DecodingConfig {
+    fn default() -> Self {
+        DecodingConfig {
+            failure_probabilities: Vec::new(),
+            chip_rows: Vec::new(),
+            pe_cycles: Vec::new(),
+            failure_probabilities_by_pe: Vec::new(),
+            block_classes: None,
+            codeword_parts: 1,
+            draw: DecodingDraw::PerPage,
+        }
+    }
+}
+
+impl DecodingConfig {
+    /// Lists per chip row: one per block class, or one per multiset of the codeword parts'
+    /// classes.
+    pub fn lists_per_chip_row(&self) -> usize {
+        multiset_count(self.block_classes.unwrap_or(1).max(1) as usize, self.codeword_parts.max(1) as usize)
+    }
+}
+
+/// Non-decreasing tuples of `parts` values out of `classes`: C(classes + parts - 1, parts).
+pub fn multiset_count(classes: usize, parts: usize) -> usize {
+    (1..=parts).fold(1usize, |count, i| count.saturating_mul(classes + i - 1) / i)
+}
+
+/// The most lists one chip row may hold (multisets of the codeword parts' block classes).
+const MAX_LISTS_PER_CHIP_ROW: usize = 512;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
@@ -418,14 +456,42 @@ pub(super) fn validate(read_path: &ReadPathConfig) -> Result<(), (String, String
         if !(1..=16).contains(&classes) {
             return fail("read_path.decoding.block_classes", format!("must be 1..=16, got {classes}"));
         }
-        if !lists.is_multiple_of(classes as usize) {
+        if decoding.codeword_parts <= 1 && !lists.is_multiple_of(classes as usize) {
             return fail(
                 "read_path.decoding.block_classes",
                 format!("{classes} classes per chip row, but failure_probabilities has {lists} lists, not a multiple"),
             );
         }
     }
-    let chip_row_count = lists / decoding.block_classes.unwrap_or(1).max(1) as usize;
+    if !(1..=8).contains(&decoding.codeword_parts) {
+        return fail("read_path.decoding.codeword_parts", format!("must be 1..=8, got {}", decoding.codeword_parts));
+    }
+    let per_row = decoding.lists_per_chip_row();
+    if decoding.codeword_parts > 1 {
+        if decoding.block_classes.unwrap_or(1) <= 1 {
+            return fail(
+                "read_path.decoding.codeword_parts",
+                "applies with block_classes of at least 2 (without block spread every part sees the same lists)".into(),
+            );
+        }
+        if per_row > MAX_LISTS_PER_CHIP_ROW {
+            return fail(
+                "read_path.decoding.codeword_parts",
+                format!("{} parts over {} block classes make {per_row} lists per chip row, more than {MAX_LISTS_PER_CHIP_ROW}", decoding.codeword_parts, decoding.block_classes.unwrap_or(1)),
+            );
+        }
+        if !lists.is_multiple_of(per_row) {
+            return fail(
+                "read_path.decoding.codeword_parts",
+                format!(
+                    "{} parts over {} block classes make {per_row} lists per chip row, but failure_probabilities has {lists} lists, not a multiple (a table with one list per class was computed with shared part classes: set codeword_parts = 1)",
+                    decoding.codeword_parts,
+                    decoding.block_classes.unwrap_or(1)
+                ),
+            );
+        }
+    }
+    let chip_row_count = lists / per_row;
     if !decoding.chip_rows.is_empty() && lists == 0 {
         return fail("read_path.decoding.chip_rows", "needs failure_probabilities to point into".into());
     }
@@ -453,6 +519,15 @@ pub(super) fn validate(read_path: &ReadPathConfig) -> Result<(), (String, String
             return fail(
                 "read_path.interleave_groups",
                 format!("chip class {class} must be in exactly one group of the classes 0..{classes}"),
+            );
+        }
+        if decoding.codeword_parts > 1 && decoding.codeword_parts as usize != sizes[0] {
+            return fail(
+                "read_path.decoding.codeword_parts",
+                format!(
+                    "is {} but read_path.interleave_groups spreads each codeword over {} chips",
+                    decoding.codeword_parts, sizes[0]
+                ),
             );
         }
         if !decoding.chip_rows.is_empty() {

@@ -46,8 +46,12 @@ pub struct DecodingOutcomes {
     tables: Vec<(f64, Vec<Vec<f64>>)>,
     /// The list of each chip class (chip mod length); empty: list chip mod lists.
     chip_rows: Vec<usize>,
-    /// Lists per chip row, one per class of blocks (1: no spread).
+    /// Classes of blocks (1: no spread).
     block_classes: usize,
+    /// Parts of a codeword in blocks of independently drawn classes (1: the read block's class
+    /// decides), and the lists per chip row that makes (one per multiset of the parts' classes).
+    codeword_parts: usize,
+    lists_per_chip_row: usize,
     rng: Xoshiro256PlusPlus,
     pub statistics: ReadPathStatistics,
     /// Per-request draws: the request of the last draw and the draw.
@@ -73,6 +77,8 @@ impl DecodingOutcomes {
             tables,
             chip_rows,
             block_classes: 1,
+            codeword_parts: 1,
+            lists_per_chip_row: 1,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             statistics,
             per_request: false,
@@ -83,7 +89,32 @@ impl DecodingOutcomes {
     /// Block-to-block spread: each chip row is `classes` lists, one per class of blocks.
     pub fn with_block_classes(mut self, classes: Option<u32>) -> Self {
         self.block_classes = classes.unwrap_or(1).max(1) as usize;
+        self.lists_per_chip_row = multiset_count(self.block_classes, self.codeword_parts);
         self
+    }
+
+    /// Interleaved codewords whose `parts` sit in blocks of independently drawn classes (validated
+    /// `read_path.decoding.codeword_parts`).
+    pub fn with_codeword_parts(mut self, parts: u32) -> Self {
+        self.codeword_parts = parts.max(1) as usize;
+        self.lists_per_chip_row = multiset_count(self.block_classes, self.codeword_parts);
+        self
+    }
+
+    /// The list of a read within its chip row: its block's class, or with several codeword parts
+    /// the rank of the multiset of the parts' classes.
+    fn list_in_chip_row(&self, block: u32) -> usize {
+        if self.codeword_parts <= 1 || self.block_classes <= 1 {
+            return block_class(block, self.block_classes);
+        }
+        let mut classes = [0usize; 8];
+        let parts = self.codeword_parts.min(classes.len());
+        classes[0] = block_class(block, self.block_classes);
+        for (part, class) in classes.iter_mut().enumerate().take(parts).skip(1) {
+            *class = part_block_class(block, part as u32, self.block_classes);
+        }
+        classes[..parts].sort_unstable();
+        multiset_rank(&classes[..parts], self.block_classes)
     }
 
     /// One draw per page (default) or per host request.
@@ -135,13 +166,13 @@ impl DecodingOutcomes {
         let needed = if rows == 0 {
             Some(0)
         } else {
-            let chip_rows = rows / self.block_classes;
+            let chip_rows = rows / self.lists_per_chip_row;
             let chip_row = if self.chip_rows.is_empty() {
                 chip as usize % chip_rows
             } else {
                 self.chip_rows[chip as usize % self.chip_rows.len()]
             };
-            let row = chip_row * self.block_classes + block_class(block, self.block_classes);
+            let row = chip_row * self.lists_per_chip_row + self.list_in_chip_row(block);
             let (low, high, weight) = self.bracket(pe_cycles as f64);
             let draw = self.draw_for(request);
             let (below, above) = (&self.tables[low].1[row], &self.tables[high].1[row]);
@@ -167,6 +198,37 @@ fn block_class(block: u32, classes: usize) -> usize {
         return 0;
     }
     ((block.wrapping_mul(0x9E37_79B9) as u64 * classes as u64) >> 32) as usize
+}
+
+/// The class of part `part` (1..) of an interleaved codeword read through block `block`: the part
+/// sits on another chip, in a block of its own, so its class is a scramble of (block, part)
+/// independent of `block_class(block)` (a SplitMix64 finaliser: neighbouring inputs give unrelated
+/// outputs, unlike a multiplicative hash, whose classes would move together).
+fn part_block_class(block: u32, part: u32, classes: usize) -> usize {
+    let mut x = ((block as u64) << 8 | part as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^= x >> 31;
+    (((x >> 32) * classes as u64) >> 32) as usize
+}
+
+/// Non-decreasing tuples of `parts` values out of `classes`.
+fn multiset_count(classes: usize, parts: usize) -> usize {
+    crate::config::multiset_count(classes, parts)
+}
+
+/// The rank of a non-decreasing tuple among all non-decreasing tuples of its length over
+/// `classes` values, in lexicographic order (the ECC lab's `block_class_multisets` order): for each
+/// position, the tuples that agree before it and hold a smaller value there.
+fn multiset_rank(sorted: &[usize], classes: usize) -> usize {
+    let mut rank = 0;
+    let mut low = 0;
+    for (position, &value) in sorted.iter().enumerate() {
+        let remaining = sorted.len() - position - 1;
+        rank += (low..value).map(|smaller| multiset_count(classes - smaller, remaining)).sum::<usize>();
+        low = value;
+    }
+    rank
 }
 
 /// What the first attempt of a sampling strategy's read came to.
@@ -207,6 +269,43 @@ impl DecodingOutcomes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn multisets_rank_in_the_order_the_ecc_lab_writes_them() {
+        // The same literal list pins `ssdlab_ecc::decoding_table::block_class_multisets`.
+        let order = [[0, 0], [0, 1], [0, 2], [1, 1], [1, 2], [2, 2]];
+        for (rank, tuple) in order.iter().enumerate() {
+            assert_eq!(multiset_rank(tuple, 3), rank, "{tuple:?}");
+        }
+        assert_eq!(multiset_rank(&[3, 3, 3, 3], 4), 34, "the last of 35 multisets");
+        assert_eq!(multiset_rank(&[0, 1, 2, 3], 4), 14, "itertools combinations_with_replacement order");
+    }
+
+    #[test]
+    fn an_interleaved_codeword_draws_from_the_multiset_of_its_parts_classes() {
+        // Two block classes, two parts: lists {0,0}, {0,1}, {1,1}. Only a codeword with both parts
+        // in weak blocks fails. Independent parts: 1/4 of the codewords; a codeword that took one
+        // class for both parts (the old reading, one list per class) would fail 1/2 of the time.
+        let lists = vec![vec![0.0, 0.0], vec![0.0, 0.0], vec![1.0, 0.0]];
+        let mut outcomes =
+            DecodingOutcomes::new(lists, Vec::new(), 1, 4).with_block_classes(Some(2)).with_codeword_parts(2);
+        let blocks = 40_000u32;
+        let failed = (0..blocks).filter(|&block| outcomes.levels_needed_for(0, block, 0, 0) != Some(0)).count();
+        let share = failed as f64 / blocks as f64;
+        assert!((share - 0.25).abs() < 0.01, "share of failing codewords {share}");
+        // Per block it is exact: both classes weak, or not.
+        for block in 0..200 {
+            let weak = block_class(block, 2) == 1 && part_block_class(block, 1, 2) == 1;
+            assert_eq!(outcomes.levels_needed_for(0, block, 0, 0) != Some(0), weak, "block {block}");
+        }
+        // The partner's class does not follow the read block's: all four pairings occur about
+        // equally often.
+        let mut pairs = [0u32; 4];
+        for block in 0..40_000 {
+            pairs[block_class(block, 2) * 2 + part_block_class(block, 1, 2)] += 1;
+        }
+        assert!(pairs.iter().all(|&n| (9_600..10_400).contains(&n)), "{pairs:?}");
+    }
 
     #[test]
     fn outcome_frequencies_follow_the_probabilities() {

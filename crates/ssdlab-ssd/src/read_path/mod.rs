@@ -182,6 +182,7 @@ pub fn build(config: &ReadPathConfig, seed: u64) -> Box<dyn ReadStrategy> {
     let outcomes = || {
         DecodingOutcomes::with_wear(config.decoding.tables(), config.decoding.chip_rows.clone(), levels, seed)
             .drawing(config.decoding.draw)
+            .with_codeword_parts(config.decoding.codeword_parts)
             .with_block_classes(config.decoding.block_classes)
     };
     match config.strategy {
