@@ -48,12 +48,12 @@ test-python: build
 lint: $(STAMP)
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --release --quiet -- -D warnings
-	$(BIN)/ruff format --check python tests
-	$(BIN)/ruff check python tests
+	$(BIN)/ruff format --check python tests bench
+	$(BIN)/ruff check python tests bench
 
 format: $(STAMP)
 	cargo fmt --all
-	$(BIN)/ruff format python tests
+	$(BIN)/ruff format python tests bench
 
 test: lint test-rust test-python
 
