@@ -53,7 +53,7 @@ def test_decoder_tables_command_writes_a_config_table(cli, tmp_path: Path):
 def test_reproduce_aoa_ecc_end_to_end(cli, tmp_path: Path):
     trace_or_skip("msr-hm_0.sample.csv.gz")
     out = tmp_path / "aoa"
-    args = ("reproduce", "aoa-ecc", "--out", str(out), "--pe", "4000", "--pe", "14000", "--min-requests", "5000")
+    args = ("reproduce", "aoa-ecc", "--out", str(out), "--pe", "500", "--pe", "1500", "--min-requests", "5000")
     done = cli(*args)
     assert done.returncode == 0, done.stderr
     fig6 = pl.read_parquet(out / "fig6" / "table.parquet")
@@ -84,9 +84,15 @@ def test_reproduce_aoa_ecc_end_to_end(cli, tmp_path: Path):
     ):
         assert phrase in report, phrase
     verdicts = {h["figure"]: h["verdict"] for h in json.loads((out / "headlines.json").read_text())}
-    # 0.91x in the seed is a loss: a gain on the stand-in is not reproduced however close.
-    web_1 = by_name["web_1 (stand-in)"]["aoa_over_conventional"]
-    assert verdicts["Table 1: web_1, AOA-ECC over conventional"] == ("not reproduced" if web_1 >= 1 else "reproduced")
+    # Table 1 at its own (low) wear; 0.91x in the seed is a loss: a gain on the stand-in is not
+    # reproduced however close.
+    table1 = {row["workload"]: row for row in pl.read_parquet(out / "table1" / "table.parquet").iter_rows(named=True)}
+    web_1 = table1["web_1 (stand-in)"]["aoa_over_conventional"]
+    assert table1["web_1 (stand-in)"]["class"].endswith("write_dominant")
+    # The seed's rule reads the write-dominant web_1 with EP-LDPC; the wear-only rule with Quick-LDPC.
+    assert table1["web_1 (stand-in)"]["aoa_quick_share"] < 0.1 < 0.9 < table1["web_1 (stand-in)"]["aoa_wear_only_quick_share"]
+    [web_1_verdict] = [v for figure, v in verdicts.items() if figure.startswith("Table 1: web_1")]
+    assert web_1_verdict == ("not reproduced" if web_1 >= 1 else "reproduced")
     for name in ("fig5_tolerable_pe", "fig6_iops_vs_pe", "fig7_by_workload"):
         assert (out / f"{name}.png").stat().st_size > 1000 and (out / f"{name}.svg").stat().st_size > 1000
     again = cli(*args, "--quiet")

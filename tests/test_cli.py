@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -120,6 +121,20 @@ def test_config_prints_defaults_filled_in(cli):
     assert done.returncode == 0, done.stderr
     assert 'policy = "cost_benefit"' in done.stdout
     assert "queue_depth" in done.stdout  # a default the file does not set
+
+
+def test_config_lists_the_optional_keys_it_leaves_unset(cli):
+    # Issue 36: --set accepted read_path.aoa_ecc.hot_switch_pe_cycles, but nothing listed it.
+    done = cli("config", "seed000-aoa")
+    assert done.returncode == 0, done.stderr
+    listed = done.stdout.split("# Optional keys not set above", 1)[1]
+    assert "#   read_path.aoa_ecc.hot_switch_pe_cycles" in listed
+    # A key given with --set is no longer listed as unset, and the output stays a valid config.
+    done = cli("config", "seed000-aoa", "--set", "read_path.aoa_ecc.hot_switch_pe_cycles=1500.0")
+    assert done.returncode == 0, done.stderr
+    assert "hot_switch_pe_cycles = 1500.0" in done.stdout
+    assert "#   read_path.aoa_ecc.hot_switch_pe_cycles" not in done.stdout
+    tomllib.loads(done.stdout)
 
 
 def test_trace_stats_of_a_shared_sample(cli, tmp_path: Path):

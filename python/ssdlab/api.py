@@ -373,6 +373,12 @@ def load_config(config: str | Path = "default", *, overrides: Iterable[str] = ()
     return _native.load_config(str(config), _overrides(overrides, trace, None))
 
 
+def unset_optional_keys(config: str | Path = "default", *, overrides: Iterable[str] = (), trace: str | Path | None = None) -> list[str]:
+    """The optional keys a config leaves unset (dotted paths): each can be given in the file or with
+    ``--set KEY=VALUE``. Derived from the config types, so every settable optional key is here."""
+    return [path for path, is_set in _native.config_keys(str(config), _overrides(overrides, trace, None)) if not is_set]
+
+
 def preset_names() -> list[str]:
     return list(_native.preset_names())
 

@@ -503,13 +503,22 @@ def config_check(
     config: Annotated[str, typer.Argument(help="Preset name or TOML file.")] = "default",
     set_: Annotated[list[str] | None, typer.Option("--set", help="Override a field: key=value.")] = None,
 ) -> None:
-    """Validate a config (with overrides) and print it with every default filled in."""
+    """Validate a config (with overrides) and print it with every default filled in, then the optional
+    keys it leaves unset (as TOML comments: the output stays a valid config)."""
     try:
         text = api.load_config(config, overrides=set_ or [])
+        unset = api.unset_optional_keys(config, overrides=set_ or [])
     except BaseException as error:
         _fail(error)
         return
     console.print(text, markup=False, highlight=False)
+    if unset:
+        listing = "\n".join(f"#   {key}" for key in unset)
+        console.print(
+            f"# Optional keys not set above (give them in the file or with --set KEY=VALUE; see the docs of each table):\n{listing}",
+            markup=False,
+            highlight=False,
+        )
 
 
 def _stream_counts(text: str) -> tuple[int, ...]:
@@ -711,6 +720,13 @@ def ecc_decoding_table(
 @ecc_app.command("decoder-tables")
 def ecc_decoder_tables(
     cell: Annotated[str, typer.Option("--cell", help="mlc or tlc.")] = "mlc",
+    chip: Annotated[
+        str,
+        typer.Option(
+            "--chip",
+            help="Whose measured chip the channel is calibrated to: seed002 (25 nm MLC, 10,000 P/E rated) or seed000 (2x-nm MLC; MLC only).",
+        ),
+    ] = "seed002",
     decoders: Annotated[
         list[str] | None,
         typer.Option(
@@ -740,6 +756,7 @@ def ecc_decoder_tables(
 
     spec: dict[str, object] = {
         "cell": cell,
+        "chip": chip,
         "storage_temperature_c": storage_temperature_c,
         "frames_per_case": frames,
         "target_failures": target_failures,

@@ -198,7 +198,8 @@ def decoder_tables(progress: Callable[[int, int], object] | None = None, **spec:
     ``ep-ldpc``, ``ldpc-soft-K``) on a grid of ``pe_cycles`` x ``retention_hours``, per chip, and each
     decoder's tolerable P/E at each retention (seed 000 Fig. 5). Other keywords: ``cell``,
     ``storage_temperature_c``, ``frames_per_case``, ``target_failures``,
-    ``target_failure_probability``, ``seed``, ``channel``. The result's ``config_toml`` is the
+    ``target_failure_probability``, ``seed``, ``channel``, ``chip`` (``seed002`` or ``seed000``: whose
+    measured chip the default channel is calibrated to). The result's ``config_toml`` is the
     ``[read_path.decoder_tables]`` table of a simulation config."""
     return json.loads(_native.ecc_decoder_tables(json.dumps(spec), progress))
 

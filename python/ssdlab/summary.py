@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich import box
@@ -116,6 +117,9 @@ def render_run(result: Any, console: Console) -> None:
             parts = [f"{name} {points(switch[name])}" for name in ("hot", "cold", "all") if switch.get(name)]
             if parts:
                 console.print(f"switch P/E per chip class: {'; '.join(parts)}")
+            warning = outside_tables_warning(read_path)
+            if warning:
+                console.print(f"[yellow]warning:[/yellow] {warning}")
         else:
             console.print(
                 f"decoding: {read_path['hard_decision_failures'] / sampled:.1%} of {sampled:,} reads failed hard decision; "
@@ -384,11 +388,21 @@ def render_decoder_tables(result: dict[str, Any], console: Console) -> None:
     tolerable.add_column("decoder")
     for h in hours:
         tolerable.add_column(f"{h:g} h", justify="right")
+    beyond = f">{spec['pe_cycles'][-1]:,.0f}"
+
+    def shown(pe: float | None, interval: list[float | None] | None) -> str:
+        # The 95 % interval (conservative; ecc decoder_tables.rs) after the estimate.
+        text = beyond if pe is None else f"{pe:,.0f}"
+        if interval:
+            low, high = interval
+            text += f" [{beyond if low is None else f'{low:,.0f}'}, {beyond if high is None else f'{high:,.0f}'}]"
+        return text
+
     for table in result["tables"]:
-        tolerable.add_row(
-            table["decoder"], *(f">{spec['pe_cycles'][-1]:,.0f}" if pe is None else f"{pe:,.0f}" for pe in table["tolerable_pe"])
-        )
+        intervals = table.get("tolerable_pe_interval") or [None] * len(table["tolerable_pe"])
+        tolerable.add_row(table["decoder"], *(shown(pe, interval) for pe, interval in zip(table["tolerable_pe"], intervals)))
     console.print(tolerable)
+    console.print("[brackets: 95 % interval of the tolerable P/E from the Monte Carlo estimates' Wilson bounds]", markup=False)
     for table in result["tables"]:
         grid = Table(title=f"{table['decoder']}: failure probability, mean over chips ({table['frames']:,} frames)")
         grid.add_column("P/E", justify="right")
@@ -454,3 +468,26 @@ def _held_writes_line(held: dict[str, Any]) -> str:
     if held["gc_yields"]:
         line += f"; GC stepped aside {held['gc_yields']:,} times"
     return line
+
+
+def outside_tables_warning(read_path: Mapping[str, Any] | None) -> str | None:
+    """A sentence on reads looked up outside the decoder tables' grid (clamped to its edge), or None."""
+    outside = (read_path or {}).get("outside_decoder_tables") or {}
+    parts = []
+    if outside.get("reads_past_pe_grid"):
+        parts.append(
+            f"{outside['reads_past_pe_grid']:,} reads on blocks past the tables' last P/E ({outside['grid_max_pe_cycles']:,.0f}; "
+            f"up to {outside['max_pe_cycles_past_grid']:,}) used the last P/E row"
+        )
+    if outside.get("reads_younger_than_age_grid"):
+        parts.append(
+            f"{outside['reads_younger_than_age_grid']:,} reads of data younger than {outside['grid_min_age_hours']:g} h used the youngest column"
+        )
+    if outside.get("reads_older_than_age_grid"):
+        parts.append(
+            f"{outside['reads_older_than_age_grid']:,} reads of data older than {outside['grid_max_age_hours']:g} h "
+            f"(up to {outside['max_age_hours_past_grid']:,.0f} h) used the oldest column"
+        )
+    if not parts:
+        return None
+    return "decoder tables clamped: " + "; ".join(parts) + " (extend read_path.decoder_tables with ssdlab ecc decoder-tables)."

@@ -12,9 +12,16 @@
 //! Tolerable P/E: for each decoder and retention time, the lowest P/E count at which the failure
 //! probability (mean over chips) reaches `target_failure_probability`, linear between grid points;
 //! `None` when it stays below the target over the whole grid.
+//!
+//! Confidence: each (chip, page type) estimate carries its 95 % Wilson interval; an entry's bounds
+//! are the mean of its page types' bounds, made monotone like the entry, and the tolerable P/E's
+//! interval runs from where the upper-bound curve (mean over chips) reaches the target to where the
+//! lower-bound curve does. Averaging bounds rather than combining them in quadrature makes the
+//! interval conservative (wider than a 95 % interval), and it covers Monte Carlo noise only, not the
+//! channel model's error.
 
-use crate::channel::{CellKind, Channel, ChannelParameters, Stress};
-use crate::monte_carlo::{run_interleaved, Codes, DecoderKind, StopRule};
+use crate::channel::{CellKind, Channel, ChannelParameters, ChipCalibration, Stress};
+use crate::monte_carlo::{run_interleaved, wilson_interval, Codes, DecoderKind, StopRule};
 use serde::{Deserialize, Serialize};
 
 /// What to estimate. Plain data; [`DecoderTablesSpec::validate`] checks it once.
@@ -22,8 +29,11 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields, default)]
 pub struct DecoderTablesSpec {
     pub cell: CellKind,
-    /// Channel constants; the cell kind's defaults when absent.
+    /// Channel constants; when absent, the cell kind's defaults as fitted to `chip`.
     pub channel: Option<ChannelParameters>,
+    /// The measured chip whose calibration the default channel uses: `seed002` (25 nm MLC, the
+    /// default) or `seed000` (seed 000's 2x-nm MLC; MLC only). Ignored when `channel` is given.
+    pub chip: ChipCalibration,
     /// Decoder labels (`bch`, `ldpc-hard`, `quick-ldpc`, `ep-ldpc`, `ldpc-soft-K`).
     pub decoders: Vec<String>,
     /// P/E grid, ascending.
@@ -45,6 +55,7 @@ impl Default for DecoderTablesSpec {
         DecoderTablesSpec {
             cell: CellKind::Mlc,
             channel: None,
+            chip: ChipCalibration::Seed002,
             decoders: ["bch", "quick-ldpc", "ep-ldpc", "ldpc-soft-6"].iter().map(|s| s.to_string()).collect(),
             pe_cycles: vec![0.0, 1000.0, 2000.0, 3000.0, 4000.0, 5000.0, 6000.0, 8000.0, 10000.0],
             retention_hours: vec![1.0, 24.0, 144.0, 720.0],
@@ -71,6 +82,12 @@ pub struct DecoderTable {
     pub frames: u64,
     /// Tolerable P/E at each retention time (mean over chips); `None`: beyond the grid.
     pub tolerable_pe: Vec<Option<f64>>,
+    /// 95 % Wilson bounds of each entry (same shape as `failure_probabilities`; see module docs).
+    pub failure_probability_lower_bounds: Vec<Vec<Vec<f64>>>,
+    pub failure_probability_upper_bounds: Vec<Vec<Vec<f64>>>,
+    /// The interval of each tolerable P/E: (from the upper bounds, from the lower bounds); `None`
+    /// where that bound stays below the target over the grid.
+    pub tolerable_pe_interval: Vec<(Option<f64>, Option<f64>)>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -94,7 +111,7 @@ pub fn config_label(decoder: DecoderKind) -> Option<&'static str> {
 
 impl DecoderTablesSpec {
     pub fn channel_parameters(&self) -> ChannelParameters {
-        self.channel.clone().unwrap_or_else(|| ChannelParameters::default_for(self.cell))
+        self.channel.clone().unwrap_or_else(|| ChannelParameters::for_chip(self.cell, self.chip))
     }
 
     /// The decoders, parsed (validated first).
@@ -171,6 +188,9 @@ impl DecoderTablesSpec {
         if !(target > 0.0 && target < 1.0) {
             return Err(("target_failure_probability", format!("must be within (0, 1), got {target}")));
         }
+        if self.channel.is_none() && self.chip == ChipCalibration::Seed000 && self.cell != CellKind::Mlc {
+            return Err(("chip", format!("seed000 is an MLC chip; cell is {:?}", self.cell)));
+        }
         let parameters = self.channel_parameters();
         if parameters.cell != self.cell {
             return Err(("channel.cell", format!("is {:?} but cell is {:?}", parameters.cell, self.cell)));
@@ -198,16 +218,18 @@ impl DecoderTablesSpec {
         for (decoder_index, &decoder) in kinds.iter().enumerate() {
             let mut frames_total = 0;
             let mut estimated = vec![vec![vec![0.0; self.retention_hours.len()]; self.pe_cycles.len()]; chips];
-            for (chip, by_pe) in estimated.iter_mut().enumerate() {
-                for (pe_index, by_retention) in by_pe.iter_mut().enumerate() {
-                    for (retention_index, entry) in by_retention.iter_mut().enumerate() {
+            let mut lower = estimated.clone();
+            let mut upper = estimated.clone();
+            for chip in 0..chips {
+                for pe_index in 0..self.pe_cycles.len() {
+                    for retention_index in 0..self.retention_hours.len() {
                         let stress = Stress {
                             chip,
                             storage_temperature_c: self.storage_temperature_c,
                             ..Stress::new(self.pe_cycles[pe_index], self.retention_hours[retention_index])
                         };
                         let channel = [Channel::new(&parameters, stress)];
-                        let mut sum = 0.0;
+                        let (mut sum, mut sum_lower, mut sum_upper) = (0.0, 0.0, 0.0);
                         for page in 0..pages {
                             let case = (((decoder_index * chips + chip) * self.pe_cycles.len() + pe_index)
                                 * self.retention_hours.len()
@@ -224,25 +246,32 @@ impl DecoderTablesSpec {
                             );
                             frames_total += frames;
                             sum += failures as f64 / frames as f64;
+                            let (low, high) = wilson_interval(failures, frames);
+                            sum_lower += low;
+                            sum_upper += high;
                         }
-                        *entry = sum / pages as f64;
+                        estimated[chip][pe_index][retention_index] = sum / pages as f64;
+                        lower[chip][pe_index][retention_index] = sum_lower / pages as f64;
+                        upper[chip][pe_index][retention_index] = sum_upper / pages as f64;
                     }
                     rows_done += 1;
                     progress(rows_done, rows_total).map_err(|reason| ("interrupted", reason))?;
                 }
             }
             let failure_probabilities = estimated.iter().map(|by_pe| monotone(by_pe)).collect::<Vec<_>>();
-            let tolerable_pe = (0..self.retention_hours.len())
-                .map(|retention_index| {
-                    let mean: Vec<f64> = (0..self.pe_cycles.len())
-                        .map(|pe_index| {
-                            failure_probabilities.iter().map(|chip| chip[pe_index][retention_index]).sum::<f64>()
-                                / chips as f64
-                        })
-                        .collect();
-                    crossing(&self.pe_cycles, &mean, self.target_failure_probability)
-                })
-                .collect();
+            let lower = lower.iter().map(|by_pe| monotone(by_pe)).collect::<Vec<_>>();
+            let upper = upper.iter().map(|by_pe| monotone(by_pe)).collect::<Vec<_>>();
+            let tolerable = |tables: &[Vec<Vec<f64>>], retention_index: usize| {
+                let mean: Vec<f64> = (0..self.pe_cycles.len())
+                    .map(|pe_index| {
+                        tables.iter().map(|chip| chip[pe_index][retention_index]).sum::<f64>() / chips as f64
+                    })
+                    .collect();
+                crossing(&self.pe_cycles, &mean, self.target_failure_probability)
+            };
+            let retentions = 0..self.retention_hours.len();
+            let tolerable_pe = retentions.clone().map(|r| tolerable(&failure_probabilities, r)).collect();
+            let tolerable_pe_interval = retentions.map(|r| (tolerable(&upper, r), tolerable(&lower, r))).collect();
             tables.push(DecoderTable {
                 decoder: decoder.label(),
                 config_label: config_label(decoder).unwrap_or("").to_string(),
@@ -250,6 +279,9 @@ impl DecoderTablesSpec {
                 estimated,
                 frames: frames_total,
                 tolerable_pe,
+                failure_probability_lower_bounds: lower,
+                failure_probability_upper_bounds: upper,
+                tolerable_pe_interval,
             });
         }
         let config_toml = config_toml(self, &tables);
@@ -300,9 +332,9 @@ fn config_toml(spec: &DecoderTablesSpec, tables: &[DecoderTable]) -> String {
         list(&spec.pe_cycles, &|v| format!("{v:.1}")),
         list(&spec.retention_hours, &|v| format!("{v:?}")),
     );
-    for table in tables {
-        out.push_str(&format!("{} = [\n", table.config_label));
-        for chip in &table.failure_probabilities {
+    let write = |out: &mut String, label: &str, chips: &[Vec<Vec<f64>>]| {
+        out.push_str(&format!("{label} = [\n"));
+        for chip in chips {
             out.push_str("  [\n");
             for by_retention in chip {
                 out.push_str(&format!("    [{}],\n", list(by_retention, &|v| format!("{v:.4}"))));
@@ -310,6 +342,20 @@ fn config_toml(spec: &DecoderTablesSpec, tables: &[DecoderTable]) -> String {
             out.push_str("  ],\n");
         }
         out.push_str("]\n");
+    };
+    for table in tables {
+        write(&mut out, &table.config_label, &table.failure_probabilities);
+    }
+    // The 95 % bounds (module docs): the read path does not use them; reports state intervals from them.
+    for (section, bounds) in [
+        ("failure_probability_lower_bounds", &|t: &DecoderTable| &t.failure_probability_lower_bounds as &[_]),
+        ("failure_probability_upper_bounds", &|t: &DecoderTable| &t.failure_probability_upper_bounds as &[_]),
+    ] as [(&str, &dyn Fn(&DecoderTable) -> &[Vec<Vec<f64>>]); 2]
+    {
+        out.push_str(&format!("\n[read_path.decoder_tables.{section}]\n"));
+        for table in tables {
+            write(&mut out, &table.config_label, bounds(table));
+        }
     }
     out
 }

@@ -200,3 +200,31 @@ fn mlc_defaults_reproduce_seed002_hard_decision_failure() {
     let early = hard_failure_probability(&codes, &defaults, 3_000.0, SEED002_RETENTION_HOURS, 50, 11);
     assert_eq!(early, 0.0);
 }
+
+/// Seed 000's chip stays fitted to seed 000's anchor: Quick-LDPC fails on 1 % of reads at 2,000 P/E
+/// for 24 h old data at 40 C (prxy_1's switch point; mean over chips and pages, 8 x 1,000 frames, so
+/// about 80 failures are expected and the band is a few standard errors wide). Seed 002's chip, rated
+/// several times longer, is nowhere near failing there.
+#[test]
+fn seed000_chip_reproduces_its_quick_ldpc_switch_point() {
+    use ssdlab_ecc::calibration::{
+        anchor_failure_probability, Anchor, SEED000_HOT_RETENTION_HOURS, SEED000_SWITCH_PE_CYCLES,
+        SEED000_TARGET_FAILURE,
+    };
+    use ssdlab_ecc::channel::{CellKind, ChannelParameters};
+    use ssdlab_ecc::monte_carlo::{Codes, DecoderKind};
+    let codes = Codes::storage_4kb();
+    let anchor = Anchor {
+        decoder: DecoderKind::QuickLdpc,
+        pe_cycles: SEED000_SWITCH_PE_CYCLES,
+        retention_hours: SEED000_HOT_RETENTION_HOURS,
+        failure: SEED000_TARGET_FAILURE,
+    };
+    let failure = anchor_failure_probability(&codes, &ChannelParameters::seed000_mlc(), anchor, 1_000, 11);
+    assert!(
+        (0.005..=0.02).contains(&failure),
+        "Quick-LDPC failure {failure} at 2,000 P/E, 24 h on seed 000's chip; the anchor is 0.01"
+    );
+    let seed002 = anchor_failure_probability(&codes, &ChannelParameters::default_for(CellKind::Mlc), anchor, 200, 11);
+    assert_eq!(seed002, 0.0, "seed 002's chip at seed 000's anchor");
+}

@@ -77,6 +77,15 @@ fn load_config(name_or_path: &str, overrides: Vec<String>) -> PyResult<String> {
     Ok(config.to_toml_string())
 }
 
+/// Every key of a validated config (preset name or TOML path, with overrides): (dotted path, set).
+/// The unset ones are the optional keys `ssdlab config` lists.
+#[pyfunction]
+#[pyo3(signature = (name_or_path, overrides=Vec::new()))]
+fn config_keys(name_or_path: &str, overrides: Vec<String>) -> PyResult<Vec<(String, bool)>> {
+    let config = presets::resolve(name_or_path, &overrides).map_err(config_error)?;
+    Ok(config.keys().into_iter().map(|key| (key.path, key.set)).collect())
+}
+
 /// Validates TOML text as a config; returns it normalised.
 #[pyfunction]
 #[pyo3(signature = (text, origin="<string>", overrides=Vec::new()))]
@@ -380,6 +389,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IntegrityError", py.get_type::<IntegrityError>())?;
     m.add("InternalError", py.get_type::<InternalError>())?;
     m.add_function(wrap_pyfunction!(load_config, m)?)?;
+    m.add_function(wrap_pyfunction!(config_keys, m)?)?;
     m.add_function(wrap_pyfunction!(check_config_text, m)?)?;
     m.add_function(wrap_pyfunction!(preset_names, m)?)?;
     m.add_function(wrap_pyfunction!(preset_text, m)?)?;

@@ -14,6 +14,7 @@ mod device;
 mod events;
 mod ftl;
 mod host;
+pub mod keys;
 mod middleware;
 mod output;
 mod placement;
@@ -112,6 +113,12 @@ impl SimulationConfig {
             }
         }
         Ok(config)
+    }
+
+    /// Every key of the config (dotted path) and whether it is set: the unset ones are the optional
+    /// keys a user can still give (`keys.rs`).
+    pub fn keys(&self) -> Vec<keys::ConfigKey> {
+        keys::keys(self)
     }
 
     pub fn to_toml_string(&self) -> String {

@@ -190,6 +190,13 @@ pub struct DecoderTablesConfig {
     /// Decoder label (`bch`, `ldpc_hard`, `ldpc_soft`, `quick_ldpc`, `ep_ldpc`) -> one table per
     /// chip class (an SSD chip uses class `chip mod classes`), each [P/E index][retention index].
     pub failure_probabilities: BTreeMap<String, Vec<Vec<Vec<f64>>>>,
+    /// Optional 95 % bounds of each entry of `failure_probabilities` (same labels and shapes;
+    /// `ssdlab ecc decoder-tables` writes them: the mean of each page type's Wilson interval). The
+    /// read path does not use them; reports state the tolerable P/E's interval from them.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub failure_probability_lower_bounds: BTreeMap<String, Vec<Vec<Vec<f64>>>>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub failure_probability_upper_bounds: BTreeMap<String, Vec<Vec<Vec<f64>>>>,
 }
 
 /// Where the conventional controller stops trusting BCH.
@@ -207,6 +214,8 @@ pub enum ConventionalSwitch {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AoaEccConfig {
+    /// Which decoder a read tries first, from the workload class and the block's wear.
+    pub decision_rule: AoaEccDecisionRule,
     /// The data retention each class stands for (seed 000 §3: hot data lives at most a day, cold
     /// data six days or more); the switch P/E of a class is where Quick-LDPC's failure probability
     /// at this age crosses `read_path.target_failure_probability`.
@@ -220,12 +229,26 @@ pub struct AoaEccConfig {
 impl Default for AoaEccConfig {
     fn default() -> Self {
         AoaEccConfig {
+            decision_rule: AoaEccDecisionRule::DominanceAndWear,
             hot_retention_hours: 24.0,
             cold_retention_hours: 144.0,
             hot_switch_pe_cycles: None,
             cold_switch_pe_cycles: None,
         }
     }
+}
+
+/// `read_path.aoa_ecc.decision_rule`: how AOA-ECC picks its first decoder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AoaEccDecisionRule {
+    /// Seed 000 §2 (Fig. 2): write-dominant workloads read with EP-LDPC at every wear (decode time
+    /// matters little to them and their rewrites cause many errors); read-dominant ones read with
+    /// Quick-LDPC below their hot/cold class's switch P/E and with EP-LDPC from it (§3, Fig. 5-6).
+    DominanceAndWear,
+    /// Every class reads with Quick-LDPC below its hot/cold class's switch P/E and with EP-LDPC from
+    /// it; read/write dominance is ignored (ssdlab's rule before issue 36).
+    WearOnly,
 }
 
 /// `[read_path.workload_class]`.
@@ -676,6 +699,29 @@ fn validate_decoder_tables(tables: &DecoderTablesConfig) -> Result<(), (String, 
                 if let Some((r, p)) = by_age.iter().enumerate().find(|(_, p)| !(0.0..=1.0).contains(*p)) {
                     return fail(&field, format!("entry {r} is {p}, not a probability in [0, 1]"));
                 }
+            }
+        }
+    }
+    for (section, bounds) in [
+        ("failure_probability_lower_bounds", &tables.failure_probability_lower_bounds),
+        ("failure_probability_upper_bounds", &tables.failure_probability_upper_bounds),
+    ] {
+        for (label, rows) in bounds {
+            let name = format!("{section}.{label}");
+            let Some(estimates) = tables.failure_probabilities.get(label) else {
+                return fail(&name, format!("bounds a table that failure_probabilities lacks (`{label}`)"));
+            };
+            let shape = |rows: &Vec<Vec<Vec<f64>>>| {
+                rows.iter().map(|by_pe| by_pe.iter().map(Vec::len).collect::<Vec<_>>()).collect::<Vec<_>>()
+            };
+            if shape(rows) != shape(estimates) {
+                return fail(
+                    &name,
+                    format!("must have the shape of failure_probabilities.{label} (chip classes x P/E x retention)"),
+                );
+            }
+            if let Some(p) = rows.iter().flatten().flatten().find(|p| !(0.0..=1.0).contains(*p)) {
+                return fail(&name, format!("has {p}, not a probability in [0, 1]"));
             }
         }
     }

@@ -104,6 +104,10 @@ pub fn is_hot(class: WorkloadClass) -> bool {
     matches!(class, WorkloadClass::HotReadDominant | WorkloadClass::HotWriteDominant)
 }
 
+pub fn is_write_dominant(class: WorkloadClass) -> bool {
+    matches!(class, WorkloadClass::HotWriteDominant | WorkloadClass::ColdWriteDominant)
+}
+
 impl WorkloadClassifier {
     /// `logical_pages`: the host's logical page space; `clock`: the retention clock (validated config).
     pub fn new(config: &WorkloadClassConfig, clock: &RetentionClock, logical_pages: u64) -> Self {

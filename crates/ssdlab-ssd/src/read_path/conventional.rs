@@ -51,6 +51,9 @@ impl ReadStrategy for Conventional {
     }
     fn plan(&mut self, context: &ReadContext) -> ReadPlan {
         let pe = context.pe_cycles as f64;
+        if let Some(outside) = self.statistics.outside_decoder_tables.as_mut() {
+            outside.note(context.pe_cycles, context.age_hours);
+        }
         let bch_reliable = match &self.switch_pe {
             Some(switch) => pe < switch[context.chip as usize % switch.len()],
             None => {

@@ -23,6 +23,8 @@ pub struct DecoderTables {
     pe_cycles: Vec<f64>,
     /// ln(hours) of the retention grid.
     log_hours: Vec<f64>,
+    /// The retention grid's youngest and oldest age (hours), as given.
+    age_range_hours: (f64, f64),
     /// Per decoder kind (index `DecoderKind as usize`): rows[class][pe * retentions + retention].
     tables: [Vec<Vec<f64>>; DECODER_KINDS],
 }
@@ -39,7 +41,21 @@ impl DecoderTables {
         DecoderTables {
             pe_cycles: config.pe_cycles.clone(),
             log_hours: config.retention_hours.iter().map(|h| h.ln()).collect(),
+            age_range_hours: (
+                config.retention_hours.first().copied().unwrap_or(0.0),
+                config.retention_hours.last().copied().unwrap_or(f64::INFINITY),
+            ),
             tables,
+        }
+    }
+
+    /// An empty record of reads outside this grid (its bounds filled in).
+    pub fn outside_record(&self) -> super::decoding::OutsideDecoderTables {
+        super::decoding::OutsideDecoderTables {
+            grid_max_pe_cycles: self.pe_cycles.last().copied().unwrap_or(f64::INFINITY),
+            grid_min_age_hours: self.age_range_hours.0,
+            grid_max_age_hours: self.age_range_hours.1,
+            ..Default::default()
         }
     }
 
@@ -147,6 +163,7 @@ mod tests {
             pe_cycles: vec![1000.0, 3000.0],
             retention_hours: vec![1.0, 100.0],
             failure_probabilities,
+            ..DecoderTablesConfig::default()
         }
     }
 
@@ -187,6 +204,7 @@ mod tests {
             pe_cycles: vec![0.0],
             retention_hours: vec![1.0],
             failure_probabilities,
+            ..DecoderTablesConfig::default()
         });
         let ladder = [DecoderKind::QuickLdpc, DecoderKind::EpLdpc];
         assert_eq!(climb(&tables, &ladder, 0, 0.0, 1.0, 0.7), LadderOutcome { tried: 1, uncorrectable: false });

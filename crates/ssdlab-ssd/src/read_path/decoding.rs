@@ -38,6 +38,48 @@ pub struct ReadPathStatistics {
     /// AOA-ECC's switch points.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub switch_pe_cycles: Option<super::SwitchPoints>,
+    /// Seed 000's policies: reads looked up outside the decoder tables' grid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outside_decoder_tables: Option<OutsideDecoderTables>,
+}
+
+/// Reads whose block wear or data age lay outside `read_path.decoder_tables`' grid. The tables'
+/// edge values were used for them (clamped, not extrapolated), so such a read's failure probability
+/// is the grid edge's: too low past the last P/E or the oldest age, too high below the youngest.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct OutsideDecoderTables {
+    /// The grid: last P/E count, youngest and oldest data age (hours).
+    pub grid_max_pe_cycles: f64,
+    pub grid_min_age_hours: f64,
+    pub grid_max_age_hours: f64,
+    pub reads_past_pe_grid: u64,
+    /// The highest block erase count a read saw (0 when none was past the grid).
+    pub max_pe_cycles_past_grid: u32,
+    pub reads_younger_than_age_grid: u64,
+    pub reads_older_than_age_grid: u64,
+    /// The oldest data age a read saw past the grid (hours; 0 when none).
+    pub max_age_hours_past_grid: f64,
+}
+
+impl OutsideDecoderTables {
+    /// Counts one read at `pe_cycles` and `age_hours`.
+    #[inline]
+    pub fn note(&mut self, pe_cycles: u32, age_hours: f64) {
+        if pe_cycles as f64 > self.grid_max_pe_cycles {
+            self.reads_past_pe_grid += 1;
+            self.max_pe_cycles_past_grid = self.max_pe_cycles_past_grid.max(pe_cycles);
+        }
+        if age_hours < self.grid_min_age_hours {
+            self.reads_younger_than_age_grid += 1;
+        } else if age_hours > self.grid_max_age_hours {
+            self.reads_older_than_age_grid += 1;
+            self.max_age_hours_past_grid = self.max_age_hours_past_grid.max(age_hours);
+        }
+    }
+
+    pub fn any(&self) -> bool {
+        self.reads_past_pe_grid + self.reads_younger_than_age_grid + self.reads_older_than_age_grid > 0
+    }
 }
 
 /// The decoding outcome sampler of one run.

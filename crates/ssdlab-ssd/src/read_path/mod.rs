@@ -20,7 +20,7 @@ pub use always_soft::AlwaysSoft;
 pub use aoa_ecc::{switch_points, AoaEcc};
 pub use conventional::Conventional;
 pub use decoder_tables::DecoderTables;
-pub use decoding::{DecodingOutcomes, ReadPathStatistics};
+pub use decoding::{DecodingOutcomes, OutsideDecoderTables, ReadPathStatistics};
 pub use hard_decision::HardDecision;
 pub use progressive::Progressive;
 pub use two_step::TwoStep;
@@ -43,6 +43,9 @@ pub struct ReadContext {
     pub age_hours: f64,
     /// The workload class the controller sees is hot (seed 000: data rewritten within a day).
     pub workload_hot: bool,
+    /// The workload class the controller sees is write-dominant (seed 000 Fig. 4: reads at most
+    /// half of the requests).
+    pub workload_write_dominant: bool,
     /// Which host request the read belongs to (its issue order): reads of one request share a
     /// decoding draw with `read_path.decoding.draw = "per_request"`.
     pub request: u64,
@@ -207,6 +210,7 @@ pub fn build(config: &ReadPathConfig, seed: u64) -> Box<dyn ReadStrategy> {
                     cold: Vec::new(),
                     all: switch.iter().map(|&pe| pe.is_finite().then_some(pe)).collect(),
                 }),
+                outside_decoder_tables: Some(tables.outside_record()),
                 ..ReadPathStatistics::default()
             };
             Box::new(Conventional {

@@ -163,6 +163,10 @@ impl NandPath {
                 .workload_class
                 .as_ref()
                 .is_some_and(|classifier| crate::host::workload_class::is_hot(classifier.class())),
+            workload_write_dominant: self
+                .workload_class
+                .as_ref()
+                .is_some_and(|classifier| crate::host::workload_class::is_write_dominant(classifier.class())),
             request: self.request_index,
         };
         let plan = self.read_strategy.plan(&context);
