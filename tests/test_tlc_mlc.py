@@ -88,3 +88,85 @@ def test_bit_cost_of_a_mixed_array_and_the_price_the_seed_implies():
     # The inverse: the TLC price that gives a cost change gives it back.
     price = implied_tlc_chip_price(7, -0.71)
     assert 0.0 < price < 1.0 and abs(bit_cost_vs_mlc_only(7, price) + 0.71) < 1e-12
+
+
+def _run_row(host_seconds: float, simulated_seconds: float, write_bytes: float) -> dict:
+    """A stored sweep row with just what the settled check reads (one MLC tier)."""
+    tier = {"flash": {"page_programs": write_bytes / 8192, "block_erases": 0}, "block_modify_writes": 0}
+    tier.update(chips=8, dies_per_chip=1, planes_per_die=1, blocks_per_plane=64)
+    result = {
+        "host_span_seconds": host_seconds,
+        "simulated_seconds": simulated_seconds,
+        "write": {"bytes": write_bytes},
+        "host_pages_written": write_bytes / 8192,
+        "energy_total_uj": 0.0,
+        "gc": {"pages_migrated": 0},
+        "tiers": {"mlc": tier},
+    }
+    return {"status": "ok", "error": None, "result_json": json.dumps(result)}
+
+
+def test_settled_check_rejects_a_window_that_works_off_a_warm_up_backlog():
+    from ssdlab.reproduce.tlc_mlc import BACKLOG_LIMIT, halves_only_check, settled_check
+
+    # The warm-up run's host finished at 10 s but its device worked until 16 s: 6 s of warm-up work
+    # (e.g. pages bound for TLC) the 20 s window pays for. Both halves write 100 MB in 10 s, so the
+    # halves alone (the check before issue 35) call it settled.
+    warm, half, full = _run_row(10.0, 16.0, 1e9), _run_row(20.0, 20.5, 2e9), _run_row(30.0, 30.5, 3e9)
+    assert halves_only_check(warm, half, full)
+    check = settled_check(warm, half, full)
+    assert not check["settled"] and abs(check["backlog_at_start"] - 0.3) < 1e-12
+    assert "backlog at the window's start 30.0 %" in check["unsettled_because"]
+    # The same window without the carried work settles.
+    check = settled_check(_run_row(10.0, 10.5, 1e9), half, full)
+    assert check["settled"] and check["backlog_at_start"] <= BACKLOG_LIMIT and check["unsettled_because"] is None
+    # Work the window books and leaves for after it: not settled either.
+    check = settled_check(_run_row(10.0, 10.5, 1e9), half, _run_row(30.0, 34.0, 3e9))
+    assert not check["settled"] and "backlog at the window's end 20.0 %" in check["unsettled_because"]
+    # Halves that drift by more than the tolerance (second half 60 % slower).
+    check = settled_check(_run_row(10.0, 10.0, 1e9), _run_row(20.0, 20.0, 2e9), _run_row(30.0, 30.0, 2.4e9))
+    assert not check["settled"] and "halves' write rates 0.40x apart" in check["unsettled_because"]
+
+
+def test_unsettled_points_get_no_comparison_with_the_all_mlc_array():
+    from ssdlab.reproduce.tlc_mlc import compare_with_mlc_only
+
+    def row(kind: str, mbps: float, settled: bool) -> dict:
+        return dict(
+            array=kind, workload="w", fill=0.6, cold_access=None, written_share=None, write_mbps=mbps, energy_j_per_gb=1.0,
+            mlc_erases_per_block=1.0, tlc_erases_per_block=0.01, settled=settled,
+        )  # fmt: skip
+
+    table = compare_with_mlc_only([row("mlc_only", 10.0, True), row("rr_fdca", 12.0, True)])
+    assert abs(table[1]["write_mbps_vs_mlc_only"] - 0.2) < 1e-12 and table[1]["tlc_mlc_we_ratio"] == 0.01
+    for base_settled, settled in ((False, True), (True, False)):
+        table = compare_with_mlc_only([row("mlc_only", 10.0, base_settled), row("rr_fdca", 12.0, settled)])
+        assert table[1]["write_mbps_vs_mlc_only"] is None and table[1]["energy_j_per_gb_vs_mlc_only"] is None
+
+
+def test_a_real_point_carrying_the_fills_backlog_is_not_settled_until_warmed_up_longer():
+    from ssdlab.reproduce.tlc_mlc import check_one_point
+
+    # The recipe's main RR-FDCA point on the tpcc stand-in at 1 % of its windows (3,000 warm-up and
+    # 1,000 measured requests): the device still works off what the fill booked (the three runs end
+    # at the same simulated time), while the window's halves write at the same rate.
+    key = "main|tpcc-standin|rr_fdca|0.6|4|1|-"
+    short = check_one_point("tpcc-standin", key, scale=0.01)
+    assert short["halves_only_check"], "the check before issue 35 passed it"
+    assert not short["settled"] and short["backlog_at_start"] > 1.0, short
+    assert short["warm_device_s"] == short["full_device_s"] > short["full_host_s"]
+    # Four times the warm-up works the backlog off: no carried work, halves within 10 %.
+    longer = check_one_point("tpcc-standin", key, scale=0.01, warmup_factor=4)
+    assert longer["settled"] and longer["backlog_at_start"] == 0.0, longer
+
+
+def test_checking_one_point_names_a_bad_key():
+    import re
+
+    import pytest
+
+    from ssdlab.reproduce.tlc_mlc import check_one_point
+    from ssdlab.sweep import SweepError
+
+    with pytest.raises(SweepError, match=re.escape("no point 'main|tpcc-standin|nosuch' for workload 'tpcc-standin'")):
+        check_one_point("tpcc-standin", "main|tpcc-standin|nosuch", scale=0.01)
