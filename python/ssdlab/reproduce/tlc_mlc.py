@@ -465,10 +465,11 @@ def halves_only_check(warm: Mapping[str, Any] | None, half: Mapping[str, Any] | 
     return bool(first and second is not None and abs(second / first - 1.0) <= 0.25)
 
 
-def check_one_point(workload: str, key: str, scale: float = 1.0, warmup_factor: int = 1) -> dict[str, Any]:
+def check_one_point(workload: str, key: str, scale: float = 1.0, warmup_factor: int = 1, overrides: Sequence[str] = ()) -> dict[str, Any]:
     """Runs one point of the grid here and now (its three runs, nothing stored) and returns its
     settled check with the window's write rate and each run's host and device end times: to see why
-    a point does (not) settle. ``key`` is a table row's ``key`` (``main|tpcc|rr_fdca|0.6|4|1|-``)."""
+    a point does (not) settle, or how a setting (``overrides``, applied last) moves it. ``key`` is a
+    table row's ``key`` (``main|tpcc|rr_fdca|0.6|4|1|-``)."""
     (plan,) = plan_workloads(None, scale, [workload])
     points = points_of([plan], warmup_factor, {key})
     if not points:
@@ -476,10 +477,10 @@ def check_one_point(workload: str, key: str, scale: float = 1.0, warmup_factor: 
     common = ["ftl.precondition.enabled=true", "ftl.precondition.overwrite_passes=0", "verification.integrity_oracle=false"]
     runs = {}
     for window, _ in window_counts(plan.window, warmup_factor):
-        result = api.run(PRESET, overrides=common + points[_label(key, window)])
+        result = api.run(PRESET, overrides=common + points[_label(key, window)] + list(overrides))
         runs[window] = {"status": "ok", "error": None, "result_json": result.to_json(indent=None)}
     check = settled_check(runs["warm"], runs["half"], runs["full"])
-    check["write_mbps"] = _window_row(runs["warm"], runs["full"]).get("write_mbps")
+    check.update(_window_row(runs["warm"], runs["full"]))
     check["halves_only_check"] = halves_only_check(runs["warm"], runs["half"], runs["full"])
     for window, row in runs.items():
         result = json.loads(row["result_json"])
