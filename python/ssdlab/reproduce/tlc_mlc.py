@@ -48,6 +48,11 @@ MLC_PAGES_PER_BLOCK = 256
 # The main comparison's array fill: the workload's data over the all-MLC array's raw capacity.
 MAIN_FILL = 0.6
 FILLS = (0.45, 0.6, 0.75, 0.8)
+# The serial-host reading of the seed's throughput (issue 35 item 2, docs/tlc-mlc.md "The throughput
+# model"): the seed's "transaction level modeling simulator" is read as replaying one request at a
+# time, so throughput is the inverse of the time each write costs, die parallelism aside. Run at
+# these fills against the all-MLC array run the same way.
+SERIAL_HOST_FILLS = (0.6, 0.75, 0.8)
 MAIN_TLC_CHIPS = 4
 TLC_CHIPS = (1, 2, 3, 4, 5, 6, 7)
 SCREENING_ROUNDS = (1, 2, 3, 4)
@@ -269,6 +274,9 @@ def points_of(plans: Sequence[Plan], warmup_factor: int = 1, only: Collection[st
             if fill != MAIN_FILL:
                 for kind in ("mlc_only", "conventional", "rr_fdca"):
                     add("fill", plan, kind, fill, MAIN_TLC_CHIPS, 1, plan.overrides)
+        for fill in SERIAL_HOST_FILLS:
+            for kind in ("mlc_only", "rr_fdca"):
+                add("serial_host", plan, kind, fill, MAIN_TLC_CHIPS, 1, plan.overrides + ["host.queue_depth=1"])
         if plan.workload.name == "tpcc-standin":
             for cold in COLD_ACCESS:
                 if cold != 0.0:
@@ -417,10 +425,12 @@ def _window_row(warm: Mapping[str, Any] | None, full: Mapping[str, Any] | None) 
 # - backlog at its end: the same for the whole run (work the window booked and did not do);
 # - its two halves write at rates within HALVES_TOLERANCE of each other.
 # A window's throughput is then off its steady state by at most about BACKLOG_LIMIT from carried work.
-# (The earlier check compared the halves alone, with a 25 % tolerance: a window that works off a
-# warm-up backlog at a constant rate passed it, and 26 such points were reported as settled.)
+# (The earlier check compared the halves alone, with the same 25 % tolerance: a window that works off
+# a warm-up backlog at a constant rate passed it, and 26 such points were reported as settled. The
+# tolerance stays at 25 %: the TPC-C sample's loops alternate GC phases longer than half a window,
+# 0.77x on the all-MLC array's main point, which a longer warm-up does not remove.)
 BACKLOG_LIMIT = 0.05
-HALVES_TOLERANCE = 0.1
+HALVES_TOLERANCE = 0.25
 # Warm-up lengths tried, as multiples of the plan's, until a point settles; a point still unsettled at
 # the last is marked unsettled and left out of the figures, headlines, comparisons and search.
 WARMUP_FACTORS = (1, 2, 4, 8)
@@ -511,6 +521,7 @@ def point_rows(rows: Sequence[Mapping[str, Any]], warmup_factor: int = 1) -> lis
             "cold_access": float(cold.split("@")[0]) if "@" in cold else None,
             "written_share": float(cold[1:]) if cold.startswith("w") else float(cold.split("@")[1]) if "@" in cold else None,
             "warmup_factor": warmup_factor,
+            "serial_host": study == "serial_host",
         }
         entry.update(_window_row(runs.get("warm"), runs.get("full")))
         full = runs.get("full")
@@ -536,6 +547,7 @@ def compare_with_mlc_only(table: Sequence[dict[str, Any]]) -> list[dict[str, Any
                 and r["fill"] == entry["fill"]
                 and r["cold_access"] == entry["cold_access"]
                 and r["written_share"] == entry["written_share"]
+                and r.get("serial_host") == entry.get("serial_host")
             ),
             None,
         )
@@ -741,6 +753,33 @@ def headlines(plans: Sequence[Plan], table: Sequence[Mapping[str, Any]], exchang
             if best:
                 note += f"; {fmt(bit_cost_vs_mlc_only(best['tlc_chips'], implied), 'pct')} with a TLC chip at {implied:.2f} MLC chips"
             found.append(claim["cost_prxy_1"].measure(cost, where=name, note=note))
+        for fill in SERIAL_HOST_FILLS:
+            # The serial-host reading (docs/tlc-mlc.md "The throughput model"): one request at a time.
+            serial = next(
+                (
+                    r
+                    for r in table
+                    if r["study"] == "serial_host" and r["workload"] == name and r["array"] == "rr_fdca" and r["fill"] == fill
+                ),
+                None,
+            )
+            base = next(
+                (
+                    r
+                    for r in table
+                    if r["study"] == "serial_host" and r["workload"] == name and r["array"] == "mlc_only" and r["fill"] == fill
+                ),
+                None,
+            )
+            note = f"serial host (queue depth 1), {MAIN_TLC_CHIPS} TLC of {CHIPS} chips, N_RDSMAX 1, data {100 * fill:.0f} % of the all-MLC array"
+            for row, name_of in ((serial, "RR-FDCA"), (base, "all-MLC")):
+                if row is not None and not row.get("settled"):
+                    note += f"; {name_of} not settled after a warm-up x{row['warmup_factor']} ({row.get('unsettled_because')}): left out"
+            found.append(
+                claim["write_throughput"].measure(
+                    (serial or {}).get("write_mbps_vs_mlc_only"), where=f"{name}, serial host, fill {fill}", note=note
+                )
+            )
         found.append(
             claim["conventional_worse"].measure(
                 (conventional or {}).get("write_mbps_vs_mlc_only"), where=name, note=setting.split(", ", 1)[1]
@@ -1208,7 +1247,7 @@ def _report(
         "## Regimes",
         "",
         report.markdown_table(
-            [dict(r, array_name=_name(r)) for r in table if r["study"] in ("fill", "cold", "written")],
+            [dict(r, array_name=_name(r)) for r in table if r["study"] in ("fill", "cold", "written", "serial_host")],
             [
                 ("study", "study", "text"),
                 ("workload", "workload", "text"),
