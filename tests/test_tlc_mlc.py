@@ -170,3 +170,21 @@ def test_checking_one_point_names_a_bad_key():
 
     with pytest.raises(SweepError, match=re.escape("no point 'main|tpcc-standin|nosuch' for workload 'tpcc-standin'")):
         check_one_point("tpcc-standin", "main|tpcc-standin|nosuch", scale=0.01)
+
+
+def test_the_search_reports_tied_optima_as_ties():
+    from types import SimpleNamespace
+
+    from ssdlab.reproduce import tlc_mlc
+
+    plans = tlc_mlc.plan_workloads(None, 0.01, ["tpcc-standin"])
+    searched = [
+        dict(workload="tpcc-standin", tlc_chips=1, max_screening_rounds=rounds, objective=value, best=best, settled=True)
+        for rounds, value, best in ((5, 20.13, False), (6, 20.13, True), (7, 20.13, False), (3, 6.9, False), (2, 19.0, False))
+    ]
+    outcome = SimpleNamespace(ran=0, skipped=0, failed=0, wall_seconds=0.0, rows=[])
+    text = tlc_mlc._report(plans, [], {}, outcome, None, [], searched)
+    assert "tie: 1 TLC/N_RDSMAX 5, 1 TLC/N_RDSMAX 6, 1 TLC/N_RDSMAX 7" in text
+    searched[0]["objective"] = searched[2]["objective"] = 20.0
+    text = tlc_mlc._report(plans, [], {}, outcome, None, [], searched)
+    assert "tie:" not in text

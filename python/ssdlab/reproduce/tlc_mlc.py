@@ -1196,11 +1196,20 @@ def _report(
                 cells.append([plan.workload.name, "n/a", "n/a", "n/a", "n/a", unsettled, len(rows)])
             else:
                 versus = best["objective"] / baseline - 1.0 if baseline and best["objective"] is not None else None
+                # Points with the very same objective are ties, not runners-up: each is listed (the
+                # optimizer keeps the first it met, which says nothing about the others).
+                ties = sorted(
+                    (int(r["tlc_chips"]), int(r["max_screening_rounds"]))
+                    for r in rows
+                    if r["objective"] is not None and math.isclose(r["objective"], best["objective"], rel_tol=1e-9)
+                )
                 cells.append(
                     [
                         plan.workload.name,
                         f"{int(best['tlc_chips'])}/{CHIPS} = {100 * best['tlc_chips'] / CHIPS:.1f} %",
-                        int(best["max_screening_rounds"]),
+                        int(best["max_screening_rounds"])
+                        if len(ties) == 1
+                        else "tie: " + ", ".join(f"{tlc} TLC/N_RDSMAX {rounds}" for tlc, rounds in ties),
                         fmt(best["objective"], "num"),
                         fmt(versus, "pct"),
                         unsettled,
@@ -1210,7 +1219,7 @@ def _report(
         headers = [
             "workload",
             "best TLC share",
-            "best N_RDSMAX",
+            "best N_RDSMAX (or every tied point)",
             "write MB/s",
             "vs all-MLC",
             "points unsettled (left out)",
