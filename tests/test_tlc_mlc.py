@@ -30,7 +30,12 @@ def test_reproduce_tlc_mlc_end_to_end(cli, tmp_path: Path):
     ]
     assert sorted(table.filter(pl.col("study") == "tlc_share")["tlc_chips"].unique().to_list()) == [1, 2, 3, 5, 6, 7]
     baseline = main.filter(pl.col("array") == "mlc_only").row(0, named=True)
-    assert baseline["write_mbps_vs_mlc_only"] == 0.0 and baseline["tlc_erases_per_block"] is None
+    assert baseline["write_mbps_vs_mlc_only"] == (0.0 if baseline["settled"] else None) and baseline["tlc_erases_per_block"] is None
+    # Every row carries its settled check; only settled rows are compared with a settled all-MLC row.
+    assert {"backlog_at_start", "backlog_at_end", "halves_mbps_ratio", "warmup_factor", "unsettled_because"} <= set(table.columns)
+    assert all(r["settled"] for r in table.iter_rows(named=True) if r["write_mbps_vs_mlc_only"] is not None)
+    assert all(r["unsettled_because"] for r in table.iter_rows(named=True) if not r["settled"])
+    assert sorted(table.filter(pl.col("study") == "serial_host")["fill"].unique().to_list()) == [0.6, 0.75, 0.8]
     rr = main.filter((pl.col("array") == "rr_fdca") & (pl.col("max_screening_rounds") == 1)).row(0, named=True)
     conventional = main.filter(pl.col("array") == "conventional").row(0, named=True)
     # The real sample rewrites every page it writes once per loop and never writes the rest: RR-FDCA
@@ -41,7 +46,7 @@ def test_reproduce_tlc_mlc_end_to_end(cli, tmp_path: Path):
     assert rr["block_modify_writes"] == 0
     assert 0 < rr["pages_to_tlc"] < conventional["pages_to_tlc"]
     assert rr["write_amplification"] < conventional["write_amplification"]
-    assert rr["tlc_mlc_we_ratio"] is not None and baseline["tlc_mlc_we_ratio"] is None
+    assert (rr["tlc_mlc_we_ratio"] is not None) == rr["settled"] and baseline["tlc_mlc_we_ratio"] is None
     # Chip exchange: the conventional method suspends the host for the whole copy; the seed's drains
     # the read-only chip while the host runs.
     exchange = {row["method"]: row for row in pl.read_parquet(out / "exchange" / "table.parquet").iter_rows(named=True)}

@@ -1158,6 +1158,7 @@ def _report(
     wins = [r for r in table if r["array"] == "rr_fdca" and r.get("settled") and (r.get("write_mbps_vs_mlc_only") or 0.0) > 0.0]
     where = "; ".join(
         f"{r['workload']} at fill {r['fill']:.2f}, {r['tlc_chips']} TLC chips, N_RDSMAX {r['max_screening_rounds']}"
+        + (", serial host (queue depth 1)" if r.get("serial_host") else "")
         + (f", cold access {r['cold_access']}" if r["cold_access"] is not None else "")
         + (f", written share {r['written_share']}" if r["written_share"] is not None else "")
         + f" ({fmt(r['write_mbps_vs_mlc_only'], 'pct')})"
