@@ -93,6 +93,10 @@ def test_bit_cost_of_a_mixed_array_and_the_price_the_seed_implies():
     # The inverse: the TLC price that gives a cost change gives it back.
     price = implied_tlc_chip_price(7, -0.71)
     assert 0.0 < price < 1.0 and abs(bit_cost_vs_mlc_only(7, price) + 0.71) < 1e-12
+    # At the seed's share that price gives the seed's figure back: the report must not call it a match.
+    from ssdlab.reproduce.tlc_mlc import _solved_back
+
+    assert "-71 % by construction" in _solved_back(7) and "by construction" not in _solved_back(2)
 
 
 def _run_row(host_seconds: float, simulated_seconds: float, write_bytes: float) -> dict:
