@@ -52,6 +52,22 @@ def test_tier_fields_are_settable_and_errors_name_them(cli):
     assert "device.chip_budget" in done.stderr and "mlc 4 + tlc 6" in done.stderr, done.stderr
 
 
+def test_overwritten_block_is_settable_with_the_new_data_sent_to_the_write_tier_only(cli):
+    done = cli("config", "seed004-tlc-mlc", "--set", 'device.tiers.tlc.overwritten_block="page_invalidated"')
+    assert done.returncode == 0, done.stderr
+    assert 'overwritten_block = "page_invalidated"' in done.stdout
+    done = cli(
+        "config",
+        "seed004-tlc-mlc",
+        "--set",
+        'device.tiers.tlc.overwrite_target="rewritten_block"',
+        "--set",
+        'device.tiers.tlc.overwritten_block="page_invalidated"',
+    )
+    assert done.returncode == 2
+    assert "device.tiers.tlc.overwritten_block" in done.stderr and "write_tier" in done.stderr, done.stderr
+
+
 def test_suspend_and_copy_summary_fits_80_columns(tmp_path: Path):
     args = [
         "run",

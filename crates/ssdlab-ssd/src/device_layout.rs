@@ -36,6 +36,9 @@ pub struct Tier {
     pub block_unit: bool,
     /// A block-modify-write sends the new data to the write tier (`overwrite_target = "write_tier"`).
     pub overwrite_to_write_tier: bool,
+    /// With `overwrite_to_write_tier`: the overwritten page's block is rewritten (block-modify-write,
+    /// `overwritten_block = "rewritten"`) rather than left to garbage collection.
+    pub overwrite_rewrites_block: bool,
     pub first_page: u32,
     pub first_block: u32,
     pub first_plane: u32,
@@ -102,6 +105,7 @@ impl DeviceLayout {
                 block_unit: spec.write_unit == crate::config::WriteUnit::Block,
                 overwrite_to_write_tier: spec.write_unit == crate::config::WriteUnit::Block
                     && spec.overwrite_target == crate::config::OverwriteTarget::WriteTier,
+                overwrite_rewrites_block: spec.overwritten_block == crate::config::OverwrittenBlock::Rewritten,
                 first_page: page,
                 first_block: block,
                 first_plane: plane,
@@ -407,6 +411,7 @@ mod tests {
             overprovisioning_fraction: None,
             write_unit: crate::config::WriteUnit::Page,
             overwrite_target: crate::config::OverwriteTarget::RewrittenBlock,
+            overwritten_block: crate::config::OverwrittenBlock::Rewritten,
         }
     }
 

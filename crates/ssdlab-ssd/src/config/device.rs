@@ -70,6 +70,30 @@ pub struct TierConfig {
     /// cannot leave a hole); overwritten data then leaves the tier and is screened again.
     #[serde(default, skip_serializing_if = "OverwriteTarget::is_rewritten_block")]
     pub overwrite_target: OverwriteTarget,
+    /// With `overwrite_target = "write_tier"`: what happens to the block that held the overwritten
+    /// page. `rewritten` (the default): a block-modify-write, the block's other valid pages are read
+    /// and written to another block of this tier, as foreground work the host write waits for.
+    /// `page_invalidated`: the old page is only marked invalid, like a page-mapped overwrite; the
+    /// block keeps its other pages and is reclaimed later by this tier's garbage collection (seed
+    /// 004 names a block rewrite only "if an overwrite operation is occurred in TLC", which with
+    /// the new data going to MLC no longer happens in TLC: docs/tlc-mlc.md).
+    #[serde(default, skip_serializing_if = "OverwrittenBlock::is_rewritten")]
+    pub overwritten_block: OverwrittenBlock,
+}
+
+/// What a block-unit tier does with the block of a page overwritten elsewhere (`overwritten_block`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum OverwrittenBlock {
+    #[default]
+    Rewritten,
+    PageInvalidated,
+}
+
+impl OverwrittenBlock {
+    pub fn is_rewritten(&self) -> bool {
+        *self == OverwrittenBlock::Rewritten
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -113,6 +137,7 @@ pub struct TierSpec {
     pub overprovisioning_fraction: Option<f64>,
     pub write_unit: WriteUnit,
     pub overwrite_target: OverwriteTarget,
+    pub overwritten_block: OverwrittenBlock,
 }
 
 impl TierSpec {
@@ -151,6 +176,7 @@ impl DeviceConfig {
                 overprovisioning_fraction: None,
                 write_unit: WriteUnit::Page,
                 overwrite_target: OverwriteTarget::RewrittenBlock,
+                overwritten_block: OverwrittenBlock::Rewritten,
             }];
         }
         self.tiers
@@ -173,6 +199,7 @@ impl DeviceConfig {
                 overprovisioning_fraction: tier.overprovisioning_fraction,
                 write_unit: tier.write_unit,
                 overwrite_target: tier.overwrite_target,
+                overwritten_block: tier.overwritten_block,
             })
             .collect()
     }
@@ -331,6 +358,15 @@ pub(super) fn validate(device: &DeviceConfig) -> Result<(), (String, String)> {
                 return fail(
                     &format!("device.tiers.{name}.overwrite_target"),
                     "applies to a tier with write_unit = \"block\" only".into(),
+                );
+            }
+            if tier.overwritten_block == OverwrittenBlock::PageInvalidated
+                && tier.overwrite_target != OverwriteTarget::WriteTier
+            {
+                // With the new data going into the rewritten block, the block is rewritten by definition.
+                return fail(
+                    &format!("device.tiers.{name}.overwritten_block"),
+                    "\"page_invalidated\" applies with overwrite_target = \"write_tier\" only (the new data leaves the block)".into(),
                 );
             }
             if let Some(fraction) = tier.overprovisioning_fraction {

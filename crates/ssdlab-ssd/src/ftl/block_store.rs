@@ -139,6 +139,9 @@ pub struct BlockStore {
     pub(super) block_unit: bool,
     /// A block-modify-write sends the new data to the write tier instead of the rewritten block.
     pub(super) overwrite_to_write_tier: bool,
+    /// With `overwrite_to_write_tier`: the overwritten page's block is rewritten (block-modify-write);
+    /// otherwise the page is only invalidated and the block left to garbage collection.
+    pub(super) overwrite_rewrites_block: bool,
     /// A plane full of valid data is skipped by writes rather than failing (tiered devices).
     pub(super) redirect_when_full: bool,
     pub stats: FtlStats,
@@ -156,6 +159,7 @@ pub(super) struct StoreSettings<'a> {
     pub geometry: &'a Geometry,
     pub block_unit: bool,
     pub overwrite_to_write_tier: bool,
+    pub overwrite_rewrites_block: bool,
     pub redirect_when_full: bool,
 }
 
@@ -191,6 +195,7 @@ impl BlockStore {
             logical_capacity_pages: settings.logical_capacity_pages,
             block_unit: settings.block_unit,
             overwrite_to_write_tier: settings.overwrite_to_write_tier,
+            overwrite_rewrites_block: settings.overwrite_rewrites_block,
             redirect_when_full: settings.redirect_when_full,
             retention: RetentionClock::default(),
             first_page: settings.offsets.0,

@@ -81,6 +81,7 @@ impl Ftl {
                     geometry: &tier.geometry,
                     block_unit: tier.block_unit,
                     overwrite_to_write_tier: tier.overwrite_to_write_tier,
+                    overwrite_rewrites_block: tier.overwrite_rewrites_block,
                     redirect_when_full: layout.tiers().len() > 1,
                 })
             })
@@ -343,8 +344,12 @@ impl Ftl {
                 if !self.stores[owner].overwrite_to_write_tier || owner == tier {
                     return self.block_modify_write(owner, lpn, old, now_ns, tag, ops);
                 }
-                // The block's other pages are rewritten here; the new data goes on below.
-                self.rewrite_block_without(owner, lpn, old, now_ns, ops)?;
+                if self.stores[owner].overwrite_rewrites_block {
+                    // The block's other pages are rewritten here; the new data goes on below.
+                    self.rewrite_block_without(owner, lpn, old, now_ns, ops)?;
+                }
+                // Otherwise (`overwritten_block = "page_invalidated"`) the old copy is invalidated
+                // below like any out-of-place overwrite, and the block waits for this tier's GC.
             }
             // (Other tiers' data is overwritten out of place on the write tier.)
         }

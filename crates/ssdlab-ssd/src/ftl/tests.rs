@@ -53,6 +53,7 @@ pub(super) fn tier_of_blocks(
         overprovisioning_fraction: None,
         write_unit: crate::config::WriteUnit::Page,
         overwrite_target: crate::config::OverwriteTarget::RewrittenBlock,
+        overwritten_block: crate::config::OverwrittenBlock::Rewritten,
     }
 }
 

@@ -4,7 +4,7 @@
 //! in order (one plane, so block n holds pages 4n..4n+3).
 
 use super::FrozenData;
-use crate::config::{CellType, OverwriteTarget, PlaneAllocation, VictimPolicyKind, WriteUnit};
+use crate::config::{CellType, OverwriteTarget, OverwrittenBlock, PlaneAllocation, VictimPolicyKind, WriteUnit};
 use crate::device_layout::DeviceLayout;
 use crate::flash_op::FlashOp;
 use crate::ftl::block_manager::BlockState;
@@ -20,10 +20,20 @@ fn device(max_rounds: u8, tlc_block_unit: bool) -> Ftl {
 }
 
 fn device_with(max_rounds: u8, tlc_block_unit: bool, overwrite_target: OverwriteTarget) -> Ftl {
+    device_with_overwritten_block(max_rounds, tlc_block_unit, overwrite_target, OverwrittenBlock::Rewritten)
+}
+
+fn device_with_overwritten_block(
+    max_rounds: u8,
+    tlc_block_unit: bool,
+    overwrite_target: OverwriteTarget,
+    overwritten_block: OverwrittenBlock,
+) -> Ftl {
     let mut tlc = tier_of_blocks("tlc", CellType::Tlc, 1, 16, 6);
     if tlc_block_unit {
         tlc.write_unit = WriteUnit::Block;
         tlc.overwrite_target = overwrite_target;
+        tlc.overwritten_block = overwritten_block;
     }
     let layout = DeviceLayout::from_specs(&[tier_of_blocks("mlc", CellType::Mlc, 1, 8, 4), tlc]);
     let config = ftl_config(VictimPolicyKind::RoundRobin, PlaneAllocation::Static);
@@ -228,6 +238,45 @@ fn an_overwrite_of_tlc_data_can_send_the_new_data_to_mlc() {
     }
 }
 
+#[test]
+fn an_overwrite_of_tlc_data_can_leave_its_block_to_tlc_garbage_collection() {
+    // The same hand-built state: pages 0..=5 fill TLC block 0 (6 pages); page 2 is overwritten
+    // with the new data going to MLC and `overwritten_block = "page_invalidated"`.
+    let mut ftl = device_with_overwritten_block(1, true, OverwriteTarget::WriteTier, OverwrittenBlock::PageInvalidated);
+    let mut ops = Vec::new();
+    for lpn in 0..12u32 {
+        ftl.write(Lpn(lpn), 0, lpn + 1, &mut ops).unwrap();
+    }
+    ftl.stores[TierId::FIRST].blocks[0].screening_rounds = 1;
+    ftl.stores[TierId::FIRST].blocks[1].screening_rounds = 1;
+    collect_one_pair(&mut ftl, 1);
+    assert!((0..6).all(|lpn| tier_of(&ftl, lpn) == 1));
+    let block_of = |ftl: &Ftl, lpn: u32| {
+        let store = &ftl.stores[TierId(1)];
+        store.geometry.block_of(store.local_page(ftl.lookup(Lpn(lpn)).unwrap()))
+    };
+    let tlc_block = block_of(&ftl, 0);
+    let programs_before = ftl.stores[TierId(1)].stats;
+    ops.clear();
+    ftl.write(Lpn(2), 20, 99, &mut ops).unwrap();
+    ftl.check_invariants().unwrap();
+    let tlc = ftl.stores[TierId(1)].stats;
+    // No block-modify-write: nothing copied in TLC, no foreground work, no GC set off.
+    assert_eq!((tlc.block_modify_writes, tlc.block_modify_pages), (0, 0), "{tlc:?}");
+    assert_eq!(tlc.host_pages_written, programs_before.host_pages_written, "the new data is not in TLC");
+    assert!(ftl.foreground_ops().is_empty() && ops.is_empty(), "{:?} {ops:?}", ftl.foreground_ops());
+    // The new data is in MLC; the other five pages stay where they were, in the same TLC block.
+    assert_eq!(tier_of(&ftl, 2), 0);
+    assert_eq!(ftl.tag(ftl.lookup(Lpn(2)).unwrap()), 99);
+    for lpn in [0, 1, 3, 4, 5] {
+        assert_eq!((tier_of(&ftl, lpn), block_of(&ftl, lpn)), (1, tlc_block), "page {lpn} not moved");
+        assert_eq!(ftl.tag(ftl.lookup(Lpn(lpn)).unwrap()), lpn + 1);
+    }
+    // The block holds five valid pages of six: the old copy of page 2 is invalid, left for TLC GC.
+    assert_eq!(ftl.stores[TierId(1)].valid_pages_total(), 5);
+    assert_eq!(ftl.stores[TierId(1)].blocks[tlc_block.0 as usize].state, BlockState::Full);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
     /// Any writes under RR-FDCA (any N_RDSMAX, TLC by page or by block): invariants hold after every
@@ -239,9 +288,12 @@ proptest! {
         max_rounds in 1u8..4,
         block_unit in any::<bool>(),
         overwrite_to_mlc in any::<bool>(),
+        invalidate_only in any::<bool>(),
     ) {
         let target = if overwrite_to_mlc { OverwriteTarget::WriteTier } else { OverwriteTarget::RewrittenBlock };
-        let mut ftl = device_with(max_rounds, block_unit, target);
+        // "page_invalidated" applies with the new data going to MLC only (config validation).
+        let overwritten = if overwrite_to_mlc && invalidate_only { OverwrittenBlock::PageInvalidated } else { OverwrittenBlock::Rewritten };
+        let mut ftl = device_with_overwritten_block(max_rounds, block_unit, target, overwritten);
         write_and_check(&mut ftl, &writes, |ftl| {
             prop_assert!(ftl.stores()[TierId(1)].valid_pages_total() <= 60, "TLC holds more than it may");
             Ok(())
