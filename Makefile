@@ -25,9 +25,12 @@ $(STAMP): Makefile
 
 # maturin develop installs the package in editable mode: python/ssdlab is used in place and the
 # native module is rebuilt only when Rust sources or presets change.
+# The stamp takes the time the build started, so a source edited during the build is newer than it
+# and the next `make build` rebuilds.
 $(NATIVE_STAMP): $(STAMP) $(NATIVE_SOURCES) pyproject.toml
+	touch $(NATIVE_STAMP).started
 	VIRTUAL_ENV=$(abspath $(VENV)) PATH=$(abspath $(BIN)):$$PATH $(BIN)/maturin develop --release --quiet
-	touch $(NATIVE_STAMP)
+	mv $(NATIVE_STAMP).started $(NATIVE_STAMP)
 
 build: $(NATIVE_STAMP)
 
