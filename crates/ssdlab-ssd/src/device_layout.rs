@@ -28,8 +28,8 @@ pub struct Tier {
     /// Time to move one page over one of this tier's channels.
     pub page_transfer_ns: u64,
     pub energy: EnergyConfig,
-    pub io_voltage_v: f64,
-    pub pin_capacitance_pf: f64,
+    /// The I/O pins of this tier's channels (their energy: `io_pins.rs`).
+    pub io_pins: crate::io_pins::IoPins,
     pub bus_width_bits: u32,
     pub endurance_pe_cycles: u32,
     /// Written in whole blocks (block-modify-write on overwrite).
@@ -98,8 +98,7 @@ impl DeviceLayout {
                 cell_type: spec.nand.cell_type,
                 nand: NandTiming::new(&spec.nand),
                 energy: spec.energy.clone(),
-                io_voltage_v: spec.channel.io_voltage_v,
-                pin_capacitance_pf: spec.channel.pin_capacitance_pf,
+                io_pins: crate::io_pins::IoPins::of(&spec.channel),
                 bus_width_bits: spec.channel.bus_width_bits,
                 endurance_pe_cycles: spec.nand.endurance_pe_cycles,
                 block_unit: spec.write_unit == crate::config::WriteUnit::Block,
@@ -406,6 +405,11 @@ mod tests {
                 command_overhead_ns: 0,
                 io_voltage_v: 0.0,
                 pin_capacitance_pf: 0.0,
+                data_pins: None,
+                control_pins: 0,
+                pin_activity_factor: 1.0,
+                pin_toggling: crate::config::PinToggling::DataOnly,
+                link_ends: 1,
             },
             energy: EnergyConfig::default(),
             overprovisioning_fraction: None,

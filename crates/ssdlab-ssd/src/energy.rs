@@ -5,15 +5,12 @@
 //! Every operation of one kind costs the same energy, so the account is the operation counts times
 //! the per-operation energies, computed once at the end of a run rather than accumulated per
 //! operation on the hot path; busy and idle energies come from the dies' booked time. I/O energy
-//! charges one pin cycle (C·V²) per bit moved, i.e. a pin toggles at the transfer rate. Seed 001
-//! states no formula: its Table 1 gives the I/O pin capacitance (NAND 8 pF / SCM 5 pF without TSV,
-//! 0.3 pF with), the I/O voltages (1.8 V / 1.2 V) and an SCM I/O frequency of 1066 MHz, and its
-//! Fig. 3 plots power against the I/O toggle frequency; C·V² per pin cycle is the textbook dynamic
-//! power of a switched capacitance, our reading of those quantities. Left out: controller (non-ECC)
-//! energy and DRAM.
+//! is the pins' (`io_pins.rs`: C·V² per pin cycle, with the readings seed 001 leaves open as
+//! settings). Left out: controller (non-ECC) energy and DRAM.
 
 use crate::config::EnergyConfig;
 use crate::flash_op::FlashCounters;
+use crate::io_pins::IoPins;
 
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct EnergyAccount {
@@ -27,7 +24,7 @@ pub struct EnergyAccount {
     pub array_busy_uj: f64,
     /// Dies' idle time x supply voltage x idle current.
     pub idle_uj: f64,
-    /// Bits moved over the channels x pin capacitance x I/O voltage².
+    /// The channels' I/O pins: pin cycles x pin capacitance x I/O voltage² (`io_pins.rs`).
     pub io_uj: f64,
 }
 
@@ -38,8 +35,10 @@ pub struct ActivityTimes {
     pub die_busy_ns: u64,
     /// Dies x the run's simulated span, in ns.
     pub die_span_ns: u64,
-    pub io_voltage_v: f64,
-    pub pin_capacitance_pf: f64,
+    /// The tier's I/O pins, its channel count and the run's simulated span (continuous toggling).
+    pub io_pins: IoPins,
+    pub channels: u32,
+    pub span_ns: u64,
 }
 
 impl EnergyAccount {
@@ -70,12 +69,7 @@ impl EnergyAccount {
             erase_uj: model.erase_block_uj * counters.block_erases as f64,
             array_busy_uj: activity.die_busy_ns as f64 * model.supply_voltage_v * model.active_current_ma * 1e-6,
             idle_uj: idle_ns as f64 * model.supply_voltage_v * model.idle_current_ma * 1e-6,
-            io_uj: counters.transfer_bytes as f64
-                * 8.0
-                * activity.pin_capacitance_pf
-                * activity.io_voltage_v
-                * activity.io_voltage_v
-                * 1e-6,
+            io_uj: activity.io_pins.energy_uj(counters.transfer_bytes, activity.channels, activity.span_ns),
         }
     }
 
@@ -166,12 +160,9 @@ mod tests {
             ..EnergyConfig::default()
         };
         let counters = FlashCounters { transfer_bytes: 8192, ..FlashCounters::default() };
-        let activity = ActivityTimes {
-            die_busy_ns: 1_000_000,
-            die_span_ns: 4_000_000,
-            io_voltage_v: 1.8,
-            pin_capacitance_pf: 8.0,
-        };
+        let io_pins = IoPins { capacitance_pf: 8.0, voltage_v: 1.8, ..IoPins::default() };
+        let activity =
+            ActivityTimes { die_busy_ns: 1_000_000, die_span_ns: 4_000_000, io_pins, channels: 1, span_ns: 4_000_000 };
         let account = EnergyAccount::of(&model, &counters, 0, &activity);
         assert!((account.array_busy_uj - 82.5).abs() < 1e-9, "1 ms x 3.3 V x 25 mA = 82.5 uJ");
         assert!((account.idle_uj - 0.099).abs() < 1e-9, "3 ms x 3.3 V x 10 uA = 0.099 uJ");

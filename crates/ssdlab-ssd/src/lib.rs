@@ -29,6 +29,7 @@ pub mod flash_op;
 pub mod ftl;
 pub mod geometry;
 pub mod host;
+pub mod io_pins;
 pub mod media;
 pub mod metrics;
 pub mod middleware;

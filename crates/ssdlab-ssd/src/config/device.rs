@@ -279,13 +279,65 @@ pub struct ChannelConfig {
     /// I/O supply voltage of the bus (for I/O energy, C·V² per pin toggle); 0 leaves I/O energy out.
     #[serde(default)]
     pub io_voltage_v: f64,
-    /// Capacitance per data pin, in pF (seed 001: NAND 8 pF, 0.3 pF with TSV).
+    /// Capacitance per pin, in pF (seed 001: NAND 8 pF, 0.3 pF with TSV).
     #[serde(default)]
     pub pin_capacitance_pf: f64,
+    /// Data pins that cycle per transfer beat (I/O energy, `io_pins.rs`); absent: the bus width.
+    #[serde(default)]
+    pub data_pins: Option<u32>,
+    /// Control pins (strobes, latches) that cycle per transfer beat as well.
+    #[serde(default)]
+    pub control_pins: u32,
+    /// Share of beats on which a pin switches (1: every beat; random data: about 0.5).
+    #[serde(default = "default_activity")]
+    pub pin_activity_factor: f64,
+    /// Pins cycle only while data moves (`data_only`) or at the transfer rate all run long
+    /// (`continuous`).
+    #[serde(default)]
+    pub pin_toggling: PinToggling,
+    /// Link ends charged: 1 (the memory's pins) or 2 (the controller's pads too).
+    #[serde(default = "default_link_ends")]
+    pub link_ends: u32,
+}
+
+impl ChannelConfig {
+    /// The first invalid I/O pin setting and why (shared by NAND and SCM channels).
+    pub fn pin_problem(&self) -> Option<(&'static str, String)> {
+        if let Some(pins) = self.data_pins {
+            if !(1..=self.bus_width_bits).contains(&pins) {
+                return Some(("data_pins", format!("must be 1..={} (the bus width), got {pins}", self.bus_width_bits)));
+            }
+        }
+        if self.control_pins > 64 {
+            return Some(("control_pins", format!("must be at most 64, got {}", self.control_pins)));
+        }
+        if !(0.0..=1.0).contains(&self.pin_activity_factor) {
+            return Some(("pin_activity_factor", format!("must be in [0, 1], got {}", self.pin_activity_factor)));
+        }
+        if !(1..=2).contains(&self.link_ends) {
+            return Some(("link_ends", format!("must be 1 or 2, got {}", self.link_ends)));
+        }
+        None
+    }
+}
+
+/// When a channel's I/O pins cycle (seed 001 does not say; `io_pins.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum PinToggling {
+    #[default]
+    DataOnly,
+    Continuous,
 }
 
 fn default_bus_width() -> u32 {
     8
+}
+fn default_activity() -> f64 {
+    1.0
+}
+fn default_link_ends() -> u32 {
+    1
 }
 
 /// Energy per operation, in microjoules (seed 002 §5.5 gives the values of its preset).
@@ -530,6 +582,9 @@ fn validate_tier(tier: &TierSpec) -> Result<(), (String, String)> {
         if !(value >= 0.0 && value.is_finite()) {
             return fail(tier.field("channel", name), format!("must be a non-negative number, got {value}"));
         }
+    }
+    if let Some((name, message)) = channel.pin_problem() {
+        return fail(tier.field("channel", name), message);
     }
     let energy = &tier.energy;
     for (name, value) in [

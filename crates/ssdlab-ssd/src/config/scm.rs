@@ -142,6 +142,9 @@ pub(super) fn validate(scm: &ScmConfig) -> Result<(), (String, String)> {
             return fail(field, format!("{value} must be a finite, non-negative number"));
         }
     }
+    if let Some((name, message)) = channel.pin_problem() {
+        return fail(&format!("channel.{name}"), message);
+    }
     Ok(())
 }
 

@@ -231,8 +231,9 @@ impl Simulation {
             let activity = ActivityTimes {
                 die_busy_ns: busy_die_ns,
                 die_span_ns,
-                io_voltage_v: tier.io_voltage_v,
-                pin_capacitance_pf: tier.pin_capacitance_pf,
+                io_pins: tier.io_pins,
+                channels: g.channels,
+                span_ns,
             };
             let energy = EnergyAccount::of(
                 &specs[index].energy,

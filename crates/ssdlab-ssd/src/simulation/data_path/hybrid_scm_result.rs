@@ -1,6 +1,6 @@
 //! The hybrid SCM/NAND data path's part of a run's result (seed 001): placement counts, operations, utilisation, wear,
-//! and energy and power (core: banks' busy time x memory VDD x active current; I/O: C·V² per bit
-//! moved, one pin cycle per bit at the toggle rate).
+//! and energy and power (core: banks' busy time x memory VDD x active current; I/O: the channels'
+//! pins, `io_pins.rs`).
 
 use super::hybrid_scm::HybridScmPath;
 use crate::config::ScmConfig;
@@ -26,9 +26,11 @@ impl HybridScmPath {
         let core_energy_uj = bank_busy.0 as f64 * media.memory_voltage_v * media.active_current_ma * 1e-6;
         let idle_ns = (span_ns * banks as f64 - bank_busy.0 as f64).max(0.0);
         let idle_energy_uj = idle_ns * media.memory_voltage_v * media.idle_current_ma * 1e-6;
-        let io_voltage = media.channel.io_voltage_v;
-        let io_energy_uj =
-            operations.transfer_bytes as f64 * 8.0 * media.channel.pin_capacitance_pf * io_voltage * io_voltage * 1e-6;
+        let io_energy_uj = crate::io_pins::IoPins::of(&media.channel).energy_uj(
+            operations.transfer_bytes,
+            channels as u32,
+            span_ns as u64,
+        );
         let energy_total_uj = core_energy_uj + idle_energy_uj + io_energy_uj;
         let (max_writes, mean_writes) = scm.store.wear();
         let power = |uj: f64| if simulated > 0.0 { uj * 1e-6 / simulated } else { 0.0 };
