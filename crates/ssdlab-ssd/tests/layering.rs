@@ -15,7 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["error", "tier", "cpu_time"],
     // Plain data, validated once.
     &["config"],
-    &["geometry", "presets", "media", "retention"],
+    &["geometry", "presets", "media", "retention", "io_pins"],
     &["device_layout", "flash_op", "metrics"],
     // Parts that know the media but not each other.
     &["energy", "read_path", "scm", "device_events", "host"],
