@@ -11,7 +11,7 @@ import pytest
 
 from conftest import trace_or_skip
 from ssdlab.optimize import bisect
-from ssdlab.reproduce import scm_hybrid
+from ssdlab.reproduce import scm_hybrid, scm_pins
 from ssdlab.sweep import SweepError
 
 
@@ -34,6 +34,41 @@ def test_bit_cost_break_even_is_one_plus_a_quarter_of_the_mscm_cost_at_equal_cap
     for mscm_cost in (8.0, 12.0, 16.0):
         found = scm_hybrid.break_even_cost(1e9, 0.25e9, 1e9, mscm_cost)
         assert found is not None and math.isclose(found.estimate, 1 + 0.25 * mscm_cost, rel_tol=1e-4)
+
+
+def _pin_run(ssd: str, tsv: bool, power: float, io: float, core: float, index: int = 1) -> dict:
+    return {
+        "study": "pins",
+        "workload": "w",
+        "ssd": ssd,
+        "tsv": tsv,
+        "value": index,
+        "power_w": power,
+        "io_power_w": io,
+        "core_power_w": core,
+    }
+
+
+def test_pin_readings_solve_the_currents_by_hand():
+    # Hybrid: 0.2 W of which 0.1 W core (at 25 mA) and 0.05 W pins; TSV leaves 0.155 W (saves 0.045 W).
+    # All S-SCM: 0.1 W = 0.06 W pins + 0.04 W core, 0.004 W pins with TSV.
+    table = [
+        _pin_run("hybrid", False, 0.2, 0.05, 0.1),
+        _pin_run("hybrid", True, 0.155, 0.005, 0.1),
+        _pin_run("all_sscm", False, 0.1, 0.06, 0.04),
+        _pin_run("all_sscm", True, 0.044, 0.004, 0.04),
+    ]
+    (row,) = scm_pins.rows(table, "w")
+    assert row["reading"] == scm_pins.name_of(scm_pins.readings()[1])
+    assert row["saving_vs_pair"] == pytest.approx(0.045 / 0.084) and not row["gives_pair_saving"]
+    # 0.361 = 0.1 (the rest) + s x 0.1: s = 2.61, 65.25 mA.
+    assert row["hybrid_current_ma"] == pytest.approx(65.25)
+    # 0.26 x (0.06 + c) = 0.004 + c: c = 0.0116 / 0.74 W, at 0.04 W per 25 mA.
+    assert row["sscm_current_ma"] == pytest.approx(25 * (0.0116 / 0.74) / 0.04)
+    # Pins too small a share beside the current-independent rest (0.05 W): no S-SCM current reaches -74 %.
+    table[2], table[3] = _pin_run("all_sscm", False, 0.15, 0.01, 0.09), _pin_run("all_sscm", True, 0.1405, 0.0005, 0.09)
+    (row,) = scm_pins.rows(table, "w")
+    assert row["sscm_current_ma"] is None and scm_pins.best([row]) is None
 
 
 def test_reproduce_scm_hybrid_end_to_end(cli, tmp_path: Path):
@@ -78,6 +113,20 @@ def test_reproduce_scm_hybrid_end_to_end(cli, tmp_path: Path):
     tsv = pl.read_parquet(out / "tsv" / "table.parquet")
     current = tsv.filter(pl.col("note").is_not_null())["core_current_ma"][0]
     assert 0 < current < 25
+    # The I/O pin readings: every reading on both SSDs; TSV saves more under pins that toggle all run
+    # than under the same pins charged per byte; the chosen reading at its solved currents meets -74 %.
+    pins = pl.read_parquet(out / "pins" / "table.parquet")
+    assert pins.height == len(scm_pins.readings())
+    for reading in pins.filter(pl.col("toggling") == "continuous").iter_rows(named=True):
+        per_byte = pins.filter(
+            (pl.col("toggling") == "data_only")
+            & (pl.col("activity") == reading["activity"])
+            & (pl.col("control_pins") == reading["control_pins"])
+            & (pl.col("link_ends") == reading["link_ends"])
+        ).row(0, named=True)
+        assert reading["hybrid_saving_w"] > per_byte["hybrid_saving_w"]
+    check = pl.read_parquet(out / "pins_check" / "table.parquet").row(0, named=True)
+    assert check["all_cut"] == pytest.approx(-0.74, abs=0.005) and check["hybrid_w"] == pytest.approx(0.361, rel=0.01)
     cost = pl.read_parquet(out / "cost" / "table.parquet")
     seed_convention = cost.filter((pl.col("capacities").str.starts_with("equal")) & (pl.col("mscm_cost_ratio") == 12.0))
     assert abs(seed_convention["break_even_sscm_cost_ratio"][0] - 4.0) < 1e-3

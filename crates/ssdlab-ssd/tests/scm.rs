@@ -201,6 +201,19 @@ fn the_all_sscm_ssd_keeps_every_sector_in_scm() {
         &["placement.policy=\"scm_only\"", "device.scm.write_latency_ns_per_sector=2000"],
     ));
     assert!(slow.write.latency_us.mean > result.write.latency_us.mean * 2.0);
+    // With pins that toggle for the whole run, only the SCM's channel toggles: an SSD without NAND
+    // has no NAND channels (the hybrid with the same setting has both).
+    let continuous = [
+        "device.channel.pin_toggling=\"continuous\"",
+        "device.channel.io_voltage_v=1.8",
+        "device.channel.pin_capacitance_pf=8.0",
+        "device.scm.channel.pin_toggling=\"continuous\"",
+    ];
+    let only = run_ok(&tiny(&churn(4000, 1 << 20, 2), &[&["placement.policy=\"scm_only\""], &continuous[..]].concat()));
+    assert_eq!(only.energy_uj.io_uj, 0.0, "no NAND pins");
+    assert!(only.scm.as_ref().unwrap().io_power_w > 0.0);
+    let hybrid = run_ok(&tiny(&churn(4000, 1 << 20, 2), &continuous));
+    assert!(hybrid.energy_uj.io_uj > 0.0, "the hybrid's NAND pins toggle all run");
 }
 
 #[test]

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ssdlab.optimize import Crossing, bisect
-from ssdlab.reproduce import report
+from ssdlab.reproduce import report, scm_pins
 from ssdlab.reproduce.base import Claim, Headline, Option, Recipe, Workload
 from ssdlab.reproduce.report import fmt, markdown_table, provenance
 from ssdlab.sweep import Sweep, SweepError, run_sweep
@@ -45,7 +45,8 @@ PAGE_BYTES = 16384
 LATENCIES_US = (0.1, 0.2, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
 MSCM_FRACTIONS = (0.05, 0.1, 0.25, 0.5)
 MAIN_MSCM_FRACTION = 0.25
-TOGGLE_MTS = (133.0, 266.0, 400.0, 533.0, 800.0, 1066.0)
+# 2132: "1066MHz" read as a double-data-rate clock (2132 MT/s) rather than as 1066 MT/s.
+TOGGLE_MTS = (133.0, 266.0, 400.0, 533.0, 800.0, 1066.0, 2132.0)
 TSV_PIN_PF = 0.3
 MSCM_COST_RATIOS = (8.0, 12.0, 16.0)
 # The bisection's bracket: the seed's latency axis (0.1-10 us) and beyond, where the crossing may lie.
@@ -187,6 +188,14 @@ def points_of(plans: Sequence[Plan]) -> dict[str, list[str]]:
                     points[f"current|{w}|all_sscm|{current}|{tsv}"] = _all_sscm(
                         plan.overrides, f"device.scm.active_current_ma={current}", *_tsv(tsv)
                     )
+        points.update(
+            scm_pins.points(
+                w,
+                lambda *extra, o=plan.overrides: _hybrid(o, MAIN_MSCM_FRACTION, *extra),
+                lambda *extra, o=plan.overrides: _all_sscm(o, *extra),
+                _tsv,
+            )
+        )
         for us in LATENCIES_US:
             if us != 1.0:
                 points[f"latency|{w}|all_sscm|{us}|False"] = _all_sscm(plan.overrides, *_latency(us))
@@ -252,6 +261,11 @@ def row_of(row: Mapping[str, Any]) -> dict[str, Any]:
             "io_power_w": scm["io_power_w"]
             + sum(tier["energy_uj"]["io_uj"] for tier in result["tiers"].values()) * 1e-6 / max(result["simulated_seconds"], 1e-12),
             "scm_power_w": scm["power_w"],
+            # What the memories' active currents draw (busy time x VDD x current): the part of the
+            # power a core current scales (the pin study solves currents with it).
+            "core_power_w": (scm["core_energy_uj"] + sum(tier["energy_uj"]["array_busy_uj"] for tier in result["tiers"].values()))
+            * 1e-6
+            / max(result["simulated_seconds"], 1e-12),
             "nand_bytes": nand_bytes if ssd == "hybrid" else 0,
             "scm_bytes": scm["capacity_bytes"],
             "logical_bytes": result["device"]["logical_capacity_bytes"],
@@ -634,12 +648,14 @@ def _run(
                         "break_even_sscm_cost_ratio": found.estimate if found else None,
                     }
                 )
+    pin_rows, pin_checks, pin_outcomes = _pin_study(plans, table, out, scheduler, workers, progress)
+    outcomes += pin_outcomes
     main_rows = _main_rows(table, crossings, cost_rows)
     current_rows = _current_rows(table, tsv_currents)
     paths = figures(table, crossings, costs, out)
     text = _report(
         plans, report.combined(outcomes), scheduler, main_rows, cost_rows, table, paths, regime_rows, current_rows, definition_rows
-    )
+    ).replace(PIN_SECTION_MARK, "\n".join(scm_pins.report_lines(pin_rows, pin_checks)))
     summary = markdown_table(main_rows, _MAIN_COLUMNS)
     return report.finish(
         out,
@@ -650,6 +666,8 @@ def _run(
             "regime": regime_rows,
             "tsv": current_rows,
             "definitions": definition_rows,
+            "pins": pin_rows,
+            "pins_check": pin_checks,
         },
         main="",
         report_text=text,
@@ -658,6 +676,47 @@ def _run(
         outcomes=outcomes,
         headlines=headlines(main_rows, cost_rows),
     )
+
+
+PIN_SECTION_MARK = "<!-- pin readings -->"
+
+
+def _pin_study(
+    plans: Sequence[Plan],
+    table: list[dict[str, Any]],
+    out: Path,
+    scheduler: str | None,
+    workers: int | None,
+    progress: Callable[..., object] | None,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[Any]]:
+    """The I/O pin readings' rows (``scm_pins``), and per workload the reading nearest Table 2's pair
+    run again at its solved currents (its rows are added to ``table``)."""
+    pin_rows: list[dict[str, Any]] = []
+    cases: dict[str, list[str]] = {}
+    for plan in plans:
+        rows = scm_pins.rows(table, plan.workload.name)
+        pin_rows += rows
+        chosen = scm_pins.best(rows)
+        if chosen is not None:
+            cases.update(
+                scm_pins.check_points(
+                    chosen,
+                    lambda *extra, o=plan.overrides: _hybrid(o, MAIN_MSCM_FRACTION, *extra),
+                    lambda *extra, o=plan.overrides: _all_sscm(o, *extra),
+                    _tsv,
+                )
+            )
+    if not cases:
+        return pin_rows, [], []
+    outcome = run_sweep(_sweep(cases), out / "pins-check", scheduler=scheduler, workers=workers, progress=progress)
+    table += [row_of(row) for row in outcome.rows]
+    checks = []
+    for plan in plans:
+        chosen = scm_pins.best([row for row in pin_rows if row["workload"] == plan.workload.name])
+        found = scm_pins.checked(table, chosen) if chosen else None
+        if found:
+            checks.append(found)
+    return pin_rows, checks, [outcome]
 
 
 CLAIMS = (
@@ -891,6 +950,22 @@ def _main_rows(
     return rows
 
 
+def _clock_readings(table: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Table 2's "1066MHz" read as 1066 MT/s (the presets) and as a 1066 MHz double-data-rate clock."""
+    lines = []
+    for workload in dict.fromkeys(r["workload"] for r in table):
+        mts = _find(table, study="main", workload=workload, ssd="all_sscm", tsv=False)
+        ddr = _find(table, study="toggle", workload=workload, ssd="all_sscm", value=2132.0, tsv=False)
+        if mts and ddr and "write_mbps" in mts and "write_mbps" in ddr:
+            lines.append(
+                f'- "1066MHz" ({workload}): read as 1066 MT/s (the presets) the All S-SCM SSD writes '
+                f"{mts['write_mbps']:.1f} MB/s, read as a 1066 MHz double-data-rate clock (2132 MT/s) "
+                f"{ddr['write_mbps']:.1f} MB/s; the seed's 311 MB/s is {mts['write_mbps'] / 311 - 1:+.0%} and "
+                f"{ddr['write_mbps'] / 311 - 1:+.0%} from them."
+            )
+    return lines
+
+
 def _latency_consistency(table: Sequence[Mapping[str, Any]]) -> list[str]:
     """What the seed's own numbers imply about its latency axis, beside what the runs give."""
     lines = []
@@ -999,6 +1074,8 @@ def _report(
             ),
         ),
         "",
+        PIN_SECTION_MARK,
+        "",
         "## Break-even S-SCM cost",
         "",
         markdown_table(
@@ -1047,6 +1124,7 @@ def _report(
         "  the I/O is a smaller share here, so TSV cuts less. The seed does not give its core currents; the table",
         "  above gives the current below which its 74 % holds.",
         *_latency_consistency(table),
+        *_clock_readings(table),
         "",
         "## Figures",
         "",

@@ -225,14 +225,15 @@ impl Simulation {
                     0.0
                 }
             };
-            // The All S-SCM SSD has no NAND: its NAND tables hold nothing and draw no idle current.
+            // The All S-SCM SSD has no NAND: its NAND tables hold nothing and draw no idle current,
+            // and it has no NAND channels whose pins could toggle (`pin_toggling = "continuous"`).
             let scm_only = self.data_path.scm_only();
             let die_span_ns = if scm_only { busy_die_ns } else { span_ns * dies.len() as u64 };
             let activity = ActivityTimes {
                 die_busy_ns: busy_die_ns,
                 die_span_ns,
                 io_pins: tier.io_pins,
-                channels: g.channels,
+                channels: if scm_only { 0 } else { g.channels },
                 span_ns,
             };
             let energy = EnergyAccount::of(
