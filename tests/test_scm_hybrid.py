@@ -116,7 +116,11 @@ def test_reproduce_scm_hybrid_end_to_end(cli, tmp_path: Path):
     # The I/O pin readings: every reading on both SSDs; TSV saves more under pins that toggle all run
     # than under the same pins charged per byte; the chosen reading at its solved currents meets -74 %.
     pins = pl.read_parquet(out / "pins" / "table.parquet")
-    assert pins.height == len(scm_pins.readings())
+    assert pins.height == len(scm_pins.readings()) + 1, "the grid and the reading fitted to the pair's saving"
+    fitted = pins.filter(pl.col("index") < 0).row(0, named=True)
+    assert fitted["toggling"] == "continuous" and 0 < fitted["activity"] < 1
+    assert fitted["saving_vs_pair"] == pytest.approx(1.0, abs=0.01), "the saving is linear in the activity"
+    pins = pins.filter(pl.col("index") >= 0)
     for reading in pins.filter(pl.col("toggling") == "continuous").iter_rows(named=True):
         per_byte = pins.filter(
             (pl.col("toggling") == "data_only")
@@ -127,6 +131,7 @@ def test_reproduce_scm_hybrid_end_to_end(cli, tmp_path: Path):
         assert reading["hybrid_saving_w"] > per_byte["hybrid_saving_w"]
     check = pl.read_parquet(out / "pins_check" / "table.parquet").row(0, named=True)
     assert check["all_cut"] == pytest.approx(-0.74, abs=0.005) and check["hybrid_w"] == pytest.approx(0.361, rel=0.01)
+    assert check["hybrid_tsv_w"] == pytest.approx(0.277, rel=0.02)
     cost = pl.read_parquet(out / "cost" / "table.parquet")
     seed_convention = cost.filter((pl.col("capacities").str.starts_with("equal")) & (pl.col("mscm_cost_ratio") == 12.0))
     assert abs(seed_convention["break_even_sscm_cost_ratio"][0] - 4.0) < 1e-3

@@ -102,8 +102,9 @@ def points(
 
 
 def rows(table: Sequence[Mapping[str, Any]], workload: str) -> list[dict[str, Any]]:
-    """One row per reading: both SSDs' power without and with TSV, the hybrid's TSV saving against the
-    pair's, and the currents that meet 0.361 W and -74 % under the reading (solved, see the module)."""
+    """One row per reading of the grid: both SSDs' power without and with TSV, the hybrid's TSV saving
+    against the pair's, and the currents that meet 0.361 W and -74 % under the reading (solved, see
+    the module)."""
     found = []
     for index, reading in enumerate(readings()):
         run = {
@@ -117,41 +118,73 @@ def rows(table: Sequence[Mapping[str, Any]], workload: str) -> list[dict[str, An
                 or (reading == PRESET_READING and r["study"] == "main")
             )
         }
-        if len(run) != 4:
-            continue
-        hybrid, hybrid_tsv = run[("hybrid", False)], run[("hybrid", True)]
-        everything, everything_tsv = run[("all_sscm", False)], run[("all_sscm", True)]
-        saving = hybrid["power_w"] - hybrid_tsv["power_w"]
-        # The hybrid: every memory's current scaled by s so that its power without TSV is 0.361 W.
-        core = hybrid["core_power_w"]
-        scale = (PAIR_WITHOUT_W - (hybrid["power_w"] - core)) / core if core > 0 else None
-        # The All S-SCM SSD: the S-SCM current at which TSV cuts 74 % (None: the I/O is too small a
-        # share even with no core current).
-        sscm_core = everything["core_power_w"]
-        rest = everything["power_w"] - everything["io_power_w"] - sscm_core
-        keep = 1.0 + ALL_SSCM_CUT
-        numerator = keep * everything["io_power_w"] - everything_tsv["io_power_w"] - (1.0 - keep) * rest
-        sscm_ma = PRESET_CURRENT_MA * numerator / ((1.0 - keep) * sscm_core) if sscm_core > 0 and numerator >= 0 else None
-        found.append(
-            {
-                "workload": workload,
-                "reading": name_of(reading),
-                "index": index,
-                **reading,
-                "hybrid_w": hybrid["power_w"],
-                "hybrid_tsv_w": hybrid_tsv["power_w"],
-                "hybrid_io_share": hybrid["io_power_w"] / hybrid["power_w"] if hybrid["power_w"] else None,
-                "hybrid_saving_w": saving,
-                "saving_vs_pair": saving / PAIR_SAVING_W,
-                "gives_pair_saving": abs(saving / PAIR_SAVING_W - 1.0) <= SAVING_TOLERANCE,
-                "all_w": everything["power_w"],
-                "all_tsv_w": everything_tsv["power_w"],
-                "all_cut": everything_tsv["power_w"] / everything["power_w"] - 1.0 if everything["power_w"] else None,
-                "hybrid_current_ma": PRESET_CURRENT_MA * scale if scale is not None and scale >= 0 else None,
-                "sscm_current_ma": sscm_ma,
-            }
-        )
+        if len(run) == 4:
+            found.append(_row(workload, reading, index, run))
     return found
+
+
+def _row(workload: str, reading: Mapping[str, Any], index: int, run: Mapping[tuple[str, bool], Mapping[str, Any]]) -> dict[str, Any]:
+    hybrid, hybrid_tsv = run[("hybrid", False)], run[("hybrid", True)]
+    everything, everything_tsv = run[("all_sscm", False)], run[("all_sscm", True)]
+    saving = hybrid["power_w"] - hybrid_tsv["power_w"]
+    # The hybrid: every memory's current scaled by s so that its power without TSV is 0.361 W.
+    core = hybrid["core_power_w"]
+    scale = (PAIR_WITHOUT_W - (hybrid["power_w"] - core)) / core if core > 0 else None
+    # The All S-SCM SSD: the S-SCM current at which TSV cuts 74 % (None: the I/O is too small a share
+    # even with no core current).
+    sscm_core = everything["core_power_w"]
+    rest = everything["power_w"] - everything["io_power_w"] - sscm_core
+    keep = 1.0 + ALL_SSCM_CUT
+    numerator = keep * everything["io_power_w"] - everything_tsv["io_power_w"] - (1.0 - keep) * rest
+    sscm_ma = PRESET_CURRENT_MA * numerator / ((1.0 - keep) * sscm_core) if sscm_core > 0 and numerator >= 0 else None
+    return {
+        "workload": workload,
+        "reading": name_of(reading),
+        "index": index,
+        **reading,
+        "hybrid_w": hybrid["power_w"],
+        "hybrid_tsv_w": hybrid_tsv["power_w"],
+        "hybrid_io_share": hybrid["io_power_w"] / hybrid["power_w"] if hybrid["power_w"] else None,
+        "hybrid_saving_w": saving,
+        "saving_vs_pair": saving / PAIR_SAVING_W,
+        "gives_pair_saving": abs(saving / PAIR_SAVING_W - 1.0) <= SAVING_TOLERANCE,
+        "all_w": everything["power_w"],
+        "all_tsv_w": everything_tsv["power_w"],
+        "all_cut": everything_tsv["power_w"] / everything["power_w"] - 1.0 if everything["power_w"] else None,
+        "hybrid_current_ma": PRESET_CURRENT_MA * scale if scale is not None and scale >= 0 else None,
+        "sscm_current_ma": sscm_ma,
+    }
+
+
+def pair_reading(pin_rows: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """Pins toggling all run on the 8 memory pins at the activity that saves the pair's 0.084 W on the
+    hybrid: the saving is linear in pins x activity x ends under continuous toggling (span-based, the
+    same for any workload), so one continuous row of the grid gives it."""
+    row = next((r for r in pin_rows if r["toggling"] == "continuous" and r["saving_vs_pair"] > 0), None)
+    if row is None:
+        return None
+    units = (8 + row["control_pins"]) * row["activity"] * row["link_ends"]
+    return {"toggling": "continuous", "activity": round(units / row["saving_vs_pair"] / 8, 4), "control_pins": 0, "link_ends": 1}
+
+
+def fitted_points(
+    workload: str,
+    reading: Mapping[str, Any],
+    hybrid: Callable[..., list[str]],
+    all_sscm: Callable[..., list[str]],
+    tsv: Callable[[bool], list[str]],
+) -> dict[str, list[str]]:
+    """The pair's reading at the presets' currents (labels ``pins_fit|workload|ssd|0|tsv``)."""
+    return {
+        f"pins_fit|{workload}|{ssd}|0|{on}": build(*overrides_of(reading), *tsv(on))
+        for ssd, build in (("hybrid", hybrid), ("all_sscm", all_sscm))
+        for on in (False, True)
+    }
+
+
+def fitted_row(table: Sequence[Mapping[str, Any]], workload: str, reading: Mapping[str, Any]) -> dict[str, Any] | None:
+    run = {(r["ssd"], r["tsv"]): r for r in table if r["study"] == "pins_fit" and r["workload"] == workload and "power_w" in r}
+    return _row(workload, reading, -1, run) if len(run) == 4 else None
 
 
 def best(pin_rows: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
@@ -167,12 +200,12 @@ def check_points(
     tsv: Callable[[bool], list[str]],
 ) -> dict[str, list[str]]:
     """Runs of the chosen reading at its solved currents (labels ``pins_check|workload|ssd|index|tsv``)."""
-    reading = readings()[row["index"]]
+    reading = {key: row[key] for key in PRESET_READING}
     cases: dict[str, list[str]] = {}
     for on in (False, True):
         hybrid_currents = currents_overrides(row["hybrid_current_ma"], row["hybrid_current_ma"])
-        cases[f"pins_check|{row['workload']}|hybrid|{row['index']}|{on}"] = hybrid(*overrides_of(reading), *hybrid_currents, *tsv(on))
-        cases[f"pins_check|{row['workload']}|all_sscm|{row['index']}|{on}"] = all_sscm(
+        cases[f"pins_check|{row['workload']}|hybrid|0|{on}"] = hybrid(*overrides_of(reading), *hybrid_currents, *tsv(on))
+        cases[f"pins_check|{row['workload']}|all_sscm|0|{on}"] = all_sscm(
             *overrides_of(reading), *currents_overrides(None, row["sscm_current_ma"]), *tsv(on)
         )
     return cases
@@ -183,7 +216,7 @@ def checked(table: Sequence[Mapping[str, Any]], row: Mapping[str, Any]) -> dict[
     run = {
         (r["ssd"], r["tsv"]): r["power_w"]
         for r in table
-        if r["study"] == "pins_check" and r["workload"] == row["workload"] and r["value"] == row["index"] and "power_w" in r
+        if r["study"] == "pins_check" and r["workload"] == row["workload"] and "power_w" in r
     }
     if len(run) != 4:
         return None
@@ -243,15 +276,31 @@ def report_lines(pin_rows: Sequence[Mapping[str, Any]], checks: Sequence[Mapping
         "",
     ]
     for workload in dict.fromkeys(row["workload"] for row in pin_rows):
-        mine = [row for row in pin_rows if row["workload"] == workload]
+        mine = [row for row in pin_rows if row["workload"] == workload and row["index"] >= 0]
+        fitted = next((row for row in pin_rows if row["workload"] == workload and row["index"] < 0), None)
         giving = [row["reading"] for row in mine if row["gives_pair_saving"]]
         reaching = [row["reading"] for row in mine if row["sscm_current_ma"] is not None]
         both = [row["reading"] for row in mine if row["gives_pair_saving"] and row["sscm_current_ma"] is not None]
         lines.append(
-            f"- **{workload}**: {len(giving)} of {len(mine)} readings save the pair's 0.084 W within "
+            f"- **{workload}**: {len(giving)} of {len(mine)} readings of the grid save the pair's 0.084 W within "
             f"{SAVING_TOLERANCE:.0%} ({'; '.join(giving) or 'none'}); -74 % is reachable with some S-SCM current under "
             f"{len(reaching)}; both under {len(both)}: {'; '.join(both) or 'none'}."
         )
+        at_presets = [row for row in mine if row["all_cut"] is not None and abs(row["all_cut"] - ALL_SSCM_CUT) <= 0.01]
+        if at_presets:
+            lines.append(
+                "  -74 % within 1 point at the presets' 25 mA: "
+                + "; ".join(f"{row['reading']} (its hybrid: {row['hybrid_w']:.3f} / {row['hybrid_tsv_w']:.3f} W)" for row in at_presets)
+                + "."
+            )
+        if fitted:
+            lines.append(
+                f"  Under continuous toggling the saving is linear in pins x activity x ends and the same for any workload, so "
+                f"one activity on the 8 memory pins saves exactly 0.084 W: {fitted['activity']:.3f} (the table's last row for "
+                f"this workload; run, it saves x{fitted['saving_vs_pair']:.3f} of it). Under it every hybrid memory needs "
+                f"{fmt(fitted['hybrid_current_ma'], 'ratio')} mA for 0.361 W and the S-SCM {fmt(fitted['sscm_current_ma'], 'ratio')} mA "
+                "for -74 %."
+            )
     for check in checks:
         lines.append(
             f"- Check, {check['workload']}, {check['reading']}: every hybrid memory at {fmt(check['hybrid_current_ma'], 'ratio')} mA "
@@ -259,17 +308,19 @@ def report_lines(pin_rows: Sequence[Mapping[str, Any]], checks: Sequence[Mapping
             f"{fmt(check['sscm_current_ma'], 'ratio')} mA gives the All S-SCM SSD {check['all_w']:.3f} / {check['all_tsv_w']:.3f} W, "
             f"{fmt(check['all_cut'], 'pct')} (seed: -74 %)."
         )
-    by_toggling = {toggling: [row["saving_vs_pair"] for row in pin_rows if row["toggling"] == toggling] for toggling in TOGGLINGS}
+    grid = [row for row in pin_rows if row["index"] >= 0]
+    by_toggling = {toggling: [row["saving_vs_pair"] for row in grid if row["toggling"] == toggling] for toggling in TOGGLINGS}
     spans = "; ".join(
         f"{toggling.replace('_', ' ')}: x{min(values):.2f} to x{max(values):.2f}" for toggling, values in by_toggling.items() if values
     )
     lines += [
         "",
-        f"The hybrid's TSV saving against the pair's 0.084 W, over the readings run: {spans}. Data-only readings",
-        "charge the pins per byte moved (the hybrid moves tens of MB/s); continuous ones charge every beat of",
-        "the run, data or not, as Fig. 3 (power against the I/O toggle frequency) can be read. The presets",
-        "keep data-only with 8 pins (the headline table above). The solved currents fit two numbers to two",
-        "targets; only the hybrid's saving tests a reading.",
+        f"The hybrid's TSV saving against the pair's 0.084 W over the grid: {spans}. Data-only readings charge",
+        "the pins per byte moved (the hybrid moves tens of MB/s); continuous ones charge every beat of the run,",
+        "data or not, as Fig. 3 (power against the I/O toggle frequency) can be read. The check fits three",
+        "numbers (activity and two currents) to three targets (the 0.084 W saving, 0.361 W, -74 %): it shows",
+        "that one pin model meets all of Table 2's power numbers and what it needs, not that the seed used it.",
+        "The presets keep data-only with 8 pins (the headline table above).",
         "",
     ]
     return lines

@@ -39,7 +39,7 @@ pub struct ScmConfig {
     #[serde(default)]
     pub idle_current_ma: f64,
     /// The SCM's own channels (banks are spread over them): rate, width, command cycles, I/O
-    /// voltage and pin capacitance (I/O power C·V²·f).
+    /// voltage, pin capacitance and the pin readings (I/O energy: `io_pins.rs`).
     pub channels: u32,
     pub channel: ChannelConfig,
 }

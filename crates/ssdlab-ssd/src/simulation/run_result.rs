@@ -378,8 +378,8 @@ pub struct ScmSummary {
     pub mean_writes_per_sector: f64,
     pub endurance_writes: f64,
     pub wear_leveling_moves: u64,
-    /// Banks' busy time x memory VDD x active current; idle time x idle current; bits moved x pin
-    /// capacitance x I/O VDD² (one pin cycle per bit: P = C·V²·f).
+    /// Banks' busy time x memory VDD x active current; idle time x idle current; pin cycles x pin
+    /// capacitance x I/O VDD² (`io_pins.rs`: how many cycles depends on the pin readings).
     pub core_energy_uj: f64,
     pub idle_energy_uj: f64,
     pub io_energy_uj: f64,
