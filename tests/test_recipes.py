@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from ssdlab.reproduce import report
 from ssdlab.reproduce.base import (
+    ARITHMETIC,
     DIRECTION_ONLY,
     NOT_REPRODUCED,
     REGIME_SHOWN,
@@ -66,6 +67,9 @@ def test_the_verdict_rule_on_hand_made_cases():
     assert verdict("< 0.01", 0.2, side="< 0.01") == NOT_REPRODUCED
     # Qualitative claims the recipe declares as regimes.
     assert verdict("insensitive", None, regime=True) == REGIME_SHOWN
+    # Arithmetic on the seed's own formula is never counted as reproduced, however close.
+    assert verdict(4.0, 4.0, arithmetic=True) == ARITHMETIC
+    assert Claim("cost", "break-even", 4.0, "x", arithmetic=True).measure(4.0).verdict == ARITHMETIC
     with pytest.raises(ValueError):
         verdict("worse", 0.1)
 

@@ -21,7 +21,10 @@ The verdict rule (``verdict``), one for every recipe:
 - **direction only**: the paper gives a number, ours is not within 30 % but is on the paper's side
   (the claim's ``side``, e.g. a gain ``> 0``, a ratio ``> 1``, a cut ``< 0``);
 - **not reproduced**: anything else, including no result (a failed or missing run) and numeric claims
-  without a side (a throughput, a latency) outside 30 %.
+  without a side (a throughput, a latency) outside 30 %;
+- **arithmetic**: the figure follows from the seed's own formula or constants, with no simulation in
+  it (seed 001's cost break-even 1 + 0.25 x 12 = 4): shown beside the paper's, never counted as
+  reproduced.
 """
 
 from __future__ import annotations
@@ -38,7 +41,8 @@ REPRODUCED = "reproduced"
 DIRECTION_ONLY = "direction only"
 NOT_REPRODUCED = "not reproduced"
 REGIME_SHOWN = "regime shown"
-VERDICTS = (REPRODUCED, DIRECTION_ONLY, NOT_REPRODUCED, REGIME_SHOWN)
+ARITHMETIC = "arithmetic"
+VERDICTS = (REPRODUCED, DIRECTION_ONLY, NOT_REPRODUCED, REGIME_SHOWN, ARITHMETIC)
 TOLERANCE = 0.30
 
 _COMPARISONS: dict[str, Callable[[float, float], bool]] = {
@@ -58,10 +62,14 @@ def side_holds(value: float, side: str) -> bool:
     raise ValueError(f"side {side!r}: expected a comparison such as '> 0' or '< 1'")
 
 
-def verdict(paper: float | str | None, ours: float | None, *, side: str | None = None, regime: bool = False) -> str:
-    """The one verdict rule (see the module docstring): regime shown, reproduced (within 30 % of the
-    paper's number and on its side, or the paper's bound holds), direction only (on the paper's side),
-    not reproduced."""
+def verdict(
+    paper: float | str | None, ours: float | None, *, side: str | None = None, regime: bool = False, arithmetic: bool = False
+) -> str:
+    """The one verdict rule (see the module docstring): arithmetic, regime shown, reproduced (within
+    30 % of the paper's number and on its side, or the paper's bound holds), direction only (on the
+    paper's side), not reproduced."""
+    if arithmetic:
+        return ARITHMETIC
     if regime:
         return REGIME_SHOWN
     if ours is None or (isinstance(ours, float) and math.isnan(ours)):
@@ -78,8 +86,10 @@ def verdict(paper: float | str | None, ours: float | None, *, side: str | None =
     return REPRODUCED if side_holds(ours, side) else NOT_REPRODUCED
 
 
-def rule_text(paper: float | str | None, side: str | None, regime: bool) -> str:
+def rule_text(paper: float | str | None, side: str | None, regime: bool, arithmetic: bool = False) -> str:
     """How ``verdict`` judged a claim, in words (the ``rule`` field of headlines.json)."""
+    if arithmetic:
+        return "arithmetic on the seed's own formula: not a reproduction"
     if regime:
         return "qualitative: the recipe shows the regime where it holds"
     if isinstance(paper, (int, float)) and not isinstance(paper, bool):
@@ -138,6 +148,8 @@ class Claim:
     kind: str = "num"
     side: str | None = None
     regime: bool = False
+    # The figure is arithmetic on the seed's own formula (no simulation): verdict "arithmetic".
+    arithmetic: bool = False
 
     def measure(self, ours: float | None, *, where: str = "", note: str = "", ours_text: str | None = None) -> Headline:
         """This claim's headline for ``ours`` (``where``: the workload or regime it was measured on)."""
@@ -149,8 +161,8 @@ class Claim:
             paper=self.paper,
             ours=value,
             unit=self.unit,
-            verdict=verdict(self.paper, value, side=self.side, regime=self.regime),
-            rule=rule_text(self.paper, self.side, self.regime),
+            verdict=verdict(self.paper, value, side=self.side, regime=self.regime, arithmetic=self.arithmetic),
+            rule=rule_text(self.paper, self.side, self.regime, self.arithmetic),
             note=note,
             paper_text=_display(self.paper, self.kind),
             ours_text=ours_text if ours_text is not None else _display(value, self.kind),

@@ -130,7 +130,8 @@ VERDICT_RULE = (
     "Verdicts, one rule for every recipe (`ssdlab.reproduce.base.verdict`): **reproduced** when ours is within 30 % of the "
     "paper's number (relative) and on its side, or satisfies the bound the paper states; **direction only** when it is not within 30 % but on "
     "the paper's side (a gain > 0, a ratio > 1, a cut < 0, as the claim says); **not reproduced** otherwise (or no result); "
-    "**regime shown** for a qualitative claim where the recipe shows the regime in which it holds. The same list is in "
+    "**regime shown** for a qualitative claim where the recipe shows the regime in which it holds; **arithmetic** for a figure "
+    "that follows from the seed's own formula with no simulation in it (never counted as reproduced). The same list is in "
     "`headlines.json`."
 )
 

@@ -747,7 +747,14 @@ CLAIMS = (
         side="< 0",
     ),
     Claim("break_even_latency", "Fig. 2: break-even S-SCM latency", SEED["break_even_latency_us"], "us", "ratio"),
-    Claim("break_even_cost", "Fig. 4: break-even S-SCM cost, M-SCM at 12x NAND", SEED["break_even_cost_ratio"], "x NAND", "ratio"),
+    Claim(
+        "break_even_cost",
+        "Fig. 4: break-even S-SCM cost, M-SCM at 12x NAND",
+        SEED["break_even_cost_ratio"],
+        "x NAND",
+        "ratio",
+        arithmetic=True,
+    ),
 )
 
 
