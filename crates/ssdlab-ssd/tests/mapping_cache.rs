@@ -128,6 +128,27 @@ fn a_miss_that_evicts_a_dirty_entry_writes_its_translation_page_back() {
 }
 
 #[test]
+fn a_miss_while_its_translation_page_is_being_read_waits_for_that_read() {
+    // Page 1 read at 0: a miss; translation read 0..60.48 us, data read 60.48..120.96. Page 2 (same
+    // translation page) read at 10 us: a miss that shares the running translation read; its data
+    // read senses behind page 1's (100.48..140.48) and transfers (..160.96): 150.96 us. Page 1 read
+    // again at 20 us: its entry is still loading, so it waits too: sense 140.48..180.48, transfer
+    // ..200.96: 180.96 us.
+    let workload =
+        trace_workload("shared.csv", "time_us,op,offset,size\n0,R,4096,4096\n10,R,8192,4096\n20,R,4096,4096\n");
+    let result = run_ok(&tiny(&workload, &[]));
+    let first = 2.0 * (SENSE_US + TRANSFER_US);
+    assert!(close(result.read.latency_us.mean, (first + 150.96 + 180.96) / 3.0), "{:?}", result.read.latency_us);
+    let cmt = result.mapping_cache.as_ref().unwrap();
+    assert_eq!((cmt.translation_page_reads, cmt.misses_sharing_a_read, cmt.read_misses, cmt.hits), (1, 2, 3, 0));
+    assert_eq!(result.flash.page_reads, 4);
+    // Read again at 1 ms, when the translation read has long ended: a hit.
+    let later = trace_workload("shared-later.csv", "time_us,op,offset,size\n0,R,4096,4096\n1000,R,4096,4096\n");
+    let cmt = run_ok(&tiny(&later, &[])).mapping_cache.unwrap();
+    assert_eq!((cmt.hits, cmt.read_misses, cmt.misses_sharing_a_read), (1, 1, 0));
+}
+
+#[test]
 fn translation_pages_are_collected_by_gc() {
     // One entry, random 4 KiB writes over the host's 768 pages (12 translation pages): nearly every
     // write evicts a dirty entry and writes a translation page back. Over 3,000 writes that is more

@@ -34,6 +34,9 @@ pub(super) struct Gate {
     /// Every target has been added.
     pub closed: bool,
     pub targets: Vec<GateTarget>,
+    /// Counts the gate record's releases, so that a holder of an id can tell whether the gate it
+    /// opened is still pending (`gate_pending`) after the id may have been reused.
+    pub generation: u32,
 }
 
 impl FlashScheduler {
@@ -46,6 +49,17 @@ impl FlashScheduler {
         gate.closed = false;
         gate.targets.clear();
         id
+    }
+
+    /// The generation of gate `gate` now (see [`FlashScheduler::gate_pending`]).
+    pub fn gate_generation(&self, gate: u32) -> u32 {
+        self.gates.get(gate).generation
+    }
+
+    /// Whether gate `gate`, opened at `generation`, has not ended yet (its reads still run): work
+    /// may still be added to it.
+    pub fn gate_pending(&self, gate: u32, generation: u32) -> bool {
+        self.gates.get(gate).generation == generation
     }
 
     /// A read of `ppn` following `plan` that starts when gate `gate` ends; `waiter` waits for it
@@ -110,6 +124,7 @@ impl FlashScheduler {
         let record = self.gates.get_mut(gate);
         record.targets = targets;
         record.targets.clear();
+        record.generation = record.generation.wrapping_add(1);
         self.gates.release(gate);
     }
 }

@@ -341,6 +341,9 @@ pub struct MappingCacheSummary {
     pub hit_ratio: f64,
     /// Translation pages read for misses (once per translation page and request).
     pub translation_page_reads: u64,
+    /// Misses (and uses of an entry still loading) that waited for a translation read already
+    /// running instead of reading the page again.
+    pub misses_sharing_a_read: u64,
     /// Translation pages read to merge a write-back with the entries not cached.
     pub translation_page_reads_for_write_back: u64,
     /// Translation pages programmed (write-backs of dirty entries at eviction).

@@ -84,12 +84,18 @@ struct Entry {
     prev: u32,
     next: u32,
     dirty: bool,
+    /// The serial of the translation read that loads the entry (0: none): until it ends, a use of
+    /// the entry waits for it.
+    loading: u32,
 }
 
 /// What the cache did.
 #[derive(Debug, Clone, Copy, Default)]
 struct Counts {
     hits: u64,
+    /// Misses (and uses of an entry still loading) that waited for a translation read already
+    /// running.
+    shared_reads: u64,
     read_misses: u64,
     write_misses: u64,
     translation_reads: u64,
@@ -118,9 +124,12 @@ pub(in crate::simulation) struct MappingCachePath {
     /// Per translation page: host pages whose entries turned dirty since its last write-back
     /// (entries evicted or cleaned since are skipped when it is written back).
     dirty_by_translation_page: HashMap<u32, Vec<u32>, BuildHasherDefault<PageHasher>>,
-    /// Scratch of one request: per page, the translation page of a miss; the gates opened.
+    /// Translation reads running, by translation page: (gate, its generation, serial).
+    in_flight: HashMap<u32, (u32, u32, u32), BuildHasherDefault<PageHasher>>,
+    next_serial: u32,
+    /// Scratch of one request: per page, the gate its data waits for; the gates it opened.
     misses: Vec<Option<u32>>,
-    gates: Vec<(u32, u32)>,
+    gates: Vec<u32>,
     /// No stage above drains the scheduler's background completions (the data cache does).
     drain_background: bool,
     /// For write-backs during reads (which have no device events at hand).
@@ -148,6 +157,8 @@ impl MappingCachePath {
             tail: NONE,
             dirty_entries: 0,
             dirty_by_translation_page: HashMap::default(),
+            in_flight: HashMap::default(),
+            next_serial: 1,
             misses: Vec::new(),
             gates: Vec::new(),
             drain_background,
@@ -201,8 +212,10 @@ impl MappingCachePath {
     }
 
     /// Looks host page `page`'s entry up at `now` (a use: it becomes the most recently used; with
-    /// `write`, dirty). Returns the translation page to read on a miss. A miss in a full cache
-    /// evicts the least recently used entry first (written back when dirty).
+    /// `write`, dirty). Returns the gate the page's data must wait for: on a miss, the read of its
+    /// translation page (started, or already running); on a hit of an entry still loading, that
+    /// read. A miss in a full cache evicts the least recently used entry first (written back when
+    /// dirty).
     fn look_up(
         &mut self,
         page: u32,
@@ -211,25 +224,35 @@ impl MappingCachePath {
         scheduler: &mut FlashScheduler,
         events: Option<&mut DeviceEvents>,
     ) -> Result<Option<u32>, SimulationError> {
-        let (slot, missed) = match self.index.get(&page) {
+        let (slot, wait) = match self.index.get(&page) {
             Some(&slot) => {
-                self.counts.hits += 1;
                 if self.tail != slot {
                     self.unlink(slot);
                     self.push_recent(slot);
                 }
-                (slot, None)
+                let loading = self.slots[slot as usize].loading;
+                let running = (loading != 0).then(|| self.running_read(self.translation_page_of(page), scheduler));
+                match running.flatten() {
+                    Some((gate, serial)) if serial == loading => {
+                        // Its translation read is still running: wait for it (MQSim's waiting slot).
+                        self.count_miss(write);
+                        self.counts.shared_reads += 1;
+                        (slot, Some(gate))
+                    }
+                    _ => {
+                        self.slots[slot as usize].loading = 0;
+                        self.counts.hits += 1;
+                        (slot, None)
+                    }
+                }
             }
             None => {
-                if write {
-                    self.counts.write_misses += 1;
-                } else {
-                    self.counts.read_misses += 1;
-                }
+                self.count_miss(write);
                 if self.index.len() as u64 >= self.sizes.entries {
                     self.evict_one(now, scheduler, events)?;
                 }
-                let entry = Entry { page, prev: NONE, next: NONE, dirty: false };
+                let (gate, serial) = self.gate_for(self.translation_page_of(page), now, scheduler);
+                let entry = Entry { page, prev: NONE, next: NONE, dirty: false, loading: serial };
                 let slot = match self.free.pop() {
                     Some(slot) => {
                         self.slots[slot as usize] = entry;
@@ -242,7 +265,7 @@ impl MappingCachePath {
                 };
                 self.index.insert(page, slot);
                 self.push_recent(slot);
-                (slot, Some(self.translation_page_of(page)))
+                (slot, gate)
             }
         };
         if write && !self.slots[slot as usize].dirty {
@@ -251,7 +274,27 @@ impl MappingCachePath {
             let translation_page = self.translation_page_of(page);
             self.dirty_by_translation_page.entry(translation_page).or_default().push(page);
         }
-        Ok(missed)
+        Ok(wait)
+    }
+
+    #[inline]
+    fn count_miss(&mut self, write: bool) {
+        if write {
+            self.counts.write_misses += 1;
+        } else {
+            self.counts.read_misses += 1;
+        }
+    }
+
+    /// The read of translation page `translation_page` still running, if any: (gate, serial).
+    fn running_read(&mut self, translation_page: u32, scheduler: &FlashScheduler) -> Option<(u32, u32)> {
+        let &(gate, generation, serial) = self.in_flight.get(&translation_page)?;
+        if scheduler.gate_pending(gate, generation) {
+            Some((gate, serial))
+        } else {
+            self.in_flight.remove(&translation_page);
+            None
+        }
     }
 
     /// Evicts the least recently used entry; a dirty one's translation page is written back.
@@ -306,29 +349,34 @@ impl MappingCachePath {
         Ok(())
     }
 
-    /// The gate that waits for translation page `translation_page`'s read in this request (opened,
-    /// and the read started, on first need).
-    fn gate_for(&mut self, translation_page: u32, now: SimTime, scheduler: &mut FlashScheduler) -> u32 {
-        if let Some(&(_, gate)) = self.gates.iter().find(|&&(page, _)| page == translation_page) {
-            return gate;
+    /// The gate of a read of translation page `translation_page`: one already running, or a new
+    /// one (started now); None when the page was never written (nothing to read: the entry is
+    /// made as new). Returns it with the read's serial (0: none).
+    fn gate_for(&mut self, translation_page: u32, now: SimTime, scheduler: &mut FlashScheduler) -> (Option<u32>, u32) {
+        if let Some((gate, serial)) = self.running_read(translation_page, scheduler) {
+            self.counts.shared_reads += 1;
+            return (Some(gate), serial);
         }
-        let gate = scheduler.open_gate(now);
         let lpn = Lpn(self.first_translation_page + translation_page);
-        if let Some(ppn) = self.nand.ftl.lookup(lpn) {
-            if let Some(oracle) = self.nand.oracle.as_mut() {
-                oracle.check(lpn.0, Some(self.nand.ftl.tag(ppn)), "translation page read");
-            }
-            self.nand.read_page(scheduler, ppn, now, Waiter::Gate(gate));
-            self.counts.translation_reads += 1;
-            self.counts.translation_die_ns += self.die_ns(ppn, false);
+        let Some(ppn) = self.nand.ftl.lookup(lpn) else { return (None, 0) };
+        let gate = scheduler.open_gate(now);
+        if let Some(oracle) = self.nand.oracle.as_mut() {
+            oracle.check(lpn.0, Some(self.nand.ftl.tag(ppn)), "translation page read");
         }
-        self.gates.push((translation_page, gate));
-        gate
+        self.nand.read_page(scheduler, ppn, now, Waiter::Gate(gate));
+        self.counts.translation_reads += 1;
+        self.counts.translation_die_ns += self.die_ns(ppn, false);
+        let serial = self.next_serial;
+        self.next_serial = self.next_serial.checked_add(1).unwrap_or(1);
+        self.in_flight.insert(translation_page, (gate, scheduler.gate_generation(gate), serial));
+        self.gates.push(gate);
+        (Some(gate), serial)
     }
 
-    /// Closes this request's gates (each ends when its translation read does).
+    /// Closes the gates this request opened (each ends when its translation read does; later
+    /// requests may still add work to it until then).
     fn close_gates(&mut self, scheduler: &mut FlashScheduler) {
-        for &(_, gate) in &self.gates {
+        for &gate in &self.gates {
             scheduler.close_gate(gate);
         }
         self.gates.clear();
@@ -354,8 +402,7 @@ impl MappingCachePath {
     ) -> Result<(), SimulationError> {
         self.nand.group_gates.clear();
         for page in pages {
-            if let Some(translation_page) = self.look_up(page, true, now, scheduler, Some(events))? {
-                let gate = self.gate_for(translation_page, now, scheduler);
+            if let Some(gate) = self.look_up(page, true, now, scheduler, Some(&mut *events))? {
                 self.nand.group_gates.push((page, gate));
             }
         }
@@ -394,6 +441,7 @@ impl MappingCachePath {
             write_misses: counts.write_misses,
             hit_ratio: if lookups == 0 { 0.0 } else { counts.hits as f64 / lookups as f64 },
             translation_page_reads: counts.translation_reads,
+            misses_sharing_a_read: counts.shared_reads,
             translation_page_reads_for_write_back: counts.translation_merge_reads,
             translation_page_programs: counts.translation_programs,
             clean_evictions: counts.clean_evictions,
@@ -436,8 +484,7 @@ impl Stage for MappingCachePath {
             if let Some(oracle) = self.nand.oracle.as_mut() {
                 oracle.check(host.0, physical.map(|ppn| self.nand.ftl.tag(ppn)), "host read");
             }
-            let gate = missed.map(|translation_page| self.gate_for(translation_page, io.now, scheduler));
-            match (physical, gate) {
+            match (physical, missed) {
                 (Some(ppn), Some(gate)) => self.nand.read_page_after_gate(scheduler, ppn, io.now, gate, waiter),
                 (Some(ppn), None) => self.nand.read_page(scheduler, ppn, io.now, waiter),
                 (None, gate) => {
@@ -493,12 +540,9 @@ impl Stage for MappingCachePath {
     ) -> Result<(), SimulationError> {
         match self.look_up(page, false, now, scheduler, None)? {
             None => self.nand.read_page(scheduler, ppn, now, waiter),
-            Some(translation_page) => {
-                let gate = self.gate_for(translation_page, now, scheduler);
-                self.nand.read_page_after_gate(scheduler, ppn, now, gate, waiter);
-                self.close_gates(scheduler);
-            }
+            Some(gate) => self.nand.read_page_after_gate(scheduler, ppn, now, gate, waiter),
         }
+        self.close_gates(scheduler);
         Ok(())
     }
 
