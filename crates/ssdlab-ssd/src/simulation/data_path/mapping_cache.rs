@@ -37,6 +37,7 @@ use crate::config::{MappingCacheConfig, SimulationConfig};
 use crate::device_events::DeviceEvents;
 use crate::device_layout::DeviceLayout;
 use crate::error::SimulationError;
+use crate::ftl::mapping::MappingTable;
 use crate::geometry::{Lpn, Ppn};
 use crate::host::PageSpan;
 use crate::scheduler::{FlashScheduler, Waiter};
@@ -114,7 +115,8 @@ pub(in crate::simulation) struct MappingCachePath {
     sizes: MappingCacheSizes,
     /// The FTL logical page of translation page 0 (the host's pages come before it).
     first_translation_page: u32,
-    index: HashMap<u32, u32, BuildHasherDefault<PageHasher>>,
+    /// Entries by host page: the slot of each cached page (as a sparse table, `ftl/mapping.rs`).
+    index: MappingTable<Lpn, Lpn>,
     slots: Vec<Entry>,
     free: Vec<u32>,
     /// Least and most recently used entries.
@@ -150,7 +152,7 @@ impl MappingCachePath {
             nand,
             sizes,
             first_translation_page,
-            index: HashMap::default(),
+            index: MappingTable::new(host_pages),
             slots: Vec::new(),
             free: Vec::new(),
             head: NONE,
@@ -224,8 +226,8 @@ impl MappingCachePath {
         scheduler: &mut FlashScheduler,
         events: Option<&mut DeviceEvents>,
     ) -> Result<Option<u32>, SimulationError> {
-        let (slot, wait) = match self.index.get(&page) {
-            Some(&slot) => {
+        let (slot, wait) = match self.index.get(Lpn(page)) {
+            Some(Lpn(slot)) => {
                 if self.tail != slot {
                     self.unlink(slot);
                     self.push_recent(slot);
@@ -248,7 +250,7 @@ impl MappingCachePath {
             }
             None => {
                 self.count_miss(write);
-                if self.index.len() as u64 >= self.sizes.entries {
+                if self.index.mapped_pages() >= self.sizes.entries {
                     self.evict_one(now, scheduler, events)?;
                 }
                 let (gate, serial) = self.gate_for(self.translation_page_of(page), now, scheduler);
@@ -263,7 +265,7 @@ impl MappingCachePath {
                         (self.slots.len() - 1) as u32
                     }
                 };
-                self.index.insert(page, slot);
+                self.index.set(Lpn(page), Lpn(slot));
                 self.push_recent(slot);
                 (slot, gate)
             }
@@ -310,7 +312,7 @@ impl MappingCachePath {
         }
         let entry = self.slots[slot as usize];
         self.unlink(slot);
-        self.index.remove(&entry.page);
+        self.index.remove(Lpn(entry.page));
         self.free.push(slot);
         if !entry.dirty {
             self.counts.clean_evictions += 1;
@@ -322,7 +324,7 @@ impl MappingCachePath {
         let translation_page = self.translation_page_of(entry.page);
         // Every other dirty entry of the translation page goes with it, and is clean from now on.
         for page in self.dirty_by_translation_page.remove(&translation_page).unwrap_or_default() {
-            if let Some(&other) = self.index.get(&page) {
+            if let Some(Lpn(other)) = self.index.get(Lpn(page)) {
                 if self.slots[other as usize].dirty {
                     self.slots[other as usize].dirty = false;
                     self.dirty_entries -= 1;
@@ -447,7 +449,7 @@ impl MappingCachePath {
             clean_evictions: counts.clean_evictions,
             dirty_evictions: counts.dirty_evictions,
             entries_written_back: counts.entries_written_back,
-            entries_at_end: self.index.len() as u64,
+            entries_at_end: self.index.mapped_pages(),
             dirty_entries_at_end: self.dirty_entries,
             translation_die_time_s: counts.translation_die_ns as f64 * 1e-9,
             translation_die_time_share: if die_busy_ns == 0 {
@@ -581,10 +583,10 @@ impl Stage for MappingCachePath {
     fn contribute(&self, context: &ResultContext<'_>, result: &mut PathResult) {
         self.nand.contribute(context, result);
         result.mapping_cache = Some(self.summary(context));
-        // The entry store and its index (an entry: 8 bytes and a control byte, at most 8/7 full).
-        result.model_memory_bytes += (self.slots.capacity() * std::mem::size_of::<Entry>()
-            + self.free.capacity() * 4
-            + self.index.capacity() * 10) as u64;
+        // The entry store and its index.
+        result.model_memory_bytes += (self.slots.capacity() * std::mem::size_of::<Entry>() + self.free.capacity() * 4)
+            as u64
+            + self.index.memory_bytes();
     }
 
     fn nand(&self) -> &NandPath {
