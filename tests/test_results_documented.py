@@ -105,6 +105,18 @@ CASES: list[tuple[str, str, list[str], str | None, bool]] = [
         None,
         False,
     ),
+    (
+        "mapping-cache-oracle",
+        "default",
+        [
+            SMALL,
+            "verification.integrity_oracle=true",
+            "device.mapping_cache={capacity_entries=4096}",
+            "device.data_cache={capacity_bytes=1048576, access_latency_ns=26, bandwidth_mb_per_s=400}",
+        ],
+        None,
+        False,
+    ),
     ("all-sscm", "seed001-all-sscm", [SMALL], None, False),
     (
         "scrambler-deletes",

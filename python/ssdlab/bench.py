@@ -21,7 +21,8 @@ Scenarios (issue 2):
      table's row), no cache with the text parsed again by a reader thread (`keep_records_bytes = 0`),
      the run that builds the parsed-trace cache, and the run that reuses it.
   k  scenario a with the DRAM data cache mqsim-default has (issue 37; every other scenario on MQSim's
-     drive turns it off, so their figures compare with those before it).
+     drive turns it off, so their figures compare with those before it; k turns the mapping-table cache off).
+  l  scenario a with the data cache and the cached mapping table, mqsim-default as shipped (issue 37).
   m  memory against drive size: scenario a's 8 GiB workload (200k requests) on 32 GiB, 512 GiB and
      4 TiB drives; peak RSS of each, and 4 TiB over 512 GiB (target at most 1.2x); then 25M and 100M
      requests of it on 512 GiB (bounded memory: 100M within 1.2x of 25M).
@@ -48,13 +49,14 @@ from ssdlab.usage import UsageError
 DEFAULT_TRACE = "msr-web_0.segment100k.csv.gz"
 MEMORY_BASE_BYTES = 100 * 1000 * 1000
 MEMORY_BYTES_PER_PAGE = 16
-TARGETS = {"a": 3_000_000.0, "b": 1_000_000.0, "c": None, "o": None, "d": 2_000_000.0, "m": None, "k": None}
+TARGETS = {"a": 3_000_000.0, "b": 1_000_000.0, "c": None, "o": None, "d": 2_000_000.0, "m": None, "k": None, "l": None}
 # Scenario o must keep at least this share of scenario a's speed (issue 13).
 OVERLOAD_SHARE_OF_A = 0.5
-SCENARIOS = ("a", "b", "c", "o", "d", "m", "k")
+SCENARIOS = ("a", "b", "c", "o", "d", "m", "k", "l")
 # The scenarios on MQSim's drive measure the simulator as before issue 37, without the DRAM data
 # cache the preset now has; scenario k measures scenario a with it.
 NO_DATA_CACHE = "device.data_cache.enabled=false"
+NO_MAPPING_CACHE = "device.mapping_cache.enabled=false"
 # Scenario m: the same 8 GiB workload on drives of these sizes (blocks per plane of MQSim's default
 # geometry, 512 GiB at 2,048; the 32 GiB drive's GC watermarks scaled down with it, as its 128 blocks
 # per plane cannot hold the preset's); issue 17's target: 4 TiB within 1.2x the memory of 512 GiB.
@@ -106,36 +108,55 @@ def scenarios(trace: Path | None) -> dict[str, Scenario | str]:
             else f"trace sample {DEFAULT_TRACE} not found (../shared/traces or SSDLAB_SHARED_DIR); pass --trace FILE"
         )
     table: dict[str, Scenario | str] = {
-        "a": Scenario("a", "1M mixed requests, MQSim default drive", "mqsim-default", (NO_DATA_CACHE,), None),
+        "a": Scenario(
+            "a",
+            "1M mixed requests, MQSim default drive",
+            "mqsim-default",
+            (
+                NO_DATA_CACHE,
+                NO_MAPPING_CACHE,
+            ),
+            None,
+        ),
         "b": Scenario("b", "4 KiB random writes, GC steady state, 32 GiB, 20 % free", "bench-gc-steady", (), None),
         "o": Scenario(
             "o",
             "scenario a offered at 10x capacity (overload, open loop)",
             "mqsim-default",
-            (NO_DATA_CACHE, "workload.synthetic.arrival.mean_interarrival_ns=2600.0"),
+            (NO_DATA_CACHE, NO_MAPPING_CACHE, "workload.synthetic.arrival.mean_interarrival_ns=2600.0"),
             None,
         ),
         "d": Scenario(
             "d",
             f"whole process: ssdlab run on a {WHOLE_PROCESS_REQUESTS / 1e6:g}M-request MQSim trace",
             "mqsim-default",
-            (NO_DATA_CACHE,),
+            (
+                NO_DATA_CACHE,
+                NO_MAPPING_CACHE,
+            ),
             None,
         ),
         "m": Scenario(
             "m",
             "memory against drive size: scenario a's 8 GiB workload (200k requests) on 32 GiB, 512 GiB and 4 TiB",
             "mqsim-default",
-            (NO_DATA_CACHE, "workload.synthetic.requests=200000"),
+            (NO_DATA_CACHE, NO_MAPPING_CACHE, "workload.synthetic.requests=200000"),
             None,
         ),
-        "k": Scenario("k", "scenario a with MQSim's 256 MiB DRAM data cache", "mqsim-default", (), None),
+        "k": Scenario("k", "scenario a with MQSim's 256 MiB DRAM data cache", "mqsim-default", (NO_MAPPING_CACHE,), None),
+        "l": Scenario(
+            "l", "scenario a with MQSim's DRAM data cache and cached mapping table (the preset as shipped)", "mqsim-default", (), None
+        ),
     }
     if isinstance(chosen, str):
         table["c"] = chosen
     else:
         table["c"] = Scenario(
-            "c", f"{Path(chosen).name} looped 10x, MQSim default drive", "mqsim-default", (NO_DATA_CACHE, "host.loops=10"), str(chosen)
+            "c",
+            f"{Path(chosen).name} looped 10x, MQSim default drive",
+            "mqsim-default",
+            (NO_DATA_CACHE, NO_MAPPING_CACHE, "host.loops=10"),
+            str(chosen),
         )
     return table
 

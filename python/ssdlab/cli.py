@@ -541,7 +541,7 @@ def bench(
     scenarios: Annotated[
         list[str] | None,
         typer.Argument(
-            help="Scenarios to run: a, b, c, o (overload), d (whole process, 5M-request trace), m (memory against drive size), k (scenario a with the DRAM data cache) (default: all), or ecc for the ECC decoders."
+            help="Scenarios to run: a, b, c, o (overload), d (whole process, 5M-request trace), m (memory against drive size), k (scenario a with the DRAM data cache), l (with the data cache and the mapping-table cache) (default: all), or ecc for the ECC decoders."
         ),
     ] = None,
     trace: Annotated[

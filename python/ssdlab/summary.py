@@ -199,6 +199,14 @@ def render_run(result: Any, console: Console) -> None:
             f"unsaved at a power loss: max {cache['unsaved_bytes_max'] / 2**20:,.2f} MiB, mean {cache['unsaved_bytes_mean'] / 2**20:,.2f} MiB; "
             f"DRAM bus {100 * cache['dram_utilisation']:.1f} % busy"
         )
+    cmt = r.get("mapping_cache")
+    if cmt:
+        console.print(
+            f"mapping-table cache ({cmt['capacity_entries']:,} entries, {cmt['capacity_bytes'] / 2**20:,.2f} MiB): "
+            f"hit ratio {cmt['hit_ratio']:.3f}; {cmt['translation_page_reads']:,} translation reads for misses, "
+            f"{cmt['translation_page_programs']:,} write-backs ({cmt['translation_page_reads_for_write_back']:,} merge reads); "
+            f"{100 * cmt['translation_die_time_share']:.1f} % of die time"
+        )
     integrity = r["integrity"]
     if integrity["enabled"]:
         unit = "sectors" if scm else "pages"

@@ -37,6 +37,9 @@ pub struct DeviceConfig {
     /// A write-back data cache in the controller's DRAM (absent: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_cache: Option<super::data_cache::DataCacheConfig>,
+    /// A DFTL-style cached mapping table over translation pages in flash (absent: the ideal mapping).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mapping_cache: Option<super::mapping_cache::MappingCacheConfig>,
 }
 
 /// One tier: `chips` chips spread evenly over its own `channels`, one media profile.

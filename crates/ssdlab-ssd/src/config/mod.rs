@@ -15,6 +15,7 @@ mod events;
 mod ftl;
 mod host;
 pub mod keys;
+mod mapping_cache;
 mod middleware;
 mod output;
 mod placement;
@@ -28,6 +29,7 @@ pub use device::*;
 pub use events::*;
 pub use ftl::*;
 pub use host::*;
+pub use mapping_cache::*;
 pub use middleware::*;
 pub use output::*;
 pub use placement::*;
@@ -182,6 +184,43 @@ impl SimulationConfig {
             data_cache::validate(cache, self.device.page_size_bytes() as u64)?;
             if cache.enabled && self.device.scm.is_some() {
                 return Err(("device.data_cache".into(), "a DRAM data cache in front of SCM is not modelled (the destage would have to follow seed 001's placement); remove [device.data_cache] or [device.scm]".into()));
+            }
+        }
+        if let Some(cache) = &self.device.mapping_cache {
+            let physical_pages: u64 = tiers
+                .iter()
+                .map(|tier| {
+                    let g = &tier.geometry;
+                    [
+                        g.channels,
+                        g.chips_per_channel,
+                        g.dies_per_chip,
+                        g.planes_per_die,
+                        g.blocks_per_plane,
+                        g.pages_per_block,
+                    ]
+                    .iter()
+                    .map(|&n| n as u64)
+                    .product::<u64>()
+                })
+                .sum();
+            mapping_cache::validate(cache, physical_pages, self.device.page_size_bytes() as u64)?;
+            if cache.enabled {
+                let refused = if self.device.is_tiered() {
+                    Some(("device.tiers", "a tiered device"))
+                } else if self.device.scm.is_some() {
+                    Some(("device.scm", "SCM"))
+                } else if self.middleware.kind != MiddlewareKind::None {
+                    Some(("middleware.kind", "a middleware (its logical pages are not the host's)"))
+                } else {
+                    None
+                };
+                if let Some((field, what)) = refused {
+                    return Err((
+                        "device.mapping_cache".into(),
+                        format!("a mapping-table cache with {what} is not modelled; remove [device.mapping_cache] or {field}"),
+                    ));
+                }
             }
         }
         events::validate(&self.events, &tiers)?;

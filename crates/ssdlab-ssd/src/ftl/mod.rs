@@ -376,6 +376,16 @@ impl Ftl {
         Ok(ppn)
     }
 
+    /// Writes a page of the FTL's own metadata (a mapping-table cache's translation page, at a
+    /// logical page past the host's) like [`Ftl::write`]: placed, mapped and collected by GC as
+    /// data, but not counted among the host's pages written.
+    pub fn write_metadata(&mut self, lpn: Lpn, now_ns: u64, tag: u32, ops: &mut Vec<FlashOp>) -> Result<Ppn, FtlError> {
+        let ppn = self.write(lpn, now_ns, tag, ops)?;
+        let tier = self.tier_of(ppn);
+        self.stores[tier].stats.host_pages_written -= 1;
+        Ok(ppn)
+    }
+
     /// Flash work the last [`Ftl::write`] needs before the host write completes (empty unless it
     /// was a block-modify-write).
     pub fn foreground_ops(&self) -> &[FlashOp] {

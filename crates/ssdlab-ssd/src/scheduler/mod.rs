@@ -21,6 +21,7 @@
 
 pub mod booking_log;
 mod dram;
+mod gate;
 #[cfg(test)]
 mod gate_tests;
 mod operations;
@@ -84,6 +85,8 @@ pub struct FlashScheduler {
     read_jobs: Slab<ReadJob>,
     write_groups: Slab<WriteGroup>,
     gc_jobs: Slab<GcJob>,
+    /// Work waiting for reads to end (`gate.rs`; the mapping-table cache's).
+    gates: Slab<gate::Gate>,
     /// Tracked background batches: (token, chains still running, latest end), and those finished
     /// since last collected (token, end).
     batches: Vec<(u32, u32, SimTime)>,
@@ -192,6 +195,7 @@ impl FlashScheduler {
             read_jobs: Slab::default(),
             write_groups: Slab::default(),
             gc_jobs: Slab::default(),
+            gates: Slab::default(),
             batches: Vec::new(),
             chain_scratch: Vec::new(),
             finished_batches: Vec::new(),
@@ -337,6 +341,7 @@ impl FlashScheduler {
         match waiter {
             Waiter::Request(id) => self.requests.get_mut(id).outstanding += 1,
             Waiter::WriteGroup(group) => self.write_groups.get_mut(group).waiting_reads += 1,
+            Waiter::Gate(gate) => self.gates.get_mut(gate).waiting += 1,
             Waiter::Nobody => {}
         }
     }
@@ -373,6 +378,7 @@ impl FlashScheduler {
                     self.events.schedule(ready, (Stage::GroupTransfer { group: id }).pack());
                 }
             }
+            Waiter::Gate(gate) => self.gate_read_ended(gate, time),
             Waiter::Nobody => {}
         }
     }
@@ -1166,6 +1172,7 @@ impl FlashScheduler {
             + self.read_jobs.in_use()
             + self.write_groups.in_use()
             + self.gc_jobs.in_use()
+            + self.gates.in_use()
     }
 
     /// Busy time booked on all dies and all channels (for utilisation).

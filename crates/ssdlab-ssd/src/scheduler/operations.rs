@@ -15,6 +15,9 @@ pub enum Waiter {
     /// Nobody waits (garbage collection).
     #[default]
     Nobody,
+    /// A gate (`gate.rs`): work that starts when the reads it waits for end (a data read after its
+    /// mapping-table cache miss's translation read).
+    Gate(u32),
 }
 
 /// What happens next, at the event's time.
@@ -68,6 +71,7 @@ impl Waiter {
             Waiter::Request(id) => id as u64,
             Waiter::WriteGroup(id) => 1 << 32 | id as u64,
             Waiter::Nobody => 2 << 32,
+            Waiter::Gate(id) => 3 << 32 | id as u64,
         }
     }
 
@@ -76,7 +80,8 @@ impl Waiter {
         match (bits >> 32) & 3 {
             0 => Waiter::Request(id),
             1 => Waiter::WriteGroup(id),
-            _ => Waiter::Nobody,
+            2 => Waiter::Nobody,
+            _ => Waiter::Gate(id),
         }
     }
 }
@@ -318,9 +323,9 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn stages_pack_and_unpack_unchanged(
-            kind in 0u8..6, a in 0u32..0xF_FFFF, b in 0u32..64, id in proptest::num::u32::ANY, waiter_kind in 0u8..3, step in 0u32..8, page_type in 0u8..3,
+            kind in 0u8..6, a in 0u32..0xF_FFFF, b in 0u32..64, id in proptest::num::u32::ANY, waiter_kind in 0u8..4, step in 0u32..8, page_type in 0u8..3,
         ) {
-            let waiter = match waiter_kind { 0 => Waiter::Request(id), 1 => Waiter::WriteGroup(id), _ => Waiter::Nobody };
+            let waiter = match waiter_kind { 0 => Waiter::Request(id), 1 => Waiter::WriteGroup(id), 2 => Waiter::Nobody, _ => Waiter::Gate(id) };
             let stage = match kind {
                 0 => Stage::PlainTransfer { channel: a & 0xFFFF, pages: b, waiter },
                 1 => Stage::PlannedSense { job: id },

@@ -445,3 +445,43 @@ fn scm_operations_queue_behind_each_other_on_a_bank() {
     scheduler.close_request(second, SimTime::ZERO);
     assert_eq!(drain(&mut scheduler), vec![(tag(true), SimTime(812)), (tag(true), SimTime(1_324))]);
 }
+
+#[test]
+fn a_gated_read_starts_when_the_gate_s_read_ends() {
+    // A translation read on die 0 (sense, transfer, decode: ends at 68.48 us); the data read on the
+    // idle die 1 waits for it, then senses, transfers and decodes.
+    let (mut s, g) = scheduler(false);
+    let id = s.open_request(SimTime::ZERO, tag(false));
+    let gate = s.open_gate(SimTime::ZERO);
+    s.read_plain(SimTime::ZERO, &[lower_page(&g, 0, 0)], Waiter::Gate(gate));
+    s.read_after_gate(gate, lower_page(&g, 1, 0), &plain(), Waiter::Request(id));
+    s.close_gate(gate);
+    s.close_request(id, SimTime::ZERO);
+    let done = drain(&mut s);
+    let one = SENSE + TRANSFER + DECODE;
+    assert_eq!(done, vec![(tag(false), SimTime(2 * one))]);
+    assert_eq!(s.counters().page_reads, 2);
+}
+
+#[test]
+fn a_program_group_and_a_request_wait_for_a_gate() {
+    // A write whose program group waits for a gate's read: the data moves after the read ends.
+    let (mut s, g) = scheduler(false);
+    let id = s.open_request(SimTime::ZERO, tag(true));
+    let gate = s.open_gate(SimTime::ZERO);
+    s.read_plain(SimTime::ZERO, &[lower_page(&g, 0, 0)], Waiter::Gate(gate));
+    let group = s.open_write_group(id, SimTime::ZERO);
+    s.wait_for_gate(gate, Waiter::WriteGroup(group));
+    s.close_write_group(group, SimTime::ZERO, &[lower_page(&g, 1, 0)]);
+    s.close_gate(gate);
+    s.close_request(id, SimTime::ZERO);
+    let done = drain(&mut s);
+    assert_eq!(done, vec![(tag(true), SimTime(SENSE + TRANSFER + DECODE + TRANSFER + PROGRAM))]);
+    // A gate with no read ends at once: its waiter is told then.
+    let id = s.open_request(SimTime(1_000_000), tag(false));
+    let gate = s.open_gate(SimTime(1_000_000));
+    s.wait_for_gate(gate, Waiter::Request(id));
+    s.close_gate(gate);
+    s.close_request(id, SimTime(1_000_000));
+    assert_eq!(drain(&mut s), vec![(tag(false), SimTime(1_000_000))]);
+}

@@ -243,7 +243,18 @@ fn assemble(config: SimulationConfig, input: WorkloadInput, logical_pages: u64) 
     let keep_tags = config.verification.integrity_oracle;
     let WorkloadInput { stream, footprint, origin, kind, format, address_space_bytes, trace_reading } = input;
     // The FTL's logical space: the host's, or larger when the middleware remaps into more.
-    let ftl_logical_pages = middleware::ftl_logical_pages(config.middleware.kind, logical_pages, layout.pages_total());
+    // A mapping-table cache's translation pages are FTL pages past the host's.
+    let translation_pages =
+        data_path::mapping_cache_sizes(&config, &layout, logical_pages).map_or(0, |s| s.translation_pages);
+    let ftl_logical_pages =
+        middleware::ftl_logical_pages(config.middleware.kind, logical_pages, layout.pages_total()) + translation_pages;
+    if translation_pages > 0 && ftl_logical_pages >= u32::MAX as u64 {
+        let message = format!(
+            "{logical_pages} logical pages and {translation_pages} translation pages; at most {} are supported",
+            u32::MAX - 1
+        );
+        return Err(config_invalid(&config, "device.mapping_cache", message));
+    }
     let placement = Placement::build(&config.placement, &layout);
     let tier_pages = match config.ftl.sizing {
         CapacitySizing::Footprint if !layout.is_single() => tier_logical_pages(&config, &layout),

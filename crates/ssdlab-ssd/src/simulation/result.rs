@@ -109,6 +109,7 @@ impl Simulation {
             interleaving: path.interleaving,
             scm: path.scm,
             data_cache: path.data_cache,
+            mapping_cache: path.mapping_cache,
         };
         // Observers add their own sections.
         let end = self.last_completion.max(self.scheduler.busy_until());

@@ -316,6 +316,49 @@ pub struct RunResult {
     /// The controller DRAM's write-back data cache (`[device.data_cache]`; absent without it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub data_cache: Option<DataCacheSummary>,
+    /// The cached mapping table over translation pages in flash (`[device.mapping_cache]`; absent
+    /// with the ideal mapping).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mapping_cache: Option<MappingCacheSummary>,
+}
+
+/// What the mapping-table cache did over a run (issue 37; `simulation/data_path/mapping_cache.rs`).
+/// Lookups are per page of a request.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MappingCacheSummary {
+    pub capacity_entries: u64,
+    pub entry_bytes: u64,
+    /// `capacity_entries` x `entry_bytes`.
+    pub capacity_bytes: u64,
+    pub translation_entries_per_page: u64,
+    /// Translation pages in flash (FTL logical pages past the host's).
+    pub translation_pages: u64,
+    pub lookups: u64,
+    pub hits: u64,
+    pub read_misses: u64,
+    pub write_misses: u64,
+    /// `hits` over `lookups`.
+    pub hit_ratio: f64,
+    /// Translation pages read for misses (once per translation page and request).
+    pub translation_page_reads: u64,
+    /// Misses (and uses of an entry still loading) that waited for a translation read already
+    /// running instead of reading the page again.
+    pub misses_sharing_a_read: u64,
+    /// Translation pages read to merge a write-back with the entries not cached.
+    pub translation_page_reads_for_write_back: u64,
+    /// Translation pages programmed (write-backs of dirty entries at eviction).
+    pub translation_page_programs: u64,
+    pub clean_evictions: u64,
+    pub dirty_evictions: u64,
+    /// Dirty entries those write-backs took to flash (the evicted ones and their translation
+    /// pages' other dirty entries).
+    pub entries_written_back: u64,
+    pub entries_at_end: u64,
+    pub dirty_entries_at_end: u64,
+    /// Die time of the translation reads (sensing) and programs, and its share of all die time
+    /// booked (GC copies of translation pages are GC's).
+    pub translation_die_time_s: f64,
+    pub translation_die_time_share: f64,
 }
 
 /// What the DRAM data cache did over a run (issue 37; `simulation/data_path/data_cache.rs`). Page

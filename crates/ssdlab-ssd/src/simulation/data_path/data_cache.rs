@@ -69,7 +69,7 @@ const DIRTY: usize = 1;
 /// Hashes a page number with one multiplication (the default hasher's collision resistance is not
 /// needed for page numbers, and it costs several times more per lookup).
 #[derive(Default)]
-struct PageHasher(u64);
+pub(super) struct PageHasher(u64);
 
 impl Hasher for PageHasher {
     fn finish(&self) -> u64 {
@@ -377,7 +377,7 @@ impl DataCachePath {
         self.counts.pages_destaged_at_eviction += 1;
         self.exposure.remove(sector_bytes(line.dirty));
         let held = self.tagged(page, &line);
-        self.below.nand_mut().write_tagged(&[held], now, slot, origin_line, scheduler, events)
+        self.below.write_tagged(&[held], now, slot, origin_line, scheduler, events)
     }
 
     /// Background destage (see the module): when more than the high watermark of lines is dirty,
@@ -412,7 +412,7 @@ impl DataCachePath {
             self.counts.pages_destaged_in_background += chunk.len() as u64;
             let tag = RequestTag { latency_from: now, size_bytes: bytes, write: true, delete: false, background: true };
             let request = scheduler.open_request(now, tag);
-            self.below.nand_mut().write_tagged(&chunk, now, request, origin_line, scheduler, events)?;
+            self.below.write_tagged(&chunk, now, request, origin_line, scheduler, events)?;
             scheduler.close_request(request, now);
         }
         self.scratch = chunk;
@@ -472,14 +472,14 @@ impl DataCachePath {
         }
         if !written_through.is_empty() {
             self.counts.pages_written_through += written_through.len() as u64;
-            self.below.nand_mut().write_tagged(&written_through, now, slot, line_number, scheduler, events)?;
+            self.below.write_tagged(&written_through, now, slot, line_number, scheduler, events)?;
         }
         self.scratch = written_through;
         self.destage_if_due(now, line_number, scheduler, events)
     }
 
     /// A read some of whose pages are cached (see the module).
-    fn read_pages(&mut self, io: &HostIo<'_>, scheduler: &mut FlashScheduler) {
+    fn read_pages(&mut self, io: &HostIo<'_>, scheduler: &mut FlashScheduler) -> Result<(), SimulationError> {
         let (request, now, slot) = (io.request, io.now, io.slot);
         let (first_sector, end_sector) = sector_range(request.offset_bytes, request.end_bytes());
         self.below.nand_mut().begin(request, io.span, io.index);
@@ -527,14 +527,15 @@ impl DataCachePath {
                 }
             }
             match physical {
-                Some(ppn) => nand.read_page(scheduler, ppn, now, Waiter::Request(slot)),
-                None => nand.unmapped_page_reads += 1,
+                Some(ppn) => self.below.read_flash_page(page, ppn, now, Waiter::Request(slot), scheduler)?,
+                None => self.below.nand_mut().unmapped_page_reads += 1,
             }
         }
         if cached_bytes > 0 {
             scheduler.dram_access(now, cached_bytes, false, Waiter::Request(slot));
         }
         self.counts.read_requests_from_cache += all_hit as u64;
+        Ok(())
     }
 
     /// The oracle's end of run over the cache and the flash: every page written (or deleted) is
@@ -635,8 +636,7 @@ impl Stage for DataCachePath {
             self.counts.read_page_misses += io.span.pages();
             return self.below.read(io, scheduler);
         }
-        self.read_pages(io, scheduler);
-        Ok(())
+        self.read_pages(io, scheduler)
     }
 
     fn write(

@@ -5,7 +5,8 @@
 //!
 //! The stages: the NAND path (`nand.rs`: middleware -> FTL with its placement and tiers -> flash
 //! work), always the last; seed 001's SCM in front of it on a hybrid device (`hybrid_scm.rs`); the
-//! controller DRAM's write-back data cache outermost (`data_cache.rs`, `[device.data_cache]`). A new
+//! controller DRAM's write-back data cache outermost (`data_cache.rs`, `[device.data_cache]`); the
+//! cached mapping table right on the NAND path (`mapping_cache.rs`, `[device.mapping_cache]`). A new
 //! stage (a DRAM cache in front of the FTL, say) is a new file implementing [`Stage`] around the
 //! stage below it, and one line in [`build`]. What the path leaves out: host queueing and latency
 //! (the loop's), timing (the scheduler's), device events (`events.rs`, which the NAND path calls
@@ -14,12 +15,14 @@
 mod data_cache;
 mod hybrid_scm;
 mod hybrid_scm_result;
+mod mapping_cache;
 mod nand;
 mod result;
 mod stage;
 
 pub(super) use data_cache::DataCachePath;
 pub(super) use hybrid_scm::HybridScmPath;
+pub(super) use mapping_cache::sizes as mapping_cache_sizes;
 pub(super) use nand::NandPath;
 pub(super) use result::PathResult;
 pub(super) use stage::{HostIo, ResultContext, Stage};
@@ -39,6 +42,7 @@ use crate::read_path::{self, ReadContext, ReadPlan};
 use crate::retention::RetentionClock;
 use crate::scheduler::{FlashScheduler, PlaneGroup};
 use crate::simulation::DeleteSummary;
+use mapping_cache::MappingCachePath;
 use ssdlab_engine::random::derive_seed;
 use ssdlab_engine::SimTime;
 use ssdlab_workload::IoRequest;
@@ -67,15 +71,19 @@ pub(super) fn build(parts: PathParts<'_>) -> Result<DataPath, SimulationError> {
     let config = parts.config;
     let keep_tags = config.verification.integrity_oracle;
     let scm = scm_sizing::build(config, parts.layout, parts.logical_pages, keep_tags)?;
+    let (layout, host_pages) = (parts.layout, parts.logical_pages);
     let nand = build_nand(parts);
+    let data_cache = config.device.data_cache.as_ref().filter(|cache| cache.enabled);
     // Seed 001's SCM programs NAND pages itself (merging sectors), so it takes the NAND path as such.
-    let outermost: Box<dyn Stage> = match scm {
-        Some(scm) => Box::new(HybridScmPath::new(nand, scm)),
-        None => Box::new(nand),
+    // The mapping-table cache (never with SCM: the config refuses it) sits right on the NAND path.
+    let outermost: Box<dyn Stage> = match (scm, mapping_cache::sizes(config, layout, host_pages)) {
+        (Some(scm), _) => Box::new(HybridScmPath::new(nand, scm)),
+        (None, Some(sizes)) => Box::new(MappingCachePath::new(nand, sizes, host_pages, data_cache.is_none())?),
+        (None, None) => Box::new(nand),
     };
     // The DRAM data cache in front of everything (absent: not in the stack, no cost per request).
     let page_bytes = config.device.page_size_bytes() as u64;
-    let outermost: Box<dyn Stage> = match config.device.data_cache.as_ref().filter(|cache| cache.enabled) {
+    let outermost: Box<dyn Stage> = match data_cache {
         Some(cache) => Box::new(DataCachePath::new(outermost, cache, page_bytes, config.host.delete_target)),
         None => outermost,
     };
@@ -124,6 +132,7 @@ fn build_nand(parts: PathParts<'_>) -> NandPath {
             ..Default::default()
         },
         read_modify_writes: 0,
+        group_gates: Vec::new(),
     }
 }
 

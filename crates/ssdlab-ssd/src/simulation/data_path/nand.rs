@@ -23,7 +23,7 @@ use crate::host::workload_class::WorkloadClassifier;
 use crate::host::PageSpan;
 use crate::middleware::Middleware;
 use crate::read_path::{ReadContext, ReadPlan, ReadStrategy};
-use crate::scheduler::{FlashScheduler, PlaneGroup, Waiter};
+use crate::scheduler::{FlashScheduler, PlaneGroup, RequestTag, Waiter};
 use crate::simulation::dead_data::DeadData;
 use crate::simulation::events::EventWork;
 use crate::simulation::oracle::Oracle;
@@ -67,6 +67,9 @@ pub(in crate::simulation) struct NandPath {
     pub(in crate::simulation) unmapped_page_reads: u64,
     pub(in crate::simulation) deletes: DeleteSummary,
     pub(in crate::simulation) read_modify_writes: u64,
+    /// Set by the mapping-table cache for the write it passes down (empty otherwise): (host page,
+    /// gate) pairs, the program group of each page waiting for its gate (`mapping_cache.rs`).
+    pub(in crate::simulation) group_gates: Vec<(u32, u32)>,
 }
 
 /// A page a stage in front of the NAND path programs with data it holds (`NandPath::write_tagged`):
@@ -145,9 +148,14 @@ impl NandPath {
 
     #[inline(never)]
     fn read_page_planned(&mut self, scheduler: &mut FlashScheduler, ppn: Ppn, now: SimTime, waiter: Waiter) {
+        let plan = self.plan_read(scheduler, ppn, now);
+        scheduler.read(now, ppn, &plan, waiter)
+    }
+
+    /// The read strategy's plan for a read of `ppn` at `now`.
+    fn plan_read(&mut self, scheduler: &FlashScheduler, ppn: Ppn, now: SimTime) -> ReadPlan {
         if let Some(plan) = &self.fixed_read_plan {
-            let plan: ReadPlan = *plan;
-            return scheduler.read(now, ppn, &plan, waiter);
+            return *plan;
         }
         let block = self.ftl.block_of_page(ppn);
         let programmed_ms = self.ftl.program_time_ms(ppn) as u64;
@@ -169,8 +177,73 @@ impl NandPath {
                 .is_some_and(|classifier| crate::host::workload_class::is_write_dominant(classifier.class())),
             request: self.request_index,
         };
-        let plan = self.read_strategy.plan(&context);
-        scheduler.read(now, ppn, &plan, waiter)
+        self.read_strategy.plan(&context)
+    }
+
+    /// A read of `ppn` that starts when gate `gate` ends (planned now, as the read strategy sees
+    /// the page now); `waiter` waits for it.
+    pub(in crate::simulation) fn read_page_after_gate(
+        &mut self,
+        scheduler: &mut FlashScheduler,
+        ppn: Ppn,
+        now: SimTime,
+        gate: u32,
+        waiter: Waiter,
+    ) {
+        let plan = self.plan_read(scheduler, ppn, now);
+        scheduler.read_after_gate(gate, ppn, &plan, waiter)
+    }
+
+    /// The mapping-table cache's gates for host page `page` (`group_gates`): program group `id`
+    /// waits for each.
+    #[inline(never)]
+    fn join_gates(&self, page: u32, id: u32, scheduler: &mut FlashScheduler) {
+        for &(gated, gate) in &self.group_gates {
+            if gated == page {
+                scheduler.wait_for_gate(gate, Waiter::WriteGroup(id));
+            }
+        }
+    }
+
+    /// Programs FTL logical page `lpn` (a translation page, past the host's pages) as background
+    /// work nobody waits for: a request of its own (reported among the background completions
+    /// with 0 bytes), its GC booked; with `merge`, the page's current copy is read first and the
+    /// program waits for that read (the entries kept are merged with those written back). Not a
+    /// host page written in the FTL's counts; the oracle tags it as its own page. Returns the read
+    /// (if any) and the program's physical pages.
+    pub(in crate::simulation) fn write_metadata_page(
+        &mut self,
+        lpn: Lpn,
+        merge: bool,
+        now: SimTime,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(Option<Ppn>, Ppn), SimulationError> {
+        let tag = RequestTag { latency_from: now, size_bytes: 0, write: true, delete: false, background: true };
+        let request = scheduler.open_request(now, tag);
+        let old = if merge { self.ftl.lookup(lpn) } else { None };
+        let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(lpn.0));
+        self.ops.clear();
+        let ppn = self.ftl.write_metadata(lpn, now.0, tag, &mut self.ops).map_err(|source| SimulationError::Ftl {
+            origin: format!("{} (mapping-table cache write-back)", self.origin),
+            source,
+        })?;
+        if !self.ftl.foreground_ops().is_empty() {
+            scheduler.foreground_copies(now, self.ftl.foreground_ops(), Waiter::Request(request));
+        }
+        if !self.ops.is_empty() {
+            scheduler.garbage_collection(now, &self.ops);
+            if events.wear_pending() {
+                EventWork { nand: self, scheduler, events }.check_wear_events(now)?;
+            }
+        }
+        let group = scheduler.open_write_group(request, now);
+        if let Some(old) = old {
+            self.read_page(scheduler, old, now, Waiter::WriteGroup(group));
+        }
+        Self::close_program_group(scheduler, &self.ftl, group, now, &[ppn]);
+        scheduler.close_request(request, now);
+        Ok((old, ppn))
     }
 
     fn read_span(&mut self, span: PageSpan, now: SimTime, slot: u32, scheduler: &mut FlashScheduler) {
@@ -269,6 +342,9 @@ impl NandPath {
                 self.program_group.add(die, plane, ppn);
             }
             let id = *group.get_or_insert_with(|| scheduler.open_write_group(slot, now));
+            if !self.group_gates.is_empty() {
+                self.join_gates(host.0, id, scheduler);
+            }
             if let Some(old) = old {
                 self.read_page(scheduler, old, now, Waiter::WriteGroup(id));
                 self.read_modify_writes += 1;
@@ -338,6 +414,9 @@ impl NandPath {
                 self.program_group.add(die, plane, ppn);
             }
             let id = *group.get_or_insert_with(|| scheduler.open_write_group(slot, now));
+            if !self.group_gates.is_empty() {
+                self.join_gates(held.page, id, scheduler);
+            }
             scheduler.dram_access(now, held.dram_bytes, false, Waiter::WriteGroup(id));
             if let Some(old) = old {
                 self.read_page(scheduler, old, now, Waiter::WriteGroup(id));

@@ -2,7 +2,7 @@
 //! NAND path counted (unmapped reads, read-modify-writes, deletes, interleaving padding), its
 //! middleware's, read strategy's, workload classifier's and dead data's summaries, the oracle's
 //! counts and the memory its models take (here), and the SCM's section on a hybrid device
-//! (`hybrid_scm_result.rs`), and the DRAM data cache's (`data_cache.rs`). The device-wide parts (latency, flash counters, tiers, energy) are the
+//! (`hybrid_scm_result.rs`), the DRAM data cache's (`data_cache.rs`) and the mapping-table cache's (`mapping_cache.rs`). The device-wide parts (latency, flash counters, tiers, energy) are the
 //! result's (`simulation/result.rs`).
 
 use super::nand::NandPath;
@@ -11,7 +11,8 @@ use crate::host::workload_class::WorkloadClassSummary;
 use crate::middleware::MiddlewareStats;
 use crate::read_path::ReadPathStatistics;
 use crate::simulation::{
-    DataCacheSummary, DeadDataSummary, DeleteSummary, IntegritySummary, InterleavingSummary, ScmSummary,
+    DataCacheSummary, DeadDataSummary, DeleteSummary, IntegritySummary, InterleavingSummary, MappingCacheSummary,
+    ScmSummary,
 };
 
 /// The data path's sections of the result (see the module); a stage's sections are absent (None)
@@ -30,6 +31,7 @@ pub(in crate::simulation) struct PathResult {
     pub interleaving: Option<InterleavingSummary>,
     pub scm: Option<ScmSummary>,
     pub data_cache: Option<DataCacheSummary>,
+    pub mapping_cache: Option<MappingCacheSummary>,
 }
 
 impl NandPath {

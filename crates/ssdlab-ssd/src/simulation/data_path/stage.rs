@@ -9,14 +9,15 @@
 //! and timing (the loop's and the scheduler's).
 
 use super::nand::NandPath;
+use super::nand::TaggedPage;
 use super::result::PathResult;
 use crate::config::SimulationConfig;
 use crate::device_events::DeviceEvents;
 use crate::error::SimulationError;
 use crate::ftl::FtlStats;
-use crate::geometry::Lpn;
+use crate::geometry::{Lpn, Ppn};
 use crate::host::PageSpan;
-use crate::scheduler::FlashScheduler;
+use crate::scheduler::{FlashScheduler, Waiter};
 use ssdlab_engine::SimTime;
 use ssdlab_workload::IoRequest;
 
@@ -56,6 +57,34 @@ pub(in crate::simulation) trait Stage {
         scheduler: &mut FlashScheduler,
         events: &mut DeviceEvents,
     ) -> Result<(), SimulationError>;
+
+    /// Pages a stage above holds (the DRAM cache's destage) programmed through this stage and those
+    /// below (`NandPath::write_tagged`); request `slot` waits for them.
+    fn write_tagged(
+        &mut self,
+        pages: &[TaggedPage],
+        now: SimTime,
+        slot: u32,
+        origin_line: u64,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(), SimulationError> {
+        self.nand_mut().write_tagged(pages, now, slot, origin_line, scheduler, events)
+    }
+
+    /// A stage above reads host page `page`, at `ppn` in flash, for `waiter` (the DRAM cache's
+    /// sectors a line lacks).
+    fn read_flash_page(
+        &mut self,
+        _page: u32,
+        ppn: Ppn,
+        now: SimTime,
+        waiter: Waiter,
+        scheduler: &mut FlashScheduler,
+    ) -> Result<(), SimulationError> {
+        self.nand_mut().read_page(scheduler, ppn, now, waiter);
+        Ok(())
+    }
 
     /// A host delete (discard/TRIM) of `span` issued at `now`: no flash work.
     fn delete(&mut self, span: PageSpan, now: SimTime);

@@ -1,0 +1,599 @@
+//! A DFTL-style cached mapping table (CMT) in the controller's DRAM (issue 37), a stage in front of
+//! the NAND path (`[device.mapping_cache]`, `config/mapping_cache.rs`).
+//!
+//! What it models:
+//! - The page-level mapping table lives in flash, in translation pages of
+//!   `translation_entries_per_page` entries each (host page p's entry is in translation page
+//!   p / entries). Translation pages are FTL logical pages past the host's, so placement, GC and the
+//!   integrity oracle treat them as any page. Preconditioning writes (untimed) the translation page
+//!   of every page it writes (MQSim preconditions every translation page); a translation page never
+//!   written needs no read on a miss (MQSim's rule for a page with no mapping yet).
+//! - The cache holds entries, least recently used first out. Every host page a read or write
+//!   touches looks its entry up: a hit costs nothing; a miss reads the page's translation page
+//!   (once per translation page and request) and the page's data read, or its program group,
+//!   starts when that read ends (a scheduler gate, `scheduler/gate.rs`); the entry is then cached.
+//! - A write makes its pages' entries dirty. A miss in a full cache evicts the least recently used
+//!   entry; a dirty one is written back with every dirty entry of its translation page (as MQSim's
+//!   `generate_flash_writeback_request_for_mapping_data`): the translation page is read (to merge
+//!   the entries not cached) and programmed to a new place, as background work nobody waits for.
+//! - Counted: lookups, hits, misses, translation reads (for misses, for write-back merges),
+//!   translation programs, and the die time they take as a share of all die time booked.
+//!
+//! What it leaves out: a second request for an entry whose translation read is still running does
+//! not wait for it (the entry is usable from its miss on; MQSim makes it wait); GC relocations and
+//! deletes change the mapping without touching the cache or translation pages; the read-modify-write
+//! read of a partially written page does not wait for the translation read; translation pages share
+//! blocks with host data (DFTL and MQSim keep them in blocks of their own) and their GC copies are
+//! counted as GC's, not the cache's; wear-triggered device events during a read's write-back are
+//! checked at the next write; a tiered device, SCM or a middleware with the cache (refused by the
+//! config). Sources: Gupta et al., DFTL (ASPLOS 2009); MQSim's `Address_Mapping_Unit_Page_Level.cpp`
+//! (entry sizes, write-back of a translation page's dirty entries, preconditioning).
+
+use super::data_cache::PageHasher;
+use super::nand::{NandPath, TaggedPage};
+use super::result::PathResult;
+use super::stage::{HostIo, ResultContext, Stage};
+use crate::config::{MappingCacheConfig, SimulationConfig};
+use crate::device_events::DeviceEvents;
+use crate::device_layout::DeviceLayout;
+use crate::error::SimulationError;
+use crate::ftl::mapping::MappingTable;
+use crate::geometry::{Lpn, Ppn};
+use crate::host::PageSpan;
+use crate::scheduler::{FlashScheduler, Waiter};
+use crate::simulation::MappingCacheSummary;
+use ssdlab_engine::SimTime;
+use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasherDefault;
+
+/// No entry (the end of the list).
+const NONE: u32 = u32::MAX;
+
+/// The cache's sizes on a device (from the config and the geometry).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::simulation) struct MappingCacheSizes {
+    pub entries: u64,
+    pub entry_bytes: u64,
+    pub entries_per_translation_page: u64,
+    pub translation_pages: u64,
+}
+
+/// The sizes of the configured (and enabled) cache for `host_pages` host pages; None without one.
+pub(in crate::simulation) fn sizes(
+    config: &SimulationConfig,
+    layout: &DeviceLayout,
+    host_pages: u64,
+) -> Option<MappingCacheSizes> {
+    let cache: &MappingCacheConfig = config.device.mapping_cache.as_ref().filter(|cache| cache.enabled)?;
+    let physical = layout.pages_total();
+    let page_bytes = config.device.page_size_bytes() as u64;
+    let sectors = page_bytes.div_ceil(512);
+    let per_page = cache.translation_entries_for(physical, sectors, page_bytes).max(1);
+    Some(MappingCacheSizes {
+        entries: cache.entries_for(physical, sectors),
+        entry_bytes: cache.entry_bytes_for(physical, sectors),
+        entries_per_translation_page: per_page,
+        translation_pages: host_pages.div_ceil(per_page),
+    })
+}
+
+/// One cached entry, in a slot of the entry store.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    page: u32,
+    /// Neighbours in last-use order: towards the least and the most recently used.
+    prev: u32,
+    next: u32,
+    dirty: bool,
+    /// The serial of the translation read that loads the entry (0: none): until it ends, a use of
+    /// the entry waits for it.
+    loading: u32,
+}
+
+/// What the cache did.
+#[derive(Debug, Clone, Copy, Default)]
+struct Counts {
+    hits: u64,
+    /// Misses (and uses of an entry still loading) that waited for a translation read already
+    /// running.
+    shared_reads: u64,
+    read_misses: u64,
+    write_misses: u64,
+    translation_reads: u64,
+    translation_merge_reads: u64,
+    translation_programs: u64,
+    clean_evictions: u64,
+    dirty_evictions: u64,
+    entries_written_back: u64,
+    /// Die time booked for translation sensing and programs.
+    translation_die_ns: u64,
+}
+
+/// The cached mapping table in front of the NAND path (see the module).
+pub(in crate::simulation) struct MappingCachePath {
+    nand: NandPath,
+    sizes: MappingCacheSizes,
+    /// The FTL logical page of translation page 0 (the host's pages come before it).
+    first_translation_page: u32,
+    /// Entries by host page: the slot of each cached page (as a sparse table, `ftl/mapping.rs`).
+    index: MappingTable<Lpn, Lpn>,
+    slots: Vec<Entry>,
+    free: Vec<u32>,
+    /// Least and most recently used entries.
+    head: u32,
+    tail: u32,
+    dirty_entries: u64,
+    /// Per translation page: host pages whose entries turned dirty since its last write-back
+    /// (entries evicted or cleaned since are skipped when it is written back).
+    dirty_by_translation_page: HashMap<u32, Vec<u32>, BuildHasherDefault<PageHasher>>,
+    /// Translation reads running, by translation page: (gate, its generation, serial).
+    in_flight: HashMap<u32, (u32, u32, u32), BuildHasherDefault<PageHasher>>,
+    next_serial: u32,
+    /// Scratch of one request: per page, the gate its data waits for; the gates it opened.
+    misses: Vec<Option<u32>>,
+    gates: Vec<u32>,
+    /// No stage above drains the scheduler's background completions (the data cache does).
+    drain_background: bool,
+    /// For write-backs during reads (which have no device events at hand).
+    no_events: DeviceEvents,
+    counts: Counts,
+}
+
+impl MappingCachePath {
+    /// The cache over `nand`, whose FTL has room for the translation pages past `host_pages`.
+    pub(super) fn new(
+        nand: NandPath,
+        sizes: MappingCacheSizes,
+        host_pages: u64,
+        drain_background: bool,
+    ) -> Result<MappingCachePath, SimulationError> {
+        let first_translation_page = host_pages as u32;
+        Ok(MappingCachePath {
+            nand,
+            sizes,
+            first_translation_page,
+            index: MappingTable::new(host_pages),
+            slots: Vec::new(),
+            free: Vec::new(),
+            head: NONE,
+            tail: NONE,
+            dirty_entries: 0,
+            dirty_by_translation_page: HashMap::default(),
+            in_flight: HashMap::default(),
+            next_serial: 1,
+            misses: Vec::new(),
+            gates: Vec::new(),
+            drain_background,
+            no_events: DeviceEvents::new(&[]),
+            counts: Counts::default(),
+        })
+    }
+
+    #[inline]
+    fn translation_page_of(&self, page: u32) -> u32 {
+        (page as u64 / self.sizes.entries_per_translation_page) as u32
+    }
+
+    fn unlink(&mut self, slot: u32) {
+        let Entry { prev, next, .. } = self.slots[slot as usize];
+        if prev == NONE {
+            self.head = next;
+        } else {
+            self.slots[prev as usize].next = next;
+        }
+        if next == NONE {
+            self.tail = prev;
+        } else {
+            self.slots[next as usize].prev = prev;
+        }
+    }
+
+    fn push_recent(&mut self, slot: u32) {
+        let tail = self.tail;
+        let entry = &mut self.slots[slot as usize];
+        entry.prev = tail;
+        entry.next = NONE;
+        if tail == NONE {
+            self.head = slot;
+        } else {
+            self.slots[tail as usize].next = slot;
+        }
+        self.tail = slot;
+    }
+
+    /// Die time of sensing `ppn` (or programming it, `program`).
+    fn die_ns(&self, ppn: Ppn, program: bool) -> u64 {
+        let layout = &self.nand.layout;
+        let tier = layout.tier(layout.tier_of_die(layout.die_of(ppn)));
+        let page_type = layout.page_type(ppn);
+        if program {
+            tier.nand.program_ns[page_type]
+        } else {
+            tier.nand.read_ns[page_type]
+        }
+    }
+
+    /// Looks host page `page`'s entry up at `now` (a use: it becomes the most recently used; with
+    /// `write`, dirty). Returns the gate the page's data must wait for: on a miss, the read of its
+    /// translation page (started, or already running); on a hit of an entry still loading, that
+    /// read. A miss in a full cache evicts the least recently used entry first (written back when
+    /// dirty).
+    fn look_up(
+        &mut self,
+        page: u32,
+        write: bool,
+        now: SimTime,
+        scheduler: &mut FlashScheduler,
+        events: Option<&mut DeviceEvents>,
+    ) -> Result<Option<u32>, SimulationError> {
+        let (slot, wait) = match self.index.get(Lpn(page)) {
+            Some(Lpn(slot)) => {
+                if self.tail != slot {
+                    self.unlink(slot);
+                    self.push_recent(slot);
+                }
+                let loading = self.slots[slot as usize].loading;
+                let running = (loading != 0).then(|| self.running_read(self.translation_page_of(page), scheduler));
+                match running.flatten() {
+                    Some((gate, serial)) if serial == loading => {
+                        // Its translation read is still running: wait for it (MQSim's waiting slot).
+                        self.count_miss(write);
+                        self.counts.shared_reads += 1;
+                        (slot, Some(gate))
+                    }
+                    _ => {
+                        self.slots[slot as usize].loading = 0;
+                        self.counts.hits += 1;
+                        (slot, None)
+                    }
+                }
+            }
+            None => {
+                self.count_miss(write);
+                if self.index.mapped_pages() >= self.sizes.entries {
+                    self.evict_one(now, scheduler, events)?;
+                }
+                let (gate, serial) = self.gate_for(self.translation_page_of(page), now, scheduler);
+                let entry = Entry { page, prev: NONE, next: NONE, dirty: false, loading: serial };
+                let slot = match self.free.pop() {
+                    Some(slot) => {
+                        self.slots[slot as usize] = entry;
+                        slot
+                    }
+                    None => {
+                        self.slots.push(entry);
+                        (self.slots.len() - 1) as u32
+                    }
+                };
+                self.index.set(Lpn(page), Lpn(slot));
+                self.push_recent(slot);
+                (slot, gate)
+            }
+        };
+        if write && !self.slots[slot as usize].dirty {
+            self.slots[slot as usize].dirty = true;
+            self.dirty_entries += 1;
+            let translation_page = self.translation_page_of(page);
+            self.dirty_by_translation_page.entry(translation_page).or_default().push(page);
+        }
+        Ok(wait)
+    }
+
+    #[inline]
+    fn count_miss(&mut self, write: bool) {
+        if write {
+            self.counts.write_misses += 1;
+        } else {
+            self.counts.read_misses += 1;
+        }
+    }
+
+    /// The read of translation page `translation_page` still running, if any: (gate, serial).
+    fn running_read(&mut self, translation_page: u32, scheduler: &FlashScheduler) -> Option<(u32, u32)> {
+        let &(gate, generation, serial) = self.in_flight.get(&translation_page)?;
+        if scheduler.gate_pending(gate, generation) {
+            Some((gate, serial))
+        } else {
+            self.in_flight.remove(&translation_page);
+            None
+        }
+    }
+
+    /// Evicts the least recently used entry; a dirty one's translation page is written back.
+    fn evict_one(
+        &mut self,
+        now: SimTime,
+        scheduler: &mut FlashScheduler,
+        events: Option<&mut DeviceEvents>,
+    ) -> Result<(), SimulationError> {
+        let slot = self.head;
+        if slot == NONE {
+            return Ok(());
+        }
+        let entry = self.slots[slot as usize];
+        self.unlink(slot);
+        self.index.remove(Lpn(entry.page));
+        self.free.push(slot);
+        if !entry.dirty {
+            self.counts.clean_evictions += 1;
+            return Ok(());
+        }
+        self.counts.dirty_evictions += 1;
+        self.dirty_entries -= 1;
+        self.counts.entries_written_back += 1;
+        let translation_page = self.translation_page_of(entry.page);
+        // Every other dirty entry of the translation page goes with it, and is clean from now on.
+        for page in self.dirty_by_translation_page.remove(&translation_page).unwrap_or_default() {
+            if let Some(Lpn(other)) = self.index.get(Lpn(page)) {
+                if self.slots[other as usize].dirty {
+                    self.slots[other as usize].dirty = false;
+                    self.dirty_entries -= 1;
+                    self.counts.entries_written_back += 1;
+                }
+            }
+        }
+        let lpn = Lpn(self.first_translation_page + translation_page);
+        let (read, programmed) = match events {
+            Some(events) => self.nand.write_metadata_page(lpn, true, now, scheduler, events)?,
+            None => {
+                let mut none = std::mem::replace(&mut self.no_events, DeviceEvents::new(&[]));
+                let written = self.nand.write_metadata_page(lpn, true, now, scheduler, &mut none);
+                self.no_events = none;
+                written?
+            }
+        };
+        if let Some(read) = read {
+            self.counts.translation_merge_reads += 1;
+            self.counts.translation_die_ns += self.die_ns(read, false);
+        }
+        self.counts.translation_programs += 1;
+        self.counts.translation_die_ns += self.die_ns(programmed, true);
+        Ok(())
+    }
+
+    /// The gate of a read of translation page `translation_page`: one already running, or a new
+    /// one (started now); None when the page was never written (nothing to read: the entry is
+    /// made as new). Returns it with the read's serial (0: none).
+    fn gate_for(&mut self, translation_page: u32, now: SimTime, scheduler: &mut FlashScheduler) -> (Option<u32>, u32) {
+        if let Some((gate, serial)) = self.running_read(translation_page, scheduler) {
+            self.counts.shared_reads += 1;
+            return (Some(gate), serial);
+        }
+        let lpn = Lpn(self.first_translation_page + translation_page);
+        let Some(ppn) = self.nand.ftl.lookup(lpn) else { return (None, 0) };
+        let gate = scheduler.open_gate(now);
+        if let Some(oracle) = self.nand.oracle.as_mut() {
+            oracle.check(lpn.0, Some(self.nand.ftl.tag(ppn)), "translation page read");
+        }
+        self.nand.read_page(scheduler, ppn, now, Waiter::Gate(gate));
+        self.counts.translation_reads += 1;
+        self.counts.translation_die_ns += self.die_ns(ppn, false);
+        let serial = self.next_serial;
+        self.next_serial = self.next_serial.checked_add(1).unwrap_or(1);
+        self.in_flight.insert(translation_page, (gate, scheduler.gate_generation(gate), serial));
+        self.gates.push(gate);
+        (Some(gate), serial)
+    }
+
+    /// Closes the gates this request opened (each ends when its translation read does; later
+    /// requests may still add work to it until then).
+    fn close_gates(&mut self, scheduler: &mut FlashScheduler) {
+        for &gate in &self.gates {
+            scheduler.close_gate(gate);
+        }
+        self.gates.clear();
+    }
+
+    /// Without a data cache above, the background completions (this stage's write-backs, 0 bytes
+    /// each) are nobody's to collect: dropped.
+    #[inline]
+    fn drain(&mut self, scheduler: &mut FlashScheduler) {
+        if self.drain_background {
+            scheduler.background_completions().clear();
+        }
+    }
+
+    /// Looks up every page of `pages` for a write; each miss's program group will wait for its
+    /// translation read (`NandPath::group_gates`).
+    fn look_up_for_write(
+        &mut self,
+        pages: impl Iterator<Item = u32>,
+        now: SimTime,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(), SimulationError> {
+        self.nand.group_gates.clear();
+        for page in pages {
+            if let Some(gate) = self.look_up(page, true, now, scheduler, Some(&mut *events))? {
+                self.nand.group_gates.push((page, gate));
+            }
+        }
+        Ok(())
+    }
+
+    /// The oracle's own check: no host page is mapped to a translation page's physical page.
+    fn check_translation_pages_hold_no_host_data(&mut self) {
+        let ftl = &self.nand.ftl;
+        let first = self.first_translation_page;
+        let translation: HashSet<u32> = (0..self.sizes.translation_pages as u32)
+            .filter_map(|page| ftl.lookup(Lpn(first + page)))
+            .map(|ppn| ppn.0)
+            .collect();
+        let shared = (0..first).find(|&page| ftl.lookup(Lpn(page)).is_some_and(|ppn| translation.contains(&ppn.0)));
+        if let (Some(page), Some(oracle)) = (shared, self.nand.oracle.as_mut()) {
+            oracle.mismatches += 1;
+            oracle.first_mismatch.get_or_insert(format!("host page {page} is mapped to a translation page"));
+        }
+    }
+
+    fn summary(&self, context: &ResultContext<'_>) -> MappingCacheSummary {
+        let counts = self.counts;
+        let misses = counts.read_misses + counts.write_misses;
+        let lookups = counts.hits + misses;
+        let die_busy_ns = context.scheduler.busy_totals().0 .0;
+        MappingCacheSummary {
+            capacity_entries: self.sizes.entries,
+            entry_bytes: self.sizes.entry_bytes,
+            capacity_bytes: self.sizes.entries * self.sizes.entry_bytes,
+            translation_entries_per_page: self.sizes.entries_per_translation_page,
+            translation_pages: self.sizes.translation_pages,
+            lookups,
+            hits: counts.hits,
+            read_misses: counts.read_misses,
+            write_misses: counts.write_misses,
+            hit_ratio: if lookups == 0 { 0.0 } else { counts.hits as f64 / lookups as f64 },
+            translation_page_reads: counts.translation_reads,
+            misses_sharing_a_read: counts.shared_reads,
+            translation_page_reads_for_write_back: counts.translation_merge_reads,
+            translation_page_programs: counts.translation_programs,
+            clean_evictions: counts.clean_evictions,
+            dirty_evictions: counts.dirty_evictions,
+            entries_written_back: counts.entries_written_back,
+            entries_at_end: self.index.mapped_pages(),
+            dirty_entries_at_end: self.dirty_entries,
+            translation_die_time_s: counts.translation_die_ns as f64 * 1e-9,
+            translation_die_time_share: if die_busy_ns == 0 {
+                0.0
+            } else {
+                counts.translation_die_ns as f64 / die_busy_ns as f64
+            },
+        }
+    }
+}
+
+impl Stage for MappingCachePath {
+    fn read(&mut self, io: &HostIo<'_>, scheduler: &mut FlashScheduler) -> Result<(), SimulationError> {
+        self.drain(scheduler);
+        let mut misses = std::mem::take(&mut self.misses);
+        misses.clear();
+        let mut any_miss = false;
+        for page in io.span.first..=io.span.last {
+            let missed = self.look_up(page as u32, false, io.now, scheduler, None)?;
+            any_miss |= missed.is_some();
+            misses.push(missed);
+        }
+        if !any_miss {
+            self.misses = misses;
+            // Every entry cached: the NAND path's own read (multi-plane reads included).
+            return self.nand.read(io, scheduler);
+        }
+        // Some data reads wait for translation reads: page by page.
+        self.nand.begin(io.request, io.span, io.index);
+        let waiter = Waiter::Request(io.slot);
+        for (page, missed) in (io.span.first..=io.span.last).zip(misses.iter().copied()) {
+            let host = Lpn(page as u32);
+            let physical = self.nand.physical_of(host);
+            if let Some(oracle) = self.nand.oracle.as_mut() {
+                oracle.check(host.0, physical.map(|ppn| self.nand.ftl.tag(ppn)), "host read");
+            }
+            match (physical, missed) {
+                (Some(ppn), Some(gate)) => self.nand.read_page_after_gate(scheduler, ppn, io.now, gate, waiter),
+                (Some(ppn), None) => self.nand.read_page(scheduler, ppn, io.now, waiter),
+                (None, gate) => {
+                    self.nand.unmapped_page_reads += 1;
+                    if let Some(gate) = gate {
+                        scheduler.wait_for_gate(gate, waiter);
+                    }
+                }
+            }
+        }
+        self.close_gates(scheduler);
+        self.misses = misses;
+        Ok(())
+    }
+
+    fn write(
+        &mut self,
+        io: &HostIo<'_>,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(), SimulationError> {
+        self.drain(scheduler);
+        self.look_up_for_write((io.span.first..=io.span.last).map(|page| page as u32), io.now, scheduler, events)?;
+        let written = self.nand.write(io, scheduler, events);
+        self.nand.group_gates.clear();
+        self.close_gates(scheduler);
+        written
+    }
+
+    fn write_tagged(
+        &mut self,
+        pages: &[TaggedPage],
+        now: SimTime,
+        slot: u32,
+        origin_line: u64,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(), SimulationError> {
+        self.look_up_for_write(pages.iter().map(|held| held.page), now, scheduler, events)?;
+        let written = self.nand.write_tagged(pages, now, slot, origin_line, scheduler, events);
+        self.nand.group_gates.clear();
+        self.close_gates(scheduler);
+        written
+    }
+
+    fn read_flash_page(
+        &mut self,
+        page: u32,
+        ppn: Ppn,
+        now: SimTime,
+        waiter: Waiter,
+        scheduler: &mut FlashScheduler,
+    ) -> Result<(), SimulationError> {
+        match self.look_up(page, false, now, scheduler, None)? {
+            None => self.nand.read_page(scheduler, ppn, now, waiter),
+            Some(gate) => self.nand.read_page_after_gate(scheduler, ppn, now, gate, waiter),
+        }
+        self.close_gates(scheduler);
+        Ok(())
+    }
+
+    fn delete(&mut self, span: PageSpan, now: SimTime) {
+        self.nand.delete(span, now)
+    }
+
+    fn delete_page(&mut self, host: Lpn) -> bool {
+        self.nand.delete_page(host)
+    }
+
+    /// Preconditioning writes go to flash, and so does (untimed, once) the translation page of
+    /// each page written; the cache starts empty.
+    fn untimed_write(&mut self, page: u32) -> Result<(), SimulationError> {
+        let lpn = Lpn(self.first_translation_page + self.translation_page_of(page));
+        if self.nand.ftl.lookup(lpn).is_none() {
+            let tag = self.nand.oracle.as_mut().map_or(0, |o| o.tag_write(lpn.0));
+            let mut ops = std::mem::take(&mut self.nand.ops);
+            ops.clear();
+            self.nand.ftl.write_metadata(lpn, 0, tag, &mut ops).map_err(|source| SimulationError::Ftl {
+                origin: format!("{} (preconditioning the mapping table's translation pages)", self.nand.origin),
+                source,
+            })?;
+            self.nand.ops = ops;
+        }
+        self.nand.untimed_write(page)
+    }
+
+    fn finish_oracle(&mut self) -> Result<u64, SimulationError> {
+        if self.nand.oracle.is_some() {
+            self.check_translation_pages_hold_no_host_data();
+        }
+        self.nand.check_oracle(true)
+    }
+
+    fn contribute(&self, context: &ResultContext<'_>, result: &mut PathResult) {
+        self.nand.contribute(context, result);
+        result.mapping_cache = Some(self.summary(context));
+        // The entry store and its index.
+        result.model_memory_bytes += (self.slots.capacity() * std::mem::size_of::<Entry>() + self.free.capacity() * 4)
+            as u64
+            + self.index.memory_bytes();
+    }
+
+    fn nand(&self) -> &NandPath {
+        &self.nand
+    }
+
+    fn nand_mut(&mut self) -> &mut NandPath {
+        &mut self.nand
+    }
+}
