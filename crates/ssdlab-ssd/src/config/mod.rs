@@ -12,6 +12,7 @@
 mod data_cache;
 mod device;
 mod events;
+mod flows;
 mod ftl;
 mod host;
 pub mod keys;
@@ -26,6 +27,7 @@ mod workload;
 pub use data_cache::*;
 pub use device::*;
 pub use events::*;
+pub use flows::*;
 pub use ftl::*;
 pub use host::*;
 pub use middleware::*;

@@ -316,6 +316,9 @@ pub struct RunResult {
     /// The controller DRAM's write-back data cache (`[device.data_cache]`; absent without it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub data_cache: Option<DataCacheSummary>,
+    /// Each I/O flow's section and the fairness between them (`host.flows`; absent with one stream).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flows: Option<crate::host::flows::result::FlowsSection>,
 }
 
 /// What the DRAM data cache did over a run (issue 37; `simulation/data_path/data_cache.rs`). Page
