@@ -73,7 +73,7 @@ fn two_flows(arbitration: &str) -> String {
 }
 
 fn flow_means(result: &RunResult) -> Vec<f64> {
-    result.flows.as_ref().expect("a flows section").flows.iter().map(|flow| flow.write.latency_us.mean).collect()
+    result.flows.as_ref().expect("a flows section").per_flow.iter().map(|flow| flow.write.latency_us.mean).collect()
 }
 
 #[test]
@@ -86,15 +86,15 @@ fn round_robin_alternates_between_the_queues() {
     assert!(close(means[1], 4.0 * WRITE_US), "{means:?}");
     let section = result.flows.as_ref().unwrap();
     assert_eq!((section.arbitration.as_str(), section.queues), ("round_robin", 2));
-    let a = &section.flows[0];
+    let a = &section.per_flow[0];
     assert!(close(a.write.latency_us.max, 5.0 * WRITE_US) || a.write.latency_us.max >= 5.0 * WRITE_US);
     assert!(close(a.span_seconds * 1e6, 5.0 * WRITE_US), "{}", a.span_seconds);
-    assert!(close(section.flows[1].span_seconds * 1e6, 6.0 * WRITE_US));
+    assert!(close(section.per_flow[1].span_seconds * 1e6, 6.0 * WRITE_US));
     assert!(close(a.iops, 3.0 / (5.0 * WRITE_US * 1e-6)));
     // Alone each flow's writes complete at 1, 2, 3 x 220.48 us: mean 2 x. Slowdowns 1.5 and 2.
     assert!(close(a.alone_mean_latency_us.unwrap(), 2.0 * WRITE_US));
     assert!(close(a.slowdown.unwrap(), 1.5));
-    assert!(close(section.flows[1].slowdown.unwrap(), 2.0));
+    assert!(close(section.per_flow[1].slowdown.unwrap(), 2.0));
     assert!(close(section.fairness.unwrap(), 0.75));
     // The whole run: six writes back to back.
     assert!(close(result.simulated_seconds * 1e6, 6.0 * WRITE_US));
@@ -111,8 +111,8 @@ fn weighted_round_robin_gives_the_high_class_two_fetches_per_round() {
     assert!(close(means[0], 7.0 / 3.0 * WRITE_US), "{means:?}");
     assert!(close(means[1], 14.0 / 3.0 * WRITE_US), "{means:?}");
     let section = result.flows.as_ref().unwrap();
-    assert!(close(section.flows[0].slowdown.unwrap(), 7.0 / 6.0));
-    assert!(close(section.flows[1].slowdown.unwrap(), 14.0 / 6.0));
+    assert!(close(section.per_flow[0].slowdown.unwrap(), 7.0 / 6.0));
+    assert!(close(section.per_flow[1].slowdown.unwrap(), 14.0 / 6.0));
     assert!(close(section.fairness.unwrap(), 0.5));
 }
 
@@ -124,7 +124,7 @@ fn an_urgent_queue_is_served_first() {
     let means = flow_means(&result);
     assert!(close(means[0], 5.0 * WRITE_US) && close(means[1], 2.0 * WRITE_US), "{means:?}");
     let section = result.flows.as_ref().unwrap();
-    assert!(section.fairness.is_none() && section.flows[0].slowdown.is_none());
+    assert!(section.fairness.is_none() && section.per_flow[0].slowdown.is_none());
 }
 
 #[test]
@@ -147,8 +147,8 @@ fn a_submission_queue_holds_back_its_own_flow() {
         }),
     );
     let section = result.flows.as_ref().unwrap();
-    assert_eq!(section.flows[0].submission_queue.max_in_flight, 1);
-    assert_eq!(section.flows[0].submission_queue.requests_waited, 2);
+    assert_eq!(section.per_flow[0].submission_queue.max_in_flight, 1);
+    assert_eq!(section.per_flow[0].submission_queue.requests_waited, 2);
     assert_eq!(result.host_queue.max_in_flight, 2);
     assert_eq!(result.integrity.mismatches, 0);
 }

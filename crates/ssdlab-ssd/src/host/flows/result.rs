@@ -40,7 +40,7 @@ pub struct FlowsSection {
     pub arbitration: String,
     /// Submission queues (one per flow).
     pub queues: u64,
-    pub flows: Vec<FlowSummary>,
+    pub per_flow: Vec<FlowSummary>,
     /// Smallest slowdown / largest slowdown; absent without alone runs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fairness: Option<f64>,
@@ -73,17 +73,22 @@ impl FlowsSection {
                 }
             })
             .collect();
-        FlowsSection { arbitration: arbitration.to_string(), queues: flows.flows.len() as u64, flows: summaries, fairness: None }
+        FlowsSection {
+            arbitration: arbitration.to_string(),
+            queues: flows.flows.len() as u64,
+            per_flow: summaries,
+            fairness: None,
+        }
     }
 
     /// Fills in slowdowns and fairness from each flow's mean latency alone (same order as `flows`).
     pub fn with_alone(mut self, alone_mean_latency_us: &[f64]) -> FlowsSection {
-        for (flow, &alone) in self.flows.iter_mut().zip(alone_mean_latency_us) {
+        for (flow, &alone) in self.per_flow.iter_mut().zip(alone_mean_latency_us) {
             flow.alone_mean_latency_us = Some(alone);
             flow.slowdown = (alone > 0.0).then(|| flow.all.latency_us.mean / alone);
         }
-        let slowdowns: Vec<f64> = self.flows.iter().filter_map(|flow| flow.slowdown).collect();
-        if slowdowns.len() == self.flows.len() && !slowdowns.is_empty() {
+        let slowdowns: Vec<f64> = self.per_flow.iter().filter_map(|flow| flow.slowdown).collect();
+        if slowdowns.len() == self.per_flow.len() && !slowdowns.is_empty() {
             let min = slowdowns.iter().copied().fold(f64::INFINITY, f64::min);
             let max = slowdowns.iter().copied().fold(0.0, f64::max);
             self.fairness = (max > 0.0).then(|| min / max);
@@ -120,12 +125,12 @@ mod tests {
         let section = FlowsSection {
             arbitration: "round_robin".into(),
             queues: 2,
-            flows: vec![summary("a", 300.0), summary("b", 100.0)],
+            per_flow: vec![summary("a", 300.0), summary("b", 100.0)],
             fairness: None,
         }
         .with_alone(&[100.0, 50.0]);
-        assert_eq!(section.flows[0].slowdown, Some(3.0));
-        assert_eq!(section.flows[1].slowdown, Some(2.0));
+        assert_eq!(section.per_flow[0].slowdown, Some(3.0));
+        assert_eq!(section.per_flow[1].slowdown, Some(2.0));
         assert_eq!(section.fairness, Some(2.0 / 3.0));
     }
 }
