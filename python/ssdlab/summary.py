@@ -199,6 +199,21 @@ def render_run(result: Any, console: Console) -> None:
             f"unsaved at a power loss: max {cache['unsaved_bytes_max'] / 2**20:,.2f} MiB, mean {cache['unsaved_bytes_mean'] / 2**20:,.2f} MiB; "
             f"DRAM bus {100 * cache['dram_utilisation']:.1f} % busy"
         )
+    flows = r.get("flows")
+    if flows:
+        fairness = f", fairness {flows['fairness']:.2f}" if flows.get("fairness") is not None else ""
+        console.print(f"{flows['queues']} flows, {flows['arbitration'].replace('_', ' ')}{fairness}:")
+        for flow in flows["per_flow"]:
+            lat = flow["all"]["latency_us"]
+            slowdown = (
+                f", slowdown {flow['slowdown']:.2f} (alone {flow['alone_mean_latency_us']:,.1f} us)"
+                if flow.get("slowdown") is not None
+                else ""
+            )
+            console.print(
+                f"  {flow['name']} ({flow['priority_class']}): {flow['requests']:,} requests, {flow['iops']:,.0f} IOPS, "
+                f"mean {lat['mean']:,.1f} us, p99 {lat['p99']:,.1f} us, p99.9 {lat['p999']:,.1f} us{slowdown}"
+            )
     integrity = r["integrity"]
     if integrity["enabled"]:
         unit = "sectors" if scm else "pages"
