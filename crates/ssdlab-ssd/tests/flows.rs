@@ -162,7 +162,13 @@ fn shared_or_disjoint(offset_bytes: u64) -> SimulationConfig {
     };
     let text = format!(
         "{}\n{}\n{}",
-        common::synthetic(100, 0.5, 8 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }"),
+        common::synthetic(
+            100,
+            0.5,
+            8 << 20,
+            "{ distribution = \"uniform\" }",
+            "{ distribution = \"fixed\", bytes = 4096 }"
+        ),
         flow("x", 3000, 0),
         flow("y", 3000, offset_bytes)
     );
@@ -185,8 +191,8 @@ fn bad_flows_are_refused_naming_the_field() {
     let base = two_flows("round_robin");
     let error = config(&base.replace("weight_low = 1", "weight_low = 0"), &[]).unwrap_err();
     assert!(error.contains("host.queues.weight_low") && error.contains("at least 1"), "{error}");
-    let error = config(&base.replacen("name = \"a\"\n", "name = \"a\"\nsubmission_queue_depth = 0\n", 1), &[])
-        .unwrap_err();
+    let error =
+        config(&base.replacen("name = \"a\"\n", "name = \"a\"\nsubmission_queue_depth = 0\n", 1), &[]).unwrap_err();
     assert!(error.contains("host.flows[0].submission_queue_depth"), "{error}");
     let error = config(&base.replace("name = \"b\"", "name = \"a\""), &[]).unwrap_err();
     assert!(error.contains("host.flows[1].name"), "{error}");

@@ -121,9 +121,11 @@ fn default_time_scale() -> f64 {
 pub(super) fn validate(queues: &QueuesConfig, flows: &[FlowConfig]) -> Result<(), (String, String)> {
     let fail = |field: String, message: String| Err((field, message));
     // Checked under round robin too, so switching the arbitration never turns a config invalid.
-    for (name, weight) in
-        [("weight_high", queues.weight_high), ("weight_medium", queues.weight_medium), ("weight_low", queues.weight_low)]
-    {
+    for (name, weight) in [
+        ("weight_high", queues.weight_high),
+        ("weight_medium", queues.weight_medium),
+        ("weight_low", queues.weight_low),
+    ] {
         if weight == 0 {
             return fail(
                 format!("host.queues.{name}"),
@@ -149,18 +151,25 @@ pub(super) fn validate(queues: &QueuesConfig, flows: &[FlowConfig]) -> Result<()
         if flow.submission_queue_depth > MAX_QUEUE_DEPTH {
             return fail(
                 field("submission_queue_depth"),
-                format!("at most {MAX_QUEUE_DEPTH} requests in flight are supported, got {}", flow.submission_queue_depth),
+                format!(
+                    "at most {MAX_QUEUE_DEPTH} requests in flight are supported, got {}",
+                    flow.submission_queue_depth
+                ),
             );
         }
         if !(flow.time_scale > 0.0 && flow.time_scale <= MAX_TIME_SCALE) {
-            return fail(field("time_scale"), format!("must be above 0 and at most {MAX_TIME_SCALE:e}, got {}", flow.time_scale));
+            return fail(
+                field("time_scale"),
+                format!("must be above 0 and at most {MAX_TIME_SCALE:e}, got {}", flow.time_scale),
+            );
         }
         match (&flow.trace, &flow.synthetic) {
             (Some(_), Some(_)) => {
                 return fail(field("trace"), "give either trace or synthetic, not both".into());
             }
             (None, Some(spec)) => {
-                if let Err(ssdlab_workload::WorkloadError::InvalidSynthetic { field: inner, message }) = spec.validate() {
+                if let Err(ssdlab_workload::WorkloadError::InvalidSynthetic { field: inner, message }) = spec.validate()
+                {
                     return fail(field(&format!("synthetic.{inner}")), message);
                 }
             }
@@ -175,7 +184,9 @@ pub(super) fn validate(queues: &QueuesConfig, flows: &[FlowConfig]) -> Result<()
                 if let Some(other) = taking_workload {
                     return fail(
                         field("trace"),
-                        format!("flow `{other}` already replays [workload]; give this flow a trace or a synthetic stream"),
+                        format!(
+                            "flow `{other}` already replays [workload]; give this flow a trace or a synthetic stream"
+                        ),
                     );
                 }
                 taking_workload = Some(&flow.name);

@@ -343,8 +343,9 @@ fn build_flows(
         let field = |name: &str| format!("host.flows[{index}].{name}");
         let (stream, origin) = match (&flow.trace, &flow.synthetic) {
             (Some(trace), _) => {
-                let scan = ssdlab_workload::TraceScan::scan(&trace.path, &trace.options())
-                    .map_err(|error| config_invalid(config, &field("trace.path"), format!("flow `{}`: {error}", flow.name)))?;
+                let scan = ssdlab_workload::TraceScan::scan(&trace.path, &trace.options()).map_err(|error| {
+                    config_invalid(config, &field("trace.path"), format!("flow `{}`: {error}", flow.name))
+                })?;
                 (RequestStream::from_trace(scan, 1, flow.time_scale)?, trace.path.display().to_string())
             }
             (None, Some(spec)) => {

@@ -184,7 +184,9 @@ pub fn run(config: &SimulationConfig, progress: &mut ProgressCallback<'_>) -> Re
                 let mut single = config.clone();
                 single.host.flows = vec![flow.clone()];
                 let result = run(&single, &mut |_, _, _| Ok(()))?;
-                alone.push(result.flows.as_ref().and_then(|f| f.per_flow.first()).map_or(0.0, |f| f.all.latency_us.mean));
+                alone.push(
+                    result.flows.as_ref().and_then(|f| f.per_flow.first()).map_or(0.0, |f| f.all.latency_us.mean),
+                );
             }
             result.flows = Some(section.with_alone(&alone));
         }

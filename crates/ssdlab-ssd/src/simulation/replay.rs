@@ -98,16 +98,10 @@ impl Simulation {
             // time go first).
             let event_at = self.scheduler.next_event_time();
             let has_next = host.has_next();
-            let issue_at = if !has_next || (events_active && self.device_events.suspended()) {
-                None
-            } else {
-                host.issue_at(now)
-            };
+            let issue_at =
+                if !has_next || (events_active && self.device_events.suspended()) { None } else { host.issue_at(now) };
             // Once the workload has ended, events due later never fire (`device_events.rs`).
-            if events_active
-                && !time_triggers_cancelled
-                && !has_next
-                && self.requests_completed == self.requests_issued
+            if events_active && !time_triggers_cancelled && !has_next && self.requests_completed == self.requests_issued
             {
                 self.device_events.cancel_time_triggers();
                 time_triggers_cancelled = true;

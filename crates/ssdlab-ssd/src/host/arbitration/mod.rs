@@ -25,10 +25,9 @@ pub trait Arbiter {
 pub fn build(queues: &QueuesConfig, classes: &[PriorityClass]) -> Box<dyn Arbiter> {
     match queues.arbitration {
         ArbitrationKind::RoundRobin => Box::new(RoundRobin::new(classes.len())),
-        ArbitrationKind::WeightedRoundRobin => Box::new(WeightedRoundRobin::new(
-            classes,
-            [queues.weight_high, queues.weight_medium, queues.weight_low],
-        )),
+        ArbitrationKind::WeightedRoundRobin => {
+            Box::new(WeightedRoundRobin::new(classes, [queues.weight_high, queues.weight_medium, queues.weight_low]))
+        }
     }
 }
 

@@ -1,8 +1,9 @@
 //! Weighted round robin with an urgent class (NVMe 1.4, 4.13.2): a queue of the urgent class with a
 //! command waiting is always served first (round robin among urgent queues); otherwise the high,
 //! medium and low classes share the device in rounds: in a round each class may fetch up to its
-//! weight in commands, high first, then medium, then low; a class with nothing waiting gives up the
-//! rest of its share, and a new round starts when no class with a command waiting has any left.
+//! weight in commands, high first, then medium, then low; a class with nothing waiting does not hold
+//! the round up (it keeps what it has left until the round ends), and a new round starts when no
+//! class with a command waiting has any share left.
 //! Within a class the queues take turns (round robin). Leaves out: arbitration bursts and the
 //! admin queue. Source: NVMe base specification; MQSim's `Priority_Class`.
 
@@ -38,9 +39,8 @@ impl WeightedRoundRobin {
     /// The next queue of `class` with a command waiting, moving that class's turn on.
     fn take_from(&mut self, class: usize, waiting: &[bool]) -> Option<usize> {
         let classes = &self.classes;
-        let queue = next_from(self.next[class], classes.len(), |queue| {
-            waiting[queue] && class_index(classes[queue]) == class
-        })?;
+        let queue =
+            next_from(self.next[class], classes.len(), |queue| waiting[queue] && class_index(classes[queue]) == class)?;
         self.next[class] = (queue + 1) % classes.len();
         Some(queue)
     }
@@ -86,7 +86,7 @@ mod tests {
         let mut arbiter = WeightedRoundRobin::new(&[Urgent, Medium, Low], [1, 3, 1]);
         assert_eq!(arbiter.pick(&[true, true, true]), 0);
         assert_eq!(arbiter.pick(&[true, true, true]), 0, "strict priority");
-        assert_eq!(arbiter.pick(&[false, false, true]), 2, "medium has nothing waiting");
+        assert_eq!(arbiter.pick(&[false, false, true]), 2, "high and medium have nothing waiting");
         // Low has spent its share; medium has 3: M M M, then a new round.
         let picks: Vec<usize> = (0..4).map(|_| arbiter.pick(&[false, true, true])).collect();
         assert_eq!(picks, [1, 1, 1, 1]);

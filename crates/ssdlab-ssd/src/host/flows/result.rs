@@ -54,9 +54,8 @@ impl FlowsSection {
             .iter()
             .enumerate()
             .map(|(index, flow)| {
-                let span = flow
-                    .first_arrival
-                    .map_or(0.0, |first| flow.last_completion.max(first).since(first).as_secs_f64());
+                let span =
+                    flow.first_arrival.map_or(0.0, |first| flow.last_completion.max(first).since(first).as_secs_f64());
                 let all = LatencyRecorder::combined(&flow.read, &flow.write);
                 FlowSummary {
                     name: flow.name.clone(),
