@@ -3,11 +3,12 @@
 //!
 //! What it models: each flow's own workload (its trace or synthetic stream, or `[workload]`), its
 //! submission queue depth, open or closed loop, its time scale, an LBA offset (flows share one
-//! namespace; an offset gives a flow its own range), and its NVMe priority class; the arbitration the
-//! controller applies when it fetches commands (NVMe 1.4 section 4.13: round robin, or weighted round
-//! robin with an urgent class served first). What it leaves out: admin queues, completion queues and
-//! their interrupts, several queues per flow, and per-queue namespaces. Source: the NVMe base
-//! specification, MQSim's workload XML (`Priority_Class`, `Device_Level_Queue_Depth`).
+//! namespace; an offset gives a flow its own range), and its NVMe priority class; the arbitration
+//! the controller applies when it fetches commands (the NVMe base specification's command
+//! arbitration: round robin, or weighted round robin with an urgent class served first). What it
+//! leaves out: admin queues, completion queues and their interrupts, several queues per flow, and
+//! per-queue namespaces. Source: the NVMe base specification, MQSim's workload XML
+//! (`Priority_Class`, `Device_Level_Queue_Depth`).
 
 use serde::{Deserialize, Serialize};
 use ssdlab_workload::SyntheticSpec;
@@ -194,4 +195,20 @@ pub(super) fn validate(queues: &QueuesConfig, flows: &[FlowConfig]) -> Result<()
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn config_lists_the_queue_keys_and_flows() {
+        let config = crate::presets::load("default", &[]).expect("preset loads");
+        let keys = config.keys();
+        let set = |path: &str| keys.iter().find(|key| key.path == path).map(|key| key.set);
+        assert_eq!(set("host.queues.arbitration"), Some(true));
+        assert_eq!(set("host.queues.weight_low"), Some(true));
+        assert_eq!(set("host.flows"), Some(false), "an optional key `ssdlab config` lists as unset");
+        let two = crate::presets::load("two-flows", &[]).expect("preset loads");
+        assert_eq!(two.keys().iter().find(|key| key.path == "host.flows").map(|key| key.set), Some(true));
+        assert_eq!(two.host.flows.len(), 2);
+    }
 }

@@ -1,11 +1,11 @@
 //! Arbitration between submission queues: which queue the controller fetches its next command from
 //! when a device slot is free and several queues have commands waiting.
 //!
-//! What it models: NVMe's arbitration mechanisms (base specification 1.4, section 4.13), one file
-//! each: round robin (`round_robin.rs`) and weighted round robin with an urgent class
-//! (`weighted_round_robin.rs`). What it leaves out: the arbitration burst (one command per pick), the
-//! admin queue's priority, and vendor-specific arbitration. Source: the NVMe base specification;
-//! MQSim's `Host_Interface_NVMe` fetches by priority class the same way.
+//! What it models: NVMe's arbitration mechanisms (the base specification's command arbitration),
+//! one file each: round robin (`round_robin.rs`) and weighted round robin with an urgent class
+//! (`weighted_round_robin.rs`). What it leaves out: the arbitration burst (one command per pick),
+//! the admin queue's priority, and vendor-specific arbitration. Source: the NVMe base
+//! specification; MQSim's `Host_Interface_NVMe` fetches by priority class the same way.
 
 mod round_robin;
 mod weighted_round_robin;

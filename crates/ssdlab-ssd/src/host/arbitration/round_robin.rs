@@ -1,5 +1,6 @@
 //! Round robin arbitration: the queues with a command waiting are served in turn, one command each,
-//! in queue order (NVMe 1.4, 4.13.1). Priority classes are ignored. Leaves out: arbitration bursts.
+//! in queue order (NVMe command arbitration). Priority classes are ignored. Leaves out: arbitration
+//! bursts.
 
 use super::{next_from, Arbiter};
 

@@ -1,11 +1,11 @@
-//! Weighted round robin with an urgent class (NVMe 1.4, 4.13.2): a queue of the urgent class with a
-//! command waiting is always served first (round robin among urgent queues); otherwise the high,
-//! medium and low classes share the device in rounds: in a round each class may fetch up to its
-//! weight in commands, high first, then medium, then low; a class with nothing waiting does not hold
-//! the round up (it keeps what it has left until the round ends), and a new round starts when no
-//! class with a command waiting has any share left.
-//! Within a class the queues take turns (round robin). Leaves out: arbitration bursts and the
-//! admin queue. Source: NVMe base specification; MQSim's `Priority_Class`.
+//! Weighted round robin with an urgent class (NVMe command arbitration): a queue of the urgent
+//! class with a command waiting is always served first (round robin among urgent queues); otherwise
+//! the high, medium and low classes share the device in rounds: in a round each class may fetch up
+//! to its weight in commands, high first, then medium, then low; a class with nothing waiting does
+//! not hold the round up (it keeps what it has left until the round ends), and a new round starts
+//! when no class with a command waiting has any share left. Within a class the queues take turns
+//! (round robin). Leaves out: arbitration bursts and the admin queue. Source: NVMe base
+//! specification; MQSim's `Priority_Class`.
 
 use super::{next_from, Arbiter};
 use crate::config::PriorityClass;

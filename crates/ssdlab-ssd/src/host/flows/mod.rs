@@ -6,12 +6,12 @@
 //!
 //! What it models: per flow, open loop (a request waits in the host until its queue has room; its
 //! latency counts from its arrival) or closed loop (the flow keeps its queue full; latency counts
-//! from the fetch), an LBA offset (flows share one namespace, an offset gives a flow its own range),
-//! and its own latency and queue statistics (`result.rs`). What it leaves out: completion queues and
-//! interrupts, command fetch and doorbell latency (a fetch takes no time), several queues per flow;
-//! in closed loop, the time a command spends in its queue while the device is full is not in its
-//! latency. Source: NVMe base specification 1.4 (submission queues, 4.13 arbitration); MQSim's
-//! `Host_Interface_NVMe` and `IO_Flow_Base` (one submission queue per flow).
+//! from the fetch), an LBA offset (flows share one namespace, an offset gives a flow its own
+//! range), and its own latency and queue statistics (`result.rs`). What it leaves out: completion
+//! queues and interrupts, command fetch and doorbell latency (a fetch takes no time), several
+//! queues per flow; in closed loop, the time a command spends in its queue while the device is full
+//! is not in its latency. Source: NVMe base specification (submission queues, command arbitration);
+//! MQSim's `Host_Interface_NVMe` and `IO_Flow_Base` (one submission queue per flow).
 
 pub mod result;
 
