@@ -55,21 +55,31 @@ pub type ProgressCallback<'a> = dyn FnMut(Phase, u64, u64) -> Result<(), Simulat
 impl Simulation {
     /// Replays the whole workload: `[workload]`'s one stream, or the flows of `host.flows`.
     pub fn replay(&mut self, progress: &mut ProgressCallback<'_>) -> Result<(), SimulationError> {
-        if let Some(mut flows) = self.flows.take() {
-            let replayed = self.replay_with(&mut flows, progress);
-            let arbitration = match self.config.host.queues.arbitration {
-                crate::config::ArbitrationKind::RoundRobin => "round_robin",
-                crate::config::ArbitrationKind::WeightedRoundRobin => "weighted_round_robin",
-            };
-            self.flows_section = Some(FlowsSection::of(&flows, arbitration));
-            self.flows = Some(flows);
-            return replayed;
+        if self.flows.is_some() {
+            return self.replay_flows(progress);
         }
         let Some(mut single) = self.single.take() else {
             return Err(SimulationError::Incomplete { generated: 0, completed: self.requests_completed });
         };
         let replayed = single.start().and_then(|()| self.replay_with(&mut single, progress));
         self.single = Some(single);
+        replayed
+    }
+
+    /// The flows' replay, kept out of line: its copy of the loop inlined beside the one-stream copy
+    /// made the compiler stop inlining `serve` and the replay into their callers (2.7 % more
+    /// instructions per request in a one-stream run, measured with callgrind).
+    #[cold]
+    #[inline(never)]
+    fn replay_flows(&mut self, progress: &mut ProgressCallback<'_>) -> Result<(), SimulationError> {
+        let Some(mut flows) = self.flows.take() else { return Ok(()) };
+        let replayed = self.replay_with(&mut flows, progress);
+        let arbitration = match self.config.host.queues.arbitration {
+            crate::config::ArbitrationKind::RoundRobin => "round_robin",
+            crate::config::ArbitrationKind::WeightedRoundRobin => "weighted_round_robin",
+        };
+        self.flows_section = Some(FlowsSection::of(&flows, arbitration));
+        self.flows = Some(flows);
         replayed
     }
 
@@ -223,7 +233,8 @@ impl Simulation {
     }
 
     /// Issues `request` (latency counted from `latency_from`) into the device at `issue`; returns
-    /// its scheduler slot.
+    /// its scheduler slot. Inlined into each copy of the loop, as it was into the one loop before.
+    #[inline(always)]
     fn serve(&mut self, request: &IoRequest, issue: SimTime, latency_from: SimTime) -> Result<u32, SimulationError> {
         self.requests_issued += 1;
         self.first_arrival.get_or_insert(issue);
