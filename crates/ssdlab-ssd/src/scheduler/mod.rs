@@ -1142,10 +1142,8 @@ impl FlashScheduler {
         self.events.peek_time()
     }
 
-    /// Carries out the earliest pending event; returns its time. Always inlined: the replay loop
-    /// is compiled twice (one stream, flows), and with two callers the compiler stopped inlining it
-    /// into the one-stream loop, where it was before.
-    #[inline(always)]
+    /// Carries out the earliest pending event; returns its time.
+    #[inline]
     pub fn process_next_event(&mut self) -> Option<SimTime> {
         let (now, packed) = self.events.pop()?;
         match Stage::unpack(packed) {
