@@ -67,8 +67,8 @@ impl Simulation {
     }
 
     /// The flows' replay, kept out of line: its copy of the loop inlined beside the one-stream copy
-    /// made the compiler stop inlining `serve` and the replay into their callers (2.7 % more
-    /// instructions per request in a one-stream run, measured with callgrind).
+    /// made the compiler stop inlining `serve` into the one-stream loop (with fat LTO, 2.7 % more
+    /// instructions per request than before flows; out of line, 1.6 %: docs/flows.md).
     #[cold]
     #[inline(never)]
     fn replay_flows(&mut self, progress: &mut ProgressCallback<'_>) -> Result<(), SimulationError> {
