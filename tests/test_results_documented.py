@@ -118,6 +118,7 @@ CASES: list[tuple[str, str, list[str], str | None, bool]] = [
         False,
     ),
     ("all-sscm", "seed001-all-sscm", [SMALL], None, False),
+    ("two-flows", "two-flows", ["workload.synthetic.requests=1000"], None, False),
     (
         "scrambler-deletes",
         "seed003-scrambler",

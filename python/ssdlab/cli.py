@@ -62,6 +62,55 @@ reproduce_app = typer.Typer(
 )
 app.add_typer(reproduce_app, name="reproduce")
 
+experiment_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Experiments beyond the seed studies.")
+app.add_typer(experiment_app, name="experiment")
+
+
+@experiment_app.command("flows-interference")
+def flows_interference(
+    out: Annotated[Path, typer.Option("--out", help="Folder for the table (Parquet, JSON) and the figure.")] = Path("flows-interference"),
+    writer_interarrival_us: Annotated[
+        str, typer.Option("--writer-interarrival-us", help="The writer's mean inter-arrival times to sweep, comma-separated (us).")
+    ] = "800,400,200,100,50",
+    arbitration: Annotated[
+        list[str] | None, typer.Option("--arbitration", help="round_robin and/or weighted_round_robin (default: both).")
+    ] = None,
+    device_queue_depth: Annotated[
+        str, typer.Option("--device-queue-depth", help="Commands the controller holds at once, comma-separated values to sweep.")
+    ] = "65535,16",
+) -> None:
+    """Two flows on one drive (preset two-flows): the reader's latency and both flows' slowdowns as the writer's load grows."""
+    from ssdlab import flows_interference as experiment
+
+    try:
+        rates = [float(value) for value in writer_interarrival_us.split(",") if value.strip()]
+        if not rates or any(rate <= 0 for rate in rates):
+            raise typer.BadParameter("give positive inter-arrival times, e.g. 800,400,200", param_hint="--writer-interarrival-us")
+        depths = [int(value) for value in device_queue_depth.split(",") if value.strip()]
+
+        def show(row: dict) -> None:
+            console.print(
+                f"QD {row['device_queue_depth']:>5} {row['arbitration']:>21}  writer {row['writer_offered_iops']:>8,.0f} IOPS offered:"
+                f"  reader mean {row['reader_mean_us']:,.1f} us p99 {row['reader_p99_us']:,.1f} us"
+                f"  slowdowns reader {row['reader_slowdown']:.2f} writer {row['writer_slowdown']:.2f}"
+                f"  fairness {row['fairness']:.2f}"
+            )
+
+        experiment.run_experiment(
+            out,
+            writer_interarrival_us=rates,
+            arbitrations=arbitration or experiment.ARBITRATIONS,
+            device_queue_depths=depths,
+            on_point=show,
+        )
+    except typer.BadParameter:
+        raise
+    except BaseException as error:
+        _fail(error)
+        return
+    console.print(f"written to {out}/flows-interference.{{parquet,json,png,svg}}")
+
+
 # Redirected output (files, CI logs) gets a fixed 120-column width so tables are not truncated,
 # unless COLUMNS says otherwise.
 console = Console(width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else 120)

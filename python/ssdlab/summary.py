@@ -207,6 +207,21 @@ def render_run(result: Any, console: Console) -> None:
             f"{cmt['translation_page_programs']:,} write-backs ({cmt['translation_page_reads_for_write_back']:,} merge reads); "
             f"{100 * cmt['translation_die_time_share']:.1f} % of die time"
         )
+    flows = r.get("flows")
+    if flows:
+        fairness = f", fairness {flows['fairness']:.2f}" if flows.get("fairness") is not None else ""
+        console.print(f"{flows['queues']} flows, {flows['arbitration'].replace('_', ' ')}{fairness}:")
+        for flow in flows["per_flow"]:
+            lat = flow["all"]["latency_us"]
+            slowdown = (
+                f", slowdown {flow['slowdown']:.2f} (alone {flow['alone_mean_latency_us']:,.1f} us)"
+                if flow.get("slowdown") is not None
+                else ""
+            )
+            console.print(
+                f"  {flow['name']} ({flow['priority_class']}): {flow['requests']:,} requests, {flow['iops']:,.0f} IOPS, "
+                f"mean {lat['mean']:,.1f} us, p99 {lat['p99']:,.1f} us, p99.9 {lat['p999']:,.1f} us{slowdown}"
+            )
     integrity = r["integrity"]
     if integrity["enabled"]:
         unit = "sectors" if scm else "pages"

@@ -64,6 +64,10 @@ pub enum SimulationError {
     #[error(transparent)]
     Workload(#[from] ssdlab_workload::WorkloadError),
 
+    /// A flow's request (after its `lba_offset_bytes`) beyond the device (`host/flows/`).
+    #[error("flow `{flow}` ({origin}, request {line}): request ends at byte {end_bytes} (with the flow's lba_offset_bytes), beyond the device's logical capacity of {capacity_bytes} bytes; lower host.flows.lba_offset_bytes or the flow's span, or enlarge [workload]'s span (it sizes the device)")]
+    FlowBeyondDevice { flow: String, origin: String, line: u64, end_bytes: u64, capacity_bytes: u64 },
+
     #[error("{origin}:{line}: field `{field}`: request [{offset_bytes}, {end_bytes}) lies beyond the device's logical capacity of {capacity_bytes} bytes; use a larger device, or size the device to the workload with ftl.sizing=footprint")]
     AddressBeyondDevice {
         origin: String,

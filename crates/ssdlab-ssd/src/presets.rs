@@ -15,6 +15,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("seed004-tlc-mlc", include_str!("../../../configs/seed004-tlc-mlc.toml")),
     ("seed001-hybrid-scm", include_str!("../../../configs/seed001-hybrid-scm.toml")),
     ("seed001-all-sscm", include_str!("../../../configs/seed001-all-sscm.toml")),
+    ("two-flows", include_str!("../../../configs/two-flows.toml")),
 ];
 
 pub fn names() -> Vec<&'static str> {

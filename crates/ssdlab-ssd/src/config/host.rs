@@ -1,4 +1,5 @@
-//! `[host]`: open or closed loop, queue depths, time scale, loops and tiles, address compaction, where deletes go.
+//! `[host]`: open or closed loop, queue depths, time scale, loops and tiles, address compaction, where deletes go;
+//! the flows and their queues are in `flows.rs`.
 
 use serde::{Deserialize, Serialize};
 
@@ -38,6 +39,13 @@ pub struct HostConfig {
     /// still holds them), or `ftl` (TRIM: the pages are invalidated and unmapped; later reads of them
     /// are unmapped reads).
     pub delete_target: DeleteTarget,
+    /// Arbitration between the flows' submission queues (`flows.rs`); used only with `flows`.
+    pub queues: super::QueuesConfig,
+    /// Several I/O flows in one run, each with its own submission queue (`flows.rs`). Empty: the
+    /// one stream of `[workload]`, as above. With flows, `host.device_queue_depth` is the number of
+    /// commands the controller holds at once over all queues (what it fetches by arbitration).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flows: Vec<super::FlowConfig>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -62,6 +70,8 @@ impl Default for HostConfig {
             tiles: 1,
             compact_addresses: false,
             delete_target: DeleteTarget::Ftl,
+            queues: super::QueuesConfig::default(),
+            flows: Vec::new(),
         }
     }
 }
@@ -101,7 +111,18 @@ pub(super) fn validate(host: &HostConfig) -> Result<(), (String, String)> {
     if host.loops == 0 {
         return fail("host.loops", "must be at least 1".into());
     }
-    Ok(())
+    if !host.flows.is_empty() {
+        for (name, unsupported) in [
+            ("host.loops", host.loops != 1),
+            ("host.tiles", host.tiles != 1),
+            ("host.compact_addresses", host.compact_addresses),
+        ] {
+            if unsupported {
+                return fail(name, "is not supported with host.flows (each flow is replayed once, as written)".into());
+            }
+        }
+    }
+    super::flows::validate(&host.queues, &host.flows)
 }
 
 #[cfg(test)]

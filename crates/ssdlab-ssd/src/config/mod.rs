@@ -12,6 +12,7 @@
 mod data_cache;
 mod device;
 mod events;
+mod flows;
 mod ftl;
 mod host;
 pub mod keys;
@@ -27,6 +28,7 @@ mod workload;
 pub use data_cache::*;
 pub use device::*;
 pub use events::*;
+pub use flows::*;
 pub use ftl::*;
 pub use host::*;
 pub use mapping_cache::*;
@@ -103,8 +105,9 @@ impl SimulationConfig {
         let text = std::fs::read_to_string(path)
             .map_err(|e| ConfigError::Io { path: path.to_path_buf(), message: e.to_string() })?;
         let mut config = Self::from_toml_str(&text, &path.display().to_string(), overrides)?;
-        // A relative trace path in a config file is relative to that file.
-        if let Some(trace) = config.workload.trace.as_mut() {
+        // A relative trace path in a config file is relative to that file (flows' traces too).
+        let flow_traces = config.host.flows.iter_mut().filter_map(|flow| flow.trace.as_mut());
+        for trace in config.workload.trace.as_mut().into_iter().chain(flow_traces) {
             if trace.path.is_relative() {
                 if let Some(parent) = path.parent() {
                     let candidate = parent.join(&trace.path);

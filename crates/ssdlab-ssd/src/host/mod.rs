@@ -11,12 +11,19 @@
 //!   are ignored). Both are driven by the simulation (see `simulation/replay.rs`).
 //! * [`device_queue::DeviceQueue`]: the bounded device queue (open loop: host.device_queue_depth;
 //!   closed loop: host.queue_depth); arrivals beyond it wait in the host queue.
+//! * [`submissions::Submissions`]: what the replay loop asks of the host interface, answered by the
+//!   one stream ([`single_stream::SingleStream`]) or by several flows with a submission queue each
+//!   and arbitration between the queues ([`flows::FlowSet`], [`arbitration`]).
 
+pub mod arbitration;
 mod batched_reader;
 pub mod device_queue;
 pub mod export;
+pub mod flows;
 mod read_ahead;
+pub mod single_stream;
 pub mod stall;
+pub mod submissions;
 #[cfg(test)]
 mod test_traces;
 pub mod workload_class;
@@ -208,20 +215,27 @@ impl RequestStream {
     /// reads through the same code as the replay (one call site of the generator, which keeps it
     /// inlined into the replay's loop).
     pub fn visit_one_loop(&self, mut visit: impl FnMut(&IoRequest)) -> Result<(), SimulationError> {
-        let source = match (&self.scan, &self.synthetic) {
-            (Some(scan), _) => Source::Trace(Box::new(batched_reader::BatchedReader::new(scan.reader()?))),
-            (None, Some((spec, seed))) => Source::Synthetic(SyntheticGenerator::new(spec, *seed)?),
-            (None, None) => return Ok(()),
-        };
-        let mut copy =
-            Self::with_source(source, self.per_loop, self.scan.clone(), self.synthetic.clone(), 1, self.time_scale)
-                .tiled(self.tiles, self.tile_stride_bytes);
-        copy.compaction = self.compaction.clone();
-        copy.page_shift = self.page_shift;
+        let Some(mut copy) = self.restarted(1, self.time_scale)? else { return Ok(()) };
         while let Some(request) = copy.next_request()? {
             visit(&request);
         }
         Ok(())
+    }
+
+    /// A fresh stream of the same requests from the start (read on this thread), `loops` times,
+    /// with arrival times scaled by `time_scale` (None: a stream with no source).
+    pub fn restarted(&self, loops: u32, time_scale: f64) -> Result<Option<Self>, SimulationError> {
+        let source = match (&self.scan, &self.synthetic) {
+            (Some(scan), _) => Source::Trace(Box::new(batched_reader::BatchedReader::new(scan.reader()?))),
+            (None, Some((spec, seed))) => Source::Synthetic(SyntheticGenerator::new(spec, *seed)?),
+            (None, None) => return Ok(None),
+        };
+        let mut copy =
+            Self::with_source(source, self.per_loop, self.scan.clone(), self.synthetic.clone(), loops, time_scale)
+                .tiled(self.tiles, self.tile_stride_bytes);
+        copy.compaction = self.compaction.clone();
+        copy.page_shift = self.page_shift;
+        Ok(Some(copy))
     }
 
     fn raw_next(&mut self) -> Result<Option<IoRequest>, SimulationError> {

@@ -69,7 +69,9 @@ fn read_workload(
         let stream = RequestStream::from_trace(scan, config.host.loops, config.host.time_scale)?;
         // Records kept in memory cost the replay a few ns each: a reader thread would cost more
         // in hand-over than it saves.
-        let stream = if trace.read_ahead && reading.kept_records_bytes == 0 { stream.read_ahead()? } else { stream };
+        // With flows the stream is not replayed itself (its flow replays a copy): no reader thread.
+        let ahead = trace.read_ahead && reading.kept_records_bytes == 0 && config.host.flows.is_empty();
+        let stream = if ahead { stream.read_ahead()? } else { stream };
         // host.compact_addresses: the trace's distinct pages become pages 0..footprint.
         let (stream, footprint, address_space) = match footprint {
             Footprint::List(pages) if config.host.compact_addresses => {
@@ -297,14 +299,19 @@ fn assemble(config: SimulationConfig, input: WorkloadInput, logical_pages: u64) 
         config.read_path.soft_sensing_latency_ns,
         config.read_path.soft_transfer_latency_ns,
     );
+    let flows = build_flows(&config, &stream, logical_pages * page_bytes)?;
+    let closed_loop = config.host.mode == crate::config::HostMode::ClosedLoop;
+    let depth = if closed_loop { config.host.queue_depth } else { config.host.device_queue_depth };
     Ok(Simulation {
+        single: Some(SingleStream::new(stream, depth, closed_loop)),
+        flows,
+        flows_section: None,
         host_logical_pages: logical_pages,
         logical_capacity_bytes: logical_pages * page_bytes,
         page_bytes,
         layout,
         data_path,
         scheduler,
-        stream,
         footprint,
         origin,
         workload_kind: kind,
@@ -329,6 +336,56 @@ fn assemble(config: SimulationConfig, input: WorkloadInput, logical_pages: u64) 
         observers: observers::build(&config, logical_pages)?,
         config,
     })
+}
+
+/// The flows of `host.flows` with their streams (None without flows): the flow without a workload
+/// of its own replays a fresh copy of `[workload]`'s stream; a trace is scanned here; a synthetic
+/// stream draws from its own seed (derived from the config's seed and the flow's name).
+fn build_flows(
+    config: &SimulationConfig,
+    workload: &RequestStream,
+    capacity_bytes: u64,
+) -> Result<Option<FlowSet>, SimulationError> {
+    if config.host.flows.is_empty() {
+        return Ok(None);
+    }
+    let mut streams = Vec::with_capacity(config.host.flows.len());
+    for (index, flow) in config.host.flows.iter().enumerate() {
+        let field = |name: &str| format!("host.flows[{index}].{name}");
+        let (stream, origin) = match (&flow.trace, &flow.synthetic) {
+            (Some(trace), _) => {
+                let scan = ssdlab_workload::TraceScan::scan(&trace.path, &trace.options()).map_err(|error| {
+                    config_invalid(config, &field("trace.path"), format!("flow `{}`: {error}", flow.name))
+                })?;
+                (RequestStream::from_trace(scan, 1, flow.time_scale)?, trace.path.display().to_string())
+            }
+            (None, Some(spec)) => {
+                if spec.span_bytes.saturating_add(flow.lba_offset_bytes) > capacity_bytes {
+                    let message = format!(
+                        "flow `{}`: its span ({} bytes) from lba_offset_bytes {} ends beyond the device's logical capacity of {capacity_bytes} bytes (sized by [workload])",
+                        flow.name, spec.span_bytes, flow.lba_offset_bytes
+                    );
+                    return Err(config_invalid(config, &field("lba_offset_bytes"), message));
+                }
+                let seed = derive_seed(config.seed, &format!("flow:{}", flow.name));
+                (RequestStream::from_synthetic(spec, seed, 1, flow.time_scale)?, "synthetic".to_string())
+            }
+            (None, None) => {
+                let Some(copy) = workload.restarted(1, flow.time_scale)? else {
+                    return Err(config_invalid(config, "workload", "no workload given".into()));
+                };
+                (copy, "[workload]".to_string())
+            }
+        };
+        streams.push((stream, origin));
+    }
+    Ok(Some(FlowSet::new(
+        &config.host.queues,
+        &config.host.flows,
+        streams,
+        config.host.device_queue_depth,
+        capacity_bytes,
+    )?))
 }
 
 /// Physical pages of a geometry.

@@ -41,6 +41,8 @@ use crate::error::SimulationError;
 use crate::ftl::placement::Placement;
 use crate::ftl::Ftl;
 use crate::host::device_queue::HostQueueStatistics;
+use crate::host::flows::FlowSet;
+use crate::host::single_stream::SingleStream;
 use crate::host::RequestStream;
 use crate::metrics::*;
 use crate::middleware;
@@ -72,7 +74,12 @@ pub struct Simulation {
     /// The request path below the host queue: FTL, middleware, read strategy, oracle, SCM
     /// (`data_path/`).
     data_path: DataPath,
-    stream: RequestStream,
+    /// The host interface: `[workload]`'s one stream through the device queue (taken out while
+    /// the replay runs it), and, with `host.flows`, the flows that are replayed instead.
+    single: Option<SingleStream>,
+    flows: Option<FlowSet>,
+    /// With flows: their section of the result (filled when the replay ends).
+    flows_section: Option<crate::host::flows::result::FlowsSection>,
     footprint: Footprint,
     origin: String,
     workload_kind: &'static str,
@@ -114,6 +121,17 @@ macro_rules! device_view {
 pub(super) use device_view;
 
 impl Simulation {
+    /// `[workload]`'s stream (None while the replay runs it).
+    fn stream(&self) -> Option<&RequestStream> {
+        self.single.as_ref().map(|single| &single.stream)
+    }
+
+    /// CPU time of the threads reading traces ahead of the replay.
+    fn reader_cpu_seconds(&self) -> f64 {
+        self.stream().map_or(0.0, RequestStream::reader_cpu_seconds)
+            + self.flows.as_ref().map_or(0.0, FlowSet::reader_cpu_seconds)
+    }
+
     /// Reads the workload's shape, sizes the device and builds every layer.
     pub fn new(config: &SimulationConfig) -> Result<Simulation, SimulationError> {
         Self::new_reporting(config, &mut |_, _, _| Ok(()))
@@ -156,6 +174,22 @@ pub fn run(config: &SimulationConfig, progress: &mut ProgressCallback<'_>) -> Re
     let cpu_before = thread_cpu_seconds();
     simulation.replay(progress)?;
     // The replay thread's time and, with read-ahead, the reader thread's: parsing counts either way.
-    let replay_cpu = thread_cpu_seconds() - cpu_before + simulation.stream.reader_cpu_seconds();
-    simulation.finish(started.elapsed().as_secs_f64(), replay_cpu)
+    let replay_cpu = thread_cpu_seconds() - cpu_before + simulation.reader_cpu_seconds();
+    let mut result = simulation.finish(started.elapsed().as_secs_f64(), replay_cpu)?;
+    // Slowdowns: each flow alone on the same device (`host.queues.measure_alone`).
+    if config.host.flows.len() > 1 && config.host.queues.measure_alone {
+        if let Some(section) = result.flows.take() {
+            let mut alone = Vec::with_capacity(config.host.flows.len());
+            for flow in &config.host.flows {
+                let mut single = config.clone();
+                single.host.flows = vec![flow.clone()];
+                let result = run(&single, &mut |_, _, _| Ok(()))?;
+                alone.push(
+                    result.flows.as_ref().and_then(|f| f.per_flow.first()).map_or(0.0, |f| f.all.latency_us.mean),
+                );
+            }
+            result.flows = Some(section.with_alone(&alone));
+        }
+    }
+    Ok(result)
 }

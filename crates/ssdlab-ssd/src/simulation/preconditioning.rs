@@ -148,7 +148,8 @@ impl Simulation {
         let (mut first_ns, mut last_ns) = (u64::MAX, 0u64);
         let page_bytes = self.page_bytes;
         let footprint = &self.footprint;
-        self.stream.visit_one_loop(|request| {
+        let Some(stream) = self.stream() else { return Ok(vec![unwritten_mean; pages]) };
+        stream.visit_one_loop(|request| {
             first_ns = first_ns.min(request.arrival.0);
             last_ns = last_ns.max(request.arrival.0);
             if request.op != IoOp::Write {

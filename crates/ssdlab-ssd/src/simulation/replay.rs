@@ -8,14 +8,17 @@
 //! arriving at t. A request is issued by handing its page span to the data path (`data_path/`:
 //! middleware and FTL, SCM in front of them on a hybrid device), which translates it at its issue
 //! time (mapping, GC decisions) and starts its flash work, whose first stages are booked at once.
-//! What the loop leaves out: everything below the host queue (the data path's and the scheduler's).
+//! The host side is a [`Submissions`] (`host/submissions.rs`): the one stream of `[workload]`, or
+//! several flows with a submission queue each and arbitration between them (`host/flows/`); the
+//! loop is generic over it. What the loop leaves out: everything below the host queue (the data
+//! path's and the scheduler's) and the host interface's own decisions.
 
 use super::observers::{Completed, Issued};
 use super::{device_view, Simulation};
-use crate::config::HostMode;
 use crate::error::SimulationError;
 use crate::geometry::Lpn;
-use crate::host::device_queue::DeviceQueue;
+use crate::host::flows::result::FlowsSection;
+use crate::host::submissions::{Finished, Submissions};
 use crate::host::PageSpan;
 use crate::scheduler::RequestTag;
 use ssdlab_engine::SimTime;
@@ -50,22 +53,52 @@ impl Phase {
 pub type ProgressCallback<'a> = dyn FnMut(Phase, u64, u64) -> Result<(), SimulationError> + 'a;
 
 impl Simulation {
-    /// Replays the whole workload.
+    /// Replays the whole workload: `[workload]`'s one stream, or the flows of `host.flows`.
     pub fn replay(&mut self, progress: &mut ProgressCallback<'_>) -> Result<(), SimulationError> {
+        if self.flows.is_some() {
+            return self.replay_flows(progress);
+        }
+        let Some(mut single) = self.single.take() else {
+            return Err(SimulationError::Incomplete { generated: 0, completed: self.requests_completed });
+        };
+        let replayed = single.start().and_then(|()| self.replay_with(&mut single, progress));
+        self.single = Some(single);
+        replayed
+    }
+
+    /// The flows' replay, kept out of line: its copy of the loop inlined beside the one-stream copy
+    /// made the compiler stop inlining `serve` into the one-stream loop (with fat LTO, 2.7 % more
+    /// instructions per request than before flows; out of line, 1.6 %: docs/flows.md).
+    #[cold]
+    #[inline(never)]
+    fn replay_flows(&mut self, progress: &mut ProgressCallback<'_>) -> Result<(), SimulationError> {
+        let Some(mut flows) = self.flows.take() else { return Ok(()) };
+        let replayed = self.replay_with(&mut flows, progress);
+        let arbitration = match self.config.host.queues.arbitration {
+            crate::config::ArbitrationKind::RoundRobin => "round_robin",
+            crate::config::ArbitrationKind::WeightedRoundRobin => "weighted_round_robin",
+        };
+        self.flows_section = Some(FlowsSection::of(&flows, arbitration));
+        self.flows = Some(flows);
+        replayed
+    }
+
+    /// The replay loop over a host interface (monomorphised for each kind).
+    fn replay_with<H: Submissions>(
+        &mut self,
+        host: &mut H,
+        progress: &mut ProgressCallback<'_>,
+    ) -> Result<(), SimulationError> {
         // Device events cost the loop a predictable branch when there are none.
         let events_active = !self.device_events.is_empty();
         // Host writes held for GC are re-examined when an erase ends (none in `background` mode).
         let gate_active = self.scheduler.gates_writes();
-        let total = self.stream.expected_total();
-        let closed_loop = self.config.host.mode == HostMode::ClosedLoop;
-        let depth = if closed_loop { self.config.host.queue_depth } else { self.config.host.device_queue_depth };
-        let mut queue = DeviceQueue::new(depth);
+        let total = host.expected_total();
         progress(Phase::Replay, 0, total)?;
-        // Two requests of lookahead, so cache misses overlap the current request's work instead of
-        // following it: the mapping entry of the request after next is prefetched, and, the next
-        // request's mapping being in cache by then, what its writes' overwrites will touch.
-        let mut next = self.stream.next_request()?;
-        let mut after_next = self.stream.next_request()?;
+        // Two requests of lookahead (one stream), so cache misses overlap the current request's
+        // work instead of following it: the mapping entry of the request after next is
+        // prefetched, and, the next request's mapping being in cache by then, what its writes'
+        // overwrites will touch.
         let mut now = SimTime::ZERO;
         let mut time_triggers_cancelled = false;
         loop {
@@ -74,24 +107,11 @@ impl Simulation {
             // slot (a pending event may still reveal an earlier one: events at or before that
             // time go first).
             let event_at = self.scheduler.next_event_time();
-            let issue_at = match &next {
-                Some(_) if events_active && self.device_events.suspended() => None,
-                Some(request) => {
-                    let ready = if closed_loop { now } else { request.arrival.max(now) };
-                    queue.retire_until(ready);
-                    if queue.is_full() {
-                        queue.earliest_completion().map(|completion| completion.max(ready))
-                    } else {
-                        Some(ready)
-                    }
-                }
-                None => None,
-            };
+            let has_next = host.has_next();
+            let issue_at =
+                if !has_next || (events_active && self.device_events.suspended()) { None } else { host.issue_at(now) };
             // Once the workload has ended, events due later never fire (`device_events.rs`).
-            if events_active
-                && !time_triggers_cancelled
-                && next.is_none()
-                && self.requests_completed == self.requests_issued
+            if events_active && !time_triggers_cancelled && !has_next && self.requests_completed == self.requests_issued
             {
                 self.device_events.cancel_time_triggers();
                 time_triggers_cancelled = true;
@@ -102,7 +122,7 @@ impl Simulation {
                     if let Some(time) = self.process_timer()? {
                         now = now.max(time);
                     }
-                    self.collect_completions(&mut queue);
+                    self.collect_completions(host);
                     continue;
                 }
             }
@@ -122,41 +142,39 @@ impl Simulation {
                 if gate_active && self.scheduler.erases_ended().is_some_and(|ended| !ended.is_empty()) {
                     self.reopen_planes(now);
                 }
-                self.collect_completions(&mut queue);
+                self.collect_completions(host);
                 if events_active && !self.scheduler.finished_batches().is_empty() {
                     self.collect_finished_batches()?;
                 }
                 continue;
             }
-            let (Some(request), Some(issue)) = (next, issue_at) else { break };
+            let Some(issue) = issue_at else { break };
             now = issue;
             if !self.observers.is_empty() {
                 self.observers.clock_advanced(now, &device_view!(self))?;
             }
-            queue.retire_until(issue);
-            next = after_next;
-            after_next = self.stream.next_request()?;
-            if let Some(upcoming) = &after_next {
+            let submission = host.take(issue)?;
+            let (next, after_next) = host.upcoming();
+            if let Some(upcoming) = after_next {
                 self.data_path.prefetch_mapping(Lpn(
                     (upcoming.offset_bytes >> self.page_bytes.trailing_zeros()).min(u32::MAX as u64) as u32
                 ));
             }
-            if let Some(upcoming) = &next {
+            if let Some(upcoming) = next {
                 if upcoming.op == IoOp::Write && upcoming.end_bytes() <= self.logical_capacity_bytes {
                     let span = PageSpan::of(upcoming.offset_bytes, upcoming.size_bytes, self.page_bytes);
                     self.data_path.prefetch_overwrites(span);
                 }
             }
-            let arrival = if closed_loop { issue } else { request.arrival };
-            queue.admit(arrival, issue);
-            self.serve(&request, issue, arrival)?;
-            self.collect_completions(&mut queue);
+            let slot = self.serve(&submission.request, issue, submission.latency_from)?;
+            host.opened(&submission, slot);
+            self.collect_completions(host);
             if self.requests_issued.is_multiple_of(PROGRESS_INTERVAL) {
                 progress(Phase::Replay, self.requests_issued, total)?;
             }
         }
         progress(Phase::Replay, self.requests_issued, total)?;
-        self.host_queue = queue.summary(self.requests_issued);
+        self.host_queue = host.queue_summary(self.requests_issued);
         if self.requests_issued != total
             || self.requests_completed != self.requests_issued
             || self.scheduler.work_in_progress() != 0
@@ -169,7 +187,7 @@ impl Simulation {
     /// Records the requests whose last flash work has been booked: latency, and when their
     /// device-queue slot frees.
     #[inline]
-    fn collect_completions(&mut self, queue: &mut DeviceQueue) {
+    fn collect_completions<H: Submissions>(&mut self, host: &mut H) {
         let completions = self.scheduler.completions();
         if completions.is_empty() {
             return;
@@ -182,7 +200,14 @@ impl Simulation {
                 self.read_latency.record(latency, request.size_bytes);
             }
             self.last_completion = self.last_completion.max(completion);
-            queue.completes_at(completion);
+            host.completed(&Finished {
+                slot,
+                completion,
+                latency_ns: latency,
+                size_bytes: request.size_bytes,
+                write: request.write,
+                delete: request.delete,
+            });
             if !self.observers.is_empty() {
                 self.observers.request_completed(&Completed { request, completion, slot });
             }
@@ -207,8 +232,10 @@ impl Simulation {
         }
     }
 
-    /// Issues `request` (latency counted from `latency_from`) into the device at `issue`.
-    fn serve(&mut self, request: &IoRequest, issue: SimTime, latency_from: SimTime) -> Result<(), SimulationError> {
+    /// Issues `request` (latency counted from `latency_from`) into the device at `issue`; returns
+    /// its scheduler slot. Inlined into each copy of the loop, as it was into the one loop before.
+    #[inline(always)]
+    fn serve(&mut self, request: &IoRequest, issue: SimTime, latency_from: SimTime) -> Result<u32, SimulationError> {
         self.requests_issued += 1;
         self.first_arrival.get_or_insert(issue);
         if request.end_bytes() > self.logical_capacity_bytes {
@@ -248,6 +275,6 @@ impl Simulation {
             self.observers.request_served(slot, &device_view!(self));
         }
         self.scheduler.close_request(slot, issue);
-        Ok(())
+        Ok(slot)
     }
 }

@@ -4,6 +4,7 @@ use super::run_result::*;
 use super::{device_view, Simulation};
 use crate::energy::{ActivityTimes, EnergyAccount};
 use crate::error::SimulationError;
+use crate::host::RequestStream;
 use crate::metrics::*;
 use ssdlab_engine::SimTime;
 use std::collections::BTreeMap;
@@ -110,6 +111,7 @@ impl Simulation {
             scm: path.scm,
             data_cache: path.data_cache,
             mapping_cache: path.mapping_cache,
+            flows: self.flows_section.take(),
         };
         // Observers add their own sections.
         let end = self.last_completion.max(self.scheduler.busy_until());
@@ -130,7 +132,7 @@ impl Simulation {
             tiles: self.config.host.tiles,
             footprint_pages: self.footprint.len(),
             address_space_bytes: self.address_space_bytes,
-            timestamps_reordered: self.stream.timestamps_reordered(),
+            timestamps_reordered: self.stream().map_or(0, RequestStream::timestamps_reordered),
             skipped_lines: self.trace_reading.skipped_lines
                 * self.config.host.loops as u64
                 * self.config.host.tiles as u64,

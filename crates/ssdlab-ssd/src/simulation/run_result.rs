@@ -320,6 +320,9 @@ pub struct RunResult {
     /// with the ideal mapping).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mapping_cache: Option<MappingCacheSummary>,
+    /// Each I/O flow's section and the fairness between them (`host.flows`; absent with one stream).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flows: Option<crate::host::flows::result::FlowsSection>,
 }
 
 /// What the mapping-table cache did over a run (issue 37; `simulation/data_path/mapping_cache.rs`).
