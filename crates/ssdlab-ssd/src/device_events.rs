@@ -180,11 +180,7 @@ impl DeviceEvents {
 }
 
 pub fn action_name(action: DeviceAction) -> &'static str {
-    match action {
-        DeviceAction::RetireChip => "retire_chip",
-        DeviceAction::SuspendAndCopy => "suspend_and_copy",
-        DeviceAction::ChipWritable => "chip_writable",
-    }
+    action.name()
 }
 
 #[cfg(test)]

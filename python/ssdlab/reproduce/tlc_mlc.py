@@ -806,6 +806,15 @@ def headlines(plans: Sequence[Plan], table: Sequence[Mapping[str, Any]], exchang
     return found
 
 
+def run_exchange(out: Path, scale: float = 1.0, workers: int | None = None) -> list[dict[str, Any]]:
+    """The chip-exchange points alone (``tlc_mlc_exchange``), stored in ``out`` (resumable): their rows."""
+    common = ["ftl.precondition.enabled=true", "ftl.precondition.overwrite_passes=0", "verification.integrity_oracle=false"]
+    sweep = Sweep(
+        name="seed004-exchange", base=PRESET, common=common, cases={"point": exchange_points(scale)}, origin="reproduce tlc-mlc exchange"
+    )
+    return exchange_rows(run_sweep(sweep, out, workers=workers).rows)
+
+
 def exchange_headlines(claim: Mapping[str, Claim], exchange: Sequence[Mapping[str, Any]]) -> list[Headline]:
     """The chip exchange's headlines, at the seed's scenario (8 GB on the worn chip, destinations with
     room: ``tlc_mlc_exchange``), dead time by the one definition the result and Fig. 14 use."""

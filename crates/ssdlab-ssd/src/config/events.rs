@@ -54,6 +54,17 @@ pub enum DeviceAction {
     ChipWritable,
 }
 
+impl DeviceAction {
+    /// The action as a config spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            DeviceAction::RetireChip => "retire_chip",
+            DeviceAction::SuspendAndCopy => "suspend_and_copy",
+            DeviceAction::ChipWritable => "chip_writable",
+        }
+    }
+}
+
 /// Checks triggers and chips. Returns (field path, message) on the first failure.
 pub(super) fn validate(events: &[DeviceEventConfig], tiers: &[TierSpec]) -> Result<(), (String, String)> {
     let chips: u64 =
@@ -77,7 +88,7 @@ pub(super) fn validate(events: &[DeviceEventConfig], tiers: &[TierSpec]) -> Resu
                 field("copy_path"),
                 format!(
                     "only action = \"suspend_and_copy\" copies in bulk; action = \"{}\" takes no copy_path",
-                    crate::device_events::action_name(event.action)
+                    event.action.name()
                 ),
             ));
         }
