@@ -840,6 +840,7 @@ def exchange_headlines(claim: Mapping[str, Claim], exchange: Sequence[Mapping[st
         found.append(
             claim["exchange_dead_time"].measure(
                 drain["dead_time_s"],
+                ours_text=f"{drain['dead_time_s']:.4f}",
                 note=f"{drain['valid_gb_at_fire']:.1f} GB valid on the chip; dead time = the longest the host got nothing done (result dead_time_us)",
             )
         )
@@ -960,6 +961,8 @@ def _search_figure(rows: Sequence[Mapping[str, Any]], stem: Path, workload: str)
         axis.legend(fontsize=8)
     fig.colorbar(matplotlib.cm.ScalarMappable(norm=norm, cmap=cmap), ax=axis, label="steady-state write MB/s")
     floor = next((r.get("floor_mbps") for r in rows), None)
+    axis.set_xlim(0.5, CHIPS - 0.5)
+    axis.set_ylim(0.4, max((r["max_screening_rounds"] for r in rows), default=8) + 0.6)
     axis.set_xlabel("TLC chips of 8 (bit cost falls to the right)")
     axis.set_ylabel("N_RDSMAX")
     axis.set_title(

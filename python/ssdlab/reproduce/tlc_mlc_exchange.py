@@ -171,18 +171,18 @@ def dead_time_figure(exchange: Sequence[Mapping[str, Any]], stem: Path) -> Path:
     for method, path, name in (("suspend_and_copy", "pipelined", "suspend and copy"), ("retire_chip", None, "read-only drain")):
         row = seed_case(exchange, method, path)
         if row is not None:
-            bars.append((f"{name}\nssdlab dead time ({row['valid_gb_at_fire']:.1f} GB)", row["dead_time_s"], "#1f77b4"))
+            bars.append((f"{name}\nssdlab, dead time\n({row['valid_gb_at_fire']:.1f} GB)", row["dead_time_s"], "#1f77b4"))
             if method == "retire_chip" and row.get("longest_gc_step_s") is not None:
-                bars.append(("read-only drain\nssdlab one GC step", row["longest_gc_step_s"], "#6baed6"))
-    bars += [("suspend and copy\nseed (8 GB)", SEED_SUSPEND_S, "#bbbbbb"), ("read-only drain\nseed (GC time)", SEED_DEAD_TIME_S, "#bbbbbb")]
-    fig, axes = plotting.figure(7.5, 4.2)
+                bars.append(("read-only drain\nssdlab, one GC\nstep (not dead)", row["longest_gc_step_s"], "#6baed6"))
+    bars += [("suspend and copy\nseed (8 GB)", SEED_SUSPEND_S, "#bbbbbb"), ("read-only drain\nseed (\"GC time\")", SEED_DEAD_TIME_S, "#bbbbbb")]
+    fig, axes = plotting.figure(8.5, 4.6)
     values = [max(value or 0.0, 1e-4) for _, value, _ in bars]
     axes.bar(range(len(bars)), values, color=[colour for _, _, colour in bars])
     for position, value in enumerate(values):
         axes.text(position, value, f"{value:,.3g} s", ha="center", va="bottom", fontsize=8)
     axes.set_yscale("log")
     axes.set_xticks(range(len(bars)), [label for label, _, _ in bars], fontsize=7)
-    axes.set_ylabel("continuous dead time (s)")
+    axes.set_ylabel("seconds")
     axes.set_title(
         f"Seed 004 Fig. 14: chip exchange at destination fill {SEED_FILL:g}\ndead time = longest time the host got nothing done",
         fontsize=10,

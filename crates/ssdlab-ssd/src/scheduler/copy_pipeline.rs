@@ -189,7 +189,8 @@ transfer_rate_mts = 200.0
         let mut rest = Vec::new();
         let end = s.pipelined_copy(SimTime::ZERO, &copies(&layout, 7), 0..1, &mut rest);
         let way = 2 * TRANSFER + DECODE;
-        assert_eq!(end, SimTime((6 % 3 + 1) * SENSE + way + 7u64.div_ceil(3) * program));
+        let (pages, dies) = (7u64, 3u64);
+        assert_eq!(end, SimTime(((pages - 1) % dies + 1) * SENSE + way + pages.div_ceil(dies) * program));
         assert_eq!(end, SimTime(688_960));
         assert!(rest.is_empty());
         assert_eq!((s.counters().page_reads, s.counters().page_programs), (7, 7));
