@@ -174,7 +174,10 @@ def dead_time_figure(exchange: Sequence[Mapping[str, Any]], stem: Path) -> Path:
             bars.append((f"{name}\nssdlab, dead time\n({row['valid_gb_at_fire']:.1f} GB)", row["dead_time_s"], "#1f77b4"))
             if method == "retire_chip" and row.get("longest_gc_step_s") is not None:
                 bars.append(("read-only drain\nssdlab, one GC\nstep (not dead)", row["longest_gc_step_s"], "#6baed6"))
-    bars += [("suspend and copy\nseed (8 GB)", SEED_SUSPEND_S, "#bbbbbb"), ("read-only drain\nseed (\"GC time\")", SEED_DEAD_TIME_S, "#bbbbbb")]
+    bars += [
+        ("suspend and copy\nseed (8 GB)", SEED_SUSPEND_S, "#bbbbbb"),
+        ('read-only drain\nseed ("GC time")', SEED_DEAD_TIME_S, "#bbbbbb"),
+    ]
     fig, axes = plotting.figure(8.5, 4.6)
     values = [max(value or 0.0, 1e-4) for _, value, _ in bars]
     axes.bar(range(len(bars)), values, color=[colour for _, _, colour in bars])
