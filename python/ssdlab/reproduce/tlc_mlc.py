@@ -634,7 +634,7 @@ def search_best_array(
             values.append(search_objective(int(point["tlc_chips"]), check["write_mbps"], bool(check["settled"]), **constraints))
         return values
 
-    result = search(axes, evaluate, maximize=False, rounds=SEARCH_ROUNDS)
+    result = complete_ties(search(axes, evaluate, maximize=False, rounds=SEARCH_ROUNDS), evaluate)
     rows = []
     for row in result.rows():
         check = checks.get((int(row["tlc_chips"]), int(row["max_screening_rounds"])), {})
@@ -649,6 +649,26 @@ def search_best_array(
             )
         )
     return result, assessed_search(rows, constraints)
+
+
+def complete_ties(result: Any, evaluate: Callable[[list[dict[str, float]]], list[float | None]]) -> Any:
+    """Evaluates every N_RDSMAX (``SEARCH_AXES``) at the search optimum's TLC chip count that the
+    search did not: bit cost does not depend on N_RDSMAX, so each feasible one there ties with the
+    optimum and is listed (the refinement only visits the optimum's neighbours). Returns ``result``
+    with those evaluations appended (round: the last refinement round + 1)."""
+    from ssdlab.optimize import Evaluation
+
+    if result.best is None:
+        return result
+    tlc = result.best.point["tlc_chips"]
+    (_, low, high, _) = SEARCH_AXES[1]
+    seen = {(e.point["tlc_chips"], e.point["max_screening_rounds"]) for e in result.history}
+    extra = [{"tlc_chips": tlc, "max_screening_rounds": float(n)} for n in range(low, high + 1) if (tlc, float(n)) not in seen]
+    if extra:
+        last = max(e.round for e in result.history)
+        for point, value in zip(extra, evaluate(extra)):
+            result.history.append(Evaluation(point, value, last + 1))
+    return result
 
 
 def assessed_search(rows: Sequence[Mapping[str, Any]], constraints: Mapping[str, Any]) -> list[dict[str, Any]]:
