@@ -167,12 +167,15 @@ def render_run(result: Any, console: Console) -> None:
         console.print(_event_line(event))
     dead = r.get("dead_time")
     if dead and (r.get("events") or len(tiers) > 1):
+        stall = dead.get("longest_host_stall_us")
         console.print(
-            f"dead time {dead['dead_time_us'] / 1e6:,.3f} s (background run on one die "
-            f"{dead['longest_background_span_us'] / 1e6:,.3f} s, suspension {dead['longest_suspension_us'] / 1e6:,.3f} s)"
+            f"dead time {dead['dead_time_us'] / 1e6:,.3f} s: the longest the host got nothing done (suspension "
+            f"{dead['longest_suspension_us'] / 1e6:,.3f} s"
+            + (", or a host stall)" if stall is not None else "; host stalls are not tracked here: bounded by background work)")
         )
-        if dead.get("longest_host_stall_us") is not None:
-            console.print(f"longest host-visible stall {dead['longest_host_stall_us'] / 1e6:,.3f} s (no completion while a request waited)")
+        if stall is not None:
+            console.print(f"longest host-visible stall {stall / 1e6:,.3f} s (no completion while a request waited)")
+        console.print(f"longest background run on one die {dead['longest_background_span_us'] / 1e6:,.3f} s")
     pre = r["precondition"]
     if pre["pages_written"]:
         console.print(

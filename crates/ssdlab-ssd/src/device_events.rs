@@ -49,6 +49,12 @@ pub struct EventRecord {
     /// Host requests held by a suspension, from its start to its end (the conventional method's
     /// dead time).
     pub suspended_ns: u64,
+    /// A pipelined `suspend_and_copy`: when the copy's last program ended (the collection it set
+    /// off in the destination planes may end later; the suspension ends with both).
+    pub copy_ended_at_ns: Option<u64>,
+    /// `retire_chip`: the longest background step of the drain (one block moved, with any
+    /// collection it set off): the seed's "required time for GC" of the read-only method.
+    pub longest_step_ns: u64,
 }
 
 pub struct DeviceEvents {
@@ -64,6 +70,8 @@ pub struct DeviceEvents {
     suspension: Option<(usize, SimTime)>,
     /// Per event: its drain was stopped (its chip was made writable again before it emptied).
     pub drain_stopped: Vec<bool>,
+    /// Per event: when its drain's current step started (ns).
+    pub step_started: Vec<u64>,
 }
 
 impl DeviceEvents {
@@ -84,6 +92,7 @@ impl DeviceEvents {
             drain_cursor: vec![0; configs.len()],
             suspension: None,
             drain_stopped: vec![false; configs.len()],
+            step_started: vec![0; configs.len()],
         };
         for (index, config) in configs.iter().enumerate() {
             match (config.at_ns, config.at_erase_count) {
@@ -171,11 +180,7 @@ impl DeviceEvents {
 }
 
 pub fn action_name(action: DeviceAction) -> &'static str {
-    match action {
-        DeviceAction::RetireChip => "retire_chip",
-        DeviceAction::SuspendAndCopy => "suspend_and_copy",
-        DeviceAction::ChipWritable => "chip_writable",
-    }
+    action.name()
 }
 
 #[cfg(test)]
@@ -183,7 +188,14 @@ mod tests {
     use super::*;
 
     fn event(at_ns: Option<u64>, at_erase_count: Option<f64>, chip: u32) -> DeviceEventConfig {
-        DeviceEventConfig { at_ns, at_erase_count, action: DeviceAction::RetireChip, when_idle: false, chip }
+        DeviceEventConfig {
+            at_ns,
+            at_erase_count,
+            action: DeviceAction::RetireChip,
+            when_idle: false,
+            chip,
+            copy_path: None,
+        }
     }
 
     #[test]

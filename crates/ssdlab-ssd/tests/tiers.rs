@@ -495,3 +495,44 @@ fn chip_writable_stops_a_drain_under_way() {
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(drained.events[0].emptied_at_ns.is_some() && drained.events[0].pages_moved > retire.pages_moved);
 }
+
+#[test]
+fn a_suspend_and_copy_into_destinations_with_room_runs_at_their_program_pace() {
+    // Seed 004's array (4 MLC + 4 TLC chips, one die each) with chips of 256 blocks, every MLC chip
+    // half full; MLC chip 1 is copied to the other three at 0.5 s. With room in the destinations the
+    // copy is program-bound: the drained pages are striped over the three destination dies, so it
+    // takes a third of the pages' program time (1.3 ms each), whichever copy path.
+    let run_with = |path: &str| {
+        let event = format!("events=[{{at_ns=500000000, action=\"suspend_and_copy\", chip=1, copy_path=\"{path}\"}}]");
+        run(
+            &seed004(&[
+                "device.tiers.mlc.blocks_per_plane=256",
+                "device.tiers.tlc.blocks_per_plane=256",
+                "workload.synthetic.span_bytes=1073741824",
+                "workload.synthetic.address={ distribution = \"hot_cold\", hot_space_fraction = 0.02, hot_access_fraction = 1.0 }",
+                "workload.synthetic.requests=20000",
+                "ftl.precondition.enabled=true",
+                "ftl.precondition.overwrite_passes=0",
+                &event,
+            ]),
+            &mut no_progress(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let pipelined = run_with("pipelined");
+    let event = &pipelined.events[0];
+    assert!(event.pages_moved > 30_000, "{}", event.pages_moved);
+    let program_bound = event.pages_moved.div_ceil(3) * 1_300_000;
+    assert!(
+        event.suspended_ns >= program_bound && event.suspended_ns <= program_bound + program_bound / 50,
+        "{} ns suspended vs {program_bound} ns of programs per destination die",
+        event.suspended_ns
+    );
+    assert!(event.copy_ended_at_ns.is_some());
+    // Dead time is what the host saw: the suspension (or a longer stall), not background work.
+    let dead = &pipelined.dead_time;
+    assert_eq!(dead.dead_time_us, dead.longest_suspension_us.max(dead.longest_host_stall_us.expect("tracked")));
+    let chained = run_with("chained");
+    assert!(chained.events[0].suspended_ns >= event.suspended_ns);
+    assert!(chained.events[0].copy_ended_at_ns.is_none());
+}

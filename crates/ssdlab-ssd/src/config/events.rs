@@ -21,6 +21,23 @@ pub struct DeviceEventConfig {
     pub when_idle: bool,
     /// The chip acted on, numbered across tiers in layout order (tier by tier, channel-major).
     pub chip: u32,
+    /// How a `suspend_and_copy` moves the chip's pages (unset: `pipelined`); only that action copies
+    /// in bulk, so only it takes the key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy_path: Option<CopyPath>,
+}
+
+/// The copy path of a `suspend_and_copy` (`scheduler/copy_pipeline.rs`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CopyPath {
+    /// As a controller copies: reads from the source die back to back into a buffer, programs on
+    /// every destination die as its pages arrive; the slower side sets the pace.
+    #[default]
+    Pipelined,
+    /// One chain per source die, as garbage collection copies: the next page is read when the
+    /// previous one's program starts.
+    Chained,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,6 +52,17 @@ pub enum DeviceAction {
     SuspendAndCopy,
     /// The chip takes new data again (a replaced chip back in service).
     ChipWritable,
+}
+
+impl DeviceAction {
+    /// The action as a config spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            DeviceAction::RetireChip => "retire_chip",
+            DeviceAction::SuspendAndCopy => "suspend_and_copy",
+            DeviceAction::ChipWritable => "chip_writable",
+        }
+    }
 }
 
 /// Checks triggers and chips. Returns (field path, message) on the first failure.
@@ -54,6 +82,15 @@ pub(super) fn validate(events: &[DeviceEventConfig], tiers: &[TierSpec]) -> Resu
                 return Err((field("at_erase_count"), format!("must be a non-negative number, got {count}")))
             }
             _ => {}
+        }
+        if event.copy_path.is_some() && event.action != DeviceAction::SuspendAndCopy {
+            return Err((
+                field("copy_path"),
+                format!(
+                    "only action = \"suspend_and_copy\" copies in bulk; action = \"{}\" takes no copy_path",
+                    event.action.name()
+                ),
+            ));
         }
         if event.chip as u64 >= chips {
             return Err((
@@ -151,5 +188,19 @@ mod tests {
         // Every TLC chip (where MLC's collection migrates) is refused alike.
         let tlc = format!("[{}, {}, {}, {}]", retire(4, 1), retire(5, 1), retire(6, 1), retire(7, 1));
         assert!(refusal(&tlc).expect("refused").contains("tier tlc"));
+    }
+
+    #[test]
+    fn a_copy_path_is_for_a_suspend_and_copy_only() {
+        let message = refusal("[{at_ns=1, action=\"retire_chip\", chip=0, copy_path=\"chained\"}]").expect("refused");
+        assert!(
+            message.contains("events[0].copy_path")
+                && message.contains(
+                    "only action = \"suspend_and_copy\" copies in bulk; action = \"retire_chip\" takes no copy_path"
+                ),
+            "{message}"
+        );
+        assert_eq!(refusal("[{at_ns=1, action=\"suspend_and_copy\", chip=0, copy_path=\"chained\"}]"), None);
+        assert!(refusal("[{at_ns=1, action=\"suspend_and_copy\", chip=0, copy_path=\"fast\"}]").is_some());
     }
 }

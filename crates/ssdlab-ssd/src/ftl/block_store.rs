@@ -356,6 +356,38 @@ impl BlockStore {
         best.map_or_else(|| self.geometry.stripe_plane(start), |(_, plane)| plane)
     }
 
+    /// A plane for a page drained off a chip leaving service (`Destination::OtherPlanes`): the next
+    /// writable plane in striping order among those within one block of the most free blocks. A
+    /// bulk copy spreads its pages over every destination die page by page, as a controller stripes
+    /// it (seed 004's chip exchange: the copy's pace is that of all destination dies), while no
+    /// plane falls more than a block behind the others (the reason `take_plane_for_migration`
+    /// prefers the most free blocks).
+    /// A block-unit tier keeps filling its open incoming block (`plane_for_incoming`).
+    pub(super) fn take_plane_for_drain(&mut self) -> PlaneIndex {
+        if self.block_unit {
+            return self.plane_for_incoming();
+        }
+        let most = (0..self.planes.len() as u32)
+            .map(PlaneIndex)
+            .filter(|&plane| self.writable(plane))
+            .map(|plane| self.planes[plane.0 as usize].free.len())
+            .max();
+        let Some(most) = most else { return self.take_plane_for_migration() };
+        let planes = self.planes.len() as u64;
+        let start = self.dynamic_cursor;
+        // The cursor moves past the plane taken, so a plane passed over (read-only, or short of
+        // room) does not hand its turn to the plane after it: every eligible plane takes one page
+        // in turn.
+        let step = (0..planes)
+            .find(|&step| {
+                let plane = self.geometry.stripe_plane(start + step);
+                self.writable(plane) && self.planes[plane.0 as usize].free.len() + 1 >= most
+            })
+            .unwrap_or(0);
+        self.dynamic_cursor = start + step + 1;
+        self.geometry.stripe_plane(start + step)
+    }
+
     /// The plane the next page moving into this tier goes to: the one with the most free blocks,
     /// page by page, or, in a block-unit tier, the plane whose incoming block is open until that
     /// block is full.

@@ -20,6 +20,7 @@
 //! the channel's queue when the hard sensing is booked (later channel traffic is not foreseen).
 
 pub mod booking_log;
+mod copy_pipeline;
 mod dram;
 mod gate;
 #[cfg(test)]
@@ -819,7 +820,13 @@ impl FlashScheduler {
     #[cold]
     #[inline(never)]
     pub fn background_batch(&mut self, now: SimTime, ops: &[FlashOp], token: u32) {
-        self.batches.push((token, 0, now));
+        self.background_batch_ending_after(now, ops, token, now)
+    }
+
+    /// [`FlashScheduler::background_batch`] of a batch that also holds work booked apart (a
+    /// pipelined copy, `copy_pipeline`) ending at `booked_until`: it finishes no earlier.
+    pub fn background_batch_ending_after(&mut self, now: SimTime, ops: &[FlashOp], token: u32, booked_until: SimTime) {
+        self.batches.push((token, 0, booked_until.max(now)));
         self.start_chains(now, ops, token, Waiter::Nobody);
         if let Some(position) = self.batches.iter().position(|&(t, running, _)| t == token && running == 0) {
             let (_, _, end) = self.batches.swap_remove(position);

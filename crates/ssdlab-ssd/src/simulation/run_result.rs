@@ -174,7 +174,10 @@ pub struct DeadTimeSummary {
     /// completed (devices with tiers or events; absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub longest_host_stall_us: Option<f64>,
-    /// The larger of the two: how long the device was, at most, unavailable to the host at once.
+    /// The longest time the host got nothing done at once: the larger of the longest suspension
+    /// and the longest host stall where the stall is tracked (devices with tiers or events); on
+    /// other devices, bounded by the larger of the longest suspension and the longest background
+    /// run on one die.
     pub dead_time_us: f64,
 }
 

@@ -158,7 +158,7 @@ fn relocate_limited(
         let (to_tier, to_plane, stream) = match destination {
             Destination::SamePlane => (tier, plane, Stream::GarbageCollection),
             Destination::Tier(to) => (to, ftl.stores[to].plane_for_incoming(), Stream::Migration),
-            Destination::OtherPlanes => (tier, ftl.stores[tier].plane_for_incoming(), Stream::Migration),
+            Destination::OtherPlanes => (tier, ftl.stores[tier].take_plane_for_drain(), Stream::Migration),
         };
         let (local, record) = ftl.stores[to_tier].allocate(to_plane, stream, now_ns)?;
         let moved = ftl.stores[to_tier].global_page(local);
