@@ -19,15 +19,17 @@
 //! - Counted: lookups, hits, misses, translation reads (for misses, for write-back merges),
 //!   translation programs, and the die time they take as a share of all die time booked.
 //!
-//! What it leaves out: a second request for an entry whose translation read is still running does
-//! not wait for it (the entry is usable from its miss on; MQSim makes it wait); GC relocations and
-//! deletes change the mapping without touching the cache or translation pages; the read-modify-write
-//! read of a partially written page does not wait for the translation read; translation pages share
-//! blocks with host data (DFTL and MQSim keep them in blocks of their own) and their GC copies are
-//! counted as GC's, not the cache's; wear-triggered device events during a read's write-back are
-//! checked at the next write; a tiered device, SCM or a middleware with the cache (refused by the
-//! config). Sources: Gupta et al., DFTL (ASPLOS 2009); MQSim's `Address_Mapping_Unit_Page_Level.cpp`
-//! (entry sizes, write-back of a translation page's dirty entries, preconditioning).
+//! A miss, or a use of an entry still loading, while its translation page is already being read
+//! waits for that read instead of reading again (as MQSim does).
+//!
+//! What it leaves out: GC relocations and deletes change the mapping without touching the cache or
+//! translation pages; the read-modify-write read of a partially written page does not wait for the
+//! translation read; translation pages share blocks with host data (DFTL and MQSim keep them in
+//! blocks of their own) and their GC copies are counted as GC's, not the cache's; wear-triggered
+//! device events during a read's write-back are checked at the next write; a tiered device, SCM or
+//! a middleware with the cache (refused by the config). Sources: Gupta et al., DFTL (ASPLOS 2009);
+//! MQSim's `Address_Mapping_Unit_Page_Level.cpp` (entry sizes, write-back of a translation page's
+//! dirty entries, preconditioning).
 
 use super::data_cache::PageHasher;
 use super::nand::{NandPath, TaggedPage};
