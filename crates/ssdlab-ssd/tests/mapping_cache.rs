@@ -128,6 +128,32 @@ fn a_miss_that_evicts_a_dirty_entry_writes_its_translation_page_back() {
 }
 
 #[test]
+fn a_translation_page_kept_in_dram_after_its_write_back_needs_no_read() {
+    // As above, then page 0 read again at 3 ms: its entry was evicted and its translation page
+    // written back. In flash (DFTL) the miss reads the translation page again; kept in DRAM
+    // (MQSim) it does not, and the read takes one sense and one transfer.
+    let workload =
+        trace_workload("kept.csv", "time_us,op,offset,size\n0,W,0,4096\n1000,R,262144,4096\n3000,R,0,4096\n");
+    let reads = |setting: &str| {
+        let result = run_ok(&tiny(
+            &workload,
+            &[
+                "device.mapping_cache.capacity_entries=1",
+                &format!("device.mapping_cache.written_back_pages=\"{setting}\""),
+            ],
+        ));
+        assert_eq!(result.integrity.mismatches, 0);
+        let cmt = result.mapping_cache.as_ref().unwrap();
+        (cmt.translation_page_reads, cmt.translation_page_programs, result.simulated_seconds * 1e6)
+    };
+    let (in_flash, kept) = (reads("in_flash"), reads("kept_in_dram"));
+    assert_eq!((in_flash.0, in_flash.1), (3, 1), "{in_flash:?}");
+    assert_eq!((kept.0, kept.1), (2, 1), "{kept:?}");
+    assert!(close(kept.2, 3_000.0 + SENSE_US + TRANSFER_US), "{kept:?}");
+    assert!(close(in_flash.2, 3_000.0 + 2.0 * (SENSE_US + TRANSFER_US)), "{in_flash:?}");
+}
+
+#[test]
 fn a_miss_while_its_translation_page_is_being_read_waits_for_that_read() {
     // Page 1 read at 0: a miss; translation read 0..60.48 us, data read 60.48..120.96. Page 2 (same
     // translation page) read at 10 us: a miss that shares the running translation read; its data

@@ -20,7 +20,9 @@
 //!   translation programs, and the die time they take as a share of all die time booked.
 //!
 //! A miss, or a use of an entry still loading, while its translation page is already being read
-//! waits for that read instead of reading again (as MQSim does).
+//! waits for that read instead of reading again (as MQSim does). With `written_back_pages =
+//! "kept_in_dram"` (MQSim's behaviour, `config/mapping_cache.rs`) a translation page written back
+//! stays in DRAM: a later miss on it needs no flash read.
 //!
 //! What it leaves out: GC relocations and deletes change the mapping without touching the cache or
 //! translation pages; the read-modify-write read of a partially written page does not wait for the
@@ -35,7 +37,7 @@ use super::data_cache::PageHasher;
 use super::nand::{NandPath, TaggedPage};
 use super::result::PathResult;
 use super::stage::{HostIo, ResultContext, Stage};
-use crate::config::{MappingCacheConfig, SimulationConfig};
+use crate::config::{MappingCacheConfig, SimulationConfig, WrittenBackPages};
 use crate::device_events::DeviceEvents;
 use crate::device_layout::DeviceLayout;
 use crate::error::SimulationError;
@@ -58,6 +60,8 @@ pub(in crate::simulation) struct MappingCacheSizes {
     pub entry_bytes: u64,
     pub entries_per_translation_page: u64,
     pub translation_pages: u64,
+    /// Translation pages written back stay in DRAM (`written_back_pages = "kept_in_dram"`).
+    pub keep_written_back_pages: bool,
 }
 
 /// The sizes of the configured (and enabled) cache for `host_pages` host pages; None without one.
@@ -76,6 +80,7 @@ pub(in crate::simulation) fn sizes(
         entry_bytes: cache.entry_bytes_for(physical, sectors),
         entries_per_translation_page: per_page,
         translation_pages: host_pages.div_ceil(per_page),
+        keep_written_back_pages: cache.written_back_pages == WrittenBackPages::KeptInDram,
     })
 }
 
@@ -130,6 +135,9 @@ pub(in crate::simulation) struct MappingCachePath {
     dirty_by_translation_page: HashMap<u32, Vec<u32>, BuildHasherDefault<PageHasher>>,
     /// Translation reads running, by translation page: (gate, its generation, serial).
     in_flight: HashMap<u32, (u32, u32, u32), BuildHasherDefault<PageHasher>>,
+    /// Translation pages written back and kept in DRAM (`keep_written_back_pages`): a later miss
+    /// on one needs no flash read.
+    kept_in_dram: HashSet<u32>,
     next_serial: u32,
     /// Scratch of one request: per page, the gate its data waits for; the gates it opened.
     misses: Vec<Option<u32>>,
@@ -162,6 +170,7 @@ impl MappingCachePath {
             dirty_entries: 0,
             dirty_by_translation_page: HashMap::default(),
             in_flight: HashMap::default(),
+            kept_in_dram: HashSet::new(),
             next_serial: 1,
             misses: Vec::new(),
             gates: Vec::new(),
@@ -324,6 +333,9 @@ impl MappingCachePath {
         self.dirty_entries -= 1;
         self.counts.entries_written_back += 1;
         let translation_page = self.translation_page_of(entry.page);
+        if self.sizes.keep_written_back_pages {
+            self.kept_in_dram.insert(translation_page);
+        }
         // Every other dirty entry of the translation page goes with it, and is clean from now on.
         for page in self.dirty_by_translation_page.remove(&translation_page).unwrap_or_default() {
             if let Some(Lpn(other)) = self.index.get(Lpn(page)) {
@@ -360,6 +372,9 @@ impl MappingCachePath {
         if let Some((gate, serial)) = self.running_read(translation_page, scheduler) {
             self.counts.shared_reads += 1;
             return (Some(gate), serial);
+        }
+        if self.sizes.keep_written_back_pages && self.kept_in_dram.contains(&translation_page) {
+            return (None, 0);
         }
         let lpn = Lpn(self.first_translation_page + translation_page);
         let Some(ppn) = self.nand.ftl.lookup(lpn) else { return (None, 0) };
