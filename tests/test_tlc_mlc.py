@@ -45,6 +45,10 @@ def test_reproduce_tlc_mlc_end_to_end(cli, tmp_path: Path):
     # pages to TLC and more flash writes per host write. (Once warmed up until settled, RR-FDCA has
     # moved its frozen data before the window and may move none in it.)
     assert rr["block_modify_writes"] == 0
+    # The preset's TLC-overwrite reading (the old page only invalidated) beside the block rewritten.
+    (rewritten,) = table.filter(pl.col("study") == "tlc_overwrite").iter_rows(named=True)
+    assert (rr["tlc_overwritten_block"], rewritten["tlc_overwritten_block"]) == ("page_invalidated", "rewritten")
+    assert (rewritten["array"], rewritten["tlc_chips"], rewritten["max_screening_rounds"], rewritten["fill"]) == ("rr_fdca", 4, 1, 0.6)
     assert 0 <= rr["pages_to_tlc"] <= conventional["pages_to_tlc"]
     assert rr["write_amplification"] < conventional["write_amplification"]
     assert (rr["tlc_mlc_we_ratio"] is not None) == rr["settled"] and baseline["tlc_mlc_we_ratio"] is None
@@ -88,7 +92,10 @@ def test_reproduce_tlc_mlc_end_to_end(cli, tmp_path: Path):
     names = ("fig11-screening-rounds", "fig12-tlc-share", "fig14-dead-time", "regime-fill", "search-tpcc")
     for name in names + (("fig10-write-heat-tpcc",) if heat_drawn else ()):
         assert (out / f"{name}.png").stat().st_size > 1000 and (out / f"{name}.svg").stat().st_size > 1000
+    # The cold-data and written-share regimes run on the tpcc stand-in only: not drawn without it.
+    assert not (out / "regime-cold-data.png").exists() and not (out / "regime-written-share.png").exists()
     report = (out / "report.md").read_text()
+    assert "## A TLC overwrite: the two readings" in report and "`page_invalidated` (preset)" in report
     assert "Table I is missing" in report and "+56.0 %" in report and "steady state" in report.lower()
     headlines = {h["figure"]: h for h in json.loads((out / "headlines.json").read_text())}
     throughput = headlines["write throughput vs all-MLC (tpcc)"]

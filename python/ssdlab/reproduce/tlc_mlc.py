@@ -1157,6 +1157,9 @@ def write_figures(table: Sequence[Mapping[str, Any]], out: Path) -> dict[str, Pa
             [r["written_share"] or WORKLOADS[1].hot_space_fraction for r in rows],
             [r["write_mbps"] for r in rows],
         )
+    # The written-share and cold-data regimes run on the tpcc stand-in only: no figure without it.
+    if not written_rows:
+        return figures
     figures["written"] = plotting.line_chart(
         written_series,
         out / "regime-written-share",
@@ -1282,6 +1285,7 @@ def _report(
         + (", serial host (queue depth 1)" if r.get("serial_host") else "")
         + (f", cold access {r['cold_access']}" if r["cold_access"] is not None else "")
         + (f", written share {r['written_share']}" if r["written_share"] is not None else "")
+        + (f", overwritten TLC block {r['tlc_overwritten_block']}" if r["study"] == "tlc_overwrite" else "")
         + f" ({fmt(r['write_mbps_vs_mlc_only'], 'pct')})"
         for r in wins
     )
@@ -1294,6 +1298,7 @@ def _report(
         f"Settled points where RR-FDCA writes faster than the all-MLC array: {where or 'none'}. "
         f"{longer} points settled only with a longer warm-up; {unsettled} of {len(table)} points did not settle with the longest "
         f"(x{WARMUP_FACTORS[-1]}) and are left out of the figures and comparisons.",
+        "",
     ]
     lines += overwrite_reading_section(table)
     if searched:
