@@ -187,18 +187,18 @@ def test_unsettled_points_get_no_comparison_with_the_all_mlc_array():
 
 
 def test_a_real_point_carrying_the_fills_backlog_is_not_settled_until_warmed_up_longer():
-    from ssdlab.reproduce.tlc_mlc import check_one_point
+    from ssdlab.reproduce.tlc_mlc import Window, check_one_point
 
-    # The recipe's main RR-FDCA point on the tpcc stand-in at 1 % of its windows (3,000 warm-up and
+    # The recipe's main RR-FDCA point on the tpcc stand-in with short windows (3,000 warm-up and
     # 1,000 measured requests): the device still works off what the fill booked (the three runs end
     # at the same simulated time), while the window's halves write at the same rate.
     key = "main|tpcc-standin|rr_fdca|0.6|4|1|-"
-    short = check_one_point("tpcc-standin", key, scale=0.01)
+    short = check_one_point("tpcc-standin", key, window=Window(3000, 1000))
     assert short["halves_only_check"], "the check before issue 35 passed it"
     assert not short["settled"] and short["backlog_at_start"] > 1.0, short
     assert short["warm_device_s"] == short["full_device_s"] > short["full_host_s"]
     # Four times the warm-up works the backlog off: no carried work, halves within 25 %.
-    longer = check_one_point("tpcc-standin", key, scale=0.01, warmup_factor=4)
+    longer = check_one_point("tpcc-standin", key, window=Window(3000, 1000), warmup_factor=4)
     assert longer["settled"] and longer["backlog_at_start"] == 0.0, longer
 
 

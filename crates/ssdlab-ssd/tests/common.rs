@@ -34,9 +34,34 @@ integrity_oracle = true
 "#;
 
 pub fn small_config(workload: &str, overrides: &[&str]) -> SimulationConfig {
-    let text = format!("{SMALL_DEVICE}\n{workload}");
+    config_of(SMALL_DEVICE, workload, overrides)
+}
+
+/// A config of a test's own `device` text followed by `workload`, with `--set` style overrides;
+/// panics with the validation message (a fixture that does not validate is a broken test).
+pub fn config_of(device: &str, workload: &str, overrides: &[&str]) -> SimulationConfig {
+    config_result(device, workload, overrides).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Like [`config_of`], but returns the error of a config that does not validate.
+pub fn config_result(
+    device: &str,
+    workload: &str,
+    overrides: &[&str],
+) -> Result<SimulationConfig, ssdlab_ssd::SimulationError> {
+    let text = format!("{device}\n{workload}");
     let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    SimulationConfig::from_toml_str(&text, "test", &overrides).unwrap_or_else(|e| panic!("{e}"))
+    Ok(SimulationConfig::from_toml_str(&text, "test", &overrides)?)
+}
+
+/// Runs `config` to the end; panics with the error.
+pub fn run_ok(config: &SimulationConfig) -> ssdlab_ssd::RunResult {
+    ssdlab_ssd::run(config, &mut no_progress()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Two simulated times (or sums of them) in microseconds equal to rounding.
+pub fn close(actual: f64, expected: f64) -> bool {
+    (actual - expected).abs() < 1e-6
 }
 
 pub fn synthetic(requests: u64, read_fraction: f64, span_bytes: u64, address: &str, size: &str) -> String {
@@ -59,8 +84,6 @@ pub fn no_progress() -> impl FnMut(ssdlab_ssd::simulation::Phase, u64, u64) -> R
     |_, _, _| Ok(())
 }
 
-/// Writes `lines` to a fresh trace file `name` in this test process's temporary folder and returns
-/// the `[workload.trace]` table that replays it.
 /// Writes `lines` to a trace file of its own (tests run in parallel: two tests using the same name
 /// must not rewrite each other's file while it is read) and returns the workload section naming it.
 pub fn trace_workload(name: &str, lines: &str) -> String {
@@ -78,7 +101,5 @@ pub fn small_config_result(
     workload: &str,
     overrides: &[&str],
 ) -> Result<SimulationConfig, ssdlab_ssd::SimulationError> {
-    let text = format!("{SMALL_DEVICE}\n{workload}");
-    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    Ok(SimulationConfig::from_toml_str(&text, "test", &overrides)?)
+    config_result(SMALL_DEVICE, workload, overrides)
 }

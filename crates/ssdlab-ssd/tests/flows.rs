@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{no_progress, trace_workload};
+use common::{close, config_result, no_progress, run_ok, trace_workload};
 use ssdlab_ssd::{run, RunResult, SimulationConfig};
 
 /// One channel, one chip, one die, one plane of SLC (program 200 us); a 4 KiB page crosses the
@@ -47,16 +47,7 @@ device_queue_depth = 1
 const WRITE_US: f64 = 220.48;
 
 fn config(text: &str, overrides: &[&str]) -> Result<SimulationConfig, String> {
-    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    SimulationConfig::from_toml_str(&format!("{TINY}\n{text}"), "test", &overrides).map_err(|e| e.to_string())
-}
-
-fn run_ok(config: &SimulationConfig) -> RunResult {
-    run(config, &mut no_progress()).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn close(actual: f64, expected: f64) -> bool {
-    (actual - expected).abs() < 1e-6
+    config_result(TINY, text, overrides).map_err(|e| e.to_string())
 }
 
 /// Flow `a` replays `[workload]` (three 4 KiB writes at time 0, pages 0-2), flow `b` its own trace

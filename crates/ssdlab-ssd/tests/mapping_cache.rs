@@ -6,9 +6,9 @@
 
 mod common;
 
-use common::{no_progress, shared_trace, small_config, trace_workload};
+use common::{close, config_of, no_progress, run_ok, shared_trace, small_config, trace_workload};
 use proptest::prelude::*;
-use ssdlab_ssd::{run, RunResult, SimulationConfig};
+use ssdlab_ssd::{run, SimulationConfig};
 
 /// A tiny SLC device: 1 ch x 1 chip x 1 die x 2 planes x 32 blocks x 16 pages x 4 KiB (1,024
 /// pages, 768 the host's); 40 us sense, 200 us program; 4096 B in 20.48 us at 200 MT/s; no decode
@@ -52,17 +52,7 @@ const TRANSFER_US: f64 = 20.48;
 const PROGRAM_US: f64 = 200.0;
 
 fn tiny(workload: &str, overrides: &[&str]) -> SimulationConfig {
-    let text = format!("{TINY_CMT}\n{workload}");
-    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    SimulationConfig::from_toml_str(&text, "test", &overrides).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn run_ok(config: &SimulationConfig) -> RunResult {
-    run(config, &mut no_progress()).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn close(actual: f64, expected: f64) -> bool {
-    (actual - expected).abs() < 1e-6
+    config_of(TINY_CMT, workload, overrides)
 }
 
 #[test]

@@ -4,9 +4,9 @@
 
 mod common;
 
-use common::{no_progress, shared_trace, trace_workload};
+use common::{config_of, no_progress, run_ok, shared_trace, trace_workload};
 use proptest::prelude::*;
-use ssdlab_ssd::{presets, run, RunResult, SimulationConfig};
+use ssdlab_ssd::{presets, run, SimulationConfig};
 
 /// A tiny hybrid device: NAND 1 ch x 1 chip x 1 die x 2 planes x 32 blocks x 16 pages x 4 KiB
 /// (8 sectors per page; lower page 40 us sense / 200 us program; 4096 B in 20.48 us at 200 MT/s);
@@ -52,13 +52,7 @@ integrity_oracle = true
 "#;
 
 fn tiny(workload: &str, overrides: &[&str]) -> SimulationConfig {
-    let text = format!("{TINY_HYBRID}\n{workload}");
-    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    SimulationConfig::from_toml_str(&text, "test", &overrides).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn run_ok(config: &SimulationConfig) -> RunResult {
-    run(config, &mut no_progress()).unwrap_or_else(|e| panic!("{e}"))
+    config_of(TINY_HYBRID, workload, overrides)
 }
 
 #[test]

@@ -27,6 +27,7 @@ holds.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import math
@@ -243,15 +244,31 @@ def plan_workloads(traces: Mapping[str, Path] | None = None, scale: float = 1.0,
             plans.append(Plan(workload, overrides, "host.loops", Window(loops, measured_loops), description))
         else:
             plans.append(
-                Plan(
-                    workload,
-                    _synthetic(workload),
-                    "workload.synthetic.requests",
-                    Window(max(1000, round(300_000 * scale)), max(1000, round(100_000 * scale))),
-                    workload.basis,
-                )
+                Plan(workload, _synthetic(workload), "workload.synthetic.requests", synthetic_window(workload, scale), workload.basis)
             )
     return plans
+
+
+# A stand-in's measured window writes WINDOW_CAPACITIES times the raw capacity of the recipe's
+# largest all-MLC array (the lowest fill), and its warm-up is WARMUP_WINDOWS windows. Why: garbage
+# collection takes victims in round-robin order (seed Fig. 6), so one trip around a plane passes over
+# every block of static data, and a window shorter than a trip measures one phase of it. With a
+# fixed 100,000-request window (0.2 GB written, a fifth of the array) the prxy_1 stand-in's all-MLC
+# array never settled (halves 0.26x apart, 0.73x with 4 times the window), and where the halves
+# happened to agree its rate was 15-20 % off the long-window value (8.95 MB/s against 7.47 MB/s
+# with a 1,000,000-request window; docs/tlc-mlc.md, "Measuring the steady state").
+WINDOW_CAPACITIES = 2.0
+WARMUP_WINDOWS = 3
+STANDIN_MIN_WINDOW = 100_000
+
+
+def synthetic_window(workload: Workload, scale: float = 1.0) -> Window:
+    """A stand-in's warm-up and measured window in requests (``scale`` shrinks both, for tests)."""
+    mean_size = sum(size * weight for size, weight in workload.sizes) / sum(weight for _, weight in workload.sizes)
+    written_per_request = (1.0 - workload.read_fraction) * mean_size
+    raw_capacity = workload.data_bytes / min(FILLS)
+    measured = max(STANDIN_MIN_WINDOW, math.ceil(WINDOW_CAPACITIES * raw_capacity / written_per_request))
+    return Window(max(1000, round(WARMUP_WINDOWS * measured * scale)), max(1000, round(measured * scale)))
 
 
 def _label(*parts: object) -> str:
@@ -448,12 +465,17 @@ def halves_only_check(warm: Mapping[str, Any] | None, half: Mapping[str, Any] | 
     return bool(first and second is not None and abs(second / first - 1.0) <= 0.25)
 
 
-def check_one_point(workload: str, key: str, scale: float = 1.0, warmup_factor: int = 1, overrides: Sequence[str] = ()) -> dict[str, Any]:
+def check_one_point(
+    workload: str, key: str, scale: float = 1.0, warmup_factor: int = 1, overrides: Sequence[str] = (), window: Window | None = None
+) -> dict[str, Any]:
     """Runs one point of the grid here and now (its three runs, nothing stored) and returns its
     settled check with the window's write rate and each run's host and device end times: to see why
     a point does (not) settle, or how a setting (``overrides``, applied last) moves it. ``key`` is a
-    table row's ``key`` (``main|tpcc|rr_fdca|0.6|4|1|-``)."""
+    table row's ``key`` (``main|tpcc|rr_fdca|0.6|4|1|-``); ``window``: warm-up and measured window
+    instead of the plan's (scaled)."""
     (plan,) = plan_workloads(None, scale, [workload])
+    if window is not None:
+        plan = dataclasses.replace(plan, window=window)
     points = points_of([plan], warmup_factor, {key})
     if not points:
         raise SweepError(f"no point {key!r} for workload {workload!r}; keys look like main|{workload}|rr_fdca|{MAIN_FILL}|4|1|-")
@@ -897,7 +919,7 @@ class TlcMlc(Recipe):
         "regimes (array fill, static cold data) that decide the seed's headline; steady state from warm-up/window run pairs."
     )
     claims = CLAIMS
-    scale_help = "Scale the warm-up and measured windows (1: 5+5 loops of traces, 300k+100k requests of stand-ins)."
+    scale_help = "Scale the warm-up and measured windows (1: 5+5 loops of traces; stand-ins write twice the largest array's raw capacity per window, warm-up 3 windows)."
     options = (
         Option(
             "search_best",

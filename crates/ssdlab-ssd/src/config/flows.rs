@@ -29,6 +29,16 @@ pub enum ArbitrationKind {
     WeightedRoundRobin,
 }
 
+impl ArbitrationKind {
+    /// The name the config and the result use.
+    pub fn name(self) -> &'static str {
+        match self {
+            ArbitrationKind::RoundRobin => "round_robin",
+            ArbitrationKind::WeightedRoundRobin => "weighted_round_robin",
+        }
+    }
+}
+
 /// `[host.queues]`: arbitration between the flows' submission queues.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -199,6 +209,16 @@ pub(super) fn validate(queues: &QueuesConfig, flows: &[FlowConfig]) -> Result<()
 
 #[cfg(test)]
 mod tests {
+    use super::ArbitrationKind;
+
+    #[test]
+    fn arbitration_names_are_the_config_names() {
+        for kind in [ArbitrationKind::RoundRobin, ArbitrationKind::WeightedRoundRobin] {
+            let text = toml::to_string(&std::collections::BTreeMap::from([("a", kind)])).expect("serialises");
+            assert_eq!(text.trim(), format!("a = \"{}\"", kind.name()));
+        }
+    }
+
     #[test]
     fn config_lists_the_queue_keys_and_flows() {
         let config = crate::presets::load("default", &[]).expect("preset loads");

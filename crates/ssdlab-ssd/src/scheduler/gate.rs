@@ -9,7 +9,7 @@
 //! come, first served by ready time), a waiter is told the gate's end. Leaves out: priorities of
 //! gated work over other work ready at the same time (none; ties go by event order).
 
-use super::operations::{ReadJob, Stage, Waiter};
+use super::operations::{Stage, Waiter};
 use super::FlashScheduler;
 use crate::geometry::Ppn;
 use crate::read_path::ReadPlan;
@@ -65,21 +65,8 @@ impl FlashScheduler {
     /// A read of `ppn` following `plan` that starts when gate `gate` ends; `waiter` waits for it
     /// from now on.
     pub fn read_after_gate(&mut self, gate: u32, ppn: Ppn, plan: &ReadPlan, waiter: Waiter) {
-        let die = self.layout.die_of(ppn);
-        let tier = self.layout.tier_of_die(die);
-        let id = self.read_jobs.allocate();
-        *self.read_jobs.get_mut(id) = ReadJob {
-            plan: *plan,
-            die,
-            channel: self.layout.channel_of_die(die),
-            read_ns: self.nand[tier].read_ns[self.layout.page_type(ppn)],
-            page_type: self.layout.page_type(ppn) as u8,
-            waiter,
-            next_step: 0,
-            transfers_pending: 0,
-            ready: SimTime::ZERO,
-        };
-        self.add_wait(waiter);
+        // Its ready time is set when the gate ends.
+        let id = self.new_read_job(ppn, plan, waiter, SimTime::ZERO);
         self.gates.get_mut(gate).targets.push(GateTarget::Read(id));
     }
 

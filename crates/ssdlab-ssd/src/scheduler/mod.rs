@@ -391,22 +391,30 @@ impl FlashScheduler {
         if plan.is_plain_hard_read() && self.interleave_partners.is_empty() {
             return self.read_plain(now, std::slice::from_ref(&ppn), waiter);
         }
+        let id = self.new_read_job(ppn, plan, waiter, now);
+        self.planned_sense(id, now);
+    }
+
+    /// A read job of `ppn` following `plan`, ready to sense at `ready`; `waiter` waits for it from
+    /// now on. The caller starts it (`planned_sense`) or hands it to a gate.
+    fn new_read_job(&mut self, ppn: Ppn, plan: &ReadPlan, waiter: Waiter, ready: SimTime) -> u32 {
         let die = self.layout.die_of(ppn);
         let tier = self.layout.tier_of_die(die);
+        let page_type = self.layout.page_type(ppn);
         let id = self.read_jobs.allocate();
         *self.read_jobs.get_mut(id) = ReadJob {
             plan: *plan,
             die,
             channel: self.layout.channel_of_die(die),
-            read_ns: self.nand[tier].read_ns[self.layout.page_type(ppn)],
-            page_type: self.layout.page_type(ppn) as u8,
+            read_ns: self.nand[tier].read_ns[page_type],
+            page_type: page_type as u8,
             waiter,
             next_step: 0,
             transfers_pending: 0,
-            ready: now,
+            ready,
         };
         self.add_wait(waiter);
-        self.planned_sense(id, now);
+        id
     }
 
     /// Plain reads of pages on one die (different planes) at `now`: sensed together (a multi-plane

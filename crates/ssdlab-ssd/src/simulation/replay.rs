@@ -74,10 +74,7 @@ impl Simulation {
     fn replay_flows(&mut self, progress: &mut ProgressCallback<'_>) -> Result<(), SimulationError> {
         let Some(mut flows) = self.flows.take() else { return Ok(()) };
         let replayed = self.replay_with(&mut flows, progress);
-        let arbitration = match self.config.host.queues.arbitration {
-            crate::config::ArbitrationKind::RoundRobin => "round_robin",
-            crate::config::ArbitrationKind::WeightedRoundRobin => "weighted_round_robin",
-        };
+        let arbitration = self.config.host.queues.arbitration.name();
         self.flows_section = Some(FlowsSection::of(&flows, arbitration));
         self.flows = Some(flows);
         replayed
