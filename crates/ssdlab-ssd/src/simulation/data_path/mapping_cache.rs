@@ -43,7 +43,6 @@ use crate::device_layout::DeviceLayout;
 use crate::error::SimulationError;
 use crate::ftl::mapping::MappingTable;
 use crate::geometry::{Lpn, Ppn};
-use crate::host::PageSpan;
 use crate::scheduler::{FlashScheduler, Waiter};
 use crate::simulation::MappingCacheSummary;
 use ssdlab_engine::SimTime;
@@ -563,14 +562,6 @@ impl Stage for MappingCachePath {
         }
         self.close_gates(scheduler);
         Ok(())
-    }
-
-    fn delete(&mut self, span: PageSpan, now: SimTime) {
-        self.nand.delete(span, now)
-    }
-
-    fn delete_page(&mut self, host: Lpn) -> bool {
-        self.nand.delete_page(host)
     }
 
     /// Preconditioning writes go to flash, and so does (untimed, once) the translation page of

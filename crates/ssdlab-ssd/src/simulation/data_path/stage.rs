@@ -86,11 +86,18 @@ pub(in crate::simulation) trait Stage {
         Ok(())
     }
 
-    /// A host delete (discard/TRIM) of `span` issued at `now`: no flash work.
-    fn delete(&mut self, span: PageSpan, now: SimTime);
+    /// A host delete (discard/TRIM) of `span` issued at `now`: no flash work. By default passed to
+    /// the NAND path: a stage that holds no host data of its own (the mapping-table cache) has
+    /// nothing to drop; one that does (the data cache, the SCM) overrides it.
+    fn delete(&mut self, span: PageSpan, now: SimTime) {
+        self.nand_mut().delete(span, now)
+    }
 
     /// Deletes one whole host page (an aged drive's deletes); returns whether the FTL trimmed it.
-    fn delete_page(&mut self, host: Lpn) -> bool;
+    /// Passed to the NAND path by default, as `delete`.
+    fn delete_page(&mut self, host: Lpn) -> bool {
+        self.nand_mut().delete_page(host)
+    }
 
     /// Preconditioning: host page `page` written whole, untimed.
     fn untimed_write(&mut self, page: u32) -> Result<(), SimulationError>;
