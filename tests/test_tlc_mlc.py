@@ -9,6 +9,7 @@ import polars as pl
 import pytest
 
 from conftest import trace_or_skip
+from ssdlab.reproduce.tlc_mlc import TLC_OVERWRITE_READINGS, preset_tlc_overwrite_reading
 
 
 def test_reproduce_tlc_mlc_end_to_end(cli, tmp_path: Path):
@@ -45,10 +46,14 @@ def test_reproduce_tlc_mlc_end_to_end(cli, tmp_path: Path):
     # pages to TLC and more flash writes per host write. (Once warmed up until settled, RR-FDCA has
     # moved its frozen data before the window and may move none in it.)
     assert rr["block_modify_writes"] == 0
-    # The preset's TLC-overwrite reading (the old page only invalidated) beside the block rewritten.
-    (rewritten,) = table.filter(pl.col("study") == "tlc_overwrite").iter_rows(named=True)
-    assert (rr["tlc_overwritten_block"], rewritten["tlc_overwritten_block"]) == ("page_invalidated", "rewritten")
-    assert (rewritten["array"], rewritten["tlc_chips"], rewritten["max_screening_rounds"], rewritten["fill"]) == ("rr_fdca", 4, 1, 0.6)
+    # The preset's reading of a host overwrite of TLC data, and the two others on both mixed arrays.
+    preset = preset_tlc_overwrite_reading()
+    others = table.filter(pl.col("study") == "tlc_overwrite")
+    assert rr["tlc_overwrite_reading"] == preset
+    assert sorted(zip(others["array"].to_list(), others["tlc_overwrite_reading"].to_list())) == sorted(
+        (kind, label) for label in TLC_OVERWRITE_READINGS if label != preset for kind in ("conventional", "rr_fdca")
+    )
+    assert set(others["fill"].to_list()) == {0.6} and set(others["tlc_chips"].to_list()) == {4}
     assert 0 <= rr["pages_to_tlc"] <= conventional["pages_to_tlc"]
     assert rr["write_amplification"] < conventional["write_amplification"]
     assert (rr["tlc_mlc_we_ratio"] is not None) == rr["settled"] and baseline["tlc_mlc_we_ratio"] is None
@@ -95,7 +100,7 @@ def test_reproduce_tlc_mlc_end_to_end(cli, tmp_path: Path):
     # The cold-data and written-share regimes run on the tpcc stand-in only: not drawn without it.
     assert not (out / "regime-cold-data.png").exists() and not (out / "regime-written-share.png").exists()
     report = (out / "report.md").read_text()
-    assert "## A TLC overwrite: the two readings" in report and "`page_invalidated` (preset)" in report
+    assert "## A host overwrite of TLC data: the readings" in report and "(preset)" in report
     assert "Table I is missing" in report and "+56.0 %" in report and "steady state" in report.lower()
     headlines = {h["figure"]: h for h in json.loads((out / "headlines.json").read_text())}
     throughput = headlines["write throughput vs all-MLC (tpcc)"]

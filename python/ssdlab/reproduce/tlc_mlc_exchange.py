@@ -203,9 +203,9 @@ def report_section(exchange: Sequence[Mapping[str, Any]]) -> list[str]:
         f"{EXCHANGE_VALID_BYTES / 1e6 / SEED_SUSPEND_S:.1f} MB/s); the proposal (the chip read-only, drained by overwrites and GC while the host runs) "
         "has ~200 ms of continuous dead time, \"the required time for GC\". Here MLC chip 1 of the preset's array holds the seed's 8 GB when it is "
         f"exchanged at 1 s of the stand-in's run; the chips are sized so that every MLC chip is `fill` full before (the destination capacity: the other "
-        f"three take the worn chip's pages on top). Fill {SEED_FILL:g} is the seed's scenario (the destinations have room: no collection); fill "
-        f"{FULL_FILL:g} overflows them. With one destination die (2 MLC + 6 TLC chips, fill {ONE_STREAM_FILL:g}) the copy is one program stream, the "
-        "pace the seed's 960 s implies. `copy_path`: `pipelined` (as a controller copies: reads overlapped with programs on every destination die) or "
+        f"three take the worn chip's pages on top). Fill {SEED_FILL:g} is the seed's scenario (the destinations have room: no collection beyond the copy itself); fill "
+        f"{FULL_FILL:g} overflows them. With one destination die (2 MLC + 6 TLC chips, fill {ONE_STREAM_FILL:g}) the copy is one program stream, as the "
+        "seed's 960 s implies (one stream at its pace; the stream's speed here is set by the preset's MLC program time). `copy_path`: `pipelined` (as a controller copies: reads overlapped with programs on every destination die) or "
         "`chained` (one chain per source die, as garbage collection copies). **Dead time** is one quantity throughout (result `dead_time.dead_time_us`, "
         "Fig. 14 and the headlines): the longest time the host got nothing done at once, a suspension or a host stall. `longest GC step` is the read-only "
         "drain's longest single step (one block moved and the collection it set off), the seed's \"required time for GC\"; "
@@ -221,7 +221,7 @@ def report_section(exchange: Sequence[Mapping[str, Any]]) -> list[str]:
                 ("valid GB on the chip", "valid_gb_at_fire", "num"),
                 ("suspended s", "suspended_s", "num"),
                 ("copy MB/s", "copy_mbps", "num"),
-                ("GC page copies (whole run)", "gc_pages_copied", "int"),
+                ("pages copied, exchange and GC (whole run)", "gc_pages_copied", "int"),
                 ("dead time s", "dead_time_s", "ratio"),
                 ("longest GC step s", "longest_gc_step_s", "ratio"),
                 ("longest background run s", "longest_background_run_s", "num"),
