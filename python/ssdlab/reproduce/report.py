@@ -84,7 +84,7 @@ def workload_trace(name: str, sample: str | None, traces: Mapping[str, Path]) ->
 def fmt(value: Any, kind: str) -> str:
     """A table cell: ``pct`` signed percent of a fraction, ``share`` unsigned percent, ``ratio`` three
     decimals, ``times`` three decimals with an x, ``int`` thousands-separated, ``us`` one decimal with
-    separators, anything else one decimal; None is "n/a"."""
+    separators, ``sig`` three significant digits, anything else one decimal; None is "n/a"."""
     if value is None:
         return "n/a"
     if kind == "pct":
@@ -99,6 +99,8 @@ def fmt(value: Any, kind: str) -> str:
         return f"{value:,.0f}"
     if kind == "us":
         return f"{value:,.1f}"
+    if kind == "sig":
+        return f"{value:.3g}"
     return f"{value:.1f}"
 
 

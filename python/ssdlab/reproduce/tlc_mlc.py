@@ -1353,9 +1353,9 @@ def overwrite_reading_section(table: Sequence[Mapping[str, Any]]) -> list[str]:
                 [
                     workload,
                     TLC_OVERWRITE_TEXT[label] + (" (preset)" if label == preset else ""),
-                    _settled_value(rr, "write_mbps", "num"),
+                    _settled_value(rr, "write_mbps", "sig"),
                     _settled_value(rr, "write_mbps_vs_mlc_only", "pct"),
-                    _settled_value(conventional, "write_mbps", "num"),
+                    _settled_value(conventional, "write_mbps", "sig"),
                     _settled_value(conventional, "write_mbps_vs_mlc_only", "pct"),
                     fmt(versus, "pct"),
                     " / ".join(
