@@ -15,7 +15,9 @@ from ssdlab.reproduce.tlc_mlc import TLC_OVERWRITE_READINGS, preset_tlc_overwrit
 def test_reproduce_tlc_mlc_end_to_end(cli, tmp_path: Path):
     trace_or_skip("mqsim-tpcc-small.trace.gz")
     out = tmp_path / "repro"
-    args = ("reproduce", "tlc-mlc", "--out", str(out), "--workloads", "tpcc", "--scale", "0.2")
+    # No longer warm-ups (--max-warmup 1): the escalation is tested on its own below, and here it
+    # would double the test's time.
+    args = ("reproduce", "tlc-mlc", "--out", str(out), "--workloads", "tpcc", "--scale", "0.2", "--max-warmup", "1")
     done = cli(*args)
     assert done.returncode == 0, done.stderr
     table = pl.read_parquet(out / "table.parquet")
@@ -116,6 +118,8 @@ def test_reproduce_tlc_mlc_rejects_bad_options(cli, tmp_path: Path):
     assert done.returncode != 0 and "unknown nosuch" in done.stderr
     done = cli("reproduce", "tlc-mlc", "--out", str(tmp_path), "--scale", "0")
     assert done.returncode != 0 and "--scale" in done.stderr
+    done = cli("reproduce", "tlc-mlc", "--out", str(tmp_path), "--max-warmup", "3")
+    assert done.returncode != 0 and "--max-warmup 3" in done.stderr and "1, 2, 4, 8" in done.stderr
     done = cli("reproduce", "tlc-mlc", "--out", str(tmp_path), "--trace", "tpcc=/nonexistent/trace")
     assert done.returncode != 0 and "no such trace file" in done.stderr
 
@@ -205,6 +209,24 @@ def test_a_real_point_carrying_the_fills_backlog_is_not_settled_until_warmed_up_
     # Four times the warm-up works the backlog off: no carried work, halves within 25 %.
     longer = check_one_point("tpcc-standin", key, window=Window(3000, 1000), warmup_factor=4)
     assert longer["settled"] and longer["backlog_at_start"] == 0.0, longer
+
+
+def test_a_point_that_does_not_settle_is_run_again_with_longer_warm_ups(tmp_path: Path):
+    import dataclasses
+
+    from ssdlab.reproduce.tlc_mlc import Window, plan_workloads, run_until_settled
+
+    # The backlogged point above, through the recipe's own loop: not settled at x1, run again at x2
+    # and x4 (each in its own folder) until it settles; with the loop capped at x2 it stays unsettled.
+    (plan,) = plan_workloads(None, 1.0, ["tpcc-standin"])
+    plan = dataclasses.replace(plan, window=Window(3000, 1000))
+    key = "main|tpcc-standin|rr_fdca|0.6|4|1|-"
+    table, outcomes = run_until_settled([plan], tmp_path / "a", 1.0, factors=(1, 2, 4, 8), workers=1, only={key})
+    (row,) = table
+    assert row["settled"] and row["warmup_factor"] > 1 and len(outcomes) == row["warmup_factor"].bit_length()
+    assert (tmp_path / "a" / f"sweep-warmup-x{row['warmup_factor']}").is_dir()
+    capped, _ = run_until_settled([plan], tmp_path / "b", 1.0, factors=(1,), workers=1, only={key})
+    assert not capped[0]["settled"] and capped[0]["warmup_factor"] == 1 and capped[0]["unsettled_because"]
 
 
 def test_checking_one_point_names_a_bad_key():

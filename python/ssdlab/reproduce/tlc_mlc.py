@@ -396,7 +396,7 @@ def build_sweep(plans: Sequence[Plan], scale: float = 1.0, warmup_factor: int = 
     settled) with a longer warm-up, and no chip exchange (it runs once, in the first pass)."""
     common = ["ftl.precondition.enabled=true", "ftl.precondition.overwrite_passes=0", "verification.integrity_oracle=false"]
     cases = points_of(plans, warmup_factor, only)
-    if warmup_factor == 1:
+    if warmup_factor == 1 and only is None:
         cases.update(exchange_points(scale))
     return Sweep(
         name="seed004-tlc-mlc" if warmup_factor == 1 else f"seed004-tlc-mlc-warmup-x{warmup_factor}",
@@ -614,13 +614,15 @@ def run_until_settled(
     scheduler: str | None = None,
     workers: int | None = None,
     progress: Callable[..., object] | None = None,
+    only: Collection[str] | None = None,
 ) -> tuple[list[dict[str, Any]], list[Any]]:
-    """Runs the grid, then again with longer warm-ups (``factors``) the points that did not settle,
-    until each settles or the last factor is reached. Returns the table (each point's first settled
-    try, else its last) and the sweeps' outcomes (the first holds the chip exchange)."""
+    """Runs the grid (``only``: these point keys, without the chip exchange), then again with longer
+    warm-ups (``factors``) the points that did not settle, until each settles or the last factor is
+    reached. Returns the table (each point's first settled try, else its last) and the sweeps'
+    outcomes (the first holds the chip exchange)."""
     outcomes = []
     final: dict[str, dict[str, Any]] = {}
-    pending: set[str] | None = None
+    pending: set[str] | None = None if only is None else set(only)
     for factor in factors:
         if pending is not None and not pending:
             break
@@ -668,6 +670,7 @@ def search_best_array(
     scheduler: str | None = None,
     workers: int | None = None,
     progress: Callable[..., object] | None = None,
+    factors: Sequence[int] = WARMUP_FACTORS,
 ) -> tuple[Any, list[dict[str, Any]]]:
     """Finds the cheapest RR-FDCA array per bit (TLC share, N_RDSMAX) that meets ``constraints``
     (``constraints_of``) for one workload, each evaluation a steady-state window (three stored runs).
@@ -680,10 +683,10 @@ def search_best_array(
     checks: dict[tuple[int, int], dict[str, Any]] = {}
 
     def evaluate(points: list[dict[str, float]]) -> list[float | None]:
-        # Each point as in the grid: warm up longer until it settles (WARMUP_FACTORS); a point that
+        # Each point as in the grid: warm up longer until it settles (``factors``); a point that
         # never settles has no objective (it never wins).
         pending = [(int(point["tlc_chips"]), int(point["max_screening_rounds"])) for point in points]
-        for factor in WARMUP_FACTORS:
+        for factor in factors:
             if not pending:
                 break
             cases: dict[str, list[str]] = {}
@@ -1012,6 +1015,14 @@ class TlcMlc(Recipe):
             "Also search TLC share x N_RDSMAX for the cheapest RR-FDCA array per bit that writes at least as fast as all-MLC "
             "and holds the static data in TLC (coarse grid, then refinement).",
         ),
+        Option(
+            "max_warmup",
+            ("--max-warmup",),
+            int,
+            WARMUP_FACTORS[-1],
+            f"The longest warm-up, as a multiple of the plan's, a point that does not settle is run with "
+            f"({', '.join(str(f) for f in WARMUP_FACTORS)}); points still unsettled are left out as always. Lower is faster.",
+        ),
     )
 
     def workloads(self) -> Sequence[Workload]:
@@ -1028,12 +1039,16 @@ class TlcMlc(Recipe):
         workers: int | None,
         progress: Callable[..., object] | None,
         search_best: bool = True,
+        max_warmup: int = WARMUP_FACTORS[-1],
     ) -> report.Reproduction:
         """Runs the grid (resuming a previous run in ``out``), writes the table, figures and report."""
         if not 0.0 < scale <= 10.0:
             raise SweepError(f"--scale {scale}: must be in (0, 10]")
+        if max_warmup not in WARMUP_FACTORS:
+            raise SweepError(f"--max-warmup {max_warmup}: must be one of {', '.join(str(f) for f in WARMUP_FACTORS)}")
+        factors = tuple(f for f in WARMUP_FACTORS if f <= max_warmup)
         plans = plan_workloads(traces, scale, workloads)
-        table, outcomes = run_until_settled(plans, out, scale, scheduler=scheduler, workers=workers, progress=progress)
+        table, outcomes = run_until_settled(plans, out, scale, factors=factors, scheduler=scheduler, workers=workers, progress=progress)
         outcome = report.combined(outcomes)
         exchange = exchange_rows(outcomes[0].rows)
         figures = write_figures(table, out)
@@ -1042,10 +1057,12 @@ class TlcMlc(Recipe):
         searched: list[dict[str, Any]] = []
         if search_best:
             for plan in plans:
-                _, rows = search_best_array(plan, out, constraints_of(plan, table), scheduler=scheduler, workers=workers, progress=progress)
+                _, rows = search_best_array(
+                    plan, out, constraints_of(plan, table), scheduler=scheduler, workers=workers, progress=progress, factors=factors
+                )
                 searched += rows
                 figures[f"search-{plan.workload.name}"] = _search_figure(rows, out / f"search-{plan.workload.name}", plan.workload.name)
-        text = _report(plans, table, figures, outcome, scheduler, exchange, searched)
+        text = _report(plans, table, figures, outcome, scheduler, exchange, searched, factors)
         return report.finish(
             out,
             tables={"": table, "exchange": exchange, "search": searched},
@@ -1401,6 +1418,7 @@ def _report(
     scheduler: str | None,
     exchange: Sequence[Mapping[str, Any]] = (),
     searched: Sequence[Mapping[str, Any]] = (),
+    factors: Sequence[int] = WARMUP_FACTORS,
 ) -> str:
     def pick(workload: str, kind: str, rounds: int = 1) -> Mapping[str, Any] | None:
         return _pick(table, workload, kind, rounds)
@@ -1426,7 +1444,7 @@ def _report(
         f"the device work left over at the end of the warm-up run (its simulated time after its last host completion: the backlog the window inherits) and at the "
         f"end of the whole run (work the window books and leaves) are each at most {100 * BACKLOG_LIMIT:.0f} % of the window's host time, and the window's "
         f"two halves write at rates within {100 * HALVES_TOLERANCE:.0f} % of each other. A point that does not settle is run again with the warm-up "
-        f"{', '.join(f'x{f}' for f in WARMUP_FACTORS[1:])} (`sweep-warmup-xN/`) until it does; one that never does is in the tables with its reason "
+        f"{', '.join(f'x{f}' for f in factors[1:]) or '(not: --max-warmup 1)'} (`sweep-warmup-xN/`) until it does; one that never does is in the tables with its reason "
         "(`unsettled_because`) and left out of every figure, comparison with the all-MLC array, headline and the search.",
         "",
         "## Workloads",
@@ -1455,7 +1473,7 @@ def _report(
         "",
         f"Settled points where RR-FDCA writes faster than the all-MLC array: {where or 'none'}. "
         f"{longer} points settled only with a longer warm-up; {unsettled} of {len(table)} points did not settle with the longest "
-        f"(x{WARMUP_FACTORS[-1]}) and are left out of the figures and comparisons.",
+        f"(x{factors[-1]}) and are left out of the figures and comparisons.",
         "",
     ]
     lines += overwrite_reading_section(table)
