@@ -140,3 +140,10 @@ def test_a_recipe_missing_run_or_workloads_cannot_be_built():
 
     with pytest.raises(TypeError, match="run"):
         Incomplete()
+
+
+def test_table_cells_by_kind():
+    # A collapsed array's rate keeps its digits ("sig"), a normal one two decimals.
+    assert [report.fmt(v, "sig") for v in (12.98, 1.46, 0.0058255)] == ["12.98", "1.46", "0.00583"]
+    assert (report.fmt(-0.0782, "pct"), report.fmt(0.375, "share"), report.fmt(None, "sig")) == ("-7.8 %", "37.5 %", "n/a")
+    assert (report.fmt(1234567, "int"), report.fmt(0.01234, "ratio"), report.fmt(3.0, "times")) == ("1,234,567", "0.012", "3.000x")

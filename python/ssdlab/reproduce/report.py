@@ -84,7 +84,7 @@ def workload_trace(name: str, sample: str | None, traces: Mapping[str, Path]) ->
 def fmt(value: Any, kind: str) -> str:
     """A table cell: ``pct`` signed percent of a fraction, ``share`` unsigned percent, ``ratio`` three
     decimals, ``times`` three decimals with an x, ``int`` thousands-separated, ``us`` one decimal with
-    separators, ``sig`` three significant digits, anything else one decimal; None is "n/a"."""
+    separators, ``sig`` two decimals, or three significant digits below 1, anything else one decimal; None is "n/a"."""
     if value is None:
         return "n/a"
     if kind == "pct":
@@ -100,7 +100,7 @@ def fmt(value: Any, kind: str) -> str:
     if kind == "us":
         return f"{value:,.1f}"
     if kind == "sig":
-        return f"{value:.3g}"
+        return f"{value:.2f}" if abs(value) >= 1 else f"{value:.3g}"
     return f"{value:.1f}"
 
 
