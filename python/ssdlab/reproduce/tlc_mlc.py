@@ -591,10 +591,8 @@ def compare_with_mlc_only(table: Sequence[dict[str, Any]]) -> list[dict[str, Any
             ),
             None,
         )
-        comparable = base is not None and base.get("settled") and entry.get("settled")
         for key in ("write_mbps", "energy_j_per_gb", "mlc_erases_per_block", "mlc_erases_per_gb"):
-            value, reference = entry.get(key), base.get(key) if base else None
-            entry[f"{key}_vs_mlc_only"] = value / reference - 1.0 if comparable and value is not None and reference else None
+            entry[f"{key}_vs_mlc_only"] = _change(entry, base, key)
         tlc, mlc = entry.get("tlc_erases_per_block"), entry.get("mlc_erases_per_block")
         entry["tlc_mlc_we_ratio"] = tlc / mlc if entry.get("settled") and tlc is not None and mlc else None
     return list(table)
