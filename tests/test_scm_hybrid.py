@@ -141,11 +141,21 @@ def test_reproduce_scm_hybrid_end_to_end(cli, tmp_path: Path):
     assert "11.700x" in report and "What differs from the seed" in report and "bisection" in report
     # The headlines: the report's Seed vs ssdlab table and headlines.json, from one list.
     assert "## Seed vs ssdlab" in report and "Verdicts, one rule for every recipe" in report
-    headlines = json.loads((out / "headlines.json").read_text())
-    assert {"figure", "paper", "ours", "unit", "verdict", "rule", "note"} <= set(headlines[0])
-    speedup = next(h for h in headlines if h["figure"].startswith("Table 2: write speed-up"))
+    document = json.loads((out / "headlines.json").read_text())
+    assert document["recipe"] == "scm-hybrid" and document["summary"]["claims"] == len(document["headlines"]) == 9
+    headlines = {h["key"]: h for h in document["headlines"]}
+    assert {"figure", "paper", "ours", "unit", "verdict", "rule", "note", "form", "quote", "health"} <= set(headlines["speedup"])
+    speedup = headlines["speedup"]
     assert speedup["paper"] == 11.7 and speedup["ours"] == pytest.approx(all_sscm["write_mbps"] / hybrid["write_mbps"])
+    assert speedup["form"] == "ratio" and speedup["paper_gain"] == pytest.approx(10.7)
     assert speedup["verdict"] in ("reproduced", "direction only") and speedup["figure"] in report
+    assert [side["side"] for side in speedup["health"]] == ["hybrid", "All S-SCM"]
+    assert speedup["health"][0]["mbps"] == pytest.approx(hybrid["write_mbps"])
+    assert headlines["all_sscm_mbps"]["verdict"] == "calibrated" and headlines["break_even_cost"]["verdict"] == "arithmetic"
+    # The pin readings solved from Table 2's power numbers are readings, labelled as matched, never headlines.
+    solved = [r for r in document["readings"] if r["name"] == "pins and currents solved from Table 2"]
+    assert len(solved) == 4 and all(r["matched"] for r in solved)
+    assert document["summary"]["sentence"] in report
     again = cli(*args, "--quiet")
     assert again.returncode == 0
     assert "0 points run now" in (out / "report.md").read_text()
@@ -158,3 +168,187 @@ def test_reproduce_scm_hybrid_rejects_bad_options(cli, tmp_path: Path):
     assert done.returncode != 0 and "no such trace file" in done.stderr
     done = cli("reproduce", "scm-hybrid", "--out", str(tmp_path / "x"), "--bisect-steps", "0")
     assert done.returncode != 0 and "bisect-steps" in done.stderr
+
+
+# A hand-made table of the recipe's runs (no simulation): the rows `row_of` makes, for the report and
+# the headlines to be built from.
+def _run_row(study: str, ssd: str, value: float, tsv: bool, **fields) -> dict:
+    row = {
+        "study": study,
+        "workload": "w",
+        "ssd": ssd,
+        "value": value,
+        "tsv": tsv,
+        "status": "ok",
+        "write_mbps": 25.0 if ssd == "hybrid" else 400.0,
+        "write_mbps_run": 5.0 if ssd == "hybrid" else 60.0,
+        "write_latency_us": 300.0 if ssd == "hybrid" else 15.0,
+        "read_latency_us": 50.0,
+        "power_w": 0.15 if ssd == "hybrid" else 0.2,
+        "io_power_w": 0.01 if ssd == "hybrid" else 0.08,
+        "scm_power_w": 0.05,
+        "core_power_w": 0.1,
+        "nand_bytes": 1.25e9 if ssd == "hybrid" else 0,
+        "scm_bytes": 0.3125e9 if ssd == "hybrid" else 1.02e9,
+        "logical_bytes": 1e9,
+        "pieces_to_scm": 100,
+        "pieces_to_nand": 10 if ssd == "hybrid" else 0,
+        "pages_evicted": 0,
+        "forced_evictions": 0,
+        "split_reads": 0,
+        "gc_pages_copied": 500 if ssd == "hybrid" else 0,
+        "nand_programs": 1500 if ssd == "hybrid" else 0,
+        "scm_used": 0.5,
+        "max_writes_per_sector": 40,
+        "requests": 1000,
+        "write_amplification": 1.5 if ssd == "hybrid" else None,
+        "held_fraction": 0.2 if ssd == "hybrid" else 0.0,
+        "erase_max": 12 if ssd == "hybrid" else 0,
+        "endurance_pe_cycles": 3000,
+        "scm_endurance_writes": 1e9,
+        "simulated_seconds": 100.0,
+    }
+    row.update(fields)
+    return row
+
+
+def _hand_made():
+    """The tables of one workload as the recipe builds them, with round numbers."""
+    from ssdlab.optimize import Crossing
+
+    table = [
+        _run_row("main", "hybrid", 0.25, False, power_w=0.15),
+        _run_row("main", "hybrid", 0.25, True, power_w=0.138),
+        _run_row("main", "all_sscm", 1.0, False, power_w=0.2),
+        _run_row("main", "all_sscm", 1.0, True, power_w=0.125),
+        _run_row("latency", "all_sscm", 6.0, False, write_mbps=90.0),
+        _run_row("toggle", "all_sscm", 2132.0, False, write_mbps=450.0),
+        _run_row("bisect", "all_sscm", 17.0, False, write_mbps=26.0),
+        _run_row("bisect", "all_sscm", 21.0, False, write_mbps=24.0, held_fraction=0.95),
+    ]
+    crossings = {"w": Crossing(estimate=20.0, low=17.0, high=21.0, value_low=26.0, value_high=24.0, history=[])}
+    cost_rows = [
+        {"workload": "w", "capacities": "devices as run", "mscm_cost_ratio": 12.0, "break_even_sscm_cost_ratio": 4.9},
+        {"workload": "w", "capacities": "equal capacities (the seed's)", "mscm_cost_ratio": 12.0, "break_even_sscm_cost_ratio": 4.0},
+    ]
+    main_rows = scm_hybrid._main_rows(table, crossings, cost_rows)
+    current_rows = scm_hybrid._current_rows(table, {"w": 4.4})
+    definition_rows = [
+        {
+            "workload": "w",
+            "latency_axis": axis,
+            "metric": metric,
+            "hybrid_mbps": 25.0,
+            "all_sscm_mbps_at_1us": 400.0,
+            "speedup": 16.0,
+            "break_even_us": 20.0,
+        }
+        for axis in ("read and write", "read only (write 1 us)")
+        for metric in ("over the writes' time", "over the whole run")
+    ]
+    regime_rows = [
+        {
+            "workload": "w",
+            "hybrid": "M-SCM 25 %, fragmented below 25 % of a page",
+            "hybrid_mbps": 30.0,
+            "speedup_of_all_sscm_at_1us": 13.3,
+            "break_even_us": 15.0,
+            "in_seed_range": False,
+            "pages_evicted": 0,
+            "forced_evictions": 0,
+            "scm_used": 0.5,
+        }
+    ]
+    check = {
+        "workload": "w",
+        "reading": "continuous, 8 pins, activity 0.386, memory pins",
+        "hybrid_current_ma": 52.7,
+        "sscm_current_ma": 4.84,
+        "hybrid_w": 0.361,
+        "hybrid_tsv_w": 0.277,
+        "all_w": 0.03,
+        "all_tsv_w": 0.0078,
+        "all_cut": -0.74,
+    }
+    return table, crossings, cost_rows, main_rows, current_rows, definition_rows, regime_rows, [check]
+
+
+def test_declarations_pass_and_each_fitted_claim_is_calibrated():
+    recipe = scm_hybrid.RECIPE
+    assert recipe.check_declarations() == []
+    fitted = recipe.fitted_claims()
+    assert set(fitted) == {"all_sscm_mbps"}, "the SCM organisation was chosen for the seed's 311 MB/s"
+    for key in fitted:
+        claim = recipe.claim(key)
+        assert claim.measure(claim.paper).verdict == "calibrated"
+    forms = {c.key: c.resolved_form for c in recipe.claims}
+    assert forms == {
+        "hybrid_mbps": "absolute",
+        "all_sscm_mbps": "absolute",
+        "speedup": "ratio",
+        "tsv_power_cut": "change",
+        "power_without_tsv": "absolute",
+        "power_with_tsv": "absolute",
+        "table2_pair_change": "change",
+        "break_even_latency": "absolute",
+        "break_even_cost": "absolute",
+    }
+    assert all(c.side is None for c in recipe.claims)
+    assert recipe.claim("break_even_cost").arithmetic
+
+
+def test_headlines_and_readings_from_hand_made_runs():
+    table, _, _, main_rows, current_rows, definition_rows, regime_rows, checks = _hand_made()
+    found = {h.key: h for h in scm_hybrid.headlines(main_rows, table)}
+    assert found["speedup"].ours == pytest.approx(16.0) and found["speedup"].ours_gain == pytest.approx(15.0)
+    # +1400 % against +1070 %: on the seed's side, not within 30 % of its gain.
+    assert found["speedup"].verdict == "direction only"
+    assert found["hybrid_mbps"].verdict == "reproduced"  # 25.0 against 26.5
+    assert found["all_sscm_mbps"].verdict == "calibrated"
+    assert found["break_even_cost"].verdict == "arithmetic" and found["break_even_cost"].ours == 4.0
+    assert found["tsv_power_cut"].ours == pytest.approx(-0.375) and found["tsv_power_cut"].verdict == "direction only"
+    assert found["power_without_tsv"].ours == pytest.approx(0.15) and found["power_without_tsv"].verdict == "not reproduced"
+    # Both sides' health on every comparison; the break-even's All S-SCM side is the probe nearest the crossing.
+    assert [h.side for h in found["speedup"].health] == ["hybrid", "All S-SCM"]
+    assert found["speedup"].health[1].endurance == 1e9, "the All S-SCM SSD's wear is its SCM's"
+    latency = found["break_even_latency"]
+    assert "21 us" in latency.health[1].side and latency.health[1].degenerate
+    assert latency.verdict == "not reproduced" and latency.degenerate
+    # No crossing below 100 us: the All S-SCM side is the bracket's slowest probe, named in the note.
+    main_rows[1]["break_even_us"] = None
+    latency = next(h for h in scm_hybrid.headlines(main_rows, table) if h.key == "break_even_latency")
+    assert "21 us (the bracket's end)" in latency.health[1].side and "no crossing in 0.1-100 us" in latency.note
+    main_rows[1]["break_even_us"] = 20.0
+    # Readings: never headlines; the solved pin readings and current are labelled as matched.
+    rows = scm_hybrid.readings(main_rows, definition_rows, regime_rows, table, [], checks, {"w": 4.4})
+    matched = [r for r in rows if r.matched]
+    assert matched and all(not r.supported for r in matched)
+    assert {r.claim for r in matched} >= {found[k].figure for k in ("power_without_tsv", "power_with_tsv", "tsv_power_cut")}
+    assert any(r.name == "the pair is the All S-SCM SSD's" and r.value == pytest.approx(0.2) for r in rows)
+    assert any(r.name == "1066MHz as a DDR clock" and r.value == pytest.approx(450.0) for r in rows)
+    assert any(r.name == "the capacities of the devices run" and r.value == pytest.approx(4.9) for r in rows)
+    assert not any(r.name.startswith("latency varied: read and write; throughput over the writes") for r in rows)
+
+
+def test_report_prose_numbers_are_the_tables():
+    from types import SimpleNamespace
+
+    table, _, cost_rows, main_rows, current_rows, definition_rows, regime_rows, _ = _hand_made()
+    plan = scm_hybrid.Plan(scm_hybrid.WORKLOADS[0], [], "the sample", trace_requests=10_000, trace_seconds=259.6)
+    outcome = SimpleNamespace(ran=0, skipped=0, failed=0, wall_seconds=0.0, rows=[])
+    text = scm_hybrid._report([plan], outcome, None, main_rows, cost_rows, table, {}, regime_rows, current_rows, definition_rows)
+    prose = " ".join(text.split())
+    # The latency paragraph: 400 MB/s at 1 us, 90 at 6 us, 4.4x slower; the transfer alone gives (6 + 0.48) / (1 + 0.48).
+    assert "writes 400 MB/s at 1 us and 90 MB/s at 6 us here, 4.4x slower" in prose
+    assert "(6 + 0.48) / (1 + 0.48) = 4.4x" in prose
+    # The power paragraph: the main runs' I/O share and TSV change (0.08 / 0.2 W; 0.125 / 0.2 - 1).
+    io_share = table[2]["io_power_w"] / table[2]["power_w"]
+    assert f"the I/O is {100 * io_share:.1f} % of the All S-SCM SSD's power and TSV changes it -37.5 %" in prose
+    assert "needs the I/O to be 78.7 % of the All S-SCM SSD's power" in prose
+    # The cost lines: the cost table's two values and the devices' capacities (25 % and 2 % over the user's).
+    assert "4.000x NAND with equal capacities" in prose and "up to 4.900x NAND" in prose
+    assert "holds 25.0 % more than the user capacity and the All S-SCM SSD's S-SCM 2.0 % more, so S-SCM may cost more" in prose
+    # "1066MHz": 400 and 450 MB/s against 311.
+    assert f"{400 / 311 - 1:+.0%} and {450 / 311 - 1:+.0%} against the seed's 311 MB/s" in prose
+    assert "first 10,000 requests (260 s)" in prose
+    assert "346 MB/s" in prose and "-23.3 %" in prose

@@ -44,14 +44,43 @@ class _RecipeGroup(typer.core.TyperGroup):
     def list_commands(self, ctx: Any) -> list[str]:
         from ssdlab.reproduce.registry import MODULES
 
-        return list(MODULES)
+        return [*MODULES, "summary"]
 
     def get_command(self, ctx: Any, name: str) -> Any:
         from ssdlab.reproduce.registry import MODULES, RECIPES
 
+        if name == "summary":
+            single = typer.Typer(add_completion=False, rich_markup_mode=None)
+            single.command("summary")(reproduce_summary)
+            return typer.main.get_command(single)
         if name not in MODULES:
             return None
         return _recipe_command(RECIPES[name])
+
+
+def reproduce_summary(
+    folders: Annotated[list[Path], typer.Argument(help="Recipe output folders (each with its headlines.json).")],
+) -> None:
+    """The verdict counts of several recipe folders: one row each and the total (gain rule)."""
+    from rich.table import Table
+
+    from ssdlab.reproduce.tally import COLUMNS, tally
+
+    try:
+        rows, total, sentence = tally(folders)
+    except FileNotFoundError as error:
+        _fail(error)
+        return
+    except (OSError, ValueError) as error:
+        _fail(UsageError(str(error)))
+        return
+    table = Table(title="Seed claims by verdict (ssdlab.reproduce.base.verdict: the gain rule)")
+    for header in ("recipe", "seed", *COLUMNS, "folder"):
+        table.add_column(header, justify="right" if header in COLUMNS else "left")
+    for row in [*rows, total]:
+        table.add_row(*(str(row[column]) for column in ("recipe", "seed", *COLUMNS, "folder")))
+    console.print(table)
+    console.print(f"{sentence}.", highlight=False)
 
 
 reproduce_app = typer.Typer(
@@ -1034,11 +1063,9 @@ def _run_reproduction(run, quiet: bool) -> None:
         return
     if not quiet:
         console.print(report.summary_markdown())
-        from ssdlab.reproduce.base import VERDICTS
+        from ssdlab.reproduce.base import summary
 
-        counts = [(sum(1 for h in report.headlines if h.verdict == name), name) for name in VERDICTS]
-        verdicts = ", ".join(f"{count} {name}" for count, name in counts if count)
-        console.print(f"headlines: {verdicts or 'none'} ({report.out_dir / 'headlines.json'})", highlight=False)
+        console.print(f"headlines: {summary(report.headlines)['sentence']} ({report.out_dir / 'headlines.json'})", highlight=False)
         console.print(f"[dim]report: {report.report_path}[/dim]")
     if report.failed:
         raise typer.Exit(1)

@@ -29,6 +29,7 @@ class Reproduction:
     failed: int
     wall_seconds: float
     headlines: list[Any] = field(default_factory=list)
+    readings: list[Any] = field(default_factory=list)
 
     def summary_markdown(self) -> str:
         return self.summary
@@ -129,37 +130,163 @@ def markdown_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[tuple[st
 
 
 VERDICT_RULE = (
-    "Verdicts, one rule for every recipe (`ssdlab.reproduce.base.verdict`): **reproduced** when ours is within 30 % of the "
-    "paper's number (relative) and on its side, or satisfies the bound the paper states; **direction only** when it is not within 30 % but on "
-    "the paper's side (a gain > 0, a ratio > 1, a cut < 0, as the claim says); **not reproduced** otherwise (or no result); "
-    "**regime shown** for a qualitative claim where the recipe shows the regime in which it holds; **arithmetic** for a figure "
-    "that follows from the seed's own formula with no simulation in it (never counted as reproduced). The same list is in "
-    "`headlines.json`."
+    'Verdicts, one rule for every recipe (`ssdlab.reproduce.base.verdict`), on **gains**: a ratio claim ("N x") is compared as '
+    "its gain N - 1, a change (+56 %, -36 %) as it stands, a quantity (MB/s, s, W, a share) relative to the paper's value. "
+    "**reproduced**: within 30 % of the paper's gain (or value) and on its side, or the paper's bound holds; **direction only**: "
+    "a gain on the paper's side but not within 30 %, or any comparison one of whose sides is degenerate; **not reproduced**: "
+    "anything else, a quantity outside 30 % or no result; **regime shown**: a qualitative claim shown across the axis that "
+    "decides it; **calibrated**: the model or the reading was fitted to this number; **arithmetic**: it follows from the "
+    "seed's own constants. Calibrated and arithmetic figures are never counted as reproduced. Each claim is graded under one "
+    'reading, the one the seed\'s quoted sentence supports; other readings are listed under "Readings" and never counted.'
+)
+
+DEGENERATE_RULE = (
+    "A side of a comparison is **degenerate** when its write amplification is above {wa:g}, host writes are held over "
+    "{held:.0f} % of the run, a block is erased past the rated endurance, its window did not settle, or it simulates over "
+    "{span:g}x the trace's span. Its size then measures a collapsed drive, not the technique: the verdict is at most "
+    '"direction only" and no "best case" or "up to" headline rests on it.'
 )
 
 
-def headline_section(headlines: Sequence[Any]) -> str:
-    """The report's "Seed vs ssdlab" section, made from the recipe's headlines."""
+def counts_line(headlines: Sequence[Any]) -> str:
+    """The report's first line of results: the verdict counts (``base.summary``)."""
+    from ssdlab.reproduce.base import summary
+
+    return f"**{summary(headlines)['sentence']}.**"
+
+
+def _health_cell(headline: Any) -> str:
+    if not headline.health:
+        return ""
+    parts = []
+    for h in headline.health:
+        bits = []
+        if h.mbps is not None:
+            bits.append(f"{fmt(h.mbps, 'sig')} MB/s")
+        if h.write_amplification is not None:
+            bits.append(f"WA {h.write_amplification:.2f}")
+        if h.held_fraction is not None:
+            bits.append(f"held {100 * h.held_fraction:.1f} %")
+        if h.erase_max is not None and h.endurance:
+            bits.append(f"erases {h.erase_max:,.0f}/{h.endurance:,.0f}")
+        if h.settled is not None:
+            bits.append("settled" if h.settled else "NOT settled")
+        if h.simulated_seconds is not None and h.span_seconds:
+            bits.append(
+                f"{fmt(h.simulated_seconds, 'sig')} s simulated, {fmt(h.simulated_seconds / h.span_seconds, 'sig')}x the trace's span"
+            )
+        flag = " **DEGENERATE**" if h.degenerate else ""
+        parts.append(f"{h.side}: {', '.join(bits)}{flag}")
+    return "; ".join(parts)
+
+
+def headline_section(headlines: Sequence[Any], readings: Sequence[Any] = (), *, counts: bool = True) -> str:
+    """The report's "Seed vs ssdlab" section, made from the recipe's headlines: the counts, the table
+    (values as printed and the two gains), the readings each claim was graded under (with the seed's
+    sentence), both sides' health where a claim is a comparison, and the other readings (never counted)."""
+    from ssdlab.reproduce.base import DEGENERATE_HELD_FRACTION, DEGENERATE_SPAN_FACTOR, DEGENERATE_WRITE_AMPLIFICATION
+
+    def gain_cell(value: float | None) -> str:
+        return "" if value is None else f"{100 * value:+.1f} %"
+
     table = markdown_grid(
-        ["figure", "seed", "ssdlab", "unit", "verdict", "note"],
-        [[h.figure, h.paper_text, h.ours_text, h.unit, h.verdict, h.note] for h in headlines],
+        ["figure", "seed", "ssdlab", "unit", "seed gain", "ssdlab gain", "verdict", "note"],
+        [
+            [
+                h.figure,
+                h.paper_text,
+                h.ours_text,
+                h.unit,
+                gain_cell(h.paper_gain),
+                gain_cell(h.ours_gain),
+                h.verdict + (" (degenerate side)" if h.degenerate else ""),
+                h.note,
+            ]
+            for h in headlines
+        ],
     )
-    return f"## Seed vs ssdlab\n\n{table}\n\n{VERDICT_RULE}\n"
+    opening = f"{counts_line(headlines)}\n\n" if counts else ""
+    parts = [f"## Seed vs ssdlab\n\n{opening}{table}\n\n{VERDICT_RULE}\n"]
+    quoted = [h for h in headlines if h.quote or h.calibrated]
+    if quoted:
+        rows = [[h.figure, h.reading or "", f'"{h.quote}"' if h.quote else "", h.calibrated] for h in quoted]
+        parts.append(
+            "### The reading each claim is graded under\n\n"
+            + markdown_grid(["figure", "reading", "the seed's text", "calibrated"], rows)
+            + "\n"
+        )
+    compared = [h for h in headlines if h.health]
+    if compared:
+        rows = [[h.figure, _health_cell(h), h.verdict] for h in compared]
+        rule = DEGENERATE_RULE.format(wa=DEGENERATE_WRITE_AMPLIFICATION, held=100 * DEGENERATE_HELD_FRACTION, span=DEGENERATE_SPAN_FACTOR)
+        parts.append("### Both sides of each comparison\n\n" + markdown_grid(["figure", "sides", "verdict"], rows) + f"\n\n{rule}\n")
+    if readings:
+        rows = [
+            [
+                r.claim,
+                r.name,
+                r.value_text or fmt(r.value, "sig"),
+                r.assumes,
+                ("yes" if r.supported else "no") + (" (adopted because it matched)" if r.matched else ""),
+                r.why,
+            ]
+            for r in readings
+        ]
+        parts.append(
+            "### Readings (shown, never counted)\n\n"
+            + markdown_grid(["claim", "reading", "value", "what it assumes", "the seed's text supports it", "why"], rows)
+            + "\n"
+        )
+    return "\n".join(parts)
 
 
-def write_headlines(headlines: Sequence[Any], out: Path) -> Path:
-    """``headlines.json``: the recipe's headlines, one object each (figure, paper, ours, unit, verdict,
-    rule, note, and the two values as the report prints them)."""
+def write_headlines(headlines: Sequence[Any], out: Path, *, recipe: str = "", seed: str = "", readings: Sequence[Any] = ()) -> Path:
+    """``headlines.json``: the verdict counts (``summary``), the recipe's headlines, one object each
+    (key, figure, paper, ours, unit, form, the two gains, verdict, rule, note, the seed's sentence,
+    reading, calibration, both sides' health, and the two values as the report prints them), and the
+    other readings (never counted)."""
     import json
 
+    from ssdlab.reproduce.base import summary
+
     path = out / "headlines.json"
-    path.write_text(json.dumps([h.as_dict() for h in headlines], indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    document = {
+        "recipe": recipe,
+        "seed": seed,
+        "summary": summary(headlines),
+        "headlines": [h.as_dict() for h in headlines],
+        "readings": [r.as_dict() for r in readings],
+    }
+    path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return path
 
 
-def _with_headlines(report_text: str, headlines: Sequence[Any]) -> str:
-    """The report with the headline section before its first second-level heading."""
-    section = headline_section(headlines)
+def read_headlines(folder: Path) -> dict[str, Any]:
+    """A recipe folder's ``headlines.json`` (``write_headlines``'s document); a missing or unreadable
+    file is an error naming it."""
+    import json
+
+    path = Path(folder) / "headlines.json"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no headlines.json (run `ssdlab reproduce RECIPE --out {folder}` first)")
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise ValueError(f"{path}: not a headlines.json: {error}") from error
+    if not isinstance(document, dict) or not isinstance(document.get("headlines"), list):
+        raise ValueError(f"{path}: not a headlines.json of this version (no 'headlines' list); rerun the recipe into {folder}")
+    return document
+
+
+def _with_headlines(report_text: str, headlines: Sequence[Any], readings: Sequence[Any] = ()) -> str:
+    """The report with the counts line right under its title paragraph and the headline section
+    before its first second-level heading."""
+    # The counts open the report (under its title when it has one), once.
+    titled = report_text.startswith("# ")
+    section = headline_section(headlines, readings, counts=not titled)
+    if titled:
+        title, _, rest = report_text.partition("\n")
+        report_text = f"{title}\n\n{counts_line(headlines)}\n{rest}"
     at = report_text.find("\n## ")
     if at < 0:
         return report_text.rstrip("\n") + "\n\n" + section
@@ -176,6 +303,9 @@ def finish(
     figures: dict[str, Path],
     outcomes: Sequence[Any],
     headlines: Sequence[Any],
+    readings: Sequence[Any] = (),
+    recipe: str = "",
+    seed: str = "",
 ) -> Reproduction:
     """Ends a recipe: writes each non-empty table (``""`` into ``out`` itself, any other name into
     ``out/NAME``) as Parquet and CSV, the headlines as ``out/headlines.json`` and as the report's "Seed
@@ -186,9 +316,9 @@ def finish(
         if rows or name == main:
             write_table(rows, out / name if name else out)
     out.mkdir(parents=True, exist_ok=True)
-    write_headlines(headlines, out)
+    write_headlines(headlines, out, recipe=recipe, seed=seed, readings=readings)
     report_path = out / "report.md"
-    report_path.write_text(_with_headlines(report_text, headlines), encoding="utf-8")
+    report_path.write_text(_with_headlines(report_text, headlines, readings), encoding="utf-8")
     return Reproduction(
         out_dir=out,
         report_path=report_path,
@@ -198,6 +328,7 @@ def finish(
         failed=sum(outcome.failed for outcome in outcomes),
         wall_seconds=sum(outcome.wall_seconds for outcome in outcomes),
         headlines=list(headlines),
+        readings=list(readings),
     )
 
 

@@ -199,17 +199,21 @@ def report_section(exchange: Sequence[Mapping[str, Any]]) -> list[str]:
     return [
         "## Chip exchange (Fig. 13-14)",
         "",
-        f"Seed: with 8 GB of valid pages on the worn chip, the conventional exchange suspends the system for {SEED_SUSPEND_S:.0f} s (about "
-        f"{EXCHANGE_VALID_BYTES / 1e6 / SEED_SUSPEND_S:.1f} MB/s); the proposal (the chip read-only, drained by overwrites and GC while the host runs) "
-        "has ~200 ms of continuous dead time, \"the required time for GC\". Here MLC chip 1 of the preset's array holds the seed's 8 GB when it is "
-        f"exchanged at 1 s of the stand-in's run; the chips are sized so that every MLC chip is `fill` full before (the destination capacity: the other "
-        f"three take the worn chip's pages on top). Fill {SEED_FILL:g} is the seed's scenario (the destinations have room: no collection beyond the copy itself); fill "
-        f"{FULL_FILL:g} overflows them. With one destination die (2 MLC + 6 TLC chips, fill {ONE_STREAM_FILL:g}) the copy is one program stream, as the "
-        "seed's 960 s implies (one stream at its pace; the stream's speed here is set by the preset's MLC program time). `copy_path`: `pipelined` (as a controller copies: reads overlapped with programs on every destination die) or "
-        "`chained` (one chain per source die, as garbage collection copies). **Dead time** is one quantity throughout (result `dead_time.dead_time_us`, "
-        "Fig. 14 and the headlines): the longest time the host got nothing done at once, a suspension or a host stall. `longest GC step` is the read-only "
-        "drain's longest single step (one block moved and the collection it set off), the seed's \"required time for GC\"; "
-        "`longest background run` is background work back to back on one die while the host is served elsewhere (not dead time).",
+        f"Seed: with {EXCHANGE_VALID_BYTES / 1e9:.0f} GB of valid pages on the worn chip, the conventional exchange suspends the system for "
+        f"{SEED_SUSPEND_S:.0f} s (about {EXCHANGE_VALID_BYTES / 1e6 / SEED_SUSPEND_S:.1f} MB/s); the proposal (the chip read-only, drained by "
+        f'overwrites and GC while the host runs) has ~{1000 * SEED_DEAD_TIME_S:.0f} ms of continuous dead time, "the required time for GC". '
+        f"Here MLC chip 1 of the preset's array holds the seed's {EXCHANGE_VALID_BYTES / 1e9:.0f} GB when it is exchanged at "
+        f"{EXCHANGE_AT_NS / 1e9:g} s of the stand-in's run; the chips are sized so that every MLC chip is `fill` full before (the destination "
+        f"capacity: the other {MLC_CHIPS - 1} take the worn chip's pages on top). Fill {SEED_FILL:g} is the graded scenario (the destinations "
+        f"have room: no collection beyond the copy itself; the seed names no destination); fill {FULL_FILL:g} overflows them. With one "
+        f"destination die ({MLC_CHIPS - 2} MLC + {CHIPS - MLC_CHIPS + 2} TLC chips, fill {ONE_STREAM_FILL:g}) the copy is one program stream, "
+        "the pace the seed's figure works out to (a reading: the stream's speed here is set by the preset's MLC program time). `copy_path`: "
+        "`pipelined` (as a controller copies: reads overlapped with programs on every destination die) or `chained` (one chain per source "
+        "die, as garbage collection copies). **Dead time** is one quantity throughout (result `dead_time.dead_time_us`, Fig. 14 and the "
+        "headlines): the longest time the host got nothing done at once, a suspension or a host stall; it is the graded quantity of both "
+        "seed figures. `longest GC step` is the read-only drain's longest single step (one block moved and the collection it set off), the "
+        'seed\'s "required time for GC" read as its own quantity (a reading, never counted); `longest background run` is background work '
+        "back to back on one die while the host is served elsewhere (not dead time).",
         "",
         report.markdown_table(
             exchange,

@@ -11,9 +11,13 @@ capacity constraint the seed's design implies ("only the screened static frozen 
 TLC": the TLC chips must hold the static data). Throughput per cost was the other candidate; it is not
 the seed's because its chip count is fixed "under the same cost constraint" (§3), so the cost of an
 array is the same at every point and a throughput-per-cost objective would collapse to throughput
-alone, which does not give the seed's 87.5 % on a trace where the larger MLC share is faster.
+alone, which ranks arrays by speed and says nothing of the cost the seed's "Therefore" draws from its
+optimum. (That a throughput optimum cannot give the seed's 87.5 % on a trace where the larger MLC
+share is faster was also said when this objective was chosen: an outcome, not a reason; the recipe
+shows the fastest share as a reading row beside the graded pick.)
 
-A point is feasible when it settled (a steady state exists), its TLC chips' logical capacity holds the
+A point is feasible when it settled (a steady state exists), no side of its comparison with the
+all-MLC array is degenerate (the recipe's health check), its TLC chips' logical capacity holds the
 workload's static data, and its write throughput is at least the floor (the all-MLC array's, by
 default). Among feasible points the lowest bit cost wins. With the chip count fixed, bit cost depends
 on the TLC chip count alone (and falls with it whenever a TLC bit is cheaper than an MLC bit, a TLC
@@ -71,6 +75,9 @@ def assess(
     not, ``infeasible_because`` (every constraint it fails, ``; ``-separated), and ``optimum`` (True
     for the lowest bit cost among feasible points, every tied point alike).
 
+    A row may carry ``degenerate_because`` (why a side of its comparison with the all-MLC array
+    collapsed, ``base.Health``): such a point is infeasible.
+
     ``floor_mbps``: the throughput floor (None: no floor is known, e.g. the all-MLC array did not
     settle, and no point is feasible); ``static_bytes``: the data the workload never writes, which the
     TLC chips must hold; ``tlc_chip_bytes``: what one TLC chip may hold (its logical capacity)."""
@@ -81,6 +88,9 @@ def assess(
         reasons = []
         if not row.get("settled"):
             reasons.append("not settled")
+        if row.get("degenerate_because"):
+            # A comparison with a collapsed side (base.Health) is never a best case.
+            reasons.append(f"degenerate ({row['degenerate_because']})")
         if capacity < static_bytes:
             reasons.append(f"TLC holds {capacity / 1e9:.3f} GB < static data {static_bytes / 1e9:.3f} GB")
         mbps = row.get("write_mbps")
