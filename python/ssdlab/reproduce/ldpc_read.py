@@ -34,7 +34,22 @@ from typing import Any
 from ssdlab import api, plotting
 from ssdlab.locations import shared_dir, shared_trace
 from ssdlab.reproduce import report
-from ssdlab.reproduce.base import BOUND, CHANGE, Claim, Fit, Headline, Health, Option, Reading, Recipe, Workload, held_share
+from ssdlab.reproduce.base import (
+    BOUND,
+    CALIBRATED,
+    CHANGE,
+    REPRODUCED,
+    Claim,
+    Fit,
+    Headline,
+    Health,
+    Option,
+    Reading,
+    Recipe,
+    Workload,
+    held_share,
+    verdict,
+)
 from ssdlab.reproduce.report import fmt, markdown_grid, markdown_table, provenance
 from ssdlab.sweep import Sweep, SweepError, run_sweep
 
@@ -65,9 +80,13 @@ INTERLEAVED_VARIANTS = {
     "interleave_4": ("interleave_4", VARIANTS["baseline"]),
     COMBINED: ("interleave_4", VARIANTS["both"]),
 }
-# The seed models interleaving by its averaged error rate only (§3.3, §5.4): the same tables without
-# the cost side (no partner sensings, no write padding), to show which side decides the ranking and
-# where the integrated scheme's "below 20 %" holds.
+# Interleaving's reliability side alone: the same tables without the cost side (no partner sensings,
+# no write padding). The seed names the cost (§3.3: every chip of a group senses and transfers its part
+# of a codeword; "a more significant write amplification effect") and describes its interleaving runs
+# only by what they average ("aims to average out the memory raw bit errors", §5.4); it does not say
+# whether its simulations charged the cost. These variants were added after the fact, to show which
+# side decides the ranking and where the integrated scheme's "below 20 %" holds (issue 44): readings,
+# never graded (``QUOTE_COST``, ``QUOTE_AVERAGE_OUT``, ``GRADED_ERRORS``).
 RELIABILITY_ONLY = "_reliability_only"
 RELIABILITY_VARIANTS = {f"{name}{RELIABILITY_ONLY}": spec for name, spec in INTERLEAVED_VARIANTS.items()}
 ALL_VARIANTS = (*VARIANTS, *INTERLEAVED_VARIANTS, *RELIABILITY_VARIANTS)
@@ -397,7 +416,7 @@ HEALTH_VARIANTS = {
     "interleave_4": "4-way interleaving",
     COMBINED: "all three",
 }
-HEALTH_FIELDS = ("read_mbps", "write_amplification", "held_fraction", "erase_max", "simulated_seconds")
+HEALTH_FIELDS = ("read_mbps", "write_mbps", "write_amplification", "held_fraction", "erase_max", "simulated_seconds")
 
 
 def _health_columns(name: str, result: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -406,6 +425,7 @@ def _health_columns(name: str, result: Mapping[str, Any] | None) -> dict[str, An
         return {f"health.{name}.{field}": None for field in HEALTH_FIELDS}
     return {
         f"health.{name}.read_mbps": (result.get("read") or {}).get("mbps"),
+        f"health.{name}.write_mbps": (result.get("write") or {}).get("mbps"),
         f"health.{name}.write_amplification": result.get("write_amplification"),
         f"health.{name}.held_fraction": held_share(result),
         f"health.{name}.erase_max": (result.get("erase_count") or {}).get("max"),
@@ -413,10 +433,10 @@ def _health_columns(name: str, result: Mapping[str, Any] | None) -> dict[str, An
     }
 
 
-def _side_health(rows: Sequence[Mapping[str, Any]], variants: Sequence[str], side: str | None = None) -> Health:
+def _side_health(rows: Sequence[Mapping[str, Any]], variants: Sequence[str], side: str | None = None, op: str = "read") -> Health:
     """One side of a comparison: the runs of ``variants`` on ``rows``. One run gives its own figures;
     several (a mean over the workloads) give the worst of each check over them, so a degenerate run
-    anywhere in the mean flags the side. Read MB/s is named for a single run only."""
+    anywhere in the mean flags the side. The MB/s of ``op`` (read or write) is named for a single run only."""
     runs = [(row, name) for row in rows for name in variants]
     label = side or " and ".join(HEALTH_VARIANTS[name] for name in variants)
     if len(rows) > 1:
@@ -436,7 +456,7 @@ def _side_health(rows: Sequence[Mapping[str, Any]], variants: Sequence[str], sid
     single = runs[0] if len(runs) == 1 else None
     return Health(
         side=label,
-        mbps=single[0].get(f"health.{single[1]}.read_mbps") if single else None,
+        mbps=single[0].get(f"health.{single[1]}.{op}_mbps") if single else None,
         write_amplification=worst("write_amplification"),
         held_fraction=worst("held_fraction"),
         erase_max=worst("erase_max"),
@@ -497,6 +517,8 @@ def _rows(rows: Sequence[Mapping[str, Any]], spans: Mapping[str, float | None] |
             entry[f"{name}_status"] = "ok" if ok else (row["error"] if row is not None else "missing")
             entry[f"{name}_read_mean_us"] = results[name]["read"]["latency_us"]["mean"] if ok else None
             entry[f"{name}_read_p99_us"] = results[name]["read"]["latency_us"]["p99"] if ok else None
+            written = results[name]["write"] if ok else None
+            entry[f"{name}_write_mean_us"] = written["latency_us"]["mean"] if written and written.get("count") else None
         entry["span_seconds"] = (spans or {}).get(label)
         entry["endurance_pe_cycles"] = next(
             (r["erase_count"]["endurance_pe_cycles"] for r in results.values() if r and "erase_count" in r), None
@@ -505,6 +527,10 @@ def _rows(rows: Sequence[Mapping[str, Any]], spans: Mapping[str, float | None] |
             entry.update(_health_columns(name, results[name]))
         base, none = entry["baseline_read_mean_us"], entry["no_soft_read_mean_us"]
         entry["baseline_delay"] = base / none - 1 if base and none else None
+        # Seed 002 §2.3: the two-step baseline's write response time over the same runs without soft sensing.
+        write_base, write_none = entry["baseline_write_mean_us"], entry["no_soft_write_mean_us"]
+        entry["writes"] = (results["baseline"] or {}).get("write", {}).get("count")
+        entry["baseline_write_delay"] = write_base / write_none - 1 if write_base and write_none else None
         for name in ("look_ahead", "progressive", "both", *INTERLEAVED_VARIANTS, *RELIABILITY_VARIANTS):
             value = entry[f"{name}_read_mean_us"]
             entry[f"{name}_vs_baseline"] = value / base if value and base else None
@@ -538,6 +564,9 @@ def _rows(rows: Sequence[Mapping[str, Any]], spans: Mapping[str, float | None] |
             entry["both_sensing_decode_energy_change"] = (after["sensing"] + after["decode"]) / total_before - 1 if total_before else None
         else:
             entry["both_sensing_decode_energy_change"] = None
+        # Interleaving's cost side in all three: its time with the cost over its time without.
+        with_cost, without = entry[f"{COMBINED}_read_mean_us"], entry[f"{COMBINED}{RELIABILITY_ONLY}_read_mean_us"]
+        entry["all_cost_side_price"] = with_cost / without if with_cost and without else None
         for name in INTERLEAVED_VARIANTS:
             interleaving = (results[name] or {}).get("interleaving") or {}
             entry[f"{name}_write_amplification"] = interleaving.get("write_amplification_from_grouping")
@@ -548,9 +577,59 @@ def _rows(rows: Sequence[Mapping[str, Any]], spans: Mapping[str, float | None] |
     return table
 
 
+MEAN_ROW = "mean over the workloads"
+
+
+def _with_means(table: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The rows with a mean row after each (error model, channels) group: every number the report
+    quotes as a mean over the workloads is one of these rows' cells (counts such as writes are not
+    averaged)."""
+    out: list[Mapping[str, Any]] = []
+    groups: dict[tuple[str, int], list[Mapping[str, Any]]] = {}
+    for row in table:
+        groups.setdefault((row["errors"], row["channels"]), []).append(row)
+    for (errors, channels), rows in groups.items():
+        out.extend(rows)
+        mean: dict[str, Any] = dict.fromkeys(rows[0])
+        mean.update(errors=errors, workload=MEAN_ROW, channels=channels)
+        for key in rows[0]:
+            if any(isinstance(r.get(key), float) for r in rows) and key not in ("errors", "workload", "channels"):
+                mean[key] = _mean([r for r in rows if r.get(key) is not None and not isinstance(r.get(key), str)], key)
+        out.append(mean)
+    return out
+
+
+def _per_workload_markdown(table: Sequence[Mapping[str, Any]]) -> str:
+    """Each run's writes, look-ahead and progressive energy and interleaving's cost side, with a mean
+    row per error model and channel count: the per-workload numbers behind the energy headlines, the
+    write-time bound (§2.3) and the cost side's price."""
+    levels = _preset()["read_path"]["soft_sensing_levels"]
+    energy = "look_ahead_access_energy_increase"
+    return markdown_table(
+        _with_means(table),
+        (
+            ("errors", "errors", "text"),
+            ("workload", "workload", "text"),
+            ("channels", "channels", "text"),
+            ("writes", "writes", "int"),
+            ("write time: baseline over no soft sensing", "baseline_write_delay", "pct"),
+            ("look-ahead started (share of reads)", "look_ahead_started_share", "share"),
+            ("look-ahead access energy: timed (graded)", energy, "pct"),
+            ("cancelled charged in full", f"{energy}_full", "pct"),
+            (f"full soft read, {levels} pages", f"{energy}_soft_read", "pct"),
+            ("full soft read, 3 pages", f"{energy}_soft_read_3", "pct"),
+            ("progressive: decodes per read - 1", "progressive_decode_increase", "pct"),
+            ("look-ahead + progressive: sensing and decode energy", "both_sensing_decode_energy_change", "pct"),
+            ("all three / baseline", f"{COMBINED}_vs_baseline", "ratio"),
+            ("all three, reliability side only / baseline", f"{COMBINED}{RELIABILITY_ONLY}_vs_baseline", "ratio"),
+            ("cost side's price", "all_cost_side_price", "ratio"),
+        ),
+    )
+
+
 def _table_markdown(table: Sequence[Mapping[str, Any]]) -> str:
     return markdown_table(
-        table,
+        _with_means(table),
         (
             ("errors", "errors", "text"),
             ("workload", "workload", "text"),
@@ -658,6 +737,29 @@ QUOTE_COST = (
     "corresponding data portion."
 )
 QUOTE_EIGHT_CHANNELS = "All our simulations are carried out under a highly parallel SSD with 8 channels."
+# What the seed says of its interleaving runs (§5.4) and of the overheads it quantified (§5.5): nothing
+# on whether the runs charged the cost side.
+QUOTE_AVERAGE_OUT = (
+    "As described in Section 3.3, by exploiting the chipto-chip reliability variation, data placement interleaving aims to "
+    "average out the memory raw bit errors experienced by each ECC codewrod and hence reduce the occurrence of high-precision "
+    "soft-decision memory sensing."
+)
+QUOTE_POWER_STUDIED = "In this work, we quantitatively studied the power consumption overhead of the first two techniques."
+QUOTE_WRITE_RESPONSE = (
+    "Under the 30% of hard-decision decoding failure probability, the average write response time of all the traces increases "
+    "no more than 2%."
+)
+# The seed's soft-read timing: 14 us per extra level (its simulation setup) and about 80 us to move the
+# seven-level results of 4 KB (§2.3). ssdlab's preset moves one page per extra level instead.
+QUOTE_EXTRA_LEVEL = (
+    "Since upper-page read involves one extra sensing level than lower-page read, we estimate that sensing one extra level in "
+    "soft-decision sensing takes 14µs."
+)
+QUOTE_SOFT_TRANSFER = (
+    "Meanwhile, with 200MB/s NAND flash chip I/O bandwidth as specified in ONFI 2.1, it takes about 80µs to transfer the "
+    "seven-level soft-decision sensing results of 4KB data to the controller."
+)
+SEED_SOFT_TRANSFER_US = 80.0
 QUOTE_INTERLEAVE = (
     "In case of the two-step sensing and decoding, this can lead to a lower probability of hard-decision LDPC code decoding "
     "failure, and in case of fine-grained progressive sensing and decoding, this can lead to lower overall average decoding "
@@ -719,12 +821,24 @@ CLAIMS = (
     ),
     Claim(
         "ordering",
-        "Fig. 11: Synthetic2 most delayed, Postmark least (Synthetic2's delay minus Postmark's)",
-        0.95,
+        "Fig. 11: Synthetic2 the most delayed workload, Postmark the least (places off that order, 0 when it holds)",
+        "Synthetic2 most, Postmark least",
+        "places",
+        "int",
+        side="<= 0",
+        form=BOUND,
+        quote=QUOTE_FIG11,
+        reading=GRADED_READING,
+    ),
+    Claim(
+        "write_response",
+        "§2.3: write response time, two-step baseline over no soft sensing, worst over the workloads",
+        "no more than +2 %",
         "change",
         "pct",
-        form=CHANGE,
-        quote=QUOTE_FIG11,
+        side="<= 0.02",
+        form=BOUND,
+        quote=QUOTE_WRITE_RESPONSE + AND + QUOTE_FIG9,
         reading=GRADED_READING,
     ),
     Claim(
@@ -850,7 +964,16 @@ CLAIMS = (
     ),
 )
 
-FITS = (Fit(BLOCK_FACTORS_FIT, claims=("progressive_energy",), where="ldpc_read.BLOCK_FACTORS"),)
+# The chips' wear: the ECC lab's one fitted constant for this chip. No claim is the 28.8 % itself, but
+# both error models (and so every claim) rest on it.
+WEAR_FIT = (
+    "the ECC lab's MLC wear constant (`wear_noise_scale`, crates/ssdlab-ecc/src/channel.rs) was fitted so that hard-decision "
+    "decoding fails on the seed's 28.8 % of reads at 10,000 P/E after one month at 40 C"
+)
+FITS = (
+    Fit(BLOCK_FACTORS_FIT, claims=("progressive_energy",), where="ldpc_read.BLOCK_FACTORS"),
+    Fit(WEAR_FIT, claims=(), where="ssdlab_ecc::channel::ChannelParameters::default_for (wear_noise_scale)"),
+)
 
 
 def _worst(table: Sequence[Mapping[str, Any]], key: str, errors: str, channels: Sequence[int] = CHANNELS) -> tuple[float, str] | None:
@@ -861,6 +984,26 @@ def _worst(table: Sequence[Mapping[str, Any]], key: str, errors: str, channels: 
         if r["errors"] == errors and r["channels"] in channels and r[key] is not None
     ]
     return max(values) if values else None
+
+
+def _ordering_places(ranked: Sequence[Mapping[str, Any]]) -> tuple[int, str] | None:
+    """Fig. 11's order as a bound on ranks: how many places Synthetic2 sits below the most delayed
+    workload plus how many Postmark sits above the least delayed (0: the seed's order holds), and the
+    ranks in words. ``ranked``: the rows from the least to the most delayed."""
+    names = [_short(r["workload"]) for r in ranked]
+    if "Synthetic2" not in names or "Postmark" not in names:
+        return None
+    from_top = len(names) - names.index("Synthetic2")
+    from_bottom = names.index("Postmark") + 1
+    text = (
+        f"Synthetic2 {_ordinal(from_top)} of {len(names)} from the most delayed, Postmark {_ordinal(from_bottom)} of {len(names)} "
+        f"from the least ({from_top - 1 + from_bottom - 1} places off)"
+    )
+    return from_top - 1 + from_bottom - 1, text
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _worst_row(rows: Sequence[Mapping[str, Any]], key: str) -> Mapping[str, Any] | None:
@@ -916,16 +1059,28 @@ def measurements(table: Sequence[Mapping[str, Any]], errors: str) -> dict[str, M
             health=(_side_health([row], ["no_soft"]), _side_health([row], ["baseline"])) if row else (),
         )
     ranked = sorted((r for r in rows if r["baseline_delay"] is not None), key=lambda r: r["baseline_delay"])
+    places = _ordering_places(ranked)
     found["ordering"] = Measured(
-        synthetic2["baseline_delay"] - postmark["baseline_delay"]
-        if synthetic2 and postmark and None not in (synthetic2["baseline_delay"], postmark["baseline_delay"])
-        else None,
+        places[0] if places else None,
         note="least to most delayed: " + ", ".join(f"{_short(r['workload'])} {fmt(r['baseline_delay'], 'pct')}" for r in ranked),
         health=tuple(
             _side_health([row], ["no_soft", "baseline"], f"{_short(row['workload'])}: no soft sensing and baseline")
             for row in (synthetic2, postmark)
             if row
         ),
+        text=places[1] if places else None,
+    )
+    # §2.3: the baseline's write response time over no soft sensing, worst over the workloads with writes.
+    writes = _worst_row(rows, "baseline_write_delay")
+    found["write_response"] = Measured(
+        writes["baseline_write_delay"] if writes else None,
+        note=(
+            f"worst: {writes['workload']} ({fmt(writes['writes'], 'int')} writes; hard-decision failures "
+            f"{fmt(writes['hard_failure_fraction'], 'share')} of its reads); mean over the workloads {fmt(mean('baseline_write_delay'), 'pct')}"
+        )
+        if writes
+        else "",
+        health=(_side_health([writes], ["no_soft"], op="write"), _side_health([writes], ["baseline"], op="write")) if writes else (),
     )
     found["look_ahead"] = Measured(
         mean("look_ahead_vs_baseline"),
@@ -1027,15 +1182,42 @@ def seed_energy_pages(increase: float = SEED_LOOK_AHEAD_ENERGY, hard_failure: fl
     return (soft_read - levels * parts["extra_sensing_level_uj"]) / parts["page_transfer_uj"]
 
 
+def _grade(claim: Claim, value: float | None, *, side: str | None = None, health: Sequence[Health] = ()) -> str:
+    """The verdict ``value`` would get under ``claim``'s rule (``side``: the bound a reading states
+    instead, e.g. Fig. 14 read as "below 20 %"). Never "calibrated": the chips' spread does not use the
+    block classes fitted to +35.2 %; a reading solved from the seed's number says so itself."""
+    return verdict(
+        claim.paper,
+        value,
+        form=BOUND if side else claim.resolved_form,
+        side=side or claim.side,
+        regime=claim.regime,
+        arithmetic=claim.arithmetic,
+        degenerate=any(h.degenerate for h in health),
+    )
+
+
+def _verdict_text(would: str, graded: str | None) -> str:
+    """A reading's verdict beside the graded one, for its "why"."""
+    if graded is None or would == graded:
+        return f"under the claim's rule: {would}, as graded"
+    return f"under the claim's rule: {would}; the verdict changes (graded reading: {graded})"
+
+
 def readings(table: Sequence[Mapping[str, Any]], ordering: Sequence[Mapping[str, Any]] = ()) -> list[Reading]:
-    """The other readings of the claims (never counted): the chips' spread only, interleaving's
-    reliability side only, the integrated scheme over 2 channels as well, Fig. 14 read as "below 20 %",
-    and the other look-ahead energy accountings (one of them solved from the seed's +102.9 %)."""
+    """The other readings of the claims (never counted), each with the verdict it would get beside the
+    graded one: the chips' spread only (every claim but the regime and the arithmetic one),
+    interleaving's reliability side only, the integrated scheme over 2 channels as well, Fig. 14 read as
+    "below 20 %", and the other look-ahead energy accountings. ``matched`` ("adopted because it
+    matched") is computed: a reading picked after the fact (the reliability-only variants of the
+    integrated scheme, run to find where "below 20 %" holds; the energy accounting solved from +102.9 %)
+    whose value meets the claim's rule."""
     found: list[Reading] = []
     graded = [r for r in table if r["errors"] == GRADED_ERRORS and r["channels"] == GRADED_CHANNELS]
     if not graded:
         return found
     claim = {c.key: c for c in CLAIMS}
+    graded_verdict = {h.key: h.verdict for h in headlines(table)}
     chips_why = (
         "the seed's error statistics are 'from all the blocks of the four different chips' (Fig. 9), which spread within each chip too"
     )
@@ -1043,6 +1225,12 @@ def readings(table: Sequence[Mapping[str, Any]], ordering: Sequence[Mapping[str,
         for key, measured in measurements(table, other).items():
             if claim[key].regime or claim[key].arithmetic:
                 continue
+            would = _grade(claim[key], measured.value, health=measured.health)
+            fitted = (
+                "; the chips' spread does not use the block classes fitted to this number, so the rule applies"
+                if claim[key].calibrated
+                else ""
+            )
             found.append(
                 Reading(
                     key,
@@ -1050,27 +1238,43 @@ def readings(table: Sequence[Mapping[str, Any]], ordering: Sequence[Mapping[str,
                     measured.value,
                     "the preset's four chip classes only: every block of a chip fails as often as the chip's mean",
                     False,
-                    chips_why,
-                    value_text=fmt(measured.value, claim[key].kind),
+                    f"{chips_why}; {_verdict_text(would, graded_verdict.get(key))}{fitted}",
+                    value_text=measured.text or fmt(measured.value, claim[key].kind),
                 )
             )
     free = RELIABILITY_ONLY
     reliability = "interleaving's reliability side only: interleaved reads sense no partner chip and writes are not padded"
-    not_cost = "the seed's §3.3 says all the chips of a group must sense and transfer their part of a codeword; this reading drops that"
+    not_cost = (
+        "the seed's §3.3 says all the chips of a group must sense and transfer their part of a codeword, and nothing in its text says "
+        "its simulations left that out; this reading drops it"
+    )
+    after_the_fact = "picked after the fact: the reliability-only variants were run to find where the seed's 'below 20 %' holds (issue 44)"
+    passes = ": it passes 'below 20 %', so it is labelled adopted because it matched"
     # The integrated scheme under every other combination of error model, channel counts and
     # interleaving side (the graded one, and the chips' spread on 8 channels with the cost side, are
-    # above). The reliability-only variants were added to show where the seed's "below 20 %" holds.
+    # above).
     two_channels = "the seed's simulations are on 8 channels ('" + QUOTE_EIGHT_CHANNELS + "'); its Fig. 17 studies 2 channels apart"
+    integrated = claim["all_worst"]
     for errors in MODEL_ORDER:
         for channels in ((GRADED_CHANNELS,), CHANNELS):
             for reliability_only in (False, True):
                 if channels == (GRADED_CHANNELS,) and not reliability_only:
                     continue
                 worst = _worst(table, f"{COMBINED}{free if reliability_only else ''}_delay", errors, channels)
+                value = worst[0] if worst else None
+                would = _grade(integrated, value)
+                held = would == REPRODUCED
+                history = (
+                    "; before issue 44 this reading was a headline of its own, graded 'reproduced'"
+                    if reliability_only and errors != GRADED_ERRORS and len(channels) > 1
+                    else ""
+                )
                 why = "; ".join(
                     ([not_cost] if reliability_only else [])
                     + ([two_channels] if len(channels) > 1 else [])
                     + ([] if errors == GRADED_ERRORS else [chips_why])
+                    + ([after_the_fact + (passes if held else ": it misses 'below 20 %'") + history] if reliability_only else [])
+                    + [_verdict_text(would, graded_verdict.get("all_worst"))]
                 )
                 found.append(
                     Reading(
@@ -1079,16 +1283,15 @@ def readings(table: Sequence[Mapping[str, Any]], ordering: Sequence[Mapping[str,
                             [ERROR_MODEL_NAMES[errors], " and ".join(map(str, channels)) + " channels"]
                             + (["reliability side only"] if reliability_only else [])
                         ),
-                        worst[0] if worst else None,
+                        value,
                         "; ".join(
                             (["the worst case over both channel counts"] if len(channels) > 1 else [])
                             + ([reliability] if reliability_only else ["with the cost side"])
                         ),
                         False,
-                        why + ("; run to show where the seed's 'below 20 %' holds" if reliability_only else ""),
-                        value_text=f"{fmt(worst[0], 'pct')} ({worst[1]})" if worst else "n/a",
-                        # Before issue 44 this reading was a headline of its own, graded "reproduced".
-                        matched=reliability_only and errors == "chips" and len(channels) > 1,
+                        why,
+                        value_text=f"{fmt(value, 'pct')} ({worst[1]})" if worst else "n/a",
+                        matched=reliability_only and held,
                     )
                 )
     for key, name in (("interleave", "interleave_2"), ("interleave_ranking", None)):
@@ -1097,45 +1300,67 @@ def readings(table: Sequence[Mapping[str, Any]], ordering: Sequence[Mapping[str,
         else:
             two, four = _mean(graded, f"interleave_2{free}_vs_baseline"), _mean(graded, f"interleave_4{free}_vs_baseline")
             value = four / two if two and four else None
-        found.append(Reading(key, "reliability side only", value, reliability, False, not_cost, value_text=fmt(value, "ratio")))
+        why = f"{not_cost}; {_verdict_text(_grade(claim[key], value), graded_verdict.get(key))}"
+        found.append(Reading(key, "reliability side only", value, reliability, False, why, value_text=fmt(value, "ratio")))
     worst_both = _worst_row(graded, "both_delay")
+    both_value = worst_both["both_delay"] if worst_both else None
     found.append(
         Reading(
             "both_combined",
             "worst delay below 20 %",
-            worst_both["both_delay"] if worst_both else None,
+            both_value,
             "Fig. 14's two techniques alone reach the seed's integrated figure",
             False,
             "the seed's 'below 20 %' is said of 'these techniques used in an integrated way' (§1, §6), all three; of Fig. 14 the text "
-            "says only 'further improve'",
-            value_text=f"{fmt(worst_both['both_delay'], 'pct')} ({worst_both['workload']})" if worst_both else "n/a",
+            f"says only 'further improve'; {_verdict_text(_grade(claim['both_combined'], both_value, side='< 0.2'), None)}",
+            value_text=f"{fmt(both_value, 'pct')} ({worst_both['workload']})" if worst_both else "n/a",
         )
     )
     pages = seed_energy_pages()
-    for accounting, supported, why, matched in (
+    energy_claim = claim["look_ahead_energy"]
+    for accounting, why, solved in (
         (
             "access_full",
-            False,
             "the seed says a look-ahead's sensing and transfer are terminated as soon as the hard decode succeeds, and the runs time it so",
             False,
         ),
         (
             "access_soft_read",
-            False,
-            "charges sensing and transfer the seed says are terminated on success; the runs time 6-page soft results, so the size is theirs",
+            "charges sensing and transfer the seed says are terminated on success; the soft results' size: " + _soft_transfer_text(),
             False,
         ),
         (
             "access_soft_read_3",
-            False,
-            f"solved from the seed's +102.9 % (S = {pages:.2f} pages of soft results with its per-page energies and 28.8 % hard failures); "
-            "the same runs are timed with 6-page soft results",
+            f"picked after the fact: solved from the seed's +102.9 % (S = {pages:.2f} pages of soft results with its per-page energies and "
+            "28.8 % hard failures); the same runs are timed with 6-page soft results",
             True,
         ),
     ):
         value = _mean(graded, "look_ahead_access_energy_increase" + accounting.removeprefix("access"))
+        would = _grade(energy_claim, value)
+        if solved:
+            # Solved from the seed's number: as a claim it would be calibrated, whatever its value.
+            verdict_text = (
+                f"graded under it, the claim would be {CALIBRATED} (graded reading: {graded_verdict.get('look_ahead_energy')}); its value "
+                + (
+                    "meets the claim's rule, so it is labelled adopted because it matched"
+                    if would == REPRODUCED
+                    else "misses the claim's rule"
+                )
+            )
+        else:
+            verdict_text = _verdict_text(would, graded_verdict.get("look_ahead_energy"))
         found.append(
-            Reading("look_ahead_energy", accounting, value, ENERGY_ACCOUNTINGS[accounting], supported, why, fmt(value, "pct"), matched)
+            Reading(
+                "look_ahead_energy",
+                accounting,
+                value,
+                ENERGY_ACCOUNTINGS[accounting],
+                False,
+                f"{why}; {verdict_text}",
+                fmt(value, "pct"),
+                solved and would == REPRODUCED,
+            )
         )
     return found
 
@@ -1287,6 +1512,26 @@ def _preset() -> dict[str, Any]:
     return tomllib.loads(api.load_config(PRESET))
 
 
+def _page_transfer_us(preset: Mapping[str, Any] | None = None) -> float:
+    """One page's time on the channel at the preset's bus rate (4 KiB at 200 MB/s: 20.48 us)."""
+    preset = preset or _preset()
+    geometry, channel = preset["device"]["geometry"], preset["device"]["channel"]
+    return geometry["page_size_bytes"] / (channel["transfer_rate_mts"] * channel["bus_width_bits"] / 8)
+
+
+def _soft_transfer_text(preset: Mapping[str, Any] | None = None) -> str:
+    """Where the soft results' transfer comes from: ssdlab's preset (one page per extra level), and the
+    seed's own figure (§2.3: about 80 us, in pages at the preset's bus rate)."""
+    preset = preset or _preset()
+    page_us = _page_transfer_us(preset)
+    levels = preset["read_path"]["soft_sensing_levels"]
+    return (
+        f"ssdlab's preset (`{PRESET}`) moves one page per extra sensing level ({levels} pages, {levels * page_us:.0f} us per soft read); "
+        f"the seed's own figure is §2.3's about {SEED_SOFT_TRANSFER_US:g} us for the seven-level results of 4 KB "
+        f"({SEED_SOFT_TRANSFER_US / page_us:.1f} pages at {page_us:.1f} us), which the preset does not use yet (issue 45, item 6)"
+    )
+
+
 def _figure_rows(table: Sequence[Mapping[str, Any]], tables: Mapping[str, Mapping[str, Any]] | None = None) -> str:
     """Each seed figure beside ours, under the graded reading (every block) and the chips' spread only,
     and what remains different. Every number is computed from ``table``, the decoding ``tables`` and
@@ -1315,9 +1560,19 @@ def _figure_rows(table: Sequence[Mapping[str, Any]], tables: Mapping[str, Mappin
         "mixes' rate is ours, so queueing differs."
     )
 
+    # §2.3: the baseline's write response time over no soft sensing, worst and mean over the workloads.
+    def write_cell(errors: str) -> str:
+        rows = rows_of(errors)
+        worst = _worst_row(rows, "baseline_write_delay")
+        if worst is None:
+            return "n/a"
+        return (
+            f"worst {fmt(worst['baseline_write_delay'], 'pct')} ({worst['workload']}); mean "
+            f"{fmt(_mean(rows, 'baseline_write_delay'), 'pct')}"
+        )
+
     # Fig. 12: what a look-ahead saves on a failed read, from the preset (the seed: about 28 us).
-    geometry, channel = preset["device"]["geometry"], preset["device"]["channel"]
-    page_us = geometry["page_size_bytes"] / (channel["transfer_rate_mts"] * channel["bus_width_bits"] / 8)
+    page_us = _page_transfer_us(preset)
     saved_us = page_us + preset["read_path"]["decode_latency_ns"] / 1000
     fig12_note = (
         f"Look-ahead saves the hard transfer and decode of a failed read (here {saved_us:.1f} us: one page at the bus rate plus the decode; "
@@ -1353,14 +1608,18 @@ def _figure_rows(table: Sequence[Mapping[str, Any]], tables: Mapping[str, Mappin
             f"(x{fmt(best['progressive_vs_baseline'], 'ratio')})"
         )
 
-    # Fig. 14: the graded rows only (each error model in its own column).
+    # Fig. 14: the graded rows only (each error model in its own column). The worst delay of the
+    # baseline and of both may be on different workloads: each is named.
     def combined_cell(errors: str) -> str:
         rows = rows_of(errors)
         base, combined = _worst_row(rows, "baseline_delay"), _worst_row(rows, "both_delay")
+
+        def worst(row: Mapping[str, Any] | None, key: str) -> str:
+            return f"{fmt(row[key], 'pct')} ({row['workload']})" if row else "n/a"
+
         return (
-            f"below the better technique alone on {count_below(rows, _ratio_to_better)} workloads; worst delay "
-            f"{fmt(base['baseline_delay'] if base else None, 'pct')} → {fmt(combined['both_delay'] if combined else None, 'pct')}"
-            + (f" ({combined['workload']})" if combined else "")
+            f"below the better technique alone on {count_below(rows, _ratio_to_better)} workloads; worst delay of the baseline "
+            f"{worst(base, 'baseline_delay')}, of both {worst(combined, 'both_delay')}"
         )
 
     worst_both = _worst_row(graded, "both_delay")
@@ -1448,8 +1707,9 @@ def _figure_rows(table: Sequence[Mapping[str, Any]], tables: Mapping[str, Mappin
         f"runs time it so: the graded figure is the first. With the seed's per-page figures (sensing {energy['read_sense_uj']:g} uJ, "
         f"transfer {energy['page_transfer_uj']:g} uJ, {energy['extra_sensing_level_uj']:g} uJ per level) and 28.8 % hard failures, "
         f"+102.9 % needs every read's look-ahead charged as a complete soft read with {seed_energy_pages():.2f} pages of soft results; "
-        f"the runs move {levels} pages per soft read, so the 3-page accounting was solved from the seed's number and is a reading "
-        f"(docs/ldpc-read.md). Look-ahead starts on {fmt(started, 'share')} of the reads ({graded_name}, 8 channels): only on an idle die."
+        f"the runs' soft results are {levels} pages ({_soft_transfer_text(preset)}), so the 3-page accounting was solved from the seed's "
+        f"number and is a reading (docs/ldpc-read.md). Look-ahead starts on {fmt(started, 'share')} of the reads ({graded_name}, 8 "
+        'channels: the mean row of the table "Per workload: writes, energy and the cost side"): only on an idle die.'
     )
 
     both_energy = _model_mean(table, "both_sensing_decode_energy_change", GRADED_ERRORS)
@@ -1474,6 +1734,13 @@ def _figure_rows(table: Sequence[Mapping[str, Any]], tables: Mapping[str, Mappin
             fig11_note,
         ],
         [
+            "§2.3: write response time",
+            "two-step baseline over no soft sensing: no more than +2 % on every trace (30 % hard failures)",
+            *both(write_cell),
+            f'Per workload in the table "{PER_WORKLOAD_TITLE}". A soft read holds its die and channel longer, and the writes queued '
+            "behind it wait.",
+        ],
+        [
             "Fig. 12: look-ahead",
             SEED_FINDINGS["look_ahead"],
             *both(lambda e: "x" + fmt(_model_mean(table, "look_ahead_vs_baseline", e), "ratio") + " of baseline on average"),
@@ -1491,8 +1758,8 @@ def _figure_rows(table: Sequence[Mapping[str, Any]], tables: Mapping[str, Mappin
             "§1, §6: all three integrated",
             SEED_FINDINGS["integrated"],
             *both(all_three),
-            f"The worst case over the workloads, not the average. Graded: {graded_name}, 8 channels, with the cost side; the readings table "
-            "holds the others. " + _cost_side_note(table, program_ms),
+            f"The worst case over the workloads, not the average. Graded: {graded_name}, 8 channels, with the cost side (why: section "
+            '"How the claims are graded"); the readings table holds the others. ' + _cost_side_note(table, program_ms),
         ],
         [
             "Fig. 17: 2 channels",
@@ -1509,7 +1776,9 @@ def _figure_rows(table: Sequence[Mapping[str, Any]], tables: Mapping[str, Mappin
             "§5.5: progressive decode energy",
             "+35.2 % over one decode per read",
             *both(lambda e: fmt(_model_mean(table, "progressive_decode_increase", e), "pct")),
-            f"Calibrated, not counted: {BLOCK_FACTORS_FIT}. The chips' spread alone gives the second figure.",
+            f"Calibrated, not counted: {BLOCK_FACTORS_FIT}. The same block classes are the graded error model, so every claim graded "
+            "on it rests on this fitted knob. The chips' spread alone gives the second figure; it uses no block classes, and both models "
+            f"rest on the one other fitted constant: {WEAR_FIT}.",
         ],
         [
             "§5.5: look-ahead + progressive energy",
@@ -1539,15 +1808,18 @@ def _figure_rows(table: Sequence[Mapping[str, Any]], tables: Mapping[str, Mappin
     return markdown_grid(headers, rows)
 
 
+PER_WORKLOAD_TITLE = "Per workload: writes, energy and the cost side"
+
+
 def _cost_side_note(table: Sequence[Mapping[str, Any]], program_ms: float) -> str:
-    """What interleaving's cost side adds to all three, per workload: the ratio of all three with it
-    over all three with the reliability side only (the graded reading: every block, 8 channels)."""
-    key, free = f"{COMBINED}_vs_baseline", f"{COMBINED}{RELIABILITY_ONLY}_vs_baseline"
-    rows = [r for r in table if r["errors"] == GRADED_ERRORS and r["channels"] == GRADED_CHANNELS and r[key] and r[free]]
+    """What interleaving's cost side adds to all three, per workload: all three with it over all three
+    with the reliability side only (``all_cost_side_price``; the graded reading: every block, 8
+    channels), as the per-workload table shows it."""
+    rows = [r for r in table if r["errors"] == GRADED_ERRORS and r["channels"] == GRADED_CHANNELS and r["all_cost_side_price"] is not None]
     if not rows:
         return ""
-    price = {r["workload"]: r[key] / r[free] for r in rows}
-    text = ", ".join(f"{name} x{fmt(value, 'ratio')}" for name, value in sorted(price.items(), key=lambda kv: -kv[1]))
+    price = {r["workload"]: r["all_cost_side_price"] for r in rows}
+    high, low = max(price.items(), key=lambda kv: kv[1]), min(price.items(), key=lambda kv: kv[1])
     synthetic = (price.get("Synthetic1"), price.get("Synthetic2"))
     contrast = ""
     if None not in synthetic:
@@ -1565,8 +1837,69 @@ def _cost_side_note(table: Sequence[Mapping[str, Any]], program_ms: float) -> st
             contrast += ": the writes do not raise the price here."
     return (
         f"The cost side's price (all three with it over all three with the reliability side only; {ERROR_MODEL_NAMES[GRADED_ERRORS]}, "
-        f"{GRADED_CHANNELS} channels): {text}.{contrast}"
+        f'{GRADED_CHANNELS} channels; column "cost side\'s price" of the table "{PER_WORKLOAD_TITLE}"): from x{fmt(high[1], "ratio")} '
+        f"({high[0]}) to x{fmt(low[1], 'ratio')} ({low[0]}).{contrast}"
     )
+
+
+def chips_verdict_changes(table: Sequence[Mapping[str, Any]]) -> list[tuple[Claim, str, str, str]]:
+    """The claims whose verdict differs under the chips' spread only (8 channels): (claim, graded
+    verdict, the chips' verdict, the chips' value as shown)."""
+    graded = {h.key: h.verdict for h in headlines(table)}
+    chips = measurements(table, "chips")
+    changes = []
+    for claim in CLAIMS:
+        if claim.regime or claim.arithmetic or claim.key not in chips or claim.key not in graded:
+            continue
+        measured = chips[claim.key]
+        would = _grade(claim, measured.value, health=measured.health)
+        if would != graded[claim.key]:
+            changes.append((claim, graded[claim.key], would, measured.text or fmt(measured.value, claim.kind)))
+    return changes
+
+
+def _grading_section(table: Sequence[Mapping[str, Any]]) -> str:
+    """Why each part of the graded reading is the one the seed's text supports, the constants fitted to
+    the seed's numbers, and which verdicts the chips' spread only would change (computed)."""
+    changes = chips_verdict_changes(table) if table else []
+    counted = [c for c in CLAIMS if not (c.regime or c.arithmetic)]
+    if changes:
+        changed = "; ".join(f"{claim.key} ({claim.figure}): {graded} → {would} ({value})" for claim, graded, would, value in changes)
+        chips_text = (
+            f"Under the chips' spread only (the preset's four chip classes, no fitted block classes; 8 channels), {len(changes)} of "
+            f"{len(counted)} claims would get another verdict: {changed}. Every claim's value under it is in the readings table, with the "
+            "verdict it would get."
+        )
+    else:
+        chips_text = (
+            f"Under the chips' spread only (a reading), none of the {len(counted)} claims would get another verdict; each value is in the "
+            "readings table."
+        )
+    return f"""## How the claims are graded
+
+Each claim is graded under one reading, the one the seed's text supports (the quotes are in "The reading each claim is
+graded under"):
+
+- **every block's error rate**: "{QUOTE_FIG9}" The graded error model has block-to-block spread within each chip (four
+  block classes) besides the chips' spread; the chips' spread alone (the preset's table) is a reading.
+- **{GRADED_CHANNELS} channels**: "{QUOTE_EIGHT_CHANNELS}" Two channels are Fig. 17's own study.
+- **interleaving with its cost side**: the seed's §3.3 makes the cost part of the technique: "{QUOTE_COST}" and "{QUOTE_WRITE_AMPLIFICATION}"
+  Of its interleaving runs it says only "{QUOTE_AVERAGE_OUT}" and of the overheads it quantified, "{QUOTE_POWER_STUDIED}" It does
+  not say whether its simulations charged the cost. The graded reading keeps the cost because that is the technique as the seed
+  describes it: without it an interleaved read would skip the sensing and transfer the seed says every chip of its group must do.
+  The reliability side alone is shown as a reading, never graded: those variants were run after the fact, to find where the
+  integrated scheme's "below 20 %" holds (issue 44), and where they pass it the readings table labels them "adopted because it
+  matched".
+- **look-ahead energy as the runs time it**: "{QUOTE_RESET}"
+
+Constants fitted to the seed's numbers:
+
+- {BLOCK_FACTORS_FIT}. The +35.2 % claim is therefore calibrated, never counted; and since these block classes are the graded
+  error model, every claim graded on it rests on this fitted knob.
+- {WEAR_FIT}. Both error models rest on it; no claim is that 28.8 % itself.
+
+{chips_text}
+"""
 
 
 def _ordering_section(ordering: Sequence[Mapping[str, Any]], requests: int = ORDERING_REQUESTS) -> str:
@@ -1638,14 +1971,15 @@ def _report(
 
 {provenance("ssdlab reproduce ldpc-read", outcome, scheduler)}
 
+{_grading_section(table)}
 ## Each seed figure beside ours
 
 Two error models: the chips' spread only (the preset's table: hard-decision failure {hard} for the four chip classes, mean
 {hard_mean:.1f} %; the seed: 28.8 %), and the same chips with block-to-block spread within each chip (seed Fig. 9; four block classes,
-wear noise x{", x".join(f"{f:g}" for f in BLOCK_FACTORS)}). Every claim is graded under one reading, the one the seed's text supports:
-{ERROR_MODEL_NAMES[GRADED_ERRORS]} ("{QUOTE_FIG9}"), {GRADED_CHANNELS} channels, interleaving with its cost side, look-ahead energy as
-the runs time it; the chips' spread only and the other readings are shown in the readings table and in the last columns below, never
-counted. Ratios are mean read response time over the two-step baseline's, on 8 channels unless said, averaged over the workloads;
+wear noise x{", x".join(f"{f:g}" for f in BLOCK_FACTORS)}, fitted to the seed's +35.2 %). Every claim is graded under one reading
+(section "How the claims are graded"): {ERROR_MODEL_NAMES[GRADED_ERRORS]}, {GRADED_CHANNELS} channels, interleaving with its cost
+side, look-ahead energy as the runs time it; the chips' spread only and the other readings are shown in the readings table and in the
+last columns below, never counted. Ratios are mean read response time over the two-step baseline's, on 8 channels unless said, averaged over the workloads;
 "delay" is over the same workload without soft sensing, minus one. One decoding draw per host request
 (`read_path.decoding.draw = "per_request"`): the seed gives its failure rate as a share of read operations ("1%, 10% and 30% of all the
 read operations invoke the 2nd-step six-extra-level soft-decision memory sensing").
@@ -1658,9 +1992,17 @@ read operations invoke the 2nd-step six-extra-level soft-decision memory sensing
 
 {_table_markdown(table)}
 
-Energy (the headlines and the "Each seed figure" rows; not in this table): flash access = hard and extra sensing plus the transfers
-of read results (write data and GC copies left out). Graded: a cancelled look-ahead costs the fraction of a level it ran for; the
-readings charge it every level it would have sensed, or a complete soft read with {levels}-page or 3-page results.
+## {PER_WORKLOAD_TITLE}
+
+Write time is the two-step baseline's mean write response time over the same workload's without soft sensing (§2.3); look-ahead
+energy is over the two-step baseline's flash access energy; the cost side's price is all three with interleaving's cost side over all
+three with its reliability side only.
+
+{_per_workload_markdown(table)}
+
+Flash access energy = hard and extra sensing plus the transfers of read results (write data and GC copies left out). Graded: a
+cancelled look-ahead costs the fraction of a level it ran for; the readings charge it every level it would have sensed, or a complete
+soft read with {levels}-page or 3-page results.
 
 ## Workloads
 
@@ -1670,9 +2012,10 @@ readings charge it every level it would have sensed, or a complete soft read wit
 
 - Preset `{PRESET}` (`configs/{PRESET}.toml`), 8 channels or 2 (`device.geometry.channels`); on 2 channels the blocks per plane
   are {CHANNELS[0] // CHANNELS[1]}x the preset's so the capacity, and with it every trace's address range, stays the same: only the parallelism changes.
-- Timing as the seed's simulation section gives it (§5.1): {level_us:g} us per extra sensing level, one page moved per level. §2.3's measured
-  soft read (about 125 us to sense seven levels, about 80 us to move the results) is `read_path.soft_sensing_latency_ns` /
-  `soft_transfer_latency_ns` for users who prefer it.
+- Sensing: {level_us:g} us per extra sensing level, as the seed's simulation setup gives it (§5.1: "{QUOTE_EXTRA_LEVEL}").
+- Transfer of the soft results: {_soft_transfer_text(preset)}. The seed (§2.3): "{QUOTE_SOFT_TRANSFER}" Its measured soft read
+  (about 125 us to sense seven levels, about {SEED_SOFT_TRANSFER_US:g} us to move the results) can be set with
+  `read_path.soft_sensing_latency_ns` / `soft_transfer_latency_ns`.
 - Decoding tables computed here by the ECC lab (real LDPC decoder, Monte Carlo at 10,000 P/E and one month at 40 C):
 {table_lines}
 - Data placement interleaving (seed §3.3): codewords cut into equal parts on the chips of a group; every read senses all of them
