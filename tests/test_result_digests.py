@@ -80,6 +80,9 @@ VOLATILE = {"wall_seconds", "replay_cpu_seconds", "requests_per_wall_second", "r
 RENAMED: dict[str, str] = {}
 # Top-level keys added since (a new key changes no recorded value).
 ADDED = {"result_version"}
+# Keys added since at any depth (issue 45: GC invocations that ended short of their watermark, in
+# `gc` and each tier's `gc`).
+ADDED_ANYWHERE = {"invocations_short", "invocations_stuck"}
 
 
 def canonical(result: dict[str, Any]) -> dict[str, Any]:
@@ -87,7 +90,9 @@ def canonical(result: dict[str, Any]) -> dict[str, Any]:
 
     def strip(value: Any) -> Any:
         if isinstance(value, dict):
-            return {key: strip(item) for key, item in value.items() if key not in VOLATILE and "cache" not in key}
+            return {
+                key: strip(item) for key, item in value.items() if key not in VOLATILE and key not in ADDED_ANYWHERE and "cache" not in key
+            }
         if isinstance(value, list):
             return [strip(item) for item in value]
         return value

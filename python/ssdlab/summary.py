@@ -90,6 +90,9 @@ def render_run(result: Any, console: Console) -> None:
     held = gc.get("host_writes_held")
     if held:
         console.print(_held_writes_line(held))
+    collapse = collapse_warning(r)
+    if collapse:
+        console.print(f"[yellow]warning:[/yellow] {collapse}")
     energy = f"energy {r['energy_total_uj'] / 1e6:,.3f} J" if r["energy_total_uj"] > 0 else "energy not modelled (set device.energy.*)"
     console.print(
         f"{energy}; die utilisation {r['utilisation']['die']:.1%}, "
@@ -494,6 +497,34 @@ def _held_writes_line(held: dict[str, Any]) -> str:
     if held["gc_yields"]:
         line += f"; GC stepped aside {held['gc_yields']:,} times"
     return line
+
+
+def collapse_warning(result: Mapping[str, Any]) -> str | None:
+    """A sentence when the drive collapsed (the thresholds of a degenerate comparison side,
+    ``ssdlab.reproduce.base``): write amplification above 20, a block erased past its rated endurance,
+    or most GC invocations ending short of their watermark (GC has no room to work in); None otherwise."""
+    from ssdlab.reproduce.base import DEGENERATE_WRITE_AMPLIFICATION
+
+    parts = []
+    amplification = result.get("write_amplification") or 0.0
+    if amplification > DEGENERATE_WRITE_AMPLIFICATION:
+        parts.append(f"write amplification {amplification:,.1f} is above {DEGENERATE_WRITE_AMPLIFICATION:g}")
+    erases = result.get("erase_count") or {}
+    if erases.get("endurance_pe_cycles") and erases.get("max", 0) > erases["endurance_pe_cycles"]:
+        parts.append(f"a block was erased {erases['max']:,} times, past the rated {erases['endurance_pe_cycles']:,}")
+    gc = result.get("gc") or {}
+    if gc.get("invocations") and gc.get("invocations_short", 0) > SHORT_INVOCATIONS_WARNING * gc["invocations"]:
+        parts.append(
+            f"{gc['invocations_short']:,} of {gc['invocations']:,} GC invocations ended short of the high watermark "
+            f"({gc.get('invocations_stuck', 0):,} on stuck planes)"
+        )
+    if not parts:
+        return None
+    return "the drive collapsed: " + "; ".join(parts) + " (more spare flash or another victim policy; docs/gc-modes.md)."
+
+
+# Share of GC invocations ending short of their watermark past which a run's summary warns.
+SHORT_INVOCATIONS_WARNING = 0.5
 
 
 def outside_tables_warning(read_path: Mapping[str, Any] | None) -> str | None:

@@ -25,6 +25,13 @@ pub struct FtlStats {
     pub host_pages_written: u64,
     /// Times GC started in a plane (each runs until the high watermark).
     pub gc_invocations: u64,
+    /// Of those, in-place invocations that ended with the plane still below its high watermark: no
+    /// victim left, or the plane stuck (`gc_invocations_stuck`). Many of them mean GC has no room to
+    /// work in: the next write starts it again.
+    pub gc_invocations_short: u64,
+    /// Of the short ones, those that ended because every full block of the plane held only valid
+    /// pages (dynamic allocation marks the plane stuck and writes go elsewhere).
+    pub gc_invocations_stuck: u64,
     /// Victim blocks collected by GC.
     pub gc_blocks_collected: u64,
     /// Pages copied by GC within the tier.
@@ -55,6 +62,8 @@ impl FtlStats {
         FtlStats {
             host_pages_written: self.host_pages_written + other.host_pages_written,
             gc_invocations: self.gc_invocations + other.gc_invocations,
+            gc_invocations_short: self.gc_invocations_short + other.gc_invocations_short,
+            gc_invocations_stuck: self.gc_invocations_stuck + other.gc_invocations_stuck,
             gc_blocks_collected: self.gc_blocks_collected + other.gc_blocks_collected,
             gc_pages_copied: self.gc_pages_copied + other.gc_pages_copied,
             blocks_erased: self.blocks_erased + other.blocks_erased,

@@ -84,6 +84,36 @@ fn ftl(policy: VictimPolicyKind, allocation: PlaneAllocation) -> Ftl {
 }
 
 #[test]
+fn an_invocation_on_a_plane_of_valid_data_ends_short_and_is_counted_stuck() {
+    // Dynamic allocation: every page of the logical space written once (even pages land in plane 0,
+    // odd ones in plane 1), then only the odd ones rewritten. Their new copies go to both planes in
+    // turn, so plane 0 fills with data nothing invalidates there until its odd copies are rewritten:
+    // its collections find only valid pages, end short and mark it stuck.
+    let mut ftl = ftl(VictimPolicyKind::Greedy, PlaneAllocation::Dynamic);
+    let mut ops = Vec::new();
+    let mut time = 0;
+    for lpn in 0..24 {
+        ftl.write(Lpn(lpn), time, 1, &mut ops).unwrap();
+        time += 1000;
+    }
+    let before = ftl.stats();
+    assert_eq!((before.gc_invocations_short, before.gc_invocations_stuck), (0, 0), "{before:?}");
+    for round in 0..8 {
+        for lpn in (1..24).step_by(2) {
+            ops.clear();
+            ftl.write(Lpn(lpn), time, 2 + round, &mut ops).unwrap();
+            time += 1000;
+        }
+    }
+    ftl.check_invariants().unwrap();
+    let stats = ftl.stats();
+    assert!(stats.gc_invocations_stuck > 0, "{stats:?}");
+    assert!(
+        stats.gc_invocations_stuck <= stats.gc_invocations_short && stats.gc_invocations_short <= stats.gc_invocations
+    );
+}
+
+#[test]
 fn a_write_maps_a_page_and_an_overwrite_invalidates_the_old_copy() {
     let mut ftl = ftl(VictimPolicyKind::Greedy, PlaneAllocation::Static);
     let mut ops = Vec::new();
@@ -175,6 +205,9 @@ pub(super) fn write_and_check(
         if let Err(violation) = ftl.check_invariants() {
             prop_assert!(false, "after write {}: {}", index, violation);
         }
+        let stats = ftl.stats();
+        prop_assert!(stats.gc_invocations_stuck <= stats.gc_invocations_short, "{:?}", stats);
+        prop_assert!(stats.gc_invocations_short <= stats.gc_invocations, "{:?}", stats);
         also(ftl)?;
     }
     for (&lpn, &tag) in &latest {

@@ -21,18 +21,24 @@
 //!    rule 3 open; this one never adds a fragmented page, so rule 3 alone behaves as no scrambler.
 //!
 //! Rules 1 and 2 move a host page to a new SLBA and leave its old SLBA fragmented. The
-//! recommendation list follows the victims GC will actually collect next in every plane: the next
-//! `victims_per_plane` blocks in the victim policy's order (`Ftl::next_victims`), by default the run
-//! the next GC invocation will take (one invocation collects victims until it has freed
-//! `Ftl::gc_invocation_gain_blocks`; under round-robin, blocks full of data the FTL thinks valid
-//! gain almost nothing, so one invocation may take a long run of them, and the first victim alone
-//! may hold no dead data while the rest of the run does). It is refilled from the next plane's
-//! victims (planes in turn) when it runs dry and every `pages_per_block` writes, a victim counting
-//! only if it holds `victim_min_fragmented_pages` fragmented SLBAs (dead to the scrambler: no host
-//! page maps to them); each entry remembers its block and that block's erase count, so an entry
-//! whose block was collected meanwhile is dropped when taken. When a whole round of planes finds
-//! nothing, the list rests for `pages_per_block` writes (a dry list would otherwise rescan every
-//! plane on every write).
+//! recommendation list is kept per plane, and rule 2 takes from the list of the plane the FTL will
+//! program the write into (`Ftl::plane_for_write`: under dynamic allocation the FTL's rotating
+//! cursor, under static allocation the host page's stripe plane, where the chosen SLBA's new copy
+//! lands too). So a rule-2 write invalidates a dead copy in the plane that receives its new data, and
+//! every plane's GC gains from the scrambler in proportion to the writes it takes (a single list
+//! served one plane's run at a time before issue 45: its writes invalidated pages in one plane while
+//! their data went to all, and the unserved planes ran out of invalid pages). Each plane's list
+//! follows the victims its GC will actually collect next: the next `victims_per_plane` blocks in the
+//! victim policy's order (`Ftl::next_victims`), by default the run the next GC invocation will take
+//! (one invocation collects victims until it has freed `Ftl::gc_invocation_gain_blocks`; under
+//! round-robin, blocks full of data the FTL thinks valid gain almost nothing, so one invocation may
+//! take a long run of them, and the first victim alone may hold no dead data while the rest of the
+//! run does). A plane's list is refilled from its victims when it runs dry and every
+//! `pages_per_block` of the plane's rule-2 attempts, a victim counting only if it holds
+//! `victim_min_fragmented_pages` fragmented SLBAs (dead to the scrambler: no host page maps to them);
+//! each entry remembers its block and that block's erase count, so an entry whose block was collected
+//! meanwhile is dropped when taken. When a plane's victims hold nothing, its list rests for
+//! `pages_per_block` attempts (a dry list would otherwise rescan the plane's run on every write).
 //!
 //! What it leaves out: the file system above it (the seed's scrambler sits below one and may know of
 //! deleted files; a block trace carries no deletes, so every dead copy the FTL cannot see here is one
@@ -62,15 +68,15 @@ pub struct LbaScrambler {
     /// Fragmented SLBAs, possibly with stale entries (checked when taken).
     fragmented: Vec<u32>,
     fragmented_count: u64,
-    /// The overwrite-recommendation list: fragmented SLBAs stored in the planes' next victims.
-    recommendations: Vec<Recommendation>,
+    /// Per (global) plane, the overwrite-recommendation list: fragmented SLBAs stored in the plane's
+    /// next victims (popped from the end).
+    recommendations: Vec<Vec<Recommendation>>,
     /// Per (global) plane, the victims last read that counted for rule 2, with their erase counts.
     victims: Vec<Vec<(BlockIndex, u32)>>,
-    /// The plane whose victim is read next.
-    next_plane: u32,
-    writes_since_refresh: u64,
-    /// Writes to go before a dry list is refilled again (after a fruitless round of every plane).
-    resting: u64,
+    /// Per plane, rule-2 attempts since its victims were last read.
+    attempts_since_refresh: Vec<u64>,
+    /// Per plane, attempts to go before a dry list is refilled again (after a fruitless read).
+    resting: Vec<u64>,
     stats: MiddlewareStats,
 }
 
@@ -95,9 +101,8 @@ impl LbaScrambler {
             fragmented_count: 0,
             recommendations: Vec::new(),
             victims: Vec::new(),
-            next_plane: 0,
-            writes_since_refresh: 0,
-            resting: 0,
+            attempts_since_refresh: Vec::new(),
+            resting: Vec::new(),
             stats: MiddlewareStats::default(),
         }
     }
@@ -139,36 +144,42 @@ impl LbaScrambler {
         None
     }
 
-    /// A fragmented SLBA stored in one of the planes' next victim blocks (rule 2).
-    fn take_recommended(&mut self, ftl: &Ftl, now_ns: u64) -> Option<Lpn> {
+    /// A fragmented SLBA stored in the next victims of the plane the FTL will program a write of
+    /// `host` into (rule 2).
+    fn take_recommended(&mut self, host: Lpn, ftl: &Ftl, now_ns: u64) -> Option<Lpn> {
         let pages_per_block = ftl.layout().tier(crate::tier::TierId(0)).geometry.pages_per_block as u64;
         if self.victims.is_empty() {
-            self.victims = vec![Vec::new(); ftl.layout().planes_total() as usize];
+            let planes = ftl.layout().planes_total() as usize;
+            self.victims = vec![Vec::new(); planes];
+            self.recommendations = vec![Vec::new(); planes];
+            self.attempts_since_refresh = vec![0; planes];
+            self.resting = vec![0; planes];
         }
+        let plane = ftl.plane_for_write(host).0 as usize;
         self.stats.rule2_attempts += 1;
-        // Keep the victims fresh: one more plane's every pages_per_block writes (unless the list is
-        // long already).
-        if self.writes_since_refresh >= pages_per_block && (self.recommendations.len() as u64) < 2 * pages_per_block {
-            self.writes_since_refresh = 0;
-            self.read_next_victim(ftl, now_ns);
+        self.attempts_since_refresh[plane] += 1;
+        // Keep the plane's victims fresh: read them again every pages_per_block attempts (unless its
+        // list is long already).
+        if self.attempts_since_refresh[plane] >= pages_per_block
+            && (self.recommendations[plane].len() as u64) < 2 * pages_per_block
+        {
+            self.read_victims(plane, ftl, now_ns);
         }
         loop {
-            while let Some(entry) = self.recommendations.pop() {
+            while let Some(entry) = self.recommendations[plane].pop() {
                 let still_there = ftl.block(entry.block).erase_count == entry.erases
                     && ftl.lookup(Lpn(entry.slba)).map(|ppn| ftl.layout().block_of(ppn)) == Some(entry.block);
                 if still_there && self.reverse.get(Lpn(entry.slba)).is_none() {
                     return Some(Lpn(entry.slba));
                 }
             }
-            // Dry: refill from the next planes' victims.
-            if self.resting > 0 {
-                self.resting -= 1;
+            // Dry: refill from the plane's victims, unless they held nothing a moment ago.
+            if self.resting[plane] > 0 {
+                self.resting[plane] -= 1;
                 return None;
             }
-            let planes = self.victims.len();
-            let found = (0..planes).any(|_| self.read_next_victim(ftl, now_ns));
-            if !found {
-                self.resting = pages_per_block;
+            if !self.read_victims(plane, ftl, now_ns) {
+                self.resting[plane] = pages_per_block;
                 return None;
             }
         }
@@ -198,11 +209,10 @@ impl LbaScrambler {
         ranked
     }
 
-    /// Reads the next plane's victims (its horizon); adds the fragmented SLBAs of each that holds
-    /// enough of them. Returns whether any did.
-    fn read_next_victim(&mut self, ftl: &Ftl, now_ns: u64) -> bool {
-        let plane = self.next_plane as usize % self.victims.len().max(1);
-        self.next_plane = ((plane + 1) % self.victims.len().max(1)) as u32;
+    /// Reads `plane`'s victims (its horizon) into its list, replacing what the list held; adds the
+    /// fragmented SLBAs of each victim that holds enough of them. Returns whether any did.
+    fn read_victims(&mut self, plane: usize, ftl: &Ftl, now_ns: u64) -> bool {
+        self.attempts_since_refresh[plane] = 0;
         self.stats.victim_refreshes += 1;
         self.victims[plane].clear();
         let mut batch = Vec::new();
@@ -226,12 +236,11 @@ impl LbaScrambler {
             }
             self.victims[plane].push((victim, erases));
         }
-        if batch.is_empty() {
-            return false;
-        }
         // Popped from the end: the first victim's pages first, each victim's in page order.
-        self.recommendations.extend(batch.into_iter().rev());
-        true
+        let list = &mut self.recommendations[plane];
+        list.clear();
+        list.extend(batch.into_iter().rev());
+        !list.is_empty()
     }
 
     /// Records that `host` now lives at `target`; its previous SLBA, if another, becomes fragmented.
@@ -252,7 +261,7 @@ impl LbaScrambler {
                     if let Some(&(victim, erases)) =
                         self.victims.get(plane).and_then(|victims| victims.iter().find(|(victim, _)| *victim == block))
                     {
-                        self.recommendations.push(Recommendation { slba: previous.0, block: victim, erases });
+                        self.recommendations[plane].push(Recommendation { slba: previous.0, block: victim, erases });
                     }
                 }
             }
@@ -273,7 +282,6 @@ impl Middleware for LbaScrambler {
     }
 
     fn write_target(&mut self, host: Lpn, ftl: &Ftl, now_ns: u64) -> Lpn {
-        self.writes_since_refresh += 1;
         let current = self.forward.get(host);
         let physical_pages = ftl.layout().pages_total() as f64;
         let free_fraction = 1.0 - ftl.mapped_pages() as f64 / physical_pages;
@@ -285,7 +293,7 @@ impl Middleware for LbaScrambler {
             }
         }
         if target.is_none() && (current.is_none() || self.settings.rule2_writes == Rule2Writes::All) {
-            target = self.take_recommended(ftl, now_ns);
+            target = self.take_recommended(host, ftl, now_ns);
             if target.is_some() {
                 self.stats.rule2_victim_page_writes += 1;
             }
@@ -321,9 +329,13 @@ impl Middleware for LbaScrambler {
     fn delete(&mut self, host: Lpn, ftl: &Ftl) {
         if let Some(slba) = self.forward.remove(host) {
             self.reverse.remove(slba);
-            if ftl.lookup(slba).is_some() {
+            if let Some(ppn) = ftl.lookup(slba) {
                 self.fragmented.push(slba.0);
                 self.fragmented_count += 1;
+                // The plane may now hold dead data in its victims: a resting list looks again.
+                if let Some(resting) = self.resting.get_mut(ftl.layout().plane_of(ppn).0 as usize) {
+                    *resting = 0;
+                }
             }
         }
     }
@@ -401,6 +413,54 @@ arrival = { process = "poisson", mean_interarrival_ns = 1000.0 }
         }
         scrambler.reset_stats();
         (scrambler, ftl)
+    }
+
+    /// Two planes under dynamic allocation (each write takes the next plane in turn), 72 host pages
+    /// written in order (even ones to plane 0, odd ones to plane 1), then hosts 8-39 deleted above
+    /// the FTL: both planes' runs hold dead pages.
+    fn aged_two_planes() -> (LbaScrambler, Ftl) {
+        let text = DEVICE.replace("planes_per_die = 1", "planes_per_die = 2").replace(
+            "[ftl]\noverprovisioning_fraction = 0.4",
+            "[ftl]\noverprovisioning_fraction = 0.4\nplane_allocation = \"dynamic\"",
+        );
+        let config = SimulationConfig::from_toml_str(&text, "test", &[]).unwrap_or_else(|e| panic!("{e}"));
+        let layout = DeviceLayout::from_specs(&config.device.tiers());
+        let mut ftl_config = config.ftl.clone();
+        ftl_config.garbage_collection.policy = VictimPolicyKind::RoundRobin;
+        ftl_config.garbage_collection.low_watermark_blocks = 2;
+        ftl_config.garbage_collection.high_watermark_blocks = 3;
+        let mut ftl = Ftl::new(&layout, &ftl_config, Placement::Single(Single { tier: TierId(0) }), &[96], 96, false);
+        let settings = LbaScramblerConfig { plentiful_free_fraction: 1.0, ..Default::default() };
+        let mut scrambler = LbaScrambler::new(settings, 96);
+        let mut ops = Vec::new();
+        for host in 0..72 {
+            let target = scrambler.write_target(Lpn(host), &ftl, host as u64);
+            ftl.write(target, host as u64, 0, &mut ops).unwrap();
+        }
+        for host in 8..40 {
+            scrambler.delete(Lpn(host), &ftl);
+        }
+        scrambler.reset_stats();
+        (scrambler, ftl)
+    }
+
+    #[test]
+    fn rule_two_writes_invalidate_pages_in_the_plane_that_takes_their_data() {
+        let (mut scrambler, mut ftl) = aged_two_planes();
+        let mut ops = Vec::new();
+        let mut per_plane = [0u32; 2];
+        for host in 72..80 {
+            let target = scrambler.write_target(Lpn(host), &ftl, 100);
+            let dead_copy = ftl.layout().plane_of(ftl.lookup(target).expect("rule 2 takes a dead copy the FTL holds"));
+            let written = ftl.write(target, 100, 0, &mut ops).unwrap();
+            let new_copy = ftl.layout().plane_of(written);
+            assert_eq!(dead_copy, new_copy, "host {host} -> SLBA {target:?}");
+            per_plane[new_copy.0 as usize] += 1;
+        }
+        let stats = scrambler.stats();
+        assert_eq!((stats.rule2_victim_page_writes, stats.rule3_other_page_writes), (8, 0), "{stats:?}");
+        // Spread over both planes as the writes are, though plane 0's run alone could serve them all.
+        assert_eq!(per_plane, [4, 4]);
     }
 
     fn block_of(ftl: &Ftl, slba: Lpn) -> u32 {

@@ -14,6 +14,10 @@ pub const RESULT_VERSION: u32 = 2;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GcMetrics {
     pub invocations: u64,
+    /// In-place invocations that ended short of the high watermark, and of those the ones that
+    /// found their plane stuck (`FtlStats::gc_invocations_short`, `gc_invocations_stuck`).
+    pub invocations_short: u64,
+    pub invocations_stuck: u64,
     pub blocks_collected: u64,
     pub pages_copied: u64,
     pub blocks_erased: u64,
@@ -458,6 +462,8 @@ pub struct InterleavingSummary {
 pub fn gc_metrics(stats: &FtlStats) -> GcMetrics {
     GcMetrics {
         invocations: stats.gc_invocations,
+        invocations_short: stats.gc_invocations_short,
+        invocations_stuck: stats.gc_invocations_stuck,
         blocks_collected: stats.gc_blocks_collected,
         pages_copied: stats.gc_pages_copied,
         blocks_erased: stats.blocks_erased,

@@ -35,8 +35,14 @@ impl Collect for InPlace {
         while ftl.stores[tier].free_blocks(plane) < ftl.stores[tier].high_watermark {
             rounds += 1;
             let store = &ftl.stores[tier];
-            let Some(victim) = store.next_victim(plane, now_ns) else { break };
+            let Some(victim) = store.next_victim(plane, now_ns) else {
+                ftl.stores[tier].stats.gc_invocations_short += 1;
+                break;
+            };
             if !make_progress(ftl, tier, plane, victim, rounds, now_ns)? {
+                let stats = &mut ftl.stores[tier].stats;
+                stats.gc_invocations_short += 1;
+                stats.gc_invocations_stuck += 1;
                 return Ok(());
             }
             evacuate(ftl, tier, victim, Destination::SamePlane, now_ns, ops)?;
