@@ -211,5 +211,5 @@ def test_the_report_makes_no_claim_the_seed_does_not_and_describes_the_list_as_c
     report = (out / "report.md").read_text()
     assert "grows with free space" not in report and "gain grow" not in report
     assert "exactly one page" not in report
-    assert "in every plane" not in report and "one plane's run at a time" in report
+    assert "Each plane has its own recommendation list" in report and "one plane's run at a time" not in report
     assert "until the host has written 1x" not in report

@@ -1388,9 +1388,9 @@ helps only where those blocks hold such pages: on a fresh drive none exist until
 GC must copy until a rule-2 write retires it. On an aged drive without TRIM the FTL counts the deleted data as valid and
 collects garbage as on a full drive; the deleted data sits in blocks that look full, which greedy GC picks only when
 nothing emptier is left and round robin collects in runs (one invocation takes blocks until it has freed its watermark's
-worth, so a run of nearly valid blocks is long). The recommendation list is filled from one plane's run at a time, planes
-taken in turn (when the list runs dry, and one more plane every {PAGES_PER_BLOCK} writes while it holds fewer than
-{2 * PAGES_PER_BLOCK} entries), not from every plane at once. The "dead pages copied" column says how much dead data the
+worth, so a run of nearly valid blocks is long). Each plane has its own recommendation list, filled from that plane's run
+(when it runs dry, and again every {PAGES_PER_BLOCK} of its rule-2 attempts while it holds fewer than {2 * PAGES_PER_BLOCK}
+entries), and rule 2 takes from the list of the plane the FTL programs the write into. The "dead pages copied" column says how much dead data the
 collected victims held; the rule-2 hit rate how often a write found one to take. TRIM removes the dead data outright:
 the upper bound beside it.
 
@@ -1436,9 +1436,9 @@ overwrites add fragmented pages (a rule-2 write retires one for each it leaves, 
   data (a trace replays whole loops, a stand-in whole requests). {_host_writes_statement(plans, tables["main"])}
 - Stand-ins: {"capped at " + format(cap / GIB, "g") + " GiB (`--stand-in-cap-gib 0` runs the seed sizes)" if cap else "the seed's data sizes"}.
 - Scrambler thresholds (seed: "plentiful", "enough"; not quantified): rule 1 while more than 50 % of the NAND is unmapped (swept
-  above), rule 2 while a victim holds at least 1 fragmented page. The recommendation list reads one plane's victims at a time,
-  planes in turn, each time the run of victims that plane's next GC invocation will collect (`victims_per_plane = 0`;
-  `docs/lba-scrambler.md`).
+  above), rule 2 while a victim holds at least 1 fragmented page. Each plane's recommendation list holds the dead copies in the run
+  of victims its next GC invocation will collect (`victims_per_plane = 0`), and rule 2 takes from the plane the write will
+  be programmed into (`docs/lba-scrambler.md`).
 - The data-integrity oracle is off in these runs for speed; the test suite runs the scrambler with it on.
 
 ## Figures
