@@ -4,6 +4,7 @@ simulation). The end-to-end run is in test_sweep.py."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -213,3 +214,22 @@ def test_the_report_makes_no_claim_the_seed_does_not_and_describes_the_list_as_c
     assert "exactly one page" not in report
     assert "Each plane has its own recommendation list" in report and "one plane's run at a time" not in report
     assert "until the host has written 1x" not in report
+
+
+def test_the_aged_drive_leaves_gc_slack_beyond_its_reserve_and_open_blocks():
+    import tomllib
+
+    from ssdlab import _native
+
+    preset = tomllib.loads(_native.preset_text("seed003-scrambler"))
+    assert recipe.AGED_GC_RESERVE_BLOCKS == preset["ftl"]["garbage_collection"]["high_watermark_blocks"]
+    row = recipe.PLANES * recipe.PAGES_PER_BLOCK
+    # A small plane: 10 exported blocks get the minimum slack; a large one 7 % of its blocks.
+    assert recipe.aged_hidden_blocks(10 * row) == 3 + 2 + 4
+    assert recipe.aged_hidden_blocks(1000 * row) == 3 + 2 + 70
+    for footprint, free in ((5_000, 0.6), (200_000, 0.2), (2_000_000, 0.8)):
+        overrides = dict(item.split("=", 1) for item in recipe.aged_drive(footprint, free, False))
+        blocks = int(overrides["device.geometry.blocks_per_plane"])
+        exported_blocks = math.ceil(math.ceil(footprint / (1 - free)) / row)
+        slack = blocks - exported_blocks - recipe.AGED_GC_RESERVE_BLOCKS - recipe.AGED_OPEN_BLOCKS
+        assert slack >= recipe.AGED_MIN_SLACK_BLOCKS and slack >= recipe.AGED_OVERPROVISIONING * exported_blocks, (footprint, free, slack)

@@ -84,10 +84,19 @@ GIB = 1 << 30
 MEASURED_FOOTPRINT_WRITES = 1.0
 # Closed-loop queue depth of the measured replay.
 QUEUE_DEPTH = 16
-# The aged drive's hidden flash: this, or the GC reserve when that is larger.
+# The aged drive's hidden flash per plane (issue 45): GC's own blocks, then slack for it to work in.
+# Without TRIM the exported space is fully mapped, so the hidden blocks are all GC has: the high
+# watermark's free blocks (its reserve, `high_watermark_blocks` of the preset) and the open host and GC
+# blocks hold no invalid pages, and only the rest can. Before issue 45 six blocks in all left GC about
+# one block of room on the small drives, so a plane held under two blocks of invalid pages, invocations
+# ended short and the next write started GC again (Financial1 at 60 % free: write amplification 794).
+AGED_GC_RESERVE_BLOCKS = 3  # the preset's high watermark (a test checks)
+AGED_OPEN_BLOCKS = 2  # one open host block and one open GC block per plane
+# The slack beyond them: AGED_OVERPROVISIONING of the exported blocks per plane (a drive's usual hidden
+# share), and never fewer than AGED_MIN_SLACK_BLOCKS (on a small plane 7 % is a block or less, and GC
+# then copies runs of nearly full blocks).
 AGED_OVERPROVISIONING = 0.07
-# Blocks per plane beyond the exported capacity that GC needs at least (high watermark + open blocks + slack).
-AGED_GC_SLACK_BLOCKS = 6
+AGED_MIN_SLACK_BLOCKS = 4
 # The aged drive's deleted extents (pages): the sizes of the files deleted from it.
 DELETE_EXTENT_PAGES = (1, 64)
 DEFAULT_STAND_IN_CAP_BYTES = 1 * GIB
@@ -261,15 +270,21 @@ def fresh_drive(free: float) -> list[str]:
     return ['ftl.sizing="footprint"', f"ftl.footprint_free_fraction={free}", f"ftl.precondition.overwrite_passes={2.0 / (1.0 - free)}"]
 
 
+def aged_hidden_blocks(exported_pages: int) -> int:
+    """Blocks per plane the aged drive hides beyond its exported capacity: GC's reserve and open blocks,
+    and slack of 7 % of the exported blocks per plane, at least ``AGED_MIN_SLACK_BLOCKS``."""
+    exported_blocks = math.ceil(exported_pages / (PLANES * PAGES_PER_BLOCK))
+    slack = max(AGED_MIN_SLACK_BLOCKS, math.ceil(AGED_OVERPROVISIONING * exported_blocks))
+    return AGED_GC_RESERVE_BLOCKS + AGED_OPEN_BLOCKS + slack
+
+
 def aged_drive(footprint_pages: int, free: float, is_trace: bool) -> list[str]:
     """A drive whose file system holds data / (1 - free) of exported capacity, with spare flash hidden
     beyond it; filled, then scattered extents deleted until only the workload's data is live: the file
     system's free space holds deleted data."""
     exported_target = math.ceil(footprint_pages / (1.0 - free))
     per_block_row = PLANES * PAGES_PER_BLOCK
-    blocks_per_plane = math.ceil(exported_target / (1.0 - AGED_OVERPROVISIONING) / per_block_row)
-    # GC needs high watermark + open blocks + one of slack per plane hidden (see the FTL's check).
-    blocks_per_plane = max(blocks_per_plane, math.ceil(exported_target / per_block_row) + AGED_GC_SLACK_BLOCKS)
+    blocks_per_plane = math.ceil(exported_target / per_block_row) + aged_hidden_blocks(exported_target)
     total = blocks_per_plane * per_block_row
     overprovisioning = 1.0 - exported_target / total
     exported = math.floor(total * (1.0 - overprovisioning))  # as the simulator computes it
@@ -1426,8 +1441,9 @@ overwrites add fragmented pages (a rule-2 write retires one for each it leaves, 
   none); {PLANES} planes (our choice), GC per plane between {low} and {high} free blocks.
 - Fresh drive: NAND = data / (1 - free) (`ftl.sizing = "footprint"`); preconditioning writes the data once, then `2 / (1 - free)`
   passes of random overwrites (GC steady state); counters reset.
-- Aged drive: exported capacity = data / (1 - free) (the file system's size), {AGED_OVERPROVISIONING:.0%} of the NAND hidden beyond it
-  ({AGED_GC_SLACK_BLOCKS} blocks per plane when the GC reserve needs more; sized by geometry); the exported capacity
+- Aged drive: exported capacity = data / (1 - free) (the file system's size); hidden beyond it, per plane, GC's reserve
+  ({AGED_GC_RESERVE_BLOCKS} blocks, the high watermark) and open blocks ({AGED_OPEN_BLOCKS}) plus slack of {AGED_OVERPROVISIONING:.0%} of
+  the exported blocks, at least {AGED_MIN_SLACK_BLOCKS} (issue 45: GC always has room beyond its own blocks); the exported capacity
   filled in address order, the workload's data overwritten as above, then extents of {DELETE_EXTENT_PAGES[0]}-{DELETE_EXTENT_PAGES[1]} pages
   ({_kib(DELETE_EXTENT_PAGES[0] * PAGE_BYTES)}-{_kib(DELETE_EXTENT_PAGES[1] * PAGE_BYTES)} files) deleted at random until only the
   workload's data is live. Deletes go nowhere (conventional), to the FTL (TRIM) or to the scrambler.
