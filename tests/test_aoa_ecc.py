@@ -322,3 +322,12 @@ def test_report_prose_quotes_the_tables_numbers():
     # Readings: never headlines, and the graded reading is not among them.
     assert {r.claim for r in readings} >= {"ep_over_bch", "hot_over_cold_switch", "fig6_mean", "read_dominant", "web_1", "proj_3"}
     assert not any(r.claim == "web_1" and r.name.startswith("at Table 1") for r in readings)
+
+
+def test_a_ratio_whose_interval_crosses_the_gain_rules_cut_is_called_borderline():
+    from ssdlab.reproduce.aoa_ecc import _straddle_text
+
+    # 2.3x: the gain +130 % is reproduced from +91 % (1.91x) to +169 % (2.69x).
+    assert "1.910x" in _straddle_text((1.841, 1.988), 2.3) and "borderline" in _straddle_text((1.841, 1.988), 2.3)
+    assert "2.690x" in _straddle_text((2.5, 2.8), 2.3)
+    assert _straddle_text((1.95, 1.99), 2.3) == "" and _straddle_text(None, 2.3) == ""
