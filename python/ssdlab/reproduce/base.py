@@ -26,7 +26,7 @@ Then:
   or the paper's bound holds;
 - **direction only**: a ratio or change whose gain is on the paper's side but not within 30 %; also the
   best a comparison can get when one of its sides is **degenerate** (``Health``: write amplification
-  above 20, host writes held over 90 % of the run, erases past the rated endurance, a window that did
+  above 20, host writes held over 90 % of the run by an average plane, erases past the rated endurance, a window that did
   not settle, or a simulated time over 10x the trace's span): its size says nothing about the technique;
 - **not reproduced**: anything else, including no result and a quantity outside 30 %;
 - **regime shown**: a qualitative claim whose regime the recipe shows (tables and figures across the

@@ -142,7 +142,7 @@ VERDICT_RULE = (
 
 DEGENERATE_RULE = (
     "A side of a comparison is **degenerate** when its write amplification is above {wa:g}, host writes are held over "
-    "{held:.0f} % of the run, a block is erased past the rated endurance, its window did not settle, or it simulates over "
+    "{held:.0f} % of the run (mean over planes), a block is erased past the rated endurance, its window did not settle, or it simulates over "
     "{span:g}x the trace's span. Its size then measures a collapsed drive, not the technique: the verdict is at most "
     '"direction only" and no "best case" or "up to" headline rests on it.'
 )
