@@ -233,3 +233,29 @@ def test_the_aged_drive_leaves_gc_slack_beyond_its_reserve_and_open_blocks():
         exported_blocks = math.ceil(math.ceil(footprint / (1 - free)) / row)
         slack = blocks - exported_blocks - recipe.AGED_GC_RESERVE_BLOCKS - recipe.AGED_OPEN_BLOCKS
         assert slack >= recipe.AGED_MIN_SLACK_BLOCKS and slack >= recipe.AGED_OVERPROVISIONING * exported_blocks, (footprint, free, slack)
+
+
+def test_the_look_ahead_sweep_counts_healthy_cases_per_policy_and_look_ahead():
+    def row(gc, look, gcs, copies, ratio, problems=""):
+        return {
+            "gc_policy": gc,
+            "victims_per_plane": look,
+            "gc_count_reduction": gcs,
+            "pages_copied_reduction": copies,
+            "write_performance_ratio": ratio,
+            "conventional_problems": problems,
+            "scrambler_problems": "",
+        }
+
+    rows = [
+        row("round_robin", 0, 0.5, 0.6, 3.0),
+        row("round_robin", 0, 0.01, 0.2, 1.1),
+        row("round_robin", 0, 0.9, 0.9, 700.0, problems="write amplification 794.0 > 20"),
+        row("round_robin", 8, 0.4, 0.4, 4.0),
+    ]
+    text = recipe._victims_statement(rows)
+    # The degenerate case is left out; a 1 % GC cut is not "fewer" (the 5 % rule).
+    assert "round-robin GC, 0: fewer GCs and copies in 1 of 2 healthy cases, median 2.050x" in text
+    assert "round-robin GC, 8: fewer GCs and copies in 1 of 1 healthy cases, median 4.000x" in text
+    assert "greedy" not in text and text.endswith("Shown, never counted.")
+    assert recipe._victims_statement([]) == "No look-ahead points ran."

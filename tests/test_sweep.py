@@ -168,6 +168,9 @@ def test_reproduce_lba_scrambler_end_to_end(cli, tmp_path: Path):
     assert (off["gc_count_reduction"] == 0.0).all() and (off["pages_copied_reduction"] == 0.0).all()
     churn = pl.read_parquet(out / "churn" / "table.parquet")
     assert churn.height == 2 * 2
+    # The look-ahead sweep (issue 45): 4 free levels x 2 policies x (0, 4, 8, 16) victims per plane.
+    victims = pl.read_parquet(out / "victims" / "table.parquet")
+    assert victims.height == 4 * 2 * 4 and set(victims["victims_per_plane"].to_list()) == {0, 4, 8, 16}
     assert (churn["trim_pages_copied"] < churn["conventional_pages_copied"]).all()
     for regime in ("fresh-greedy", "fresh-round-robin", "aged-greedy", "aged-round-robin"):
         for name in ("fig4a", "fig4b", "fig5"):
@@ -196,7 +199,7 @@ def test_reproduce_lba_scrambler_end_to_end(cli, tmp_path: Path):
     assert "scaled down to 0.25 GiB" in report
     again = cli(*args, "--quiet")
     assert again.returncode == 0
-    assert "0 points run now, 68 reused" in (out / "report.md").read_text()
+    assert "0 points run now, 92 reused" in (out / "report.md").read_text()
 
 
 def test_reproduce_rejects_unknown_trace_names(cli, tmp_path: Path):

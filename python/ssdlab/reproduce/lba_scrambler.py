@@ -75,6 +75,9 @@ VARIANTS = {
 }
 # Rule-1 thresholds swept on the fresh drive (0.5, the default, is in the main grid; 1.0 turns rule 1 off).
 RULE1_THRESHOLDS = (0.3, 0.7, 1.0)
+# How far each plane's recommendation list looks ahead (issue 45 item 4), swept on the aged drive with both
+# victim policies; 0 (the next GC invocation's run, the default) is in the main grid.
+VICTIMS_PER_PLANE = (4, 8, 16)
 PAGE_BYTES = 16384
 PLANES = 4  # the preset's 2 channels x 2 chips x 1 die x 1 plane
 PAGES_PER_BLOCK = 256
@@ -322,6 +325,15 @@ def build_sweep(plans: Sequence[WorkloadPlan], churn: Churn | None = CHURN, chur
                         points[_label("main", plan.label, free, drive, gc, name)] = (
                             workload + drives[drive] + [f'ftl.garbage_collection.policy="{gc}"'] + _variant(middleware, target)
                         )
+            for gc in GC_POLICIES:
+                for victims in VICTIMS_PER_PLANE:
+                    points[_label("victims", plan.label, free, "aged", gc, victims)] = (
+                        workload
+                        + drives["aged"]
+                        + [f'ftl.garbage_collection.policy="{gc}"']
+                        + _variant("lba_scrambler", "middleware")
+                        + [f"middleware.lba_scrambler.victims_per_plane={victims}"]
+                    )
             for threshold in RULE1_THRESHOLDS:
                 points[_label("rule1", plan.label, free, "fresh", "greedy", threshold)] = (
                     workload
@@ -468,6 +480,10 @@ def _metrics(row: Mapping[str, Any] | None) -> dict[str, Any]:
         "status": "ok" if ok else (row["error"] if row is not None else "missing"),
         "gc_count": gc["blocks_collected"] if ok else None,
         "gc_invocations": gc["invocations"] if ok else None,
+        # Invocations that ended short of the high watermark (no room to work in; issue 45), and of those
+        # the ones on a stuck plane.
+        "gc_invocations_short": gc.get("invocations_short") if ok else None,
+        "gc_invocations_stuck": gc.get("invocations_stuck") if ok else None,
         "pages_copied": gc["pages_copied"] if ok else None,
         "write_mbps": result["write"]["mbps"] if ok else None,
         "write_amplification": result["write_amplification"] if ok else None,
@@ -557,7 +573,7 @@ def build_tables(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, 
     """The main table (workload x free x drive x GC policy, variants side by side), the rule-1 sweep
     and the churn study, each row with its runs' health (``_annotate_health``)."""
     by_label = {row["point.point"]: row for row in rows}
-    groups: dict[str, dict[tuple, dict[str, Mapping[str, Any]]]] = {"main": {}, "rule1": {}, "churn": {}}
+    groups: dict[str, dict[tuple, dict[str, Mapping[str, Any]]]] = {"main": {}, "rule1": {}, "churn": {}, "victims": {}}
     for label, row in by_label.items():
         kind, workload, free, drive, gc, variant = label.split("|")
         groups[kind].setdefault((workload, float(free), drive, gc), {})[variant] = row
@@ -610,6 +626,7 @@ def build_tables(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, 
         entry["reference_seconds"] = min(known, default=None)
         for variant in ("conventional", "scrambler"):
             entry[f"{variant}_problems"] = "; ".join(side_health(entry, variant).problems())
+    victims = _victims_rows(groups["victims"], main)
     churn = []
     for (fraction, free, _, gc), variants in groups["churn"].items():
         entry = {"delete_fraction": float(fraction), "free_fraction": free, "gc_policy": gc}
@@ -624,7 +641,75 @@ def build_tables(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, 
     main.sort(key=lambda r: (DRIVES.index(r["drive"]), GC_POLICIES.index(r["gc_policy"]), order[r["workload"]], r["free_fraction"]))
     rule1.sort(key=lambda r: (order.get(r["workload"], 0), r["free_fraction"], r["plentiful_free_fraction"]))
     churn.sort(key=lambda r: (r["delete_fraction"], GC_POLICIES.index(r["gc_policy"])))
-    return {"main": main, "rule1": rule1, "churn": churn}
+    victims.sort(key=lambda r: (GC_POLICIES.index(r["gc_policy"]), order.get(r["workload"], 0), r["free_fraction"], r["victims_per_plane"]))
+    return {"main": main, "rule1": rule1, "churn": churn, "victims": victims}
+
+
+def _victims_rows(group: Mapping[tuple, Mapping[str, Mapping[str, Any]]], main: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The look-ahead sweep: each scrambler run beside the same case's conventional run on the aged drive
+    (from the main grid, whose own scrambler run is the default, 0), with both runs' health."""
+    aged = {(r["workload"], r["free_fraction"], r["gc_policy"]): r for r in main if r["drive"] == "aged"}
+    rows = []
+    for (workload, free, _, gc), variants in group.items():
+        base = aged.get((workload, free, gc))
+        if base is None:
+            continue
+        looks = [(0, {k[len("scrambler_") :]: v for k, v in base.items() if k.startswith("scrambler_")})]
+        looks += [(int(k), _metrics(row)) for k, row in variants.items()]
+        for look, scrambler in looks:
+            entry: dict[str, Any] = {"workload": workload, "free_fraction": free, "gc_policy": gc, "victims_per_plane": look}
+            entry.update({k: v for k, v in base.items() if k.startswith("conventional_")})
+            entry.update({f"scrambler_{k}": v for k, v in scrambler.items() if k != "problems"})
+            entry["reference_seconds"] = base.get("reference_seconds")
+            _compare(entry, "conventional", "scrambler", "")
+            for variant in ("conventional", "scrambler"):
+                entry[f"{variant}_problems"] = "; ".join(side_health(entry, variant).problems())
+            rows.append(entry)
+    return rows
+
+
+def _victims_markdown(rows: Sequence[Mapping[str, Any]]) -> str:
+    return markdown_table(
+        rows,
+        (
+            ("GC", lambda r: r["gc_policy"].replace("_", "-"), "text"),
+            ("workload", "workload", "text"),
+            ("free", lambda r: f"{r['free_fraction']:.0%}", "text"),
+            ("victims per plane", lambda r: "0 (the run)" if r["victims_per_plane"] == 0 else str(r["victims_per_plane"]), "text"),
+            ("GC count", "gc_count_reduction", "pct"),
+            ("copies", "pages_copied_reduction", "pct"),
+            ("write MB/s conv. → scr.", lambda r: f"{_mbps(r['conventional_write_mbps'])} → {_mbps(r['scrambler_write_mbps'])}", "text"),
+            ("write perf.", "write_performance_ratio", "times"),
+            ("degenerate side", lambda r: _flags(r, ("conventional", "scrambler")), "text"),
+        ),
+    )
+
+
+def _victims_statement(rows: Sequence[Mapping[str, Any]]) -> str:
+    """Per victim policy and look-ahead: over the healthy cases, how many have fewer GCs and copies, and
+    the median write performance ratio (computed from the table above)."""
+    import statistics
+
+    parts = []
+    for gc in GC_POLICIES:
+        for look in (0, *VICTIMS_PER_PLANE):
+            cases = [r for r in rows if r["gc_policy"] == gc and r["victims_per_plane"] == look]
+            healthy_cases = [r for r in cases if not r["conventional_problems"] and not r["scrambler_problems"]]
+            ratios = [r["write_performance_ratio"] for r in healthy_cases if r["write_performance_ratio"] is not None]
+            if not cases:
+                continue
+            fewer = sum(
+                1
+                for r in healthy_cases
+                if (r["gc_count_reduction"] or 0) > SIGNIFICANT and (r["pages_copied_reduction"] or 0) > SIGNIFICANT
+            )
+            median = fmt(statistics.median(ratios), "times") if ratios else "n/a"
+            parts.append(
+                f"{gc.replace('_', '-')} GC, {look}: fewer GCs and copies in {fewer} of {len(healthy_cases)} healthy cases, median {median}"
+            )
+    if not parts:
+        return "No look-ahead points ran."
+    return "By look-ahead (victims per plane; 0 is the next invocation's run): " + "; ".join(parts) + ". Shown, never counted."
 
 
 def _main_table_markdown(rows: Sequence[Mapping[str, Any]], drive: str, gc: str) -> str:
@@ -644,6 +729,7 @@ def _main_table_markdown(rows: Sequence[Mapping[str, Any]], drive: str, gc: str)
         ("WA conv. → scr.", lambda r: f"{_wa(r['conventional_write_amplification'])} → {_wa(r['scrambler_write_amplification'])}", "text"),
         ("dead pages copied conv. → scr.", arrow("dead_pages_copied", "int"), "text"),
         ("rule-2 hit rate", "scrambler_rule2_hit_rate", "share"),
+        ("short GCs conv. → scr.", lambda r: f"{_short(r, 'conventional')} → {_short(r, 'scrambler')}", "text"),
     ]
     if drive == "aged":
         columns += [
@@ -802,6 +888,12 @@ def _case(row: Mapping[str, Any]) -> str:
 def _mbps(value: float | None) -> str:
     """MB/s to three significant digits (a drive crawling at 0.004 MB/s must not read as 0.0)."""
     return "n/a" if value is None else f"{value:.3g}"
+
+
+def _short(row: Mapping[str, Any], variant: str) -> str:
+    """GC invocations that ended short of the high watermark, of all: "12/340"."""
+    short, invocations = row.get(f"{variant}_gc_invocations_short"), row.get(f"{variant}_gc_invocations")
+    return "n/a" if short is None or invocations is None else f"{short:,.0f}/{invocations:,.0f}"
 
 
 def _wa(value: float | None) -> str:
@@ -1430,6 +1522,16 @@ overwrites add fragmented pages (a rule-2 write retires one for each it leaves, 
 
 {_rule1_statement(tables["rule1"])}
 
+## How far the recommendation list looks ahead (aged drive; shown, never counted)
+
+`middleware.lba_scrambler.victims_per_plane`: 0 follows the run of victims the plane's next GC invocation will collect (the
+default, in the main grid); k follows the next k victims of each plane. Each row compares the scrambler with the same case's
+conventional run.
+
+{_victims_markdown(tables["victims"])}
+
+{_victims_statement(tables["victims"])}
+
 {churn_section}
 ## Workloads
 
@@ -1520,7 +1622,13 @@ def _finish(
     found_headlines, readings = headlines(found, tables["main"])
     return report.finish(
         out,
-        tables={"": tables["main"], "rule1": tables["rule1"], "churn": tables["churn"], "trends": tables["trends"]},
+        tables={
+            "": tables["main"],
+            "rule1": tables["rule1"],
+            "churn": tables["churn"],
+            "trends": tables["trends"],
+            "victims": tables["victims"],
+        },
         main="",
         report_text=text,
         summary=summary,
