@@ -142,10 +142,17 @@ def test_declarations_forms_and_fits():
         "proj_3": "ratio",
         "decoder_cost_saving": "absolute",
     }
-    # The chip was fitted to prxy_1's switch point, Table 1's wear to web_1's sign: never counted.
-    assert set(recipe.fitted_claims()) == {"prxy1_switch_pe", "web_1"}
+    # The chip was fitted to prxy_1's switch point (also the hot/cold ratio's numerator), Table 1's wear
+    # to web_1's sign: never counted.
+    assert set(recipe.fitted_claims()) == {"prxy1_switch_pe", "hot_over_cold_switch", "web_1"}
     for key in recipe.fitted_claims():
         assert recipe.claim(key).measure(recipe.claim(key).paper).verdict == "calibrated"
+    assert "numerator is the fitted 2,000 P/E anchor" in recipe.claim("hot_over_cold_switch").calibrated
+    # prxy_1's "2000 回程度" sentence is about Fig. 6 (AOA-ECC's blue curve), not Fig. 5.
+    assert recipe.claim("prxy1_switch_pe").figure.startswith("Fig. 6")
+    # Table 1's quote is Table 1 alone: the seed's general BCH sentence gives no wear for it.
+    assert "BCH" not in recipe.claim("proj_3").quote.split("(")[0] and "the seed gives none" in recipe.claim("proj_3").reading
+    assert "ssdlab's reading of the seed's cold data" in recipe.claim("ep_over_bch").reading
     assert recipe.claim("decoder_cost_saving").measure(0.253).verdict == "arithmetic"
     # Issue 44's findings under the gain rule: ratios compared as gains.
     assert recipe.claim("write_dominant").measure(1.07).verdict == "direction only"
@@ -167,9 +174,21 @@ def test_quotes_are_the_seeds_own_sentences():
             for piece in sentence if isinstance(sentence, tuple) else (sentence,):
                 assert " ".join(piece.split()) in text, (key, piece)
     assert all(claim.quote for claim in aoa_ecc.CLAIMS)
+    # The conclusion's 57 % sentence is quoted for a reading, not a claim.
+    assert "reliability_conclusion" not in {claim.key for claim in aoa_ecc.CLAIMS}
 
 
-def _result(iops, *, reads=0.65, decoders=(), wa=1.0, erase_max=0, seconds=10.0, final_class="hot_read_dominant"):
+OUTSIDE_GRID = {
+    "reads_younger_than_age_grid": 80,
+    "reads_older_than_age_grid": 3,
+    "max_age_hours_past_grid": 864.4,
+    "reads_past_pe_grid": 0,
+}
+
+
+def _result(
+    iops, *, reads=0.65, decoders=(), wa=1.0, erase_max=0, seconds=10.0, final_class="hot_read_dominant", uncorrectable=0, outside=None
+):
     """A run's result with the fields the recipe reads (100 sampled ECC-path reads)."""
     requests = 1000
     return {
@@ -182,9 +201,9 @@ def _result(iops, *, reads=0.65, decoders=(), wa=1.0, erase_max=0, seconds=10.0,
         "simulated_seconds": seconds,
         "read_path": {
             "sampled_reads": 100,
-            "uncorrectable_reads": 0,
+            "uncorrectable_reads": uncorrectable,
             "decoders": [{"decoder": name, "first_choice_reads": 100 * share} for name, share in decoders],
-            "outside_decoder_tables": {},
+            "outside_decoder_tables": outside or {},
         },
         "workload_class": {"final_class": final_class},
     }
@@ -211,13 +230,15 @@ def _hand_made():
         2000: (500, 1.0, 900, 0.2, 1.0),
         3000: (400, 1.0, 1000, 1.0, 30.0),
     }.items():
+        # Both ladders end on the same soft sensings: the same reads fail under every policy.
+        failed = 5 if pe == 3000 else 0
+        common = {"erase_max": pe, "uncorrectable": failed, "outside": OUTSIDE_GRID}
         fig6 += [
             _row(
-                {"pe": str(pe), "policy": "conventional"},
-                _result(conv, decoders=[("bch", 1 - soft), ("ldpc_soft", soft)], wa=wa, erase_max=pe),
+                {"pe": str(pe), "policy": "conventional"}, _result(conv, decoders=[("bch", 1 - soft), ("ldpc_soft", soft)], wa=wa, **common)
             ),
-            _row({"pe": str(pe), "policy": "aoa_ecc"}, _result(aoa, decoders=[("quick_ldpc", 1 - ep), ("ep_ldpc", ep)], erase_max=pe)),
-            _row({"pe": str(pe), "policy": "adaptive_conventional"}, _result(990, decoders=[("bch", 0.9)], erase_max=pe)),
+            _row({"pe": str(pe), "policy": "aoa_ecc"}, _result(aoa, decoders=[("quick_ldpc", 1 - ep), ("ep_ldpc", ep)], **common)),
+            _row({"pe": str(pe), "policy": "adaptive_conventional"}, _result(990, decoders=[("bch", 0.9)], **common)),
         ]
     week = 168 * 3600.0
     workloads = [
@@ -246,10 +267,11 @@ def _hand_made():
         Workload("proj_3", "stand-in", "", extras={"duration_s": week, "loops": 1}),
     ]
     table1 = []
-    for w, (reads, aoa) in zip(table1_workloads, ((0.3, 950), (0.9, 1000))):
+    # web_1 reads with EP-LDPC (write-dominant); proj_3 with Quick-LDPC, one page as BCH: identical runs.
+    for w, (reads, aoa, first) in zip(table1_workloads, ((0.3, 950, "ep_ldpc"), (0.9, 1000, "quick_ldpc"))):
         table1 += [
             _row({"workload": w.label, "policy": "conventional"}, _result(1000, reads=reads, decoders=[("bch", 1.0)])),
-            _row({"workload": w.label, "policy": "aoa_ecc"}, _result(aoa, reads=reads, decoders=[("ep_ldpc", 1.0)])),
+            _row({"workload": w.label, "policy": "aoa_ecc"}, _result(aoa, reads=reads, decoders=[(first, 1.0)])),
             _row({"workload": w.label, "policy": "aoa_ecc_wear_only"}, _result(1000, reads=reads, decoders=[("quick_ldpc", 1.0)])),
         ]
     regime = []
@@ -319,15 +341,67 @@ def test_report_prose_quotes_the_tables_numbers():
     peak = max(gains, key=gains.get)
     assert f"largest at {peak:g} h ({gains[peak]:+.1f} %)" in text
     assert "shrinks at long retention" not in text
+    # Fig. 6's prose numbers are in its tables: the adaptive controller's BCH share (its own column)
+    # and the reads outside the decoder tables' grid (their own table, points with equal counts merged).
+    assert "| adaptive: BCH reads |" in text
+    assert "| 0-3,000 | 100 / 100 / 100 | 80 / 80 / 80 | 3 / 3 / 3 | 864 / 864 / 864 | 0 / 0 / 0 |" in text
+    assert "Per run here (100 ECC-path reads): data younger than the grid's youngest age 80" in text
+    assert "data older than its oldest age 3 (up to 864 h;" in text
+    fig6_table = text.split("## Fig. 6")[1].split("AOA-ECC over conventional: mean")[0]
+    last = fig6_table.strip().splitlines()[-1]
+    assert f"| {fmt(fig6[-1]['adaptive_conventional_bch_share'], 'share')} |" in last
+    # No settling window in this recipe: the health paragraph says the check does not apply, once.
+    assert text.count("settled check does not apply") == 1
+    # The hot/cold ratio is calibrated (its numerator is the fitted anchor); its note keeps the 144 h
+    # value, its interval and that the interval straddles the gain rule's cut.
+    switch = headlines["hot_over_cold_switch"]
+    assert switch.verdict == "calibrated"
+    for phrase in ("is the fitted 2,000 P/E anchor", "only the cold end", "95 % interval [", "straddles the gain rule's 30 % cut (1.910x)"):
+        assert phrase in switch.note, phrase
+    assert f"144 h value {fmt(switch.ours, 'times')}" in switch.note and "only 144 h passes the cut" in switch.note
+    assert 'graded "calibrated" too' in text
+    # The 57 %: 144 h is ssdlab's reading of "cold", and the verdict is the same at every retention.
+    assert "reproduced at every retention of the grid" in headlines["ep_over_bch"].reading
+    # The conclusion's 57 % against the whole conventional controller: readings, with the seed's own
+    # inconsistency stated in the report.
+    reliability = {r.name: r for r in readings if r.name.startswith("conclusion:")}
+    uncorrectable = reliability["conclusion: AOA-ECC against the conventional controller, uncorrectable reads"]
+    assert uncorrectable.value == 0.0 and uncorrectable.supported and "equal at every Fig. 6 point" in uncorrectable.assumes
+    tolerable = aoa_ecc.tolerable_pe(aoa_ecc.preset_tables())
+    hours = aoa_ecc.preset_tables()["decoder_tables"]["retention_hours"]
+    ep, soft = tolerable["ep_ldpc"][hours.index(144.0)], tolerable["ldpc_soft"][hours.index(144.0)]
+    assert reliability["conclusion: EP-LDPC against soft LDPC at 144 h"].value == pytest.approx(ep / soft - 1)
+    assert "Fig. 5, the graded reading" in uncorrectable.why
+    assert "The seed disagrees with itself here" in text and "Table 1's read-dominant proj_3 is 1.05x" in text
+    # Fig. 7: the class mean is not the text's reading; "real traces only" is, but is not graded. The
+    # read-dominant best is a stand-in with a chosen read share: its note says how near the cut it is.
+    assert not any(r.supported for r in readings if r.name == "class mean")
+    assert all(r.supported for r in readings if r.name == "up to, real traces only")
+    assert "caveat: the best is a stand-in whose 90.0 % read share ssdlab chose, 0.400x under the gain rule's cut (2.400x)" in (
+        headlines["read_dominant"].note
+    )
+    assert "caveat" not in headlines["write_dominant"].note
+    # proj_3 at Table 1's wear: identical runs, 1.000x by construction, said in its note and the prose.
+    assert "1.000x by construction at the wear chosen for web_1" in headlines["proj_3"].note
+    assert "the two runs are identical (1,000 IOPS each)" in headlines["proj_3"].note
+    assert "so 1.000x holds by construction" in text
     # Readings: never headlines, and the graded reading is not among them.
     assert {r.claim for r in readings} >= {"ep_over_bch", "hot_over_cold_switch", "fig6_mean", "read_dominant", "web_1", "proj_3"}
     assert not any(r.claim == "web_1" and r.name.startswith("at Table 1") for r in readings)
 
 
-def test_a_ratio_whose_interval_crosses_the_gain_rules_cut_is_called_borderline():
+def test_a_ratio_whose_interval_crosses_the_gain_rules_cut_says_so():
     from ssdlab.reproduce.aoa_ecc import _straddle_text
 
     # 2.3x: the gain +130 % is reproduced from +91 % (1.91x) to +169 % (2.69x).
-    assert "1.910x" in _straddle_text((1.841, 1.988), 2.3) and "borderline" in _straddle_text((1.841, 1.988), 2.3)
+    assert aoa_ecc.gain_cuts(2.3) == pytest.approx((1.91, 2.69))
+    assert aoa_ecc.within_cuts(1.959, 2.3) and not aoa_ecc.within_cuts(1.560, 2.3) and not aoa_ecc.within_cuts(2.728, 2.3)
+    assert "straddles the gain rule's 30 % cut (1.910x)" in _straddle_text((1.841, 1.988), 2.3)
     assert "2.690x" in _straddle_text((2.5, 2.8), 2.3)
     assert _straddle_text((1.95, 1.99), 2.3) == "" and _straddle_text(None, 2.3) == ""
+
+
+def test_a_short_traces_hours_are_printed_as_the_table_prints_them():
+    # hm_0's sample lasts 148 s: the workload list says 0.0412 h as Fig. 7's table does, not "0.0 h".
+    basis = aoa_ecc._trace_basis("msr-hm_0.sample.csv.gz", "sample", {"requests": 7016, "read_share": 0.83, "duration_s": 148.3})
+    assert f"{fmt(148.3 / 3600, 'sig')} h (one pass)" in basis and "0.0412 h" in basis and "83.0 % reads" in basis

@@ -453,8 +453,10 @@ _DRIVE_ASSUMES = {
 }
 _DRIVE_WHY = {
     "aged": (
-        "Table 1 sizes the NAND (NAND容量), not an exported capacity, and the text says nothing of deleted data the FTL keeps or of "
-        "TRIM; the aged drive was added (issue 16) after the literal reading showed no gain"
+        "the host passes the scrambler write addresses only (「OS から送られてきた LBA を SLBA に変換し, FTL に書き込みリクエストを送る」), "
+        "its table of unused SLBAs is its own remapping's, nothing else changes (「他のシステムに変更は必要ない」), rules 1 and 3 "
+        "write to empty pages, which an aged drive has none of, and the traces hold no deletes; the aged drive's hidden flash also "
+        "goes beyond Table 1's NAND size; it was added (issue 16) after the literal reading showed no gain"
     ),
 }
 
@@ -929,7 +931,7 @@ def _worst(rows: Sequence[Mapping[str, Any]], variant: str) -> Health:
     wear = top(lambda h: h.erase_max / h.endurance if h.erase_max is not None and h.endurance else None)
     slow = top(lambda h: h.simulated_seconds / h.span_seconds if h.simulated_seconds is not None and h.span_seconds else None)
     return Health(
-        side=f"{variant} (worst of {len(rows)} cases)",
+        side=f"{variant} (worst per metric over {len(rows)} cases, not one case)",
         mbps=min((h.mbps for h in sides if h.mbps is not None), default=None),
         write_amplification=max((h.write_amplification for h in sides if h.write_amplification is not None), default=None),
         held_fraction=max((h.held_fraction for h in sides if h.held_fraction is not None), default=None),
@@ -1416,12 +1418,15 @@ def _seed_section(found: Sequence[Regime]) -> str:
 The seed's text states four findings (its figures' bar heights are not in the text copy, so nothing else is compared):
 
 - Fig. 4(a) and 4(b): "{QUOTE_REDUCED}"
-- The abstract (and, in the same words, the conclusion): "{QUOTE_UP_TO}"
+- The abstract (and, in other words, the conclusion, which adds the pages copied): "{QUOTE_UP_TO}"
 - §4: "{QUOTE_SRC1}"
 
-Each is graded once, on the {_regime_name(*GRADED)}: {QUOTE_TABLE1}, i.e. the free space is spare flash the FTL knows
-is free (the fresh drive); the seed names no victim policy, and greedy is the preset's. The seed does not say that its free
-space holds deleted data the FTL still keeps (the aged drive), nor which victim policy it uses, so the other regimes
+Each is graded once, on the {_regime_name(*GRADED)}: {QUOTE_TABLE1} fixes only the ratio of data to NAND, but the scrambler
+the seed describes is told write addresses only (「OS から送られてきた LBA を SLBA に変換し, FTL に書き込みリクエストを送る」),
+its unused SLBAs are those its own remapping frees, nothing else in the system changes (「他のシステムに変更は必要ない」),
+rules 1 and 3 write to empty pages, and the traces hold no deletes: a drive whose free space is spare flash, where rule 1
+makes the fragmented pages (the fresh drive). The seed names no victim policy, and greedy is the preset's. The seed does not
+say that its free space holds deleted data the FTL still keeps (the aged drive), nor which victim policy it uses, so the other regimes
 ({names}) are readings: the same four numbers, in the "Readings" table above, never counted. "Fewer" counts a case whose
 reduction exceeds {SIGNIFICANT:.0%}. No number of the seed was fitted: no claim is calibrated.
 
