@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ssdlab.locations import shared_trace
+from ssdlab.locations import shared_dir, shared_trace
 
 SMALL = ["--set", "workload.synthetic.requests=5000"]
 
@@ -33,3 +33,13 @@ def trace_or_skip(name: str) -> Path:
     if path is None:
         pytest.skip(f"shared trace sample {name} not found beside the repository (../shared/traces); set SSDLAB_SHARED_DIR")
     return path
+
+
+def seed_text_or_skip(number: str) -> str:
+    """Seed ``number``'s text ("000".."004") from ../shared/seeds with every run of whitespace made one
+    space (the text copies break lines mid-sentence), or a skip saying where it was looked for."""
+    where = shared_dir()
+    seeds = sorted((where / "seeds").glob(f"{number}_*.txt")) if where else []
+    if not seeds:
+        pytest.skip(f"seed {number}'s text not found beside the repository (../shared/seeds); set SSDLAB_SHARED_DIR")
+    return " ".join(seeds[0].read_text(encoding="utf-8").split())

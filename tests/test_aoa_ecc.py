@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import polars as pl
 import pytest
 
-from conftest import trace_or_skip
+from conftest import seed_text_or_skip, trace_or_skip
 from ssdlab.reproduce import aoa_ecc
 from ssdlab.reproduce.base import Workload
 from ssdlab.reproduce.report import fmt
@@ -162,13 +162,7 @@ def test_declarations_forms_and_fits():
 
 
 def test_quotes_are_the_seeds_own_sentences():
-    from ssdlab.locations import shared_dir
-
-    where = shared_dir()
-    seed = where / "seeds" / "000_6ac784b2fe4dafac.txt" if where else None
-    if seed is None or not seed.is_file():
-        pytest.skip("seed 000's text not found beside the repository (../shared/seeds)")
-    text = " ".join(seed.read_text(encoding="utf-8").split())
+    text = seed_text_or_skip("000")
     for key, sentences in aoa_ecc.SEED_SENTENCES.items():
         for sentence in sentences:
             for piece in sentence if isinstance(sentence, tuple) else (sentence,):

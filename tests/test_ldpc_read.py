@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from ssdlab.locations import shared_dir
+from conftest import seed_text_or_skip
 from ssdlab.reproduce import ldpc_read
 from ssdlab.reproduce.base import ARITHMETIC, BOUND, CALIBRATED, DIRECTION_ONLY, NOT_REPRODUCED, REPRODUCED
 from ssdlab.reproduce.report import fmt
@@ -158,11 +158,7 @@ def test_ldpc_read_declarations_pass_and_each_fitted_claim_is_calibrated(table):
 
 
 def test_ldpc_read_quotes_are_the_seeds_own_sentences():
-    where = shared_dir()
-    seeds = sorted((where / "seeds").glob("002_*.txt")) if where else []
-    if not seeds:
-        pytest.skip("seed 002 not found beside the repository (../shared/seeds)")
-    text = " ".join(seeds[0].read_text(encoding="utf-8").split())
+    text = seed_text_or_skip("002")
     for claim in ldpc_read.CLAIMS:
         assert claim.quote, claim.key
         for sentence in claim.quote.split(ldpc_read.AND):

@@ -8,7 +8,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from conftest import trace_or_skip
+from conftest import seed_text_or_skip, trace_or_skip
 from ssdlab.reproduce.tlc_mlc import TLC_OVERWRITE_READINGS, preset_tlc_overwrite_reading
 
 
@@ -459,7 +459,6 @@ def _hand_report():
 def test_the_recipes_declarations_pass_and_every_quote_is_the_seeds_own_text():
     import re
 
-    from ssdlab.locations import shared_dir
     from ssdlab.reproduce import tlc_mlc
 
     recipe = tlc_mlc.RECIPE
@@ -482,11 +481,7 @@ def test_the_recipes_declarations_pass_and_every_quote_is_the_seeds_own_text():
     assert all(claim.side is None for claim in recipe.claims if forms[claim.key] != "bound")
     # One claim per seed number: no second headline of the -36 % or of the ~200 ms.
     assert not {"mlc_erases_total", "exchange_gc_time"} & set(forms)
-    base = shared_dir()
-    seed = base / "seeds" / "004_f5d6f18b35a2994b.txt" if base else None
-    if seed is None or not seed.is_file():
-        pytest.skip("seed 004's text not found beside the repository (../shared/seeds)")
-    text = re.sub(r"\s+", " ", seed.read_text(encoding="utf-8"))
+    text = seed_text_or_skip("004")
     quotes = [claim.quote for claim in recipe.claims] + list(tlc_mlc.TLC_OVERWRITE_QUOTES)
     for quote in quotes:
         for piece in quote.split(" … "):
