@@ -141,8 +141,9 @@ def test_one_headline_per_claim_under_the_graded_reading_with_both_sides_health(
     assert by_key["write_performance"].ours == pytest.approx(1.3) and by_key["write_performance"].verdict == DIRECTION_ONLY
     assert "the conventional drive writes 1 MB/s" in by_key["write_performance"].note
     assert by_key["src1_0_write_performance"].ours == pytest.approx(1.0) and by_key["src1_0_write_performance"].verdict == NOT_REPRODUCED
-    # The other three regimes are readings, never headlines: 4 claims x 3 regimes.
-    assert len(document["readings"]) == 12 and not any(r["supported"] for r in document["readings"])
+    # The other five regimes (three drives x two victim policies, less the graded one) are readings, never
+    # headlines: 4 claims x 5 regimes.
+    assert len(document["readings"]) == 20 and not any(r["supported"] for r in document["readings"])
     assert document["summary"]["claims"] == 4
 
 
@@ -236,8 +237,9 @@ def test_the_aged_drive_leaves_gc_slack_beyond_its_reserve_and_open_blocks():
 
 
 def test_the_look_ahead_sweep_counts_healthy_cases_per_policy_and_look_ahead():
-    def row(gc, look, gcs, copies, ratio, problems=""):
+    def row(gc, look, gcs, copies, ratio, problems="", drive="aged"):
         return {
+            "drive": drive,
             "gc_policy": gc,
             "victims_per_plane": look,
             "gc_count_reduction": gcs,
@@ -252,10 +254,13 @@ def test_the_look_ahead_sweep_counts_healthy_cases_per_policy_and_look_ahead():
         row("round_robin", 0, 0.01, 0.2, 1.1),
         row("round_robin", 0, 0.9, 0.9, 700.0, problems="write amplification 794.0 > 20"),
         row("round_robin", 8, 0.4, 0.4, 4.0),
+        row("greedy", 8, 0.3, 0.3, 2.0, drive="aged_mixed"),
     ]
     text = recipe._victims_statement(rows)
     # The degenerate case is left out; a 1 % GC cut is not "fewer" (the 5 % rule).
-    assert "round-robin GC, 0: fewer GCs and copies in 1 of 2 healthy cases, median 2.050x" in text
-    assert "round-robin GC, 8: fewer GCs and copies in 1 of 1 healthy cases, median 4.000x" in text
-    assert "greedy" not in text and text.endswith("Shown, never counted.")
+    assert "aged drive, round-robin GC, 0: fewer GCs and copies in 1 of 2 healthy cases, median 2.050x" in text
+    assert "aged drive, round-robin GC, 8: fewer GCs and copies in 1 of 1 healthy cases, median 4.000x" in text
+    # Each aged drive is counted on its own.
+    assert "aged drive, dead data mixed, greedy GC, 8: fewer GCs and copies in 1 of 1 healthy cases, median 2.000x" in text
+    assert "aged drive, greedy GC" not in text and text.endswith("Shown, never counted.")
     assert recipe._victims_statement([]) == "No look-ahead points ran."

@@ -64,7 +64,7 @@ impl EnergyAccount {
             program_uj: model.program_page_uj * counters.page_programs as f64,
             read_sense_uj: model.read_sense_uj * counters.page_reads as f64,
             extra_sensing_uj: model.extra_sensing_level_uj * (counters.extra_sensing_levels as f64 + cancelled_levels),
-            transfer_uj: model.page_transfer_uj * counters.page_transfers as f64,
+            transfer_uj: model.page_transfer_uj * (counters.page_transfers as f64 + counters.soft_result_pages),
             decode_uj: model.decode_uj * counters.decodes as f64,
             erase_uj: model.erase_block_uj * counters.block_erases as f64,
             array_busy_uj: activity.die_busy_ns as f64 * model.supply_voltage_v * model.active_current_ma * 1e-6,
@@ -127,6 +127,10 @@ mod tests {
         };
         let account = EnergyAccount::of(&model, &counters, 14_000, &ActivityTimes::default());
         assert!((account.total_uj() - (104.0 + 24.0 + 4.2 + 0.35 + 44.4 + 8.0 + 10.0)).abs() < 1e-9);
+        // Soft results moved at the measured rate cost their pages' worth of channel time.
+        let soft = FlashCounters { soft_result_pages: 3.5, ..counters };
+        let with_soft = EnergyAccount::of(&model, &soft, 14_000, &ActivityTimes::default());
+        assert!((with_soft.transfer_uj - 3.7 * 15.5).abs() < 1e-9);
     }
 
     #[test]

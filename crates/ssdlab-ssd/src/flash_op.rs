@@ -30,6 +30,12 @@ pub struct FlashCounters {
     /// GC copy, less often than reads).
     pub write_page_transfers: u64,
     pub decodes: u64,
+    /// Soft results moved at the measured rate (`read_path.soft_transfer_latency_ns`; seed 002
+    /// §2.3: 80 us for a full soft read's results of 4 KB), in pages' worth of channel time: not in
+    /// `page_transfers`, whose pages are whole. Energy and bytes count both, so a soft read costs
+    /// the same page count in time and in energy. 0 without the measured rate (every level's
+    /// results are then one whole page in `page_transfers`).
+    pub soft_result_pages: f64,
     pub multi_plane_programs: u64,
     pub multi_plane_reads: u64,
     /// Bytes moved over the channels (host data, GC and migration copies).
@@ -53,6 +59,7 @@ impl FlashCounters {
             read_page_transfers: self.read_page_transfers + other.read_page_transfers,
             write_page_transfers: self.write_page_transfers + other.write_page_transfers,
             decodes: self.decodes + other.decodes,
+            soft_result_pages: self.soft_result_pages + other.soft_result_pages,
             multi_plane_programs: self.multi_plane_programs + other.multi_plane_programs,
             interleaved_part_sensings: self.interleaved_part_sensings + other.interleaved_part_sensings,
             multi_plane_reads: self.multi_plane_reads + other.multi_plane_reads,

@@ -21,7 +21,10 @@ The grid, for every workload and free-space level (``build_sweep``):
   7 % spare flash (or the GC reserve) hidden beyond it, the exported capacity filled and then scattered extents deleted down to the data size
   (``ftl.precondition.fill_fraction``/``live_fraction``): the deleted data stays valid in an FTL without
   TRIM. Conventional (no TRIM), conventional with TRIM (the upper bound: the FTL knows every delete),
-  scrambler (it learns the deletes; the FTL does not).
+  scrambler (it learns the deletes; the FTL does not). Two placements of the dead data (issue 45): the
+  **aged drive** fills in logical order, so the data deleted later sits apart from the workload's, in blocks
+  the overwrite passes leave cold (greedy never picks them); the **aged drive, dead data mixed** fills in
+  random order (``fill_order = "random"``), so the dead data is interleaved into the live data's blocks.
 * each with greedy and with round-robin victim selection (seed 004, by the same lab, calls round robin
   the conventional policy);
 * the rule-1 threshold swept on the fresh drive (rule 1 never fires on an aged drive: it is full).
@@ -66,16 +69,22 @@ FREE_FRACTIONS = (0.2, 0.4, 0.6, 0.8)
 # in its text copy, so nothing here rests on them.)
 SIGNIFICANT = 0.05
 GC_POLICIES = ("greedy", "round_robin")
-DRIVES = ("fresh", "aged")
+DRIVES = ("fresh", "aged", "aged_mixed")
+# The aged drives (issue 45 item 3): where the deleted data sits decides what greedy GC sees. `aged` fills the
+# exported capacity in logical order, so the workload's data and the data deleted later sit in separate
+# blocks; the overwrite passes then leave the dead data in cold blocks greedy never picks. `aged_mixed`
+# fills it in random order, so the dead data is interleaved into the blocks that hold live data.
+AGED_DRIVES = {"aged": "sequential", "aged_mixed": "random"}
 # Variants per drive: (name, middleware, where deletes go). On a fresh drive nothing is deleted, so
 # "with TRIM" would be the conventional run again.
 VARIANTS = {
     "fresh": (("conventional", "none", "none"), ("scrambler", "lba_scrambler", "middleware")),
     "aged": (("conventional", "none", "none"), ("trim", "none", "ftl"), ("scrambler", "lba_scrambler", "middleware")),
+    "aged_mixed": (("conventional", "none", "none"), ("trim", "none", "ftl"), ("scrambler", "lba_scrambler", "middleware")),
 }
 # Rule-1 thresholds swept on the fresh drive (0.5, the default, is in the main grid; 1.0 turns rule 1 off).
 RULE1_THRESHOLDS = (0.3, 0.7, 1.0)
-# How far each plane's recommendation list looks ahead (issue 45 item 4), swept on the aged drive with both
+# How far each plane's recommendation list looks ahead (issue 45 item 4), swept on both aged drives with both
 # victim policies; 0 (the next GC invocation's run, the default) is in the main grid.
 VICTIMS_PER_PLANE = (4, 8, 16)
 PAGE_BYTES = 16384
@@ -281,10 +290,11 @@ def aged_hidden_blocks(exported_pages: int) -> int:
     return AGED_GC_RESERVE_BLOCKS + AGED_OPEN_BLOCKS + slack
 
 
-def aged_drive(footprint_pages: int, free: float, is_trace: bool) -> list[str]:
+def aged_drive(footprint_pages: int, free: float, is_trace: bool, fill_order: str = "sequential") -> list[str]:
     """A drive whose file system holds data / (1 - free) of exported capacity, with spare flash hidden
-    beyond it; filled, then scattered extents deleted until only the workload's data is live: the file
-    system's free space holds deleted data."""
+    beyond it; filled (in ``fill_order``: ``sequential`` keeps the dead data apart from the workload's,
+    ``random`` interleaves them in the same blocks), then scattered extents deleted until only the
+    workload's data is live: the file system's free space holds deleted data."""
     exported_target = math.ceil(footprint_pages / (1.0 - free))
     per_block_row = PLANES * PAGES_PER_BLOCK
     blocks_per_plane = math.ceil(exported_target / per_block_row) + aged_hidden_blocks(exported_target)
@@ -297,7 +307,7 @@ def aged_drive(footprint_pages: int, free: float, is_trace: bool) -> list[str]:
         f"device.geometry.blocks_per_plane={blocks_per_plane}",
         f"ftl.overprovisioning_fraction={overprovisioning!r}",
         "ftl.precondition.fill_fraction=1.0",
-        'ftl.precondition.fill_order="sequential"',
+        f'ftl.precondition.fill_order="{fill_order}"',
         f"ftl.precondition.live_fraction={live!r}",
         f"ftl.precondition.delete_extent_min_pages={DELETE_EXTENT_PAGES[0]}",
         f"ftl.precondition.delete_extent_max_pages={DELETE_EXTENT_PAGES[1]}",
@@ -318,22 +328,24 @@ def build_sweep(plans: Sequence[WorkloadPlan], churn: Churn | None = CHURN, chur
     for plan in plans:
         workload = plan.overrides + plan.measured
         for free in FREE_FRACTIONS:
-            drives = {"fresh": fresh_drive(free), "aged": aged_drive(plan.footprint_pages, free, plan.is_trace)}
+            drives = {"fresh": fresh_drive(free)}
+            drives.update({name: aged_drive(plan.footprint_pages, free, plan.is_trace, order) for name, order in AGED_DRIVES.items()})
             for drive in DRIVES:
                 for gc in GC_POLICIES:
                     for name, middleware, target in VARIANTS[drive]:
                         points[_label("main", plan.label, free, drive, gc, name)] = (
                             workload + drives[drive] + [f'ftl.garbage_collection.policy="{gc}"'] + _variant(middleware, target)
                         )
-            for gc in GC_POLICIES:
-                for victims in VICTIMS_PER_PLANE:
-                    points[_label("victims", plan.label, free, "aged", gc, victims)] = (
-                        workload
-                        + drives["aged"]
-                        + [f'ftl.garbage_collection.policy="{gc}"']
-                        + _variant("lba_scrambler", "middleware")
-                        + [f"middleware.lba_scrambler.victims_per_plane={victims}"]
-                    )
+            for aged in AGED_DRIVES:
+                for gc in GC_POLICIES:
+                    for victims in VICTIMS_PER_PLANE:
+                        points[_label("victims", plan.label, free, aged, gc, victims)] = (
+                            workload
+                            + drives[aged]
+                            + [f'ftl.garbage_collection.policy="{gc}"']
+                            + _variant("lba_scrambler", "middleware")
+                            + [f"middleware.lba_scrambler.victims_per_plane={victims}"]
+                        )
             for threshold in RULE1_THRESHOLDS:
                 points[_label("rule1", plan.label, free, "fresh", "greedy", threshold)] = (
                     workload
@@ -447,8 +459,13 @@ _POLICY_WHY = "the drive is Table 1's, but the seed names no victim policy: the 
 _DRIVE_ASSUMES = {
     "fresh": "Table 1's sizing read literally: NAND = data / (1 - free); the free space is spare flash the FTL knows is free",
     "aged": (
-        "free space is a file system's: exported capacity = data / (1 - free) plus hidden flash, filled and then deleted down to the "
-        "data without TRIM (the FTL keeps the deleted data as valid; the scrambler learns the deletes)"
+        "free space is a file system's: exported capacity = data / (1 - free) plus hidden flash, filled in logical order and then "
+        "deleted down to the data without TRIM (the FTL keeps the deleted data as valid; the scrambler learns the deletes); the dead "
+        "data sits apart from the workload's, in blocks the overwrite passes leave cold"
+    ),
+    "aged_mixed": (
+        "as the aged drive, but filled in random order: the dead data is interleaved into the blocks that hold the workload's live "
+        "data, so greedy GC's victims carry it"
     ),
 }
 _DRIVE_WHY = {
@@ -459,10 +476,15 @@ _DRIVE_WHY = {
         "goes beyond Table 1's NAND size; it was added (issue 16) after the literal reading showed no gain"
     ),
 }
+# Where the dead data sits is not in the seed at all (it has no deletes): the mixed drive is the same reading.
+_DRIVE_WHY["aged_mixed"] = _DRIVE_WHY["aged"] + "; where its dead data sits is not in the seed either (issue 45 added both placements)"
+
+
+_DRIVE_NAMES = {"fresh": "fresh drive", "aged": "aged drive", "aged_mixed": "aged drive, dead data mixed"}
 
 
 def _regime_name(drive: str, gc: str) -> str:
-    return f"{drive} drive, {gc.replace('_', '-')} GC"
+    return f"{_DRIVE_NAMES[drive]}, {gc.replace('_', '-')} GC"
 
 
 # --- Per-point metrics, and each run's health ------------------------------------------------------
@@ -585,7 +607,7 @@ def build_tables(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, 
         for name, _, _ in VARIANTS[drive]:
             entry.update({f"{name}_{k}": v for k, v in _metrics(variants.get(name)).items()})
         _compare(entry, "conventional", "scrambler", "")
-        if drive == "aged":
+        if drive in AGED_DRIVES:
             _compare(entry, "conventional", "trim", "trim_")
         main.append(entry)
     # Every point of a workload writes the same host pages. A run's span is the shortest replay of them on
@@ -643,23 +665,37 @@ def build_tables(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, 
     main.sort(key=lambda r: (DRIVES.index(r["drive"]), GC_POLICIES.index(r["gc_policy"]), order[r["workload"]], r["free_fraction"]))
     rule1.sort(key=lambda r: (order.get(r["workload"], 0), r["free_fraction"], r["plentiful_free_fraction"]))
     churn.sort(key=lambda r: (r["delete_fraction"], GC_POLICIES.index(r["gc_policy"])))
-    victims.sort(key=lambda r: (GC_POLICIES.index(r["gc_policy"]), order.get(r["workload"], 0), r["free_fraction"], r["victims_per_plane"]))
+    victims.sort(
+        key=lambda r: (
+            DRIVES.index(r["drive"]),
+            GC_POLICIES.index(r["gc_policy"]),
+            order.get(r["workload"], 0),
+            r["free_fraction"],
+            r["victims_per_plane"],
+        )
+    )
     return {"main": main, "rule1": rule1, "churn": churn, "victims": victims}
 
 
 def _victims_rows(group: Mapping[tuple, Mapping[str, Mapping[str, Any]]], main: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The look-ahead sweep: each scrambler run beside the same case's conventional run on the aged drive
+    """The look-ahead sweep: each scrambler run beside the same case's conventional run on its aged drive
     (from the main grid, whose own scrambler run is the default, 0), with both runs' health."""
-    aged = {(r["workload"], r["free_fraction"], r["gc_policy"]): r for r in main if r["drive"] == "aged"}
+    aged = {(r["workload"], r["free_fraction"], r["drive"], r["gc_policy"]): r for r in main if r["drive"] in AGED_DRIVES}
     rows = []
-    for (workload, free, _, gc), variants in group.items():
-        base = aged.get((workload, free, gc))
+    for (workload, free, drive, gc), variants in group.items():
+        base = aged.get((workload, free, drive, gc))
         if base is None:
             continue
         looks = [(0, {k[len("scrambler_") :]: v for k, v in base.items() if k.startswith("scrambler_")})]
         looks += [(int(k), _metrics(row)) for k, row in variants.items()]
         for look, scrambler in looks:
-            entry: dict[str, Any] = {"workload": workload, "free_fraction": free, "gc_policy": gc, "victims_per_plane": look}
+            entry: dict[str, Any] = {
+                "workload": workload,
+                "free_fraction": free,
+                "drive": drive,
+                "gc_policy": gc,
+                "victims_per_plane": look,
+            }
             entry.update({k: v for k, v in base.items() if k.startswith("conventional_")})
             entry.update({f"scrambler_{k}": v for k, v in scrambler.items() if k != "problems"})
             entry["reference_seconds"] = base.get("reference_seconds")
@@ -674,6 +710,7 @@ def _victims_markdown(rows: Sequence[Mapping[str, Any]]) -> str:
     return markdown_table(
         rows,
         (
+            ("drive", lambda r: _DRIVE_NAMES[r["drive"]], "text"),
             ("GC", lambda r: r["gc_policy"].replace("_", "-"), "text"),
             ("workload", "workload", "text"),
             ("free", lambda r: f"{r['free_fraction']:.0%}", "text"),
@@ -693,9 +730,9 @@ def _victims_statement(rows: Sequence[Mapping[str, Any]]) -> str:
     import statistics
 
     parts = []
-    for gc in GC_POLICIES:
+    for drive, gc in ((d, g) for d in AGED_DRIVES for g in GC_POLICIES):
         for look in (0, *VICTIMS_PER_PLANE):
-            cases = [r for r in rows if r["gc_policy"] == gc and r["victims_per_plane"] == look]
+            cases = [r for r in rows if r["drive"] == drive and r["gc_policy"] == gc and r["victims_per_plane"] == look]
             healthy_cases = [r for r in cases if not r["conventional_problems"] and not r["scrambler_problems"]]
             ratios = [r["write_performance_ratio"] for r in healthy_cases if r["write_performance_ratio"] is not None]
             if not cases:
@@ -707,7 +744,7 @@ def _victims_statement(rows: Sequence[Mapping[str, Any]]) -> str:
             )
             median = fmt(statistics.median(ratios), "times") if ratios else "n/a"
             parts.append(
-                f"{gc.replace('_', '-')} GC, {look}: fewer GCs and copies in {fewer} of {len(healthy_cases)} healthy cases, median {median}"
+                f"{_regime_name(drive, gc)}, {look}: fewer GCs and copies in {fewer} of {len(healthy_cases)} healthy cases, median {median}"
             )
     if not parts:
         return "No look-ahead points ran."
@@ -733,7 +770,7 @@ def _main_table_markdown(rows: Sequence[Mapping[str, Any]], drive: str, gc: str)
         ("rule-2 hit rate", "scrambler_rule2_hit_rate", "share"),
         ("short GCs conv. → scr.", lambda r: f"{_short(r, 'conventional')} → {_short(r, 'scrambler')}", "text"),
     ]
-    if drive == "aged":
+    if drive in AGED_DRIVES:
         columns += [
             ("TRIM: GC count", "trim_gc_count_reduction", "pct"),
             ("TRIM: copies", "trim_pages_copied_reduction", "pct"),
@@ -841,6 +878,8 @@ def regimes(main: Sequence[Mapping[str, Any]]) -> list[Regime]:
     out = []
     for drive in DRIVES:
         for gc in GC_POLICIES:
+            if not any(r["drive"] == drive and r["gc_policy"] == gc for r in main):
+                continue  # a regime the sweep did not run (a test's hand-made tables)
             every = _regime_rows(main, drive, gc)
             rows = healthy(every, comparison_health)
             ratios = sorted(r["write_performance_ratio"] for r in rows if r["write_performance_ratio"] is not None)
@@ -1456,7 +1495,8 @@ def _report(
         for gc in GC_POLICIES:
             title = {
                 "fresh": "Fresh drive (free space = spare flash)",
-                "aged": "Aged drive (free space = deleted data the FTL still holds)",
+                "aged": "Aged drive (free space = deleted data the FTL still holds, apart from the live data)",
+                "aged_mixed": "Aged drive, dead data mixed (the deleted data interleaved into the live data's blocks)",
             }[drive]
             graded = " (graded)" if (drive, gc) == GRADED else " (a reading)"
             sections.append(f"### {title}, {gc.replace('_', '-')} GC{graded}\n\n{_main_table_markdown(tables['main'], drive, gc)}")
@@ -1527,7 +1567,7 @@ overwrites add fragmented pages (a rule-2 write retires one for each it leaves, 
 
 {_rule1_statement(tables["rule1"])}
 
-## How far the recommendation list looks ahead (aged drive; shown, never counted)
+## How far the recommendation list looks ahead (aged drives; shown, never counted)
 
 `middleware.lba_scrambler.victims_per_plane`: 0 follows the run of victims the plane's next GC invocation will collect (the
 default, in the main grid); k follows the next k victims of each plane. Each row compares the scrambler with the same case's
@@ -1551,7 +1591,8 @@ conventional run.
 - Aged drive: exported capacity = data / (1 - free) (the file system's size); hidden beyond it, per plane, GC's reserve
   ({AGED_GC_RESERVE_BLOCKS} blocks, the high watermark) and open blocks ({AGED_OPEN_BLOCKS}) plus slack of {AGED_OVERPROVISIONING:.0%} of
   the exported blocks, at least {AGED_MIN_SLACK_BLOCKS} (issue 45: GC always has room beyond its own blocks); the exported capacity
-  filled in address order, the workload's data overwritten as above, then extents of {DELETE_EXTENT_PAGES[0]}-{DELETE_EXTENT_PAGES[1]} pages
+  filled in address order (the aged drive) or in random order (dead data mixed: the deleted data then shares blocks with the
+  workload's), the workload's data overwritten as above, then extents of {DELETE_EXTENT_PAGES[0]}-{DELETE_EXTENT_PAGES[1]} pages
   ({_kib(DELETE_EXTENT_PAGES[0] * PAGE_BYTES)}-{_kib(DELETE_EXTENT_PAGES[1] * PAGE_BYTES)} files) deleted at random until only the
   workload's data is live. Deletes go nowhere (conventional), to the FTL (TRIM) or to the scrambler.
   Trace samples have their addresses compacted (`host.compact_addresses`) so that the fill covers the capacity around their data.

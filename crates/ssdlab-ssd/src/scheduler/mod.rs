@@ -150,6 +150,23 @@ impl FlashScheduler {
         }
     }
 
+    /// What a read step's transfer moves: whole pages, and the soft results at the measured rate in
+    /// pages' worth of channel time (the same count [`Self::read_transfer_time`] times, so energy
+    /// follows time).
+    #[inline]
+    fn read_transfer_pages(&self, step: &crate::read_path::ReadStep, channel: u32) -> (u64, f64) {
+        match self.soft_read {
+            Some((full, _, Some(total)))
+                if step.extra_sensing_levels > 0 && step.transfer_pages >= step.extra_sensing_levels =>
+            {
+                let page = self.channel_page_ns[channel as usize].max(1) as f64;
+                let soft_ns = (total * step.extra_sensing_levels as u64 / full as u64) as f64;
+                ((step.transfer_pages - step.extra_sensing_levels) as u64, soft_ns / page)
+            }
+            _ => (step.transfer_pages as u64, 0.0),
+        }
+    }
+
     /// Sets each decoder kind's sensing and decode time from `read_path.decoders` (the plain read's
     /// decode time, `decode_ns` of [`FlashScheduler::new`], where a decoder gives none).
     pub fn set_decoders(&mut self, decoders: &DecodersConfig) {
@@ -267,13 +284,15 @@ impl FlashScheduler {
         self.tier_counters().iter().fold(FlashCounters::default(), |sum, tier| sum.plus(tier))
     }
 
-    /// Operation counters of each tier, in layout order. Every transfer moves whole pages, so the
-    /// bytes moved are counted here rather than on every transfer.
+    /// Operation counters of each tier, in layout order. Every transfer moves whole pages (soft
+    /// results at the measured rate: pages' worth of channel time), so the bytes moved are counted
+    /// here rather than on every transfer.
     pub fn tier_counters(&self) -> Vec<FlashCounters> {
         self.tier_counters.as_slice()[..self.tiers]
             .iter()
             .map(|counters| FlashCounters {
-                transfer_bytes: counters.page_transfers * self.page_bytes,
+                transfer_bytes: counters.page_transfers * self.page_bytes
+                    + (counters.soft_result_pages * self.page_bytes as f64).round() as u64,
                 read_page_transfers: counters.page_transfers - counters.write_page_transfers,
                 ..*counters
             })
@@ -548,7 +567,9 @@ impl FlashScheduler {
         if step.transfer_pages > 0 {
             let length = self.read_transfer_time(&step, job.channel);
             data_ready = self.book(now, Resource::Channel(job.channel), length) + SimDuration(length);
-            self.tier_counters[tier].page_transfers += step.transfer_pages as u64;
+            let (whole, soft) = self.read_transfer_pages(&step, job.channel);
+            self.tier_counters[tier].page_transfers += whole;
+            self.tier_counters[tier].soft_result_pages += soft;
         }
         if step.decode {
             data_ready += SimDuration(self.decoders[step.decoder as usize].decode_ns);

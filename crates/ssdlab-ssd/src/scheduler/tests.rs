@@ -388,6 +388,24 @@ fn measured_soft_read_timing_replaces_per_level_and_per_page_times() {
     assert_eq!(one_read(&mut s, lower_page(&g, 0, 0), &[full]), SimTime(SENSE + 125_000 + TRANSFER + 80_000 + DECODE));
 }
 
+#[test]
+fn soft_results_at_the_measured_rate_count_the_pages_they_time() {
+    // Issue 45: 80 us of soft results on a bus that moves a page in 20.48 us is 3.906 pages' worth,
+    // in energy and bytes as in time; the hard page of the same step is one whole page.
+    let (mut s, g) = scheduler(true);
+    s.set_soft_read_timing(6, Some(125_000), Some(80_000));
+    let full = ReadStep { hard_sense: true, transfer_pages: 7, ..ReadStep::soft(6, false) };
+    one_read(&mut s, lower_page(&g, 0, 0), &[full]);
+    let counters = s.counters();
+    assert_eq!(counters.page_transfers, 1);
+    assert!((counters.soft_result_pages - 80_000.0 / TRANSFER as f64).abs() < 1e-9, "{}", counters.soft_result_pages);
+    assert_eq!(counters.transfer_bytes, 4096 + (80_000.0 / TRANSFER as f64 * 4096.0).round() as u64);
+    // Without the measured rate every level's results are a whole page, counted as such.
+    let (mut s, g) = scheduler(true);
+    one_read(&mut s, lower_page(&g, 0, 0), &[full]);
+    assert_eq!((s.counters().page_transfers, s.counters().soft_result_pages), (7, 0.0));
+}
+
 /// SCM beside the tiny device: 2 banks behind one channel, 100 ns read / 300 ns write per sector,
 /// 512 B in 512 ns at 1000 MT/s.
 fn with_scm(banks: u32, channels: u32) -> FlashScheduler {
