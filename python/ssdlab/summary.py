@@ -125,7 +125,8 @@ def render_run(result: Any, console: Console) -> None:
                 console.print(f"[yellow]warning:[/yellow] {warning}")
         else:
             console.print(
-                f"decoding: {read_path['hard_decision_failures'] / sampled:.1%} of {sampled:,} reads failed hard decision; "
+                f"decoding: {read_path['hard_decision_failures'] / sampled:.1%} of {sampled:,} reads failed hard decision"
+                f"{_requests_failing(read_path)}; "
                 f"fewest extra sensing levels needed {{{needing}}}; uncorrectable {read_path['uncorrectable_reads']:,}{look_ahead}"
             )
     middleware = r.get("middleware") or {}
@@ -525,6 +526,14 @@ def collapse_warning(result: Mapping[str, Any]) -> str | None:
 
 # Share of GC invocations ending short of their watermark past which a run's summary warns.
 SHORT_INVOCATIONS_WARNING = 0.5
+
+
+def _requests_failing(read_path: dict) -> str:
+    """ ", in N % of R requests": the requests with a page that failed hard decision (absent in older results)."""
+    requests = read_path.get("sampled_requests") or 0
+    if not requests:
+        return ""
+    return f" ({read_path.get('requests_with_hard_failures', 0) / requests:.1%} of {requests:,} requests)"
 
 
 def outside_tables_warning(read_path: Mapping[str, Any] | None) -> str | None:

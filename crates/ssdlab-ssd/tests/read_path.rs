@@ -296,3 +296,29 @@ fn codeword_parts_need_a_multiset_table_and_match_the_groups() {
     .to_string();
     assert!(error.contains("block_classes of at least 2"), "{error}");
 }
+
+#[test]
+fn a_sixteen_page_read_soft_reads_with_the_probability_of_independent_pages() {
+    // Issue 45: every chip fails hard decoding on 10 % of its pages. Drawn per page, a 64 KiB read
+    // (16 pages) needs soft sensing unless all 16 decode: 1 - 0.9^16 = 81.5 % of the requests; drawn
+    // once per request, 10 %.
+    let workload =
+        synthetic(3_000, 1.0, 8 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 65536 }");
+    let share = |draw: &str| {
+        let draw = format!("read_path.decoding.draw=\"{draw}\"");
+        let overrides = [
+            "read_path.strategy=\"two_step\"",
+            "read_path.decoding.failure_probabilities=[[0.1, 0, 0, 0, 0, 0, 0]]",
+            "workload.synthetic.alignment_bytes=65536",
+            draw.as_str(),
+        ];
+        let statistics = run(&small_config(&workload, &overrides), &mut no_progress()).unwrap().read_path.unwrap();
+        assert_eq!(statistics.sampled_reads, 16 * statistics.sampled_requests, "one outcome per page");
+        statistics.requests_with_hard_failures as f64 / statistics.sampled_requests as f64
+    };
+    let independent = 1.0 - 0.9f64.powi(16);
+    let per_page = share("per_page");
+    assert!((per_page - independent).abs() < 0.03, "{per_page} vs {independent}");
+    let per_request = share("per_request");
+    assert!((per_request - 0.1).abs() < 0.03, "{per_request}");
+}

@@ -23,6 +23,12 @@ pub struct ReadPathStatistics {
     /// Reads whose decoding was sampled.
     pub sampled_reads: u64,
     pub hard_decision_failures: u64,
+    /// Host requests with a sampled read, and those with at least one page whose hard decoding
+    /// failed (the request then waits for soft sensing): with independent pages a many-page
+    /// request fails more often than a page does; with one draw per request, as often as its
+    /// weakest page. (A request's pages are planned together, one after another.)
+    pub sampled_requests: u64,
+    pub requests_with_hard_failures: u64,
     /// reads_needing_levels[k]: reads whose fewest extra sensing levels that decode are k (0 =
     /// hard decision); a two-step read still senses all levels after a hard failure.
     pub reads_needing_levels: Vec<u64>,
@@ -99,6 +105,8 @@ pub struct DecodingOutcomes {
     /// Per-request draws: the request of the last draw and the draw.
     per_request: bool,
     last_draw: Option<(u64, f64)>,
+    /// The request of the last sampled read, and whether one of its pages failed hard decoding.
+    last_request: Option<(u64, bool)>,
 }
 
 impl DecodingOutcomes {
@@ -125,6 +133,7 @@ impl DecodingOutcomes {
             statistics,
             per_request: false,
             last_draw: None,
+            last_request: None,
         }
     }
 
@@ -226,8 +235,20 @@ impl DecodingOutcomes {
             Some(k) => self.statistics.reads_needing_levels[k as usize] += 1,
             None => self.statistics.uncorrectable_reads += 1,
         }
-        if needed != Some(0) {
-            self.statistics.hard_decision_failures += 1;
+        let failed = needed != Some(0);
+        self.statistics.hard_decision_failures += failed as u64;
+        match self.last_request {
+            Some((last, counted)) if last == request => {
+                if failed && !counted {
+                    self.statistics.requests_with_hard_failures += 1;
+                    self.last_request = Some((request, true));
+                }
+            }
+            _ => {
+                self.statistics.sampled_requests += 1;
+                self.statistics.requests_with_hard_failures += failed as u64;
+                self.last_request = Some((request, failed));
+            }
         }
         needed
     }
@@ -424,5 +445,46 @@ mod tests {
             assert_eq!(outcomes.levels_needed_for(0, block, 0, 0).is_none(), class == 1);
             assert_eq!(block_class(block, 1), 0);
         }
+    }
+
+    /// The share of 16-page requests (pages on chips 0..15, chip rows `chip mod 4`) with at least one
+    /// page whose hard decoding fails, under `draw`.
+    fn requests_failing(draw: DecodingDraw, requests: u64) -> f64 {
+        let rows = vec![vec![0.05, 0.0], vec![0.10, 0.0], vec![0.0, 0.0], vec![0.30, 0.0]];
+        let mut outcomes = DecodingOutcomes::new(rows, Vec::new(), 1, 42).drawing(draw);
+        let failing = (0..requests)
+            .filter(|&request| {
+                let mut any = false;
+                for chip in 0..16 {
+                    any |= outcomes.levels_needed_for(chip, 0, 0, request) != Some(0);
+                }
+                any
+            })
+            .count();
+        failing as f64 / requests as f64
+    }
+
+    #[test]
+    fn a_sixteen_page_read_fails_as_independent_pages_do_unless_drawn_once() {
+        // Issue 45: four pages on each of four chip rows (5 %, 10 %, 0 %, 30 %). Independent pages:
+        // 1 - (0.95 x 0.90 x 1.0 x 0.70)^4 = 87.2 %. One draw for the request: it fails with its
+        // weakest chip, 30 %.
+        let independent = 1.0 - (0.95f64 * 0.90 * 1.0 * 0.70).powi(4);
+        let per_page = requests_failing(DecodingDraw::PerPage, 20_000);
+        assert!((per_page - independent).abs() < 0.01, "{per_page} vs {independent}");
+        let per_request = requests_failing(DecodingDraw::PerRequest, 20_000);
+        assert!((per_request - 0.30).abs() < 0.01, "{per_request}");
+        // The statistics count the same requests.
+        let rows = vec![vec![0.0, 0.0], vec![1.0, 0.0]];
+        let mut outcomes = DecodingOutcomes::new(rows, Vec::new(), 1, 1);
+        for request in 0..10 {
+            for chip in 0..(1 + request as u32 % 2) {
+                outcomes.levels_needed_for(chip, 0, 0, request);
+            }
+        }
+        // Requests 1, 3, 5, 7, 9 read chip 1 (always fails) as their second page.
+        let statistics = &outcomes.statistics;
+        assert_eq!((statistics.sampled_requests, statistics.requests_with_hard_failures), (10, 5));
+        assert_eq!((statistics.sampled_reads, statistics.hard_decision_failures), (15, 5));
     }
 }
