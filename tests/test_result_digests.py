@@ -82,7 +82,14 @@ RENAMED: dict[str, str] = {}
 ADDED = {"result_version"}
 # Keys added since at any depth (issue 45: GC invocations that ended short of their watermark, in
 # `gc` and each tier's `gc`; soft results at the measured rate; read requests with a hard failure).
-ADDED_ANYWHERE = {"invocations_short", "invocations_stuck", "soft_result_pages", "sampled_requests", "requests_with_hard_failures"}
+ADDED_ANYWHERE = {
+    "invocations_short",
+    "invocations_stuck",
+    "soft_result_pages",
+    "sampled_requests",
+    "requests_with_hard_failures",
+    "look_ahead_skipped_busy",
+}
 
 
 def canonical(result: dict[str, Any]) -> dict[str, Any]:

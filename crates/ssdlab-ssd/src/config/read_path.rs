@@ -31,6 +31,12 @@ pub struct ReadPathConfig {
     /// Look-ahead sensing (seed 002 §3.1): when the die has no queued work, the first soft sensing
     /// starts as soon as the hard sensing ends and is cancelled (RESET) if hard decoding succeeds.
     pub look_ahead: bool,
+    /// When look-ahead asks whether the die is free: `after_hard_sensing` (the seed's: "sixlevel
+    /// soft-decision sensing immediately starts once hard-decision memory sensing finishes if there
+    /// is no outstanding read request for the memory plane"; a read that waited in the die's queue
+    /// may still look ahead, one that arrived during the hard sensing stops it) or `at_arrival`
+    /// (the die idle when the read arrives, ssdlab's rule before issue 45).
+    pub look_ahead_idle_test: LookAheadIdleTest,
     /// Data placement interleaving's cost side (seed 002 §3.3): chip classes whose chips hold the
     /// parts of each other's codewords, e.g. [[0, 2], [1, 3]] (chip class = chip mod the classes
     /// named; partners sit on the same channel). Every read then senses the page's position on
@@ -81,6 +87,7 @@ impl Default for ReadPathConfig {
             soft_sensing_latency_ns: None,
             soft_transfer_latency_ns: None,
             look_ahead: false,
+            look_ahead_idle_test: LookAheadIdleTest::AfterHardSensing,
             interleave_groups: Vec::new(),
             decoding: DecodingConfig::default(),
             decoders: DecodersConfig::default(),
@@ -197,6 +204,14 @@ pub struct DecoderTablesConfig {
     pub failure_probability_lower_bounds: BTreeMap<String, Vec<Vec<Vec<f64>>>>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub failure_probability_upper_bounds: BTreeMap<String, Vec<Vec<Vec<f64>>>>,
+}
+
+/// When look-ahead sensing tests the die for other work (`read_path.look_ahead_idle_test`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LookAheadIdleTest {
+    AfterHardSensing,
+    AtArrival,
 }
 
 /// Where the conventional controller stops trusting BCH.

@@ -38,6 +38,9 @@ pub struct ReadPathStatistics {
     /// Look-ahead soft sensings started, and those cancelled because hard decoding succeeded.
     pub look_ahead_started: u64,
     pub look_ahead_cancelled: u64,
+    /// Look-aheads not started because another read waited for the die when the hard sensing
+    /// ended (`read_path.look_ahead_idle_test = "after_hard_sensing"`).
+    pub look_ahead_skipped_busy: u64,
     /// Seed 000's policies: use of each decoder kind.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub decoders: Vec<super::DecoderUse>,

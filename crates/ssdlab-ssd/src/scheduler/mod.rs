@@ -51,6 +51,13 @@ use crate::tier::PerTier;
 use operations::{GcJob, GcPhase, ReadJob, RequestProgress, Slab, Stage, WriteGroup, NO_BATCH, NO_PLANE};
 use ssdlab_engine::{MonotoneQueue, Server, SimDuration, SimTime};
 use write_gate::WriteGate;
+/// When look-ahead sensing is decided, and what the late decision skipped.
+#[derive(Debug, Clone, Copy, Default)]
+struct LookAheadDecisions {
+    after_hard_sensing: bool,
+    skipped_busy: u64,
+    skipped_cancelled: u64,
+}
 
 pub struct FlashScheduler {
     layout: DeviceLayout,
@@ -64,6 +71,8 @@ pub struct FlashScheduler {
     /// ~80 us): (levels of a full soft read, its sensing ns, its transfer ns). A step of k extra
     /// levels takes k / levels of each instead of k x `extra_sensing_ns` and k pages.
     soft_read: Option<(u32, Option<u64>, Option<u64>)>,
+    /// When a planned read's look-ahead is decided, and the look-aheads a busy die skipped.
+    look_ahead: LookAheadDecisions,
     decode_ns: u64,
     /// Sensing and decode time of each decoder kind (index `DecoderKind as usize`).
     decoders: [DecoderTiming; DECODER_KINDS],
@@ -124,6 +133,22 @@ impl FlashScheduler {
     pub fn set_soft_read_timing(&mut self, levels: u32, sensing_ns: Option<u64>, transfer_ns: Option<u64>) {
         self.soft_read =
             (sensing_ns.is_some() || transfer_ns.is_some()).then_some((levels.max(1), sensing_ns, transfer_ns));
+    }
+
+    /// Decide look-ahead sensing when the hard sensing ends (seed 002 §3.1) rather than trust the
+    /// plan, which the read strategy made at the read's arrival.
+    pub fn decide_look_ahead_after_hard_sensing(&mut self, after: bool) {
+        self.look_ahead.after_hard_sensing = after;
+    }
+
+    pub fn look_ahead_decided_after_hard_sensing(&self) -> bool {
+        self.look_ahead.after_hard_sensing
+    }
+
+    /// Look-aheads the plans held that a busy die skipped when the hard sensing ended, and of them
+    /// those that hard decoding would have cancelled anyway.
+    pub fn look_aheads_skipped(&self) -> (u64, u64) {
+        (self.look_ahead.skipped_busy, self.look_ahead.skipped_cancelled)
     }
 
     /// Sensing time of `levels` extra levels.
@@ -198,6 +223,7 @@ impl FlashScheduler {
             page_bytes: layout.page_size_bytes() as u64,
             extra_sensing_ns,
             soft_read: None,
+            look_ahead: LookAheadDecisions::default(),
             decode_ns,
             decoders: [DecoderTiming { sense_ns: [0; 3], decode_ns }; DECODER_KINDS],
             interleave_partners: Vec::new(),
@@ -493,18 +519,82 @@ impl FlashScheduler {
         let steps = job.plan.steps();
         let mut index = job.next_step as usize;
         let mut transfers = 0;
-        let mut sense_end = self.sense_step(id, &job, index, now, &mut transfers);
+        let sense_end = self.sense_step(id, &job, index, now, &mut transfers);
         index += 1;
+        if self.look_ahead.after_hard_sensing && index < steps.len() && steps[index].overlap_previous_decode {
+            // Seed 002 §3.1: the look-ahead starts when the hard sensing ends "if there is no
+            // outstanding read request for the memory plane": decided then. The check holds the
+            // job as a pending transfer would, so it cannot finish before the check.
+            self.events.schedule(sense_end, (Stage::LookAheadCheck { job: id }).pack());
+            let record = self.read_jobs.get_mut(id);
+            record.next_step = index as u32;
+            record.transfers_pending += transfers + 1;
+            return;
+        }
+        let index = self.sense_look_ahead(id, &job, index, sense_end, now, None, &mut transfers);
+        let record = self.read_jobs.get_mut(id);
+        record.next_step = index as u32;
+        record.transfers_pending += transfers;
+        if transfers == 0 {
+            self.after_planned_decode(id);
+        }
+    }
+
+    /// The hard sensing of job `id` has ended at `now` (`read_path.look_ahead_idle_test =
+    /// "after_hard_sensing"`): its look-ahead sensing starts now if the die has no other work
+    /// queued; otherwise there is none, and a soft step waits for the hard decode as in a two-step
+    /// read. (The die stands for its planes: ssdlab books sensing per die.)
+    fn look_ahead_check(&mut self, id: u32, now: SimTime) {
+        let job = *self.read_jobs.get(id);
+        let mut index = job.next_step as usize;
+        let mut transfers = 0;
+        if self.dies[job.die as usize].is_idle_at(now) {
+            // The hard step's transfer ran first at this instant (scheduled before the check), so
+            // the job's `ready` is when its decode ends.
+            index = self.sense_look_ahead(id, &job, index, now, now, Some(job.ready), &mut transfers);
+        } else {
+            self.look_ahead.skipped_busy += 1;
+            if job.plan.steps()[index].cancelled_by_previous_decode {
+                self.look_ahead.skipped_cancelled += 1;
+                index += 1;
+            }
+        }
+        let record = self.read_jobs.get_mut(id);
+        record.next_step = index as u32;
+        record.transfers_pending = record.transfers_pending + transfers - 1;
+        if record.transfers_pending == 0 {
+            self.after_planned_decode(id);
+        }
+    }
+
+    /// Books the look-ahead steps from `index` (each overlapping its predecessor's decode: sensed
+    /// right behind it on the die), the previous sensing having ended at `sense_end`; returns the
+    /// index of the first step not booked. `decoded`: when the previous step's decode ends, if its
+    /// transfer is already booked (otherwise it is computed from the channel's queue).
+    #[allow(clippy::too_many_arguments)]
+    fn sense_look_ahead(
+        &mut self,
+        id: u32,
+        job: &ReadJob,
+        mut index: usize,
+        mut sense_end: SimTime,
+        now: SimTime,
+        decoded: Option<SimTime>,
+        transfers: &mut u32,
+    ) -> usize {
+        let steps = job.plan.steps();
         while index < steps.len() && steps[index].overlap_previous_decode {
             let step = steps[index];
             if step.cancelled_by_previous_decode {
                 // Look-ahead sensing that the previous decode's success cancels: the die is held
                 // from the previous sensing's end until that decode ends (at most the full sensing).
                 let previous = steps[index - 1];
-                let transfer_start = sense_end.max(self.channels[job.channel as usize].busy_until());
-                let decoded = transfer_start.0
-                    + self.read_transfer_time(&previous, job.channel)
-                    + if previous.decode { self.decoders[previous.decoder as usize].decode_ns } else { 0 };
+                let decoded = decoded.map(|time| time.0).unwrap_or_else(|| {
+                    let transfer_start = sense_end.max(self.channels[job.channel as usize].busy_until());
+                    transfer_start.0
+                        + self.read_transfer_time(&previous, job.channel)
+                        + if previous.decode { self.decoders[previous.decoder as usize].decode_ns } else { 0 }
+                });
                 let full = self.extra_sensing_time(step.extra_sensing_levels);
                 let held = decoded.saturating_sub(sense_end.0).min(full);
                 if held > 0 {
@@ -514,16 +604,11 @@ impl FlashScheduler {
                     self.tier_counters[tier].cancelled_sensing_levels += step.extra_sensing_levels as u64;
                 }
             } else {
-                sense_end = self.sense_step(id, &job, index, now, &mut transfers);
+                sense_end = self.sense_step(id, job, index, now, transfers);
             }
             index += 1;
         }
-        let record = self.read_jobs.get_mut(id);
-        record.next_step = index as u32;
-        record.transfers_pending += transfers;
-        if transfers == 0 {
-            self.after_planned_decode(id);
-        }
+        index
     }
 
     /// Books step `index`'s sensing (behind whatever the die has queued) and schedules its
@@ -1192,6 +1277,7 @@ impl FlashScheduler {
             Stage::PlainTransfer { channel, pages, waiter } => self.plain_transfer(now, channel, pages, waiter),
             Stage::PlannedSense { job } => self.planned_sense(job, now),
             Stage::PlannedTransfer { job, step } => self.planned_transfer(job, step, now),
+            Stage::LookAheadCheck { job } => self.look_ahead_check(job, now),
             Stage::GroupTransfer { group } => self.group_transfer(group, now),
             Stage::Program { die, pages, request, page_type } => self.program(die, pages, request, page_type, now),
             Stage::GarbageCollection { job } => self.gc_step(job, now),

@@ -29,6 +29,9 @@ pub enum Stage {
     PlannedSense { job: u32 },
     /// Step `step` of a planned read: its sensed data moves over the channel and is decoded.
     PlannedTransfer { job: u32, step: u32 },
+    /// A planned read's hard sensing has ended: start its look-ahead sensing if no other read
+    /// waits for the die (seed 002 §3.1; `read_path.look_ahead_idle_test = "after_hard_sensing"`).
+    LookAheadCheck { job: u32 },
     /// A program group's data moves over the channel to its die.
     GroupTransfer { group: u32 },
     /// A program group's data is in the die's registers: program it (`page_type`: the group's page
@@ -64,6 +67,9 @@ pub struct RequestTag {
 // size is what it costs. The configuration keeps channels below 2^16 and dies below 2^20.
 const VARIANT_SHIFT: u32 = 61;
 const FIELD_32: u64 = u32::MAX as u64;
+// A look-ahead check shares PlannedTransfer's variant with a step number no plan reaches (a plan has
+// a handful of steps; the step field has 8 bits).
+const LOOK_AHEAD_CHECK_STEP: u64 = 0xFF;
 
 impl Waiter {
     fn pack(self) -> u64 {
@@ -98,6 +104,7 @@ impl Stage {
             Stage::PlannedSense { job } => (1, job as u64),
             // step: 8 bits, job: 32 bits.
             Stage::PlannedTransfer { job, step } => (2, (step as u64 & 0xFF) << 32 | job as u64),
+            Stage::LookAheadCheck { job } => (2, LOOK_AHEAD_CHECK_STEP << 32 | job as u64),
             Stage::GroupTransfer { group } => (3, group as u64),
             // die: 20 bits, pages: 7 bits, page type: 2 bits, request: 32 bits.
             Stage::Program { die, pages, request, page_type } => (
@@ -129,6 +136,7 @@ impl Stage {
                 waiter: Waiter::unpack(bits & 0x3_FFFF_FFFF),
             },
             1 => Stage::PlannedSense { job: low },
+            2 if (bits >> 32) & 0xFF == LOOK_AHEAD_CHECK_STEP => Stage::LookAheadCheck { job: low },
             2 => Stage::PlannedTransfer { job: low, step: ((bits >> 32) & 0xFF) as u32 },
             3 => Stage::GroupTransfer { group: low },
             4 => Stage::Program {
@@ -323,7 +331,7 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn stages_pack_and_unpack_unchanged(
-            kind in 0u8..6, a in 0u32..0xF_FFFF, b in 0u32..64, id in proptest::num::u32::ANY, waiter_kind in 0u8..4, step in 0u32..8, page_type in 0u8..3,
+            kind in 0u8..7, a in 0u32..0xF_FFFF, b in 0u32..64, id in proptest::num::u32::ANY, waiter_kind in 0u8..4, step in 0u32..8, page_type in 0u8..3,
         ) {
             let waiter = match waiter_kind { 0 => Waiter::Request(id), 1 => Waiter::WriteGroup(id), 2 => Waiter::Nobody, _ => Waiter::Gate(id) };
             let stage = match kind {
@@ -332,6 +340,7 @@ mod tests {
                 2 => Stage::PlannedTransfer { job: id, step },
                 3 => Stage::GroupTransfer { group: id },
                 4 => Stage::Program { die: a, pages: b, request: id, page_type },
+                5 => Stage::LookAheadCheck { job: id },
                 _ => Stage::GarbageCollection { job: id },
             };
             proptest::prop_assert_eq!(Stage::unpack(stage.pack()), stage);

@@ -503,3 +503,69 @@ fn a_program_group_and_a_request_wait_for_a_gate() {
     s.close_request(id, SimTime(1_000_000));
     assert_eq!(drain(&mut s), vec![(tag(false), SimTime(1_000_000))]);
 }
+
+/// Opens a read request of `size_bytes` (its name in the completions) at `at_ns` following `steps`.
+fn read_at(s: &mut FlashScheduler, at_ns: u64, ppn: Ppn, steps: &[ReadStep], size_bytes: u64) {
+    let mut plan = ReadPlan::default();
+    for &step in steps {
+        plan.push(step);
+    }
+    let at = SimTime(at_ns);
+    let id = s.open_request(at, RequestTag { size_bytes, ..tag(false) });
+    s.read(at, ppn, &plan, Waiter::Request(id));
+    s.close_request(id, at);
+}
+
+/// Each request's completion by its size.
+fn completions_by_size(s: &mut FlashScheduler) -> std::collections::BTreeMap<u64, u64> {
+    drain(s).into_iter().map(|(tag, done)| (tag.size_bytes, done.0)).collect()
+}
+
+const SOFT_6: u64 = 6 * 14_000 + 6 * TRANSFER + DECODE;
+
+#[test]
+fn look_ahead_decided_after_hard_sensing_yields_to_a_read_that_arrived_meanwhile() {
+    // Seed 002 §3.1: A's look-ahead would start when its hard sensing ends (40 us), but B arrived on
+    // the same die at 10 us and waits: no look-ahead; A's soft sensing follows B's sensing (80 us).
+    let (mut s, g) = scheduler(true);
+    s.decide_look_ahead_after_hard_sensing(true);
+    let failing = [ReadStep::PLAIN_HARD, ReadStep::soft(6, true)];
+    read_at(&mut s, 0, lower_page(&g, 0, 0), &failing, 1);
+    read_at(&mut s, 10_000, lower_page(&g, 0, 1), &plain().steps().to_vec(), 2);
+    let done = completions_by_size(&mut s);
+    assert_eq!(done[&2], 2 * SENSE + TRANSFER + DECODE);
+    assert_eq!(done[&1], 2 * SENSE + SOFT_6);
+    assert_eq!(s.look_aheads_skipped(), (1, 0));
+    // Tested at arrival (the die was idle at 0), the look-ahead runs from 40 us and B waits for it.
+    let (mut s, g) = scheduler(true);
+    read_at(&mut s, 0, lower_page(&g, 0, 0), &failing, 1);
+    read_at(&mut s, 10_000, lower_page(&g, 0, 1), &plain().steps().to_vec(), 2);
+    let done = completions_by_size(&mut s);
+    let look_ahead_end = SENSE + 6 * 14_000;
+    assert_eq!(done[&1], look_ahead_end + 6 * TRANSFER + DECODE);
+    // B senses after the look-ahead; its page waits for A's soft results on the channel.
+    assert_eq!(done[&2], look_ahead_end + 6 * TRANSFER + TRANSFER + DECODE);
+    assert_eq!(s.look_aheads_skipped(), (0, 0));
+}
+
+#[test]
+fn look_ahead_decided_after_hard_sensing_runs_for_a_read_that_waited_in_the_queue() {
+    // B holds the die from 0 to 40 us; A arrives at 1 us, senses from 40 to 80 us and, nothing
+    // queued behind it, looks ahead from 80 us.
+    let (mut s, g) = scheduler(true);
+    s.decide_look_ahead_after_hard_sensing(true);
+    read_at(&mut s, 0, lower_page(&g, 0, 1), &plain().steps().to_vec(), 2);
+    read_at(&mut s, 1_000, lower_page(&g, 0, 0), &[ReadStep::PLAIN_HARD, ReadStep::soft(6, true)], 1);
+    let done = completions_by_size(&mut s);
+    assert_eq!(done[&1], 2 * SENSE + SOFT_6);
+    assert_eq!(s.look_aheads_skipped(), (0, 0));
+    // A cancelled look-ahead a busy die skips holds nothing: B, arriving during A's hard sensing,
+    // senses at 40 us.
+    let (mut s, g) = scheduler(true);
+    s.decide_look_ahead_after_hard_sensing(true);
+    read_at(&mut s, 0, lower_page(&g, 0, 0), &[ReadStep::PLAIN_HARD, ReadStep::cancelled_sensing(6)], 1);
+    read_at(&mut s, 10_000, lower_page(&g, 0, 1), &plain().steps().to_vec(), 2);
+    let done = completions_by_size(&mut s);
+    assert_eq!((done[&1], done[&2]), (SENSE + TRANSFER + DECODE, 2 * SENSE + TRANSFER + DECODE));
+    assert_eq!((s.look_aheads_skipped(), s.counters().cancelled_sensing_ns), ((1, 1), 0));
+}

@@ -294,6 +294,10 @@ fn assemble(config: SimulationConfig, input: WorkloadInput, logical_pages: u64) 
         scheduler.attach_dram(cache.access_latency_ns, cache.bandwidth_mb_per_s);
     }
     scheduler.set_interleave_groups(&config.read_path.interleave_groups);
+    scheduler.decide_look_ahead_after_hard_sensing(
+        config.read_path.look_ahead
+            && config.read_path.look_ahead_idle_test == crate::config::LookAheadIdleTest::AfterHardSensing,
+    );
     scheduler.set_soft_read_timing(
         config.read_path.soft_sensing_levels,
         config.read_path.soft_sensing_latency_ns,

@@ -165,7 +165,8 @@ impl NandPath {
             chip: self.layout.chip_of_die(self.layout.die_of(ppn)),
             block: self.ftl.global_block_of(ppn).0,
             page_type: self.layout.page_type(ppn),
-            die_idle: scheduler.die_idle_at(ppn, now),
+            // Decided when the hard sensing ends (the scheduler) unless tested at arrival.
+            die_idle: scheduler.look_ahead_decided_after_hard_sensing() || scheduler.die_idle_at(ppn, now),
             age_hours: self.ftl.data_age_hours(ppn, now.0),
             workload_hot: self
                 .workload_class

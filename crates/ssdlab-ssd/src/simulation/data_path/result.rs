@@ -50,7 +50,15 @@ impl NandPath {
         result.model_memory_bytes += self.ftl.memory_bytes() + self.middleware.memory_bytes();
         result.middleware =
             (context.config.middleware.kind != crate::config::MiddlewareKind::None).then(|| self.middleware.stats());
-        result.read_path = self.read_strategy.statistics();
+        result.read_path = self.read_strategy.statistics().map(|mut statistics| {
+            // The plans counted look-aheads at arrival; the ones a busy die skipped when the hard
+            // sensing ended never ran.
+            let (skipped, skipped_cancelled) = context.scheduler.look_aheads_skipped();
+            statistics.look_ahead_started -= skipped;
+            statistics.look_ahead_cancelled -= skipped_cancelled;
+            statistics.look_ahead_skipped_busy = skipped;
+            statistics
+        });
         result.workload_class =
             self.workload_class.as_ref().map(|classifier| classifier.summary(config.read_path.workload_class.mode));
         result.dead_data = self.dead_data.as_ref().map(|dead| dead.summary(stats.gc_blocks_collected));
