@@ -531,7 +531,7 @@ fn look_ahead_decided_after_hard_sensing_yields_to_a_read_that_arrived_meanwhile
     s.decide_look_ahead_after_hard_sensing(true);
     let failing = [ReadStep::PLAIN_HARD, ReadStep::soft(6, true)];
     read_at(&mut s, 0, lower_page(&g, 0, 0), &failing, 1);
-    read_at(&mut s, 10_000, lower_page(&g, 0, 1), &plain().steps().to_vec(), 2);
+    read_at(&mut s, 10_000, lower_page(&g, 0, 1), plain().steps(), 2);
     let done = completions_by_size(&mut s);
     assert_eq!(done[&2], 2 * SENSE + TRANSFER + DECODE);
     assert_eq!(done[&1], 2 * SENSE + SOFT_6);
@@ -539,7 +539,7 @@ fn look_ahead_decided_after_hard_sensing_yields_to_a_read_that_arrived_meanwhile
     // Tested at arrival (the die was idle at 0), the look-ahead runs from 40 us and B waits for it.
     let (mut s, g) = scheduler(true);
     read_at(&mut s, 0, lower_page(&g, 0, 0), &failing, 1);
-    read_at(&mut s, 10_000, lower_page(&g, 0, 1), &plain().steps().to_vec(), 2);
+    read_at(&mut s, 10_000, lower_page(&g, 0, 1), plain().steps(), 2);
     let done = completions_by_size(&mut s);
     let look_ahead_end = SENSE + 6 * 14_000;
     assert_eq!(done[&1], look_ahead_end + 6 * TRANSFER + DECODE);
@@ -554,7 +554,7 @@ fn look_ahead_decided_after_hard_sensing_runs_for_a_read_that_waited_in_the_queu
     // queued behind it, looks ahead from 80 us.
     let (mut s, g) = scheduler(true);
     s.decide_look_ahead_after_hard_sensing(true);
-    read_at(&mut s, 0, lower_page(&g, 0, 1), &plain().steps().to_vec(), 2);
+    read_at(&mut s, 0, lower_page(&g, 0, 1), plain().steps(), 2);
     read_at(&mut s, 1_000, lower_page(&g, 0, 0), &[ReadStep::PLAIN_HARD, ReadStep::soft(6, true)], 1);
     let done = completions_by_size(&mut s);
     assert_eq!(done[&1], 2 * SENSE + SOFT_6);
@@ -564,7 +564,7 @@ fn look_ahead_decided_after_hard_sensing_runs_for_a_read_that_waited_in_the_queu
     let (mut s, g) = scheduler(true);
     s.decide_look_ahead_after_hard_sensing(true);
     read_at(&mut s, 0, lower_page(&g, 0, 0), &[ReadStep::PLAIN_HARD, ReadStep::cancelled_sensing(6)], 1);
-    read_at(&mut s, 10_000, lower_page(&g, 0, 1), &plain().steps().to_vec(), 2);
+    read_at(&mut s, 10_000, lower_page(&g, 0, 1), plain().steps(), 2);
     let done = completions_by_size(&mut s);
     assert_eq!((done[&1], done[&2]), (SENSE + TRANSFER + DECODE, 2 * SENSE + TRANSFER + DECODE));
     assert_eq!((s.look_aheads_skipped(), s.counters().cancelled_sensing_ns), ((1, 1), 0));
