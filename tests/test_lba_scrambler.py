@@ -264,3 +264,24 @@ def test_the_look_ahead_sweep_counts_healthy_cases_per_policy_and_look_ahead():
     assert "aged drive, dead data mixed, greedy GC, 8: fewer GCs and copies in 1 of 1 healthy cases, median 2.000x" in text
     assert "aged drive, greedy GC" not in text and text.endswith("Shown, never counted.")
     assert recipe._victims_statement([]) == "No look-ahead points ran."
+
+
+def test_a_runs_span_reference_is_a_drive_of_its_own_size(built):
+    # Issue 45's review: the aged drives hide more flash than the fresh one has, so a fresh run is never
+    # judged against an aged drive's replay; the aged drives share their TRIM runs.
+    _, _, tables = built
+    main = tables["main"]
+    for row in main:
+        if row["drive"] == "fresh":
+            own = [row[f"{v}_simulated_seconds"] for v in ("conventional", "scrambler")]
+            assert row["reference_seconds"] == pytest.approx(min(own))
+        else:
+            same = [
+                other[f"{v}_simulated_seconds"]
+                for other in main
+                if other["drive"] != "fresh"
+                and (other["workload"], other["free_fraction"], other["gc_policy"])
+                == (row["workload"], row["free_fraction"], row["gc_policy"])
+                for v in ("conventional", "trim", "scrambler")
+            ]
+            assert row["reference_seconds"] == pytest.approx(min(same))
