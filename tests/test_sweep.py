@@ -147,14 +147,15 @@ def test_reproduce_lba_scrambler_end_to_end(cli, tmp_path: Path):
     done = cli(*args)
     assert done.returncode == 0, done.stderr
     table = pl.read_parquet(out / "table.parquet")
-    # 4 free-space levels x {fresh, aged} x {greedy, round robin}.
-    assert table.height == 4 * 2 * 2
+    # 4 free-space levels x {fresh, aged, aged with its dead data mixed} x {greedy, round robin}.
+    assert table.height == 4 * 3 * 2
     assert set(table["free_fraction"].to_list()) == {0.2, 0.4, 0.6, 0.8}
-    assert set(table["drive"].to_list()) == {"fresh", "aged"} and set(table["gc_policy"].to_list()) == {"greedy", "round_robin"}
-    assert table["conventional_status"].to_list() == ["ok"] * 16
-    assert table["scrambler_status"].to_list() == ["ok"] * 16
-    aged = table.filter(pl.col("drive") == "aged")
-    assert aged["trim_status"].to_list() == ["ok"] * 8
+    assert set(table["drive"].to_list()) == {"fresh", "aged", "aged_mixed"}
+    assert set(table["gc_policy"].to_list()) == {"greedy", "round_robin"}
+    assert table["conventional_status"].to_list() == ["ok"] * 24
+    assert table["scrambler_status"].to_list() == ["ok"] * 24
+    aged = table.filter(pl.col("drive").is_in(["aged", "aged_mixed"]))
+    assert aged["trim_status"].to_list() == ["ok"] * 16
     # TRIM is the upper bound: on an aged drive the FTL that learns every delete copies far less.
     assert (aged["trim_pages_copied"] < aged["conventional_pages_copied"]).all()
     # Without TRIM the aged drive's deleted data is still valid to the FTL and round-robin GC copies it.
@@ -168,18 +169,18 @@ def test_reproduce_lba_scrambler_end_to_end(cli, tmp_path: Path):
     assert (off["gc_count_reduction"] == 0.0).all() and (off["pages_copied_reduction"] == 0.0).all()
     churn = pl.read_parquet(out / "churn" / "table.parquet")
     assert churn.height == 2 * 2
-    # The look-ahead sweep (issue 45): 4 free levels x 2 policies x (0, 4, 8, 16) victims per plane.
+    # The look-ahead sweep (issue 45): 4 free levels x 2 aged drives x 2 policies x (0, 4, 8, 16) victims per plane.
     victims = pl.read_parquet(out / "victims" / "table.parquet")
-    assert victims.height == 4 * 2 * 4 and set(victims["victims_per_plane"].to_list()) == {0, 4, 8, 16}
+    assert victims.height == 4 * 2 * 2 * 4 and set(victims["victims_per_plane"].to_list()) == {0, 4, 8, 16}
     assert (churn["trim_pages_copied"] < churn["conventional_pages_copied"]).all()
-    for regime in ("fresh-greedy", "fresh-round-robin", "aged-greedy", "aged-round-robin"):
+    for regime in ("fresh-greedy", "fresh-round-robin", "aged-greedy", "aged-round-robin", "aged_mixed-greedy", "aged_mixed-round-robin"):
         for name in ("fig4a", "fig4b", "fig5"):
             assert (out / f"{name}-{regime}.png").stat().st_size > 1000
             assert (out / f"{name}-{regime}.svg").stat().st_size > 1000
     # Write performance per free-space level, per regime and workload: data, not a claim (the seed's text
     # says nothing of how its gain varies with free space).
     trends = pl.read_parquet(out / "trends" / "table.parquet")
-    assert trends.height == 4 and "degenerate_at" in trends.columns and "grows_with_free_space" not in trends.columns
+    assert trends.height == 6 and "degenerate_at" in trends.columns and "grows_with_free_space" not in trends.columns
     # Every case carries both runs' health; a degenerate side is named in its own column.
     assert {"conventional_held_fraction", "scrambler_erase_max", "reference_seconds", "conventional_problems"} <= set(table.columns)
     report = (out / "report.md").read_text()
@@ -194,12 +195,14 @@ def test_reproduce_lba_scrambler_end_to_end(cli, tmp_path: Path):
         "fresh drive, round-robin GC",
         "aged drive, greedy GC",
         "aged drive, round-robin GC",
+        "aged drive, dead data mixed, greedy GC",
+        "aged drive, dead data mixed, round-robin GC",
     }
     assert "holds" in report and "TRIM" in report
     assert "scaled down to 0.25 GiB" in report
     again = cli(*args, "--quiet")
     assert again.returncode == 0
-    assert "0 points run now, 92 reused" in (out / "report.md").read_text()
+    assert "0 points run now, 140 reused" in (out / "report.md").read_text()
 
 
 def test_reproduce_rejects_unknown_trace_names(cli, tmp_path: Path):
@@ -214,8 +217,9 @@ def test_reproduce_ldpc_read_end_to_end(cli, tmp_path: Path):
     done = cli("reproduce", "ldpc-read", "--out", str(out), "--synthetic-requests", "20000", "--interleave-frames", "30")
     assert done.returncode == 0, done.stderr
     table = pl.read_parquet(out / "table.parquet")
-    # 6 workloads x 2 channel counts x 2 error models (chips only, with block spread).
-    assert table.height == 6 * 2 * 2
+    # 6 workloads x 2 channel counts x 3 error models (one rate for every read, graded; with block spread;
+    # the chips' spread only).
+    assert table.height == 6 * 2 * 3
     interleaved = ("interleave_2", "interleave_4", "all")
     for variant in (
         "no_soft",
@@ -226,7 +230,7 @@ def test_reproduce_ldpc_read_end_to_end(cli, tmp_path: Path):
         *interleaved,
         *(f"{v}_reliability_only" for v in interleaved),
     ):
-        assert table[f"{variant}_status"].to_list() == ["ok"] * 24, variant
+        assert table[f"{variant}_status"].to_list() == ["ok"] * 36, variant
     # The cost side (partner sensings, padded writes) only adds work to the same decoding draws.
     for variant in interleaved:
         assert table[f"{variant}_reliability_only_vs_baseline"].mean() < table[f"{variant}_vs_baseline"].mean(), variant
@@ -244,9 +248,14 @@ def test_reproduce_ldpc_read_end_to_end(cli, tmp_path: Path):
     # a group and pads writes to whole groups.
     tables = json.loads((out / "decoding_tables.json").read_text())
     assert tables["chips/interleave_4"]["mean"][0] < 0.2
-    assert (chips["interleave_2_vs_baseline"] < 1.0).sum() >= 4
+    assert (chips["interleave_4_vs_baseline"] < 1.0).sum() >= 4
+    # One rate for every read (the graded reading) draws once per request, the chips' rows per page: a
+    # many-page read fails more often with independent pages.
+    one_rate = table.filter(pl.col("errors") == "one_rate")
+    assert len(tables["one_rate/base"]["failure_probabilities"]) == 1
     assert (table["interleave_4_write_amplification"] >= 1.0).all() and (table["interleave_4_write_amplification"] > 1.5).any()
-    for name in ("fig11", "fig12_14", "fig15", "fig17", "fig11-blocks", "fig15-blocks"):
+    assert one_rate.height == 12
+    for name in ("fig11", "fig12_14", "fig15", "fig17", "fig11-blocks", "fig15-blocks", "fig11-chips"):
         assert (out / f"{name}.png").stat().st_size > 1000
         assert (out / f"{name}.svg").stat().st_size > 1000
     report = (out / "report.md").read_text()
@@ -254,11 +263,11 @@ def test_reproduce_ldpc_read_end_to_end(cli, tmp_path: Path):
     assert report.count("| Fig. ") >= 6 and "+102.9 %" in report and "+35.2 %" in report
     again = cli("reproduce", "ldpc-read", "--out", str(out), "--quiet", "--synthetic-requests", "20000", "--interleave-frames", "30")
     assert again.returncode == 0
-    assert "0 points run now, 264 reused" in (out / "report.md").read_text()
+    assert "0 points run now, 408 reused" in (out / "report.md").read_text()
     # The one-property-at-a-time ladder from Synthetic2 towards Postmark, and its sentence.
     ordering = pl.read_parquet(out / "ordering" / "table.parquet")
-    assert ordering.height == 8 and ordering["baseline_delay"].is_not_null().all()
-    assert "the single change that moves the delay the most is" in report
+    assert ordering.height == 10 and ordering["baseline_delay"].is_not_null().all()
+    assert "the single change towards Postmark that moves the delay the most is" in report
     # One headline per claim, graded under the reading the seed's text supports; the others are readings.
     from ssdlab.reproduce import ldpc_read
 
