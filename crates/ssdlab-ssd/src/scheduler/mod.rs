@@ -160,36 +160,27 @@ impl FlashScheduler {
         }
     }
 
-    /// Channel time of a read step's transfer: its soft part at the measured rate when set.
+    /// What a read step's transfer moves: whole pages, and the channel time of its soft results
+    /// when they move at the measured rate (0 otherwise: every level's results are then a whole
+    /// page). Time and energy both derive from it, so they count the same pages.
     #[inline]
-    fn read_transfer_time(&self, step: &crate::read_path::ReadStep, channel: u32) -> u64 {
-        let page = self.channel_page_ns[channel as usize];
+    fn read_transfer_parts(&self, step: &crate::read_path::ReadStep) -> (u64, u64) {
         match self.soft_read {
             Some((full, _, Some(total)))
                 if step.extra_sensing_levels > 0 && step.transfer_pages >= step.extra_sensing_levels =>
             {
-                let other_pages = (step.transfer_pages - step.extra_sensing_levels) as u64;
-                total * step.extra_sensing_levels as u64 / full as u64 + other_pages * page
+                let soft_ns = total * step.extra_sensing_levels as u64 / full as u64;
+                ((step.transfer_pages - step.extra_sensing_levels) as u64, soft_ns)
             }
-            _ => step.transfer_pages as u64 * page,
+            _ => (step.transfer_pages as u64, 0),
         }
     }
 
-    /// What a read step's transfer moves: whole pages, and the soft results at the measured rate in
-    /// pages' worth of channel time (the same count [`Self::read_transfer_time`] times, so energy
-    /// follows time).
+    /// Channel time of a read step's transfer.
     #[inline]
-    fn read_transfer_pages(&self, step: &crate::read_path::ReadStep, channel: u32) -> (u64, f64) {
-        match self.soft_read {
-            Some((full, _, Some(total)))
-                if step.extra_sensing_levels > 0 && step.transfer_pages >= step.extra_sensing_levels =>
-            {
-                let page = self.channel_page_ns[channel as usize].max(1) as f64;
-                let soft_ns = (total * step.extra_sensing_levels as u64 / full as u64) as f64;
-                ((step.transfer_pages - step.extra_sensing_levels) as u64, soft_ns / page)
-            }
-            _ => (step.transfer_pages as u64, 0.0),
-        }
+    fn read_transfer_time(&self, step: &crate::read_path::ReadStep, channel: u32) -> u64 {
+        let (whole, soft_ns) = self.read_transfer_parts(step);
+        whole * self.channel_page_ns[channel as usize] + soft_ns
     }
 
     /// Sets each decoder kind's sensing and decode time from `read_path.decoders` (the plain read's
@@ -652,9 +643,10 @@ impl FlashScheduler {
         if step.transfer_pages > 0 {
             let length = self.read_transfer_time(&step, job.channel);
             data_ready = self.book(now, Resource::Channel(job.channel), length) + SimDuration(length);
-            let (whole, soft) = self.read_transfer_pages(&step, job.channel);
+            let (whole, soft_ns) = self.read_transfer_parts(&step);
+            let page_ns = self.channel_page_ns[job.channel as usize].max(1);
             self.tier_counters[tier].page_transfers += whole;
-            self.tier_counters[tier].soft_result_pages += soft;
+            self.tier_counters[tier].soft_result_pages += soft_ns as f64 / page_ns as f64;
         }
         if step.decode {
             data_ready += SimDuration(self.decoders[step.decoder as usize].decode_ns);
