@@ -82,7 +82,13 @@ pub struct DeviceLayout {
 impl DeviceLayout {
     /// The layout of a validated device config.
     pub fn new(device: &DeviceConfig) -> Self {
-        Self::from_specs(&device.tiers())
+        let mut layout = Self::from_specs(&device.tiers());
+        if let (Some(ganging), [tier]) = (crate::config::GangingConfig::of(device), layout.tiers.as_mut_slice()) {
+            // A ganged device stripes logical pages over a gang's chips first (DiskSim's order).
+            tier.geometry.stripe_by_gangs(ganging.chips_per_gang);
+            layout.first_geometry = tier.geometry.clone();
+        }
+        layout
     }
 
     pub fn from_specs(specs: &[TierSpec]) -> Self {

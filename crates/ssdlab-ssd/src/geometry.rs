@@ -117,6 +117,23 @@ impl Geometry {
         geometry
     }
 
+    /// Static striping for DiskSim's ganged device (`[device.ganging]`): consecutive stripe steps go
+    /// to the chips of one gang in turn, then to the next gang, then to the next die and plane
+    /// (ssd_gang.c: page p is on element `g x n + p mod n` of gang `g = (p / n) mod gangs`).
+    pub fn stripe_by_gangs(&mut self, chips_per_gang: u32) {
+        let (n, chips, d, p) = (chips_per_gang.max(1), self.chips_total(), self.dies_per_chip, self.planes_per_die);
+        let gangs = (chips / n).max(1);
+        self.stripe_planes = (0..self.planes_total())
+            .map(|step| {
+                let chip = ((step / n) % gangs) * n + step % n;
+                let rest = step / (n * gangs);
+                let die = rest % d;
+                let plane = (rest / d) % p;
+                (chip * d + die) * p + plane
+            })
+            .collect();
+    }
+
     pub fn planes_total(&self) -> u32 {
         self.channels * self.chips_per_channel * self.dies_per_chip * self.planes_per_die
     }

@@ -40,6 +40,9 @@ pub struct DeviceConfig {
     /// A DFTL-style cached mapping table over translation pages in flash (absent: the ideal mapping).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mapping_cache: Option<super::mapping_cache::MappingCacheConfig>,
+    /// DiskSim's ganged device (seed 002 §5.1; absent: every die and channel independent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ganging: Option<super::ganging::GangingConfig>,
 }
 
 /// One tier: `chips` chips spread evenly over its own `channels`, one media profile.

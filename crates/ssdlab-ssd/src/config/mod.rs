@@ -14,6 +14,7 @@ mod device;
 mod events;
 mod flows;
 mod ftl;
+mod ganging;
 mod host;
 pub mod keys;
 mod mapping_cache;
@@ -30,6 +31,7 @@ pub use device::*;
 pub use events::*;
 pub use flows::*;
 pub use ftl::*;
+pub use ganging::*;
 pub use host::*;
 pub use mapping_cache::*;
 pub use middleware::*;
@@ -237,6 +239,10 @@ impl SimulationConfig {
         host::validate(&self.host)?;
         workload::validate(&self.workload)?;
         output::validate(&self.output, &self.events)?;
-        read_path::validate(&self.read_path)
+        read_path::validate(&self.read_path)?;
+        if let Some(ganging) = GangingConfig::of(&self.device) {
+            ganging::validate(ganging, &self.device, &self.ftl, &self.read_path)?;
+        }
+        Ok(())
     }
 }

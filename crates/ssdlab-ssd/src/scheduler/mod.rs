@@ -22,6 +22,8 @@
 pub mod booking_log;
 mod copy_pipeline;
 mod dram;
+mod gang;
+mod gang_operations;
 mod gate;
 #[cfg(test)]
 mod gate_tests;
@@ -34,6 +36,7 @@ mod write_gate;
 
 pub use booking_log::{check_work_conserving, Booking, Resource};
 pub use dram::DramCounters;
+pub use gang::{GangPiece, GangStatistics};
 pub use operations::{RequestTag, Waiter};
 pub use plane_group::PlaneGroup;
 pub use scm::ScmCounters;
@@ -118,6 +121,8 @@ pub struct FlashScheduler {
     gate: Option<WriteGate>,
     /// Preemptible mode: GC may step aside for host work (`gc_steps_aside`).
     gc_yields: bool,
+    /// DiskSim's gangs (`gang.rs`); None: every die and channel independent.
+    gang: Option<Box<gang::GangUnit>>,
 }
 
 /// How long one decoder kind's hard sensing (per page type; 0: the page's plain read) and decode take.
@@ -242,6 +247,7 @@ impl FlashScheduler {
             background_completions: Vec::new(),
             gate: None,
             gc_yields: false,
+            gang: None,
             layout,
         }
     }
@@ -333,7 +339,11 @@ impl FlashScheduler {
     /// True if the die holding `ppn` has no work booked at or after `time`.
     #[inline]
     pub fn die_idle_at(&self, ppn: Ppn, time: SimTime) -> bool {
-        self.dies[self.layout.die_of(ppn) as usize].is_idle_at(time)
+        let die = self.layout.die_of(ppn);
+        if let (Some(unit), Some(gang)) = (&self.gang, self.gang_of_die(die)) {
+            return unit.server(gang).is_idle_at(time);
+        }
+        self.dies[die as usize].is_idle_at(time)
     }
 
     /// Books `duration` on `resource` for an operation ready at `now`; returns its start (and
@@ -909,6 +919,10 @@ impl FlashScheduler {
     /// programs waits on the destination die: long background work (a TLC block filled page by
     /// page) is booked a chunk at a time, and host operations that become ready meanwhile go first.
     pub fn garbage_collection(&mut self, now: SimTime, ops: &[FlashOp]) {
+        if self.gang.is_some() {
+            self.gang_cleaning(now, ops);
+            return;
+        }
         self.start_chains(now, ops, NO_BATCH, Waiter::Nobody);
     }
 
@@ -917,6 +931,12 @@ impl FlashScheduler {
     #[cold]
     #[inline(never)]
     pub fn foreground_copies(&mut self, now: SimTime, ops: &[FlashOp], waiter: Waiter) {
+        if self.gang.is_some() {
+            let end = self.gang_cleaning(now, ops);
+            self.add_wait(waiter);
+            self.finish(waiter, end);
+            return;
+        }
         self.start_chains(now, ops, NO_BATCH, waiter);
     }
 
@@ -932,6 +952,11 @@ impl FlashScheduler {
     /// [`FlashScheduler::background_batch`] of a batch that also holds work booked apart (a
     /// pipelined copy, `copy_pipeline`) ending at `booked_until`: it finishes no earlier.
     pub fn background_batch_ending_after(&mut self, now: SimTime, ops: &[FlashOp], token: u32, booked_until: SimTime) {
+        if self.gang.is_some() {
+            let end = self.gang_cleaning(now, ops).max(booked_until).max(now);
+            self.finished_batches.push((token, end));
+            return;
+        }
         self.batches.push((token, 0, booked_until.max(now)));
         self.start_chains(now, ops, token, Waiter::Nobody);
         if let Some(position) = self.batches.iter().position(|&(t, running, _)| t == token && running == 0) {
@@ -952,6 +977,9 @@ impl FlashScheduler {
 
     /// When the work booked on a die ends.
     pub fn die_busy_until(&self, die: u32) -> SimTime {
+        if let (Some(unit), Some(gang)) = (&self.gang, self.gang_of_die(die)) {
+            return unit.server(gang).busy_until();
+        }
         self.dies[die as usize].busy_until()
     }
 
@@ -1291,6 +1319,13 @@ impl FlashScheduler {
 
     /// Busy time booked on all dies and all channels (for utilisation).
     pub fn busy_totals(&self) -> (SimDuration, SimDuration) {
+        if let Some(unit) = &self.gang {
+            // A gang holds all its dies and its share of the channels while it serves.
+            let (gangs, booked) = unit.booked_totals();
+            let dies_per_gang = self.dies.len() as u64 / gangs.max(1);
+            let channel = booked as u128 * self.channels.len() as u128 / gangs.max(1) as u128;
+            return (SimDuration(booked * dies_per_gang), SimDuration(channel as u64));
+        }
         let die: u64 = self.dies.iter().map(|d| d.booked().0).sum();
         let channel: u64 = self.channels.iter().map(|c| c.booked().0).sum();
         (SimDuration(die), SimDuration(channel))
@@ -1306,6 +1341,7 @@ impl FlashScheduler {
             .unwrap_or(SimTime::ZERO)
             .max(self.scm_busy_until())
             .max(self.dram_busy_until())
+            .max(self.gang.as_ref().map_or(SimTime::ZERO, |unit| unit.busy_until()))
     }
 
     pub fn dies(&self) -> usize {

@@ -285,6 +285,9 @@ fn assemble(config: SimulationConfig, input: WorkloadInput, logical_pages: u64) 
     scheduler.set_decoders(&config.read_path.decoders);
     let gc = &config.ftl.garbage_collection;
     scheduler.set_gc_mode(gc.mode, gc.write_hold_threshold_blocks, gc.low_watermark_blocks);
+    if let Some(ganging) = crate::config::GangingConfig::of(&config.device) {
+        scheduler.set_ganging(ganging);
+    }
     // The SCM stage's banks and channels (a device with SCM has the stage: `scm_sizing::build`).
     if let Some(media) = &config.device.scm {
         scheduler.attach_scm(crate::media::scm::ScmTiming::new(media));

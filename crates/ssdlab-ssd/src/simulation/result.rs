@@ -112,9 +112,11 @@ impl Simulation {
             data_cache: path.data_cache,
             mapping_cache: path.mapping_cache,
             flows: self.flows_section.take(),
+            ganging: None,
         };
         // Observers add their own sections.
         let end = self.last_completion.max(self.scheduler.busy_until());
+        result.ganging = self.scheduler.gang_statistics(end);
         self.observers.finish(end, &device_view!(self), &mut result)?;
         Ok(result)
     }

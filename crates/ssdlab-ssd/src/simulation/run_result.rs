@@ -330,6 +330,10 @@ pub struct RunResult {
     /// Each I/O flow's section and the fairness between them (`host.flows`; absent with one stream).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flows: Option<crate::host::flows::result::FlowsSection>,
+    /// DiskSim's gangs (`[device.ganging]`, seed 002 §5.1): pieces served, read-modify-writes,
+    /// cleaning and utilisation (absent on a device of independent dies).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ganging: Option<crate::scheduler::GangStatistics>,
 }
 
 /// What the mapping-table cache did over a run (issue 37; `simulation/data_path/mapping_cache.rs`).

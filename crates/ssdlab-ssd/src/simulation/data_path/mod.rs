@@ -13,6 +13,7 @@
 //! when a write's GC wears a chip to its trigger).
 
 mod data_cache;
+mod ganged;
 mod hybrid_scm;
 mod hybrid_scm_result;
 mod mapping_cache;
@@ -133,6 +134,8 @@ fn build_nand(parts: PathParts<'_>) -> NandPath {
         },
         read_modify_writes: 0,
         group_gates: Vec::new(),
+        gang: crate::config::GangingConfig::of(&config.device)
+            .map(|ganging| Box::new(ganged::GangPieces::new(ganging.chips_per_gang))),
     }
 }
 

@@ -70,6 +70,8 @@ pub(in crate::simulation) struct NandPath {
     /// Set by the mapping-table cache for the write it passes down (empty otherwise): (host page,
     /// gate) pairs, the program group of each page waiting for its gate (`mapping_cache.rs`).
     pub(in crate::simulation) group_gates: Vec<(u32, u32)>,
+    /// On a ganged device (`[device.ganging]`), the pieces being cut from a request (`ganged.rs`).
+    pub(in crate::simulation) gang: Option<Box<super::ganged::GangPieces>>,
 }
 
 /// A page a stage in front of the NAND path programs with data it holds (`NandPath::write_tagged`):
@@ -153,7 +155,7 @@ impl NandPath {
     }
 
     /// The read strategy's plan for a read of `ppn` at `now`.
-    fn plan_read(&mut self, scheduler: &FlashScheduler, ppn: Ppn, now: SimTime) -> ReadPlan {
+    pub(super) fn plan_read(&mut self, scheduler: &FlashScheduler, ppn: Ppn, now: SimTime) -> ReadPlan {
         if let Some(plan) = &self.fixed_read_plan {
             return *plan;
         }
@@ -248,6 +250,9 @@ impl NandPath {
     }
 
     fn read_span(&mut self, span: PageSpan, now: SimTime, slot: u32, scheduler: &mut FlashScheduler) {
+        if self.gang.is_some() {
+            return self.read_span_ganged(span, now, slot, scheduler);
+        }
         let waiter = Waiter::Request(slot);
         // Plain reads of consecutive pages on one die, in different planes, are sensed together
         // (a multi-plane read) when the device supports multi-plane operations; reads with a
@@ -333,6 +338,12 @@ impl NandPath {
                     EventWork { nand: self, scheduler, events }.check_wear_events(now)?;
                 }
             }
+            if self.gang.is_some() {
+                // The gang page's read-modify-write reads it (no page read of its own).
+                self.read_modify_writes += old.is_some() as u64;
+                self.add_to_write_piece(ppn, span.is_partial(page), now, slot, scheduler);
+                continue;
+            }
             let (die, plane) = self.layout.die_and_plane_of(ppn);
             // Without multi-plane operations every page is its own group.
             if (!multi_plane && !self.program_group.is_empty()) || !self.program_group.add(die, plane, ppn) {
@@ -355,6 +366,7 @@ impl NandPath {
             Self::close_program_group(scheduler, &self.ftl, id, now, self.program_group.pages());
             self.program_group.clear();
         }
+        self.flush_write_piece(now, slot, scheduler);
         Ok(())
     }
 
