@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 import math
 import re
+import tomllib
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+import ssdlab
 from conftest import seed_text_or_skip
 from ssdlab.reproduce import ldpc_read
 from ssdlab.reproduce.base import ARITHMETIC, BOUND, CALIBRATED, DIRECTION_ONLY, NOT_REPRODUCED, REPRODUCED
@@ -62,6 +64,9 @@ WRITE_DELAY = {
     "blocks": dict(zip(WORKLOADS, (0.050, 0.002, 0.0, 0.001, 0.005, 0.012), strict=True)),
     "chips": dict(zip(WORKLOADS, (0.010, 0.002, 0.0, 0.001, 0.005, 0.015), strict=True)),
 }
+# The independent dies (issue 45 item 7's reading): the one rate's numbers, so no verdict changes.
+for _table in (DELAY, RATIO, WRITE_DELAY):
+    _table[ldpc_read.DIES] = dict(_table[GRADED])
 WRITES = dict(zip(WORKLOADS, (5922, 35753, 4, 10477, 67999, 2021), strict=True))
 # Each fake baseline read: 300 of 1,000 page reads fail their hard decision; a full soft read's results
 # are 80 us / 20.48 us = 3.906 pages' worth, as the preset's runs count them.
@@ -209,8 +214,9 @@ def test_ldpc_read_declarations_pass_and_each_fitted_claim_is_calibrated(table):
 def test_ldpc_read_grades_the_seeds_one_rate_drawn_per_request():
     """Issue 45 item 5: the graded error model is the seed's own, one failure rate for every read (§5.2),
     drawn once per read request; every block's and the chips' own rates are readings, drawn per page."""
-    assert ldpc_read.GRADED_ERRORS == "one_rate" and ldpc_read.MODEL_ORDER == ("one_rate", "blocks", "chips")
-    assert ldpc_read.DRAWS == {"one_rate": "per_request", "blocks": "per_page", "chips": "per_page"}
+    dies = ldpc_read.DIES
+    assert ldpc_read.GRADED_ERRORS == "one_rate" and ldpc_read.MODEL_ORDER == ("one_rate", "blocks", "chips", dies)
+    assert ldpc_read.DRAWS == {"one_rate": "per_request", "blocks": "per_page", "chips": "per_page", dies: "per_request"}
     for claim in ldpc_read.CLAIMS:
         if not claim.arithmetic:
             assert claim.reading.startswith("one failure rate for every read (§5.2)"), claim.key
@@ -314,14 +320,25 @@ def test_ldpc_read_sweep_draws_per_request_for_one_rate_and_per_page_for_the_oth
     mean = [round(p, 4) for p in fake_tables["blocks/interleave_2"]["mean"]]
     assert one_rate == [f"read_path.decoding.failure_probabilities={json.dumps([mean])}"]
     assert "one_rate|interleave_2_adjacent" in variants and "blocks|interleave_2_adjacent" not in variants
-    assert len(variants) == 3 * 11 + 1
+    assert len(variants) == 4 * 11 + 1
     # Every point resolves to a valid config (the tables' shapes included).
-    assert len(sweep.points()) == 3 * len(synthetic) * len(ldpc_read.CHANNELS) * 11 + len(synthetic) * len(ldpc_read.CHANNELS)
+    assert len(sweep.points()) == 4 * len(synthetic) * len(ldpc_read.CHANNELS) * 11 + len(synthetic) * len(ldpc_read.CHANNELS)
+    # Issue 45 item 7: every model runs on the preset's ganged device; the independent dies are the
+    # one rate's reading, with the same tables and draw.
+    for key, overrides in variants.items():
+        assert (ldpc_read.GANGING_OFF in overrides) == key.startswith(f"{ldpc_read.DIES}|"), key
+    same = [o for o in variants["one_rate|interleave_2"] if o != ldpc_read.GANGING_OFF]
+    assert same == [o for o in variants[f"{ldpc_read.DIES}|interleave_2"] if o != ldpc_read.GANGING_OFF]
     # The ladder runs under the graded model: one rate, one draw per request (per page where a step says).
     ordering = ldpc_read.build_ordering_sweep(1000, fake_tables)
     assert 'read_path.decoding.draw="per_request"' in ordering.common
     assert any("failure_probabilities=[[" in o for o in ordering.common)
-    assert {ldpc_read.DISKSIM_SIZES, ldpc_read.DISKSIM_RATE} <= set(ordering.cases["step"])
+    assert ldpc_read.DISKSIM_SIZES in ordering.cases["step"]
+    # The synthetic rate is open in the seed: both mixes at every rate of the ladder.
+    for mix in ("Synthetic1", "Synthetic2"):
+        for iops in ldpc_read.RATE_STEPS:
+            arrival = [o for o in ordering.cases["step"][ldpc_read.rate_step(mix, iops)] if "arrival" in o]
+            assert arrival == [f'workload.synthetic.arrival={{ process = "poisson", mean_interarrival_ns = {1e9 / iops} }}']
     assert len(ordering.points()) == 2 * len(ordering.cases["step"])
     sizes = next(o for o in ordering.cases["step"][ldpc_read.DISKSIM_SIZES] if o.startswith("workload.synthetic.size="))
     assert '"choice"' in sizes and "[4096, 8192," in sizes
@@ -365,6 +382,15 @@ def test_ldpc_read_quotes_are_the_seeds_own_sentences():
         assert quote in text, quote
     # The seed's chips 1-3 and 2-4 are ours 0-2 and 1-3.
     assert ldpc_read.INTERLEAVE_GROUPS["interleave_2"] == [[0, 2], [1, 3]]
+
+
+def test_ldpc_read_graded_device_is_the_presets_gangs():
+    """The report's gang size is the preset's, and the preset runs the synthetic mixes' rate."""
+    preset = tomllib.loads(ssdlab.load_config(ldpc_read.PRESET))
+    assert preset["device"]["ganging"]["chips_per_gang"] == ldpc_read.GANG_CHIPS
+    assert preset["device"]["geometry"]["chips_per_channel"] == ldpc_read.GANG_CHIPS
+    arrival = preset["workload"]["synthetic"]["arrival"]["mean_interarrival_ns"]
+    assert arrival == ldpc_read.SYNTHETIC_INTERARRIVAL_NS == ldpc_read.DISKSIM_INTERARRIVAL_NS
 
 
 def test_ldpc_read_disksim_example_sizes_are_its_generators():
@@ -478,7 +504,7 @@ def test_ldpc_read_other_models_readings_say_which_verdicts_change(table):
 def test_ldpc_read_report_prose_quotes_the_tables_numbers(table):
     rows = ldpc_read._figure_rows(table, DECODING_TABLES)
     lines = {line.split(" | ")[0].lstrip("| "): line.split(" | ") for line in rows.splitlines()[2:]}
-    graded, blocks, chips = ldpc_read.MODEL_ORDER
+    graded, blocks, chips, _dies = ldpc_read.MODEL_ORDER
     note = 2 + len(ldpc_read.MODEL_ORDER)
     # Fig. 14: each column its own model's worst (one rate and every block: Synthetic1; chips: Postmark),
     # and the note speaks of the graded model only: no Postmark sentence when Postmark is not its worst.
@@ -598,13 +624,26 @@ def test_ldpc_read_report_states_its_run_sizes():
             "hard_failure_fraction": 0.28,
             "request_hard_failure_fraction": 0.28,
         },
+        {
+            "step": ldpc_read.rate_step("Synthetic2", 20_000),
+            "no_soft_read_mean_us": 100.0,
+            "baseline_read_mean_us": 180.0,
+            "baseline_delay": 0.8,
+            "hard_failure_fraction": 0.28,
+            "request_hard_failure_fraction": 0.28,
+            "gang_utilisation": 0.2,
+        },
     ]
+    for row in ordering:
+        row.setdefault("gang_utilisation", 0.01)
     text = ldpc_read._report(ldpc_read.workloads(1000), [], {}, outcome, None, DECODING_TABLES, ordering, 1234)
     flat = " ".join(text.split())
     assert "Here Synthetic2 (1,234\nrequests" in text
     # The DiskSim step is set apart from the steps towards Postmark.
     assert "the single change towards Postmark that moves the delay the most is **83.2 % reads** (-9.7 points)." in flat
-    assert "With DiskSim's example generator's sizes or rate instead of ours: DiskSim's example sizes, same bytes/s +90.0 %" in flat
+    assert "With DiskSim's example generator's sizes instead of ours: +90.0 %" in flat
+    # The synthetic rate's effect, from the ladder's rate steps (issue 45 item 7: the gangs' rate).
+    assert "The synthetic rate (open in the seed) moves the delay: Synthetic2: 200 IOPS +87.5 % (gangs busy 1.0 %), 20,000 IOPS +80.0 % (gangs busy 20.0 %)." in flat
     assert f"are {ldpc_read.CHANNELS[0] // ldpc_read.CHANNELS[1]}x the preset's" in text and "14 us per extra sensing level" in text
     # The setup says the preset moves the soft results at §2.3's 80 us, for time and energy alike.
     assert "one page moved per level" not in text and "moves one page per extra sensing level" not in text
@@ -620,7 +659,7 @@ def test_ldpc_read_report_states_its_run_sizes():
     assert "one row for every read: the read-weighted mean of `blocks/interleave_2`" in text
     # Workloads: the synthetic mixes beside DiskSim's example generator.
     assert "benh/disksim `ssdmodel/valid/ssd-postmark.parv`" in flat and "63.2 % one page, 1.58 pages on average" in flat
-    assert "open arrivals exponential of mean 5 ms (200 IOPS)" in flat and "100x DiskSim's example rate" in flat
+    assert "open arrivals exponential of mean 5 ms (200 IOPS)" in flat and "which the ganged device cannot serve" in flat
     assert "`[[0, 2], [1, 3]]`" in text and "`[[0, 1], [2, 3]]`" in text
 
 

@@ -217,9 +217,9 @@ def test_reproduce_ldpc_read_end_to_end(cli, tmp_path: Path):
     done = cli("reproduce", "ldpc-read", "--out", str(out), "--synthetic-requests", "20000", "--interleave-frames", "30")
     assert done.returncode == 0, done.stderr
     table = pl.read_parquet(out / "table.parquet")
-    # 6 workloads x 2 channel counts x 3 error models (one rate for every read, graded; with block spread;
-    # the chips' spread only).
-    assert table.height == 6 * 2 * 3
+    # 6 workloads x 2 channel counts x 4 readings (one rate for every read, graded; with block spread;
+    # the chips' spread only; all on the ganged device, and the one rate on independent dies).
+    assert table.height == 6 * 2 * 4
     interleaved = ("interleave_2", "interleave_4", "all")
     for variant in (
         "no_soft",
@@ -230,7 +230,7 @@ def test_reproduce_ldpc_read_end_to_end(cli, tmp_path: Path):
         *interleaved,
         *(f"{v}_reliability_only" for v in interleaved),
     ):
-        assert table[f"{variant}_status"].to_list() == ["ok"] * 36, variant
+        assert table[f"{variant}_status"].to_list() == ["ok"] * 48, variant
     # The cost side (partner sensings, padded writes) only adds work to the same decoding draws.
     for variant in interleaved:
         assert table[f"{variant}_reliability_only_vs_baseline"].mean() < table[f"{variant}_vs_baseline"].mean(), variant
@@ -240,7 +240,10 @@ def test_reproduce_ldpc_read_end_to_end(cli, tmp_path: Path):
     assert (table["look_ahead_vs_baseline"] < 1.0).all()
     assert (table["both_vs_baseline"] < table["progressive_vs_baseline"]).all()
     chips = table.filter(pl.col("errors") == "chips")
-    assert (chips["hard_failure_fraction"] - 0.285).abs().max() < 0.03
+    # (The chips' spread is the preset's four classes, 28.5 % on average; the Finance1 sample's few reads
+    # sit on fewer chips under the gangs' striping, so its share strays further.)
+    assert (chips["hard_failure_fraction"] - 0.285).abs().median() < 0.03
+    assert (chips["hard_failure_fraction"] - 0.285).abs().max() < 0.1
     # Block spread makes progressive reads need a second level: more decodes per read than without.
     blocks = table.filter(pl.col("errors") == "blocks")
     assert blocks["progressive_decode_increase"].mean() > chips["progressive_decode_increase"].mean()
@@ -255,6 +258,11 @@ def test_reproduce_ldpc_read_end_to_end(cli, tmp_path: Path):
     assert len(tables["one_rate/base"]["failure_probabilities"]) == 1
     assert (table["interleave_4_write_amplification"] >= 1.0).all() and (table["interleave_4_write_amplification"] > 1.5).any()
     assert one_rate.height == 12
+    # The gangs serve one piece at a time: no workload reads faster on them than on independent dies.
+    dies = table.filter(pl.col("errors") == "one_rate_dies").sort(["workload", "channels"])
+    ganged = one_rate.sort(["workload", "channels"])
+    assert dies.height == 12 and (ganged["no_soft_read_mean_us"] >= dies["no_soft_read_mean_us"]).all()
+    assert (ganged["no_soft_read_mean_us"] > dies["no_soft_read_mean_us"]).sum() >= 10
     for name in ("fig11", "fig12_14", "fig15", "fig17", "fig11-blocks", "fig15-blocks", "fig11-chips"):
         assert (out / f"{name}.png").stat().st_size > 1000
         assert (out / f"{name}.svg").stat().st_size > 1000
@@ -263,10 +271,14 @@ def test_reproduce_ldpc_read_end_to_end(cli, tmp_path: Path):
     assert report.count("| Fig. ") >= 6 and "+102.9 %" in report and "+35.2 %" in report
     again = cli("reproduce", "ldpc-read", "--out", str(out), "--quiet", "--synthetic-requests", "20000", "--interleave-frames", "30")
     assert again.returncode == 0
-    assert "0 points run now, 408 reused" in (out / "report.md").read_text()
+    assert "0 points run now, 552 reused" in (out / "report.md").read_text()
     # The one-property-at-a-time ladder from Synthetic2 towards Postmark, and its sentence.
     ordering = pl.read_parquet(out / "ordering" / "table.parquet")
-    assert ordering.height == 10 and ordering["baseline_delay"].is_not_null().all()
+    assert ordering.height == 18 and ordering["baseline_delay"].is_not_null().all()
+    # The ganged device (issue 45 item 7) serves the graded runs: each reports its gangs, the independent
+    # dies' reading none; the synthetic rate's effect is in the report.
+    assert ordering["gang_utilisation"].is_not_null().all()
+    assert "The synthetic rate (open in the seed) moves the delay" in report
     assert "the single change towards Postmark that moves the delay the most is" in report
     # One headline per claim, graded under the reading the seed's text supports; the others are readings.
     from ssdlab.reproduce import ldpc_read
