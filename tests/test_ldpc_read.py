@@ -643,7 +643,10 @@ def test_ldpc_read_report_states_its_run_sizes():
     assert "the single change towards Postmark that moves the delay the most is **83.2 % reads** (-9.7 points)." in flat
     assert "With DiskSim's example generator's sizes instead of ours: +90.0 %" in flat
     # The synthetic rate's effect, from the ladder's rate steps (issue 45 item 7: the gangs' rate).
-    assert "The synthetic rate (open in the seed) moves the delay: Synthetic2: 200 IOPS +87.5 % (gangs busy 1.0 %), 20,000 IOPS +80.0 % (gangs busy 20.0 %)." in flat
+    assert (
+        "The synthetic rate (open in the seed) moves the delay: Synthetic2: 200 IOPS +87.5 % (gangs busy 1.0 %), 20,000 IOPS +80.0 % (gangs busy 20.0 %)."
+        in flat
+    )
     assert f"are {ldpc_read.CHANNELS[0] // ldpc_read.CHANNELS[1]}x the preset's" in text and "14 us per extra sensing level" in text
     # The setup says the preset moves the soft results at §2.3's 80 us, for time and energy alike.
     assert "one page moved per level" not in text and "moves one page per extra sensing level" not in text

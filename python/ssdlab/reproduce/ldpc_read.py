@@ -499,7 +499,12 @@ def _ordering_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         grouped.setdefault(row["point.step"], {})[row["point.variant"]] = row
     table = []
     for step, variants in grouped.items():
-        entry: dict[str, Any] = {"step": step, "hard_failure_fraction": None, "request_hard_failure_fraction": None, "gang_utilisation": None}
+        entry: dict[str, Any] = {
+            "step": step,
+            "hard_failure_fraction": None,
+            "request_hard_failure_fraction": None,
+            "gang_utilisation": None,
+        }
         for name in ("no_soft", "baseline"):
             row = variants.get(name)
             ok = row is not None and row["status"] == "ok"
