@@ -14,6 +14,16 @@ REQUIRED_OP_FIELDS = {"count", "bytes", "iops", "mbps", "latency_us"}
 REQUIRED_LATENCY_FIELDS = {"mean", "p50", "p99", "p999", "max"}
 
 
+def test_a_ganged_run_says_what_its_gangs_did(cli):
+    """Issue 45 item 7: the seed-002 preset is DiskSim's ganged device, and the summary says so."""
+    done = cli("run", "seed002-ldpc", "--set", "workload.synthetic.requests=2000")
+    assert done.returncode == 0, done.stderr
+    flat = " ".join(done.stdout.split())
+    assert "DiskSim gangs (8 of 8 chips, serial)" in flat and "read-modify-writes" in flat
+    off = cli("run", "seed002-ldpc", "--set", "workload.synthetic.requests=2000", "--set", "device.ganging.enabled=false")
+    assert off.returncode == 0 and "DiskSim gangs" not in off.stdout
+
+
 def test_run_default_prints_summary(cli):
     done = cli("run", *SMALL)
     assert done.returncode == 0, done.stderr

@@ -214,6 +214,14 @@ def render_run(result: Any, console: Console) -> None:
             f"{cmt['translation_page_programs']:,} write-backs ({cmt['translation_page_reads_for_write_back']:,} merge reads); "
             f"{100 * cmt['translation_die_time_share']:.1f} % of die time"
         )
+    gangs = r.get("ganging")
+    if gangs:
+        console.print(
+            f"DiskSim gangs ({gangs['gangs']} of {gangs['chips_per_gang']} chips, {gangs['element_overlap'].replace('_', ' ')}): "
+            f"{100 * gangs['mean_utilisation']:.1f} % busy; {gangs['read_pieces']:,} read pieces, {gangs['write_pieces']:,} write pieces "
+            f"({gangs['partial_write_pieces']:,} read-modify-writes, {gangs['rewritten_pages']:,} pages rewritten); "
+            f"{gangs['cleanings']:,} cleanings holding a gang for {gangs['cleaning_ns'] / 1e6:,.1f} ms"
+        )
     flows = r.get("flows")
     if flows:
         fairness = f", fairness {flows['fairness']:.2f}" if flows.get("fairness") is not None else ""
