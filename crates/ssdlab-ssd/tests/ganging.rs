@@ -60,6 +60,8 @@ fn writes_are_read_modify_writes_of_the_gang_page() {
     let gangs = result.ganging.unwrap();
     assert_eq!((gangs.write_pieces, gangs.partial_write_pieces, gangs.rewritten_pages), (1, 1, 1));
     assert_eq!(result.flash.page_programs, 1, "the rewrite is not host data");
+    assert_eq!(result.flash.page_reads, 0, "nor is its array read among the flash counters' reads");
+    assert_eq!(result.flash.page_transfers, 2, "every chip's page crosses the bus");
     let result = ganged("time_us,op,offset,size\n0,W,0,8192\n", &[]);
     assert_us(result.write.latency_us.mean, 2.0 * X + W, "whole gang page");
     let result = ganged("time_us,op,offset,size\n0,W,0,16384\n", &[]);
@@ -88,6 +90,23 @@ fn a_failed_hard_decode_holds_the_gang_through_the_soft_read() {
     // when the soft results are moved, and the last decode ends the read.
     let page = R + X + D + 6.0 * 14.0 + 6.0 * X;
     assert_us(result.read.latency_us.mean, 2.0 * page + D, "two soft-read pages in turn");
+}
+
+#[test]
+fn a_cancelled_look_ahead_is_counted_for_the_time_it_held_the_chip() {
+    let lines = "time_us,op,offset,size\n0,W,0,4096\n100000,R,0,4096\n";
+    let result = ganged(
+        lines,
+        &[
+            "read_path.strategy=\"two_step\"",
+            "read_path.look_ahead=true",
+            "read_path.decoding.failure_probabilities=[[0.0, 0, 0, 0, 0, 0, 0]]",
+        ],
+    );
+    assert_us(result.read.latency_us.mean, R + X + D, "a passing hard decode");
+    // Sensed from the hard sensing's end until the hard decode ends: X + D.
+    assert_eq!(result.flash.cancelled_sensing_ns, 28_480);
+    assert_eq!(result.flash.cancelled_sensing_levels, 6);
 }
 
 #[test]

@@ -17,8 +17,9 @@
 //! - A write piece is a read-modify-write of the whole gang page: one array read when the piece is
 //!   partial (into the chips' registers, no transfer), one page transfer per chip of the gang in
 //!   turn, and one program time for all of them (`ssd_activate_gang_sync`). The chips the host did
-//!   not write rewrite their page: counted in `rewritten_pages`; the FTL stores only the host's
-//!   pages, so write amplification and program energy leave those rewrites out.
+//!   not write read and rewrite their page: counted in `rewritten_pages` only (not among the flash
+//!   counters' reads and programs); the FTL stores only the host's pages, so write amplification and
+//!   sensing and program energy leave those rewrites out. Every chip's transfer is counted.
 //! - Cleaning holds the gang: when the FTL collects, each of the gang's dies runs its copies and
 //!   erases, and the gang is busy for the slowest die (`ssd_invoke_gang_cleaning`: the maximum over
 //!   the gang's elements), ahead of the next piece (foreground cleaning).
@@ -69,6 +70,8 @@ pub(super) struct GangUnit {
     servers: Vec<Server>,
     /// Per chip of a piece (sensed together): when its array is free; reused.
     chip_free: Vec<u64>,
+    /// The time the last read piece's cancelled look-aheads held their chips (`read_piece`).
+    pub cancelled_ns: u64,
     pub statistics: GangStatistics,
 }
 
@@ -81,6 +84,7 @@ impl GangUnit {
             overlap,
             servers: vec![Server::new(); gangs as usize],
             chip_free: vec![0; chips_per_gang as usize],
+            cancelled_ns: 0,
             statistics: GangStatistics {
                 chips_per_gang,
                 gangs,
@@ -113,6 +117,7 @@ impl GangUnit {
     /// page's data-ready time goes to `ready`; returns how long the gang is held.
     pub fn read_piece<'a>(&mut self, pages: impl Iterator<Item = (u32, &'a [StepTimes])>, ready: &mut Vec<u64>) -> u64 {
         ready.clear();
+        self.cancelled_ns = 0;
         self.chip_free.iter_mut().for_each(|free| *free = 0);
         let (mut bus, mut array_last) = (0u64, 0u64);
         for (chip, steps) in pages {
@@ -124,7 +129,9 @@ impl GangUnit {
                 (page_start, page_start, page_start, page_start);
             for (index, step) in steps.iter().enumerate() {
                 if step.cancelled {
-                    array = array.max(previous_ready.min(previous_sensed + step.sense_ns));
+                    let held_until = previous_ready.min(previous_sensed + step.sense_ns);
+                    self.cancelled_ns += held_until.saturating_sub(previous_sensed);
+                    array = array.max(held_until);
                     continue;
                 }
                 let start = if index == 0 {
@@ -293,6 +300,7 @@ mod tests {
         let held = unit.read_piece([(0, &cancelled[..]), (1, &plain()[..])].into_iter(), &mut ready);
         assert_eq!(held, 83_480 + R + X);
         assert_eq!(ready, vec![83_480, 83_480 + R + X]);
+        assert_eq!(unit.cancelled_ns, 28_480, "held from the hard sensing's end to its decode's");
     }
 
     #[test]

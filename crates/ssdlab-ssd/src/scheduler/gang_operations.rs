@@ -53,6 +53,9 @@ impl FlashScheduler {
         channel: u32,
     ) -> StepTimes {
         if step.cancelled_by_previous_decode {
+            // The time it ran is counted when the piece is timed (`GangUnit::cancelled_ns`).
+            let tier = self.layout.tier_of_die(die);
+            self.tier_counters[tier].cancelled_sensing_levels += step.extra_sensing_levels as u64;
             return StepTimes {
                 sense_ns: self.extra_sensing_time(step.extra_sensing_levels),
                 cancelled: true,
@@ -127,6 +130,9 @@ impl FlashScheduler {
             );
             ready.extend(page_ready.iter().map(|time| held_total + time));
             held_total += held;
+            let cancelled_ns = unit.cancelled_ns;
+            let tier = self.layout.tier_of_die(self.layout.die_of(first));
+            self.tier_counters[tier].cancelled_sensing_ns += cancelled_ns;
         }
         let Some(unit) = self.gang.as_mut() else { return };
         unit.statistics.read_pieces += 1;
@@ -162,7 +168,6 @@ impl FlashScheduler {
         let start = unit.book(now, gang, held);
         let counters = &mut self.tier_counters[tier];
         counters.page_programs += written;
-        counters.page_reads += if partial { rewritten } else { 0 };
         counters.page_transfers += chips;
         counters.write_page_transfers += chips;
         self.add_wait(waiter);
