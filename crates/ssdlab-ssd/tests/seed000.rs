@@ -157,3 +157,34 @@ fn bad_seed000_settings_name_their_field() {
         assert!(message.contains(field), "{overrides:?}: expected {field} in: {message}");
     }
 }
+
+#[test]
+fn a_bch_read_and_a_quick_ldpc_read_differ_by_their_decode_times_only() {
+    // Issue 46 item 1: BCH has its own decode time (11.264 us) beside the LDPC decoder's 8 us. On a
+    // fresh drive the conventional controller reads with BCH and AOA-ECC (hot, read-dominant) with
+    // Quick-LDPC; both sense one page (40 us lower) and move it (20.48 us).
+    let dir = std::env::temp_dir().join(format!("ssdlab-seed000-bch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("lone.csv");
+    std::fs::write(&trace, "time_us,op,offset,size\n0,W,0,4096\n100000,R,0,4096\n").unwrap();
+    let lone = |strategy: &str| {
+        let config = presets::load(
+            "seed000-aoa",
+            &[
+                format!("workload.trace.path={:?}", trace.display().to_string()),
+                "ftl.precondition.enabled=false".into(),
+                "ftl.aging.pe_cycles=0".into(),
+                "host.queue_depth=1".into(),
+                "read_path.workload_class.mode=\"hot_read_dominant\"".into(),
+                format!("read_path.strategy=\"{strategy}\""),
+            ],
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        run(&config, &mut no_progress()).expect("runs")
+    };
+    let (bch, quick) = (lone("conventional"), lone("aoa_ecc"));
+    assert_eq!(first_choice(&bch, "bch"), 1);
+    assert_eq!(first_choice(&quick, "quick_ldpc"), 1);
+    assert!((bch.read.latency_us.mean - (40.0 + 20.48 + 11.264)).abs() < 0.005, "{}", bch.read.latency_us.mean);
+    assert!((quick.read.latency_us.mean - (40.0 + 20.48 + 8.0)).abs() < 0.005, "{}", quick.read.latency_us.mean);
+}

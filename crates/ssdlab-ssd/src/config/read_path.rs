@@ -276,12 +276,31 @@ pub struct WorkloadClassConfig {
     pub window_hours: f64,
     /// The window slides in this many steps.
     pub window_steps: u32,
+    /// What the read share counts: read requests among requests (`requests`), or pages read among
+    /// pages moved (`data`). Seed 000 classes by "読み出しデータの割合" (the share of read data), which
+    /// may mean either.
+    pub read_share: ReadShareBasis,
 }
 
 impl Default for WorkloadClassConfig {
     fn default() -> Self {
-        WorkloadClassConfig { mode: WorkloadClassMode::Online, window_hours: 168.0, window_steps: 14 }
+        WorkloadClassConfig {
+            mode: WorkloadClassMode::Online,
+            window_hours: 168.0,
+            window_steps: 14,
+            read_share: ReadShareBasis::Requests,
+        }
     }
+}
+
+/// What a workload class's read share counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadShareBasis {
+    /// Read requests over all requests.
+    Requests,
+    /// Pages read over pages read and written.
+    Data,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -66,6 +66,10 @@ pub struct WorkloadClassifier {
     /// latest write is in the step.
     page_writes: Vec<u64>,
     read_requests: Vec<u64>,
+    /// Pages read per step (the read share by data, `read_share = "data"`).
+    read_pages: Vec<u64>,
+    /// The read share counts pages (data) rather than requests.
+    by_data: bool,
     write_requests: Vec<u64>,
     latest_pages: Vec<u64>,
     current_step: u64,
@@ -132,6 +136,8 @@ impl WorkloadClassifier {
             latest_step: if online { vec![NEVER; logical_pages as usize] } else { Vec::new() },
             page_writes: vec![0; slots],
             read_requests: vec![0; slots],
+            read_pages: vec![0; slots],
+            by_data: config.read_share == crate::config::ReadShareBasis::Data,
             write_requests: vec![0; slots],
             latest_pages: vec![0; slots],
             current_step: 0,
@@ -164,6 +170,7 @@ impl WorkloadClassifier {
         let slot = (self.current_step % self.steps) as usize;
         if !write {
             self.read_requests[slot] += 1;
+            self.read_pages[slot] += pages;
             return;
         }
         self.write_requests[slot] += 1;
@@ -201,6 +208,7 @@ impl WorkloadClassifier {
             let slot = (self.current_step % self.steps) as usize;
             self.page_writes[slot] = 0;
             self.read_requests[slot] = 0;
+            self.read_pages[slot] = 0;
             self.write_requests[slot] = 0;
             self.latest_pages[slot] = 0;
             if self.current_step >= u32::MAX as u64 - 1 {
@@ -248,7 +256,18 @@ impl WorkloadClassifier {
         let sum = |counts: &[u64]| slots.iter().map(|&slot| counts[slot]).sum::<u64>();
         let (writes, distinct) = (sum(&self.page_writes), sum(&self.latest_pages));
         let requests = sum(&self.read_requests) + sum(&self.write_requests);
-        let read_share = if requests == 0 { 0.0 } else { sum(&self.read_requests) as f64 / requests as f64 };
+        let read_share = if self.by_data {
+            let read = sum(&self.read_pages);
+            if read + writes == 0 {
+                0.0
+            } else {
+                read as f64 / (read + writes) as f64
+            }
+        } else if requests == 0 {
+            0.0
+        } else {
+            sum(&self.read_requests) as f64 / requests as f64
+        };
         let writes_per_week = if distinct == 0 || window_hours <= 0.0 {
             0.0
         } else {
@@ -291,8 +310,31 @@ mod tests {
 
     /// A window of 4 retention hours in 4 steps; at scale 3600 one I/O second is one retention hour.
     fn classifier() -> WorkloadClassifier {
-        let config = WorkloadClassConfig { mode: WorkloadClassMode::Online, window_hours: 4.0, window_steps: 4 };
+        classifier_by(crate::config::ReadShareBasis::Requests)
+    }
+
+    fn classifier_by(read_share: crate::config::ReadShareBasis) -> WorkloadClassifier {
+        let config =
+            WorkloadClassConfig { mode: WorkloadClassMode::Online, window_hours: 4.0, window_steps: 4, read_share };
         WorkloadClassifier::new(&config, &RetentionClock::new(3600.0, 0.0), 100)
+    }
+
+    #[test]
+    fn the_read_share_counts_requests_or_data() {
+        // Step 0: one 10-page write and two 1-page reads. By requests 2 of 3 are reads (read-
+        // dominant); by data 2 of 12 pages (write-dominant).
+        for (basis, share) in
+            [(crate::config::ReadShareBasis::Requests, 2.0 / 3.0), (crate::config::ReadShareBasis::Data, 2.0 / 12.0)]
+        {
+            let mut c = classifier_by(basis);
+            c.observe(0, true, 0, 10);
+            c.observe(SECOND / 4, false, 50, 1);
+            c.observe(SECOND / 2, false, 51, 1);
+            c.observe(SECOND, true, 60, 1);
+            let first = c.changes.last().unwrap();
+            assert!((first.read_share - share).abs() < 1e-12, "{basis:?}: {first:?}");
+            assert_eq!(is_write_dominant(first.class), share < 0.5, "{basis:?}");
+        }
     }
 
     #[test]
@@ -350,7 +392,7 @@ mod tests {
     #[test]
     fn a_cold_workload_stays_cold_and_time_in_class_adds_up() {
         // Window of a week in 7 steps at scale 1: the class needs a day of I/O time per step.
-        let config = WorkloadClassConfig { mode: WorkloadClassMode::Online, window_hours: 168.0, window_steps: 7 };
+        let config = WorkloadClassConfig { window_hours: 168.0, window_steps: 7, ..WorkloadClassConfig::default() };
         let mut c = WorkloadClassifier::new(&config, &RetentionClock::default(), 1000);
         let day = 24 * 3600 * SECOND;
         // Each page written once in the first day, then only reads for a week: 1 write per week.

@@ -150,7 +150,7 @@ impl ReadStrategy for AoaEcc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{DecoderTablesConfig, WorkloadClassConfig, WorkloadClassMode};
+    use crate::config::{DecoderTablesConfig, WorkloadClassConfig};
     use crate::host::workload_class::{classify, is_hot, is_write_dominant, WorkloadClassifier};
     use crate::retention::RetentionClock;
     use ssdlab_workload::WorkloadClass;
@@ -228,7 +228,7 @@ mod tests {
     fn the_decoder_follows_the_measured_class_online() {
         const SECOND: u64 = 1_000_000_000;
         // A window of 4 retention hours in 4 steps; at scale 3600 an I/O second is a retention hour.
-        let config = WorkloadClassConfig { mode: WorkloadClassMode::Online, window_hours: 4.0, window_steps: 4 };
+        let config = WorkloadClassConfig { window_hours: 4.0, window_steps: 4, ..WorkloadClassConfig::default() };
         let mut classifier = WorkloadClassifier::new(&config, &RetentionClock::new(3600.0, 0.0), 100);
         let mut aoa = policy(AoaEccDecisionRule::DominanceAndWear);
         // 4 h of 9 reads per write on 10 pages (each rewritten once an hour: hot), then 4 h of
