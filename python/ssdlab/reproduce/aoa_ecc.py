@@ -615,6 +615,49 @@ def bch_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return table
 
 
+# Seed 000 classes workloads by "読み出しデータの割合" (the share of read data, §3 and Fig. 4), which may
+# count requests (the graded reading, the preset's) or data (issue 46 item 4): Fig. 7's AOA-ECC side is
+# run again with the controller's class measured by data, and grouped by the run's read share of data.
+DATA_SHARE = 'read_path.workload_class.read_share="data"'
+
+
+def build_data_share_sweep(selected: Sequence[Workload], table_pe: int) -> Sweep:
+    """Fig. 7's AOA-ECC runs with the workload class's read share counted in data."""
+    return Sweep(
+        name="seed000-fig7-data-share",
+        base=PRESET,
+        common=[f"ftl.aging.pe_cycles={table_pe}"],
+        cases={
+            "workload": {_label(w): list(w.overrides) for w in selected},
+            "policy": {"aoa_ecc": [*POLICIES["aoa_ecc"], DATA_SHARE]},
+        },
+        origin="reproduce aoa-ecc (Fig. 7, read share of data)",
+    )
+
+
+def data_share_rows(rows: Sequence[Mapping[str, Any]], fig7: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """One row per workload: its read share of data (pages read over pages moved by the host), the class
+    the controller measured by data, and AOA-ECC's IOPS that way over Fig. 7's conventional IOPS."""
+    conventional = {r["workload"]: r.get("conventional_iops") for r in fig7}
+    table = []
+    for row in rows:
+        result = _result(row)
+        read_bytes = result["read"]["bytes"] if result else 0
+        write_bytes = result["write"]["bytes"] if result else 0
+        moved = read_bytes + write_bytes
+        aoa_iops = result["all"]["iops"] if result else None
+        table.append(
+            {
+                "workload": row["point.workload"],
+                "data_read_share": read_bytes / moved if moved else None,
+                "class_by_data": (result.get("workload_class") or {}).get("final_class") if result else None,
+                "aoa_ecc_iops_by_data": aoa_iops,
+                "aoa_over_conventional_by_data": _ratio(aoa_iops, conventional.get(row["point.workload"])),
+            }
+        )
+    return table
+
+
 def build_regime_sweep(table_pe: int) -> Sweep:
     return Sweep(
         name="seed000-regime",
@@ -1164,6 +1207,27 @@ def readings(values: Mapping[str, Any]) -> list[Reading]:
         )
     )
     for key in ("read_dominant", "write_dominant"):
+        by_data = [
+            r
+            for r in values.get("data_share_rows", ())
+            if r["aoa_over_conventional_by_data"] is not None
+            and r["data_read_share"] is not None
+            and (r["data_read_share"] > READ_DOMINANT_SHARE) == (key == "read_dominant")
+        ]
+        if values.get("data_share_rows"):
+            best = max(by_data, key=lambda r: r["aoa_over_conventional_by_data"]) if by_data else None
+            out.append(
+                Reading(
+                    key,
+                    "read share of data",
+                    best["aoa_over_conventional_by_data"] if best else None,
+                    f"workloads classed by the share of data read (pages), and the controller measuring its class that way "
+                    f"(`{DATA_SHARE}`); the best of the class's {len(by_data)} workloads, health not checked",
+                    False,
+                    "the seed classes by '読み出しデータの割合' (the share of read data), which may count requests (graded) or data",
+                    fmt(best["aoa_over_conventional_by_data"], "times") + f" ({best['workload']})" if best else "n/a",
+                )
+            )
         group = values[key]
         out.append(
             Reading(
@@ -1671,6 +1735,39 @@ def _table1_kinds_sentence(kinds: set[str]) -> str:
     return f"Kinds of these rows: {', '.join(sorted(kinds)) or 'none'}."
 
 
+def _data_share_markdown(table7: Sequence[Mapping[str, Any]], rows: Sequence[Mapping[str, Any]]) -> str:
+    """Fig. 7's workloads with the read share counted in data (issue 46 item 4): a reading."""
+    if not rows:
+        return ""
+    by_requests = {r["workload"]: r for r in table7}
+    merged = [
+        {
+            **row,
+            "read_share": (by_requests.get(row["workload"]) or {}).get("read_share"),
+            "class": (by_requests.get(row["workload"]) or {}).get("class"),
+            "aoa_over_conventional": (by_requests.get(row["workload"]) or {}).get("aoa_over_conventional"),
+        }
+        for row in rows
+    ]
+    table = markdown_table(
+        merged,
+        (
+            ("workload", "workload", "text"),
+            ("reads, share of requests", "read_share", "share"),
+            ("reads, share of data", "data_read_share", "share"),
+            ("class by requests (graded)", "class", "text"),
+            ("class by data", "class_by_data", "text"),
+            ("AOA-ECC / conventional (graded)", "aoa_over_conventional", "times"),
+            ("AOA-ECC / conventional, by data", "aoa_over_conventional_by_data", "times"),
+        ),
+    )
+    return f"""The seed classes workloads by "読み出しデータの割合" (the share of read data): counted in requests here (graded),
+or in data, pages read over pages moved (`{DATA_SHARE}`, a reading; the controller then measures its class
+that way too). Each workload both ways:
+
+{table}"""
+
+
 def compose(
     config: Mapping[str, Any],
     selected: Sequence[Workload],
@@ -1688,6 +1785,7 @@ def compose(
     tolerable = tolerable_pe(read_path)
     values = derived(read_path, tolerable, tables["fig6"], tables["fig7"], tables["table1"], table1_pe)
     values["bch_rows"] = list(tables.get("bch", ()))
+    values["data_share_rows"] = list(tables.get("data_share", ()))
     values["bch_decode_us"] = ((read_path.get("decoders") or {}).get("bch") or {}).get("decode_latency_ns", 0) / 1000
     text = _report(config, selected, tolerable, tables, figures, outcomes, scheduler, table_pe, table1_pe, values)
     return text, headlines(values), readings(values)
@@ -1767,7 +1865,8 @@ def _report(
     table1_kinds = {r["kind"] for r in values["table1_rows"]}
     opening = provenance(command, outcomes[0], scheduler).replace(
         "`sweep/results.parquet`",
-        "`sweep-fig6/`, `sweep-fig7/`, `sweep-regime/`, `sweep-table1/` and `sweep-table1-bch/` (`results.parquet` each)",
+        "`sweep-fig6/`, `sweep-fig7/`, `sweep-regime/`, `sweep-table1/`, `sweep-table1-bch/` and `sweep-fig7-data-share/` "
+        "(`results.parquet` each)",
     )
     bch_outcome = outcomes[4] if len(outcomes) > 4 else None
     bch_counts = (
@@ -1775,6 +1874,11 @@ def _report(
         if bch_outcome is not None
         else ""
     )
+    if len(outcomes) > 5:
+        bch_counts += (
+            f" Fig. 7's AOA-ECC side classed by the read share of data: {outcomes[5].ran} run, {outcomes[5].skipped} reused, "
+            f"{outcomes[5].failed} failed."
+        )
     endurance = config.get("device", {}).get("nand", {}).get("endurance_pe_cycles")
     return f"""# Seed 000 (AOA-ECC) reproduced with ssdlab
 
@@ -1872,6 +1976,8 @@ The stand-in's read share is not published ({fmt(stand_in_share, "share")} chose
 The seed's "up to" (最大で, its conclusion) is read as the best healthy comparison of each class. The stand-ins'
 read shares are chosen here, and the ratio grows with the read share (regime above), so a best that is a stand-in
 rests on a tunable input: its headline's note says so, and the readings table also gives the best over real traces only.
+
+{_data_share_markdown(table7, values.get("data_share_rows", ()))}
 
 ## Table 1 at {table1_pe:,} P/E
 
@@ -2015,6 +2121,9 @@ def _run(
     table1 = run_sweep(
         build_table1_sweep(table1_workloads, table1_pe), out / "sweep-table1", scheduler=scheduler, workers=workers, progress=progress
     )
+    data_share = run_sweep(
+        build_data_share_sweep(selected, table_pe), out / "sweep-fig7-data-share", scheduler=scheduler, workers=workers, progress=progress
+    )
     bch = run_sweep(
         build_bch_sweep(table1_workloads, table1_pe), out / "sweep-table1-bch", scheduler=scheduler, workers=workers, progress=progress
     )
@@ -2026,8 +2135,9 @@ def _run(
         "table1": fig7_rows(table1.rows, table1_workloads),
         "bch": bch_rows(bch.rows),
     }
+    tables["data_share"] = data_share_rows(data_share.rows, tables["fig7"])
     paths = figures(read_path["decoder_tables"]["retention_hours"], tolerable_pe(read_path), tables["fig6"], tables["fig7"], out)
-    outcomes = (fig6, fig7, regime, table1, bch)
+    outcomes = (fig6, fig7, regime, table1, bch, data_share)
     text, heads, other_readings = compose(
         config, selected, tables, table_pe=table_pe, table1_pe=table1_pe, figures=paths, outcomes=outcomes, scheduler=scheduler
     )
