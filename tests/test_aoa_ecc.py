@@ -115,6 +115,10 @@ def test_reproduce_aoa_ecc_end_to_end(cli, tmp_path: Path):
     shares = pl.read_parquet(out / "data_share" / "table.parquet")
     assert shares.height == fig7.height and shares["data_read_share"].is_not_null().all()
     assert "Each workload both ways:" in report
+    # Issue 46 item 3: hm_0's excerpt reads 83 % of requests, its whole trace 35.5 % (published): it is
+    # left out of both classes' graded figures and shown as a reading.
+    assert by_name["hm_0 (sample)"]["representative"] is False and by_name["prxy_1 (stand-in)"]["representative"] is True
+    assert "Left out: hm_0 (sample)" in report and ("read_dominant", "excerpts by their own mix") in names
     again = cli(*args, "--quiet")
     assert again.returncode == 0
     assert "0 points run now" in (out / "report.md").read_text()
