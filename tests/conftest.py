@@ -14,12 +14,13 @@ from ssdlab.locations import shared_dir, shared_trace
 SMALL = ["--set", "workload.synthetic.requests=5000"]
 
 
-def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Runs ``python -m ssdlab ARGS`` and returns the completed process (never raises on exit code).
 
     COLUMNS is removed from the child's environment (pytest sets it to its own terminal's width), so
-    output goes at the CLI's fixed width for redirected output and tests can look for whole phrases."""
-    env = {key: value for key, value in os.environ.items() if key != "COLUMNS"}
+    output goes at the CLI's fixed width for redirected output and tests can look for whole phrases;
+    ``env`` adds variables (a test's own COLUMNS)."""
+    env = {**{key: value for key, value in os.environ.items() if key != "COLUMNS"}, **(env or {})}
     return subprocess.run([sys.executable, "-m", "ssdlab", *args], capture_output=True, text=True, cwd=cwd, env=env, check=False)
 
 

@@ -14,6 +14,22 @@ REQUIRED_OP_FIELDS = {"count", "bytes", "iops", "mbps", "latency_us"}
 REQUIRED_LATENCY_FIELDS = {"mean", "p50", "p99", "p999", "max"}
 
 
+def test_config_says_which_unset_keys_the_run_derives(cli):
+    """Issue 46 item 4: seed 000's switch points are unset in its preset and computed by each run."""
+    done = cli("config", "seed000-aoa")
+    assert done.returncode == 0, done.stderr
+    line = next(line for line in done.stdout.splitlines() if "hot_switch_pe_cycles" in line)
+    assert line.startswith("#") and "each run computes it" in line
+    # Issue 48 item 1: never folded at the console's width, so the output stays TOML.
+    import tomllib
+
+    for columns in ("40", "80"):
+        narrow = cli("config", "seed000-aoa", env={"COLUMNS": columns})
+        tomllib.loads(narrow.stdout)
+        shown = cli("presets", "show", "mlc-tlc-demo", env={"COLUMNS": columns})
+        tomllib.loads(shown.stdout)
+
+
 def test_a_ganged_run_says_what_its_gangs_did(cli):
     """Issue 45 item 7: the seed-002 preset is DiskSim's ganged device, and the summary says so."""
     done = cli("run", "seed002-ldpc", "--set", "workload.synthetic.requests=2000")

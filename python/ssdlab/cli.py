@@ -571,9 +571,21 @@ def presets_list() -> None:
 def presets_show(name: str) -> None:
     """Print a preset's TOML."""
     try:
-        console.print(_native.preset_text(name), markup=False, highlight=False)
+        console.print(_native.preset_text(name), markup=False, highlight=False, soft_wrap=True)
     except BaseException as error:
         _fail(error)
+
+
+# Optional keys whose value the run derives when they are unset: said beside them, so that `config`
+# does not look as if nothing were used there.
+DERIVED_WHEN_UNSET = {
+    "read_path.aoa_ecc.hot_switch_pe_cycles": (
+        "  (unset: each run computes it per chip class from read_path.decoder_tables at hot_retention_hours and prints it in its summary)"
+    ),
+    "read_path.aoa_ecc.cold_switch_pe_cycles": (
+        "  (unset: each run computes it per chip class from read_path.decoder_tables at cold_retention_hours and prints it in its summary)"
+    ),
+}
 
 
 @app.command("config")
@@ -589,13 +601,15 @@ def config_check(
     except BaseException as error:
         _fail(error)
         return
-    console.print(text, markup=False, highlight=False)
+    # soft_wrap: never fold a line at the console's width (a folded line is not TOML).
+    console.print(text, markup=False, highlight=False, soft_wrap=True)
     if unset:
-        listing = "\n".join(f"#   {key}" for key in unset)
+        listing = "\n".join(f"#   {key}{DERIVED_WHEN_UNSET.get(key, '')}" for key in unset)
         console.print(
             f"# Optional keys not set above (give them in the file or with --set KEY=VALUE; see the docs of each table):\n{listing}",
             markup=False,
             highlight=False,
+            soft_wrap=True,
         )
 
 
