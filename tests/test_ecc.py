@@ -110,6 +110,11 @@ def test_decoding_table_feeds_a_simulation(cli, tmp_path: Path):
     assert len(table["failure_probabilities"]) == 4 and all(len(row) == 7 for row in table["failure_probabilities"])
     assert table["mean"][0] > table["mean"][6]
     probabilities = tomllib.loads(snippet.read_text())["read_path"]["decoding"]["failure_probabilities"]
+    # Issue 48 item 1: the printed block is TOML at a narrow console too (never folded).
+    narrow = cli("ecc", "decoding-table", "--pe", "12000", "--frames", "30", env={"COLUMNS": "40"})
+    lines = narrow.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(("# ", "[read_path")))
+    assert tomllib.loads("\n".join(lines[start:]))["read_path"]["decoding"]["failure_probabilities"] == probabilities
     assert probabilities == [[round(p, 4) for p in row] for row in table["failure_probabilities"]]
     run = cli(
         "run",

@@ -806,7 +806,7 @@ def ecc_decoding_table(
     for table in result["tables"]:
         render_decoding_table(table, console, with_toml=len(result["tables"]) == 1)
     if len(result["tables"]) > 1:
-        console.print(result["config_toml"], highlight=False, markup=False)
+        console.print(result["config_toml"], highlight=False, markup=False, soft_wrap=True)
 
 
 @ecc_app.command("decoder-tables")

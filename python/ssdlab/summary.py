@@ -411,7 +411,8 @@ def render_decoding_table(table: dict[str, Any], console: Console, with_toml: bo
     grid.add_row("mean", *(f"{p:.4f}" for p in table["mean"]))
     console.print(grid)
     if with_toml:
-        console.print(table["config_toml"], highlight=False, markup=False)
+        # Unfolded at any console width: the block is meant to be pasted into a config.
+        console.print(table["config_toml"], highlight=False, markup=False, soft_wrap=True)
 
 
 def render_decoder_tables(result: dict[str, Any], console: Console) -> None:
