@@ -60,7 +60,10 @@ def test_decoder_tables_command_writes_a_config_table(cli, tmp_path: Path):
 def test_reproduce_aoa_ecc_end_to_end(cli, tmp_path: Path):
     trace_or_skip("msr-hm_0.sample.csv.gz")
     out = tmp_path / "aoa"
-    args = ("reproduce", "aoa-ecc", "--out", str(out), "--pe", "500", "--pe", "1500", "--min-requests", "5000")
+    args = (
+        "reproduce", "aoa-ecc", "--out", str(out), "--pe", "500", "--pe", "1500", "--min-requests", "5000",
+        "--write-path", "toggle_400_buffer",
+    )  # fmt: skip
     done = cli(*args)
     assert done.returncode == 0, done.stderr
     fig6 = pl.read_parquet(out / "fig6" / "table.parquet")
@@ -119,6 +122,12 @@ def test_reproduce_aoa_ecc_end_to_end(cli, tmp_path: Path):
     # left out of both classes' graded figures and shown as a reading.
     assert by_name["hm_0 (sample)"]["representative"] is False and by_name["prxy_1 (stand-in)"]["representative"] is True
     assert "Left out: hm_0 (sample)" in report and ("read_dominant", "excerpts by their own mix") in names
+    # Issue 46 item 2: Fig. 6 and Fig. 7 again with a write buffer, a reading of its own runs.
+    paths = pl.read_parquet(out / "fig6_write_path" / "table.parquet")
+    assert set(paths["write_path"].to_list()) == {"toggle_400_buffer"} and paths.height == 2
+    assert ("fig6_mean", f"write path: {aoa_ecc.WRITE_PATHS['toggle_400_buffer'][0]}") in names
+    bad = cli("reproduce", "aoa-ecc", "--out", str(tmp_path / "bad"), "--write-path", "toggle_400")
+    assert bad.returncode != 0 and "--write-path toggle_400" in bad.stderr and "graded" in bad.stderr
     again = cli(*args, "--quiet")
     assert again.returncode == 0
     assert "0 points run now" in (out / "report.md").read_text()
@@ -227,6 +236,18 @@ def _row(point: dict, result: dict) -> dict:
     }
 
 
+def _faster_aoa(rows: list[dict], write_path: str, factor: float) -> list[dict]:
+    """``rows`` again under another write path, AOA-ECC's IOPS times ``factor`` (conventional kept)."""
+    out = []
+    for row in rows:
+        result = json.loads(row["result_json"])
+        if row["point.policy"] == "aoa_ecc":
+            result["all"]["iops"] *= factor
+        if row["point.policy"] in ("conventional", "aoa_ecc"):
+            out.append({**row, "point.write_path": write_path, "result_json": json.dumps(result)})
+    return out
+
+
 def _hand_made():
     """Small tables with known answers: a degenerate comparison (write amplification 30) is the
     largest ratio of Fig. 6 and of the read-dominant class, so "up to" must skip it."""
@@ -294,6 +315,9 @@ def _hand_made():
         "regime": aoa_ecc.regime_rows(regime),
         "table1": aoa_ecc.fig7_rows(table1, table1_workloads),
     }
+    tables["fig6_write_path"], tables["fig7_write_path"] = aoa_ecc.write_path_tables(
+        _faster_aoa(fig6, "bus_200", 1.1), _faster_aoa(fig7, "bus_200", 1.1), workloads, week
+    )
     outcomes = [SimpleNamespace(ran=0, skipped=0, failed=0, wall_seconds=0.0, rows=[]) for _ in range(4)]
     text, headlines, readings = aoa_ecc.compose(
         aoa_ecc.preset_config(), workloads, tables, table_pe=1500, table1_pe=500, figures={}, outcomes=outcomes, scheduler=None
@@ -336,6 +360,11 @@ def test_report_prose_quotes_the_tables_numbers():
         "and 2 are almost write-only (at most 2.0 % reads: gamma, delta)." in text
     )
     assert "a few minutes long" not in text
+    # Issue 46 item 3: a class made of near write-only workloads says so; a best short of its switch
+    # point (alpha is hot, 1,500 P/E is below the hot switch) gets no switch caveat.
+    assert "2 of its 2 workloads read at most 2.0 % of their requests (gamma, delta; 1.100x to 1.200x)" in text
+    assert "No whole-trace mix is published for the other 2 (STANDINS.md)" in text
+    assert "past its class's Quick-LDPC switch" not in text
     # The regime, Table 1 and the cost.
     assert "The ratio grows with every step of the read share (50.0 %: 1.200x, 65.0 %: 1.500x, 80.0 %: 1.900x)" in text
     assert "the seed's 1.8x is first reached at 80.0 % reads and the seed's 2.1x is not reached" in text
@@ -398,6 +427,25 @@ def test_report_prose_quotes_the_tables_numbers():
     assert not any(r.claim == "web_1" and r.name.startswith("at Table 1") for r in readings)
 
 
+def test_the_write_paths_are_readings_of_their_own_runs():
+    """Issue 46 item 2: Fig. 6 and Fig. 7 under another write path are readings, computed from that
+    path's own rows as the graded figures are from theirs; the graded reading is the preset's."""
+    tables, text, headlines, readings = _hand_made()
+    label = aoa_ecc.WRITE_PATHS["bus_200"][0]
+    by_name = {(r.claim, r.name): r for r in readings}
+    # Every compared AOA-ECC side is 10 % faster under bus_200: each ratio is 1.1 times the graded one.
+    for claim in ("fig6_mean", "fig6_max", "read_dominant", "write_dominant"):
+        reading = by_name[(claim, f"write path: {label}")]
+        assert reading.value == pytest.approx(1.1 * headlines[claim].ours), claim
+        assert not reading.supported and "400 MB/s Asynchronous Toggle DDR" in reading.why
+    assert "## The write path around the decoders" in text and f"| {label} |" in text
+    assert f"{aoa_ecc.WRITE_PATHS[aoa_ecc.GRADED_WRITE_PATH][0]} (graded)" in text
+    # The graded write path is the preset as shipped: its bus is the seed's reference [1]'s.
+    assert aoa_ecc.WRITE_PATHS[aoa_ecc.GRADED_WRITE_PATH][1] == ()
+    assert aoa_ecc.preset_config()["device"]["channel"]["transfer_rate_mts"] == 400.0
+    assert "data_cache" not in aoa_ecc.preset_config()["device"]
+
+
 def test_a_ratio_whose_interval_crosses_the_gain_rules_cut_says_so():
     from ssdlab.reproduce.aoa_ecc import _straddle_text
 
@@ -413,3 +461,13 @@ def test_a_short_traces_hours_are_printed_as_the_table_prints_them():
     # hm_0's sample lasts 148 s: the workload list says 0.0412 h as Fig. 7's table does, not "0.0 h".
     basis = aoa_ecc._trace_basis("msr-hm_0.sample.csv.gz", "sample", {"requests": 7016, "read_share": 0.83, "duration_s": 148.3})
     assert f"{fmt(148.3 / 3600, 'sig')} h (one pass)" in basis and "0.0412 h" in basis and "83.0 % reads" in basis
+
+
+def test_a_class_best_past_its_switch_point_says_so():
+    """Issue 46 item 3: Fig. 7's wear puts a cold workload past its Quick-LDPC switch point; the class
+    line names the decoder mix its ratio comes from."""
+    best = {"workload": "proj_3 (stand-in)", "class": "cold_read_dominant", "aoa_quick_share": 0.388, "read_share": 0.9}
+    text = aoa_ecc._class_caveats([best], best, 1500, {"cold_switch": 1024.0, "hot_switch": 2006.0})
+    assert "1,500 P/E is past its class's Quick-LDPC switch point (1,024 P/E" in text and "38.8 % of its first reads" in text
+    hot = {**best, "class": "hot_read_dominant"}
+    assert aoa_ecc._class_caveats([hot], hot, 1500, {"cold_switch": 1024.0, "hot_switch": 2006.0}) == ""

@@ -663,6 +663,102 @@ def data_share_rows(rows: Sequence[Mapping[str, Any]], fig7: Sequence[Mapping[st
     return table
 
 
+# The SSD around the decoders (issue 46 item 2). The seed ran a TLM emulator ([2], "TLM (Transaction Level
+# Modeling)ベースの SSD エミュレータ [2]") and names neither its bus nor a buffer. Its conventional
+# controller's soft LDPC and its chip are its reference [1], "A 2x nm ... 64Gb MLC NAND Flash Memory with
+# 400 MB/s Asynchronous Toggle DDR Interface": the preset's 400 MB/s bus, graded. No write buffer: the
+# seed names none. The other readings, Fig. 6 and Fig. 7 run again under each: seed 002's 200 MB/s bus
+# (the preset before issue 46), and each bus with a 1 MiB write-back buffer in DRAM (a DDR3-1600 x16
+# part, 3,200 MB/s, MQSim's tRCD + tCL of 26 ns; lines destaged in the background from 90 % dirty).
+WRITE_BUFFER = (
+    "device.data_cache.capacity_bytes=1048576",
+    "device.data_cache.access_latency_ns=26",
+    "device.data_cache.bandwidth_mb_per_s=3200",
+)
+SEED002_BUS = ("device.channel.transfer_rate_mts=200.0",)
+GRADED_WRITE_PATH = "toggle_400"
+WRITE_PATHS: dict[str, tuple[str, tuple[str, ...]]] = {
+    GRADED_WRITE_PATH: ("400 MB/s toggle bus ([1]), no write buffer", ()),
+    "bus_200": ("200 MB/s bus (seed 002's), no write buffer", SEED002_BUS),
+    "toggle_400_buffer": ("400 MB/s toggle bus, 1 MiB write-back buffer", WRITE_BUFFER),
+    "bus_200_buffer": ("200 MB/s bus, 1 MiB write-back buffer", SEED002_BUS + WRITE_BUFFER),
+}
+
+
+def build_write_path_sweeps(
+    prxy: Workload, pe_points: Sequence[int], selected: Sequence[Workload], table_pe: int, names: Sequence[str]
+) -> tuple[Sweep, Sweep]:
+    """Fig. 6 and Fig. 7 (conventional against AOA-ECC) under each of ``names`` (write paths other than
+    the graded one)."""
+    paths = {name: list(WRITE_PATHS[name][1]) for name in names}
+    fig6 = Sweep(
+        name="seed000-fig6-write-path",
+        base=PRESET,
+        common=list(prxy.overrides),
+        cases={"write_path": paths, "pe": {str(pe): [f"ftl.aging.pe_cycles={pe}"] for pe in pe_points}, "policy": dict(POLICIES)},
+        origin="reproduce aoa-ecc (Fig. 6, write path)",
+    )
+    fig7 = Sweep(
+        name="seed000-fig7-write-path",
+        base=PRESET,
+        common=[f"ftl.aging.pe_cycles={table_pe}"],
+        cases={"write_path": paths, "workload": {_label(w): list(w.overrides) for w in selected}, "policy": dict(POLICIES)},
+        origin="reproduce aoa-ecc (Fig. 7, write path)",
+    )
+    return fig6, fig7
+
+
+def write_path_tables(
+    fig6: Sequence[Mapping[str, Any]], fig7: Sequence[Mapping[str, Any]], selected: Sequence[Workload], span_seconds: float | None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Fig. 6's and Fig. 7's tables of the write-path sweeps, each row tagged with its write path."""
+    rows6: list[dict[str, Any]] = []
+    rows7: list[dict[str, Any]] = []
+    for name in WRITE_PATHS:
+        rows6 += [{"write_path": name, **r} for r in fig6_rows([r for r in fig6 if r["point.write_path"] == name], span_seconds)]
+        rows7 += [{"write_path": name, **r} for r in fig7_rows([r for r in fig7 if r["point.write_path"] == name], selected)]
+    return rows6, rows7
+
+
+def write_path_rows(
+    read_path: Mapping[str, Any],
+    tolerable: Mapping[str, Sequence[float | None]],
+    graded: Mapping[str, Any],
+    fig6: Sequence[Mapping[str, Any]],
+    fig7: Sequence[Mapping[str, Any]],
+) -> list[dict[str, Any]]:
+    """One row per write path: Fig. 6's mean (after the conventional switch) and best, each class's best
+    and how many comparisons were healthy. ``graded`` is the graded run's ``derived`` values (its row
+    is built from them, not run twice); ``fig6``/``fig7`` are ``write_path_tables``."""
+
+    def summary(name: str, values: Mapping[str, Any]) -> dict[str, Any]:
+        best6 = values["fig6_best"] or {}
+        row = {
+            "write_path": name,
+            "label": WRITE_PATHS[name][0],
+            "graded": name == GRADED_WRITE_PATH,
+            "fig6_mean": values["mean_ratio_switched"],
+            "fig6_max": best6.get("aoa_over_conventional"),
+            "fig6_max_pe": best6.get("pe_cycles"),
+            "fig6_healthy": len(values["fig6_healthy"]),
+            "fig6_points": len(values["fig6_candidates"]),
+        }
+        for key in ("read_dominant", "write_dominant"):
+            best = values[key]["best"] or {}
+            row[f"{key}_best"] = best.get("aoa_over_conventional")
+            row[f"{key}_best_workload"] = best.get("workload")
+            row[f"{key}_healthy"] = len(values[key]["healthy"])
+        return row
+
+    rows = [summary(GRADED_WRITE_PATH, graded)]
+    for name in WRITE_PATHS:
+        table6 = [r for r in fig6 if r["write_path"] == name]
+        table7 = [r for r in fig7 if r["write_path"] == name]
+        if name != GRADED_WRITE_PATH and (table6 or table7):
+            rows.append(summary(name, derived(read_path, tolerable, table6, table7)))
+    return rows
+
+
 def build_regime_sweep(table_pe: int) -> Sweep:
     return Sweep(
         name="seed000-regime",
@@ -1302,6 +1398,7 @@ def readings(values: Mapping[str, Any]) -> list[Reading]:
                 fmt(group["wear_only_mean"], "times"),
             )
         )
+    out += _write_path_readings(values)
     for name in ("web_1", "proj_3"):
         at_fig7 = (values["by_name"].get(name) or {}).get("aoa_over_conventional")
         out.append(
@@ -1345,6 +1442,38 @@ def readings(values: Mapping[str, Any]) -> list[Reading]:
                 fmt(wear_only, "times"),
             )
         )
+    return out
+
+
+def _write_path_readings(values: Mapping[str, Any]) -> list[Reading]:
+    """Fig. 6's and Fig. 7's claims under the write paths the seed does not support (``WRITE_PATHS``)."""
+    why = (
+        "the seed names neither bus nor buffer of its TLM emulator ([2]); its chip and its conventional soft LDPC are "
+        "its reference [1], a '400 MB/s Asynchronous Toggle DDR' part, and it names no write buffer (the graded reading)"
+    )
+    claims = {
+        "fig6_mean": ("fig6_mean", "Fig. 6's mean after the conventional switch"),
+        "fig6_max": ("fig6_max", "Fig. 6's best healthy point"),
+        "read_dominant": ("read_dominant_best", "the read-dominant class's best healthy workload"),
+        "write_dominant": ("write_dominant_best", "the write-dominant class's best healthy workload"),
+    }
+    out = []
+    for row in values.get("write_paths", ()):
+        if row["graded"]:
+            continue
+        for claim, (field, what) in claims.items():
+            where = row.get(f"{claim}_best_workload") if claim.endswith("dominant") else None
+            out.append(
+                Reading(
+                    claim,
+                    f"write path: {row['label']}",
+                    row[field],
+                    f"{what}, with {row['label']} around the same decoders",
+                    False,
+                    why,
+                    fmt(row[field], "times") + (f" ({where})" if where else ""),
+                )
+            )
     return out
 
 
@@ -1599,6 +1728,10 @@ def _uncorrectable_sentence(from_pe: int | None) -> str:
     )
 
 
+def _write_path_names(values: list[str] | None) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(values)) if values else tuple(name for name in WRITE_PATHS if name != GRADED_WRITE_PATH)
+
+
 def _pe_points(values: list[int] | None) -> tuple[int, ...]:
     return tuple(sorted(set(values))) if values else PE_POINTS
 
@@ -1708,6 +1841,41 @@ def _regime_sentences(table_regime: Sequence[Mapping[str, Any]], stand_in_share:
     return f"{opening}; at this wear {' and '.join(reached)}."
 
 
+def _class_caveats(rows: Sequence[Mapping[str, Any]], best: Mapping[str, Any] | None, table_pe: int, values: Mapping[str, Any]) -> str:
+    """What a class's figures rest on (issue 46 item 3): how many of its workloads barely read (their
+    ratio then comes from read-modify-write page reads, not host reads), and whether its best is past
+    its class's switch point at Fig. 7's wear (AOA-ECC then reads much of it with EP-LDPC)."""
+    text = ""
+    sparse = [r for r in rows if r["read_share"] is not None and r["read_share"] <= ALMOST_WRITE_ONLY_SHARE]
+    if sparse:
+        ratios = [r["aoa_over_conventional"] for r in sparse]
+        text += (
+            f" {len(sparse)} of its {len(rows)} workloads read at most {fmt(ALMOST_WRITE_ONLY_SHARE, 'share')} of their requests "
+            f"({_names(sparse)}; {fmt(min(ratios), 'times')} to {fmt(max(ratios), 'times')}): their ratio comes from the page reads "
+            "of partial-page writes, so they measure the read path only through those."
+        )
+        published = [r for r in sparse if r.get("published_read_share") is not None]
+        text += (
+            "".join(
+                f" {r['workload']}'s whole trace reads {fmt(r['published_read_share'], 'share')} (published): the same class."
+                for r in published
+            )
+            + f" No whole-trace mix is published for the other {len(sparse) - len(published)} (STANDINS.md): classed by their own."
+            if len(published) < len(sparse)
+            else ""
+        )
+    if best:
+        cold = str(best.get("class") or "").startswith("cold")
+        switch = values["cold_switch"] if cold else values["hot_switch"]
+        if switch is not None and table_pe > switch:
+            text += (
+                f" The best, {best['workload']}, is {best.get('class')} and {table_pe:,} P/E is past its class's Quick-LDPC switch "
+                f"point ({fmt(switch, 'int')} P/E, mean over chip classes): AOA-ECC reads {fmt(best.get('aoa_quick_share'), 'share')} of "
+                "its first reads with Quick-LDPC and the rest with EP-LDPC, against the conventional controller's soft LDPC."
+            )
+    return text
+
+
 def _msr_sentence(table7: Sequence[Mapping[str, Any]]) -> str:
     """What the real MSR traces here are, counted from the table (their own timelines, read shares)."""
     traces = [r for r in table7 if r["kind"] in ("sample", "full")]
@@ -1803,6 +1971,41 @@ that way too). Each workload both ways:
 {table}"""
 
 
+def _write_path_markdown(rows: Sequence[Mapping[str, Any]]) -> str:
+    """Fig. 6 and Fig. 7 under each write path (issue 46 item 2): the graded one first."""
+    if len(rows) < 2:
+        return ""
+    table = markdown_table(
+        [{**r, "label": r["label"] + (" (graded)" if r["graded"] else "")} for r in rows],
+        (
+            ("write path", "label", "text"),
+            ("Fig. 6 mean", "fig6_mean", "times"),
+            ("Fig. 6 best", "fig6_max", "times"),
+            ("at P/E", "fig6_max_pe", "int"),
+            ("healthy Fig. 6 points", "fig6_healthy", "int"),
+            ("read-dominant best", "read_dominant_best", "times"),
+            ("write-dominant best", "write_dominant_best", "times"),
+        ),
+    )
+    graded, others = rows[0], rows[1:]
+    spread = [r["fig6_mean"] for r in rows if r["fig6_mean"] is not None]
+    return f"""## The write path around the decoders
+
+The seed ran its lab's TLM emulator ("TLM (Transaction Level Modeling)ベースの SSD エミュレータ [2]") and names
+neither its bus nor any buffer. Its chip and its conventional controller's soft LDPC are its reference [1],
+"A 2x nm ... 64Gb MLC NAND Flash Memory with 400 MB/s Asynchronous Toggle DDR Interface", so the preset's bus
+is 400 MB/s (graded: {graded["label"]}). A buffer is not in the seed, so the graded reading has none. Fig. 6
+and Fig. 7 (conventional against AOA-ECC) were run again under {len(others)} other write path(s):
+{"; ".join(r["label"] for r in others)} (seed 002's bus was the preset's before issue 46; a buffer is a
+write-back data cache in DRAM, 3,200 MB/s and 26 ns an access, `device.data_cache`). Readings, never counted:
+
+{table}
+
+Fig. 6's mean spans {fmt(min(spread), "times") if spread else "n/a"} to {fmt(max(spread), "times") if spread else "n/a"} over these write paths: the
+SSD the seed leaves open moves it as much as the decoders do. A write buffer takes the slow upper-page
+programs off the host's latency, so reads, where the decoders differ, weigh more in each run's IOPS."""
+
+
 def compose(
     config: Mapping[str, Any],
     selected: Sequence[Workload],
@@ -1822,6 +2025,9 @@ def compose(
     values["bch_rows"] = list(tables.get("bch", ()))
     values["data_share_rows"] = list(tables.get("data_share", ()))
     values["bch_decode_us"] = ((read_path.get("decoders") or {}).get("bch") or {}).get("decode_latency_ns", 0) / 1000
+    values["write_paths"] = write_path_rows(
+        read_path, tolerable, values, tables.get("fig6_write_path", ()), tables.get("fig7_write_path", ())
+    )
     text = _report(config, selected, tolerable, tables, figures, outcomes, scheduler, table_pe, table1_pe, values)
     return text, headlines(values), readings(values)
 
@@ -1899,6 +2105,7 @@ def _report(
                 f"(its {fmt(r['aoa_over_conventional'], 'times')} is a reading)."
                 for r in group.get("unrepresentative", ())
             )
+            + _class_caveats(group["rows"], best, table_pe, values)
         )
 
     table1_by_name = values["table1_by_name"]
@@ -1906,8 +2113,8 @@ def _report(
     table1_kinds = {r["kind"] for r in values["table1_rows"]}
     opening = provenance(command, outcomes[0], scheduler).replace(
         "`sweep/results.parquet`",
-        "`sweep-fig6/`, `sweep-fig7/`, `sweep-regime/`, `sweep-table1/`, `sweep-table1-bch/` and `sweep-fig7-data-share/` "
-        "(`results.parquet` each)",
+        "`sweep-fig6/`, `sweep-fig7/`, `sweep-regime/`, `sweep-table1/`, `sweep-table1-bch/`, `sweep-fig7-data-share/`, "
+        "`sweep-fig6-write-path/` and `sweep-fig7-write-path/` (`results.parquet` each)",
     )
     bch_outcome = outcomes[4] if len(outcomes) > 4 else None
     bch_counts = (
@@ -1920,6 +2127,12 @@ def _report(
             f" Fig. 7's AOA-ECC side classed by the read share of data: {outcomes[5].ran} run, {outcomes[5].skipped} reused, "
             f"{outcomes[5].failed} failed."
         )
+    if len(outcomes) > 7:
+        ran = sum(o.ran for o in outcomes[6:8])
+        reused = sum(o.skipped for o in outcomes[6:8])
+        bch_counts += (
+            f" Fig. 6 and Fig. 7 under other write paths: {ran} run, {reused} reused, {sum(o.failed for o in outcomes[6:8])} failed."
+        )
     endurance = config.get("device", {}).get("nand", {}).get("endurance_pe_cycles")
     return f"""# Seed 000 (AOA-ECC) reproduced with ssdlab
 
@@ -1929,7 +2142,8 @@ the regime grid's: {outcomes[2].ran} run, {outcomes[2].skipped} reused, {outcome
 
 ## Setup
 
-Preset `seed000-aoa` (read its comments): seed 002's MLC SSD with seed 000's decoder sensing times
+Preset `seed000-aoa` (read its comments): seed 002's MLC SSD on a {config.get("device", {}).get("channel", {}).get("transfer_rate_mts", 0):g} MT/s
+8-bit bus (the write path below) with seed 000's decoder sensing times
 (Quick-LDPC {quick_us} us, EP-LDPC {ep_us} us for the word line, soft LDPC {soft_levels} extra read operations of
 {read_path.get("extra_sensing_latency_ns", 0) / 1000:g} us), {read_path.get("decode_latency_ns", 0) / 1000:g} us decode, closed loop at queue depth
 {config.get("host", {}).get("queue_depth")}. Decoding-failure probabilities by decoder x chip x P/E x
@@ -2004,6 +2218,8 @@ The stand-in's read share is not published ({fmt(stand_in_share, "share")} chose
 {regime_table}
 
 {_regime_sentences(table_regime, stand_in_share, table_pe)}
+
+{_write_path_markdown(values.get("write_paths", ()))}
 
 ## Fig. 7 and Table 1: workloads by class at {table_pe:,} P/E
 
@@ -2085,6 +2301,16 @@ class AoaEcc(Recipe):
             "P/E count of Table 1 (web_1, proj_3): a wear where the conventional controller still reads with BCH.",
         ),
         Option("min_requests", ("--min-requests",), int, MIN_REQUESTS, "Loop short traces to at least this many requests."),
+        Option(
+            "write_paths",
+            ("--write-path",),
+            list[str] | None,
+            None,
+            "A write path to rerun Fig. 6 and Fig. 7 under, beside the graded one (repeatable; default all: "
+            + ", ".join(name for name in WRITE_PATHS if name != GRADED_WRITE_PATH)
+            + ").",
+            convert=_write_path_names,
+        ),
     )
 
     def workloads(self) -> Sequence[Workload]:
@@ -2116,6 +2342,7 @@ class AoaEcc(Recipe):
         table_pe: int = TABLE_PE,
         table1_pe: int = TABLE1_PE,
         min_requests: int = MIN_REQUESTS,
+        write_paths: Sequence[str] | None = None,
     ) -> report.Reproduction:
         return _run(
             out,
@@ -2123,6 +2350,7 @@ class AoaEcc(Recipe):
             table_pe=table_pe,
             table1_pe=table1_pe,
             min_requests=min_requests,
+            write_paths=write_paths,
             traces=traces,
             only=workloads,
             scheduler=scheduler,
@@ -2138,6 +2366,7 @@ def _run(
     table_pe: int = TABLE_PE,
     table1_pe: int = TABLE1_PE,
     min_requests: int = MIN_REQUESTS,
+    write_paths: Sequence[str] | None = None,
     traces: Mapping[str, Path] | None = None,
     only: Sequence[str] | None = None,
     scheduler: str | None = None,
@@ -2150,6 +2379,13 @@ def _run(
         raise SweepError("--pe: give at least two P/E counts for Fig. 6")
     if min_requests < 1000:
         raise SweepError(f"--min-requests {min_requests}: at least 1,000 requests are needed for a meaningful IOPS")
+    paths = _write_path_names(list(write_paths) if write_paths else None)
+    unknown = [name for name in paths if name not in WRITE_PATHS or name == GRADED_WRITE_PATH]
+    if unknown:
+        raise SweepError(
+            f"--write-path {unknown[0]}: not a write path to compare (choose from "
+            f"{', '.join(name for name in WRITE_PATHS if name != GRADED_WRITE_PATH)}; {GRADED_WRITE_PATH} is the graded one, always run)"
+        )
     every = workloads(min_requests, traces)
     selected = report.selected(every, only)
     config = preset_config()
@@ -2169,6 +2405,9 @@ def _run(
         build_bch_sweep(table1_workloads, table1_pe), out / "sweep-table1-bch", scheduler=scheduler, workers=workers, progress=progress
     )
     prxy = next(w for w in every if w.name == "prxy_1")
+    fig6_path_sweep, fig7_path_sweep = build_write_path_sweeps(prxy, pe_points, selected, table_pe, paths)
+    fig6_path = run_sweep(fig6_path_sweep, out / "sweep-fig6-write-path", scheduler=scheduler, workers=workers, progress=progress)
+    fig7_path = run_sweep(fig7_path_sweep, out / "sweep-fig7-write-path", scheduler=scheduler, workers=workers, progress=progress)
     tables = {
         "fig6": fig6_rows(fig6.rows, _span_seconds(prxy)),
         "fig7": fig7_rows(fig7.rows, selected),
@@ -2177,8 +2416,9 @@ def _run(
         "bch": bch_rows(bch.rows),
     }
     tables["data_share"] = data_share_rows(data_share.rows, tables["fig7"])
+    tables["fig6_write_path"], tables["fig7_write_path"] = write_path_tables(fig6_path.rows, fig7_path.rows, selected, _span_seconds(prxy))
     paths = figures(read_path["decoder_tables"]["retention_hours"], tolerable_pe(read_path), tables["fig6"], tables["fig7"], out)
-    outcomes = (fig6, fig7, regime, table1, bch, data_share)
+    outcomes = (fig6, fig7, regime, table1, bch, data_share, fig6_path, fig7_path)
     text, heads, other_readings = compose(
         config, selected, tables, table_pe=table_pe, table1_pe=table1_pe, figures=paths, outcomes=outcomes, scheduler=scheduler
     )
