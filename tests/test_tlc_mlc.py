@@ -144,8 +144,9 @@ def test_bit_cost_of_a_mixed_array_and_the_price_the_seed_implies():
     # labelled as adopted because it matched, never a headline (test_readings_from_a_hand_made_table...).
 
 
-def _run_row(host_seconds: float, simulated_seconds: float, write_bytes: float) -> dict:
-    """A stored sweep row with just what the settled check reads (one MLC tier)."""
+def _run_row(host_seconds: float, simulated_seconds: float, write_bytes: float, migrated: float = 0) -> dict:
+    """A stored sweep row with just what the settled check reads (one MLC tier; ``migrated``: pages
+    moved to TLC so far, a TLC block being 384 pages)."""
     tier = {"flash": {"page_programs": write_bytes / 8192, "block_erases": 0}, "block_modify_writes": 0}
     tier.update(chips=8, dies_per_chip=1, planes_per_die=1, blocks_per_plane=64)
     result = {
@@ -154,8 +155,8 @@ def _run_row(host_seconds: float, simulated_seconds: float, write_bytes: float) 
         "write": {"bytes": write_bytes},
         "host_pages_written": write_bytes / 8192,
         "energy_total_uj": 0.0,
-        "gc": {"pages_migrated": 0},
-        "tiers": {"mlc": tier},
+        "gc": {"pages_migrated": migrated},
+        "tiers": {"mlc": tier, "tlc": {**tier, "pages_per_block": 384}},
     }
     return {"status": "ok", "error": None, "result_json": json.dumps(result)}
 
@@ -180,6 +181,42 @@ def test_settled_check_rejects_a_window_that_works_off_a_warm_up_backlog():
     # Halves that drift by more than the tolerance (second half 60 % slower).
     check = settled_check(_run_row(10.0, 10.0, 1e9), _run_row(20.0, 20.0, 2e9), _run_row(30.0, 30.0, 2.4e9))
     assert not check["settled"] and "halves' write rates 0.40x apart" in check["unsettled_because"]
+
+
+def test_settled_check_rejects_a_window_still_migrating_to_tlc():
+    """Issue 46 item 6: halves that write at the same rate but move pages to TLC at different rates are
+    a window still working off the fill; migration in the unit it arrives in (a TLC block) is no trend."""
+    from ssdlab.reproduce.tlc_mlc import agrees_with_shorter_warm_up, halves_only_check, settled_check
+
+    warm = _run_row(10.0, 10.0, 1e9)
+    half, full = _run_row(20.0, 20.0, 2e9, migrated=2048), _run_row(30.0, 30.0, 3e9, migrated=2048)
+    assert halves_only_check(warm, half, full)
+    check = settled_check(warm, half, full)
+    assert not check["settled"] and check["unsettled_because"] == "halves move 2048 and 0 pages to TLC"
+    # Steady migration (1,000 pages each half) and a single block's worth of difference both settle.
+    assert settled_check(warm, _run_row(20.0, 20.0, 2e9, 1000), _run_row(30.0, 30.0, 3e9, 2000))["settled_by"] == "halves"
+    assert settled_check(warm, _run_row(20.0, 20.0, 2e9, 384), _run_row(30.0, 30.0, 3e9, 384))["settled"]
+    # Agreement with a shorter warm-up: within 2 % in write rate and in pages to TLC per host GB.
+    row = dict(status="ok", write_mbps=10.0, pages_to_tlc=10_000, host_gb=1.0, tlc_pages_per_block=384, backlog_at_start=0.0)
+    assert agrees_with_shorter_warm_up(row, {**row, "write_mbps": 10.15, "pages_to_tlc": 9_900})
+    assert not agrees_with_shorter_warm_up(row, {**row, "write_mbps": 10.3})
+    assert not agrees_with_shorter_warm_up(row, {**row, "pages_to_tlc": 9_000})
+    assert not agrees_with_shorter_warm_up(row, {**row, "backlog_at_end": 0.2})
+
+
+def test_a_real_window_still_migrating_is_not_settled_until_warmed_up_longer():
+    """The serial host at fill 0.6 on the TPC-C sample (the study the reviewer found published as
+    settled): at the plan's warm-up its window moves 2,048 pages to TLC, all in its first half, and
+    writes slower than once warmed; the halves' write rates alone (within 25 %) passed it."""
+    from ssdlab.reproduce.tlc_mlc import check_one_point
+
+    trace_or_skip("mqsim-tpcc-small.trace.gz")
+    key = "serial_host|tpcc|rr_fdca|0.6|4|1|-"
+    short = check_one_point("tpcc", key)
+    assert short["halves_only_check"] and abs(short["halves_mbps_ratio"] - 1.0) < 0.25
+    assert not short["settled"] and short["first_half_pages_to_tlc"] > 384 >= short["second_half_pages_to_tlc"], short
+    longer = check_one_point("tpcc", key, warmup_factor=2)
+    assert longer["settled"] and longer["pages_to_tlc"] == 0 and longer["write_mbps"] > 1.02 * short["write_mbps"], longer
 
 
 def test_unsettled_points_get_no_comparison_with_the_all_mlc_array():
