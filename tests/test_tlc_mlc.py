@@ -544,9 +544,12 @@ def test_headlines_from_a_hand_made_table_carry_both_sides_health_and_one_readin
     versus = by_figure["RR-FDCA write throughput vs the conventional array (tpcc-standin)"]
     assert versus.ours == pytest.approx(12.98 / 1.46 - 1) and [h.side for h in versus.health] == ["conventional", "RR-FDCA"]
     # Fig. 12: 7 TLC chips write fast enough but collapsed (WA 25), so the best healthy share is 3 (2
-    # cannot hold the static data, 4-6 are below the floor); 37.5 % is within 30 % of the seed's 50 %.
+    # cannot hold the static data, 4-6 are below the floor). The seed's 50 % is a capacity share (issue
+    # 46 item 9): 3 TLC chips of 8, each holding 1.5 MLC chips, are 4.5 / 9.5 = 47.4 % of the capacity.
     share = by_figure["best TLC share (Fig. 12), tpcc-mysql (tpcc-standin)"]
-    assert share.ours == 3 / 8 and share.verdict == "reproduced" and "all-MLC (14.07 MB/s)" in share.note
+    assert share.ours == pytest.approx(4.5 / 9.5) and share.verdict == "reproduced" and "all-MLC (14.07 MB/s)" in share.note
+    assert "TLC holds 47.4 % of the raw capacity (3 of 8 chips" in share.note
+    assert tlc_mlc.tlc_capacity_share(7) == pytest.approx(10.5 / 11.5) and tlc_mlc.tlc_capacity_share(0) == 0.0
     cost = by_figure["bit cost vs all-MLC at the best share (Table II) (prxy_1)"]
     assert cost.form == "change" and cost.verdict == "direction only"
     assert by_figure["Fig. 14: host suspended by the conventional chip exchange (8 GB)"].verdict == "not reproduced"
@@ -579,7 +582,9 @@ def test_readings_from_a_hand_made_table_are_never_headlines_and_flag_collapsed_
     # The preset's reading is the graded one, never a reading row.
     assert not any("block rewritten (" in r.name and "new data to MLC" in r.name for r in rows)
     fastest = by_name[("tlc_share_tpcc", "fastest share (tpcc-standin)")]
-    assert fastest.value == 2 / 8  # 7 TLC chips (15 MB/s, collapsed) are not a candidate
+    assert fastest.value == pytest.approx(3 / 9)  # 2 TLC chips (capacity 3 of 9); 7 (15 MB/s, collapsed) are not a candidate
+    chips = by_name[("tlc_share_tpcc", "share of the chips (tpcc-standin)")]
+    assert chips.value == 3 / 8 and not chips.supported and "capacity percentage" in chips.why
     price = next(r for r in rows if r.claim == "cost_prxy_1")
     assert price.matched and "solved from the seed's figure" in price.why and "by construction" not in price.why  # 5 TLC, not 7
     assert by_name[("exchange_dead_time", "the drain's longest GC step")].value == 1.087

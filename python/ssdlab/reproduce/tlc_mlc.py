@@ -766,6 +766,15 @@ def run_until_settled(
     return compare_with_mlc_only(list(final.values())), outcomes
 
 
+def tlc_capacity_share(tlc_chips: float) -> float:
+    """TLC's share of the array's raw capacity with ``tlc_chips`` of the 8 chips TLC. The seed's optima
+    are capacity shares ("50% of TLC/MLC capacity ratio", "the optimum TLC capacity percentage"; issue 46
+    item 9), and here a TLC chip holds TLC_PAGES_PER_BLOCK / MLC_PAGES_PER_BLOCK = 1.5 MLC chips (same
+    blocks and page size), so 3 TLC chips of 8 are 47 % of the capacity, not 37.5 %."""
+    tlc = tlc_chips * TLC_PAGES_PER_BLOCK
+    return tlc / (tlc + (CHIPS - tlc_chips) * MLC_PAGES_PER_BLOCK)
+
+
 def tlc_chip_bytes(blocks: int) -> float:
     """What one TLC chip of ``blocks`` blocks may hold: its raw capacity less the spare share ``array``
     gives every array."""
@@ -988,22 +997,24 @@ CLAIMS = (
         "tlc_share_tpcc",
         "best TLC share (Fig. 12), tpcc-mysql",
         SEED["tlc_share_tpcc"],
-        "share of the 8 chips",
+        "TLC share of raw capacity",
         "share",
         form=ABSOLUTE,
         quote=QUOTE_SHARE_TPCC,
-        reading="share of the 8 chips that are TLC, by the seed's objective (tlc_mlc_objective): the lowest bit cost among settled, "
-        "healthy RR-FDCA arrays (N_RDSMAX 1) that write at least as fast as all-MLC and hold the static data in TLC",
+        reading="TLC's share of the array's raw capacity (the seed's 'capacity ratio'; a TLC chip holds 1.5 MLC chips) at the best "
+        "array by the seed's objective (tlc_mlc_objective): the lowest bit cost among settled, healthy RR-FDCA arrays (N_RDSMAX 1) "
+        "that write at least as fast as all-MLC and hold the static data in TLC",
     ),
     Claim(
         "tlc_share_prxy_1",
         "best TLC share (Fig. 12), prxy_1",
         SEED["tlc_share_prxy_1"],
-        "share of the 8 chips",
+        "TLC share of raw capacity",
         "share",
         form=ABSOLUTE,
         quote=QUOTE_SHARE_PRXY_1,
-        reading="share of the 8 chips that are TLC, by the seed's objective (as for tpcc-mysql)",
+        reading="TLC's share of the array's raw capacity (the seed's 'TLC capacity percentage') at the best array by the seed's "
+        "objective (as for tpcc-mysql)",
     ),
     # Table I (with the chip prices) is missing: the bit cost is at equal MLC and TLC chip prices, the
     # assumption that takes nothing from the seed's numbers. The TLC price solved from the -71 % is a
@@ -1235,7 +1246,12 @@ def _share_headlines(
         note = f"no TLC share is feasible (all-MLC {_mbps(base)} MB/s): " + "; ".join(
             f"{int(r['tlc_chips'])} TLC: {r['infeasible_because']}" for r in shares
         )
-    found = [share_claim.measure(best["tlc_chips"] / CHIPS if best else None, where=name, note=note, health=sides)]
+    if best:
+        note += (
+            f"; TLC holds {fmt(tlc_capacity_share(best['tlc_chips']), 'share')} of the raw capacity "
+            f"({int(best['tlc_chips'])} of {CHIPS} chips, a TLC chip {TLC_PAGES_PER_BLOCK / MLC_PAGES_PER_BLOCK:g} MLC chips)"
+        )
+    found = [share_claim.measure(tlc_capacity_share(best["tlc_chips"]) if best else None, where=name, note=note, health=sides)]
     if name == "prxy_1":
         cost = bit_cost_vs_mlc_only(best["tlc_chips"], 1.0) if best else None
         cheapest = bit_cost_vs_mlc_only(CHIPS, 1.0)
@@ -1358,12 +1374,12 @@ def _share_readings(table: Sequence[Mapping[str, Any]], plan: Plan, base_health:
             Reading(
                 f"tlc_share_{'prxy_1' if name == 'prxy_1' else 'tpcc'}",
                 f"fastest share ({name})",
-                fastest["tlc_chips"] / CHIPS,
+                tlc_capacity_share(fastest["tlc_chips"]),
                 f"the optimum is the share that writes fastest ({int(fastest['tlc_chips'])} TLC chips, {_mbps(fastest)} MB/s)",
                 False,
                 'the seed\'s optimum is what the cost saving follows from ("Therefore, the system cost can be decreased by 71%"); with '
                 "the chip count fixed, throughput alone never favours TLC",
-                value_text=fmt(fastest["tlc_chips"] / CHIPS, "share"),
+                value_text=fmt(tlc_capacity_share(fastest["tlc_chips"]), "share"),
             )
         )
     best = optima(shares)
@@ -1382,9 +1398,25 @@ def _share_readings(table: Sequence[Mapping[str, Any]], plan: Plan, base_health:
                 f'"{fmt(seed_share, "share")} of TLC/MLC capacity ratio" is TLC capacity / MLC capacity; at our best share '
                 f"({tlc} TLC chips) it is {ratio:.2f}" + (f"; the seed's {seed_share:g} would be {solved} TLC chips" if solved else ""),
                 False,
-                f'prxy_1\'s optimum is a "TLC capacity percentage" of {fmt(SEED["tlc_share_prxy_1"], "share")}, exactly '
-                f"{round(SEED['tlc_share_prxy_1'] * CHIPS)} of {CHIPS} chips: the shares are shares of the chips",
+                "the seed words both optima as shares ('50% of TLC/MLC capacity ratio', 'TLC capacity percentage'), graded as "
+                "TLC's share of the raw capacity",
                 value_text=f"{ratio:.2f}",
+            )
+        )
+    if tlc is not None:
+        claim_key = f"tlc_share_{'prxy_1' if name == 'prxy_1' else 'tpcc'}"
+        found.append(
+            Reading(
+                claim_key,
+                f"share of the chips ({name})",
+                tlc / CHIPS,
+                f"the optimum is the share of the {CHIPS} chips that are TLC ({tlc} chips), not of the capacity",
+                False,
+                f"prxy_1's {fmt(SEED['tlc_share_prxy_1'], 'share')} is exactly {round(SEED['tlc_share_prxy_1'] * CHIPS)} of {CHIPS} chips, "
+                "which fits chips of equal capacity in the seed (Table I, with the chip sizes, is missing); here a TLC chip holds "
+                f"{TLC_PAGES_PER_BLOCK / MLC_PAGES_PER_BLOCK:g} MLC chips, and the seed's words are 'capacity ratio' and 'capacity "
+                "percentage' (graded: the capacity share)",
+                value_text=fmt(tlc / CHIPS, "share"),
             )
         )
     if tlc is not None and name == "prxy_1":
@@ -1716,13 +1748,13 @@ def write_figures(table: Sequence[Mapping[str, Any]], out: Path) -> dict[str, Pa
                 key=lambda r: r["tlc_chips"],
             )
             series[f"{workload} {ARRAY_NAMES[kind]}"] = (
-                [r["tlc_chips"] / CHIPS for r in rows],
+                [tlc_capacity_share(r["tlc_chips"]) for r in rows],
                 [r["write_mbps_vs_mlc_only"] for r in rows],
             )
     figures["fig12"] = plotting.line_chart(
         series,
         out / "fig12-tlc-share",
-        xlabel="TLC share of the 8 chips",
+        xlabel="TLC share of the raw capacity",
         ylabel="write throughput vs all-MLC",
         title="Seed 004 Fig. 12: TLC/MLC capacity ratio",
     )[0]
