@@ -89,6 +89,8 @@ ADDED_ANYWHERE = {
     "sampled_requests",
     "requests_with_hard_failures",
     "look_ahead_skipped_busy",
+    # Issue 46 item 7: RR-FDCA pairs' extra victims.
+    "accumulation_extra_victims",
 }
 
 

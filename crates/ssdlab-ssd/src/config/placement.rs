@@ -17,6 +17,9 @@ pub struct PlacementConfig {
     /// With `rr_fdca`: N_RDSMAX, the screening rounds (trips of round-robin around a plane) a
     /// block's data must stay unwritten before it moves (seed 004 Fig. 11's axis; its best: 1).
     pub max_screening_rounds: u8,
+    /// With `rr_fdca`: how many victims a collection pair of fresh blocks takes (issue 46 item 7).
+    #[serde(skip_serializing_if = "Accumulation::is_default")]
+    pub accumulation: Accumulation,
     /// With `hybrid_scm`: seed 001's hot/fragmented placement and SCM eviction settings (left out of
     /// a rendered config at their defaults, so configs written before they existed keep their hash).
     #[serde(skip_serializing_if = "super::scm::HybridScmConfig::is_default")]
@@ -30,6 +33,7 @@ impl Default for PlacementConfig {
             write_tier: None,
             migrate_to: None,
             max_screening_rounds: 1,
+            accumulation: Accumulation::default(),
             hybrid_scm: Default::default(),
         }
     }
@@ -56,6 +60,27 @@ pub enum PlacementKind {
     ScmOnly,
 }
 
+/// RR-FDCA's accumulation step (seed 004 Fig. 8, A1-A4): "If the number of valid pages in the
+/// selected MLC blocks is less than the page number per block (PNPB) of TLC (N_PNPB,TLC), RR-FDCA
+/// collects more valid pages until the collected pages reach two MLC blocks (2 x N_PNPB,MLC) to
+/// accumulate valid pages to be N_PNPB,TLC."
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Accumulation {
+    /// The seed's: a pair of fresh victims whose valid pages fall short of a TLC block takes the
+    /// next victims too, until what it accumulated fills a TLC block.
+    #[default]
+    TlcBlock,
+    /// ssdlab before issue 46: a pair is always two victims, whatever they hold.
+    TwoVictims,
+}
+
+impl Accumulation {
+    fn is_default(&self) -> bool {
+        *self == Accumulation::default()
+    }
+}
+
 impl PlacementKind {
     /// True for the policies that place host sectors in `[device.scm]`.
     pub fn uses_scm(self) -> bool {
@@ -78,6 +103,9 @@ pub(super) fn validate(placement: &PlacementConfig, tiers: &[TierSpec]) -> Resul
     }
     if placement.policy != PlacementKind::RrFdca && placement.max_screening_rounds != 1 {
         return fail("placement.max_screening_rounds", "applies to policy = \"rr_fdca\" only".into());
+    }
+    if placement.policy != PlacementKind::RrFdca && placement.accumulation != Accumulation::default() {
+        return fail("placement.accumulation", "applies to policy = \"rr_fdca\" only".into());
     }
     if placement.max_screening_rounds == 0 || placement.max_screening_rounds > 100 {
         return fail(

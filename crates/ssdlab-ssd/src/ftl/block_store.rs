@@ -52,6 +52,9 @@ pub struct FtlStats {
     pub screening_copies: u64,
     /// RR-FDCA: times round-robin passed over a block still being screened (step B).
     pub screening_skips: u64,
+    /// RR-FDCA: victims a pair took beyond its two because their valid pages fell short of a TLC
+    /// block (step A, `placement.accumulation = "tlc_block"`).
+    pub accumulation_extra_victims: u64,
     /// RR-FDCA: frozen pages that did not fit the pair's TLC block and were written back within the
     /// tier (step C5; also counted in `gc_pages_copied`).
     pub residual_pages: u64,
@@ -74,6 +77,7 @@ impl FtlStats {
             trimmed_pages: self.trimmed_pages + other.trimmed_pages,
             screening_copies: self.screening_copies + other.screening_copies,
             screening_skips: self.screening_skips + other.screening_skips,
+            accumulation_extra_victims: self.accumulation_extra_victims + other.accumulation_extra_victims,
             residual_pages: self.residual_pages + other.residual_pages,
         }
     }

@@ -278,6 +278,7 @@ fn two_tier_ftl_unit(policy: VictimPolicyKind, allocation: PlaneAllocation, bloc
         write_tier: TierId(0),
         migrate_to: TierId(1),
         screening: None,
+        accumulation: crate::config::Accumulation::default(),
     });
     Ftl::new(&layout, &config, placement, &[24, 60], 64, true)
 }

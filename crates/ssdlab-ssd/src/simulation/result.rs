@@ -273,6 +273,7 @@ impl Simulation {
                     screening_copies: stats.screening_copies,
                     screening_skips: stats.screening_skips,
                     residual_pages: stats.residual_pages,
+                    accumulation_extra_victims: stats.accumulation_extra_victims,
                     erase_count: EraseCountSummary {
                         min,
                         mean: sum as f64 / blocks.max(1) as f64,

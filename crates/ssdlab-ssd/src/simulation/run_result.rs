@@ -217,6 +217,8 @@ pub struct TierSummary {
     pub screening_copies: u64,
     pub screening_skips: u64,
     pub residual_pages: u64,
+    /// RR-FDCA: victims pairs took beyond two to accumulate a TLC block's worth (step A).
+    pub accumulation_extra_victims: u64,
     pub erase_count: EraseCountSummary,
     pub flash: FlashCounters,
     pub utilisation: UtilisationSummary,

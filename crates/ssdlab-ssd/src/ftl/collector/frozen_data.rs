@@ -12,7 +12,13 @@
 //!   time, until the plane has the high watermark again (finishing the pair it started).
 //! - **A1-A4, accumulate.** A victim with N_RDS = 0: its valid pages are copied into the plane's
 //!   screening block (which gets N_RDS = 1), the victim is erased (N_RDS = 0). A pair of MLC blocks
-//!   (2 x 256 pages) accumulates at least a TLC block's worth (384) of candidates.
+//!   (2 x 256 pages) may hold a TLC block's worth (384) of candidates; when its victims' valid pages
+//!   fall short of a TLC block, the pair takes the next victims too until they do (the seed: "collects
+//!   more valid pages until the collected pages reach two MLC blocks ... to accumulate valid pages to
+//!   be N_PNPB,TLC"; `placement.accumulation = "tlc_block"`), as long as the next victim is fresh
+//!   (reaching a later fresh block would pass over blocks being screened, counting their rounds
+//!   within one collection). `"two_victims"` stops at two whatever they hold (ssdlab before issue
+//!   46, a reading).
 //! - **B1-B2, skip copy.** A victim with 1 <= N_RDS < N_RDSMAX is not collected: round-robin passes
 //!   over it, its N_RDS rises by one and it goes to the back of the order. A page the host overwrites
 //!   meanwhile is written to a host block, so what is still valid here when its rounds are up was not
@@ -36,6 +42,7 @@
 
 use super::in_place::make_progress;
 use super::{evacuate, evacuate_split, Collect, Destination};
+use crate::config::Accumulation;
 use crate::error::FtlError;
 use crate::flash_op::FlashOp;
 use crate::ftl::Ftl;
@@ -48,6 +55,8 @@ pub struct FrozenData {
     pub to: TierId,
     /// N_RDSMAX: screening rounds before a block's data counts as frozen (at least 1).
     pub max_rounds: u8,
+    /// Whether a pair of fresh victims takes more until it accumulates a TLC block's worth.
+    pub accumulation: Accumulation,
 }
 
 impl Collect for FrozenData {
@@ -88,6 +97,9 @@ impl FrozenData {
         let mut pair_left = 0u32;
         // Pages the current pair may still send to TLC (one TLC block per pair).
         let mut pair_budget = 0u64;
+        // Valid pages the current pair's fresh victims copied into screening blocks (A1-A4).
+        let mut pair_accumulated = 0u64;
+        let accumulation_target = ftl.stores[self.to].geometry.pages_per_block as u64;
         let mut in_place_rounds = 0u32;
         let mut pairs = 0u32;
         while pair_left > 0
@@ -108,6 +120,7 @@ impl FrozenData {
                 pair_left = 2;
                 pairs += 1;
                 pair_budget = self.tlc_block_pages(ftl);
+                pair_accumulated = 0;
             }
             pair_left -= 1;
             let valid = ftl.stores[tier].valid_pages(victim) as u64;
@@ -116,7 +129,22 @@ impl FrozenData {
                 let before = ftl.stores[tier].stats.gc_pages_copied;
                 evacuate(ftl, tier, victim, Destination::SamePlane, now_ns, ops)?;
                 let store = &mut ftl.stores[tier];
-                store.stats.screening_copies += store.stats.gc_pages_copied - before;
+                let copied = store.stats.gc_pages_copied - before;
+                store.stats.screening_copies += copied;
+                pair_accumulated += copied;
+                if pair_left == 0
+                    && self.accumulation == Accumulation::TlcBlock
+                    && pair_accumulated < accumulation_target
+                {
+                    // A1-A4: short of a TLC block's worth, the pair takes the next victim too, if it
+                    // is fresh. Passing over blocks being screened to find one would count rounds
+                    // within one collection: a lap of the plane in no time is no screening period.
+                    let next = store.round_robin_victim(plane);
+                    if next.is_some_and(|block| store.screening_rounds(block) == 0) {
+                        pair_left = 1;
+                        store.stats.accumulation_extra_victims += 1;
+                    }
+                }
                 continue;
             }
             // C1-C5: frozen data to TLC, up to the pair's TLC block; the residue back to MLC.

@@ -4,7 +4,9 @@
 //! in order (one plane, so block n holds pages 4n..4n+3).
 
 use super::FrozenData;
-use crate::config::{CellType, OverwriteTarget, OverwrittenBlock, PlaneAllocation, VictimPolicyKind, WriteUnit};
+use crate::config::{
+    Accumulation, CellType, OverwriteTarget, OverwrittenBlock, PlaneAllocation, VictimPolicyKind, WriteUnit,
+};
 use crate::device_layout::DeviceLayout;
 use crate::flash_op::FlashOp;
 use crate::ftl::block_manager::BlockState;
@@ -41,6 +43,7 @@ fn device_with_overwritten_block(
         write_tier: TierId(0),
         migrate_to: TierId(1),
         screening: Some(max_rounds),
+        accumulation: Accumulation::default(),
     });
     Ftl::new(&layout, &config, placement, &[12, 60], 40, true)
 }
@@ -66,9 +69,15 @@ fn hand_built(max_rounds: u8, overwritten: &[u32], rounds: [u8; 3]) -> Ftl {
 
 /// Runs one collection of exactly one pair (the high watermark is out of the way).
 fn collect_one_pair(ftl: &mut Ftl, max_rounds: u8) -> Vec<FlashOp> {
+    collect_one_pair_with(ftl, max_rounds, Accumulation::default())
+}
+
+fn collect_one_pair_with(ftl: &mut Ftl, max_rounds: u8, accumulation: Accumulation) -> Vec<FlashOp> {
     let mut ops = Vec::new();
     ftl.stores[TierId::FIRST].high_watermark = 8;
-    FrozenData { to: TierId(1), max_rounds }.collect_pairs(ftl, TierId(0), PlaneIndex(0), 10, &mut ops, 1).unwrap();
+    FrozenData { to: TierId(1), max_rounds, accumulation }
+        .collect_pairs(ftl, TierId(0), PlaneIndex(0), 10, &mut ops, 1)
+        .unwrap();
     ftl.check_invariants().unwrap();
     ops
 }
@@ -112,6 +121,24 @@ fn steps_a1_to_a4_fresh_victims_accumulate_in_screening_blocks() {
         assert_eq!(ftl.tag(ftl.lookup(Lpn(lpn)).unwrap()), lpn + 1);
     }
     assert_eq!(ftl.stores[TierId::FIRST].blocks[2].state, BlockState::Full, "one pair only");
+}
+
+#[test]
+fn a_pair_short_of_a_tlc_block_takes_the_next_victim_too() {
+    // Blocks 0 and 1 lose 2 and 1 pages: the pair holds 2 + 3 = 5 valid pages, short of a TLC
+    // block (6), so it takes block 2 (4 valid pages) as well (seed 004 Fig. 8, A1-A4).
+    let mut ftl = hand_built(1, &[1, 2, 5], [0, 0, 0]);
+    let ops = collect_one_pair(&mut ftl, 1);
+    let mlc = ftl.stores[TierId::FIRST].stats;
+    assert_eq!((mlc.screening_copies, mlc.accumulation_extra_victims), (9, 1), "{mlc:?}");
+    assert_eq!(erases(&ops), 3);
+    assert_eq!(ftl.stores[TierId::FIRST].blocks[2].state, BlockState::Free, "the third victim is collected");
+    // ssdlab's reading before issue 46: a pair is two victims whatever they hold.
+    let mut ftl = hand_built(1, &[1, 2, 5], [0, 0, 0]);
+    let ops = collect_one_pair_with(&mut ftl, 1, Accumulation::TwoVictims);
+    let mlc = ftl.stores[TierId::FIRST].stats;
+    assert_eq!((mlc.screening_copies, mlc.accumulation_extra_victims, erases(&ops)), (5, 0, 2), "{mlc:?}");
+    assert_eq!(ftl.stores[TierId::FIRST].blocks[2].state, BlockState::Full);
 }
 
 #[test]

@@ -6,6 +6,7 @@
 //! moves.
 
 use super::Place;
+use crate::config::Accumulation;
 use crate::ftl::collector::{Collector, FrozenData, InPlace, Migrating};
 use crate::geometry::Lpn;
 use crate::tier::TierId;
@@ -16,6 +17,8 @@ pub struct MigrateOnCollect {
     pub migrate_to: TierId,
     /// RR-FDCA's N_RDSMAX, when the write tier screens (None: every valid page of a victim moves).
     pub screening: Option<u8>,
+    /// RR-FDCA's accumulation step (with screening only).
+    pub accumulation: Accumulation,
 }
 
 impl Place for MigrateOnCollect {
@@ -33,7 +36,11 @@ impl Place for MigrateOnCollect {
     fn collector(&self, tier: TierId) -> Collector {
         if tier == self.write_tier {
             match self.screening {
-                Some(max_rounds) => Collector::FrozenData(FrozenData { to: self.migrate_to, max_rounds }),
+                Some(max_rounds) => Collector::FrozenData(FrozenData {
+                    to: self.migrate_to,
+                    max_rounds,
+                    accumulation: self.accumulation,
+                }),
                 None => Collector::Migrating(Migrating { to: self.migrate_to }),
             }
         } else {

@@ -54,11 +54,13 @@ impl Placement {
                 write_tier,
                 migrate_to: tier(&config.migrate_to),
                 screening: None,
+                accumulation: config.accumulation,
             }),
             PlacementKind::RrFdca => Placement::MigrateOnCollect(MigrateOnCollect {
                 write_tier,
                 migrate_to: tier(&config.migrate_to),
                 screening: Some(config.max_screening_rounds),
+                accumulation: config.accumulation,
             }),
         }
     }
