@@ -91,6 +91,7 @@ ADDED_ANYWHERE = {
     "look_ahead_skipped_busy",
     # Issue 46 item 7: RR-FDCA pairs' extra victims.
     "accumulation_extra_victims",
+    "screening_read_pages",
 }
 
 

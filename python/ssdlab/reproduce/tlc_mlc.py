@@ -104,8 +104,25 @@ FILLS = (0.45, 0.6, 0.75, 0.8)
 # these fills against the all-MLC array run the same way.
 SERIAL_HOST_FILLS = (0.6, 0.75, 0.8)
 SERIAL_HOST = "host.queue_depth=1"
-# RR-FDCA's step A as read before issue 46 (item 7): a collection pair is always two victims.
-TWO_VICTIMS = 'placement.accumulation="two_victims"'
+# RR-FDCA's mechanisms as ssdlab read them before issue 46 (item 7), each run at the main point as a
+# reading: study -> (point label, override, what it assumes, the seed's sentence the default follows).
+MECHANISM_READINGS = {
+    "accumulation": (
+        "acc-two_victims",
+        'placement.accumulation="two_victims"',
+        "RR-FDCA's collection pair is always two victims, whatever they hold",
+        'the seed: "If the number of valid pages in the selected MLC blocks is less than the page number per block (PNPB) of '
+        'TLC …, RR-FDCA collects more valid pages until the collected pages reach two MLC blocks" (graded: '
+        '`placement.accumulation = "tlc_block"`)',
+    ),
+    "screening": (
+        "scr-writes",
+        'placement.screening_access="writes"',
+        "only host writes take data out of screening; a page the host reads during its screening period still moves to TLC",
+        'the seed: "cold data is screened since the data accessed during the period is moved to another MLC block" (graded: '
+        '`placement.screening_access = "reads_and_writes"`)',
+    ),
+}
 # The host reading (issue 46 item 5), declared: the seed names its simulator and says nothing of how
 # many requests its host keeps in flight (HOST_READING_QUOTES). Graded: the preset's closed loop at
 # queue depth 16 (an array of cards serving a data center has many requests in flight), fixed before
@@ -403,9 +420,10 @@ def points_of(plans: Sequence[Plan], warmup_factor: int = 1, only: Collection[st
                         cold=f"ow-{label}",
                         last=_reading_overrides(label),
                     )
-        # RR-FDCA's accumulation step as ssdlab read it before issue 46 (a pair is two victims whatever
-        # they hold), a reading beside the seed's (the preset's default).
-        add("accumulation", plan, "rr_fdca", MAIN_FILL, MAIN_TLC_CHIPS, 1, plan.overrides, cold="acc-two_victims", last=[TWO_VICTIMS])
+        # RR-FDCA's mechanisms as ssdlab read them before issue 46, readings beside the seed's (the
+        # preset's defaults): MECHANISM_READINGS.
+        for study, (label, override, _, _) in MECHANISM_READINGS.items():
+            add(study, plan, "rr_fdca", MAIN_FILL, MAIN_TLC_CHIPS, 1, plan.overrides, cold=f"{label}", last=[override])
         for tlc in TLC_CHIPS:
             if tlc != MAIN_TLC_CHIPS:
                 add("tlc_share", plan, "rr_fdca", MAIN_FILL, tlc, 1, plan.overrides)
@@ -717,7 +735,7 @@ def point_rows(rows: Sequence[Mapping[str, Any]], warmup_factor: int = 1) -> lis
             "warmup_factor": warmup_factor,
             "serial_host": study == "serial_host",
             "tlc_overwrite_reading": cold[3:] if cold.startswith("ow-") else preset_tlc_overwrite_reading(),
-            "accumulation": cold[4:] if cold.startswith("acc-") else "tlc_block",
+            "mechanism_reading": next((study for study, spec in MECHANISM_READINGS.items() if spec[0] == cold), None),
         }
         entry.update(_window_row(runs.get("warm"), runs.get("full")))
         full = runs.get("full")
@@ -1379,7 +1397,7 @@ def readings(plans: Sequence[Plan], table: Sequence[Mapping[str, Any]], exchange
                     )
                 )
         if tpcc_like:
-            found += _accumulation_readings(table, name, base_health)
+            found += _mechanism_readings(table, name, base_health)
         for label in TLC_OVERWRITE_READINGS:
             if label == preset:
                 continue
@@ -1408,30 +1426,30 @@ def readings(plans: Sequence[Plan], table: Sequence[Mapping[str, Any]], exchange
     return found
 
 
-def _accumulation_readings(table: Sequence[Mapping[str, Any]], name: str, base_health: Health) -> list[Reading]:
-    """The graded figures with RR-FDCA's collection pairs always two victims (issue 46 item 7)."""
-    row = next((r for r in table if r["study"] == "accumulation" and r["workload"] == name), None)
-    sides = (base_health, health_of(row, "RR-FDCA, pairs of two"))
+def _mechanism_readings(table: Sequence[Mapping[str, Any]], name: str, base_health: Health) -> list[Reading]:
+    """The graded figures under RR-FDCA's mechanisms as ssdlab read them before issue 46 (item 7,
+    ``MECHANISM_READINGS``), each at the main point."""
     found = []
-    for key, column in (
-        ("write_throughput", "write_mbps_vs_mlc_only"),
-        ("write_energy", "energy_j_per_gb_vs_mlc_only"),
-        ("mlc_erases", "mlc_erases_per_block_vs_mlc_only"),
-    ):
-        value = (row or {}).get(column)
-        found.append(
-            Reading(
-                key,
-                f"collection pairs of two victims ({name})",
-                value,
-                f"RR-FDCA's collection pair is always two victims, whatever they hold (ssdlab before issue 46); RR-FDCA {_mbps(row)} MB/s",
-                False,
-                'the seed: "If the number of valid pages in the selected MLC blocks is less than the page number per block (PNPB) of '
-                'TLC …, RR-FDCA collects more valid pages until the collected pages reach two MLC blocks" (graded: '
-                '`placement.accumulation = "tlc_block"`)',
-                value_text=_value_text(value, "pct", sides),
+    for study, (_, override, assumes, why) in MECHANISM_READINGS.items():
+        row = next((r for r in table if r["study"] == study and r["workload"] == name), None)
+        sides = (base_health, health_of(row, "RR-FDCA"))
+        for key, column in (
+            ("write_throughput", "write_mbps_vs_mlc_only"),
+            ("write_energy", "energy_j_per_gb_vs_mlc_only"),
+            ("mlc_erases", "mlc_erases_per_block_vs_mlc_only"),
+        ):
+            value = (row or {}).get(column)
+            found.append(
+                Reading(
+                    key,
+                    f"{study}: `{override}` ({name})",
+                    value,
+                    f"{assumes} (ssdlab before issue 46); RR-FDCA {_mbps(row)} MB/s",
+                    False,
+                    why,
+                    value_text=_value_text(value, "pct", sides),
+                )
             )
-        )
     return found
 
 
@@ -2095,7 +2113,7 @@ def _point_text(row: Mapping[str, Any]) -> str:
         + (f", cold access {row['cold_access']}" if row["cold_access"] is not None else "")
         + (f", written share {row['written_share']}" if row["written_share"] is not None else "")
         + (f", TLC overwrite {TLC_OVERWRITE_TEXT[row['tlc_overwrite_reading']]}" if row["study"] == "tlc_overwrite" else "")
-        + (", collection pairs of two victims (ssdlab before issue 46)" if row["study"] == "accumulation" else "")
+        + (f", {MECHANISM_READINGS[row['study']][2]} (ssdlab before issue 46)" if row["study"] in MECHANISM_READINGS else "")
     )
 
 

@@ -20,6 +20,10 @@ pub struct PlacementConfig {
     /// With `rr_fdca`: how many victims a collection pair of fresh blocks takes (issue 46 item 7).
     #[serde(skip_serializing_if = "Accumulation::is_default")]
     pub accumulation: Accumulation,
+    /// With `rr_fdca`: which host accesses during a screening period keep data out of TLC (issue 46
+    /// item 7).
+    #[serde(skip_serializing_if = "ScreeningAccess::is_default")]
+    pub screening_access: ScreeningAccess,
     /// With `hybrid_scm`: seed 001's hot/fragmented placement and SCM eviction settings (left out of
     /// a rendered config at their defaults, so configs written before they existed keep their hash).
     #[serde(skip_serializing_if = "super::scm::HybridScmConfig::is_default")]
@@ -34,6 +38,7 @@ impl Default for PlacementConfig {
             migrate_to: None,
             max_screening_rounds: 1,
             accumulation: Accumulation::default(),
+            screening_access: ScreeningAccess::default(),
             hybrid_scm: Default::default(),
         }
     }
@@ -81,6 +86,26 @@ impl Accumulation {
     }
 }
 
+/// RR-FDCA's screening (seed 004 Fig. 8, B1-C4): "cold data is screened since the data accessed
+/// during the period is moved to another MLC block".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum ScreeningAccess {
+    /// The seed's "accessed": a page the host reads while its block is being screened is not frozen;
+    /// when the block's rounds are up it goes to another MLC block (the screening block, screened
+    /// again) instead of TLC. A page the host writes leaves the block at once, as always.
+    #[default]
+    ReadsAndWrites,
+    /// ssdlab before issue 46: only host writes take data out of screening; reads are ignored.
+    Writes,
+}
+
+impl ScreeningAccess {
+    fn is_default(&self) -> bool {
+        *self == ScreeningAccess::default()
+    }
+}
+
 impl PlacementKind {
     /// True for the policies that place host sectors in `[device.scm]`.
     pub fn uses_scm(self) -> bool {
@@ -106,6 +131,9 @@ pub(super) fn validate(placement: &PlacementConfig, tiers: &[TierSpec]) -> Resul
     }
     if placement.policy != PlacementKind::RrFdca && placement.accumulation != Accumulation::default() {
         return fail("placement.accumulation", "applies to policy = \"rr_fdca\" only".into());
+    }
+    if placement.policy != PlacementKind::RrFdca && placement.screening_access != ScreeningAccess::default() {
+        return fail("placement.screening_access", "applies to policy = \"rr_fdca\" only".into());
     }
     if placement.max_screening_rounds == 0 || placement.max_screening_rounds > 100 {
         return fail(

@@ -55,6 +55,9 @@ pub struct FtlStats {
     /// RR-FDCA: victims a pair took beyond its two because their valid pages fell short of a TLC
     /// block (step A, `placement.accumulation = "tlc_block"`).
     pub accumulation_extra_victims: u64,
+    /// RR-FDCA: frozen pages kept in MLC (written to the screening block instead of TLC) because the
+    /// host read them while their block was being screened (`placement.screening_access`).
+    pub screening_read_pages: u64,
     /// RR-FDCA: frozen pages that did not fit the pair's TLC block and were written back within the
     /// tier (step C5; also counted in `gc_pages_copied`).
     pub residual_pages: u64,
@@ -78,6 +81,7 @@ impl FtlStats {
             screening_copies: self.screening_copies + other.screening_copies,
             screening_skips: self.screening_skips + other.screening_skips,
             accumulation_extra_victims: self.accumulation_extra_victims + other.accumulation_extra_victims,
+            screening_read_pages: self.screening_read_pages + other.screening_read_pages,
             residual_pages: self.residual_pages + other.residual_pages,
         }
     }
@@ -157,6 +161,9 @@ pub struct BlockStore {
     pub(super) overwrite_rewrites_block: bool,
     /// A plane full of valid data is skipped by writes rather than failing (tiered devices).
     pub(super) redirect_when_full: bool,
+    /// RR-FDCA screening by reads: one bit per (local) page, set when the host reads the page while
+    /// its block is being screened, cleared when the block is erased. Empty when not screening reads.
+    read_marks: Vec<u64>,
     pub stats: FtlStats,
 }
 
@@ -210,6 +217,7 @@ impl BlockStore {
             overwrite_to_write_tier: settings.overwrite_to_write_tier,
             overwrite_rewrites_block: settings.overwrite_rewrites_block,
             redirect_when_full: settings.redirect_when_full,
+            read_marks: Vec::new(),
             retention: RetentionClock::default(),
             first_page: settings.offsets.0,
             first_block: settings.offsets.1,
@@ -221,6 +229,38 @@ impl BlockStore {
 
     pub fn geometry(&self) -> &Geometry {
         &self.geometry
+    }
+
+    /// Keeps a read mark per page (RR-FDCA screening by reads).
+    pub(super) fn enable_read_marks(&mut self) {
+        let pages = self.geometry.blocks_total() as usize * self.geometry.pages_per_block as usize;
+        self.read_marks = vec![0; pages.div_ceil(64)];
+    }
+
+    /// Marks (local) page `local` as read by the host if its block is being screened (N_RDS >= 1).
+    #[inline]
+    pub(super) fn mark_read_if_screening(&mut self, local: Ppn) {
+        if self.read_marks.is_empty() || self.blocks[self.geometry.block_of(local).0 as usize].screening_rounds == 0 {
+            return;
+        }
+        self.read_marks[local.0 as usize / 64] |= 1 << (local.0 % 64);
+    }
+
+    /// Whether the host read (local) page `local` while its block was being screened.
+    #[inline]
+    pub(super) fn read_marked(&self, local: Ppn) -> bool {
+        !self.read_marks.is_empty() && self.read_marks[local.0 as usize / 64] & (1 << (local.0 % 64)) != 0
+    }
+
+    /// Clears the read marks of (local) `block`'s pages.
+    fn clear_read_marks(&mut self, block: BlockIndex) {
+        if self.read_marks.is_empty() {
+            return;
+        }
+        let pages = self.geometry.pages_per_block;
+        for page in block.0 * pages..(block.0 + 1) * pages {
+            self.read_marks[page as usize / 64] &= !(1 << (page % 64));
+        }
     }
     pub fn valid_pages_total(&self) -> u64 {
         self.valid_pages_total
@@ -535,6 +575,7 @@ impl BlockStore {
         info.state = BlockState::Free;
         info.screening_rounds = 0;
         self.pages.reset(block.0 as usize);
+        self.clear_read_marks(block);
         self.stats.blocks_erased += 1;
         let plane = self.geometry.plane_of_block(block);
         self.planes[plane.0 as usize].free.push_back(block.0 % self.geometry.blocks_per_plane);

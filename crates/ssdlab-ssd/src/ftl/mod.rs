@@ -51,6 +51,8 @@ pub struct Ftl {
     foreground: Vec<FlashOp>,
     /// Stamps programmed pages; ages data.
     retention: RetentionClock,
+    /// Some tier's RR-FDCA collector screens by host reads (`note_host_read` does work).
+    screens_reads: bool,
 }
 
 impl Ftl {
@@ -86,9 +88,19 @@ impl Ftl {
                 })
             })
             .collect();
-        let stores = Stores::new(stores);
+        let mut stores = Stores::new(stores);
+        let collectors: Vec<Collector> =
+            TierId::all(layout.tiers().len()).map(|tier| placement.collector(tier)).collect();
+        let mut screens_reads = false;
+        for (index, collector) in collectors.iter().enumerate() {
+            if matches!(collector, Collector::FrozenData(frozen) if frozen.screen_reads) {
+                stores[TierId::new(index)].enable_read_marks();
+                screens_reads = true;
+            }
+        }
         Ftl {
-            collectors: TierId::all(layout.tiers().len()).map(|tier| placement.collector(tier)).collect(),
+            screens_reads,
+            collectors,
             mapping: MappingTable::new(logical_pages),
             stores,
             placement,
@@ -150,6 +162,19 @@ impl Ftl {
     #[inline]
     pub fn lookup(&self, lpn: Lpn) -> Option<Ppn> {
         self.mapping.get(lpn)
+    }
+
+    /// The host read physical page `ppn`: with RR-FDCA screening by reads, a page in a block being
+    /// screened is marked, and stays in MLC when its block's data is evicted (`collector::frozen_data`).
+    #[inline]
+    pub fn note_host_read(&mut self, ppn: Ppn) {
+        if !self.screens_reads {
+            return;
+        }
+        let tier = self.tier_of(ppn);
+        let store = &mut self.stores[tier];
+        let local = store.local_page(ppn);
+        store.mark_read_if_screening(local);
     }
 
     pub fn mapped_pages(&self) -> u64 {

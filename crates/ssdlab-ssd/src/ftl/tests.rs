@@ -279,6 +279,7 @@ fn two_tier_ftl_unit(policy: VictimPolicyKind, allocation: PlaneAllocation, bloc
         migrate_to: TierId(1),
         screening: None,
         accumulation: crate::config::Accumulation::default(),
+        screening_access: crate::config::ScreeningAccess::default(),
     });
     Ftl::new(&layout, &config, placement, &[24, 60], 64, true)
 }

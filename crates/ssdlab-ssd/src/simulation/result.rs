@@ -274,6 +274,7 @@ impl Simulation {
                     screening_skips: stats.screening_skips,
                     residual_pages: stats.residual_pages,
                     accumulation_extra_victims: stats.accumulation_extra_victims,
+                    screening_read_pages: stats.screening_read_pages,
                     erase_count: EraseCountSummary {
                         min,
                         mean: sum as f64 / blocks.max(1) as f64,

@@ -219,6 +219,8 @@ pub struct TierSummary {
     pub residual_pages: u64,
     /// RR-FDCA: victims pairs took beyond two to accumulate a TLC block's worth (step A).
     pub accumulation_extra_victims: u64,
+    /// RR-FDCA: frozen pages kept in MLC because the host read them during screening.
+    pub screening_read_pages: u64,
     pub erase_count: EraseCountSummary,
     pub flash: FlashCounters,
     pub utilisation: UtilisationSummary,

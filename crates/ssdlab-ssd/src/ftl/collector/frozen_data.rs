@@ -29,6 +29,13 @@
 //!   pages.
 //! - **C5, residue.** Frozen pages beyond the pair's TLC block are written back within the MLC plane,
 //!   into the screening block (N_RDS = 1: they are screened again).
+//! - **Reads are accesses** (the seed: "the data accessed during the period is moved to another MLC
+//!   block"; `placement.screening_access = "reads_and_writes"`). A page the host reads while its
+//!   block has N_RDS >= 1 is marked; when the block's data is evicted, a marked page goes to the
+//!   screening block (another MLC block, screened again) instead of TLC. The move happens at eviction,
+//!   not at the read: where the data ends up is the seed's, the copy's timing is ssdlab's (a read
+//!   that wrote would put a program on the host's read path). `"writes"` ignores reads (ssdlab before
+//!   issue 46).
 //!
 //! If TLC cannot take a victim's pages without exceeding its logical capacity, that frozen victim is
 //! copied within the plane instead (as [`super::Migrating`] does). The victim order is round-robin
@@ -57,6 +64,9 @@ pub struct FrozenData {
     pub max_rounds: u8,
     /// Whether a pair of fresh victims takes more until it accumulates a TLC block's worth.
     pub accumulation: Accumulation,
+    /// Whether a page the host read while its block was being screened stays in MLC (the
+    /// FTL marks such pages: `Ftl::note_host_read`; `relocate_limited` keeps them).
+    pub screen_reads: bool,
 }
 
 impl Collect for FrozenData {

@@ -154,7 +154,15 @@ fn relocate_limited(
         let source_local = crate::geometry::Ppn(victim.0 * pages_per_block + page);
         let source = ftl.stores[tier].global_page(source_local);
         let tag = ftl.stores[tier].tag_local(source_local);
-        let destination = if moved_pages >= limit { Destination::SamePlane } else { destination };
+        // A page the host read during its screening period is not frozen: it stays in MLC (the
+        // screening block) instead of moving to another tier (RR-FDCA screening by reads).
+        let read_during_screening =
+            matches!(destination, Destination::Tier(_)) && ftl.stores[tier].read_marked(source_local);
+        if read_during_screening {
+            ftl.stores[tier].stats.screening_read_pages += 1;
+        }
+        let destination =
+            if moved_pages >= limit || read_during_screening { Destination::SamePlane } else { destination };
         let (to_tier, to_plane, stream) = match destination {
             Destination::SamePlane => (tier, plane, Stream::GarbageCollection),
             Destination::Tier(to) => (to, ftl.stores[to].plane_for_incoming(), Stream::Migration),

@@ -5,7 +5,8 @@
 
 use super::FrozenData;
 use crate::config::{
-    Accumulation, CellType, OverwriteTarget, OverwrittenBlock, PlaneAllocation, VictimPolicyKind, WriteUnit,
+    Accumulation, CellType, OverwriteTarget, OverwrittenBlock, PlaneAllocation, ScreeningAccess, VictimPolicyKind,
+    WriteUnit,
 };
 use crate::device_layout::DeviceLayout;
 use crate::flash_op::FlashOp;
@@ -31,6 +32,16 @@ fn device_with_overwritten_block(
     overwrite_target: OverwriteTarget,
     overwritten_block: OverwrittenBlock,
 ) -> Ftl {
+    device_screening(max_rounds, tlc_block_unit, overwrite_target, overwritten_block, ScreeningAccess::default())
+}
+
+fn device_screening(
+    max_rounds: u8,
+    tlc_block_unit: bool,
+    overwrite_target: OverwriteTarget,
+    overwritten_block: OverwrittenBlock,
+    screening_access: ScreeningAccess,
+) -> Ftl {
     let mut tlc = tier_of_blocks("tlc", CellType::Tlc, 1, 16, 6);
     if tlc_block_unit {
         tlc.write_unit = WriteUnit::Block;
@@ -44,6 +55,7 @@ fn device_with_overwritten_block(
         migrate_to: TierId(1),
         screening: Some(max_rounds),
         accumulation: Accumulation::default(),
+        screening_access,
     });
     Ftl::new(&layout, &config, placement, &[12, 60], 40, true)
 }
@@ -51,7 +63,10 @@ fn device_with_overwritten_block(
 /// Host pages 0..=11 written once (MLC blocks 0-2 full), then `overwritten` written again (into
 /// block 3, left open). Returns the FTL with block n's N_RDS set to `rounds[n]`.
 fn hand_built(max_rounds: u8, overwritten: &[u32], rounds: [u8; 3]) -> Ftl {
-    let mut ftl = device(max_rounds, true);
+    hand_built_on(device(max_rounds, true), overwritten, rounds)
+}
+
+fn hand_built_on(mut ftl: Ftl, overwritten: &[u32], rounds: [u8; 3]) -> Ftl {
     let mut ops = Vec::new();
     for lpn in 0..12u32 {
         ftl.write(Lpn(lpn), 0, lpn + 1, &mut ops).unwrap();
@@ -75,7 +90,7 @@ fn collect_one_pair(ftl: &mut Ftl, max_rounds: u8) -> Vec<FlashOp> {
 fn collect_one_pair_with(ftl: &mut Ftl, max_rounds: u8, accumulation: Accumulation) -> Vec<FlashOp> {
     let mut ops = Vec::new();
     ftl.stores[TierId::FIRST].high_watermark = 8;
-    FrozenData { to: TierId(1), max_rounds, accumulation }
+    FrozenData { to: TierId(1), max_rounds, accumulation, screen_reads: true }
         .collect_pairs(ftl, TierId(0), PlaneIndex(0), 10, &mut ops, 1)
         .unwrap();
     ftl.check_invariants().unwrap();
@@ -184,6 +199,43 @@ fn steps_c1_to_c4_frozen_data_moves_to_tlc() {
     assert_eq!(ftl.stores[TierId(1)].open_incoming_plane(), None, "the six pages filled exactly one TLC block");
     // The overwritten pages (hot data) stayed in MLC host blocks.
     assert_eq!((tier_of(&ftl, 1), tier_of(&ftl, 5)), (0, 0));
+}
+
+#[test]
+fn a_page_read_during_screening_stays_in_mlc() {
+    // As above, but the host reads page 2 while block 0 is being screened: the data accessed during
+    // the period goes to another MLC block (the screening block), not to TLC.
+    let mut ftl = hand_built(1, &[1, 5], [1, 1, 0]);
+    ftl.note_host_read(ftl.lookup(Lpn(2)).unwrap());
+    // A read of a page in a block not being screened (block 2, N_RDS = 0) marks nothing.
+    ftl.note_host_read(ftl.lookup(Lpn(8)).unwrap());
+    collect_one_pair(&mut ftl, 1);
+    let mlc = ftl.stores[TierId::FIRST].stats;
+    assert_eq!((mlc.screening_read_pages, mlc.pages_migrated_out, mlc.residual_pages), (1, 5, 1), "{mlc:?}");
+    assert_eq!((tier_of(&ftl, 2), rounds_of_block_holding(&ftl, 2)), (0, 1), "page 2 is screened again");
+    for lpn in [0, 3, 4, 6, 7] {
+        assert_eq!(tier_of(&ftl, lpn), 1, "frozen page {lpn} is in TLC");
+    }
+    // The mark goes with the block's erase: page 2's new block is unmarked.
+    assert!(!ftl.stores[TierId::FIRST].read_marked(ftl.stores[TierId::FIRST].local_page(ftl.lookup(Lpn(2)).unwrap())));
+}
+
+#[test]
+fn with_screening_by_writes_only_a_read_page_still_moves_to_tlc() {
+    // `placement.screening_access = "writes"` (ssdlab before issue 46): reads mark nothing.
+    let device = device_screening(
+        1,
+        true,
+        OverwriteTarget::RewrittenBlock,
+        OverwrittenBlock::Rewritten,
+        ScreeningAccess::Writes,
+    );
+    let mut ftl = hand_built_on(device, &[1, 5], [1, 1, 0]);
+    ftl.note_host_read(ftl.lookup(Lpn(2)).unwrap());
+    collect_one_pair(&mut ftl, 1);
+    let mlc = ftl.stores[TierId::FIRST].stats;
+    assert_eq!((mlc.screening_read_pages, mlc.pages_migrated_out), (0, 6), "{mlc:?}");
+    assert_eq!(tier_of(&ftl, 2), 1);
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! moves.
 
 use super::Place;
-use crate::config::Accumulation;
+use crate::config::{Accumulation, ScreeningAccess};
 use crate::ftl::collector::{Collector, FrozenData, InPlace, Migrating};
 use crate::geometry::Lpn;
 use crate::tier::TierId;
@@ -19,6 +19,8 @@ pub struct MigrateOnCollect {
     pub screening: Option<u8>,
     /// RR-FDCA's accumulation step (with screening only).
     pub accumulation: Accumulation,
+    /// RR-FDCA: whether host reads count as accesses that keep data out of TLC (with screening only).
+    pub screening_access: ScreeningAccess,
 }
 
 impl Place for MigrateOnCollect {
@@ -40,6 +42,7 @@ impl Place for MigrateOnCollect {
                     to: self.migrate_to,
                     max_rounds,
                     accumulation: self.accumulation,
+                    screen_reads: self.screening_access == ScreeningAccess::ReadsAndWrites,
                 }),
                 None => Collector::Migrating(Migrating { to: self.migrate_to }),
             }

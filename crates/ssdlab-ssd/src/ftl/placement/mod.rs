@@ -55,12 +55,14 @@ impl Placement {
                 migrate_to: tier(&config.migrate_to),
                 screening: None,
                 accumulation: config.accumulation,
+                screening_access: config.screening_access,
             }),
             PlacementKind::RrFdca => Placement::MigrateOnCollect(MigrateOnCollect {
                 write_tier,
                 migrate_to: tier(&config.migrate_to),
                 screening: Some(config.max_screening_rounds),
                 accumulation: config.accumulation,
+                screening_access: config.screening_access,
             }),
         }
     }

@@ -265,6 +265,9 @@ impl NandPath {
             if let Some(oracle) = self.oracle.as_mut() {
                 oracle.check(host.0, physical.map(|ppn| self.ftl.tag(ppn)), "host read");
             }
+            if let Some(ppn) = physical {
+                self.ftl.note_host_read(ppn);
+            }
             match physical {
                 Some(ppn) if group_reads => {
                     let (die, plane) = self.layout.die_and_plane_of(ppn);
