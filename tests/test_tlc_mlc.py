@@ -206,15 +206,16 @@ def test_settled_check_rejects_a_window_still_migrating_to_tlc():
 
 def test_a_real_window_still_migrating_is_not_settled_until_warmed_up_longer():
     """The serial host at fill 0.6 on the TPC-C sample (the study the reviewer found published as
-    settled): at the plan's warm-up its window moves 2,048 pages to TLC, all in its first half, and
-    writes slower than once warmed; the halves' write rates alone (within 25 %) passed it."""
+    settled): at the plan's warm-up its window moves pages to TLC, most in its first half (2,635 and
+    1,394), and writes slower than once warmed; the halves' write rates alone (within 25 %) passed it."""
     from ssdlab.reproduce.tlc_mlc import check_one_point
 
     trace_or_skip("mqsim-tpcc-small.trace.gz")
     key = "serial_host|tpcc|rr_fdca|0.6|4|1|-"
     short = check_one_point("tpcc", key)
     assert short["halves_only_check"] and abs(short["halves_mbps_ratio"] - 1.0) < 0.25
-    assert not short["settled"] and short["first_half_pages_to_tlc"] > 384 >= short["second_half_pages_to_tlc"], short
+    assert not short["settled"] and short["first_half_pages_to_tlc"] > short["second_half_pages_to_tlc"] + 384, short
+    assert "pages to TLC" in short["unsettled_because"]
     longer = check_one_point("tpcc", key, warmup_factor=2)
     assert longer["settled"] and longer["pages_to_tlc"] == 0 and longer["write_mbps"] > 1.02 * short["write_mbps"], longer
 
