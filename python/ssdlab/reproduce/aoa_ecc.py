@@ -665,7 +665,7 @@ def data_share_rows(rows: Sequence[Mapping[str, Any]], fig7: Sequence[Mapping[st
 
 # The SSD around the decoders (issue 46 item 2). The seed ran a TLM emulator ([2], "TLM (Transaction Level
 # Modeling)ベースの SSD エミュレータ [2]") and names neither its bus nor a buffer. Its conventional
-# controller's soft LDPC and its chip are its reference [1], "A 2x nm ... 64Gb MLC NAND Flash Memory with
+# controller's soft LDPC and its chip are its reference [1], "A 2nm High Performance 64Gb MLC NAND Flash Memory with
 # 400 MB/s Asynchronous Toggle DDR Interface": the preset's 400 MB/s bus, graded. No write buffer: the
 # seed names none. The other readings, Fig. 6 and Fig. 7 run again under each: seed 002's 200 MB/s bus
 # (the preset before issue 46), and each bus with a 1 MiB write-back buffer in DRAM (a DDR3-1600 x16
@@ -1860,7 +1860,7 @@ def _class_caveats(rows: Sequence[Mapping[str, Any]], best: Mapping[str, Any] | 
                 f" {r['workload']}'s whole trace reads {fmt(r['published_read_share'], 'share')} (published): the same class."
                 for r in published
             )
-            + f" No whole-trace mix is published for the other {len(sparse) - len(published)} (STANDINS.md): classed by their own."
+            + f" STANDINS.md lists no whole-trace mix for the other {len(sparse) - len(published)}: classed by their own."
             if len(published) < len(sparse)
             else ""
         )
@@ -1993,7 +1993,7 @@ def _write_path_markdown(rows: Sequence[Mapping[str, Any]]) -> str:
 
 The seed ran its lab's TLM emulator ("TLM (Transaction Level Modeling)ベースの SSD エミュレータ [2]") and names
 neither its bus nor any buffer. Its chip and its conventional controller's soft LDPC are its reference [1],
-"A 2x nm ... 64Gb MLC NAND Flash Memory with 400 MB/s Asynchronous Toggle DDR Interface", so the preset's bus
+"A 2nm High Performance 64Gb MLC NAND Flash Memory with 400 MB/s Asynchronous Toggle DDR Interface", so the preset's bus
 is 400 MB/s (graded: {graded["label"]}). A buffer is not in the seed, so the graded reading has none. Fig. 6
 and Fig. 7 (conventional against AOA-ECC) were run again under {len(others)} other write path(s):
 {"; ".join(r["label"] for r in others)} (seed 002's bus was the preset's before issue 46; a buffer is a
