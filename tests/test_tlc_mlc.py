@@ -57,7 +57,11 @@ def test_reproduce_tlc_mlc_end_to_end(cli, tmp_path: Path):
     )
     assert set(others["fill"].to_list()) == {0.6} and set(others["tlc_chips"].to_list()) == {4}
     assert 0 <= rr["pages_to_tlc"] <= conventional["pages_to_tlc"]
-    assert rr["write_amplification"] < conventional["write_amplification"]
+    # Screening by writes only (the reading before issue 46, run at the main point) keeps RR-FDCA's flash
+    # writes per host write below the conventional array's; screening by reads too keeps data the host
+    # reads in MLC, and at this scale that costs more MLC collection than the conventional array pays.
+    writes_only = table.filter(pl.col("study") == "screening").row(0, named=True)
+    assert writes_only["write_amplification"] < conventional["write_amplification"]
     assert (rr["tlc_mlc_we_ratio"] is not None) == rr["settled"] and baseline["tlc_mlc_we_ratio"] is None
     # Chip exchange at the seed's scenario (destinations with room): the conventional method suspends
     # the host for the whole copy, pipelined no slower than chained; the seed's drains the read-only
@@ -112,7 +116,14 @@ def test_reproduce_tlc_mlc_end_to_end(cli, tmp_path: Path):
     assert [h["figure"] for h in document["headlines"]].count("write throughput vs all-MLC (tpcc)") == 1
     assert {r["claim"] for r in document["readings"]} >= {"write_throughput", "mlc_erases", "exchange_dead_time"}
     assert {h["side"] for h in throughput["health"]} == {"all-MLC", "RR-FDCA"}
-    assert all(h["verdict"] in ("reproduced", "direction only", "not reproduced", "regime shown") for h in document["headlines"])
+    # The exchange's 960 s and ~200 ms are arithmetic on missing media (issue 46 item 8); the rest graded.
+    exchange = {"exchange_suspended", "exchange_dead_time"}
+    assert all(h["verdict"] == "arithmetic" for h in document["headlines"] if h["key"] in exchange)
+    assert all(
+        h["verdict"] in ("reproduced", "direction only", "not reproduced", "regime shown")
+        for h in document["headlines"]
+        if h["key"] not in exchange
+    )
     again = cli(*args, "--quiet")
     assert again.returncode == 0
     assert "0 points run now" in (out / "report.md").read_text()
