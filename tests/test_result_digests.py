@@ -92,6 +92,11 @@ ADDED_ANYWHERE = {
     # Issue 46 item 7: RR-FDCA pairs' extra victims.
     "accumulation_extra_victims",
     "screening_read_pages",
+    # Issue 46 item 8: each event's drain mode, its steps' count and median, its chip's pages left.
+    "drain",
+    "steps",
+    "median_step_ns",
+    "valid_pages_at_end",
 }
 
 

@@ -67,25 +67,35 @@ def test_reproduce_tlc_mlc_end_to_end(cli, tmp_path: Path):
     # the host for the whole copy, pipelined no slower than chained; the seed's drains the read-only
     # chip while the host runs. Dead time is one quantity: the suspension, or the longest host stall.
     exchange = {
-        (row["method"], row["fill"], row["copy_path"], row["destination_dies"]): row
+        (row["method"], row["fill"], row["copy_path"] or row["drain"], row["destination_dies"]): row
         for row in pl.read_parquet(out / "exchange" / "table.parquet").iter_rows(named=True)
     }
     assert set(exchange) == {
         ("suspend_and_copy", 0.5, "pipelined", 3),
         ("suspend_and_copy", 0.5, "chained", 3),
-        ("retire_chip", 0.5, None, 3),
+        ("retire_chip", 0.5, "with_collection", 3),
+        ("retire_chip", 0.95, "with_collection", 3),
+        ("retire_chip", 0.5, "background", 3),
         ("suspend_and_copy", 0.95, "pipelined", 3),
         ("suspend_and_copy", 0.95, "chained", 3),
         ("suspend_and_copy", 0.4, "pipelined", 1),
     }
     pipelined, chained = exchange[("suspend_and_copy", 0.5, "pipelined", 3)], exchange[("suspend_and_copy", 0.5, "chained", 3)]
-    drain = exchange[("retire_chip", 0.5, None, 3)]
+    drain, mover = exchange[("retire_chip", 0.95, "with_collection", 3)], exchange[("retire_chip", 0.5, "background", 3)]
+    roomy = exchange[("retire_chip", 0.5, "with_collection", 3)]
     # One destination die programs every page: slower than three.
     assert exchange[("suspend_and_copy", 0.4, "pipelined", 1)]["copy_mbps"] < pipelined["copy_mbps"]
     assert pipelined["suspended_s"] > 1.0 and pipelined["suspended_s"] <= chained["suspended_s"]
     assert pipelined["dead_time_s"] == pytest.approx(pipelined["suspended_s"], rel=1e-9) and drain["suspended_s"] == 0.0
-    assert drain["dead_time_s"] < 1.0 and drain["longest_gc_step_s"] > 0.0
-    assert drain["chip_empty_after_s"] > 0 and pipelined["valid_gb_at_fire"] > 0.5
+    # The seed's drain (each collection takes a block along) moves blocks only as the host's writes set
+    # collection off: with room in the destinations none runs; at fill 0.95 it does, each step timed,
+    # and the host is never held as long as by the suspension at the same fill. The mover of its own
+    # empties the chip while the host runs.
+    assert roomy["blocks_moved"] == 0 and roomy["drained_fraction"] < 0.05
+    assert drain["blocks_moved"] > 0 and 0 < drain["median_gc_step_s"] <= drain["longest_gc_step_s"]
+    full_copy = exchange[("suspend_and_copy", 0.95, "pipelined", 3)]
+    assert drain["dead_time_s"] < full_copy["dead_time_s"] and 0 < drain["drained_fraction"] <= 1.0
+    assert mover["chip_empty_after_s"] > 0 and mover["drained_fraction"] == 1.0 and pipelined["valid_gb_at_fire"] > 0.5
     # Fig. 10: the per-page write counts by tier, from the runs that counted them.
     assert rr["write_heat"] is not None and baseline["write_heat"] is not None
     # The search of TLC share x N_RDSMAX by the seed's objective: a coarse grid then refinement, its
@@ -478,6 +488,11 @@ def _hand_table():
     # RR-FDCA with collection pairs of two victims (issue 46 item 7), a reading.
     acc = _hand_row("accumulation", "tpcc-standin", "rr_fdca", values=(13.5, 1.0, 6.3, 2.3, 3.0, 0.0, 0.05, 30))
     rows.append(dict(acc, key=acc["key"][:-1] + "acc-two_victims", mechanism_reading="accumulation"))
+    # TLC blocks striped over every TLC die (both arrays) and the conventional collection stopping at
+    # the high watermark (issue 46 item 7), readings.
+    for study, array, mbps in (("incoming", "rr_fdca", 13.9), ("incoming", "conventional", 2.78), ("migration_stop", "conventional", 1.6)):
+        row = _hand_row(study, "tpcc-standin", array, values=(mbps, 1.5, 8.0, 2.3, 3.0, 0.0, 0.05, 30))
+        rows.append(dict(row, mechanism_reading=study))
     # Fig. 12 under the serial host (issue 46 item 5): 5 TLC chips still write faster than the serial
     # all-MLC array (3.50 MB/s), 6 and 7 do not.
     for tlc, mbps in ((1, 5.0), (2, 5.0), (3, 4.9), (5, 4.0), (6, 3.0), (7, 2.0)):
@@ -494,11 +509,21 @@ def _hand_exchange():
         dict(common, method="suspend_and_copy", fill=0.5, copy_path="chained", destination_dies=3, suspended_s=423.3, copy_mbps=18.9),
         dict(common, method="suspend_and_copy", fill=0.95, copy_path="pipelined", destination_dies=3, suspended_s=2621.7, copy_mbps=3.05),
         dict(common, method="suspend_and_copy", fill=0.4, copy_path="pipelined", destination_dies=1, suspended_s=1269.6, copy_mbps=6.3),
+        dict(common, method="retire_chip", fill=0.95, copy_path=None, destination_dies=3, suspended_s=0.0, copy_mbps=None),
+        dict(common, method="retire_chip", fill=0.5, copy_path=None, destination_dies=3, suspended_s=0.0, copy_mbps=None),
         dict(common, method="retire_chip", fill=0.5, copy_path=None, destination_dies=3, suspended_s=0.0, copy_mbps=None),
     ]
-    for row in rows:
-        row["dead_time_s"] = row["suspended_s"] or 0.0026
-        row["longest_gc_step_s"] = 1.087 if row["method"] == "retire_chip" else None
+    # The seed's drain at fill 0.95 (collection runs), at 0.5 (none ran: overwrites alone), the mover.
+    drains = (None, None, None, None, "with_collection", "with_collection", "background")
+    for index, (row, drain) in enumerate(zip(rows, drains)):
+        measured = index == 4
+        row["drain"] = drain
+        row["dead_time_s"] = row["suspended_s"] or (0.31 if measured else 0.0026)
+        row["longest_gc_step_s"] = (1.087 if measured or drain == "background" else 0.0) if drain else None
+        row["median_gc_step_s"] = (0.118 if measured or drain == "background" else 0.0) if drain else None
+        row["blocks_moved"] = 420 if measured else (3815 if drain == "background" else 0)
+        row["drained_fraction"] = 0.11 if measured else (1.0 if drain == "background" else (0.007 if drain else None))
+        row["drain_blocks_per_s"] = 4.2 if drain else None
     return rows
 
 
@@ -540,7 +565,12 @@ def test_the_recipes_declarations_pass_and_every_quote_is_the_seeds_own_text():
     # One claim per seed number: no second headline of the -36 % or of the ~200 ms.
     assert not {"mlc_erases_total", "exchange_gc_time"} & set(forms)
     text = seed_text_or_skip("004")
-    quotes = [claim.quote for claim in recipe.claims] + list(tlc_mlc.TLC_OVERWRITE_QUOTES) + list(tlc_mlc.HOST_READING_QUOTES)
+    quotes = (
+        [claim.quote for claim in recipe.claims]
+        + list(tlc_mlc.TLC_OVERWRITE_QUOTES)
+        + list(tlc_mlc.HOST_READING_QUOTES)
+        + list(tlc_mlc.MECHANISM_QUOTES)
+    )
     for quote in quotes:
         for piece in quote.split(" … "):
             assert re.sub(r"\s+", " ", piece) in text, piece
@@ -580,7 +610,10 @@ def test_headlines_from_a_hand_made_table_carry_both_sides_health_and_one_readin
     assert suspended.verdict == "arithmetic" and f"{low:,.0f} s over 3 destination dies to {high:,.0f} s over one" in suspended.note
     assert low < 960 < high and tlc_mlc.page_copy_seconds() == pytest.approx((75e3 + 2 * 40_960 + 1.3e6) / 1e9)
     dead = by_figure["Fig. 14: continuous dead time of the read-only drain"]
-    assert dead.ours == 0.0026 and dead.verdict == "arithmetic" and "124-373 ms over 3 to 1 destination dies" in dead.note
+    assert dead.ours == 0.31 and dead.verdict == "arithmetic" and "124-373 ms over 3 to 1 destination dies" in dead.note
+    # The graded drain is the seed's (each collection takes a block along), with the stall per block moved.
+    assert "420 blocks moved, 11.0 % of it had left" in dead.note and "118 ms typically and 1,087 ms at the longest" in dead.note
+    assert "MLC chips 0.95 full before" in dead.note and "at fill 0.5, no collection ran and 0.7 % left by overwrites alone" in dead.note
     assert all(h.quote and h.reading for h in found)
     # A collapsed side caps a comparison at direction only: the conventional array under the
     # written-in-TLC reading, were it graded.
@@ -613,6 +646,14 @@ def test_readings_from_a_hand_made_table_are_never_headlines_and_flag_collapsed_
     pairs = by_name[("write_throughput", 'accumulation: `placement.accumulation="two_victims"` (tpcc-standin)')]
     assert pairs.value == pytest.approx(13.5 / 14.07 - 1) and not pairs.supported and "tlc_block" in pairs.why
     assert by_name[("mlc_erases", 'accumulation: `placement.accumulation="two_victims"` (tpcc-standin)')].value == pytest.approx(0.15)
+    striped = by_name[("write_throughput", 'incoming: `device.tiers.tlc.open_incoming_blocks="one_per_plane"` (tpcc-standin)')]
+    assert striped.value == pytest.approx(13.9 / 14.07 - 1) and "a controller's choice the seed leaves open" in striped.assumes
+    striped_rr = by_name[("rr_vs_conventional", 'incoming: `device.tiers.tlc.open_incoming_blocks="one_per_plane"` (tpcc-standin)')]
+    assert striped_rr.value == pytest.approx(13.9 / 2.78 - 1) and "TLC write unit is a block" in striped_rr.why
+    # The stop rule applies to the conventional array only: compared with the main RR-FDCA row.
+    stop = by_name[("rr_vs_conventional", 'migration_stop: `placement.migration_stop="high_watermark"` (tpcc-standin)')]
+    assert stop.value == pytest.approx(12.98 / 1.6 - 1) and "12.98 MB/s against the conventional array's 1.60 MB/s" in stop.assumes
+    assert not any(r.name.startswith("migration_stop") and r.claim == "write_throughput" for r in rows)
     # A mechanism reading without its run (no screening row here) is shown as n/a, never dropped.
     assert by_name[("write_throughput", 'screening: `placement.screening_access="writes"` (tpcc-standin)')].value is None
     serial = by_name[("tlc_share_tpcc", "serial host (tpcc-standin)")]
@@ -622,7 +663,10 @@ def test_readings_from_a_hand_made_table_are_never_headlines_and_flag_collapsed_
     assert chips.value == 3 / 8 and not chips.supported and "capacity percentage" in chips.why
     price = next(r for r in rows if r.claim == "cost_prxy_1")
     assert price.matched and "solved from the seed's figure" in price.why and "by construction" not in price.why  # 5 TLC, not 7
-    assert by_name[("exchange_dead_time", "the drain's longest GC step")].value == 1.087
+    typical = by_name[("exchange_dead_time", "the drain's typical step per block moved")]
+    assert typical.value == 0.118 and "median of 420" in typical.assumes and not typical.supported
+    mover = by_name[("exchange_dead_time", "a drain with a mover of its own")]
+    assert mover.value == 0.0026 and "3,815 blocks moved" in mover.assumes and "normal overwrite or GC" in mover.why
     assert by_name[("exchange_suspended", "one destination die")].value == 1269.6
 
 

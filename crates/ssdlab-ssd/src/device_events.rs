@@ -40,6 +40,8 @@ pub struct EventRecord {
     pub fired_at_ns: Option<u64>,
     /// Valid pages on the chip when it fired.
     pub valid_pages_at_fire: u64,
+    /// Valid pages on the chip when the run ended (how far a drain got).
+    pub valid_pages_at_end: u64,
     /// When the chip held no valid data any more (retire_chip, suspend_and_copy): ready for exchange.
     pub emptied_at_ns: Option<u64>,
     /// Pages the drain or the copy moved off the chip (the rest left by host overwrites and GC).
@@ -52,9 +54,16 @@ pub struct EventRecord {
     /// A pipelined `suspend_and_copy`: when the copy's last program ended (the collection it set
     /// off in the destination planes may end later; the suspension ends with both).
     pub copy_ended_at_ns: Option<u64>,
-    /// `retire_chip`: the longest background step of the drain (one block moved, with any
-    /// collection it set off): the seed's "required time for GC" of the read-only method.
+    /// `retire_chip`: the longest step of the drain (one block moved, with the collection it set
+    /// off or, under `drain = "with_collection"`, the collection that took it along): the seed's
+    /// "required time for GC" of the read-only method.
     pub longest_step_ns: u64,
+    /// `retire_chip`: the median step (the typical time one block moved holds its dies).
+    pub median_step_ns: u64,
+    /// `retire_chip`: steps that ended (each moved one block).
+    pub steps: u64,
+    /// How the `retire_chip` drain moved blocks (`background`, `with_collection`; null otherwise).
+    pub drain: Option<&'static str>,
 }
 
 pub struct DeviceEvents {
@@ -72,6 +81,14 @@ pub struct DeviceEvents {
     pub drain_stopped: Vec<bool>,
     /// Per event: when its drain's current step started (ns).
     pub step_started: Vec<u64>,
+    /// Per event: every ended step's length (ns), for the median.
+    step_lengths: Vec<Vec<u64>>,
+    /// Fired `retire_chip` events draining with collection and not yet emptied or stopped.
+    collection_drains: Vec<usize>,
+    /// Steps of drains with collection in flight (they may overlap): batch token - number of
+    /// events -> (event, start ns). Tokens below the number of events are the events' own.
+    open_steps: std::collections::HashMap<u32, (usize, u64)>,
+    next_step_token: u32,
 }
 
 impl DeviceEvents {
@@ -82,6 +99,7 @@ impl DeviceEvents {
                 .map(|config| EventRecord {
                     action: action_name(config.action).into(),
                     chip: config.chip,
+                    drain: (config.action == DeviceAction::RetireChip).then(|| config.drain.unwrap_or_default().name()),
                     ..EventRecord::default()
                 })
                 .collect(),
@@ -93,6 +111,10 @@ impl DeviceEvents {
             suspension: None,
             drain_stopped: vec![false; configs.len()],
             step_started: vec![0; configs.len()],
+            step_lengths: vec![Vec::new(); configs.len()],
+            collection_drains: Vec::new(),
+            open_steps: std::collections::HashMap::new(),
+            next_step_token: configs.len() as u32,
         };
         for (index, config) in configs.iter().enumerate() {
             match (config.at_ns, config.at_erase_count) {
@@ -177,6 +199,73 @@ impl DeviceEvents {
     pub fn is_empty(&self) -> bool {
         self.configs.is_empty()
     }
+
+    /// Records a drain step of event `index` that ended at `end_ns` (started at `step_started`).
+    pub fn step_ended(&mut self, index: usize, end_ns: u64) {
+        let length = end_ns.saturating_sub(self.step_started[index]);
+        let record = &mut self.records[index];
+        record.longest_step_ns = record.longest_step_ns.max(length);
+        record.steps += 1;
+        self.step_lengths[index].push(length);
+    }
+
+    /// Opens a step of event `index`'s drain with collection, started at `start_ns`: the batch token
+    /// its work is booked under (steps of one event may overlap, so each has its own).
+    pub fn open_step(&mut self, index: usize, start_ns: u64) -> u32 {
+        let token = self.next_step_token;
+        self.next_step_token += 1;
+        self.open_steps.insert(token, (index, start_ns));
+        token
+    }
+
+    /// The batch `token` ended at `end_ns`: the event it belongs to (a step it opened is recorded
+    /// and closed).
+    pub fn batch_ended(&mut self, token: u32, end_ns: u64) -> usize {
+        match self.open_steps.remove(&token) {
+            Some((index, start)) => {
+                self.step_started[index] = start;
+                self.step_ended(index, end_ns);
+                index
+            }
+            None => token as usize,
+        }
+    }
+
+    /// Starts draining event `index`'s chip with each collection of its tier.
+    pub fn start_collection_drain(&mut self, index: usize) {
+        self.collection_drains.push(index);
+    }
+
+    /// Stops event `index`'s drain with collection (its chip emptied, or is writable again).
+    pub fn stop_collection_drain(&mut self, index: usize) {
+        self.collection_drains.retain(|&other| other != index);
+    }
+
+    /// True while a chip drains with each collection (the write path then hands collections here).
+    #[inline]
+    pub fn drains_with_collection(&self) -> bool {
+        !self.collection_drains.is_empty()
+    }
+
+    /// The events draining with collection now.
+    pub fn collection_drains(&self) -> &[usize] {
+        &self.collection_drains
+    }
+
+    /// What each event did, with the median step filled in.
+    pub fn finished_records(&self) -> Vec<EventRecord> {
+        self.records
+            .iter()
+            .zip(&self.step_lengths)
+            .map(|(record, lengths)| {
+                let mut sorted = lengths.clone();
+                sorted.sort_unstable();
+                // The lower median: a step that happened (no mean of two).
+                let median = sorted.get(sorted.len().saturating_sub(1) / 2).copied().unwrap_or(0);
+                EventRecord { median_step_ns: median, ..record.clone() }
+            })
+            .collect()
+    }
 }
 
 pub fn action_name(action: DeviceAction) -> &'static str {
@@ -195,6 +284,7 @@ mod tests {
             when_idle: false,
             chip,
             copy_path: None,
+            drain: None,
         }
     }
 
@@ -231,6 +321,45 @@ mod tests {
         assert_eq!(events.take_worn(|chip| if chip == 0 { 3.0 } else { 4.0 }), vec![0]);
         assert_eq!(events.take_worn(|_| 9.0), vec![1]);
         assert!(!events.wear_pending());
+    }
+
+    #[test]
+    fn drain_steps_give_the_median_and_the_longest() {
+        let mut events = DeviceEvents::new(&[event(Some(0), None, 0)]);
+        for (start, end) in [(0, 30), (40, 50), (60, 160), (200, 240)] {
+            events.step_started[0] = start;
+            events.step_ended(0, end);
+        }
+        let record = &events.finished_records()[0];
+        assert_eq!((record.steps, record.median_step_ns, record.longest_step_ns), (4, 30, 100));
+        assert_eq!(record.drain, Some("background"));
+    }
+
+    #[test]
+    fn overlapping_steps_are_timed_from_their_own_start() {
+        let mut events = DeviceEvents::new(&[event(Some(0), None, 0)]);
+        let first = events.open_step(0, 100);
+        let second = events.open_step(0, 150);
+        assert_ne!(first, second);
+        assert!(first >= 1 && second >= 1, "step tokens never collide with the events' own");
+        assert_eq!(events.batch_ended(second, 400), 0);
+        assert_eq!(events.batch_ended(first, 300), 0);
+        assert_eq!(events.batch_ended(0, 500), 0, "an event's own token is its index");
+        let record = &events.finished_records()[0];
+        assert_eq!((record.steps, record.median_step_ns, record.longest_step_ns), (2, 200, 250));
+    }
+
+    #[test]
+    fn collection_drains_start_and_stop() {
+        let mut events = DeviceEvents::new(&[event(Some(0), None, 0), event(Some(0), None, 1)]);
+        assert!(!events.drains_with_collection());
+        events.start_collection_drain(1);
+        events.start_collection_drain(0);
+        assert_eq!(events.collection_drains(), &[1, 0]);
+        events.stop_collection_drain(1);
+        assert_eq!(events.collection_drains(), &[0]);
+        events.stop_collection_drain(0);
+        assert!(!events.drains_with_collection());
     }
 
     #[test]

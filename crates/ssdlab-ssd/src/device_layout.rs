@@ -34,6 +34,9 @@ pub struct Tier {
     pub endurance_pe_cycles: u32,
     /// Written in whole blocks (block-modify-write on overwrite).
     pub block_unit: bool,
+    /// A block-unit tier keeps an open block per plane for pages moving in, striped over them
+    /// (`open_incoming_blocks = "one_per_plane"`), rather than one block at a time.
+    pub striped_incoming: bool,
     /// A block-modify-write sends the new data to the write tier (`overwrite_target = "write_tier"`).
     pub overwrite_to_write_tier: bool,
     /// With `overwrite_to_write_tier`: the overwritten page's block is rewritten (block-modify-write,
@@ -108,6 +111,8 @@ impl DeviceLayout {
                 bus_width_bits: spec.channel.bus_width_bits,
                 endurance_pe_cycles: spec.nand.endurance_pe_cycles,
                 block_unit: spec.write_unit == crate::config::WriteUnit::Block,
+                striped_incoming: spec.write_unit == crate::config::WriteUnit::Block
+                    && spec.open_incoming_blocks == crate::config::OpenIncomingBlocks::OnePerPlane,
                 overwrite_to_write_tier: spec.write_unit == crate::config::WriteUnit::Block
                     && spec.overwrite_target == crate::config::OverwriteTarget::WriteTier,
                 overwrite_rewrites_block: spec.overwritten_block == crate::config::OverwrittenBlock::Rewritten,
@@ -422,6 +427,7 @@ mod tests {
             write_unit: crate::config::WriteUnit::Page,
             overwrite_target: crate::config::OverwriteTarget::RewrittenBlock,
             overwritten_block: crate::config::OverwrittenBlock::Rewritten,
+            open_incoming_blocks: crate::config::OpenIncomingBlocks::One,
         }
     }
 

@@ -164,6 +164,9 @@ fn tier_config_errors_name_the_field() {
         (&["events=[{at_ns=1, at_erase_count=2.0, action=\"retire_chip\", chip=1}]"], "events[0].at_ns"),
         (&["events=[{at_ns=1, action=\"retire_chip\", chip=8}]"], "events[0].chip"),
         (&["events=[{at_ns=1, action=\"explode\", chip=1}]"], "action"),
+        (&["events=[{at_ns=1, action=\"chip_writable\", chip=1, drain=\"with_collection\"}]"], "events[0].drain"),
+        (&["placement.policy=\"rr_fdca\"", "placement.migration_stop=\"high_watermark\""], "placement.migration_stop"),
+        (&["device.tiers.tlc.open_incoming_blocks=\"one_per_plane\""], "device.tiers.tlc.open_incoming_blocks"),
     ];
     for (settings, field) in overrides {
         let owned: Vec<String> = settings.iter().map(|s| s.to_string()).collect();
@@ -229,6 +232,7 @@ proptest! {
         screening_rounds in 0u8..4,
         overwrite_to_write_tier in any::<bool>(),
         retire_at_us in prop::option::of(1_000u64..60_000),
+        drain_with_collection in any::<bool>(),
     ) {
         let address = if hot { "{ distribution = \"hot_cold\", hot_space_fraction = 0.1, hot_access_fraction = 0.9 }" } else { "{ distribution = \"uniform\" }" };
         let text = format!(
@@ -257,7 +261,8 @@ proptest! {
         }
         // An MLC chip made read-only and drained while the host runs.
         if let Some(at_us) = retire_at_us {
-            overrides.push(format!("events=[{{at_ns={}, action=\"retire_chip\", chip=0}}]", at_us * 1000));
+            let drain = if drain_with_collection { "with_collection" } else { "background" };
+            overrides.push(format!("events=[{{at_ns={}, action=\"retire_chip\", chip=0, drain=\"{drain}\"}}]", at_us * 1000));
         }
         let config = SimulationConfig::from_toml_str(&text, "test", &overrides).unwrap_or_else(|e| panic!("{e}"));
         let result = run(&config, &mut no_progress());
@@ -295,6 +300,43 @@ fn a_wear_triggered_retirement_fires_when_the_chip_reaches_its_erase_count() {
     assert!(fired > 0);
     assert!(event.emptied_at_ns.is_some_and(|at| at >= fired));
     assert_eq!(result.integrity.mismatches, 0);
+}
+
+#[test]
+fn a_chip_drained_with_collection_moves_one_block_per_collection_and_only_then() {
+    // Seed 004 §4: the read-only chip's pages leave "by normal overwrite or GC operation". With
+    // `drain = "with_collection"` no mover of its own runs: each MLC collection takes one of the
+    // chip's blocks along, so blocks leave at the pace of the host's writes.
+    let text = format!(
+        "{TINY_TIERS}\n[workload.synthetic]\nrequests = 3000\nread_fraction = {{reads}}\nspan_bytes = {}\naddress = {{ distribution = \"uniform\" }}\nsize = {{ distribution = \"fixed\", bytes = 4096 }}\narrival = {{ process = \"poisson\", mean_interarrival_ns = 200000.0 }}\n",
+        300 * 4096
+    );
+    let run_with = |reads: f64, drain: &str| {
+        let text = text.replace("{reads}", &reads.to_string());
+        let overrides = vec![format!("events=[{{at_ns=50000000, action=\"retire_chip\", chip=0, drain=\"{drain}\"}}]")];
+        let config = SimulationConfig::from_toml_str(&text, "test", &overrides).unwrap_or_else(|e| panic!("{e}"));
+        run(&config, &mut no_progress()).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let background = run_with(0.5, "background");
+    let collected = run_with(0.5, "with_collection");
+    let (quick, paced) = (&background.events[0], &collected.events[0]);
+    assert_eq!((quick.drain, paced.drain), (Some("background"), Some("with_collection")));
+    assert!(paced.valid_pages_at_fire > 0 && paced.blocks_moved > 0);
+    // Each step moved one block and was timed; the median is at most the longest.
+    assert_eq!(paced.steps, paced.blocks_moved);
+    assert!(paced.median_step_ns > 0 && paced.median_step_ns <= paced.longest_step_ns, "{paced:?}");
+    // One block per collection: no more blocks than the MLC tier's collections (its erases).
+    assert!(paced.blocks_moved <= collected.tiers["mlc"].flash.block_erases, "{paced:?}");
+    // Both empty the chip here, by different paths (under this load the dies are seldom idle, so
+    // the background mover moves fewer blocks than the collections take along).
+    assert!(quick.emptied_at_ns.is_some() && paced.emptied_at_ns.is_some(), "{quick:?} {paced:?}");
+    assert!(quick.blocks_moved > 0 && quick.steps == quick.blocks_moved);
+    assert_eq!(collected.integrity.mismatches, 0);
+    // A host that only reads sets off no collection: nothing is moved, the chip stays full.
+    let reading = run_with(1.0, "with_collection");
+    let idle = &reading.events[0];
+    assert!(idle.fired_at_ns.is_some() && idle.valid_pages_at_fire > 0);
+    assert_eq!((idle.blocks_moved, idle.steps, idle.emptied_at_ns), (0, 0, None));
 }
 
 #[test]

@@ -74,6 +74,7 @@ from ssdlab.reproduce.tlc_mlc_exchange import (
     SEED_FILL,
     SEED_SUSPEND_S,
     dead_time_figure,
+    drain_case,
     exchange_points,
     exchange_rows,
     one_stream_case,
@@ -106,6 +107,9 @@ SERIAL_HOST_FILLS = (0.6, 0.75, 0.8)
 SERIAL_HOST = "host.queue_depth=1"
 # RR-FDCA's mechanisms as ssdlab read them before issue 46 (item 7), each run at the main point as a
 # reading: study -> (point label, override, what it assumes, the seed's sentence the default follows).
+# Each: (point label, the override, what it assumes, why it is not graded, where the reading comes
+# from, the arrays run under it at the main point).
+BEFORE_ISSUE_46 = "ssdlab before issue 46"
 MECHANISM_READINGS = {
     "accumulation": (
         "acc-two_victims",
@@ -114,6 +118,8 @@ MECHANISM_READINGS = {
         'the seed: "If the number of valid pages in the selected MLC blocks is less than the page number per block (PNPB) of '
         'TLC …, RR-FDCA collects more valid pages until the collected pages reach two MLC blocks" (graded: '
         '`placement.accumulation = "tlc_block"`)',
+        BEFORE_ISSUE_46,
+        ("rr_fdca",),
     ),
     "screening": (
         "scr-writes",
@@ -121,8 +127,42 @@ MECHANISM_READINGS = {
         "only host writes take data out of screening; a page the host reads during its screening period still moves to TLC",
         'the seed: "cold data is screened since the data accessed during the period is moved to another MLC block" (graded: '
         '`placement.screening_access = "reads_and_writes"`)',
+        BEFORE_ISSUE_46,
+        ("rr_fdca",),
+    ),
+    # Issue 46 item 7: how many TLC blocks take migrated pages at once. Graded: one at a time (the
+    # preset), so migration programs one TLC die at a time; striped over an open block per TLC die
+    # is a controller's other choice. Both arrays migrate, so both run under it.
+    "incoming": (
+        "inc-one_per_plane",
+        'device.tiers.tlc.open_incoming_blocks="one_per_plane"',
+        "every TLC die keeps an open block and migrated pages are striped over them, so the TLC dies program in parallel",
+        'the seed says only "TLC write unit is a block" (graded: `open_incoming_blocks = "one"`, a TLC block written at a '
+        "time, which is the unit; how many a controller keeps open is not said)",
+        "a controller's choice the seed leaves open",
+        ("rr_fdca", "conventional"),
+    ),
+    # Issue 46 item 7: when the conventional collection stops. Graded: it fills the TLC block it
+    # started (ssdlab's reading of the write unit); stopping at the high watermark is the other.
+    "migration_stop": (
+        "stop-high_watermark",
+        'placement.migration_stop="high_watermark"',
+        "the conventional collection stops at the high watermark as any collection does, leaving its TLC block partly written "
+        "until the next collection",
+        "the seed's conventional GC: \"If the blank block number is not enough, GC operation is triggered … All valid pages in the "
+        'selected block are moved to other blocks", with "TLC write unit is a block" (graded: `migration_stop = "block_filled"`, '
+        "a TLC block filled in one go; the seed does not say when the conventional collection stops)",
+        "ssdlab's own rule's other side",
+        ("conventional",),
     ),
 }
+MECHANISM_QUOTES = (
+    "If the number of valid pages in the selected MLC blocks is less than the page number per block (PNPB) of TLC … RR-FDCA "
+    "collects more valid pages until the collected pages reach two MLC blocks",
+    "cold data is screened since the data accessed during the period is moved to another MLC block",
+    "TLC write unit is a block",
+    "If the blank block number is not enough, GC operation is triggered … All valid pages in the selected block are moved to other blocks",
+)
 # The host reading (issue 46 item 5), declared: the seed names its simulator and says nothing of how
 # many requests its host keeps in flight (HOST_READING_QUOTES). Graded: the preset's closed loop at
 # queue depth 16 (an array of cards serving a data center has many requests in flight), fixed before
@@ -422,8 +462,9 @@ def points_of(plans: Sequence[Plan], warmup_factor: int = 1, only: Collection[st
                     )
         # RR-FDCA's mechanisms as ssdlab read them before issue 46, readings beside the seed's (the
         # preset's defaults): MECHANISM_READINGS.
-        for study, (label, override, _, _) in MECHANISM_READINGS.items():
-            add(study, plan, "rr_fdca", MAIN_FILL, MAIN_TLC_CHIPS, 1, plan.overrides, cold=f"{label}", last=[override])
+        for study, (label, override, _, _, _, kinds) in MECHANISM_READINGS.items():
+            for kind in kinds:
+                add(study, plan, kind, MAIN_FILL, MAIN_TLC_CHIPS, 1, plan.overrides, cold=f"{label}", last=[override])
         for tlc in TLC_CHIPS:
             if tlc != MAIN_TLC_CHIPS:
                 add("tlc_share", plan, "rr_fdca", MAIN_FILL, tlc, 1, plan.overrides)
@@ -1127,8 +1168,9 @@ CLAIMS = (
     ),
     # "the continuous dead time of the proposal determines ~200 ms of the required time for GC": the
     # quantity is the continuous dead time, the one the 960 s measures (the host getting nothing done);
-    # the drain's longest GC step, the same seed number read as "the required time for GC", is a
-    # reading row.
+    # the drain's typical step per block moved, the same seed number read as "the required time for
+    # GC", is a reading row. The drain is the seed's: overwrites and each foreground collection
+    # taking one block along, the host running throughout (issue 46 item 8).
     Claim(
         "exchange_dead_time",
         "Fig. 14: continuous dead time of the read-only drain",
@@ -1137,7 +1179,8 @@ CLAIMS = (
         "ratio",
         form=ABSOLUTE,
         quote=QUOTE_DEAD_TIME,
-        reading="continuous dead time: the longest time the host got nothing done (the quantity of the 960 s)",
+        reading="continuous dead time: the longest time the host got nothing done (the quantity of the 960 s), the chip drained by "
+        "overwrites and by each foreground collection taking one of its blocks along while the host runs",
         # Issue 46 item 8: "~200 ms of the required time for GC" is one block's collection at Table I's
         # (missing) program time over an unstated number of destination dies: arithmetic, a bracket.
         arithmetic=True,
@@ -1353,7 +1396,8 @@ def readings(plans: Sequence[Plan], table: Sequence[Mapping[str, Any]], exchange
     seed's text supports it (report.md's "Readings (shown, never counted)"): every MLC erase per GB
     written; the serial host at each fill; the two TLC-overwrite readings the preset does not use;
     the fastest share and the TLC/MLC capacity ratio for Fig. 12; the TLC price solved from the -71 %;
-    the chip exchange with one destination die or full destinations, and the drain's longest GC step."""
+    the chip exchange with one destination die or full destinations, the drain's typical step per block
+    moved and the drain with a mover of its own."""
     found: list[Reading] = []
     preset = preset_tlc_overwrite_reading()
     for plan in plans:
@@ -1427,24 +1471,44 @@ def readings(plans: Sequence[Plan], table: Sequence[Mapping[str, Any]], exchange
 
 
 def _mechanism_readings(table: Sequence[Mapping[str, Any]], name: str, base_health: Health) -> list[Reading]:
-    """The graded figures under RR-FDCA's mechanisms as ssdlab read them before issue 46 (item 7,
-    ``MECHANISM_READINGS``), each at the main point."""
+    """The graded figures under the mechanism readings the preset does not use (issue 46 item 7,
+    ``MECHANISM_READINGS``), each at the main point: RR-FDCA's against all-MLC when RR-FDCA ran under
+    it, RR-FDCA against the conventional array when the conventional array did (against the main
+    RR-FDCA row when only the conventional array ran under it)."""
     found = []
-    for study, (_, override, assumes, why) in MECHANISM_READINGS.items():
-        row = next((r for r in table if r["study"] == study and r["workload"] == name), None)
-        sides = (base_health, health_of(row, "RR-FDCA"))
-        for key, column in (
-            ("write_throughput", "write_mbps_vs_mlc_only"),
-            ("write_energy", "energy_j_per_gb_vs_mlc_only"),
-            ("mlc_erases", "mlc_erases_per_block_vs_mlc_only"),
-        ):
-            value = (row or {}).get(column)
+    main_rr = _pick(table, name, "rr_fdca")
+    for study, (_, override, assumes, why, origin, kinds) in MECHANISM_READINGS.items():
+        rows = {
+            kind: next((r for r in table if r["study"] == study and r["workload"] == name and r["array"] == kind), None) for kind in kinds
+        }
+        values = []
+        if "rr_fdca" in rows:
+            rr = rows["rr_fdca"]
+            sides = (base_health, health_of(rr, "RR-FDCA"))
+            for key, column in (
+                ("write_throughput", "write_mbps_vs_mlc_only"),
+                ("write_energy", "energy_j_per_gb_vs_mlc_only"),
+                ("mlc_erases", "mlc_erases_per_block_vs_mlc_only"),
+            ):
+                values.append((key, (rr or {}).get(column), sides, f"RR-FDCA {_mbps(rr)} MB/s"))
+        if "conventional" in rows:
+            rr, conventional = rows.get("rr_fdca", main_rr), rows["conventional"]
+            sides = (health_of(conventional, "conventional"), health_of(rr, "RR-FDCA"))
+            values.append(
+                (
+                    "rr_vs_conventional",
+                    _change(rr, conventional, "write_mbps"),
+                    sides,
+                    f"RR-FDCA {_mbps(rr)} MB/s against the conventional array's {_mbps(conventional)} MB/s",
+                )
+            )
+        for key, value, sides, rates in values:
             found.append(
                 Reading(
                     key,
                     f"{study}: `{override}` ({name})",
                     value,
-                    f"{assumes} (ssdlab before issue 46); RR-FDCA {_mbps(row)} MB/s",
+                    f"{assumes} ({origin}); {rates}",
                     False,
                     why,
                     value_text=_value_text(value, "pct", sides),
@@ -1607,17 +1671,33 @@ def exchange_headlines(claim: Mapping[str, Claim], exchange: Sequence[Mapping[st
             "its program time nor its destinations, so its 960 s is arithmetic inside that bracket, not a result"
         )
         found.append(claim["exchange_suspended"].measure(suspended["suspended_s"], note=note))
-    drain = seed_case(exchange, "retire_chip")
+    drain, roomy = drain_case(exchange), drain_case(exchange, SEED_FILL)
     if drain is not None:
+        low, high = (1e3 * x for x in exchange_brackets(drain["destination_dies"])["block_gc_s"])
+        emptied = (
+            f"the chip emptied after {fmt(drain['chip_empty_after_s'], 'num')} s"
+            if drain.get("chip_empty_after_s") is not None
+            else f"{100 * (drain.get('drained_fraction') or 0.0):.1f} % of it had left by the run's end"
+        )
         found.append(
             claim["exchange_dead_time"].measure(
                 drain["dead_time_s"],
                 ours_text=f"{drain['dead_time_s']:.4f}",
-                note=f"{drain['valid_gb_at_fire']:.1f} GB valid on the chip; dead time = the longest the host got nothing done (result "
-                "dead_time_us), with the drain's dedicated mover, which never holds the host (the seed drains by normal overwrite and "
-                "GC: not modelled yet); one full MLC block collected comes to "
-                + "{:,.0f}-{:,.0f} ms".format(*(1e3 * x for x in exchange_brackets(drain["destination_dies"])["block_gc_s"]))
-                + f" over {drain['destination_dies']} to 1 destination dies: the seed's ~200 ms is arithmetic inside it",
+                note=f"{drain['valid_gb_at_fire']:.1f} GB valid on the chip, drained as the seed says, by overwrites and each foreground "
+                f"collection taking one of its blocks along while the host runs ({drain['blocks_moved']:,} blocks moved, {emptied}); "
+                f"the MLC chips {drain['fill']:g} full before, so that the host's writes set collection off within the run"
+                + (
+                    f" (with room, at fill {roomy['fill']:g}, no collection ran and {100 * (roomy.get('drained_fraction') or 0.0):.1f} % "
+                    "left by overwrites alone)"
+                    if roomy is not None
+                    else ""
+                )
+                + "; "
+                "dead time = the longest the host got nothing done (result dead_time_us); per block moved, the collection that took it "
+                f"along held its dies {1e3 * (drain.get('median_gc_step_s') or 0.0):,.0f} ms typically and "
+                f"{1e3 * (drain.get('longest_gc_step_s') or 0.0):,.0f} ms at the longest; one full MLC block collected comes to "
+                f"{low:,.0f}-{high:,.0f} ms over {drain['destination_dies']} to 1 destination dies: the seed's ~200 ms is arithmetic "
+                "inside it",
             )
         )
     return found
@@ -1662,17 +1742,32 @@ def exchange_readings(exchange: Sequence[Mapping[str, Any]]) -> list[Reading]:
                 value_text=fmt(full["suspended_s"], "num"),
             )
         )
-    drain = seed_case(exchange, "retire_chip")
-    if drain is not None and drain.get("longest_gc_step_s") is not None:
+    drain = drain_case(exchange)
+    if drain is not None and drain.get("median_gc_step_s"):
         found.append(
             Reading(
                 "exchange_dead_time",
-                "the drain's longest GC step",
-                drain["longest_gc_step_s"],
-                'the ~200 ms is "the required time for GC": one block moved with the collection it set off',
+                "the drain's typical step per block moved",
+                drain["median_gc_step_s"],
+                'the ~200 ms is "the required time for GC": the collection that took one of the chip\'s blocks along, from its start to '
+                f"its last operation's end (median of {drain['blocks_moved']:,}; longest {fmt(drain['longest_gc_step_s'], 'ratio')} s)",
                 False,
-                "the sentence's subject is the continuous dead time (the quantity of the 960 s); the host is served during a step",
-                value_text=fmt(drain["longest_gc_step_s"], "ratio"),
+                "the sentence's subject is the continuous dead time (the quantity of the 960 s); the host is served elsewhere during a step",
+                value_text=fmt(drain["median_gc_step_s"], "ratio"),
+            )
+        )
+    mover = seed_case(exchange, "retire_chip", "background")
+    if mover is not None:
+        found.append(
+            Reading(
+                "exchange_dead_time",
+                "a drain with a mover of its own",
+                mover["dead_time_s"],
+                "one block moved whenever the chip's dies are idle, back to back, besides overwrites and collection (ssdlab's reading "
+                f"before issue 46): {mover['blocks_moved']:,} blocks moved, typical step {fmt(mover.get('median_gc_step_s'), 'ratio')} s",
+                False,
+                'the seed names no mover: "gradually evicted from the degraded chip by normal overwrite or GC operation"',
+                value_text=f"{mover['dead_time_s']:.4f}",
             )
         )
     return found
@@ -2113,7 +2208,7 @@ def _point_text(row: Mapping[str, Any]) -> str:
         + (f", cold access {row['cold_access']}" if row["cold_access"] is not None else "")
         + (f", written share {row['written_share']}" if row["written_share"] is not None else "")
         + (f", TLC overwrite {TLC_OVERWRITE_TEXT[row['tlc_overwrite_reading']]}" if row["study"] == "tlc_overwrite" else "")
-        + (f", {MECHANISM_READINGS[row['study']][2]} (ssdlab before issue 46)" if row["study"] in MECHANISM_READINGS else "")
+        + (f", {MECHANISM_READINGS[row['study']][2]} ({MECHANISM_READINGS[row['study']][4]})" if row["study"] in MECHANISM_READINGS else "")
     )
 
 

@@ -1,6 +1,7 @@
 """Seed 004's chip exchange (Fig. 13-14) in the tlc-mlc recipe: the conventional exchange (host I/O
 suspended while every valid page of the worn chip is copied) against the seed's (the chip read-only,
-drained by overwrites, garbage collection and background moves while the host runs).
+its valid pages "gradually evicted from the degraded chip by normal overwrite or GC operation"
+while the host runs).
 
 What it models. MLC chip 1 of the preset's array (4 MLC + 4 TLC, RR-FDCA) holds the seed's 8 GB of
 valid pages when it is exchanged; the chips are sized so that, before the exchange, every MLC chip is
@@ -11,11 +12,21 @@ nothing else said; at ``FULL_FILL`` they overflow and the copy pays for collecti
 scenario ssdlab ran before issue 35). The copy path is the controller's pipeline
 (``copy_path = "pipelined"``, ``scheduler/copy_pipeline.rs``) with the chained one beside it.
 
+The read-only drain, two readings (``[[events]] drain``, issue 46 item 8): the seed's,
+``with_collection`` (graded): no mover of its own; each foreground collection of the MLC tier takes
+one of the chip's blocks along, so the chip empties at the pace of the host's writes and each block
+moved holds its dies for one collection; and ``background`` (a reading): a mover of its own, one block
+whenever the chip's dies are idle, back to back (ssdlab's reading before issue 46). The host runs for
+the whole drain in both. The run is as long as the other exchange points; the seed's drain is not
+timed ("gradually"), so a drain that has not emptied the chip by the run's end reports how far it
+got and the pace (blocks per second of host writes).
+
 Dead time, one definition for the result, the figure and the headlines: the longest time the host got
 nothing done at once (``result.dead_time.dead_time_us``: the longer of a suspension and the longest
 host stall, a request waiting while none completes). The seed's ~200 ms for the proposal is "the
-required time for GC"; beside it, the read-only drain's longest step (one block moved, with the
-collection it set off: ``events[].longest_step_ns``) is that quantity in ssdlab.
+required time for GC"; beside it, each drain step (one block moved, with the collection that took it
+along or that it set off: ``events[].median_step_ns``, ``longest_step_ns``) is that quantity in
+ssdlab: the typical and the longest time one block moved holds its dies.
 
 Leaves out: the host's own writes during a suspension (held, issued afterwards), card hot-plug time,
 the exchange of a TLC chip.
@@ -44,15 +55,22 @@ SEED_FILL = 0.5
 FULL_FILL = 0.95
 EXCHANGE_FILLS = (SEED_FILL, FULL_FILL)
 EXCHANGE_AT_NS = 1_000_000_000
-# (action, copy path, destination dies = MLC chips - 1, fills) per point: the preset's array (3
-# destination dies) at both fills; the read-only drain at the seed-like fill only; one destination die
-# (2 MLC + 6 TLC chips: one program stream, the seed's implied pace) at fill 0.4, where the destination
-# ends 0.8 full and needs no collection.
+# (action, copy path or drain, destination dies = MLC chips - 1, fills) per point: the preset's array
+# (3 destination dies) at both fills; the read-only drain (with collection, the seed's; in the
+# background, a reading) at the seed-like fill only; one destination die (2 MLC + 6 TLC chips: one
+# program stream, the seed's implied pace) at fill 0.4, where the destination ends 0.8 full and needs
+# no collection.
 ONE_STREAM_FILL = 0.4
+SEED_DRAIN = "with_collection"
+# A drain by collection moves blocks only while the host's writes set collection off: with room in
+# the destinations (SEED_FILL) none runs within the run; at FULL_FILL it does, given this many times
+# the other points' requests (measured: 570 blocks at 1.5 M requests, scale 1).
+DRAIN_RUN_FACTOR = 15
 EXCHANGE_CASES = (
     ("suspend_and_copy", "pipelined", MLC_CHIPS - 1, EXCHANGE_FILLS),
     ("suspend_and_copy", "chained", MLC_CHIPS - 1, EXCHANGE_FILLS),
-    ("retire_chip", None, MLC_CHIPS - 1, (SEED_FILL,)),
+    ("retire_chip", SEED_DRAIN, MLC_CHIPS - 1, EXCHANGE_FILLS),
+    ("retire_chip", "background", MLC_CHIPS - 1, (SEED_FILL,)),
     ("suspend_and_copy", "pipelined", 1, (ONE_STREAM_FILL,)),
 )
 CHIPS = 8
@@ -64,8 +82,8 @@ def exchange_blocks(fill: float, scale: float = 1.0) -> int:
 
 
 def exchange_points(scale: float = 1.0) -> dict[str, list[str]]:
-    """Every exchange point: ``exchange|ACTION|FILL|COPY_PATH|DESTINATION_DIES`` (``-`` for the drain's
-    copy path)."""
+    """Every exchange point: ``exchange|ACTION|FILL|HOW|DESTINATION_DIES`` (HOW: a copy's path, a
+    drain's mode)."""
     points = {}
     for action, path, destinations, fills in EXCHANGE_CASES:
         mlc = destinations + 1
@@ -83,13 +101,13 @@ def exchange_points(scale: float = 1.0) -> dict[str, list[str]]:
                     for key in ("chips", "channels")
                 ]
             )
-            copy = f', copy_path="{path}"' if path else ""
+            copy = f', drain="{path}"' if action == "retire_chip" else f', copy_path="{path}"'
             points[f"exchange|{action}|{fill}|{path or '-'}|{destinations}"] = chips + [
                 f"device.tiers.mlc.blocks_per_plane={blocks}",
                 f"device.tiers.tlc.blocks_per_plane={blocks}",
                 f"workload.synthetic.span_bytes={span}",
                 'workload.synthetic.address={ distribution = "hot_cold", hot_space_fraction = 0.02, hot_access_fraction = 1.0 }',
-                f"workload.synthetic.requests={max(2000, round(100_000 * scale))}",
+                f"workload.synthetic.requests={max(2000, round(100_000 * scale)) * (DRAIN_RUN_FACTOR if (path, fill) == (SEED_DRAIN, FULL_FILL) else 1)}",
                 f'events=[{{at_ns={EXCHANGE_AT_NS}, action="{action}", chip=1{copy}}}]',
             ]
     return points
@@ -108,7 +126,8 @@ def exchange_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         entry: dict[str, Any] = {
             "method": action,
             "fill": float(fill),
-            "copy_path": None if path == "-" else path,
+            "copy_path": None if action == "retire_chip" else path,
+            "drain": path if action == "retire_chip" else None,
             "destination_dies": int(destinations),
             "status": row["status"] if row["status"] == "ok" else row["error"],
         }
@@ -128,6 +147,12 @@ def exchange_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                     "dead_time_s": dead["dead_time_us"] / 1e6,
                     "longest_host_stall_s": (dead.get("longest_host_stall_us") or 0.0) / 1e6,
                     "longest_gc_step_s": event.get("longest_step_ns", 0) / 1e9 if action == "retire_chip" else None,
+                    "median_gc_step_s": event.get("median_step_ns", 0) / 1e9 if action == "retire_chip" else None,
+                    "blocks_moved": event["blocks_moved"],
+                    "drained_fraction": 1.0 - event.get("valid_pages_at_end", 0) / event["valid_pages_at_fire"]
+                    if event["valid_pages_at_fire"]
+                    else None,
+                    "drain_blocks_per_s": _drain_pace(event, result) if action == "retire_chip" else None,
                     "longest_background_run_s": dead["longest_background_span_us"] / 1e6,
                     "chip_empty_after_s": (event["emptied_at_ns"] - event["fired_at_ns"]) / 1e9
                     if event["emptied_at_ns"] is not None
@@ -140,8 +165,28 @@ def exchange_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return sorted(table, key=lambda r: (-r["destination_dies"], r["fill"], r["method"], r["copy_path"] or ""))
 
 
+def _drain_pace(event: Mapping[str, Any], result: Mapping[str, Any]) -> float | None:
+    """Blocks a drain moved per simulated second from its firing to its chip's emptying (or the
+    run's end)."""
+    end = event["emptied_at_ns"] if event["emptied_at_ns"] is not None else result["simulated_seconds"] * 1e9
+    span = (end - event["fired_at_ns"]) / 1e9 if event["fired_at_ns"] is not None else 0.0
+    return event["blocks_moved"] / span if span > 0 else None
+
+
+def drain_case(exchange: Sequence[Mapping[str, Any]], fill: float = FULL_FILL) -> Mapping[str, Any] | None:
+    """The seed's drain (each collection takes a block along) at ``fill``: by default where
+    collection runs within the run (``FULL_FILL``), the measured one."""
+    return next(
+        (r for r in exchange if r["status"] == "ok" and r["method"] == "retire_chip" and r["drain"] == SEED_DRAIN and r["fill"] == fill),
+        None,
+    )
+
+
 def seed_case(exchange: Sequence[Mapping[str, Any]], method: str, copy_path: str | None = "pipelined") -> Mapping[str, Any] | None:
-    """The seed-like scenario's row of one method (fill ``SEED_FILL``)."""
+    """The seed-like scenario's row of one method (fill ``SEED_FILL``): a copy by its path, a drain by
+    its mode (``copy_path`` names it; the seed's by default)."""
+    if method == "retire_chip" and copy_path == "pipelined":
+        copy_path = SEED_DRAIN
     return next(
         (
             r
@@ -150,7 +195,7 @@ def seed_case(exchange: Sequence[Mapping[str, Any]], method: str, copy_path: str
             and r["method"] == method
             and r["fill"] == SEED_FILL
             and r["destination_dies"] == MLC_CHIPS - 1
-            and (method == "retire_chip" or r["copy_path"] == copy_path)
+            and (r["drain"] if method == "retire_chip" else r["copy_path"]) == copy_path
         ),
         None,
     )
@@ -163,17 +208,20 @@ def one_stream_case(exchange: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] 
 
 def dead_time_figure(exchange: Sequence[Mapping[str, Any]], stem: Path) -> Path:
     """Seed Fig. 14: the dead time of each method (the longest the host got nothing done, module doc)
-    at the seed-like fill, beside the seed's 960 s and ~200 ms, and the drain's longest GC step (the
-    seed's "required time for GC"), on a log scale."""
+    at the seed-like fill, beside the seed's 960 s and ~200 ms, and the drain's typical and longest
+    step per block moved (the seed's "required time for GC"), on a log scale."""
     from ssdlab import plotting
 
     bars = []
-    for method, path, name in (("suspend_and_copy", "pipelined", "suspend and copy"), ("retire_chip", None, "read-only drain")):
-        row = seed_case(exchange, method, path)
-        if row is not None:
-            bars.append((f"{name}\nssdlab, dead time\n({row['valid_gb_at_fire']:.1f} GB)", row["dead_time_s"], "#1f77b4"))
-            if method == "retire_chip" and row.get("longest_gc_step_s") is not None:
-                bars.append(("read-only drain\nssdlab, one GC\nstep (not dead)", row["longest_gc_step_s"], "#6baed6"))
+    copy = seed_case(exchange, "suspend_and_copy", "pipelined")
+    if copy is not None:
+        bars.append((f"suspend and copy\nssdlab, dead time\n({copy['valid_gb_at_fire']:.1f} GB)", copy["dead_time_s"], "#1f77b4"))
+    drain = drain_case(exchange)
+    if drain is not None:
+        bars.append((f"read-only drain\nssdlab, dead time\n({drain['valid_gb_at_fire']:.1f} GB)", drain["dead_time_s"], "#1f77b4"))
+        if drain.get("median_gc_step_s"):
+            bars.append(("read-only drain\nssdlab, typical\nblock moved", drain["median_gc_step_s"], "#6baed6"))
+            bars.append(("read-only drain\nssdlab, longest\nblock moved", drain["longest_gc_step_s"], "#6baed6"))
     bars += [
         ("suspend and copy\nseed (8 GB)", SEED_SUSPEND_S, "#bbbbbb"),
         ('read-only drain\nseed ("GC time")', SEED_DEAD_TIME_S, "#bbbbbb"),
@@ -209,25 +257,35 @@ def report_section(exchange: Sequence[Mapping[str, Any]]) -> list[str]:
         f"destination die ({MLC_CHIPS - 2} MLC + {CHIPS - MLC_CHIPS + 2} TLC chips, fill {ONE_STREAM_FILL:g}) the copy is one program stream, "
         "the pace the seed's figure works out to (a reading: the stream's speed here is set by the preset's MLC program time). `copy_path`: "
         "`pipelined` (as a controller copies: reads overlapped with programs on every destination die) or `chained` (one chain per source "
-        "die, as garbage collection copies). **Dead time** is one quantity throughout (result `dead_time.dead_time_us`, Fig. 14 and the "
-        "headlines): the longest time the host got nothing done at once, a suspension or a host stall; it is the graded quantity of both "
-        "seed figures. `longest GC step` is the read-only drain's longest single step (one block moved and the collection it set off), the "
-        'seed\'s "required time for GC" read as its own quantity (a reading, never counted); `longest background run` is background work '
-        "back to back on one die while the host is served elsewhere (not dead time).",
+        "die, as garbage collection copies). The read-only drain (`[[events]] drain`): `with_collection` is the seed's reading, graded "
+        '("the valid pages are gradually evicted from the degraded chip by normal overwrite or GC operation"): no mover of its own, each '
+        "foreground collection of the MLC tier takes one of the chip's blocks along while the host runs, so the chip empties at the pace "
+        "of the host's writes; `background` (a reading, ssdlab's before issue 46) moves one block whenever the chip's dies are idle. "
+        "**Dead time** is one quantity throughout (result `dead_time.dead_time_us`, Fig. 14 and the headlines): the longest time the host "
+        "got nothing done at once, a suspension or a host stall; it is the graded quantity of both seed figures. `typical` and `longest "
+        "step per block moved` are the drain's median and longest step (one block moved with the collection that took it along or that it "
+        "set off, from its start to its last operation's end): the seed's \"required time for GC\" read as its own quantity (a reading, "
+        "never counted). `drained` is the share of the chip's valid pages at the exchange that had left by the run's end, and `blocks/s` "
+        "the pace; `longest background run` is background work back to back on one die while the host is served elsewhere (not dead "
+        "time).",
         "",
         report.markdown_table(
             exchange,
             [
                 ("method", "method", "text"),
                 ("fill", "fill", "ratio"),
-                ("copy path", lambda r: r.get("copy_path") or "-", "text"),
+                ("copy path or drain", lambda r: r.get("copy_path") or r.get("drain") or "-", "text"),
                 ("destination dies", "destination_dies", "int"),
                 ("valid GB on the chip", "valid_gb_at_fire", "num"),
                 ("suspended s", "suspended_s", "num"),
                 ("copy MB/s", "copy_mbps", "num"),
                 ("pages copied, exchange and GC (whole run)", "gc_pages_copied", "int"),
                 ("dead time s", "dead_time_s", "ratio"),
-                ("longest GC step s", "longest_gc_step_s", "ratio"),
+                ("typical step per block moved s", "median_gc_step_s", "ratio"),
+                ("longest step per block moved s", "longest_gc_step_s", "ratio"),
+                ("blocks moved", "blocks_moved", "int"),
+                ("drained", "drained_fraction", "ratio"),
+                ("blocks/s", "drain_blocks_per_s", "num"),
                 ("longest background run s", "longest_background_run_s", "num"),
                 ("chip empty after s", "chip_empty_after_s", "num"),
                 ("status", "status", "text"),

@@ -85,6 +85,28 @@ pub struct TierConfig {
     /// the new data going to MLC no longer happens in TLC: docs/tlc-mlc.md).
     #[serde(default, skip_serializing_if = "OverwrittenBlock::is_rewritten")]
     pub overwritten_block: OverwrittenBlock,
+    /// With `write_unit = "block"`: how many blocks take pages moving in at once. `one` (the
+    /// default): one block of the tier at a time, filled before another opens, so migration
+    /// programs one die at a time. `one_per_plane`: every plane keeps an open block and pages
+    /// moving in are striped over them, so the tier's dies program in parallel (a controller that
+    /// stripes block-unit writes). Seed 004 says only that "TLC write unit is a block".
+    #[serde(default, skip_serializing_if = "OpenIncomingBlocks::is_one")]
+    pub open_incoming_blocks: OpenIncomingBlocks,
+}
+
+/// How many blocks of a block-unit tier take pages moving in at once (`open_incoming_blocks`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum OpenIncomingBlocks {
+    #[default]
+    One,
+    OnePerPlane,
+}
+
+impl OpenIncomingBlocks {
+    pub fn is_one(&self) -> bool {
+        *self == OpenIncomingBlocks::One
+    }
 }
 
 /// What a block-unit tier does with the block of a page overwritten elsewhere (`overwritten_block`).
@@ -144,6 +166,7 @@ pub struct TierSpec {
     pub write_unit: WriteUnit,
     pub overwrite_target: OverwriteTarget,
     pub overwritten_block: OverwrittenBlock,
+    pub open_incoming_blocks: OpenIncomingBlocks,
 }
 
 impl TierSpec {
@@ -183,6 +206,7 @@ impl DeviceConfig {
                 write_unit: WriteUnit::Page,
                 overwrite_target: OverwriteTarget::RewrittenBlock,
                 overwritten_block: OverwrittenBlock::Rewritten,
+                open_incoming_blocks: OpenIncomingBlocks::One,
             }];
         }
         self.tiers
@@ -206,6 +230,7 @@ impl DeviceConfig {
                 write_unit: tier.write_unit,
                 overwrite_target: tier.overwrite_target,
                 overwritten_block: tier.overwritten_block,
+                open_incoming_blocks: tier.open_incoming_blocks,
             })
             .collect()
     }
@@ -416,6 +441,12 @@ pub(super) fn validate(device: &DeviceConfig) -> Result<(), (String, String)> {
                 return fail(
                     &format!("device.tiers.{name}.overwrite_target"),
                     "applies to a tier with write_unit = \"block\" only".into(),
+                );
+            }
+            if tier.open_incoming_blocks != OpenIncomingBlocks::One && tier.write_unit != WriteUnit::Block {
+                return fail(
+                    &format!("device.tiers.{name}.open_incoming_blocks"),
+                    "applies to a tier with write_unit = \"block\" only (a page-unit tier stripes every page)".into(),
                 );
             }
             if tier.overwritten_block == OverwrittenBlock::PageInvalidated

@@ -25,6 +25,37 @@ pub struct DeviceEventConfig {
     /// in bulk, so only it takes the key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub copy_path: Option<CopyPath>,
+    /// How a `retire_chip` drain moves the chip's blocks (unset: `background`); only that action
+    /// drains, so only it takes the key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drain: Option<DrainMode>,
+}
+
+/// How a retired chip's valid pages leave it besides host overwrites (seed 004 §4: "the valid
+/// pages are gradually evicted from the degraded chip by normal overwrite or GC operation"; the
+/// seed does not say whether a mover of its own helps).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DrainMode {
+    /// A mover of its own: one block at a time whenever the chip's dies are idle, back to back,
+    /// booked as background work nobody waits for.
+    #[default]
+    Background,
+    /// The seed's "by normal ... GC operation": no mover of its own; each garbage collection in the
+    /// chip's tier also moves the chip's next block with valid data, in the same foreground work
+    /// the host write that set the collection off waits behind. The chip empties at the pace of the
+    /// host's writes.
+    WithCollection,
+}
+
+impl DrainMode {
+    /// The mode as a config spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            DrainMode::Background => "background",
+            DrainMode::WithCollection => "with_collection",
+        }
+    }
 }
 
 /// The copy path of a `suspend_and_copy` (`scheduler/copy_pipeline.rs`).
@@ -44,8 +75,9 @@ pub enum CopyPath {
 #[serde(rename_all = "snake_case")]
 pub enum DeviceAction {
     /// Seed 004's exchange without suspend: the chip goes read-only (no new data; reads continue),
-    /// its valid pages leave by normal overwrites and by a background drain that moves one block at a
-    /// time when the chip's dies are idle; the chip is ready for exchange when it holds no valid data.
+    /// its valid pages leave by normal overwrites and by a drain (`drain`: a background mover, or
+    /// each garbage collection of its tier taking one of its blocks along); the chip is ready for
+    /// exchange when it holds no valid data.
     RetireChip,
     /// Seed 004's conventional exchange: host I/O is suspended while every valid page of the chip is
     /// copied elsewhere as fast as the device can; the suspension is the dead time.
@@ -88,6 +120,15 @@ pub(super) fn validate(events: &[DeviceEventConfig], tiers: &[TierSpec]) -> Resu
                 field("copy_path"),
                 format!(
                     "only action = \"suspend_and_copy\" copies in bulk; action = \"{}\" takes no copy_path",
+                    event.action.name()
+                ),
+            ));
+        }
+        if event.drain.is_some() && event.action != DeviceAction::RetireChip {
+            return Err((
+                field("drain"),
+                format!(
+                    "only action = \"retire_chip\" drains a chip; action = \"{}\" takes no drain",
                     event.action.name()
                 ),
             ));
@@ -202,5 +243,20 @@ mod tests {
         );
         assert_eq!(refusal("[{at_ns=1, action=\"suspend_and_copy\", chip=0, copy_path=\"chained\"}]"), None);
         assert!(refusal("[{at_ns=1, action=\"suspend_and_copy\", chip=0, copy_path=\"fast\"}]").is_some());
+    }
+
+    #[test]
+    fn a_drain_mode_is_for_a_retirement_only() {
+        let message =
+            refusal("[{at_ns=1, action=\"suspend_and_copy\", chip=0, drain=\"with_collection\"}]").expect("refused");
+        assert!(
+            message.contains("events[0].drain")
+                && message.contains(
+                    "only action = \"retire_chip\" drains a chip; action = \"suspend_and_copy\" takes no drain"
+                ),
+            "{message}"
+        );
+        assert_eq!(refusal("[{at_ns=1, action=\"retire_chip\", chip=0, drain=\"with_collection\"}]"), None);
+        assert!(refusal("[{at_ns=1, action=\"retire_chip\", chip=0, drain=\"idle\"}]").is_some());
     }
 }

@@ -68,6 +68,7 @@ mod tests {
             when_idle: false,
             chip: 1,
             copy_path: None,
+            drain: None,
         };
         // 20 s at 1 us: 20 million intervals.
         let (field, message) = validate(&output, &[event(1_000), event(20_000_000_000)]).unwrap_err();

@@ -24,6 +24,10 @@ pub struct PlacementConfig {
     /// item 7).
     #[serde(skip_serializing_if = "ScreeningAccess::is_default")]
     pub screening_access: ScreeningAccess,
+    /// With `migrate_on_collect` into a block-unit tier: when the conventional collection stops
+    /// (issue 46 item 7).
+    #[serde(skip_serializing_if = "MigrationStop::is_default")]
+    pub migration_stop: MigrationStop,
     /// With `hybrid_scm`: seed 001's hot/fragmented placement and SCM eviction settings (left out of
     /// a rendered config at their defaults, so configs written before they existed keep their hash).
     #[serde(skip_serializing_if = "super::scm::HybridScmConfig::is_default")]
@@ -39,6 +43,7 @@ impl Default for PlacementConfig {
             max_screening_rounds: 1,
             accumulation: Accumulation::default(),
             screening_access: ScreeningAccess::default(),
+            migration_stop: MigrationStop::default(),
             hybrid_scm: Default::default(),
         }
     }
@@ -83,6 +88,28 @@ pub enum Accumulation {
 impl Accumulation {
     fn is_default(&self) -> bool {
         *self == Accumulation::default()
+    }
+}
+
+/// When the conventional array's collection (`migrate_on_collect`, seed 004 Fig. 7: "If the blank
+/// block number is not enough, GC operation is triggered ... All valid pages in the selected block
+/// are moved to other blocks") stops when its destination is written in blocks ("TLC write unit is
+/// a block"). The seed does not say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum MigrationStop {
+    /// ssdlab's reading of "write unit is a block": past the high watermark, collection goes on
+    /// until the destination block it started is full, so a block is written in one go.
+    #[default]
+    BlockFilled,
+    /// At the high watermark, as any collection: the destination block stays open, partly
+    /// written, until the next collection.
+    HighWatermark,
+}
+
+impl MigrationStop {
+    fn is_default(&self) -> bool {
+        *self == MigrationStop::default()
     }
 }
 
@@ -131,6 +158,9 @@ pub(super) fn validate(placement: &PlacementConfig, tiers: &[TierSpec]) -> Resul
     }
     if placement.policy != PlacementKind::RrFdca && placement.accumulation != Accumulation::default() {
         return fail("placement.accumulation", "applies to policy = \"rr_fdca\" only".into());
+    }
+    if placement.policy != PlacementKind::MigrateOnCollect && placement.migration_stop != MigrationStop::default() {
+        return fail("placement.migration_stop", "applies to policy = \"migrate_on_collect\" only".into());
     }
     if placement.policy != PlacementKind::RrFdca && placement.screening_access != ScreeningAccess::default() {
         return fail("placement.screening_access", "applies to policy = \"rr_fdca\" only".into());

@@ -154,6 +154,8 @@ pub struct BlockStore {
     pub(super) logical_capacity_pages: u64,
     /// Written in whole blocks: pages moving in fill one plane's block before another opens.
     pub(super) block_unit: bool,
+    /// With `block_unit`: pages moving in are striped over an open block per plane instead.
+    pub(super) striped_incoming: bool,
     /// A block-modify-write sends the new data to the write tier instead of the rewritten block.
     pub(super) overwrite_to_write_tier: bool,
     /// With `overwrite_to_write_tier`: the overwritten page's block is rewritten (block-modify-write);
@@ -178,6 +180,7 @@ pub(super) struct StoreSettings<'a> {
     pub offsets: (u32, u32, u32),
     pub geometry: &'a Geometry,
     pub block_unit: bool,
+    pub striped_incoming: bool,
     pub overwrite_to_write_tier: bool,
     pub overwrite_rewrites_block: bool,
     pub redirect_when_full: bool,
@@ -214,6 +217,7 @@ impl BlockStore {
             valid_pages_total: 0,
             logical_capacity_pages: settings.logical_capacity_pages,
             block_unit: settings.block_unit,
+            striped_incoming: settings.striped_incoming,
             overwrite_to_write_tier: settings.overwrite_to_write_tier,
             overwrite_rewrites_block: settings.overwrite_rewrites_block,
             redirect_when_full: settings.redirect_when_full,
@@ -420,6 +424,12 @@ impl BlockStore {
         if self.block_unit {
             return self.plane_for_incoming();
         }
+        self.take_plane_striped()
+    }
+
+    /// The next writable plane in striping order among those within one block of the most free
+    /// blocks (every eligible plane takes one page in turn).
+    fn take_plane_striped(&mut self) -> PlaneIndex {
         let most = (0..self.planes.len() as u32)
             .map(PlaneIndex)
             .filter(|&plane| self.writable(plane))
@@ -446,6 +456,10 @@ impl BlockStore {
     /// block is full.
     pub(super) fn plane_for_incoming(&mut self) -> PlaneIndex {
         if self.block_unit {
+            if self.striped_incoming {
+                // A block open on every plane, pages striped over them: the dies program in parallel.
+                return self.take_plane_striped();
+            }
             if let Some(plane) = self.open_incoming_plane() {
                 return plane;
             }
@@ -459,8 +473,12 @@ impl BlockStore {
             .map_or(0, |frontier| self.geometry.pages_per_block - frontier.next_page)
     }
 
-    /// The plane whose migration-stream block is open (partly written), if any.
+    /// The plane whose migration-stream block is open (partly written), if any; none when pages
+    /// moving in are striped over every plane (no one block to finish).
     pub(super) fn open_incoming_plane(&self) -> Option<PlaneIndex> {
+        if self.striped_incoming {
+            return None;
+        }
         self.planes
             .iter()
             .position(|plane| plane.frontiers[Stream::Migration as usize].is_some() && !plane.read_only && !plane.stuck)

@@ -82,6 +82,7 @@ impl Ftl {
                     offsets: (tier.first_page, tier.first_block, tier.first_plane),
                     geometry: &tier.geometry,
                     block_unit: tier.block_unit,
+                    striped_incoming: tier.striped_incoming,
                     overwrite_to_write_tier: tier.overwrite_to_write_tier,
                     overwrite_rewrites_block: tier.overwrite_rewrites_block,
                     redirect_when_full: layout.tiers().len() > 1,

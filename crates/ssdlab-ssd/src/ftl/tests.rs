@@ -59,6 +59,7 @@ pub(super) fn tier_of_blocks(
         write_unit: crate::config::WriteUnit::Page,
         overwrite_target: crate::config::OverwriteTarget::RewrittenBlock,
         overwritten_block: crate::config::OverwrittenBlock::Rewritten,
+        open_incoming_blocks: crate::config::OpenIncomingBlocks::One,
     }
 }
 
@@ -268,9 +269,24 @@ fn two_tier_ftl(policy: VictimPolicyKind, allocation: PlaneAllocation) -> Ftl {
 }
 
 fn two_tier_ftl_unit(policy: VictimPolicyKind, allocation: PlaneAllocation, block_unit: bool) -> Ftl {
-    let mut tlc = tier_of_blocks("tlc", CellType::Tlc, 1, 16, 6);
+    two_tier_ftl_with(policy, allocation, block_unit, 1, crate::config::MigrationStop::default())
+}
+
+/// [`two_tier_ftl`] with a block-unit TLC of `tlc_planes` planes (more than one: pages moving in
+/// striped over an open block per plane) and the conventional collection's stop rule `stop`.
+fn two_tier_ftl_with(
+    policy: VictimPolicyKind,
+    allocation: PlaneAllocation,
+    block_unit: bool,
+    tlc_planes: u32,
+    stop: crate::config::MigrationStop,
+) -> Ftl {
+    let mut tlc = tier_of_blocks("tlc", CellType::Tlc, tlc_planes, 16 / tlc_planes, 6);
     if block_unit {
         tlc.write_unit = crate::config::WriteUnit::Block;
+        if tlc_planes > 1 {
+            tlc.open_incoming_blocks = crate::config::OpenIncomingBlocks::OnePerPlane;
+        }
     }
     let layout = DeviceLayout::from_specs(&[tier_of_blocks("mlc", CellType::Mlc, 2, 16, 4), tlc]);
     let config = ftl_config(policy, allocation);
@@ -280,6 +296,7 @@ fn two_tier_ftl_unit(policy: VictimPolicyKind, allocation: PlaneAllocation, bloc
         screening: None,
         accumulation: crate::config::Accumulation::default(),
         screening_access: crate::config::ScreeningAccess::default(),
+        migration_stop: stop,
     });
     Ftl::new(&layout, &config, placement, &[24, 60], 64, true)
 }
@@ -334,6 +351,71 @@ fn migrating_collection_moves_valid_pages_to_the_other_tier() {
     ftl.check_invariants().unwrap();
 }
 
+/// Writes 40 pages once, then overwrites 8 of them until `writes` programs: MLC collects, sending
+/// the cold pages to TLC. Calls `after` after every write with the write's GC work.
+fn fill_and_overwrite(ftl: &mut Ftl, writes: u32, mut after: impl FnMut(&Ftl, &[FlashOp])) {
+    for index in 0..writes {
+        let lpn = if index < 40 { index } else { index % 8 };
+        let mut ops = Vec::new();
+        ftl.write(Lpn(lpn), index as u64, index + 1, &mut ops).unwrap();
+        ftl.check_invariants().unwrap();
+        after(ftl, &ops);
+    }
+}
+
+#[test]
+fn the_conventional_collection_fills_the_tlc_block_or_stops_at_the_high_watermark() {
+    use crate::config::MigrationStop;
+    // `block_filled`: a collection that opened a TLC block goes on until that block is full, so no
+    // collection leaves it partly written; `high_watermark`: collection stops there, and a TLC block
+    // stays open, partly written, between collections.
+    let mut left_open = [0u32; 2];
+    for (index, stop) in [MigrationStop::BlockFilled, MigrationStop::HighWatermark].into_iter().enumerate() {
+        let mut ftl = two_tier_ftl_with(VictimPolicyKind::RoundRobin, PlaneAllocation::Static, true, 1, stop);
+        fill_and_overwrite(&mut ftl, 160, |ftl, ops| {
+            let migrated =
+                ops.iter().any(|op| matches!(op, FlashOp::GcProgram { ppn } if ftl.tier_of(*ppn) == TierId(1)));
+            if migrated && ftl.stores()[TierId(1)].open_incoming_plane().is_some() {
+                left_open[index] += 1;
+            }
+        });
+        assert!(ftl.stores()[TierId(0)].stats.pages_migrated_out > 6, "{:?}", ftl.stores()[TierId(0)].stats);
+    }
+    assert!(left_open[1] > left_open[0], "high_watermark leaves TLC blocks open more often: {left_open:?}");
+}
+
+#[test]
+fn striped_incoming_blocks_spread_migrated_pages_over_every_plane() {
+    use crate::config::MigrationStop;
+    // One open TLC block at a time: a TLC block's 6 pages go to one plane in a row. One per plane:
+    // consecutive pages moving in alternate between the two planes.
+    let planes_of_first_programs = |tlc_planes: u32| {
+        let mut ftl = two_tier_ftl_with(
+            VictimPolicyKind::RoundRobin,
+            PlaneAllocation::Static,
+            true,
+            tlc_planes,
+            MigrationStop::HighWatermark,
+        );
+        let mut planes = Vec::new();
+        fill_and_overwrite(&mut ftl, 160, |ftl, ops| {
+            for op in ops {
+                if let FlashOp::GcProgram { ppn } = *op {
+                    if ftl.tier_of(ppn) == TierId(1) {
+                        planes.push(ftl.layout().plane_of(ppn).0);
+                    }
+                }
+            }
+        });
+        planes
+    };
+    let one = planes_of_first_programs(1);
+    assert!(one.len() >= 6 && one[..6].iter().all(|&plane| plane == one[0]), "{one:?}");
+    let striped = planes_of_first_programs(2);
+    assert!(striped.len() >= 6, "{striped:?}");
+    assert!(striped[..6].windows(2).all(|pair| pair[0] != pair[1]), "pages alternate planes: {striped:?}");
+}
+
 #[test]
 fn a_read_only_chip_takes_no_new_writes() {
     // Two chips on two channels, one plane each; static striping would alternate them.
@@ -376,9 +458,12 @@ proptest! {
         policy in prop_oneof![Just(VictimPolicyKind::Greedy), Just(VictimPolicyKind::CostBenefit), Just(VictimPolicyKind::RoundRobin)],
         dynamic in any::<bool>(),
         block_unit in any::<bool>(),
+        striped in any::<bool>(),
+        stop_at_watermark in any::<bool>(),
     ) {
         let allocation = if dynamic { PlaneAllocation::Dynamic } else { PlaneAllocation::Static };
-        let mut ftl = two_tier_ftl_unit(policy, allocation, block_unit);
+        let stop = if stop_at_watermark { crate::config::MigrationStop::HighWatermark } else { crate::config::MigrationStop::BlockFilled };
+        let mut ftl = two_tier_ftl_with(policy, allocation, block_unit, if striped { 2 } else { 1 }, stop);
         write_and_check(&mut ftl, &writes, |ftl| {
             prop_assert!(ftl.stores()[TierId(1)].valid_pages_total() <= 60, "TLC holds more than it may");
             Ok(())

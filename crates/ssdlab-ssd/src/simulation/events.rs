@@ -1,12 +1,14 @@
-//! Device events carried out: a chip retired (read-only, drained in the background one block at a
-//! time when its dies are idle), a suspend-and-copy (host requests held while every valid page of
-//! the chip is copied), a chip back in service. See `crate::device_events` for triggers and timers.
+//! Device events carried out: a chip retired (read-only, drained one block at a time: in the
+//! background when its dies are idle, or along with each garbage collection of its tier), a
+//! suspend-and-copy (host requests held while every valid page of the chip is copied), a chip back
+//! in service. See `crate::device_events` for triggers and timers.
 
 use super::data_path::NandPath;
 use super::Simulation;
-use crate::config::{CopyPath, DeviceAction};
+use crate::config::{CopyPath, DeviceAction, DrainMode};
 use crate::device_events::{DeviceEvents, Timer};
 use crate::error::SimulationError;
+use crate::flash_op::FlashOp;
 use crate::scheduler::FlashScheduler;
 use ssdlab_engine::SimTime;
 
@@ -81,7 +83,17 @@ impl EventWork<'_> {
         match config.action {
             DeviceAction::RetireChip => {
                 self.nand.ftl.set_chip_read_only(config.chip, true);
-                self.drain_step(index, now)
+                match config.drain.unwrap_or_default() {
+                    DrainMode::Background => self.drain_step(index, now),
+                    DrainMode::WithCollection => {
+                        if self.nand.ftl.chip_valid_pages(config.chip) == 0 {
+                            self.events.records[index].emptied_at_ns.get_or_insert(now.0);
+                        } else {
+                            self.events.start_collection_drain(index);
+                        }
+                        Ok(())
+                    }
+                }
             }
             DeviceAction::SuspendAndCopy => {
                 self.nand.ftl.set_chip_read_only(config.chip, true);
@@ -118,6 +130,7 @@ impl EventWork<'_> {
                         && self.events.records[other].emptied_at_ns.is_none();
                     if draining {
                         self.events.drain_stopped[other] = true;
+                        self.events.stop_collection_drain(other);
                     }
                 }
                 Ok(())
@@ -166,6 +179,61 @@ impl EventWork<'_> {
         self.collect_finished_batches()
     }
 
+    /// Books the collection a write set off (its work in `self.nand.ops`) while a retired chip drains
+    /// with collection: each such chip whose tier collected (an erase there) gives its next block
+    /// with valid data to the same work, and the whole is booked as one tracked batch, so its end
+    /// is the step's end. Collections in other tiers are booked as usual.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn collect_and_drain(&mut self, now: SimTime) -> Result<(), SimulationError> {
+        let mut step = None;
+        for index in self.events.collection_drains().to_vec() {
+            let chip = self.events.config(index).chip;
+            let tier = self.nand.layout.tier_of_die(self.nand.layout.dies_of_chip(chip).start);
+            let layout = &self.nand.layout;
+            let collected = self
+                .nand
+                .ops
+                .iter()
+                .any(|op| matches!(*op, FlashOp::Erase { block } if layout.tier_of_block(block) == tier));
+            if !collected {
+                continue;
+            }
+            if self.nand.ftl.chip_valid_pages(chip) == 0 {
+                // Overwrites emptied it.
+                self.events.records[index].emptied_at_ns.get_or_insert(now.0);
+                self.events.stop_collection_drain(index);
+                continue;
+            }
+            let mut cursor = self.events.drain_cursor[index];
+            let moved = self.drain_block(chip, &mut cursor, now)?;
+            self.events.drain_cursor[index] = cursor;
+            if let Some(pages) = moved {
+                let record = &mut self.events.records[index];
+                record.pages_moved += pages;
+                record.blocks_moved += 1;
+                // One batch per booking: a second chip draining in the same tier (not a scenario
+                // anyone runs) takes its block along in the first one's step.
+                step.get_or_insert(index);
+            }
+            if self.nand.ftl.chip_valid_pages(chip) == 0 {
+                self.events.stop_collection_drain(index);
+            }
+        }
+        match step {
+            Some(index) => {
+                let token = self.events.open_step(index, now.0);
+                self.scheduler.background_batch(now, &self.nand.ops, token);
+                self.collect_finished_batches()?;
+            }
+            None => self.scheduler.garbage_collection(now, &self.nand.ops),
+        }
+        if self.events.wear_pending() {
+            self.check_wear_events(now)?;
+        }
+        Ok(())
+    }
+
     /// When the work booked on every die of `chip` ends (`now` if it is idle).
     fn chip_busy_until(&self, chip: u32, now: SimTime) -> SimTime {
         self.nand.layout.dies_of_chip(chip).map(|die| self.scheduler.die_busy_until(die)).max().unwrap_or(now).max(now)
@@ -174,16 +242,26 @@ impl EventWork<'_> {
     /// Background batches that have ended: a drain takes its next step, a copy ends its suspension.
     fn collect_finished_batches(&mut self) -> Result<(), SimulationError> {
         while let Some((token, end)) = self.scheduler.finished_batches().pop() {
-            let index = token as usize;
+            let background_step = (token as usize) < self.events.records.len();
+            let index = self.events.batch_ended(token, end.0);
             let config = self.events.config(index).clone();
             match config.action {
                 DeviceAction::RetireChip => {
-                    // One step moved one block (and the collection it set off): seed 004's "required
-                    // time for GC" of the read-only drain.
-                    let record = &mut self.events.records[index];
-                    record.longest_step_ns =
-                        record.longest_step_ns.max(end.0.saturating_sub(self.events.step_started[index]));
-                    self.events.schedule(end, Timer::DrainStep(index))
+                    // One step moved one block (with the collection it set off, or that took it
+                    // along): seed 004's "required time for GC" of the read-only drain.
+                    match config.drain.unwrap_or_default() {
+                        DrainMode::Background => {
+                            if background_step {
+                                self.events.step_ended(index, end.0);
+                            }
+                            self.events.schedule(end, Timer::DrainStep(index))
+                        }
+                        DrainMode::WithCollection => {
+                            if self.nand.ftl.chip_valid_pages(config.chip) == 0 {
+                                self.events.records[index].emptied_at_ns.get_or_insert(end.0);
+                            }
+                        }
+                    }
                 }
                 DeviceAction::SuspendAndCopy => {
                     if self.nand.ftl.chip_valid_pages(config.chip) == 0 {

@@ -2,6 +2,7 @@
 
 use super::run_result::*;
 use super::{device_view, Simulation};
+use crate::device_events::EventRecord;
 use crate::energy::{ActivityTimes, EnergyAccount};
 use crate::error::SimulationError;
 use crate::host::RequestStream;
@@ -78,7 +79,12 @@ impl Simulation {
                 crate::config::PlacementKind::ScmOnly => "scm_only".to_string(),
                 _ => nand.ftl.placement_name().to_string(),
             },
-            events: self.device_events.records.clone(),
+            events: self
+                .device_events
+                .finished_records()
+                .into_iter()
+                .map(|record| EventRecord { valid_pages_at_end: nand.ftl.chip_valid_pages(record.chip), ..record })
+                .collect(),
             dead_time: self.dead_time_section(),
             utilisation: UtilisationSummary {
                 die: utilisation(die_busy.as_secs_f64(), self.scheduler.dies()),

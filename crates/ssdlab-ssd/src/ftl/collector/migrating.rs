@@ -19,6 +19,9 @@ use crate::tier::TierId;
 pub struct Migrating {
     /// The tier valid pages move to.
     pub to: TierId,
+    /// A block-unit destination's open block is filled before collection stops, past the high
+    /// watermark if need be (`placement.migration_stop = "block_filled"`).
+    pub fill_block: bool,
 }
 
 impl Collect for Migrating {
@@ -36,10 +39,12 @@ impl Collect for Migrating {
     ) -> Result<(), FtlError> {
         ftl.stores[tier].stats.gc_invocations += 1;
         let mut rounds = 0u32;
-        // A block-unit destination's block is filled in one go: collection goes on past the high
-        // watermark until the block it started is full (or no victim is left).
+        // A block-unit destination's block is filled in one go (`fill_block`): collection goes on
+        // past the high watermark until the block it started is full (or no victim is left).
         while ftl.stores[tier].free_blocks(plane) < ftl.stores[tier].high_watermark
-            || (ftl.stores[self.to].block_unit && ftl.stores[self.to].open_incoming_plane().is_some())
+            || (self.fill_block
+                && ftl.stores[self.to].block_unit
+                && ftl.stores[self.to].open_incoming_plane().is_some())
         {
             rounds += 1;
             let Some(victim) = ftl.stores[tier].next_victim(plane, now_ns) else { break };

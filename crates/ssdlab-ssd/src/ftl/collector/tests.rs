@@ -56,6 +56,7 @@ fn device_screening(
         screening: Some(max_rounds),
         accumulation: Accumulation::default(),
         screening_access,
+        migration_stop: crate::config::MigrationStop::default(),
     });
     Ftl::new(&layout, &config, placement, &[12, 60], 40, true)
 }

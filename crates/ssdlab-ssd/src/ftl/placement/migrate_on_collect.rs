@@ -6,7 +6,7 @@
 //! moves.
 
 use super::Place;
-use crate::config::{Accumulation, ScreeningAccess};
+use crate::config::{Accumulation, MigrationStop, ScreeningAccess};
 use crate::ftl::collector::{Collector, FrozenData, InPlace, Migrating};
 use crate::geometry::Lpn;
 use crate::tier::TierId;
@@ -21,6 +21,8 @@ pub struct MigrateOnCollect {
     pub accumulation: Accumulation,
     /// RR-FDCA: whether host reads count as accesses that keep data out of TLC (with screening only).
     pub screening_access: ScreeningAccess,
+    /// The conventional collection's stop rule (without screening only).
+    pub migration_stop: MigrationStop,
 }
 
 impl Place for MigrateOnCollect {
@@ -44,7 +46,10 @@ impl Place for MigrateOnCollect {
                     accumulation: self.accumulation,
                     screen_reads: self.screening_access == ScreeningAccess::ReadsAndWrites,
                 }),
-                None => Collector::Migrating(Migrating { to: self.migrate_to }),
+                None => Collector::Migrating(Migrating {
+                    to: self.migrate_to,
+                    fill_block: self.migration_stop == MigrationStop::BlockFilled,
+                }),
             }
         } else {
             Collector::InPlace(InPlace)

@@ -56,6 +56,7 @@ impl Placement {
                 screening: None,
                 accumulation: config.accumulation,
                 screening_access: config.screening_access,
+                migration_stop: config.migration_stop,
             }),
             PlacementKind::RrFdca => Placement::MigrateOnCollect(MigrateOnCollect {
                 write_tier,
@@ -63,6 +64,7 @@ impl Placement {
                 screening: Some(config.max_screening_rounds),
                 accumulation: config.accumulation,
                 screening_access: config.screening_access,
+                migration_stop: config.migration_stop,
             }),
         }
     }

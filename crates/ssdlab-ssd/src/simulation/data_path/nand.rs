@@ -235,10 +235,7 @@ impl NandPath {
             scheduler.foreground_copies(now, self.ftl.foreground_ops(), Waiter::Request(request));
         }
         if !self.ops.is_empty() {
-            scheduler.garbage_collection(now, &self.ops);
-            if events.wear_pending() {
-                EventWork { nand: self, scheduler, events }.check_wear_events(now)?;
-            }
+            self.book_collection(now, scheduler, events)?;
         }
         let group = scheduler.open_write_group(request, now);
         if let Some(old) = old {
@@ -247,6 +244,26 @@ impl NandPath {
         Self::close_program_group(scheduler, &self.ftl, group, now, &[ppn]);
         scheduler.close_request(request, now);
         Ok((old, ppn))
+    }
+
+    /// Books the collection the last FTL write set off (in `self.ops`), then fires the wear events
+    /// it reached. While a retired chip drains with collection, the device events book it (the
+    /// chip's next block goes along).
+    #[inline]
+    fn book_collection(
+        &mut self,
+        now: SimTime,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(), SimulationError> {
+        if events.drains_with_collection() {
+            return EventWork { nand: self, scheduler, events }.collect_and_drain(now);
+        }
+        scheduler.garbage_collection(now, &self.ops);
+        if events.wear_pending() {
+            EventWork { nand: self, scheduler, events }.check_wear_events(now)?;
+        }
+        Ok(())
     }
 
     fn read_span(&mut self, span: PageSpan, now: SimTime, slot: u32, scheduler: &mut FlashScheduler) {
@@ -336,10 +353,7 @@ impl NandPath {
                 scheduler.foreground_copies(now, self.ftl.foreground_ops(), Waiter::Request(slot));
             }
             if !self.ops.is_empty() {
-                scheduler.garbage_collection(now, &self.ops);
-                if events.wear_pending() {
-                    EventWork { nand: self, scheduler, events }.check_wear_events(now)?;
-                }
+                self.book_collection(now, scheduler, events)?;
             }
             if self.gang.is_some() {
                 // The gang page's read-modify-write reads it (no page read of its own).
@@ -416,10 +430,7 @@ impl NandPath {
                 scheduler.foreground_copies(now, self.ftl.foreground_ops(), Waiter::Request(slot));
             }
             if !self.ops.is_empty() {
-                scheduler.garbage_collection(now, &self.ops);
-                if events.wear_pending() {
-                    EventWork { nand: self, scheduler, events }.check_wear_events(now)?;
-                }
+                self.book_collection(now, scheduler, events)?;
             }
             let (die, plane) = self.layout.die_and_plane_of(ppn);
             if (!multi_plane && !self.program_group.is_empty()) || !self.program_group.add(die, plane, ppn) {
