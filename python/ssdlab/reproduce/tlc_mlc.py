@@ -836,22 +836,69 @@ def run_until_settled(
     outcomes = []
     final: dict[str, dict[str, Any]] = {}
     pending: set[str] | None = None if only is None else set(only)
-    for factor in factors:
+    for index, factor in enumerate(factors):
         if pending is not None and not pending:
             break
         sweep = build_sweep(plans, scale, factor, pending)
         folder = out / ("sweep" if factor == 1 else f"sweep-warmup-x{factor}")
         outcome = run_sweep(sweep, folder, scheduler=scheduler, workers=workers, progress=progress)
         outcomes.append(outcome)
+        last = index == len(factors) - 1
         for entry in point_rows(outcome.rows, factor):
             shorter = final.get(entry["key"])
-            if not entry["settled"] and shorter is not None and agrees_with_shorter_warm_up(shorter, entry):
+            if shorter is not None and shorter["settled"]:
+                # A graded point settled by its halves, run again to confirm (CONFIRMED_STUDIES).
+                confirm_against_shorter_warm_up(shorter, entry, last)
+            elif not entry["settled"] and shorter is not None and agrees_with_shorter_warm_up(shorter, entry):
                 entry["settled"] = True
                 entry["settled_by"] = f"agrees with warm-up x{shorter['warmup_factor']} within {AGREEMENT_TOLERANCE:.0%}"
                 entry["unsettled_because"] = None
             final[entry["key"]] = entry
         pending = {key for key, entry in final.items() if not entry["settled"] and entry["status"] == "ok"}
+        if not last:
+            # Graded points settled by their halves alone are run once more with the next warm-up:
+            # halves can agree while the window still drifts slowly between warm-ups.
+            pending |= {key for key, entry in final.items() if needs_confirmation(entry)}
+    for entry in final.values():
+        if needs_confirmation(entry):
+            entry["settled_by"] = f"{entry['settled_by']} (not confirmed: no longer warm-up was run)"
     return compare_with_mlc_only(list(final.values())), outcomes
+
+
+# The studies whose points are graded (the headlines'): a point of these settled by its halves alone
+# is confirmed by the next warm-up factor agreeing within AGREEMENT_TOLERANCE (issue 46 item 6: the
+# serial-host fill-0.6 window passed the halves at 2.98 MB/s after warm-up x2 and wrote 3.24 MB/s
+# after x4). The other studies are readings, settled by their halves.
+CONFIRMED_STUDIES = ("main",)
+
+
+def needs_confirmation(entry: Mapping[str, Any]) -> bool:
+    """Whether a table row is a graded point settled by its halves alone, not yet confirmed."""
+    return bool(entry.get("study") in CONFIRMED_STUDIES and entry.get("settled") and entry.get("settled_by") == "halves")
+
+
+def confirm_against_shorter_warm_up(shorter: Mapping[str, Any], longer: dict[str, Any], last: bool) -> None:
+    """``longer`` is a graded point run again after ``shorter`` settled by its halves: it settles
+    (confirmed) when the two agree (``agrees_with_shorter_warm_up``); when they do not, it must be
+    confirmed in turn by a longer warm-up, and at the last factor it is unsettled (still drifting)."""
+    if agrees_with_shorter_warm_up(shorter, longer):
+        longer["settled"] = True
+        longer["settled_by"] = f"confirmed: agrees with warm-up x{shorter['warmup_factor']} within {AGREEMENT_TOLERANCE:.0%}"
+        longer["unsettled_because"] = None
+        return
+    drift = (
+        f"its write rate moved {longer['write_mbps'] / shorter['write_mbps'] - 1:+.1%} from warm-up x{shorter['warmup_factor']}"
+        if longer.get("write_mbps") and shorter.get("write_mbps")
+        else f"it does not agree with warm-up x{shorter['warmup_factor']}"
+    )
+    if last or not longer["settled"]:
+        longer["settled"] = False
+        longer["settled_by"] = None
+        reasons = [r for r in (longer.get("unsettled_because"), f"still drifting between warm-ups: {drift}") if r]
+        longer["unsettled_because"] = "; ".join(reasons)
+    else:
+        longer["settled_by"] = "halves"  # to be confirmed by the next warm-up
+        longer["drift_from_shorter"] = drift
 
 
 def tlc_capacity_share(tlc_chips: float) -> float:
