@@ -2390,8 +2390,11 @@ def _report(
         f"{100 * MIGRATION_TOLERANCE:.0f} % of each other (or differing by at most one TLC block: a window still moving the fill's data to TLC is no "
         "steady state). A point that does not settle is run again with the warm-up "
         f"{', '.join(f'x{f}' for f in factors[1:]) or '(not: --max-warmup 1)'} (`sweep-warmup-xN/`) until it does, or until its window agrees with the "
-        f"shorter warm-up's within {100 * AGREEMENT_TOLERANCE:.0f} % in write rate and pages to TLC per GB (no trend left; column `settled_by`); "
-        "one that never does is in the tables with its reason "
+        f"shorter warm-up's within {100 * AGREEMENT_TOLERANCE:.0f} % in write rate and pages to TLC per GB (no trend left; column `settled_by`). "
+        "A graded point (the main study's) settled by its halves alone is run once more with the next warm-up and counts as settled only "
+        f"when the two agree within {100 * AGREEMENT_TOLERANCE:.0f} % (`confirmed`): halves can agree while a window still drifts slowly "
+        "between warm-ups; one with no longer warm-up left says `not confirmed`. "
+        "One that never settles is in the tables with its reason "
         "(`unsettled_because`) and left out of every figure, comparison with the all-MLC array, headline and the search.",
         "",
         "## Workloads",
