@@ -13,7 +13,7 @@ import pytest
 
 from conftest import seed_text_or_skip, trace_or_skip
 from ssdlab.optimize import bisect
-from ssdlab.reproduce import scm_hybrid, scm_pins
+from ssdlab.reproduce import scm_hybrid, scm_hybrid_settings, scm_pins
 from ssdlab.sweep import SweepError
 
 
@@ -103,9 +103,9 @@ def test_reproduce_scm_hybrid_end_to_end(cli, tmp_path: Path):
     assert probes.height >= 6 and ours["break_even_us"] is not None and 0.1 < ours["break_even_us"] < 100
     # Regimes: every hybrid variant's break-even, and the core current at which TSV cuts 74 %.
     regime = pl.read_parquet(out / "regime" / "table.parquet")
-    # Main, 3 more M-SCM capacities, 2 more fragment thresholds, and the data sizes that differ at this
+    # Main, 3 more M-SCM capacities, 3 more fragment thresholds, and the data sizes that differ at this
     # scale (the sample tiled once, against twice in the main runs).
-    assert regime.height == 7 and regime["break_even_us"].null_count() == 0
+    assert regime.height == 8 and regime["break_even_us"].null_count() == 0
     smaller = regime.filter(pl.col("hybrid").str.contains("data")).row(0, named=True)
     assert smaller["hybrid_mbps"] > 0 and smaller["break_even_us"] > 0
     assert regime.filter(pl.col("hybrid") == "M-SCM 5 % of NAND")["break_even_us"][0] > ours["break_even_us"], (
@@ -181,6 +181,31 @@ def test_reproduce_scm_hybrid_end_to_end(cli, tmp_path: Path):
     assert runs.filter(pl.col("gc_mode") == "foreground").height >= 2, "the graded length and a shorter one"
     assert len(set(runs["all_sscm_mbps"].to_list())) == 1, "the All S-SCM SSD has no garbage collection: run length changes nothing"
     assert f"**{graded['passes']} times**" in report and "**foreground**" in report
+    # The settings seed 001 does not state: the writes-matched length and the settled check's longer
+    # run, the settled check itself (carried by the hybrid's sides), the sensitivities and the overlap rule.
+    lengths = pl.read_parquet(out / "lengths" / "table.parquet")
+    assert lengths["passes"].to_list() == sorted(
+        {
+            graded["passes"],
+            2 * graded["passes"],
+            scm_hybrid_settings.writes_passes(scm_hybrid.FULL_TRACE_REQUESTS * scm_hybrid.FULL_TRACE_WRITE_SHARE, 16 * 5922, 0.1),
+        }
+    )
+    check = pl.read_parquet(out / "settled" / "table.parquet").row(0, named=True)
+    assert check["longer_passes"] == 2 * graded["passes"] and check["graded_mbps"] == pytest.approx(hybrid["write_mbps"])
+    tolerance = scm_hybrid_settings.SETTLED_TOLERANCE
+    assert check["settled"] == (
+        abs(check["longer_mbps"] / check["graded_mbps"] - 1) <= tolerance and abs(check["halves_ratio"] - 1) <= tolerance
+    )
+    assert headlines["hybrid_mbps"]["health"][0]["settled"] == check["settled"]
+    sensitivity = pl.read_parquet(out / "sensitivity" / "table.parquet")
+    assert set(sensitivity["axis"].to_list()) == {"GC mode", "data held", "fragment threshold"}
+    assert sensitivity.filter(pl.col("graded")).height == 3, "one graded setting per axis"
+    assert "never evicts" in " ".join(report.split())
+    overlap = pl.read_parquet(out / "overlap" / "table.parquet").row(0, named=True)
+    assert overlap["graded_mbps"] == pytest.approx(all_sscm["write_mbps"]) and overlap["no_overlap_mbps"] < overlap["graded_mbps"]
+    assert any(r["name"] == "no overlap of transfer and write" for r in document["readings"])
+    assert document["summary"]["claims"] == 11, "readings are never counted"
     # The NAND-only SSD (the hybrid preset without its SCM) on the sample and the patterns; both qualitative claims graded.
     assert "[device.scm" not in (out / "nand-only.toml").read_text()
     patterns = pl.read_parquet(out / "patterns" / "table.parquet")
@@ -389,14 +414,26 @@ def test_declarations_pass_and_each_fitted_claim_is_calibrated():
 
 def test_quotes_are_the_seeds_own_sentences():
     text = seed_text_or_skip("001")
-    for key, (pieces, gloss) in scm_hybrid.SEED_SENTENCES.items():
-        assert gloss and pieces, key
+    for key, (pieces, translation, note) in scm_hybrid.SEED_SENTENCES.items():
+        assert translation and pieces, key
         for piece in pieces:
             assert " ".join(piece.split()) in text, (key, piece)
+        # What ssdlab reads into a sentence is printed apart from its translation, labelled as ssdlab's.
+        rendered = scm_hybrid.quote(key)
+        assert (f"[ssdlab's reading, not the seed's text: {note}]" in rendered) == bool(note), key
+        for word in ("ssdlab", "foreground", "garbage collection", "yardstick", "replays"):
+            assert word not in translation, (key, word)
     for claim in scm_hybrid.CLAIMS:
         assert claim.quote, claim.key
         # Every quote is made of the seed's sentences (and their glosses).
-        assert any(pieces[0] in claim.quote for pieces, _ in scm_hybrid.SEED_SENTENCES.values()), claim.key
+        assert any(pieces[0] in claim.quote for pieces, _, _ in scm_hybrid.SEED_SENTENCES.values()), claim.key
+    # Foreground GC and the 0.53 GB are borrowed from seeds 003 and 004: quoted verbatim, with the seed named.
+    for key, (seed, pieces, _) in scm_hybrid_settings.BORROWED.items():
+        other = " ".join(seed_text_or_skip(seed).split())
+        for piece in pieces:
+            assert " ".join(piece.split()) in other, (key, piece)
+        assert scm_hybrid_settings.borrowed(key).startswith(f"seed {seed}: ")
+    assert "seeds 003 and 004" in scm_hybrid.RECIPE.claim("hybrid_mbps").reading
     # The graded hybrid reading quotes the trace and the fragmentation sentences it rests on.
     quote = scm_hybrid.RECIPE.claim("hybrid_mbps").quote
     assert "金融サーバのアクセスパターン[3]" in quote and "断片化による性能低下" in quote
@@ -410,6 +447,13 @@ def test_graded_run_length_is_the_whole_trace():
     plan = scm_hybrid.Plan(scm_hybrid.WORKLOADS[0], ["host.tiles=16", "host.loops=33"], "", passes=33)
     assert plan.one_pass == ["host.tiles=16", "host.loops=1"] and plan.at_passes(10)[-1] == "host.loops=10"
     assert scm_hybrid.sweep_lengths(plan) == [1, 3, 10, 30, 33]
+    # As many writes as the whole trace (a reading): its 76.8 % writes against the sample's 5,922 of 10,000,
+    # tiled 16 times: 4,097,270 / 94,752 = 43.2.
+    full_writes = scm_hybrid.FULL_TRACE_REQUESTS * scm_hybrid.FULL_TRACE_WRITE_SHARE
+    assert scm_hybrid_settings.writes_passes(full_writes, 16 * 5922) == 43
+    cases = scm_hybrid_settings.points("w", 33, 43, lambda passes: [f"host.loops={passes}"], lambda *extra: list(extra), 480)
+    assert set(cases) == {"length|w|hybrid|43|False", "length|w|hybrid|66|False", "overlap|w|all_sscm|0.0|False"}
+    assert "device.scm.write_latency_ns_per_sector=1480" in cases["overlap|w|all_sscm|0.0|False"]
 
 
 def test_the_stand_in_has_the_samples_reuse_and_independent_addresses_do_not():
@@ -600,3 +644,75 @@ def test_report_prose_numbers_are_the_tables():
     assert "Worst pattern over best: All S-SCM 0.875, hybrid 0.200, NAND-only 0.125" in prose
     # The stand-in's table: its coverage reads, the generator's estimates and the run's LRU share.
     assert "| s | stand-in | 33 | 60.0 % | 13,000 | 93.0 % | 92.0 % | 80.0 % | 20.0 | 380.0 | 0.4 | 19.000x |" in text
+
+
+def test_settled_check_sensitivities_and_overlap_from_hand_made_runs():
+    s = scm_hybrid_settings
+    table = [
+        _run_row("main", "hybrid", 0.25, False, write_mbps=30.0, write_bytes=3e9),
+        _run_row("length", "hybrid", 66.0, False, write_mbps=32.0, write_bytes=6e9, passes=66),
+        _run_row("length", "hybrid", 43.0, False, write_mbps=31.0, write_bytes=3.9e9, passes=43),
+        _run_row("main", "all_sscm", 1.0, False),
+        _run_row("gc:background", "hybrid", 33.0, False, gc_mode="background", write_mbps=40.0),
+        _run_row("data", "hybrid", 0.5, False, write_mbps=45.0),
+        _run_row("data", "all_sscm", 0.5, False, write_mbps=390.0),
+        _run_row("fragment", "hybrid", 1.0, False, write_mbps=50.0, pages_evicted=10),
+        _run_row("overlap", "all_sscm", 0.0, False, write_mbps=350.0),
+    ]
+    # 3 GB in 100 s, then 6 GB in 187.5 s: the added passes write 3 GB in 87.5 s (34.3 MB/s); the longer run
+    # is +6.7 %, beyond the 5 % tolerance: not settled.
+    check = s.settled_check(table, "w", 33)
+    assert check["change"] == pytest.approx(32 / 30 - 1) and check["added_mbps"] == pytest.approx(3e9 / 87.5 / 1e6)
+    assert not check["settled"] and check["longer_passes"] == 66
+    table[1]["write_mbps"] = 31.0
+    # +3.3 % is within 5 %, but the added passes write 3 GB in 93.5 s (32.1 MB/s, +7.0 %): a trend is left.
+    assert not s.settled_check(table, "w", 33)["settled"], "the added passes are 7 % faster"
+    table[1].update(write_mbps=30.5, write_bytes=6e9)
+    steady = s.settled_check(table, "w", 33)
+    assert steady["settled"] and abs(steady["halves_ratio"] - 1) <= 0.05, steady
+    table[1]["write_mbps"] = 32.0
+    assert s.settled_check(table, "w", 10) is None, "no longer run: no check"
+    lengths = s.length_rows(table, "w", 33, 43, 400.0)
+    assert [r["passes"] for r in lengths] == [33, 43, 66] and lengths[1]["what"].startswith("reading: as many writes")
+    rows = s.sensitivity_rows(table, "w", 33, (0.5,), (1.0,))
+    by = {(r["axis"], r["setting"]): r for r in rows}
+    assert by[("GC mode", "foreground")]["graded"] and by[("GC mode", "background")]["hybrid_mbps"] == 40.0
+    assert by[("data held", "50 % of 0.53 GB")]["speedup"] == pytest.approx(390 / 45), "the All S-SCM SSD on the same data"
+    assert by[("fragment threshold", "below 100 % of a page")]["evicts"] == "10 pages"
+    assert by[("fragment threshold", "below 50 % of a page")]["evicts"] == "never"
+    overlap = s.overlap_row(table, "w")
+    assert overlap["change"] == pytest.approx(350 / 400 - 1) and overlap["no_overlap_speedup"] == pytest.approx(350 / 30)
+    found = s.readings([check], lengths, rows, [overlap], full_trace_requests=5_334_987)
+    names = {(key, name) for key, _, name, *_ in found}
+    assert ("hybrid_mbps", "43 passes: as many writes as the whole trace") in names
+    assert ("hybrid_mbps", "data 50 % of 0.53 GB") in names and ("speedup", "M-SCM 25 %, fragmented below 100 % of a page") in names
+    assert ("all_sscm_mbps", "no overlap of transfer and write") in names
+    assert not any(key == "hybrid_mbps" and "GC mode" in name for key, name in names), "the GC modes have their own readings"
+    lines = " ".join(
+        " ".join(
+            s.report_lines(
+                [check],
+                lengths,
+                rows,
+                [overlap],
+                full_trace_requests=5_334_987,
+                full_trace_writes=4_097_270,
+                eviction_quote="Q",
+                overlap_arithmetic_mbps=346.0,
+            )
+        ).split()
+    )
+    assert "**not settled**" in lines and "within 5.0 % of the graded value" in lines and "+6.7 %" in lines
+    assert "The M-SCM never evicts (0 pages over the whole run) in: w, GC mode: all 2 settings; w, data held: all 2 settings" in lines
+    assert "it writes 350.0 MB/s, -12.5 %" in lines
+
+
+def test_an_unsettled_hybrid_caps_its_comparisons():
+    table, _, _, main_rows, _, _, _, checks, _, patterns, _, _ = _hand_made()
+    settled = {h.key: h for h in scm_hybrid.headlines(main_rows, table, checks, patterns, settled={"w": True})}
+    assert settled["hybrid_mbps"].verdict == "reproduced" and "settled" in settled["hybrid_mbps"].note
+    unsettled = {h.key: h for h in scm_hybrid.headlines(main_rows, table, checks, patterns, settled={"w": False})}
+    # A quantity with a degenerate side is not reproduced; the NAND-only bound is at best direction only.
+    assert unsettled["hybrid_mbps"].health[0].settled is False and unsettled["hybrid_mbps"].verdict == "not reproduced"
+    assert unsettled["hybrid_vs_nand"].verdict == "direction only" and settled["hybrid_vs_nand"].verdict == "reproduced"
+    assert "NOT settled" in unsettled["hybrid_mbps"].note and "M-SCM never evicts" in unsettled["hybrid_mbps"].note
