@@ -40,6 +40,8 @@ def test_readme_tier_example_migrates_and_retires_a_chip(tmp_path: Path):
     assert any(text.strip().startswith("mlc (mlc):") for text in lines) and any(text.strip().startswith("tlc (tlc):") for text in lines)
     event_line = next(index for index, text in enumerate(lines) if text.startswith("event retire_chip chip 1 at 20.000 s"))
     assert lines[event_line + 1].strip().startswith("empty at"), done.stdout
+    # The drain's steps: one block each, typical and longest (issue 46 item 8).
+    assert lines[event_line + 2].strip().startswith(f"drain background: {event['steps']:,} blocks"), done.stdout
     assert "dead time" in done.stdout and "longest host-visible stall" in done.stdout
 
 

@@ -487,6 +487,11 @@ def _event_line(event: dict) -> str:
         text += f"not empty at the end ({event['pages_moved']:,} moved)"
     if event["suspended_ns"]:
         text += f"; host suspended {event['suspended_ns'] / 1e9:,.3f} s"
+    if event.get("drain"):
+        # One step moves one block: the typical and longest time a block moved held its dies.
+        text += f"\n  drain {event['drain'].replace('_', ' ')}: {event['steps']:,} blocks"
+        if event["steps"]:
+            text += f", {event['median_step_ns'] / 1e6:,.1f} ms typical, {event['longest_step_ns'] / 1e6:,.1f} ms longest each"
     return text
 
 
