@@ -497,14 +497,13 @@ def test_the_write_paths_are_readings_of_their_own_runs():
 
 
 def test_a_ratio_whose_interval_crosses_the_gain_rules_cut_says_so():
-    from ssdlab.reproduce.aoa_ecc import _straddle_text
-
     # 2.3x: the gain +130 % is reproduced from +91 % (1.91x) to +169 % (2.69x).
     assert aoa_ecc.gain_cuts(2.3) == pytest.approx((1.91, 2.69))
     assert aoa_ecc.within_cuts(1.959, 2.3) and not aoa_ecc.within_cuts(1.560, 2.3) and not aoa_ecc.within_cuts(2.728, 2.3)
-    assert "straddles the gain rule's 30 % cut (1.910x)" in _straddle_text((1.841, 1.988), 2.3)
-    assert "2.690x" in _straddle_text((2.5, 2.8), 2.3)
-    assert _straddle_text((1.95, 1.99), 2.3) == "" and _straddle_text(None, 2.3) == ""
+    # The cut an interval crosses (the hot/cold note says "which straddles the gain rule's 30 % cut (1.910x)").
+    assert aoa_ecc.straddled_cut((1.841, 1.988), 2.3) == pytest.approx(1.91)
+    assert aoa_ecc.straddled_cut((2.5, 2.8), 2.3) == pytest.approx(2.69)
+    assert aoa_ecc.straddled_cut((1.95, 1.99), 2.3) is None and aoa_ecc.straddled_cut(None, 2.3) is None
 
 
 def test_a_short_traces_hours_are_printed_as_the_table_prints_them():

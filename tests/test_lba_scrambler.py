@@ -74,18 +74,18 @@ def hand_made_rows() -> list[dict[str, Any]]:
                     for name, _, _ in recipe.VARIANTS[drive]:
                         collapsed = (workload, free, drive, gc) == COLLAPSED and name == "conventional"
                         result = _result(speeds[name], host, collapsed=collapsed, scrambler=name == "scrambler")
-                        rows.append(_point(recipe._label("main", workload, free, drive, gc, name), result))
+                        rows.append(_point(recipe.Point("main", workload, free, drive, gc, name).label, result))
                 if free >= 0.6:
                     for threshold in recipe.RULE1_THRESHOLDS:
                         result = _result(1.0, host, scrambler=True, fragmented=164_557 if threshold < 1.0 else 0)
-                        rows.append(_point(recipe._label("rule1", workload, free, "fresh", "greedy", threshold), result))
+                        rows.append(_point(recipe.Point("rule1", workload, free, "fresh", "greedy", threshold).label, result))
     for fraction in recipe.CHURN.delete_fractions:
         for gc in recipe.GC_POLICIES:
             for name, *_ in recipe.CHURN.variants:
                 speed = {"conventional": 1.0, "trim": 1.164, "scrambler": 1.163, "scrambler_first_writes": 1.124}[name]
                 rows.append(
                     _point(
-                        recipe._label("churn", fraction, recipe.CHURN.free_fraction, "fresh", gc, name),
+                        recipe.Point("churn", fraction, recipe.CHURN.free_fraction, "fresh", gc, name).label,
                         _result(speed, 30_000, scrambler=True),
                     )
                 )

@@ -14,6 +14,7 @@ import pytest
 from conftest import seed_text_or_skip, trace_or_skip
 from ssdlab.optimize import bisect
 from ssdlab.reproduce import scm_hybrid, scm_hybrid_settings, scm_pins
+from ssdlab.reproduce.scm_hybrid_points import labelled
 from ssdlab.sweep import SweepError
 
 
@@ -451,7 +452,7 @@ def test_graded_run_length_is_the_whole_trace():
     # tiled 16 times: 4,097,270 / 94,752 = 43.2.
     full_writes = scm_hybrid.FULL_TRACE_REQUESTS * scm_hybrid.FULL_TRACE_WRITE_SHARE
     assert scm_hybrid_settings.writes_passes(full_writes, 16 * 5922) == 43
-    cases = scm_hybrid_settings.points("w", 33, 43, lambda passes: [f"host.loops={passes}"], lambda *extra: list(extra), 480)
+    cases = labelled(scm_hybrid_settings.points("w", 33, 43, lambda passes: [f"host.loops={passes}"], lambda *extra: list(extra), 480))
     assert set(cases) == {"length|w|hybrid|43|False", "length|w|hybrid|66|False", "overlap|w|all_sscm|0.0|False"}
     assert "device.scm.write_latency_ns_per_sector=1480" in cases["overlap|w|all_sscm|0.0|False"]
 
@@ -581,7 +582,7 @@ def test_report_prose_numbers_are_the_tables():
 
     table, _, cost_rows, main_rows, current_rows, definition_rows, regime_rows, checks, runs, patterns, standin, plans = _hand_made()
     outcome = SimpleNamespace(ran=0, skipped=0, failed=0, wall_seconds=0.0, rows=[])
-    text = scm_hybrid._report(
+    text = scm_hybrid.report_text(
         plans,
         outcome,
         None,
@@ -689,17 +690,15 @@ def test_settled_check_sensitivities_and_overlap_from_hand_made_runs():
     assert ("all_sscm_mbps", "no overlap of transfer and write") in names
     assert not any(key == "hybrid_mbps" and "GC mode" in name for key, name in names), "the GC modes have their own readings"
     lines = " ".join(
-        " ".join(
-            s.report_lines(
-                [check],
-                lengths,
-                rows,
-                [overlap],
-                full_trace_requests=5_334_987,
-                full_trace_writes=4_097_270,
-                eviction_quote="Q",
-                overlap_arithmetic_mbps=346.0,
-            )
+        s.report_text(
+            [check],
+            lengths,
+            rows,
+            [overlap],
+            full_trace_requests=5_334_987,
+            full_trace_writes=4_097_270,
+            eviction_quote="Q",
+            overlap_arithmetic_mbps=346.0,
         ).split()
     )
     assert "**not settled**" in lines and "within 5.0 % of the graded value" in lines and "+6.7 %" in lines

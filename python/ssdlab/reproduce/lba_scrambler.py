@@ -44,23 +44,33 @@ never counted. Every comparison carries both sides' health (``Health``): a case 
 scrambler run is degenerate (write amplification above 20, host writes held over 90 % of the run, a block
 erased past the endurance, or a replay over 10x the shortest replay of the same host writes at the same
 free space and victim policy on a drive of the same NAND size) is flagged in the tables and never counted as a case or a best case.
+
+The module declares the grid, the claims, the tables' columns and the figures; the report's prose is
+``templates/lba_scrambler.md.j2``, and its sentences (and the headlines' notes) are the macros of
+``templates/lba_scrambler_sentences.md.j2``, filled from the values computed here.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import statistics
+import sys
+import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ssdlab import api, plotting
 from ssdlab.locations import shared_dir, shared_trace
 from ssdlab.reproduce import report
 from ssdlab.reproduce.base import Claim, Headline, Health, Option, Reading, Recipe, Workload, healthy, held_share
 from ssdlab.reproduce.report import fmt, markdown_grid, markdown_table, provenance
+from ssdlab.reproduce.templates import render
 from ssdlab.sweep import Sweep, SweepError, run_sweep
+
+# --- The grid ---------------------------------------------------------------------------------------
 
 PRESET = "seed003-scrambler"
 FREE_FRACTIONS = (0.2, 0.4, 0.6, 0.8)
@@ -75,13 +85,34 @@ DRIVES = ("fresh", "aged", "aged_mixed")
 # blocks; the overwrite passes then leave the dead data in cold blocks greedy never picks. `aged_mixed`
 # fills it in random order, so the dead data is interleaved into the blocks that hold live data.
 AGED_DRIVES = {"aged": "sequential", "aged_mixed": "random"}
-# Variants per drive: (name, middleware, where deletes go). On a fresh drive nothing is deleted, so
-# "with TRIM" would be the conventional run again.
-VARIANTS = {
-    "fresh": (("conventional", "none", "none"), ("scrambler", "lba_scrambler", "middleware")),
-    "aged": (("conventional", "none", "none"), ("trim", "none", "ftl"), ("scrambler", "lba_scrambler", "middleware")),
-    "aged_mixed": (("conventional", "none", "none"), ("trim", "none", "ftl"), ("scrambler", "lba_scrambler", "middleware")),
+DRIVE_NAMES = {"fresh": "fresh drive", "aged": "aged drive", "aged_mixed": "aged drive, dead data mixed"}
+DRIVE_TITLES = {
+    "fresh": "Fresh drive (free space = spare flash)",
+    "aged": "Aged drive (free space = deleted data the FTL still holds, apart from the live data)",
+    "aged_mixed": "Aged drive, dead data mixed (the deleted data interleaved into the live data's blocks)",
 }
+
+
+class Variant(NamedTuple):
+    """One run of a case: its name, the middleware, and where the host's deletes go."""
+
+    name: str
+    middleware: str
+    delete_target: str
+
+    def overrides(self, rule2: str = "all") -> list[str]:
+        return [
+            f'middleware.kind="{self.middleware}"',
+            f'host.delete_target="{self.delete_target}"',
+            f'middleware.lba_scrambler.rule2_writes="{rule2}"',
+        ]
+
+
+CONVENTIONAL = Variant("conventional", "none", "none")
+TRIM = Variant("trim", "none", "ftl")
+SCRAMBLER = Variant("scrambler", "lba_scrambler", "middleware")
+# On a fresh drive nothing is deleted, so "with TRIM" would be the conventional run again.
+VARIANTS = {"fresh": (CONVENTIONAL, SCRAMBLER), "aged": (CONVENTIONAL, TRIM, SCRAMBLER), "aged_mixed": (CONVENTIONAL, TRIM, SCRAMBLER)}
 # Rule-1 thresholds swept on the fresh drive (0.5, the default, is in the main grid; 1.0 turns rule 1 off).
 RULE1_THRESHOLDS = (0.3, 0.7, 1.0)
 # How far each plane's recommendation list looks ahead (issue 45 item 4), swept on both aged drives with both
@@ -114,6 +145,14 @@ DELETE_EXTENT_PAGES = (1, 64)
 DEFAULT_STAND_IN_CAP_BYTES = 1 * GIB
 
 
+class ChurnRun(NamedTuple):
+    """A run of the churn study: its name, its variant, and which writes rule 2 may redirect."""
+
+    name: str
+    variant: Variant
+    rule2: str
+
+
 @dataclass(frozen=True)
 class Churn:
     """The file-churn study: a workload that deletes as it writes, on a fresh drive."""
@@ -123,15 +162,38 @@ class Churn:
     delete_fractions: tuple[float, ...] = (0.1, 0.3)
     read_fraction: float = 0.175
     sizes: tuple[tuple[int, float], ...] = ((16384, 0.5), (65536, 0.3), (262144, 0.2))
-    variants: tuple[tuple[str, str, str, str], ...] = (
-        ("conventional", "none", "none", "all"),
-        ("trim", "none", "ftl", "all"),
-        ("scrambler", "lba_scrambler", "middleware", "all"),
-        ("scrambler_first_writes", "lba_scrambler", "middleware", "first_writes"),
+    variants: tuple[ChurnRun, ...] = (
+        ChurnRun("conventional", CONVENTIONAL, "all"),
+        ChurnRun("trim", TRIM, "all"),
+        ChurnRun("scrambler", SCRAMBLER, "all"),
+        ChurnRun("scrambler_first_writes", SCRAMBLER, "first_writes"),
     )
 
 
 CHURN = Churn()
+
+
+class Point(NamedTuple):
+    """A point of the sweep. ``study``: main, victims, rule1 or churn; ``subject``: the workload's label
+    (churn: its delete share); ``setting``: the variant's name (rule1: the threshold; victims: the
+    look-ahead). ``label`` is its name in the sweep and its results; ``parse`` reads one back."""
+
+    study: str
+    subject: str | float
+    free: float
+    drive: str
+    gc: str
+    setting: str | float | int
+
+    @property
+    def label(self) -> str:
+        return "|".join(str(part) for part in self)
+
+    @classmethod
+    def parse(cls, label: str) -> Point:
+        study, subject, free, drive, gc, setting = label.split("|")
+        typed = {"rule1": float, "victims": int}.get(study, str)
+        return cls(study, float(subject) if study == "churn" else subject, float(free), drive, gc, typed(setting))
 
 
 WORKLOADS: tuple[Workload, ...] = (
@@ -183,6 +245,261 @@ WORKLOADS: tuple[Workload, ...] = (
         "(prn_0, wdev_0, mds_0, rsrch_0, hm_0); uniform addresses (published LRU miss ratio 0.91: poor locality); footprint = the seed's 60.62 GB",
     ),
 )
+
+# --- The seed's claims, as its text states them ---------------------------------------------------
+
+# The regime the claims are graded under (drive, victim policy): the seed's Table 1 sizes the NAND as
+# "data size / (1 - free space)" (the fresh drive: free space is spare flash the FTL knows is free); the
+# seed names no victim policy, and greedy is the preset's. The other regimes are readings (never counted).
+GRADED = ("fresh", "greedy")
+# The seed's ratio ("up to 2.2x"), also the line the per-regime lists of large cases are drawn at.
+SEED_RATIO = 2.2
+
+# The seed's sentences (Japanese original, then an English gloss).
+QUOTE_TABLE1 = "表1: 「NAND容量 データサイズ / (1 - SSD空き容量)」 (Table 1: NAND capacity = data size / (1 - SSD free space))"
+QUOTE_REDUCED = (
+    "提案手法を用いたSSDは、GC回数およびGC中のページコピー数がそれぞれ削減した(図4(a), (b))。 "
+    "(The SSD with the proposed method reduced both the number of GCs and the number of pages copied during GC (Fig. 4(a), (b)).)"
+)
+QUOTE_UP_TO = (
+    "提案手法によりガベージコレクション回数を削減し、書き込み性能が最大 2.2 倍向上した。 "
+    "(The proposed method reduced the number of garbage collections and raised write performance by up to 2.2 times.)"
+)
+QUOTE_SRC1 = (
+    "この結果図5に示すように書き込み性能が向上し、特に src1_0 では … 2.2倍向上した。 "
+    "(As a result, as Fig. 5 shows, write performance rose, by 2.2 times on src1_0 in particular; the ellipsis is the figure captions.)"
+)
+GRADED_READING = "fresh drive (Table 1's NAND sizing), greedy GC (the preset's; the seed names no victim policy)"
+EVERY_CASE = (
+    "the seed's unqualified \"reduced\" read as every case Fig. 4 plots (its workloads x Table 1's free-space levels), a case counting when"
+)
+
+CLAIMS = (
+    Claim(
+        "fewer_gcs",
+        "Fig. 4(a): fewer GCs with the scrambler, every case",
+        "every case",
+        "share of healthy cases",
+        "share",
+        form="bound",
+        side=">= 1",
+        quote=f"{QUOTE_REDUCED} {QUOTE_TABLE1}",
+        reading=f"{GRADED_READING}; {EVERY_CASE} the GC count falls by more than {SIGNIFICANT:.0%}",
+    ),
+    Claim(
+        "fewer_copies",
+        "Fig. 4(b): fewer pages copied during GC with the scrambler, every case",
+        "every case",
+        "share of healthy cases",
+        "share",
+        form="bound",
+        side=">= 1",
+        quote=f"{QUOTE_REDUCED} {QUOTE_TABLE1}",
+        reading=f"{GRADED_READING}; {EVERY_CASE} the pages copied fall by more than {SIGNIFICANT:.0%}",
+    ),
+    Claim(
+        "write_performance",
+        "Fig. 5: write performance, scrambler over conventional, up to (best healthy case)",
+        SEED_RATIO,
+        "x",
+        "times",
+        form="ratio",
+        quote=f"{QUOTE_UP_TO} {QUOTE_TABLE1}",
+        reading=f"{GRADED_READING}; the best case among those with no degenerate side",
+    ),
+    Claim(
+        "src1_0_write_performance",
+        "Fig. 5: write performance on src1_0, the seed's best workload",
+        SEED_RATIO,
+        "x",
+        "times",
+        form="ratio",
+        quote=f"{QUOTE_SRC1} {QUOTE_TABLE1}",
+        reading=f"{GRADED_READING}; src1_0's best free-space level among those with no degenerate side",
+    ),
+)
+
+# What each regime that is not graded assumes, and why the seed's text does or does not support it.
+POLICY_ASSUMES = {
+    "greedy": "greedy victim selection (the preset's)",
+    "round_robin": "round-robin victim selection (the conventional policy of seed 004, by the same lab)",
+}
+POLICY_WHY = "the drive is Table 1's, but the seed names no victim policy: the preset's greedy is graded, round robin shown"
+DRIVE_ASSUMES = {
+    "fresh": "Table 1's sizing read literally: NAND = data / (1 - free); the free space is spare flash the FTL knows is free",
+    "aged": (
+        "free space is a file system's: exported capacity = data / (1 - free) plus hidden flash, filled in logical order and then "
+        "deleted down to the data without TRIM (the FTL keeps the deleted data as valid; the scrambler learns the deletes); the dead "
+        "data sits apart from the workload's, in blocks the overwrite passes leave cold"
+    ),
+    "aged_mixed": (
+        "as the aged drive, but filled in random order: the dead data is interleaved into the blocks that hold the workload's live "
+        "data, so greedy GC's victims carry it"
+    ),
+}
+_AGED_WHY = (
+    "the host passes the scrambler write addresses only (「OS から送られてきた LBA を SLBA に変換し, FTL に書き込みリクエストを送る」), "
+    "its table of unused SLBAs is its own remapping's, nothing else changes (「他のシステムに変更は必要ない」), rules 1 and 3 "
+    "write to empty pages, which an aged drive has none of, and the traces hold no deletes; the aged drive's hidden flash also "
+    "goes beyond Table 1's NAND size; it was added (issue 16) after the literal reading showed no gain"
+)
+# Where the dead data sits is not in the seed at all (it has no deletes): the mixed drive is the same reading.
+DRIVE_WHY = {
+    "fresh": POLICY_WHY,
+    "aged": _AGED_WHY,
+    "aged_mixed": _AGED_WHY + "; where its dead data sits is not in the seed either (issue 45 added both placements)",
+}
+
+
+# --- Tables and figures, declared -------------------------------------------------------------------
+
+
+def _regime_name(drive: str, gc: str) -> str:
+    return f"{DRIVE_NAMES[drive]}, {gc.replace('_', '-')} GC"
+
+
+def _percent(value: float, digits: int = 0) -> str:
+    return f"{value:.{digits}%}"
+
+
+def _sig(value: float | None) -> str:
+    """MB/s or write amplification to three significant digits (a drive crawling at 0.004 MB/s must not read as 0.0)."""
+    return "n/a" if value is None else f"{value:.3g}"
+
+
+def _short(row: Mapping[str, Any], side: str) -> str:
+    """GC invocations that ended short of the high watermark, of all: "12/340"."""
+    short, invocations = row.get(f"{side}_gc_invocations_short"), row.get(f"{side}_gc_invocations")
+    return "n/a" if short is None or invocations is None else f"{short:,.0f}/{invocations:,.0f}"
+
+
+def _flags(row: Mapping[str, Any], variants: Sequence[str]) -> str:
+    """The degenerate sides of a row, with their reasons ("" when none)."""
+    return "; ".join(f"{variant}: {row[f'{variant}_problems']}" for variant in variants if row.get(f"{variant}_problems"))
+
+
+def _sides(cell: Callable[[Mapping[str, Any], str], str]) -> Callable[[Mapping[str, Any]], str]:
+    """A "conventional → scrambler" column from one side's cell."""
+    return lambda r: f"{cell(r, 'conventional')} → {cell(r, 'scrambler')}"
+
+
+def _value(key: str, show: Callable[[Any], str]) -> Callable[[Mapping[str, Any], str], str]:
+    return lambda r, side: show(r[f"{side}_{key}"])
+
+
+def _trio(prefix: str) -> Callable[[Mapping[str, Any]], str]:
+    """GC count / copies / write performance against the conventional run, for one churn run."""
+    return lambda r: " / ".join(
+        fmt(r[prefix + key], kind)
+        for key, kind in (("gc_count_reduction", "pct"), ("pages_copied_reduction", "pct"), ("write_performance_ratio", "times"))
+    )
+
+
+FREE = ("free", lambda r: _percent(r["free_fraction"]), "text")
+GC_COLUMN = ("GC", lambda r: r["gc_policy"].replace("_", "-"), "text")
+MBPS = ("write MB/s conv. → scr.", _sides(_value("write_mbps", _sig)), "text")
+COMPARED = (("GC count", "gc_count_reduction", "pct"), ("copies", "pages_copied_reduction", "pct"))
+PERFORMANCE = ("write perf.", "write_performance_ratio", "times")
+DEGENERATE = ("degenerate side", lambda r: _flags(r, ("conventional", "scrambler")), "text")
+# The main grid's per-regime tables (the aged drives add TRIM's columns and the degenerate column names every variant).
+MAIN_COLUMNS = (
+    ("workload", "workload", "text"),
+    FREE,
+    ("GC count conv. → scr.", _sides(_value("gc_count", lambda v: fmt(v, "int"))), "text"),
+    COMPARED[0],
+    ("pages copied conv. → scr.", _sides(_value("pages_copied", lambda v: fmt(v, "int"))), "text"),
+    COMPARED[1],
+    MBPS,
+    PERFORMANCE,
+    ("WA conv. → scr.", _sides(_value("write_amplification", _sig)), "text"),
+    ("dead pages copied conv. → scr.", _sides(_value("dead_pages_copied", lambda v: fmt(v, "int"))), "text"),
+    ("rule-2 hit rate", "scrambler_rule2_hit_rate", "share"),
+    ("short GCs conv. → scr.", _sides(_short), "text"),
+)
+TRIM_COLUMNS = (
+    ("TRIM: GC count", "trim_gc_count_reduction", "pct"),
+    ("TRIM: copies", "trim_pages_copied_reduction", "pct"),
+    ("TRIM: write perf.", "trim_write_performance_ratio", "times"),
+)
+RULE1_COLUMNS = (
+    ("workload", "workload", "text"),
+    FREE,
+    ("rule-1 threshold", lambda r: f"{r['plentiful_free_fraction']:g}", "text"),
+    ("rule-1 writes (measured replay)", lambda r: fmt(r.get("scrambler_rule1_writes"), "int"), "text"),
+    *COMPARED,
+    PERFORMANCE,
+    ("fragmented pages at the end", lambda r: fmt(r.get("scrambler_fragmented_pages"), "int"), "text"),
+    DEGENERATE,
+)
+VICTIMS_COLUMNS = (
+    ("drive", lambda r: DRIVE_NAMES[r["drive"]], "text"),
+    GC_COLUMN,
+    ("workload", "workload", "text"),
+    FREE,
+    ("victims per plane", lambda r: "0 (the run)" if r["victims_per_plane"] == 0 else str(r["victims_per_plane"]), "text"),
+    *COMPARED,
+    MBPS,
+    PERFORMANCE,
+    DEGENERATE,
+)
+CHURN_COLUMNS = (
+    ("deletes", lambda r: _percent(r["delete_fraction"]), "text"),
+    ("GC", "gc_policy", "text"),
+    ("GC count conv.", "conventional_gc_count", "int"),
+    ("scrambler (rule 2 all): GC count / copies / write perf.", _trio(""), "text"),
+    ("scrambler (rule 2 first writes)", _trio("first_writes_"), "text"),
+    ("TRIM", _trio("trim_"), "text"),
+    ("degenerate side", lambda r: _flags(r, [run.name for run in CHURN.variants]), "text"),
+)
+
+
+class Figure(NamedTuple):
+    """One of the seed's figures, drawn per regime: the table key it bars, its scale to the axis, the
+    axis label, the title (``{where}`` names the regime), the baseline the bars grow from and the symlog
+    threshold (None: linear)."""
+
+    name: str
+    key: str
+    scale: float
+    ylabel: str
+    title: str
+    baseline: float
+    symlog: float | None
+
+
+FIGURES = (
+    Figure(
+        "fig4a",
+        "gc_count_reduction",
+        100.0,
+        "GC count reduction (%)",
+        "Fig. 4(a): GC count reduction by the LBA scrambler{where}",
+        0.0,
+        10.0,
+    ),
+    Figure(
+        "fig4b",
+        "pages_copied_reduction",
+        100.0,
+        "GC page-copy reduction (%, symlog)",
+        "Fig. 4(b): reduction of pages copied during GC{where}",
+        0.0,
+        10.0,
+    ),
+    Figure(
+        "fig5",
+        "write_performance_ratio",
+        1.0,
+        "write performance (scrambler / conventional)",
+        "Fig. 5: write performance with the LBA scrambler{where}",
+        1.0,
+        None,
+    ),
+)
+FREE_COLOURS = {0.2: "#1b9e77", 0.4: "#d95f02", 0.6: "#7570b3", 0.8: "#e7298a"}
+
+
+# --- Workloads and the sweep ------------------------------------------------------------------------
 
 
 def parse_trace_options(items: Sequence[str]) -> dict[str, Path]:
@@ -315,16 +632,12 @@ def aged_drive(footprint_pages: int, free: float, is_trace: bool, fill_order: st
     ] + (["host.compact_addresses=true"] if is_trace else [])
 
 
-def _variant(middleware: str, delete_target: str, rule2: str = "all") -> list[str]:
-    return [f'middleware.kind="{middleware}"', f'host.delete_target="{delete_target}"', f'middleware.lba_scrambler.rule2_writes="{rule2}"']
-
-
-def _label(*parts: object) -> str:
-    return "|".join(str(p) for p in parts)
+def _policy(gc: str) -> list[str]:
+    return [f'ftl.garbage_collection.policy="{gc}"']
 
 
 def build_sweep(plans: Sequence[WorkloadPlan], churn: Churn | None = CHURN, churn_cap_bytes: float | None = None) -> Sweep:
-    points: dict[str, list[str]] = {}
+    points: dict[Point, list[str]] = {}
     for plan in plans:
         workload = plan.overrides + plan.measured
         for free in FREE_FRACTIONS:
@@ -332,26 +645,23 @@ def build_sweep(plans: Sequence[WorkloadPlan], churn: Churn | None = CHURN, chur
             drives.update({name: aged_drive(plan.footprint_pages, free, plan.is_trace, order) for name, order in AGED_DRIVES.items()})
             for drive in DRIVES:
                 for gc in GC_POLICIES:
-                    for name, middleware, target in VARIANTS[drive]:
-                        points[_label("main", plan.label, free, drive, gc, name)] = (
-                            workload + drives[drive] + [f'ftl.garbage_collection.policy="{gc}"'] + _variant(middleware, target)
+                    for variant in VARIANTS[drive]:
+                        points[Point("main", plan.label, free, drive, gc, variant.name)] = (
+                            workload + drives[drive] + _policy(gc) + variant.overrides()
                         )
+            scrambler = SCRAMBLER.overrides()
             for aged in AGED_DRIVES:
                 for gc in GC_POLICIES:
                     for victims in VICTIMS_PER_PLANE:
-                        points[_label("victims", plan.label, free, aged, gc, victims)] = (
-                            workload
-                            + drives[aged]
-                            + [f'ftl.garbage_collection.policy="{gc}"']
-                            + _variant("lba_scrambler", "middleware")
-                            + [f"middleware.lba_scrambler.victims_per_plane={victims}"]
+                        points[Point("victims", plan.label, free, aged, gc, victims)] = (
+                            workload + drives[aged] + _policy(gc) + scrambler + [f"middleware.lba_scrambler.victims_per_plane={victims}"]
                         )
             for threshold in RULE1_THRESHOLDS:
-                points[_label("rule1", plan.label, free, "fresh", "greedy", threshold)] = (
+                points[Point("rule1", plan.label, free, "fresh", "greedy", threshold)] = (
                     workload
                     + drives["fresh"]
-                    + ['ftl.garbage_collection.policy="greedy"']
-                    + _variant("lba_scrambler", "middleware")
+                    + _policy("greedy")
+                    + scrambler
                     + [f"middleware.lba_scrambler.plentiful_free_fraction={threshold}"]
                 )
     if churn is not None:
@@ -364,12 +674,9 @@ def build_sweep(plans: Sequence[WorkloadPlan], churn: Churn | None = CHURN, chur
                 f"workload.synthetic.requests={requests}",
             ]
             for gc in GC_POLICIES:
-                for name, middleware, target, rule2 in churn.variants:
-                    points[_label("churn", fraction, churn.free_fraction, "fresh", gc, name)] = (
-                        workload
-                        + fresh_drive(churn.free_fraction)
-                        + [f'ftl.garbage_collection.policy="{gc}"']
-                        + _variant(middleware, target, rule2)
+                for run in churn.variants:
+                    points[Point("churn", fraction, churn.free_fraction, "fresh", gc, run.name)] = (
+                        workload + fresh_drive(churn.free_fraction) + _policy(gc) + run.variant.overrides(run.rule2)
                     )
     common = [
         'host.mode="closed_loop"',
@@ -377,153 +684,60 @@ def build_sweep(plans: Sequence[WorkloadPlan], churn: Churn | None = CHURN, chur
         "ftl.precondition.enabled=true",
         "verification.integrity_oracle=false",
     ]
-    return Sweep(name="seed003-lba-scrambler", base=PRESET, common=common, cases={"point": points}, origin="reproduce lba-scrambler")
+    cases = {"point": {point.label: overrides for point, overrides in points.items()}}
+    return Sweep(name="seed003-lba-scrambler", base=PRESET, common=common, cases=cases, origin="reproduce lba-scrambler")
 
 
-# --- The seed's claims, as its text states them ---------------------------------------------------
+# --- Per-point metrics, each run's health, and the tables -------------------------------------------
 
-# The regime the claims are graded under (drive, victim policy): the seed's Table 1 sizes the NAND as
-# "data size / (1 - free space)" (the fresh drive: free space is spare flash the FTL knows is free); the
-# seed names no victim policy, and greedy is the preset's. The other regimes are readings (never counted).
-GRADED = ("fresh", "greedy")
-# The seed's ratio ("up to 2.2x"), also the line the per-regime lists of large cases are drawn at.
-SEED_RATIO = 2.2
 
-# The seed's sentences (Japanese original, then an English gloss).
-QUOTE_TABLE1 = "表1: 「NAND容量 データサイズ / (1 - SSD空き容量)」 (Table 1: NAND capacity = data size / (1 - SSD free space))"
-QUOTE_REDUCED = (
-    "提案手法を用いたSSDは、GC回数およびGC中のページコピー数がそれぞれ削減した(図4(a), (b))。 "
-    "(The SSD with the proposed method reduced both the number of GCs and the number of pages copied during GC (Fig. 4(a), (b)).)"
-)
-QUOTE_UP_TO = (
-    "提案手法によりガベージコレクション回数を削減し、書き込み性能が最大 2.2 倍向上した。 "
-    "(The proposed method reduced the number of garbage collections and raised write performance by up to 2.2 times.)"
-)
-QUOTE_SRC1 = (
-    "この結果図5に示すように書き込み性能が向上し、特に src1_0 では … 2.2倍向上した。 "
-    "(As a result, as Fig. 5 shows, write performance rose, by 2.2 times on src1_0 in particular; the ellipsis is the figure captions.)"
-)
-GRADED_READING = "fresh drive (Table 1's NAND sizing), greedy GC (the preset's; the seed names no victim policy)"
+def _rule2_hit_rate(result: Mapping[str, Any]) -> float | None:
+    middleware = result.get("middleware") or {}
+    attempts = middleware.get("rule2_attempts", 0)
+    return middleware.get("rule2_victim_page_writes", 0) / attempts if attempts else None
 
-CLAIMS = (
-    Claim(
-        "fewer_gcs",
-        "Fig. 4(a): fewer GCs with the scrambler, every case",
-        "every case",
-        "share of healthy cases",
-        "share",
-        form="bound",
-        side=">= 1",
-        quote=f"{QUOTE_REDUCED} {QUOTE_TABLE1}",
-        reading=f"{GRADED_READING}; the seed's unqualified \"reduced\" read as every case Fig. 4 plots (its workloads x Table 1's free-space levels), a case counting when the GC count falls by more than {SIGNIFICANT:.0%}",
-    ),
-    Claim(
-        "fewer_copies",
-        "Fig. 4(b): fewer pages copied during GC with the scrambler, every case",
-        "every case",
-        "share of healthy cases",
-        "share",
-        form="bound",
-        side=">= 1",
-        quote=f"{QUOTE_REDUCED} {QUOTE_TABLE1}",
-        reading=f"{GRADED_READING}; the seed's unqualified \"reduced\" read as every case Fig. 4 plots (its workloads x Table 1's free-space levels), a case counting when the pages copied fall by more than {SIGNIFICANT:.0%}",
-    ),
-    Claim(
-        "write_performance",
-        "Fig. 5: write performance, scrambler over conventional, up to (best healthy case)",
-        SEED_RATIO,
-        "x",
-        "times",
-        form="ratio",
-        quote=f"{QUOTE_UP_TO} {QUOTE_TABLE1}",
-        reading=f"{GRADED_READING}; the best case among those with no degenerate side",
-    ),
-    Claim(
-        "src1_0_write_performance",
-        "Fig. 5: write performance on src1_0, the seed's best workload",
-        SEED_RATIO,
-        "x",
-        "times",
-        form="ratio",
-        quote=f"{QUOTE_SRC1} {QUOTE_TABLE1}",
-        reading=f"{GRADED_READING}; src1_0's best free-space level among those with no degenerate side",
-    ),
+
+# The numbers a table takes from one run: (column, dotted path in its result or a function of it).
+METRICS: tuple[tuple[str, str | Callable[[Mapping[str, Any]], Any]], ...] = (
+    ("gc_count", "gc.blocks_collected"),
+    ("gc_invocations", "gc.invocations"),
+    # Invocations that ended short of the high watermark (no room to work in; issue 45), and of those
+    # the ones on a stuck plane.
+    ("gc_invocations_short", "gc.invocations_short"),
+    ("gc_invocations_stuck", "gc.invocations_stuck"),
+    ("pages_copied", "gc.pages_copied"),
+    ("write_mbps", "write.mbps"),
+    ("write_amplification", "write_amplification"),
+    ("host_pages_written", "host_pages_written"),
+    ("held_fraction", held_share),
+    ("erase_max", "erase_count.max"),
+    ("endurance", "erase_count.endurance_pe_cycles"),
+    ("simulated_seconds", "simulated_seconds"),
+    ("dead_pages_copied", "dead_data.gc_pages_copied"),
+    ("dead_pages_held", "dead_data.pages_held"),
+    ("rule1_writes", "middleware.rule1_empty_page_writes"),
+    ("rule2_writes", "middleware.rule2_victim_page_writes"),
+    ("rule3_writes", "middleware.rule3_other_page_writes"),
+    ("rule2_hit_rate", _rule2_hit_rate),
+    ("fragmented_pages", "middleware.fragmented_pages"),
 )
 
-# What each regime that is not graded assumes, and why the seed's text does or does not support it.
-_POLICY_ASSUMES = {
-    "greedy": "greedy victim selection (the preset's)",
-    "round_robin": "round-robin victim selection (the conventional policy of seed 004, by the same lab)",
-}
-_POLICY_WHY = "the drive is Table 1's, but the seed names no victim policy: the preset's greedy is graded, round robin shown"
-_DRIVE_ASSUMES = {
-    "fresh": "Table 1's sizing read literally: NAND = data / (1 - free); the free space is spare flash the FTL knows is free",
-    "aged": (
-        "free space is a file system's: exported capacity = data / (1 - free) plus hidden flash, filled in logical order and then "
-        "deleted down to the data without TRIM (the FTL keeps the deleted data as valid; the scrambler learns the deletes); the dead "
-        "data sits apart from the workload's, in blocks the overwrite passes leave cold"
-    ),
-    "aged_mixed": (
-        "as the aged drive, but filled in random order: the dead data is interleaved into the blocks that hold the workload's live "
-        "data, so greedy GC's victims carry it"
-    ),
-}
-_DRIVE_WHY = {
-    "aged": (
-        "the host passes the scrambler write addresses only (「OS から送られてきた LBA を SLBA に変換し, FTL に書き込みリクエストを送る」), "
-        "its table of unused SLBAs is its own remapping's, nothing else changes (「他のシステムに変更は必要ない」), rules 1 and 3 "
-        "write to empty pages, which an aged drive has none of, and the traces hold no deletes; the aged drive's hidden flash also "
-        "goes beyond Table 1's NAND size; it was added (issue 16) after the literal reading showed no gain"
-    ),
-}
-# Where the dead data sits is not in the seed at all (it has no deletes): the mixed drive is the same reading.
-_DRIVE_WHY["aged_mixed"] = _DRIVE_WHY["aged"] + "; where its dead data sits is not in the seed either (issue 45 added both placements)"
+
+def _lookup(result: Mapping[str, Any], path: str) -> Any:
+    value: Any = result
+    for part in path.split("."):
+        value = (value or {}).get(part)
+    return value
 
 
-_DRIVE_NAMES = {"fresh": "fresh drive", "aged": "aged drive", "aged_mixed": "aged drive, dead data mixed"}
-
-
-def _regime_name(drive: str, gc: str) -> str:
-    return f"{_DRIVE_NAMES[drive]}, {gc.replace('_', '-')} GC"
-
-
-# --- Per-point metrics, and each run's health ------------------------------------------------------
-
-
-def _metrics(row: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The numbers a table needs from one point (None values when it failed or is missing), with the
-    ones its health is judged by (``Health``)."""
+def _metrics(row: Mapping[str, Any] | None, prefix: str) -> dict[str, Any]:
+    """The numbers a table needs from one point, each column named ``prefix`` + metric (None values when
+    it failed or is missing), with the ones its health is judged by (``Health``)."""
     ok = row is not None and row["status"] == "ok"
     result = json.loads(row["result_json"]) if ok else {}
-    dead = result.get("dead_data") or {}
-    middleware = result.get("middleware") or {}
-    gc = result.get("gc") or {}
-    erases = result.get("erase_count") or {}
-    attempts = middleware.get("rule2_attempts", 0)
-    return {
-        "status": "ok" if ok else (row["error"] if row is not None else "missing"),
-        "gc_count": gc["blocks_collected"] if ok else None,
-        "gc_invocations": gc["invocations"] if ok else None,
-        # Invocations that ended short of the high watermark (no room to work in; issue 45), and of those
-        # the ones on a stuck plane.
-        "gc_invocations_short": gc.get("invocations_short") if ok else None,
-        "gc_invocations_stuck": gc.get("invocations_stuck") if ok else None,
-        "pages_copied": gc["pages_copied"] if ok else None,
-        "write_mbps": result["write"]["mbps"] if ok else None,
-        "write_amplification": result["write_amplification"] if ok else None,
-        "host_pages_written": result["host_pages_written"] if ok else None,
-        "held_fraction": held_share(result) if ok else None,
-        "erase_max": erases.get("max") if ok else None,
-        "endurance": erases.get("endurance_pe_cycles") if ok else None,
-        "simulated_seconds": result.get("simulated_seconds") if ok else None,
-        "dead_pages_copied": dead.get("gc_pages_copied") if ok else None,
-        "dead_pages_held": dead.get("pages_held") if ok else None,
-        "rule1_writes": middleware.get("rule1_empty_page_writes") if ok else None,
-        "rule2_writes": middleware.get("rule2_victim_page_writes") if ok else None,
-        "rule3_writes": middleware.get("rule3_other_page_writes") if ok else None,
-        "rule2_hit_rate": (middleware.get("rule2_victim_page_writes", 0) / attempts if attempts else None) if ok and middleware else None,
-        "fragmented_pages": middleware.get("fragmented_pages") if ok else None,
-    }
+    values = {"status": "ok" if ok else (row["error"] if row is not None else "missing")}
+    values.update({column: ((path(result) if callable(path) else _lookup(result, path)) if ok else None) for column, path in METRICS})
+    return {prefix + key: value for key, value in values.items()}
 
 
 def side_health(row: Mapping[str, Any], variant: str) -> Health:
@@ -559,11 +773,17 @@ def _drive_size(drive: str) -> str:
     return "aged" if drive in AGED_DRIVES else drive
 
 
+def _judge(entry: dict[str, Any], variants: Sequence[str]) -> None:
+    """Adds ``<variant>_problems`` per variant: why its run is degenerate (empty: it is not)."""
+    for variant in variants:
+        entry[f"{variant}_problems"] = "; ".join(side_health(entry, variant).problems())
+
+
 def _annotate_health(
     rows: Sequence[dict[str, Any]], variants: Callable[[Mapping[str, Any]], Sequence[str]], group: Callable[[Mapping[str, Any]], Any]
 ) -> None:
     """Adds ``reference_seconds`` (the shortest replay among the rows of the same ``group``, which write
-    the same host pages) and, per variant, ``<variant>_problems`` (why its run is degenerate; empty: it is not)."""
+    the same host pages) and each variant's problems (``_judge``)."""
     shortest: dict[Any, float] = {}
     for row in rows:
         for variant in variants(row):
@@ -572,13 +792,7 @@ def _annotate_health(
                 shortest[group(row)] = min(shortest.get(group(row), math.inf), seconds)
     for row in rows:
         row["reference_seconds"] = shortest.get(group(row))
-        for variant in variants(row):
-            row[f"{variant}_problems"] = "; ".join(side_health(row, variant).problems())
-
-
-def _flags(row: Mapping[str, Any], variants: Sequence[str]) -> str:
-    """The degenerate sides of a row, with their reasons ("" when none)."""
-    return "; ".join(f"{variant}: {row[f'{variant}_problems']}" for variant in variants if row.get(f"{variant}_problems"))
+        _judge(row, variants(row))
 
 
 def _reduction(before: float | None, after: float | None) -> float | None:
@@ -589,32 +803,29 @@ def _reduction(before: float | None, after: float | None) -> float | None:
     return 1.0 - after / before
 
 
-def _ratio(after: float | None, before: float | None) -> float | None:
-    return after / before if after is not None and before else None
-
-
-def _compare(entry: dict[str, Any], base: str, other: str, prefix: str) -> None:
-    entry[f"{prefix}gc_count_reduction"] = _reduction(entry.get(f"{base}_gc_count"), entry.get(f"{other}_gc_count"))
-    entry[f"{prefix}pages_copied_reduction"] = _reduction(entry.get(f"{base}_pages_copied"), entry.get(f"{other}_pages_copied"))
-    entry[f"{prefix}write_performance_ratio"] = _ratio(entry.get(f"{other}_write_mbps"), entry.get(f"{base}_write_mbps"))
+def _compare(entry: dict[str, Any], other: str, prefix: str) -> None:
+    """``other``'s reductions and write-performance ratio against the conventional run, as ``prefix`` columns."""
+    entry[f"{prefix}gc_count_reduction"] = _reduction(entry.get("conventional_gc_count"), entry.get(f"{other}_gc_count"))
+    entry[f"{prefix}pages_copied_reduction"] = _reduction(entry.get("conventional_pages_copied"), entry.get(f"{other}_pages_copied"))
+    after, before = entry.get(f"{other}_write_mbps"), entry.get("conventional_write_mbps")
+    entry[f"{prefix}write_performance_ratio"] = after / before if after is not None and before else None
 
 
 def build_tables(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """The main table (workload x free x drive x GC policy, variants side by side), the rule-1 sweep
-    and the churn study, each row with its runs' health (``_annotate_health``)."""
-    by_label = {row["point.point"]: row for row in rows}
-    groups: dict[str, dict[tuple, dict[str, Mapping[str, Any]]]] = {"main": {}, "rule1": {}, "churn": {}, "victims": {}}
-    for label, row in by_label.items():
-        kind, workload, free, drive, gc, variant = label.split("|")
-        groups[kind].setdefault((workload, float(free), drive, gc), {})[variant] = row
+    """The main table (workload x free x drive x GC policy, variants side by side), the rule-1 sweep,
+    the look-ahead sweep and the churn study, each row with its runs' health (``_annotate_health``)."""
+    cases: dict[str, dict[tuple, dict[Any, Mapping[str, Any]]]] = {"main": {}, "rule1": {}, "churn": {}, "victims": {}}
+    for row in rows:
+        point = Point.parse(row["point.point"])
+        cases[point.study].setdefault((point.subject, point.free, point.drive, point.gc), {})[point.setting] = row
     main = []
-    for (workload, free, drive, gc), variants in groups["main"].items():
+    for (workload, free, drive, gc), runs in cases["main"].items():
         entry: dict[str, Any] = {"workload": workload, "free_fraction": free, "drive": drive, "gc_policy": gc}
-        for name, _, _ in VARIANTS[drive]:
-            entry.update({f"{name}_{k}": v for k, v in _metrics(variants.get(name)).items()})
-        _compare(entry, "conventional", "scrambler", "")
+        for variant in VARIANTS[drive]:
+            entry.update(_metrics(runs.get(variant.name), f"{variant.name}_"))
+        _compare(entry, "scrambler", "")
         if drive in AGED_DRIVES:
-            _compare(entry, "conventional", "trim", "trim_")
+            _compare(entry, "trim", "trim_")
         main.append(entry)
     # Every point of a workload writes the same host pages. A run's span is the shortest replay of them on
     # a drive of the same free space, victim policy and NAND size: on the aged drives, what the same writes
@@ -623,81 +834,74 @@ def build_tables(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, 
     # faster of its own two runs, and only write amplification, held writes and erases can flag a run.
     _annotate_health(
         main,
-        lambda r: [name for name, _, _ in VARIANTS[r["drive"]]],
+        lambda r: [variant.name for variant in VARIANTS[r["drive"]]],
         lambda r: (r["workload"], r["free_fraction"], r["gc_policy"], _drive_size(r["drive"])),
     )
+    rule1 = _rule1_rows(cases["rule1"], main)
+    victims = _victims_rows(cases["victims"], main)
+    churn = []
+    for (fraction, free, _, gc), runs in cases["churn"].items():
+        entry = {"delete_fraction": fraction, "free_fraction": free, "gc_policy": gc}
+        for run in CHURN.variants:
+            entry.update(_metrics(runs.get(run.name), f"{run.name}_"))
+        for other, prefix in (("scrambler", ""), ("scrambler_first_writes", "first_writes_"), ("trim", "trim_")):
+            _compare(entry, other, prefix)
+        churn.append(entry)
+    _annotate_health(churn, lambda r: [run.name for run in CHURN.variants], lambda r: r["delete_fraction"])
+    order = {name: i for i, name in enumerate(dict.fromkeys(r["workload"] for r in main))}
+
+    def regime_order(r: Mapping[str, Any]) -> tuple:
+        return (DRIVES.index(r["drive"]), GC_POLICIES.index(r["gc_policy"]), order.get(r["workload"], 0), r["free_fraction"])
+
+    main.sort(key=regime_order)
+    rule1.sort(key=lambda r: (order.get(r["workload"], 0), r["free_fraction"], r["plentiful_free_fraction"]))
+    churn.sort(key=lambda r: (r["delete_fraction"], GC_POLICIES.index(r["gc_policy"])))
+    victims.sort(key=lambda r: (*regime_order(r), r["victims_per_plane"]))
+    return {"main": main, "rule1": rule1, "churn": churn, "victims": victims}
+
+
+_SHARED = ("gc_count", "pages_copied", "write_mbps", "write_amplification", "held_fraction", "erase_max", "endurance", "simulated_seconds")
+
+
+def _rule1_rows(group: Mapping[tuple, Mapping[Any, Mapping[str, Any]]], main: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The rule-1 sweep: each threshold's scrambler run beside the fresh drive's greedy conventional run
+    (from the main grid, whose own scrambler run is the default threshold, 0.5)."""
     conventional = {(r["workload"], r["free_fraction"]): r for r in main if r["drive"] == "fresh" and r["gc_policy"] == "greedy"}
-    shared = (
-        "gc_count",
-        "pages_copied",
-        "write_mbps",
-        "write_amplification",
-        "held_fraction",
-        "erase_max",
-        "endurance",
-        "simulated_seconds",
-    )
-    rule1 = []
-    for (workload, free, _, _), variants in groups["rule1"].items():
-        for threshold, row in variants.items():
+    rows = []
+    for (workload, free, _, _), runs in group.items():
+        for threshold, row in runs.items():
             base = conventional.get((workload, free), {})
-            entry = {"workload": workload, "free_fraction": free, "plentiful_free_fraction": float(threshold)}
-            entry.update({f"conventional_{k}": base.get(f"conventional_{k}") for k in shared})
-            entry.update({f"scrambler_{k}": v for k, v in _metrics(row).items()})
-            _compare(entry, "conventional", "scrambler", "")
-            rule1.append(entry)
-    # The main grid's default threshold (0.5) belongs in the sweep too.
+            entry = {"workload": workload, "free_fraction": free, "plentiful_free_fraction": threshold}
+            entry.update({f"conventional_{k}": base.get(f"conventional_{k}") for k in _SHARED})
+            entry.update(_metrics(row, "scrambler_"))
+            _compare(entry, "scrambler", "")
+            rows.append(entry)
     for (workload, free), base in conventional.items():
         entry = {"workload": workload, "free_fraction": free, "plentiful_free_fraction": 0.5}
         entry.update({k: v for k, v in base.items() if k.startswith(("conventional_", "scrambler_")) and not k.endswith("_problems")})
-        _compare(entry, "conventional", "scrambler", "")
-        rule1.append(entry)
-    for entry in rule1:
+        _compare(entry, "scrambler", "")
+        rows.append(entry)
+    for entry in rows:
         # A rule-1 point writes what the main grid's points of its workload write: the span of the fresh
         # drive's greedy row at its free space, or its own replay when that is shorter.
         base = conventional.get((entry["workload"], entry["free_fraction"]), {})
         known = [seconds for seconds in (base.get("reference_seconds"), entry.get("scrambler_simulated_seconds")) if seconds]
         entry["reference_seconds"] = min(known, default=None)
-        for variant in ("conventional", "scrambler"):
-            entry[f"{variant}_problems"] = "; ".join(side_health(entry, variant).problems())
-    victims = _victims_rows(groups["victims"], main)
-    churn = []
-    for (fraction, free, _, gc), variants in groups["churn"].items():
-        entry = {"delete_fraction": float(fraction), "free_fraction": free, "gc_policy": gc}
-        for name, *_ in CHURN.variants:
-            entry.update({f"{name}_{k}": v for k, v in _metrics(variants.get(name)).items()})
-        _compare(entry, "conventional", "scrambler", "")
-        _compare(entry, "conventional", "scrambler_first_writes", "first_writes_")
-        _compare(entry, "conventional", "trim", "trim_")
-        churn.append(entry)
-    _annotate_health(churn, lambda r: [name for name, *_ in CHURN.variants], lambda r: r["delete_fraction"])
-    order = {name: i for i, name in enumerate(dict.fromkeys(r["workload"] for r in main))}
-    main.sort(key=lambda r: (DRIVES.index(r["drive"]), GC_POLICIES.index(r["gc_policy"]), order[r["workload"]], r["free_fraction"]))
-    rule1.sort(key=lambda r: (order.get(r["workload"], 0), r["free_fraction"], r["plentiful_free_fraction"]))
-    churn.sort(key=lambda r: (r["delete_fraction"], GC_POLICIES.index(r["gc_policy"])))
-    victims.sort(
-        key=lambda r: (
-            DRIVES.index(r["drive"]),
-            GC_POLICIES.index(r["gc_policy"]),
-            order.get(r["workload"], 0),
-            r["free_fraction"],
-            r["victims_per_plane"],
-        )
-    )
-    return {"main": main, "rule1": rule1, "churn": churn, "victims": victims}
+        _judge(entry, ("conventional", "scrambler"))
+    return rows
 
 
-def _victims_rows(group: Mapping[tuple, Mapping[str, Mapping[str, Any]]], main: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _victims_rows(group: Mapping[tuple, Mapping[Any, Mapping[str, Any]]], main: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The look-ahead sweep: each scrambler run beside the same case's conventional run on its aged drive
     (from the main grid, whose own scrambler run is the default, 0), with both runs' health."""
     aged = {(r["workload"], r["free_fraction"], r["drive"], r["gc_policy"]): r for r in main if r["drive"] in AGED_DRIVES}
     rows = []
-    for (workload, free, drive, gc), variants in group.items():
+    for (workload, free, drive, gc), runs in group.items():
         base = aged.get((workload, free, drive, gc))
         if base is None:
             continue
-        looks = [(0, {k[len("scrambler_") :]: v for k, v in base.items() if k.startswith("scrambler_")})]
-        looks += [(int(k), _metrics(row)) for k, row in variants.items()]
+        looks = [(0, {k: v for k, v in base.items() if k.startswith("scrambler_") and k != "scrambler_problems"})]
+        looks += [(look, _metrics(row, "scrambler_")) for look, row in runs.items()]
         for look, scrambler in looks:
             entry: dict[str, Any] = {
                 "workload": workload,
@@ -707,125 +911,72 @@ def _victims_rows(group: Mapping[tuple, Mapping[str, Mapping[str, Any]]], main: 
                 "victims_per_plane": look,
             }
             entry.update({k: v for k, v in base.items() if k.startswith("conventional_")})
-            entry.update({f"scrambler_{k}": v for k, v in scrambler.items() if k != "problems"})
+            entry.update(scrambler)
             entry["reference_seconds"] = base.get("reference_seconds")
-            _compare(entry, "conventional", "scrambler", "")
-            for variant in ("conventional", "scrambler"):
-                entry[f"{variant}_problems"] = "; ".join(side_health(entry, variant).problems())
+            _compare(entry, "scrambler", "")
+            _judge(entry, ("conventional", "scrambler"))
             rows.append(entry)
     return rows
 
 
-def _victims_markdown(rows: Sequence[Mapping[str, Any]]) -> str:
-    return markdown_table(
-        rows,
-        (
-            ("drive", lambda r: _DRIVE_NAMES[r["drive"]], "text"),
-            ("GC", lambda r: r["gc_policy"].replace("_", "-"), "text"),
-            ("workload", "workload", "text"),
-            ("free", lambda r: f"{r['free_fraction']:.0%}", "text"),
-            ("victims per plane", lambda r: "0 (the run)" if r["victims_per_plane"] == 0 else str(r["victims_per_plane"]), "text"),
-            ("GC count", "gc_count_reduction", "pct"),
-            ("copies", "pages_copied_reduction", "pct"),
-            ("write MB/s conv. → scr.", lambda r: f"{_mbps(r['conventional_write_mbps'])} → {_mbps(r['scrambler_write_mbps'])}", "text"),
-            ("write perf.", "write_performance_ratio", "times"),
-            ("degenerate side", lambda r: _flags(r, ("conventional", "scrambler")), "text"),
-        ),
-    )
-
-
-def _victims_statement(rows: Sequence[Mapping[str, Any]]) -> str:
-    """Per victim policy and look-ahead: over the healthy cases, how many have fewer GCs and copies, and
-    the median write performance ratio (computed from the table above)."""
-    import statistics
-
-    parts = []
-    for drive, gc in ((d, g) for d in AGED_DRIVES for g in GC_POLICIES):
-        for look in (0, *VICTIMS_PER_PLANE):
-            cases = [r for r in rows if r["drive"] == drive and r["gc_policy"] == gc and r["victims_per_plane"] == look]
-            healthy_cases = [r for r in cases if not r["conventional_problems"] and not r["scrambler_problems"]]
-            ratios = [r["write_performance_ratio"] for r in healthy_cases if r["write_performance_ratio"] is not None]
-            if not cases:
-                continue
-            fewer = sum(
-                1
-                for r in healthy_cases
-                if (r["gc_count_reduction"] or 0) > SIGNIFICANT and (r["pages_copied_reduction"] or 0) > SIGNIFICANT
-            )
-            median = fmt(statistics.median(ratios), "times") if ratios else "n/a"
-            parts.append(
-                f"{_regime_name(drive, gc)}, {look}: fewer GCs and copies in {fewer} of {len(healthy_cases)} healthy cases, median {median}"
-            )
-    if not parts:
-        return "No look-ahead points ran."
-    return "By look-ahead (victims per plane; 0 is the next invocation's run): " + "; ".join(parts) + ". Shown, never counted."
+def _in_regime(rows: Sequence[Mapping[str, Any]], drive: str, gc: str) -> list[Mapping[str, Any]]:
+    return [r for r in rows if r["drive"] == drive and r["gc_policy"] == gc]
 
 
 def _main_table_markdown(rows: Sequence[Mapping[str, Any]], drive: str, gc: str) -> str:
-    def arrow(key: str, kind: str) -> Callable[[Mapping[str, Any]], str]:
-        return lambda r: f"{fmt(r['conventional_' + key], kind)} → {fmt(r['scrambler_' + key], kind)}"
-
-    variants = [name for name, _, _ in VARIANTS[drive]]
+    variants = [variant.name for variant in VARIANTS[drive]]
     columns = [
-        ("workload", "workload", "text"),
-        ("free", lambda r: f"{r['free_fraction']:.0%}", "text"),
-        ("GC count conv. → scr.", arrow("gc_count", "int"), "text"),
-        ("GC count", "gc_count_reduction", "pct"),
-        ("pages copied conv. → scr.", arrow("pages_copied", "int"), "text"),
-        ("copies", "pages_copied_reduction", "pct"),
-        ("write MB/s conv. → scr.", lambda r: f"{_mbps(r['conventional_write_mbps'])} → {_mbps(r['scrambler_write_mbps'])}", "text"),
-        ("write perf.", "write_performance_ratio", "times"),
-        ("WA conv. → scr.", lambda r: f"{_wa(r['conventional_write_amplification'])} → {_wa(r['scrambler_write_amplification'])}", "text"),
-        ("dead pages copied conv. → scr.", arrow("dead_pages_copied", "int"), "text"),
-        ("rule-2 hit rate", "scrambler_rule2_hit_rate", "share"),
-        ("short GCs conv. → scr.", lambda r: f"{_short(r, 'conventional')} → {_short(r, 'scrambler')}", "text"),
+        *MAIN_COLUMNS,
+        *(TRIM_COLUMNS if drive in AGED_DRIVES else ()),
+        ("degenerate side (not counted)", lambda r: _flags(r, variants), "text"),
     ]
-    if drive in AGED_DRIVES:
-        columns += [
-            ("TRIM: GC count", "trim_gc_count_reduction", "pct"),
-            ("TRIM: copies", "trim_pages_copied_reduction", "pct"),
-            ("TRIM: write perf.", "trim_write_performance_ratio", "times"),
-        ]
-    columns.append(("degenerate side (not counted)", lambda r: _flags(r, variants), "text"))
-    return markdown_table([r for r in rows if r["drive"] == drive and r["gc_policy"] == gc], columns)
+    return markdown_table(_in_regime(rows, drive, gc), columns)
 
 
-def _rule1_markdown(rows: Sequence[Mapping[str, Any]]) -> str:
-    return markdown_table(
-        rows,
-        (
-            ("workload", "workload", "text"),
-            ("free", lambda r: f"{r['free_fraction']:.0%}", "text"),
-            ("rule-1 threshold", lambda r: f"{r['plentiful_free_fraction']:g}", "text"),
-            ("rule-1 writes (measured replay)", lambda r: fmt(r.get("scrambler_rule1_writes"), "int"), "text"),
-            ("GC count", "gc_count_reduction", "pct"),
-            ("copies", "pages_copied_reduction", "pct"),
-            ("write perf.", "write_performance_ratio", "times"),
-            ("fragmented pages at the end", lambda r: fmt(r.get("scrambler_fragmented_pages"), "int"), "text"),
-            ("degenerate side", lambda r: _flags(r, ("conventional", "scrambler")), "text"),
-        ),
-    )
+def free_space_trends(main: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per regime and workload, the write-performance ratio at each free-space level, the levels with
+    fewer GCs and copies, and the levels whose comparison has a degenerate side. (Data only: the seed's
+    text says nothing of how the gain varies with free space, so nothing is graded here.)"""
+    out = []
+    for drive in DRIVES:
+        for gc in GC_POLICIES:
+            rows = _in_regime(main, drive, gc)
+            for workload in dict.fromkeys(r["workload"] for r in rows):
+                by_free = {r["free_fraction"]: r for r in rows if r["workload"] == workload}
+                levels = [free for free in FREE_FRACTIONS if free in by_free]
+                out.append(
+                    {
+                        "drive": drive,
+                        "gc_policy": gc,
+                        "workload": workload,
+                        **{f"ratio_{free:.0%}": (by_free.get(free) or {}).get("write_performance_ratio") for free in FREE_FRACTIONS},
+                        # Text, so the table also writes as CSV.
+                        "fewer_at": ", ".join(
+                            _percent(free)
+                            for free in levels
+                            if by_free[free]["gc_count_reduction"] is not None and _both_fewer(by_free[free])
+                        ),
+                        "degenerate_at": ", ".join(_percent(free) for free in levels if not is_healthy(by_free[free])),
+                    }
+                )
+    return out
 
 
-def _churn_markdown(rows: Sequence[Mapping[str, Any]]) -> str:
-    def triple(prefix: str) -> Callable[[Mapping[str, Any]], str]:
+def _trend_markdown(trends: Sequence[Mapping[str, Any]]) -> str:
+    def ratio(free: float) -> Callable[[Mapping[str, Any]], str]:
+        # A ratio against a degenerate side is marked: its size measures a collapsed drive.
         return lambda r: (
-            f"{fmt(r[prefix + 'gc_count_reduction'], 'pct')} / {fmt(r[prefix + 'pages_copied_reduction'], 'pct')} / "
-            f"{fmt(r[prefix + 'write_performance_ratio'], 'times')}"
+            fmt(r[f"ratio_{free:.0%}"], "times") + (" (degenerate)" if _percent(free) in r["degenerate_at"].split(", ") else "")
         )
 
-    return markdown_table(
-        rows,
-        (
-            ("deletes", lambda r: f"{r['delete_fraction']:.0%}", "text"),
-            ("GC", "gc_policy", "text"),
-            ("GC count conv.", "conventional_gc_count", "int"),
-            ("scrambler (rule 2 all): GC count / copies / write perf.", triple(""), "text"),
-            ("scrambler (rule 2 first writes)", triple("first_writes_"), "text"),
-            ("TRIM", triple("trim_"), "text"),
-            ("degenerate side", lambda r: _flags(r, [name for name, *_ in CHURN.variants]), "text"),
-        ),
-    )
+    columns = [
+        ("drive", "drive", "text"),
+        ("victim policy", lambda r: r["gc_policy"].replace("_", "-"), "text"),
+        ("workload", "workload", "text"),
+        *[(f"write perf. at {free:.0%} free", ratio(free), "text") for free in FREE_FRACTIONS],
+        (f"fewer GCs and copies (>{SIGNIFICANT:.0%}) at", lambda r: r["fewer_at"] or "none", "text"),
+    ]
+    return markdown_table(trends, columns)
 
 
 # --- Regimes: where the seed's findings hold --------------------------------------------------------
@@ -875,27 +1026,32 @@ class Regime:
         """The seed's findings together: fewer GCs and fewer copies in every healthy case."""
         return self.cases > 0 and self.both == self.cases
 
+    @property
+    def trim_only_degenerate(self) -> list[Mapping[str, Any]]:
+        """Cases left out of TRIM's best that the scrambler's comparison did not already leave out."""
+        return [r for r in self.trim_degenerate if r not in self.degenerate]
+
 
 def _regime_rows(main: Sequence[Mapping[str, Any]], drive: str, gc: str) -> list[Mapping[str, Any]]:
-    return [
-        r
-        for r in main
-        if r["drive"] == drive and r["gc_policy"] == gc and r["gc_count_reduction"] is not None and r["pages_copied_reduction"] is not None
-    ]
+    """The regime's cases whose GC and copy reductions are both known."""
+    return [r for r in _in_regime(main, drive, gc) if r["gc_count_reduction"] is not None and r["pages_copied_reduction"] is not None]
+
+
+def _both_fewer(row: Mapping[str, Any]) -> bool:
+    return row["gc_count_reduction"] > SIGNIFICANT and row["pages_copied_reduction"] > SIGNIFICANT
 
 
 def regimes(main: Sequence[Mapping[str, Any]]) -> list[Regime]:
     out = []
     for drive in DRIVES:
         for gc in GC_POLICIES:
-            if not any(r["drive"] == drive and r["gc_policy"] == gc for r in main):
+            in_regime = _in_regime(main, drive, gc)
+            if not in_regime:
                 continue  # a regime the sweep did not run (a test's hand-made tables)
             every = _regime_rows(main, drive, gc)
             rows = healthy(every, comparison_health)
             ratios = sorted(r["write_performance_ratio"] for r in rows if r["write_performance_ratio"] is not None)
-            with_trim = [
-                r for r in main if r["drive"] == drive and r["gc_policy"] == gc and r.get("trim_write_performance_ratio") is not None
-            ]
+            with_trim = [r for r in in_regime if r.get("trim_write_performance_ratio") is not None]
             trim_rows = healthy(with_trim, lambda r: comparison_health(r, "trim"))
             out.append(
                 Regime(
@@ -909,11 +1065,7 @@ def regimes(main: Sequence[Mapping[str, Any]]) -> list[Regime]:
                     best_gc_reduction=max((r["gc_count_reduction"] for r in rows), default=None),
                     best_copy_reduction=max((r["pages_copied_reduction"] for r in rows), default=None),
                     median_write_ratio=ratios[len(ratios) // 2] if ratios else None,
-                    best_case=max(
-                        (r for r in rows if r["write_performance_ratio"] is not None),
-                        key=lambda r: r["write_performance_ratio"],
-                        default=None,
-                    ),
+                    best_case=_best(rows),
                     trim_best_case=max(trim_rows, key=lambda r: r["trim_write_performance_ratio"], default=None),
                     everywhere=[
                         w
@@ -928,40 +1080,149 @@ def regimes(main: Sequence[Mapping[str, Any]]) -> list[Regime]:
     return out
 
 
-def _both_fewer(row: Mapping[str, Any]) -> bool:
-    return row["gc_count_reduction"] > SIGNIFICANT and row["pages_copied_reduction"] > SIGNIFICANT
+def _best(rows: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """The row with the best write-performance ratio (None: none has one)."""
+    return max((r for r in rows if r["write_performance_ratio"] is not None), key=lambda r: r["write_performance_ratio"], default=None)
 
 
-def _case(row: Mapping[str, Any]) -> str:
-    return f"{row['workload']} at {row['free_fraction']:.0%} free"
+def _regime_markdown(found: Sequence[Regime]) -> str:
+    headers = [
+        "drive",
+        "victim policy",
+        "healthy cases",
+        "degenerate (left out)",
+        f"fewer GCs (>{SIGNIFICANT:.0%})",
+        f"fewer copies (>{SIGNIFICANT:.0%})",
+        "both",
+        f"more copies (>{SIGNIFICANT:.0%})",
+        "best GC reduction",
+        "best copy reduction",
+        "write perf. best / median",
+        "TRIM best",
+    ]
+    cells = [
+        [
+            g.drive + (" (graded)" if (g.drive, g.gc_policy) == GRADED else ""),
+            g.gc_policy,
+            g.cases,
+            len(g.degenerate),
+            g.fewer_gcs,
+            g.fewer_copies,
+            f"{g.both}{' (every case)' if g.holds else ''}",
+            g.more_copies,
+            fmt(g.best_gc_reduction, "pct"),
+            fmt(g.best_copy_reduction, "pct"),
+            f"{fmt(g.best_write_ratio, 'times')} / {fmt(g.median_write_ratio, 'times')}",
+            fmt(g.trim_best_write_ratio, "times"),
+        ]
+        for g in found
+    ]
+    return markdown_grid(headers, cells)
 
 
-def _mbps(value: float | None) -> str:
-    """MB/s to three significant digits (a drive crawling at 0.004 MB/s must not read as 0.0)."""
-    return "n/a" if value is None else f"{value:.3g}"
+# --- Sentences (``templates/lba_scrambler_sentences.md.j2``) ----------------------------------------
+
+# What the sentence macros may call besides the ``fmt`` filter.
+_HELPERS = {"percent": _percent, "mbps": _sig, "flags": _flags, "regime_name": _regime_name}
 
 
-def _short(row: Mapping[str, Any], variant: str) -> str:
-    """GC invocations that ended short of the high watermark, of all: "12/340"."""
-    short, invocations = row.get(f"{variant}_gc_invocations_short"), row.get(f"{variant}_gc_invocations")
-    return "n/a" if short is None or invocations is None else f"{short:,.0f}/{invocations:,.0f}"
+def _sentence(name: str, **values: Any) -> str:
+    """The sentence the macro ``name`` writes from ``values``, on one line (a macro's line breaks are spaces)."""
+    text = render("lba_scrambler_sentences.md.j2", sentence=name, values=values, seed_ratio=SEED_RATIO, significant=SIGNIFICANT, **_HELPERS)
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
 
 
-def _wa(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.3g}"
-
-
-def _mbps_pair(row: Mapping[str, Any], other: str = "scrambler", prefix: str = "") -> str:
-    """A ratio with its baseline beside it: "2.46x: 1.01 → 2.5 MB/s" (conventional → ``other``)."""
-    return f"{fmt(row[prefix + 'write_performance_ratio'], 'times')}: {_mbps(row['conventional_write_mbps'])} → {_mbps(row[other + '_write_mbps'])} MB/s"
-
-
-def _excluded(rows: Sequence[Mapping[str, Any]], other: str = "scrambler", prefix: str = "", reasons: bool = True) -> str:
-    """Degenerate cases, each with its ratio and its baseline's MB/s, and (``reasons``) why it is left
-    out; without, the per-case tables' last column says why."""
-    return "; ".join(
-        f"{_case(r)} ({_mbps_pair(r, other, prefix)}" + (f"; {_flags(r, ('conventional', other))})" if reasons else ")") for r in rows
+def _regime_statement(found: Sequence[Regime], churn: Sequence[Mapping[str, Any]]) -> str:
+    """Where the seed's findings hold, over healthy cases, with every number from ``found`` and ``churn``."""
+    counted = [r for r in churn if is_healthy(r) and is_healthy(r, "scrambler_first_writes")]
+    return _sentence(
+        "regimes",
+        found=found,
+        best=max((g for g in found if g.best_case is not None), key=lambda g: g.best_write_ratio, default=None),
+        graded=next((g for g in found if (g.drive, g.gc_policy) == GRADED), None),
+        churn=max(
+            counted, key=lambda r: max(r["write_performance_ratio"] or 0, r["first_writes_write_performance_ratio"] or 0), default=None
+        ),
     )
+
+
+def _src1_statement(main: Sequence[Mapping[str, Any]]) -> str:
+    """src1_0, the seed's best workload, as ssdlab measures it: under the graded reading and at its best
+    healthy case in any regime."""
+    counted = healthy(
+        [r for r in main if r["workload"].startswith("src1_0") and r["write_performance_ratio"] is not None], comparison_health
+    )
+    if not counted:
+        return ""
+    return _sentence("src1", top=_best(counted), graded=_best([r for r in counted if (r["drive"], r["gc_policy"]) == GRADED]))
+
+
+def _fewer_but_slower(main: Sequence[Mapping[str, Any]]) -> str:
+    """Healthy cases with fewer GCs and copies that still write slower: GC work is not all a write pays."""
+    rows = [
+        r
+        for r in main
+        if r["gc_count_reduction"] is not None
+        and r["pages_copied_reduction"] is not None
+        and is_healthy(r)
+        and _both_fewer(r)
+        and (r["write_performance_ratio"] or 1.0) < 1 - SIGNIFICANT
+    ]
+    return _sentence("fewer_but_slower", rows=rows) if rows else ""
+
+
+def _host_writes_statement(plans: Sequence[WorkloadPlan], main: Sequence[Mapping[str, Any]]) -> str:
+    """What the measured replays wrote, per workload, as a multiple of its data (from the runs)."""
+    multiples = []
+    for plan in plans:
+        written = {
+            r[f"{variant.name}_host_pages_written"]
+            for r in main
+            if r["workload"] == plan.label
+            for variant in VARIANTS[r["drive"]]
+            if r.get(f"{variant.name}_host_pages_written") is not None
+        }
+        if written and plan.footprint_pages:
+            low, high = min(written) / plan.footprint_pages, max(written) / plan.footprint_pages
+            multiples.append({"label": plan.label, "low": low, "high": high, "differ": len(written) > 1})
+    return _sentence("host_writes", multiples=multiples) if multiples else ""
+
+
+def _rule1_statement(rule1: Sequence[Mapping[str, Any]]) -> str:
+    """The rule-1 table's two counters side by side, from its rows."""
+    known = [r for r in rule1 if r.get("scrambler_rule1_writes") is not None]
+    silent = [r for r in known if r["scrambler_rule1_writes"] == 0]
+    left = [r for r in silent if (r.get("scrambler_fragmented_pages") or 0) > 0]
+    if not left:
+        return ""
+    most = max(left, key=lambda r: r["scrambler_fragmented_pages"])
+    return _sentence("rule1", known=len(known), silent=len(silent), left=len(left), most=most)
+
+
+def _victims_statement(rows: Sequence[Mapping[str, Any]]) -> str:
+    """Per victim policy and look-ahead: over the healthy cases, how many have fewer GCs and copies, and
+    the median write performance ratio (computed from the table above)."""
+    looks = []
+    for drive, gc in ((d, g) for d in AGED_DRIVES for g in GC_POLICIES):
+        for look in (0, *VICTIMS_PER_PLANE):
+            cases = [r for r in rows if r["drive"] == drive and r["gc_policy"] == gc and r["victims_per_plane"] == look]
+            if not cases:
+                continue
+            counted = [r for r in cases if not r["conventional_problems"] and not r["scrambler_problems"]]
+            ratios = [r["write_performance_ratio"] for r in counted if r["write_performance_ratio"] is not None]
+            fewer = sum(
+                1 for r in counted if (r["gc_count_reduction"] or 0) > SIGNIFICANT and (r["pages_copied_reduction"] or 0) > SIGNIFICANT
+            )
+            looks.append(
+                {
+                    "regime": _regime_name(drive, gc),
+                    "look": look,
+                    "fewer": fewer,
+                    "cases": len(counted),
+                    "median": statistics.median(ratios) if ratios else None,
+                }
+            )
+    return _sentence("victims", looks=looks)
 
 
 # --- Headlines and readings -------------------------------------------------------------------------
@@ -977,39 +1238,21 @@ def _worst(rows: Sequence[Mapping[str, Any]], variant: str) -> Health:
         known = [(value(h), index) for index, h in enumerate(sides) if value(h) is not None]
         return sides[max(known)[1]] if known else None
 
+    def extreme(pick: Callable, value: Callable[[Health], float | None]) -> float | None:
+        return pick((value(h) for h in sides if value(h) is not None), default=None)
+
     wear = top(lambda h: h.erase_max / h.endurance if h.erase_max is not None and h.endurance else None)
     slow = top(lambda h: h.simulated_seconds / h.span_seconds if h.simulated_seconds is not None and h.span_seconds else None)
     return Health(
         side=f"{variant} (worst per metric over {len(rows)} cases, not one case)",
-        mbps=min((h.mbps for h in sides if h.mbps is not None), default=None),
-        write_amplification=max((h.write_amplification for h in sides if h.write_amplification is not None), default=None),
-        held_fraction=max((h.held_fraction for h in sides if h.held_fraction is not None), default=None),
+        mbps=extreme(min, lambda h: h.mbps),
+        write_amplification=extreme(max, lambda h: h.write_amplification),
+        held_fraction=extreme(max, lambda h: h.held_fraction),
         erase_max=wear.erase_max if wear else None,
         endurance=wear.endurance if wear else None,
         simulated_seconds=slow.simulated_seconds if slow else None,
         span_seconds=slow.span_seconds if slow else None,
     )
-
-
-def _share_claim(regime: Regime | None, count: Callable[[Regime], int], reasons: bool = True) -> tuple[float | None, str]:
-    """A claim counting cases: the share of healthy cases where it holds, and a note naming the count
-    and the degenerate cases left out."""
-    if regime is None or regime.cases == 0:
-        left = f"; {len(regime.degenerate)} degenerate cases left out" if regime and regime.degenerate else ""
-        return None, "no healthy case" + left
-    note = f"{count(regime)} of {regime.cases} healthy cases"
-    if regime.degenerate:
-        note += f"; left out (a degenerate side): {_excluded(regime.degenerate, reasons=reasons)}"
-    return count(regime) / regime.cases, note
-
-
-def _best_claim(rows: Sequence[Mapping[str, Any]], reasons: bool = True) -> tuple[Mapping[str, Any] | None, str]:
-    """A "best case" / "up to" claim: the best ratio among ``rows`` with no degenerate side, and the
-    degenerate cases left out, each with its baseline's MB/s ("" when none)."""
-    candidates = healthy([r for r in rows if r["write_performance_ratio"] is not None], comparison_health)
-    left_out = [r for r in rows if r["write_performance_ratio"] is not None and not is_healthy(r)]
-    best = max(candidates, key=lambda r: r["write_performance_ratio"], default=None)
-    return best, (f"left out (a degenerate side): {_excluded(left_out, reasons=reasons)}" if left_out else "")
 
 
 @dataclass(frozen=True)
@@ -1029,31 +1272,23 @@ def _measure_regime(
     """The seed's four claims in one regime, over its healthy cases (``reasons``: each degenerate case
     left out says why; a reading names them only, its regime's table says why)."""
     regime = next((g for g in found if (g.drive, g.gc_policy) == (drive, gc)), None)
-    rows = [r for r in main if r["drive"] == drive and r["gc_policy"] == gc]
+    rows = _in_regime(main, drive, gc)
     counted = healthy(_regime_rows(main, drive, gc), comparison_health)
     # A claim that counts cases shows each side as the worst of its (healthy) runs.
     sides = (_worst(counted, "conventional"), _worst(counted, "scrambler")) if counted else ()
     out = {}
-    for key, count in (("fewer_gcs", lambda g: g.fewer_gcs), ("fewer_copies", lambda g: g.fewer_copies)):
-        value, note = _share_claim(regime, count, reasons)
-        out[key] = _Measured(value, note, f"{fmt(value, 'share')}: {note}", sides)
-    src1 = [r for r in rows if r["workload"].startswith("src1_0")]
-    for key, subset in (("write_performance", rows), ("src1_0_write_performance", src1)):
-        best, excluded = _best_claim(subset, reasons)
-        if best is None:
-            out[key] = _Measured(
-                None, "; ".join(filter(None, ["no healthy case", excluded])), "; ".join(filter(None, ["n/a", excluded])), ()
-            )
-            continue
-        conventional, scrambler = _mbps(best["conventional_write_mbps"]), _mbps(best["scrambler_write_mbps"])
-        note = f"{_case(best)}: the conventional drive writes {conventional} MB/s, the scrambler {scrambler} MB/s (the best case with no degenerate side)"
-        text = f"{fmt(best['write_performance_ratio'], 'times')} ({_case(best)}: {conventional} → {scrambler} MB/s)"
-        out[key] = _Measured(
-            best["write_performance_ratio"],
-            "; ".join(filter(None, [note, excluded])),
-            "; ".join(filter(None, [text, excluded])),
-            tuple(comparison_health(best)),
-        )
+    for key in ("fewer_gcs", "fewer_copies"):
+        count = getattr(regime, key) if regime else 0
+        value = count / regime.cases if regime is not None and regime.cases else None
+        note, text = (_sentence("share_claim", regime=regime, count=count, value=value, reasons=reasons, as_text=t) for t in (False, True))
+        out[key] = _Measured(value, note, text, sides)
+    for key, subset in (("write_performance", rows), ("src1_0_write_performance", [r for r in rows if r["workload"].startswith("src1_0")])):
+        rated = [r for r in subset if r["write_performance_ratio"] is not None]
+        best = _best(healthy(rated, comparison_health))
+        left_out = [r for r in rated if not is_healthy(r)]
+        note, text = (_sentence("best_claim", best=best, left_out_rows=left_out, reasons=reasons, as_text=t) for t in (False, True))
+        health = tuple(comparison_health(best)) if best is not None else ()
+        out[key] = _Measured(best["write_performance_ratio"] if best is not None else None, note, text, health)
     return out
 
 
@@ -1071,36 +1306,28 @@ def headlines(found: Sequence[Regime], main: Sequence[Mapping[str, Any]] = ()) -
             if (drive, gc) == GRADED or not any(g.drive == drive and g.gc_policy == gc for g in found):
                 continue
             other = _measure_regime(found, main, drive, gc, reasons=False)
-            for claim in CLAIMS:
-                readings.append(
-                    Reading(
-                        claim=claim.key,
-                        name=_regime_name(drive, gc),
-                        value=other[claim.key].value,
-                        value_text=other[claim.key].text,
-                        assumes=f"{_DRIVE_ASSUMES[drive]}; {_POLICY_ASSUMES[gc]}",
-                        supported=False,
-                        why=_DRIVE_WHY[drive] if drive != GRADED[0] else _POLICY_WHY,
-                    )
+            readings += [
+                Reading(
+                    claim=claim.key,
+                    name=_regime_name(drive, gc),
+                    value=other[claim.key].value,
+                    value_text=other[claim.key].text,
+                    assumes=f"{DRIVE_ASSUMES[drive]}; {POLICY_ASSUMES[gc]}",
+                    supported=False,
+                    why=DRIVE_WHY[drive],
                 )
+                for claim in CLAIMS
+            ]
     return result, readings
 
 
-FREE_COLOURS = {0.2: "#1b9e77", 0.4: "#d95f02", 0.6: "#7570b3", 0.8: "#e7298a"}
+# --- Figures ----------------------------------------------------------------------------------------
 
 
-def _grouped_bars(
-    table: Sequence[Mapping[str, Any]],
-    key: str,
-    scale: float,
-    ylabel: str,
-    title: str,
-    baseline: float,
-    path_stem: Path,
-    symlog: float | None = None,
-) -> list[Path]:
-    """Bars per workload and free-space level around ``baseline`` (an equal result marked "="; a
-    missing one "n/a"), linear or symlog, drawn and saved through ``ssdlab.plotting``."""
+def _grouped_bars(table: Sequence[Mapping[str, Any]], figure_spec: Figure, title: str, path_stem: Path) -> list[Path]:
+    """Bars per workload and free-space level around the figure's baseline (an equal result marked "=";
+    a missing one "n/a"), linear or symlog, drawn and saved through ``ssdlab.plotting``."""
+    key, scale, baseline, symlog = figure_spec.key, figure_spec.scale, figure_spec.baseline, figure_spec.symlog
     workloads = list(dict.fromkeys(r["workload"] for r in table))
     frees = sorted({r["free_fraction"] for r in table})
     width = 0.8 / max(1, len(frees))
@@ -1130,7 +1357,7 @@ def _grouped_bars(
     # Room above the baseline for the '=' marks even when every bar points down.
     axes.set_ylim(low, max(high, baseline + (symlog if symlog is not None else 0.08 * max(abs(low - baseline), 1e-3))))
     axes.set_xticks(range(len(workloads)), [w.replace(" (", "\n(") for w in workloads], fontsize=8)
-    axes.set_ylabel(ylabel)
+    axes.set_ylabel(figure_spec.ylabel)
     axes.set_title(title, fontsize=10)
     axes.legend(fontsize=8, ncols=len(frees))
     axes.grid(axis="y", alpha=0.3)
@@ -1141,42 +1368,15 @@ def figures(table: Sequence[Mapping[str, Any]], out: Path, suffix: str = "", reg
     """Seed 003 Fig. 4(a) GC-count reduction, 4(b) GC page-copy reduction, 5 write-performance gain
     (one set per regime: ``suffix`` names the files, ``regime`` goes in the titles)."""
     paths: dict[str, Path] = {}
-    where = f" ({regime})" if regime else ""
-    specs = [
-        (
-            "fig4a",
-            "gc_count_reduction",
-            100.0,
-            "GC count reduction (%)",
-            f"Fig. 4(a): GC count reduction by the LBA scrambler{where}",
-            0.0,
-            10.0,
-        ),
-        (
-            "fig4b",
-            "pages_copied_reduction",
-            100.0,
-            "GC page-copy reduction (%, symlog)",
-            f"Fig. 4(b): reduction of pages copied during GC{where}",
-            0.0,
-            10.0,
-        ),
-        (
-            "fig5",
-            "write_performance_ratio",
-            1.0,
-            "write performance (scrambler / conventional)",
-            f"Fig. 5: write performance with the LBA scrambler{where}",
-            1.0,
-            None,
-        ),
-    ]
-    for name, key, scale, ylabel, title, baseline, symlog in specs:
-        stem = f"{name}-{suffix}" if suffix else name
-        png, svg = _grouped_bars(table, key, scale, ylabel, title, baseline, out / stem, symlog)
+    for spec in FIGURES:
+        stem = f"{spec.name}-{suffix}" if suffix else spec.name
+        png, svg = _grouped_bars(table, spec, spec.title.format(where=f" ({regime})" if regime else ""), out / stem)
         paths[f"{stem} (PNG)"] = png
         paths[f"{stem} (SVG)"] = svg
     return paths
+
+
+# --- The recipe -------------------------------------------------------------------------------------
 
 
 def _cap_bytes(gib: float) -> float | None:
@@ -1223,441 +1423,30 @@ class LbaScrambler(Recipe):
         stand_in_cap_bytes: float | None = DEFAULT_STAND_IN_CAP_BYTES,
         churn: bool = True,
     ) -> report.Reproduction:
-        return _run(
-            out,
-            traces=traces,
-            stand_in_cap_bytes=stand_in_cap_bytes,
-            workloads=workloads,
-            churn=churn,
-            scheduler=scheduler,
-            workers=workers,
-            progress=progress,
-        )
+        """Runs the grid (resuming a previous run in ``out``), writes tables, figures and report.
+        ``stand_in_cap_bytes`` None runs the stand-ins at the seed's data sizes."""
+        if stand_in_cap_bytes is not None and stand_in_cap_bytes < 64 * (1 << 20):
+            raise SweepError(
+                f"stand-in cap of {stand_in_cap_bytes / GIB:g} GiB is below the 64 MiB the seed's 4 MB blocks need to be meaningful"
+            )
+        plans = plan_workloads(traces, stand_in_cap_bytes, workloads)
+        sweep = build_sweep(plans, CHURN if churn else None, stand_in_cap_bytes)
+        outcome = run_sweep(sweep, out / "sweep", scheduler=scheduler, workers=workers, progress=progress)
+        tables = build_tables(outcome.rows)
+        paths: dict[str, Path] = {}
+        for drive in DRIVES:
+            for gc in GC_POLICIES:
+                rows = _in_regime(tables["main"], drive, gc)
+                paths.update(figures(rows, out, f"{drive}-{gc.replace('_', '-')}", _regime_name(drive, gc)))
+        return _finish(out, plans, tables, paths, outcome, scheduler, stand_in_cap_bytes)
 
 
 RECIPE = LbaScrambler()
 reproduce = RECIPE.reproduce
 
 
-FREE_LEVELS = FREE_FRACTIONS
-
-
-def free_space_trends(main: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Per regime and workload, the write-performance ratio at each free-space level, the levels with
-    fewer GCs and copies, and the levels whose comparison has a degenerate side. (Data only: the seed's
-    text says nothing of how the gain varies with free space, so nothing is graded here.)"""
-    out = []
-    for drive in DRIVES:
-        for gc in GC_POLICIES:
-            rows = [r for r in main if r["drive"] == drive and r["gc_policy"] == gc]
-            for workload in dict.fromkeys(r["workload"] for r in rows):
-                by_free = {r["free_fraction"]: r for r in rows if r["workload"] == workload}
-                out.append(
-                    {
-                        "drive": drive,
-                        "gc_policy": gc,
-                        "workload": workload,
-                        **{f"ratio_{free:.0%}": (by_free.get(free) or {}).get("write_performance_ratio") for free in FREE_LEVELS},
-                        # Text, so the table also writes as CSV.
-                        "fewer_at": ", ".join(
-                            f"{free:.0%}"
-                            for free in FREE_LEVELS
-                            if free in by_free and by_free[free]["gc_count_reduction"] is not None and _both_fewer(by_free[free])
-                        ),
-                        "degenerate_at": ", ".join(
-                            f"{free:.0%}" for free in FREE_LEVELS if free in by_free and not is_healthy(by_free[free])
-                        ),
-                    }
-                )
-    return out
-
-
-def _trend_markdown(trends: Sequence[Mapping[str, Any]]) -> str:
-    def ratio(free: float) -> Callable[[Mapping[str, Any]], str]:
-        # A ratio against a degenerate side is marked: its size measures a collapsed drive.
-        return lambda r: fmt(r[f"ratio_{free:.0%}"], "times") + (" (degenerate)" if f"{free:.0%}" in r["degenerate_at"].split(", ") else "")
-
-    columns = [
-        ("drive", "drive", "text"),
-        ("victim policy", lambda r: r["gc_policy"].replace("_", "-"), "text"),
-        ("workload", "workload", "text"),
-        *[(f"write perf. at {free:.0%} free", ratio(free), "text") for free in FREE_LEVELS],
-        (f"fewer GCs and copies (>{SIGNIFICANT:.0%}) at", lambda r: r["fewer_at"] or "none", "text"),
-    ]
-    return markdown_table(trends, columns)
-
-
-def _regime_markdown(found: Sequence[Regime]) -> str:
-    headers = [
-        "drive",
-        "victim policy",
-        "healthy cases",
-        "degenerate (left out)",
-        f"fewer GCs (>{SIGNIFICANT:.0%})",
-        f"fewer copies (>{SIGNIFICANT:.0%})",
-        "both",
-        f"more copies (>{SIGNIFICANT:.0%})",
-        "best GC reduction",
-        "best copy reduction",
-        "write perf. best / median",
-        "TRIM best",
-    ]
-    return markdown_grid(
-        headers,
-        [
-            [
-                g.drive + (" (graded)" if (g.drive, g.gc_policy) == GRADED else ""),
-                g.gc_policy,
-                g.cases,
-                len(g.degenerate),
-                g.fewer_gcs,
-                g.fewer_copies,
-                f"{g.both}{' (every case)' if g.holds else ''}",
-                g.more_copies,
-                fmt(g.best_gc_reduction, "pct"),
-                fmt(g.best_copy_reduction, "pct"),
-                f"{fmt(g.best_write_ratio, 'times')} / {fmt(g.median_write_ratio, 'times')}",
-                fmt(g.trim_best_write_ratio, "times"),
-            ]
-            for g in found
-        ],
-    )
-
-
-def _regime_statement(found: Sequence[Regime], churn: Sequence[Mapping[str, Any]]) -> str:
-    """Where the seed's findings hold, over healthy cases, with every number from ``found`` and ``churn``."""
-    lines = []
-    holding = [g for g in found if g.holds]
-    if holding:
-        lines.append("Fewer GCs and fewer copies in every healthy case: " + ", ".join(f"the {g.name}" for g in holding) + ".")
-    else:
-        lines.append("Fewer GCs and fewer copies in every healthy case: in no regime (table above).")
-    for g in found:
-        if not g.holds and g.everywhere:
-            lines.append(f"On the {g.name} both hold at every free-space level for {', '.join(g.everywhere)} only.")
-    reaching = [f"{g.name}: " + ", ".join(f"{_case(r)} ({_mbps_pair(r)})" for r in g.reaching) for g in found if g.reaching]
-    lines.append(f"Healthy cases at or above the seed's {SEED_RATIO:g}x: " + ("; ".join(reaching) if reaching else "none") + ".")
-    for g in found:
-        if g.degenerate:
-            lines.append(f"Left out on the {g.name} (a degenerate side; its table says why): {_excluded(g.degenerate, reasons=False)}.")
-        dropped = [r for r in g.trim_degenerate if r not in g.degenerate]
-        if dropped:
-            lines.append(f"Left out of TRIM's best on the {g.name}: {_excluded(dropped, 'trim', 'trim_', reasons=False)}.")
-    best = max((g for g in found if g.best_case is not None), key=lambda g: g.best_write_ratio, default=None)
-    graded = next((g for g in found if (g.drive, g.gc_policy) == GRADED), None)
-    if best is not None and best.best_case is not None:
-        lines.append(
-            f"The best write-performance ratio among healthy cases in any regime is {_mbps_pair(best.best_case)} "
-            f"({best.name}, {_case(best.best_case)})"
-            + (
-                f"; under the graded reading ({graded.name}) it is {_mbps_pair(graded.best_case)} ({_case(graded.best_case)})."
-                if graded is not None and graded.best_case is not None
-                else "."
-            )
-        )
-    if churn:
-        counted = [r for r in churn if is_healthy(r) and is_healthy(r, "scrambler_first_writes")]
-        top = max(
-            counted, key=lambda r: max(r["write_performance_ratio"] or 0, r["first_writes_write_performance_ratio"] or 0), default=None
-        )
-        if top is not None:
-            lines.append(
-                f"With a workload that deletes as it writes (file churn, no TRIM), the scrambler's best among its healthy cases: "
-                f"{fmt(top['write_performance_ratio'], 'times')} (rule 2 for all writes) and {fmt(top['first_writes_write_performance_ratio'], 'times')} "
-                f"(first writes only) at {top['delete_fraction']:.0%} deletes with {top['gc_policy'].replace('_', '-')} GC, against "
-                f"{fmt(top['trim_write_performance_ratio'], 'times')} for TRIM."
-            )
-    return " ".join(lines)
-
-
-def _src1_statement(main: Sequence[Mapping[str, Any]]) -> str:
-    """src1_0, the seed's best workload, as ssdlab measures it: under the graded reading and at its best
-    healthy case in any regime."""
-    rows = [r for r in main if r["workload"].startswith("src1_0") and r["write_performance_ratio"] is not None]
-    counted = healthy(rows, comparison_health)
-    if not counted:
-        return ""
-    top = max(counted, key=lambda r: r["write_performance_ratio"])
-    graded = [r for r in counted if (r["drive"], r["gc_policy"]) == GRADED]
-    text = (
-        f"src1_0, the seed's best workload ({SEED_RATIO:g}x): its best healthy case in any regime is {_mbps_pair(top)} "
-        f"({_regime_name(top['drive'], top['gc_policy'])}, {top['free_fraction']:.0%} free)"
-    )
-    if graded:
-        best = max(graded, key=lambda r: r["write_performance_ratio"])
-        text += f"; under the graded reading, {_mbps_pair(best)} ({best['free_fraction']:.0%} free)"
-    return text + "."
-
-
-def _fewer_but_slower(main: Sequence[Mapping[str, Any]]) -> str:
-    """Healthy cases with fewer GCs and copies that still write slower: GC work is not all a write pays."""
-    rows = [
-        r
-        for r in main
-        if r["gc_count_reduction"] is not None
-        and r["pages_copied_reduction"] is not None
-        and is_healthy(r)
-        and _both_fewer(r)
-        and (r["write_performance_ratio"] or 1.0) < 1 - SIGNIFICANT
-    ]
-    if not rows:
-        return ""
-    cases = "; ".join(f"{_regime_name(r['drive'], r['gc_policy'])}: {_case(r)} ({_mbps_pair(r)})" for r in rows)
-    return f"Fewer GCs and copies (>{SIGNIFICANT:.0%}) yet slower writes (<{1 - SIGNIFICANT:.2f}x) in {len(rows)} healthy cases: {cases}."
-
-
-def _host_writes_statement(plans: Sequence[WorkloadPlan], main: Sequence[Mapping[str, Any]]) -> str:
-    """What the measured replays wrote, per workload, as a multiple of its data (from the runs)."""
-    parts = []
-    unequal = []
-    for plan in plans:
-        rows = [r for r in main if r["workload"] == plan.label]
-        written = {
-            r[f"{name}_host_pages_written"]
-            for r in rows
-            for name, _, _ in VARIANTS[r["drive"]]
-            if r.get(f"{name}_host_pages_written") is not None
-        }
-        if not written or not plan.footprint_pages:
-            continue
-        low, high = min(written) / plan.footprint_pages, max(written) / plan.footprint_pages
-        parts.append(f"{plan.label} {low:.2f}x" if len(written) == 1 else f"{plan.label} {low:.2f}-{high:.2f}x")
-        if len(written) > 1:
-            unequal.append(plan.label)
-    if not parts:
-        return ""
-    same = (
-        "the same host pages for every drive, free-space level, victim policy and variant of a workload"
-        if not unequal
-        else f"not the same for every point of {', '.join(unequal)}"
-    )
-    return f"Host pages written in the measured replay, as a multiple of the workload's data: {'; '.join(parts)} ({same})."
-
-
-def _rule1_statement(rule1: Sequence[Mapping[str, Any]]) -> str:
-    """The rule-1 table's two counters side by side, from its rows."""
-    known = [r for r in rule1 if r.get("scrambler_rule1_writes") is not None]
-    silent = [r for r in known if r["scrambler_rule1_writes"] == 0]
-    left = [r for r in silent if (r.get("scrambler_fragmented_pages") or 0) > 0]
-    if not left:
-        return ""
-    most = max(left, key=lambda r: r["scrambler_fragmented_pages"])
-    return (
-        f"The measured replay made no rule-1 write in {len(silent)} of {len(known)} rows; in {len(left)} of those, fragmented pages remain "
-        f"(up to {fmt(most['scrambler_fragmented_pages'], 'int')}, {_case(most)}, threshold {most['plentiful_free_fraction']:g}): rule 1 "
-        "left them during preconditioning, while more of the drive was unmapped, and GC copies them until rule-2 writes retire them."
-    )
-
-
 def _kib(size: int) -> str:
     return f"{size // 1024} KiB" if size < 1 << 20 else f"{size / (1 << 20):g} MiB"
-
-
-def _gc_watermarks(config_text: str) -> tuple[Any, Any]:
-    import tomllib
-
-    collection = tomllib.loads(config_text).get("ftl", {}).get("garbage_collection", {})
-    return collection.get("low_watermark_blocks"), collection.get("high_watermark_blocks")
-
-
-def _seed_section(found: Sequence[Regime]) -> str:
-    names = ", ".join(_regime_name(d, g) for d in DRIVES for g in GC_POLICIES if (d, g) != GRADED)
-    return f"""## What the seed claims, and the reading graded here
-
-The seed's text states four findings (its figures' bar heights are not in the text copy, so nothing else is compared):
-
-- Fig. 4(a) and 4(b): "{QUOTE_REDUCED}"
-- The abstract (and, in other words, the conclusion, which adds the pages copied): "{QUOTE_UP_TO}"
-- §4: "{QUOTE_SRC1}"
-
-Each is graded once, on the {_regime_name(*GRADED)}: {QUOTE_TABLE1} fixes only the ratio of data to NAND, but the scrambler
-the seed describes is told write addresses only (「OS から送られてきた LBA を SLBA に変換し, FTL に書き込みリクエストを送る」),
-its unused SLBAs are those its own remapping frees, nothing else in the system changes (「他のシステムに変更は必要ない」),
-rules 1 and 3 write to empty pages, and the traces hold no deletes: a drive whose free space is spare flash, where rule 1
-makes the fragmented pages (the fresh drive). The seed names no victim policy, and greedy is the preset's. The seed does not
-say that its free space holds deleted data the FTL still keeps (the aged drive), nor which victim policy it uses, so the other regimes
-({names}) are readings: the same four numbers, in the "Readings" table above, never counted. "Fewer" counts a case whose
-reduction exceeds {SIGNIFICANT:.0%}. No number of the seed was fitted: no claim is calibrated.
-
-Each case compares two runs, and each run's health is judged as the verdict rule states (above); here "the trace's span"
-is the shortest replay of the same host writes at the same free space and victim policy on a drive of the same NAND size:
-on the aged drives the runs with TRIM, where the FTL knows its free space is free; on the fresh drive, which no other
-drive of its size replays, the faster of its own two runs, so there only write amplification, held writes and erases can
-flag a run (every point of a workload writes the same host pages; the replay is a closed loop, so a trace's own
-timestamps do not pace it). A case with a degenerate side is flagged in the
-tables and is never counted as a case or a best case.
-"""
-
-
-def _report(
-    plans: Sequence[WorkloadPlan],
-    tables: Mapping[str, Sequence[Mapping[str, Any]]],
-    found: Sequence[Regime],
-    figures: Mapping[str, Path],
-    outcome: Any,
-    scheduler: str | None,
-    cap: float | None,
-) -> str:
-    config = api.load_config(PRESET)
-    low, high = _gc_watermarks(config)
-    workloads = "\n".join(f"- **{p.label}**: {p.description}; {p.footprint_pages:,} pages of data." for p in plans)
-    figure_lines = "\n".join(f"- {name}: `{path.name}`" for name, path in figures.items() if path.suffix == ".png")
-    sections = []
-    for drive in DRIVES:
-        for gc in GC_POLICIES:
-            title = {
-                "fresh": "Fresh drive (free space = spare flash)",
-                "aged": "Aged drive (free space = deleted data the FTL still holds, apart from the live data)",
-                "aged_mixed": "Aged drive, dead data mixed (the deleted data interleaved into the live data's blocks)",
-            }[drive]
-            graded = " (graded)" if (drive, gc) == GRADED else " (a reading)"
-            sections.append(f"### {title}, {gc.replace('_', '-')} GC{graded}\n\n{_main_table_markdown(tables['main'], drive, gc)}")
-    churn_section = ""
-    if tables["churn"]:
-        churn_section = f"""## File churn: deletes as the workload runs
-
-A synthetic workload ({CHURN.data_bytes / GIB:g} GiB of data or the stand-in cap, uniform addresses, {CHURN.read_fraction:.1%} reads, 16-256 KiB requests) that
-deletes whole requests' pages as it writes, on a fresh drive at {CHURN.free_fraction:.0%} free space. The FTL never learns of the deletes except with
-TRIM. Reductions against the conventional FTL without TRIM (GC count / pages copied / write performance):
-
-{_churn_markdown(tables["churn"])}
-"""
-    return f"""# Seed 003 reproduction: LBA scrambler vs conventional FTL, and where the seed's result holds
-
-{provenance("ssdlab reproduce lba-scrambler", outcome, scheduler)}
-
-{_seed_section(found)}
-## Where the seed's findings hold, regime by regime
-
-Each regime is 5 workloads x 4 free-space levels; counts and best cases are over the healthy cases (no degenerate side).
-
-{_regime_markdown(found)}
-
-{_regime_statement(found, tables["churn"])} {_src1_statement(tables["main"])} {_fewer_but_slower(tables["main"])}
-
-### Write performance by free-space level
-
-Data, not a claim: the seed's text says nothing of how its gain varies with free space.
-
-{_trend_markdown(tables["trends"])}
-
-### Why
-
-From the dead-data counts in the tables. A host write makes the FTL invalidate the copy it holds at the scrambled
-address (SLBA) the write lands on: one page when that SLBA is mapped, none when it is empty (rule 1's writes, and first
-writes given an empty SLBA, add a page the FTL holds; a rule-1 overwrite also leaves its old SLBA's copy behind as a
-fragmented page). The FTL never learns that a fragmented or deleted page is dead (no TRIM): the scrambler can only choose
-*which* page a write invalidates, by sending it to a fragmented page of a block GC is about to collect (rule 2). That
-helps only where those blocks hold such pages: on a fresh drive none exist until rule 1 makes them, and each is a dead copy
-GC must copy until a rule-2 write retires it. On an aged drive without TRIM the FTL counts the deleted data as valid and
-collects garbage as on a full drive; the deleted data sits in blocks that look full, which greedy GC picks only when
-nothing emptier is left and round robin collects in runs (one invocation takes blocks until it has freed its watermark's
-worth, so a run of nearly valid blocks is long). Each plane has its own recommendation list, filled from that plane's run
-(when it runs dry, and again every {PAGES_PER_BLOCK} of its rule-2 attempts while it holds fewer than {2 * PAGES_PER_BLOCK}
-entries), and rule 2 takes from the list of the plane the FTL programs the write into. The "dead pages copied" column says how much dead data the
-collected victims held; the rule-2 hit rate how often a write found one to take. TRIM removes the dead data outright:
-the upper bound beside it.
-
-## Tables
-
-A reduction is `1 - scrambler / conventional` (positive = the scrambler did better); write performance is scrambler MB/s over
-conventional MB/s (host writes, closed loop QD {QUEUE_DEPTH}); WA is write amplification. "Dead pages copied" are GC copies of
-data the host had deleted or the scrambler had moved (the FTL cannot tell; the simulator can). Rule-2 hit rate: writes
-redirected into a victim of the coming GC run over writes that tried. The last column names each degenerate run and why;
-such a case is not counted.
-
-{(chr(10) * 2).join(sections)}
-
-## Rule-1 threshold (fresh drive, greedy GC)
-
-Rule 1 writes to empty pages while more than the threshold's share of the NAND is unmapped; 1.0 turns it off. "Rule-1
-writes" counts the measured replay only (the counters restart after preconditioning); "fragmented pages at the end" is the
-scrambler's state when the run ends, including the pages rule 1 left during preconditioning. On a fresh drive only rule-1
-overwrites add fragmented pages (a rule-2 write retires one for each it leaves, rule 3 none).
-
-{_rule1_markdown(tables["rule1"])}
-
-{_rule1_statement(tables["rule1"])}
-
-## How far the recommendation list looks ahead (aged drives; shown, never counted)
-
-`middleware.lba_scrambler.victims_per_plane`: 0 follows the run of victims the plane's next GC invocation will collect (the
-default, in the main grid); k follows the next k victims of each plane. Each row compares the scrambler with the same case's
-conventional run.
-
-{_victims_markdown(tables["victims"])}
-
-{_victims_statement(tables["victims"])}
-
-{churn_section}
-## Workloads
-
-{workloads}
-
-## Setup
-
-- Preset `{PRESET}` (`configs/{PRESET}.toml`): 16 KB pages, 256 pages per block (seed Table 1); seed 001's MLC timings (the seed gives
-  none); {PLANES} planes (our choice), GC per plane between {low} and {high} free blocks.
-- Fresh drive: NAND = data / (1 - free) (`ftl.sizing = "footprint"`); preconditioning writes the data once, then `2 / (1 - free)`
-  passes of random overwrites (GC steady state); counters reset.
-- Aged drive: exported capacity = data / (1 - free) (the file system's size); hidden beyond it, per plane, GC's reserve
-  ({AGED_GC_RESERVE_BLOCKS} blocks, the high watermark) and open blocks ({AGED_OPEN_BLOCKS}) plus slack of {AGED_OVERPROVISIONING:.0%} of
-  the exported blocks, at least {AGED_MIN_SLACK_BLOCKS} (issue 45: GC always has room beyond its own blocks); the exported capacity
-  filled in address order (the aged drive) or in random order (dead data mixed: the deleted data then shares blocks with the
-  workload's), the workload's data overwritten as above, then extents of {DELETE_EXTENT_PAGES[0]}-{DELETE_EXTENT_PAGES[1]} pages
-  ({_kib(DELETE_EXTENT_PAGES[0] * PAGE_BYTES)}-{_kib(DELETE_EXTENT_PAGES[1] * PAGE_BYTES)} files) deleted at random until only the
-  workload's data is live. Deletes go nowhere (conventional), to the FTL (TRIM) or to the scrambler.
-  Trace samples have their addresses compacted (`host.compact_addresses`) so that the fill covers the capacity around their data.
-- Measured replay: closed loop at queue depth {QUEUE_DEPTH} until the host has written at least {MEASURED_FOOTPRINT_WRITES:g}x the workload's
-  data (a trace replays whole loops, a stand-in whole requests). {_host_writes_statement(plans, tables["main"])}
-- Stand-ins: {"capped at " + format(cap / GIB, "g") + " GiB (`--stand-in-cap-gib 0` runs the seed sizes)" if cap else "the seed's data sizes"}.
-- Scrambler thresholds (seed: "plentiful", "enough"; not quantified): rule 1 while more than 50 % of the NAND is unmapped (swept
-  above), rule 2 while a victim holds at least 1 fragmented page. Each plane's recommendation list holds the dead copies in the run
-  of victims its next GC invocation will collect (`victims_per_plane = 0`), and rule 2 takes from the plane the write will
-  be programmed into (`docs/lba-scrambler.md`).
-- The data-integrity oracle is off in these runs for speed; the test suite runs the scrambler with it on.
-
-## Figures
-
-The figures draw every case, degenerate ones included (the tables flag them).
-
-{figure_lines}
-
-## Base configuration
-
-```toml
-{config.strip()}
-```
-"""
-
-
-def _run(
-    out: Path,
-    *,
-    traces: Mapping[str, Path] | None = None,
-    stand_in_cap_bytes: float | None = DEFAULT_STAND_IN_CAP_BYTES,
-    workloads: Sequence[str] | None = None,
-    churn: bool = True,
-    scheduler: str | None = None,
-    workers: int | None = None,
-    progress: Callable[..., object] | None = None,
-) -> report.Reproduction:
-    """Runs the grid (resuming a previous run in ``out``), writes tables, figures and report.
-    ``stand_in_cap_bytes`` None runs the stand-ins at the seed's data sizes."""
-    if stand_in_cap_bytes is not None and stand_in_cap_bytes < 64 * (1 << 20):
-        raise SweepError(
-            f"stand-in cap of {stand_in_cap_bytes / GIB:g} GiB is below the 64 MiB the seed's 4 MB blocks need to be meaningful"
-        )
-    plans = plan_workloads(traces, stand_in_cap_bytes, workloads)
-    sweep = build_sweep(plans, CHURN if churn else None, stand_in_cap_bytes)
-    outcome = run_sweep(sweep, out / "sweep", scheduler=scheduler, workers=workers, progress=progress)
-    tables = build_tables(outcome.rows)
-    paths: dict[str, Path] = {}
-    for drive in DRIVES:
-        for gc in GC_POLICIES:
-            rows = [r for r in tables["main"] if r["drive"] == drive and r["gc_policy"] == gc]
-            paths.update(figures(rows, out, f"{drive}-{gc.replace('_', '-')}", _regime_name(drive, gc)))
-    return _finish(out, plans, tables, paths, outcome, scheduler, stand_in_cap_bytes)
 
 
 def _finish(
@@ -1673,23 +1462,46 @@ def _finish(
     builds it from hand-made rows."""
     found = regimes(tables["main"])
     tables["trends"] = free_space_trends(tables["main"])
-    text = _report(plans, tables, found, paths, outcome, scheduler, cap)
-    summary = (
-        _regime_markdown(found) + "\n\n" + _regime_statement(found, tables["churn"]) + " " + _src1_statement(tables["main"])
-    ).rstrip()
+    config = api.load_config(PRESET)
+    collection = tomllib.loads(config).get("ftl", {}).get("garbage_collection", {})
+    regime_table, regime_statement = _regime_markdown(found), _regime_statement(found, tables["churn"])
+    src1_statement = _src1_statement(tables["main"])
+    text = render(
+        "lba_scrambler.md.j2",
+        recipe=sys.modules[__name__],  # the declared constants (thresholds, sizes, quotes) the prose names
+        percent=_percent,
+        g=lambda value: f"{value:g}",
+        provenance=provenance("ssdlab reproduce lba-scrambler", outcome, scheduler),
+        graded=_regime_name(*GRADED),
+        readings=", ".join(_regime_name(d, g) for d in DRIVES for g in GC_POLICIES if (d, g) != GRADED),
+        regime_table=regime_table,
+        statements=(regime_statement, src1_statement, _fewer_but_slower(tables["main"])),
+        trends_table=_trend_markdown(tables["trends"]),
+        sections=[
+            (DRIVE_TITLES[drive], gc.replace("_", "-"), (drive, gc) == GRADED, _main_table_markdown(tables["main"], drive, gc))
+            for drive in DRIVES
+            for gc in GC_POLICIES
+        ],
+        rule1_table=markdown_table(tables["rule1"], RULE1_COLUMNS),
+        rule1_statement=_rule1_statement(tables["rule1"]),
+        victims_table=markdown_table(tables["victims"], VICTIMS_COLUMNS),
+        victims_statement=_victims_statement(tables["victims"]),
+        churn_table=markdown_table(tables["churn"], CHURN_COLUMNS) if tables["churn"] else "",
+        plans=plans,
+        watermarks=(collection.get("low_watermark_blocks"), collection.get("high_watermark_blocks")),
+        extent_sizes=[_kib(pages * PAGE_BYTES) for pages in DELETE_EXTENT_PAGES],
+        host_writes=_host_writes_statement(plans, tables["main"]),
+        cap_gib=cap / GIB if cap else None,
+        figures=[(name, path.name) for name, path in paths.items() if path.suffix == ".png"],
+        config=config.strip(),
+    )
     found_headlines, readings = headlines(found, tables["main"])
     return report.finish(
         out,
-        tables={
-            "": tables["main"],
-            "rule1": tables["rule1"],
-            "churn": tables["churn"],
-            "trends": tables["trends"],
-            "victims": tables["victims"],
-        },
+        tables={"": tables["main"], **{name: tables[name] for name in ("rule1", "churn", "trends", "victims")}},
         main="",
         report_text=text,
-        summary=summary,
+        summary=(regime_table + "\n\n" + regime_statement + " " + src1_statement).rstrip(),
         figures=dict(paths),
         outcomes=(outcome,),
         headlines=found_headlines,

@@ -45,10 +45,10 @@ import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ssdlab import api, plotting
-from ssdlab.locations import shared_dir, shared_trace
+from ssdlab.locations import shared_trace
 from ssdlab.reproduce import report
 from ssdlab.reproduce.base import (
     BOUND,
@@ -66,7 +66,8 @@ from ssdlab.reproduce.base import (
     held_share,
     verdict,
 )
-from ssdlab.reproduce.report import fmt, markdown_grid, markdown_table, provenance
+from ssdlab.reproduce.report import fmt, markdown_table, provenance
+from ssdlab.reproduce.templates import render
 from ssdlab.sweep import Sweep, SweepError, run_sweep
 
 RECIPE_NAME = "ldpc-read"
@@ -145,16 +146,6 @@ GANGING_OFF = "device.ganging.enabled=false"
 # its own chip and block's list (independent pages; one shared draw would make a multi-page read fail
 # with its weakest chip's probability).
 DRAWS = {ONE_RATE: "per_request", "blocks": "per_page", "chips": "per_page", DIES: "per_request"}
-
-SEED_FINDINGS = {
-    "baseline": "read response time +25 % (Postmark) to +120 % (Synthetic2) over no soft sensing",
-    "look_ahead": "modest reduction of the delay",
-    "progressive": "very effective reduction, more for read-intensive traces such as WebSearch",
-    "both": "combined 'to further improve the efficiency'",
-    "integrated": "the three techniques used in an integrated way: worst-case delay from over 100 % down to below 20 %",
-    "channels": "insensitive to parallelism (2 vs 8 channels)",
-}
-
 
 # The synthetic mixes' mean interarrival (Poisson): DiskSim's example generator's 5 ms, 200 IOPS
 # (``DISKSIM_INTERARRIVAL_NS``; the seed gives only the read shares). Before issue 45 it was 50 us
@@ -336,39 +327,55 @@ def _model_overrides(errors: str, tables: Mapping[str, Mapping[str, Any]], group
     return table + [f'read_path.decoding.draw="{DRAWS[errors]}"'] + ([GANGING_OFF] if errors == DIES else [])
 
 
+class Point(NamedTuple):
+    """A run of the main sweep beside its workload and channel count: an error model and a variant.
+    The sweep names it ``errors|variant`` (``label``); ``parse`` reads that name back."""
+
+    errors: str
+    variant: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.errors}|{self.variant}"
+
+    @classmethod
+    def parse(cls, label: str) -> Point:
+        errors, _, variant = label.partition("|")
+        return cls(errors, variant)
+
+
+def _variant_overrides(point: Point, tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """A point's overrides: its read strategy, its error model's table (of its grouping) and draw, and
+    for interleaving with its cost side the groups every read senses and every write is padded to."""
+    if point.variant in VARIANTS:
+        return list(VARIANTS[point.variant]) + _model_overrides(point.errors, tables)
+    grouping, overrides = {**INTERLEAVED_VARIANTS, **ADJACENT_VARIANTS}[point.variant.removesuffix(RELIABILITY_ONLY)]
+    reliability = list(overrides) + _model_overrides(point.errors, tables, grouping)
+    if point.variant.endswith(RELIABILITY_ONLY):
+        return reliability
+    return reliability + [f"read_path.interleave_groups={json.dumps(GROUPINGS[grouping])}"]
+
+
 def build_sweep(selected: Sequence[Workload], tables: Mapping[str, Mapping[str, Any]]) -> Sweep:
-    cases: dict[str, dict[str, list[str]]] = {"workload": {}, "channels": {}, "variant": {}}
+    """The grid: every workload x channel count x (error model, variant) point."""
+    workloads = {}
     for workload in selected:
-        if workload.sample is not None:
-            path = shared_trace(workload.sample)
-            if path is None:
-                where = shared_dir()
-                raise FileNotFoundError(
-                    f"{workload.name}: the real sample {workload.sample} is not in {where / 'traces' if where else '../shared/traces'}; "
-                    f"put ../shared beside the checkout (or set SSDLAB_SHARED_DIR), or pass the full trace with --trace {workload.name}=PATH"
-                )
-            cases["workload"][_label(workload)] = [f"workload.trace.path={json.dumps(str(path))}"]
-        else:
-            cases["workload"][_label(workload)] = list(workload.overrides)
+        path = report.workload_trace(workload.name, workload.sample, {}) if workload.sample is not None else None
+        workloads[_label(workload)] = [f"workload.trace.path={json.dumps(str(path))}"] if path else list(workload.overrides)
     # Fewer channels, same capacity: the blocks per plane grow by the same factor, so every trace's
     # address range still fits and only the parallelism changes.
-    cases["channels"] = {
+    channels = {
         str(c): [f"device.geometry.channels={c}", f"device.geometry.blocks_per_plane={BLOCKS_PER_PLANE * CHANNELS[0] // c}"]
         for c in CHANNELS
     }
-    interleaved = {**INTERLEAVED_VARIANTS, **ADJACENT_VARIANTS}
-    for errors in ERROR_MODELS:
-        for name in _variants_of(errors):
-            if name in VARIANTS:
-                cases["variant"][f"{errors}|{name}"] = list(VARIANTS[name]) + _model_overrides(errors, tables)
-                continue
-            grouping, overrides = interleaved[name.removesuffix(RELIABILITY_ONLY)]
-            reliability = list(overrides) + _model_overrides(errors, tables, grouping)
-            if name.endswith(RELIABILITY_ONLY):
-                cases["variant"][f"{errors}|{name}"] = reliability
-            else:
-                cases["variant"][f"{errors}|{name}"] = reliability + [f"read_path.interleave_groups={json.dumps(GROUPINGS[grouping])}"]
-    return Sweep(name="seed002-ldpc-read", base=PRESET, cases=cases, origin="reproduce ldpc-read")
+    points = [Point(errors, name) for errors in ERROR_MODELS for name in _variants_of(errors)]
+    variants = {point.label: _variant_overrides(point, tables) for point in points}
+    return Sweep(
+        name="seed002-ldpc-read",
+        base=PRESET,
+        cases={"workload": workloads, "channels": channels, "variant": variants},
+        origin="reproduce ldpc-read",
+    )
 
 
 # Seed 002 §5.5's +102.9 % is a share of "flash memory access" energy with sensing 2.4 uJ, one page's
@@ -687,8 +694,8 @@ def _rows(rows: Sequence[Mapping[str, Any]], spans: Mapping[str, float | None] |
     span in seconds, by label, for the simulated-time check)."""
     grouped: dict[tuple[str, int, str], dict[str, Mapping[str, Any]]] = {}
     for row in rows:
-        errors, _, variant = row["point.variant"].partition("|")
-        grouped.setdefault((row["point.workload"], int(row["point.channels"]), errors), {})[variant] = row
+        point = Point.parse(row["point.variant"])
+        grouped.setdefault((row["point.workload"], int(row["point.channels"]), point.errors), {})[point.variant] = row
     table = []
     for (label, channels, errors), variants in grouped.items():
         entry: dict[str, Any] = {"workload": label, "channels": channels, "errors": errors}
@@ -784,61 +791,61 @@ def _with_means(table: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return out
 
 
+# The tables the report shows, one row per run and a mean row per (error model, channels): (header,
+# key or function of the row, ``fmt`` kind). ``{pages}``: a full soft read's results in pages.
+ENERGY = "look_ahead_access_energy_increase"
+PER_WORKLOAD_COLUMNS = (
+    ("errors", "errors", "text"),
+    ("workload", "workload", "text"),
+    ("channels", "channels", "text"),
+    ("writes", "writes", "int"),
+    ("write time: baseline over no soft sensing", "baseline_write_delay", "pct"),
+    ("look-ahead started (share of reads)", "look_ahead_started_share", "share"),
+    ("look-ahead access energy: timed (graded)", ENERGY, "pct"),
+    ("cancelled charged in full", f"{ENERGY}_full", "pct"),
+    ("full soft read, {pages} pages", f"{ENERGY}_soft_read", "pct"),
+    ("full soft read, 3 pages", f"{ENERGY}_soft_read_3", "pct"),
+    ("progressive: decodes per read - 1", "progressive_decode_increase", "pct"),
+    ("look-ahead + progressive: sensing and decode energy", "both_sensing_decode_energy_change", "pct"),
+    ("all three / baseline", f"{COMBINED}_vs_baseline", "ratio"),
+    ("all three, reliability side only / baseline", f"{COMBINED}{RELIABILITY_ONLY}_vs_baseline", "ratio"),
+    ("cost side's price", "all_cost_side_price", "ratio"),
+)
+RESULT_COLUMNS = (
+    ("errors", "errors", "text"),
+    ("workload", "workload", "text"),
+    ("channels", "channels", "text"),
+    ("hard fails (page reads)", "hard_failure_fraction", "share"),
+    ("hard fails (read requests)", "request_hard_failure_fraction", "share"),
+    ("pages per read request", "read_request_pages", "sig"),
+    (
+        "read mean us: no soft → baseline",
+        lambda r: f"{fmt(r['no_soft_read_mean_us'], 'us')} → {fmt(r['baseline_read_mean_us'], 'us')}",
+        "text",
+    ),
+    ("baseline delay", "baseline_delay", "pct"),
+    ("look-ahead / baseline", "look_ahead_vs_baseline", "ratio"),
+    ("progressive / baseline", "progressive_vs_baseline", "ratio"),
+    ("both / baseline", "both_vs_baseline", "ratio"),
+    ("both: delay", "both_delay", "pct"),
+    ("2-way / baseline", "interleave_2_vs_baseline", "ratio"),
+    ("2-way, adjacent pairs / baseline", f"{ADJACENT}_vs_baseline", "ratio"),
+    ("4-way / baseline", "interleave_4_vs_baseline", "ratio"),
+    ("all three / baseline", f"{COMBINED}_vs_baseline", "ratio"),
+    ("4-way write ampl.", "interleave_4_write_amplification", "ratio"),
+)
+
+
 def _per_workload_markdown(table: Sequence[Mapping[str, Any]]) -> str:
     """Each run's writes, look-ahead and progressive energy and interleaving's cost side, with a mean
     row per error model and channel count: the per-workload numbers behind the energy headlines, the
     write-time bound (§2.3) and the cost side's price."""
-    pages = soft_read_pages()
-    energy = "look_ahead_access_energy_increase"
-    return markdown_table(
-        _with_means(table),
-        (
-            ("errors", "errors", "text"),
-            ("workload", "workload", "text"),
-            ("channels", "channels", "text"),
-            ("writes", "writes", "int"),
-            ("write time: baseline over no soft sensing", "baseline_write_delay", "pct"),
-            ("look-ahead started (share of reads)", "look_ahead_started_share", "share"),
-            ("look-ahead access energy: timed (graded)", energy, "pct"),
-            ("cancelled charged in full", f"{energy}_full", "pct"),
-            (f"full soft read, {pages:.1f} pages", f"{energy}_soft_read", "pct"),
-            ("full soft read, 3 pages", f"{energy}_soft_read_3", "pct"),
-            ("progressive: decodes per read - 1", "progressive_decode_increase", "pct"),
-            ("look-ahead + progressive: sensing and decode energy", "both_sensing_decode_energy_change", "pct"),
-            ("all three / baseline", f"{COMBINED}_vs_baseline", "ratio"),
-            ("all three, reliability side only / baseline", f"{COMBINED}{RELIABILITY_ONLY}_vs_baseline", "ratio"),
-            ("cost side's price", "all_cost_side_price", "ratio"),
-        ),
-    )
+    pages = f"{soft_read_pages():.1f}"
+    return markdown_table(_with_means(table), [(header.format(pages=pages), key, kind) for header, key, kind in PER_WORKLOAD_COLUMNS])
 
 
 def _table_markdown(table: Sequence[Mapping[str, Any]]) -> str:
-    return markdown_table(
-        _with_means(table),
-        (
-            ("errors", "errors", "text"),
-            ("workload", "workload", "text"),
-            ("channels", "channels", "text"),
-            ("hard fails (page reads)", "hard_failure_fraction", "share"),
-            ("hard fails (read requests)", "request_hard_failure_fraction", "share"),
-            ("pages per read request", "read_request_pages", "sig"),
-            (
-                "read mean us: no soft → baseline",
-                lambda r: f"{fmt(r['no_soft_read_mean_us'], 'us')} → {fmt(r['baseline_read_mean_us'], 'us')}",
-                "text",
-            ),
-            ("baseline delay", "baseline_delay", "pct"),
-            ("look-ahead / baseline", "look_ahead_vs_baseline", "ratio"),
-            ("progressive / baseline", "progressive_vs_baseline", "ratio"),
-            ("both / baseline", "both_vs_baseline", "ratio"),
-            ("both: delay", "both_delay", "pct"),
-            ("2-way / baseline", "interleave_2_vs_baseline", "ratio"),
-            ("2-way, adjacent pairs / baseline", f"{ADJACENT}_vs_baseline", "ratio"),
-            ("4-way / baseline", "interleave_4_vs_baseline", "ratio"),
-            ("all three / baseline", COMBINED + "_vs_baseline", "ratio"),
-            ("4-way write ampl.", "interleave_4_write_amplification", "ratio"),
-        ),
-    )
+    return markdown_table(_with_means(table), RESULT_COLUMNS)
 
 
 def _run(
@@ -1022,114 +1029,76 @@ BLOCK_FACTORS_FIT = (
 # The graded one rate is the blocks' mean: the same fit holds for it.
 ONE_RATE_CARRIES_FIT = "; the graded one rate is the read-weighted mean of those blocks' tables, so it carries the same fit"
 
+
+def _change(key: str, figure: str, paper: float, quote: str, reading: str = GRADED_READING, **more: Any) -> Claim:
+    """A claim on a change (+25 %: the two values' ratio minus one), graded under ``reading``."""
+    return Claim(key, figure, paper, "change", "pct", form=CHANGE, quote=quote, reading=reading, **more)
+
+
+def _bound(key: str, figure: str, paper: str, kind: str, side: str, quote: str, reading: str = GRADED_READING, **more: Any) -> Claim:
+    """A claim the seed states as a bound (``side``: the test ours must pass), graded under ``reading``."""
+    unit = {"pct": "change", "int": "places"}.get(kind, kind)
+    return Claim(key, figure, paper, unit, kind, side=side, form=BOUND, quote=quote, reading=reading, **more)
+
+
+FIG11_QUOTE = QUOTE_FIG11 + AND + QUOTE_ONE_RATE + AND + QUOTE_FED
+MEAN = "read response time / baseline, mean over the workloads"
+COST_SIDE = GRADED_READING + "; with the cost side; 2-way pairs the seed's chips 1-3 and 2-4"
 CLAIMS = (
-    Claim(
-        "baseline_postmark",
-        "Fig. 11: two-step baseline delay over no soft sensing, Postmark",
-        0.25,
-        "change",
-        "pct",
-        form=CHANGE,
-        quote=QUOTE_FIG11 + AND + QUOTE_ONE_RATE + AND + QUOTE_FED,
-        reading=GRADED_READING,
-    ),
-    Claim(
-        "baseline_synthetic2",
-        "Fig. 11: two-step baseline delay over no soft sensing, Synthetic2",
-        1.20,
-        "change",
-        "pct",
-        form=CHANGE,
-        quote=QUOTE_FIG11 + AND + QUOTE_ONE_RATE + AND + QUOTE_FED,
-        reading=GRADED_READING,
-    ),
-    Claim(
+    _change("baseline_postmark", "Fig. 11: two-step baseline delay over no soft sensing, Postmark", 0.25, FIG11_QUOTE),
+    _change("baseline_synthetic2", "Fig. 11: two-step baseline delay over no soft sensing, Synthetic2", 1.20, FIG11_QUOTE),
+    _bound(
         "ordering",
         "Fig. 11: Synthetic2 the most delayed workload, Postmark the least (places off that order, 0 when it holds)",
         "Synthetic2 most, Postmark least",
-        "places",
         "int",
-        side="<= 0",
-        form=BOUND,
-        quote=QUOTE_FIG11,
-        reading=GRADED_READING,
+        "<= 0",
+        QUOTE_FIG11,
     ),
-    Claim(
+    _bound(
         "write_response",
         "§2.3: write response time, two-step baseline over no soft sensing, worst over the workloads",
         "no more than +2 %",
-        "change",
         "pct",
-        side="<= 0.02",
-        form=BOUND,
-        quote=QUOTE_WRITE_RESPONSE + AND + QUOTE_SHARE_OF_READS,
-        reading=GRADED_READING,
+        "<= 0.02",
+        QUOTE_WRITE_RESPONSE + AND + QUOTE_SHARE_OF_READS,
     ),
-    Claim(
-        "look_ahead",
-        "Fig. 12: look-ahead read response time / baseline, mean over the workloads",
-        "modest reduction",
-        "ratio",
-        "ratio",
-        side="< 1",
-        form=BOUND,
-        quote=QUOTE_FIG12,
-        reading=GRADED_READING,
-    ),
-    Claim(
-        "progressive",
-        "Fig. 13: progressive read response time / baseline, mean over the workloads",
-        "very effective reduction",
-        "ratio",
-        "ratio",
-        side="< 1",
-        form=BOUND,
-        quote=QUOTE_FIG13,
-        reading=GRADED_READING,
-    ),
-    Claim(
+    _bound("look_ahead", f"Fig. 12: look-ahead {MEAN}", "modest reduction", "ratio", "< 1", QUOTE_FIG12),
+    _bound("progressive", f"Fig. 13: progressive {MEAN}", "very effective reduction", "ratio", "< 1", QUOTE_FIG13),
+    _bound(
         "both_combined",
         "Fig. 14: look-ahead + progressive / the better of the two alone, mean over the workloads",
         "further improvement",
         "ratio",
-        "ratio",
-        side="< 1",
-        form=BOUND,
-        quote=QUOTE_FIG14,
-        reading=GRADED_READING,
+        "< 1",
+        QUOTE_FIG14,
     ),
-    Claim(
+    _bound(
         "all_worst",
         "§1, §6: worst delay with all three integrated (look-ahead, progressive, 4-way interleaving), 8 channels",
         "below 20 %",
-        "change",
         "pct",
-        side="< 0.2",
-        form=BOUND,
-        quote=QUOTE_INTEGRATED + AND + QUOTE_COST + AND + QUOTE_EIGHT_CHANNELS,
-        reading=GRADED_READING + "; interleaved reads sense every chip of their group and writes are padded (the cost side)",
+        "< 0.2",
+        QUOTE_INTEGRATED + AND + QUOTE_COST + AND + QUOTE_EIGHT_CHANNELS,
+        GRADED_READING + "; interleaved reads sense every chip of their group and writes are padded (the cost side)",
     ),
-    Claim(
+    _bound(
         "interleave",
-        "Fig. 15: 2-way interleaving read response time / baseline, mean over the workloads",
+        f"Fig. 15: 2-way interleaving {MEAN}",
         "lower",
         "ratio",
-        "ratio",
-        side="< 1",
-        form=BOUND,
-        quote=QUOTE_INTERLEAVE + AND + QUOTE_COST + AND + QUOTE_PAIRS,
-        reading=GRADED_READING + "; with the cost side; 2-way pairs the seed's chips 1-3 and 2-4",
+        "< 1",
+        QUOTE_INTERLEAVE + AND + QUOTE_COST + AND + QUOTE_PAIRS,
+        COST_SIDE,
     ),
-    Claim(
+    _bound(
         "interleave_ranking",
         "Fig. 15: 4-way over 2-way interleaving (each / baseline, means over the workloads)",
         "4-way lower",
         "ratio",
-        "ratio",
-        side="< 1",
-        form=BOUND,
-        quote=QUOTE_RANKING + AND + QUOTE_COST + AND + QUOTE_PAIRS,
-        reading=GRADED_READING + "; with the cost side; 2-way pairs the seed's chips 1-3 and 2-4",
+        "< 1",
+        QUOTE_RANKING + AND + QUOTE_COST + AND + QUOTE_PAIRS,
+        COST_SIDE,
     ),
     Claim(
         "channels",
@@ -1141,51 +1110,39 @@ CLAIMS = (
         quote=QUOTE_FIG17,
         reading="one failure rate for every read (§5.2), 8 and 2 channels",
     ),
-    Claim(
+    _change(
         "look_ahead_energy",
         "§5.5: look-ahead flash access energy over the baseline's",
         1.029,
-        "change",
-        "pct",
-        form=CHANGE,
-        quote=QUOTE_LOOK_AHEAD_ENERGY + AND + QUOTE_RESET,
-        reading=GRADED_READING
+        QUOTE_LOOK_AHEAD_ENERGY + AND + QUOTE_RESET,
+        GRADED_READING
         + "; a cancelled look-ahead costs what it sensed before the RESET; soft results charged as the runs time them (§2.3's 80 us)",
     ),
-    Claim(
+    _change(
         "progressive_energy",
         "§5.5: progressive decode energy over one decode per read",
         0.352,
-        "change",
-        "pct",
-        form=CHANGE,
+        QUOTE_PROGRESSIVE_ENERGY,
         calibrated=BLOCK_FACTORS_FIT + ONE_RATE_CARRIES_FIT,
-        quote=QUOTE_PROGRESSIVE_ENERGY,
-        reading=GRADED_READING,
     ),
-    Claim(
+    _change(
         "both_energy",
         "§5.5: look-ahead + progressive sensing and decode energy over the two-step baseline's",
         0.423,
-        "change",
-        "pct",
-        form=CHANGE,
-        quote=QUOTE_BOTH_ENERGY + AND + QUOTE_BASELINE,
-        reading=GRADED_READING + "; look-ahead's sensing as the runs time it",
+        QUOTE_BOTH_ENERGY + AND + QUOTE_BASELINE,
+        GRADED_READING + "; look-ahead's sensing as the runs time it",
     ),
-    Claim(
+    # Counted from padding every host write to whole groups, which is the seed's own sentence: above 1
+    # by construction for any write smaller than a group, whatever the simulation does.
+    _bound(
         "interleave_write_amplification",
         "§3.3, §5.5: interleaving's write amplification (host pages written with padding / without)",
         "more significant",
         "ratio",
-        "ratio",
-        side="> 1",
-        form=BOUND,
-        # Counted from padding every host write to whole groups, which is the seed's own sentence:
-        # above 1 by construction for any write smaller than a group, whatever the simulation does.
+        "> 1",
+        QUOTE_WRITE_AMPLIFICATION,
+        "4-way, host writes padded to whole groups",
         arithmetic=True,
-        quote=QUOTE_WRITE_AMPLIFICATION,
-        reading="4-way, host writes padded to whole groups",
     ),
 )
 
@@ -1225,11 +1182,6 @@ def _ordering_places(ranked: Sequence[Mapping[str, Any]]) -> tuple[int, str] | N
         f"from the least ({from_top - 1 + from_bottom - 1} places off)"
     )
     return from_top - 1 + from_bottom - 1, text
-
-
-def _capital(text: str) -> str:
-    """``text`` with its first letter upper case (a model's name opening a sentence)."""
-    return text[:1].upper() + text[1:]
 
 
 def _ordinal(n: int) -> str:
@@ -1352,7 +1304,7 @@ def measurements(table: Sequence[Mapping[str, Any]], errors: str) -> dict[str, M
     found["channels"] = Measured(
         None,
         text="; ".join(
-            f"{c} channels: baseline delay {_span_text(_range(table, 'baseline_delay', c, errors))}, "
+            f"{c} channels: baseline delay {_span_text(_extent([r for r in table if r['errors'] == errors and r['channels'] == c], 'baseline_delay'))}, "
             f"look-ahead + progressive x{fmt(_model_mean(table, 'both_vs_baseline', errors, c), 'ratio')} of the baseline"
             for c in CHANNELS
         ),
@@ -1647,70 +1599,79 @@ def readings(table: Sequence[Mapping[str, Any]], ordering: Sequence[Mapping[str,
     return found
 
 
-LDPC_VARIANT_COLOURS = {"baseline": "#444444", "look_ahead": "#1f77b4", "progressive": "#ff7f0e", "both": "#2ca02c"}
+class Figure(NamedTuple):
+    """A seed figure redrawn: grouped bars per workload on ``channels``, one series per (row key,
+    legend, colour), against 1.0."""
+
+    name: str
+    channels: int
+    series: tuple[tuple[str, str, str], ...]
+    ylabel: str
+    title: str
+
+
+COLOURS = {"baseline": "#444444", "look_ahead": "#1f77b4", "progressive": "#ff7f0e", "both": "#2ca02c"}
+OVER_BASELINE = "read response time / baseline"
+FIGURES = (
+    Figure(
+        "fig11",
+        8,
+        (("baseline_vs_no_soft", "two-step baseline", COLOURS["baseline"]),),
+        "read response time / no soft sensing",
+        "Fig. 11: two-step read at 10,000 P/E vs no soft sensing (8 channels)",
+    ),
+    Figure(
+        "fig12_14",
+        8,
+        (
+            ("look_ahead_vs_baseline", "look-ahead (Fig. 12)", COLOURS["look_ahead"]),
+            ("progressive_vs_baseline", "progressive (Fig. 13)", COLOURS["progressive"]),
+            ("both_vs_baseline", "both (Fig. 14)", COLOURS["both"]),
+        ),
+        OVER_BASELINE,
+        "Fig. 12-14: look-ahead, progressive and both, normalised to the baseline (8 channels)",
+    ),
+    Figure(
+        "fig15",
+        8,
+        (
+            ("interleave_2_vs_baseline", "2-way interleaving", "#9467bd"),
+            ("interleave_4_vs_baseline", "4-way interleaving", "#8c564b"),
+            ("all_vs_baseline", "look-ahead + progressive + 4-way", "#17becf"),
+        ),
+        OVER_BASELINE,
+        "Fig. 15: data placement interleaving with the two-step read, normalised to the baseline (8 channels)",
+    ),
+    Figure(
+        "fig17",
+        2,
+        (
+            ("look_ahead_vs_baseline", "look-ahead", COLOURS["look_ahead"]),
+            ("progressive_vs_baseline", "progressive", COLOURS["progressive"]),
+            ("both_vs_baseline", "both", COLOURS["both"]),
+        ),
+        OVER_BASELINE,
+        "Fig. 17: the techniques on 2 channels, normalised to the baseline",
+    ),
+)
 
 
 def figures(table: Sequence[Mapping[str, Any]], out: Path, suffix: str = "", regime: str = "") -> dict[str, Path]:
-    """Seed 002 Fig. 11 (baseline vs no soft sensing), Fig. 12-14 (look-ahead, progressive, both vs
-    baseline), Fig. 15 (interleaving) and Fig. 17 (the same on 2 channels), through ``ssdlab.plotting``;
-    ``suffix`` names the files of one error model, ``regime`` goes in the titles."""
+    """``FIGURES`` through ``ssdlab.plotting``: Seed 002 Fig. 11, 12-14, 15 and 17; ``suffix`` names
+    the files of one error model, ``regime`` goes in the titles."""
     paths: dict[str, Path] = {}
     table = [dict(r, baseline_vs_no_soft=(None if r["baseline_delay"] is None else 1 + r["baseline_delay"])) for r in table]
-    specs = [
-        (
-            "fig11",
-            8,
-            [("baseline_vs_no_soft", "two-step baseline", LDPC_VARIANT_COLOURS["baseline"])],
-            "read response time / no soft sensing",
-            "Fig. 11: two-step read at 10,000 P/E vs no soft sensing (8 channels)",
-        ),
-        (
-            "fig12_14",
-            8,
-            [
-                ("look_ahead_vs_baseline", "look-ahead (Fig. 12)", LDPC_VARIANT_COLOURS["look_ahead"]),
-                ("progressive_vs_baseline", "progressive (Fig. 13)", LDPC_VARIANT_COLOURS["progressive"]),
-                ("both_vs_baseline", "both (Fig. 14)", LDPC_VARIANT_COLOURS["both"]),
-            ],
-            "read response time / baseline",
-            "Fig. 12-14: look-ahead, progressive and both, normalised to the baseline (8 channels)",
-        ),
-        (
-            "fig15",
-            8,
-            [
-                ("interleave_2_vs_baseline", "2-way interleaving", "#9467bd"),
-                ("interleave_4_vs_baseline", "4-way interleaving", "#8c564b"),
-                ("all_vs_baseline", "look-ahead + progressive + 4-way", "#17becf"),
-            ],
-            "read response time / baseline",
-            "Fig. 15: data placement interleaving with the two-step read, normalised to the baseline (8 channels)",
-        ),
-        (
-            "fig17",
-            2,
-            [
-                ("look_ahead_vs_baseline", "look-ahead", LDPC_VARIANT_COLOURS["look_ahead"]),
-                ("progressive_vs_baseline", "progressive", LDPC_VARIANT_COLOURS["progressive"]),
-                ("both_vs_baseline", "both", LDPC_VARIANT_COLOURS["both"]),
-            ],
-            "read response time / baseline",
-            "Fig. 17: the techniques on 2 channels, normalised to the baseline",
-        ),
-    ]
-    for name, channels, series, ylabel, title in specs:
-        rows = [r for r in table if r["channels"] == channels]
-        png, svg = plotting.grouped_bars(
+    for figure in FIGURES:
+        rows = [r for r in table if r["channels"] == figure.channels]
+        paths[f"{figure.name}{suffix} (PNG)"], paths[f"{figure.name}{suffix} (SVG)"] = plotting.grouped_bars(
             [r["workload"] for r in rows],
-            {legend: [r[key] for r in rows] for key, legend, _ in series},
-            out / f"{name}{suffix}",
-            ylabel=ylabel,
-            title=f"{title}, {regime}" if regime else title,
-            colours={legend: colour for _, legend, colour in series},
+            {legend: [r[key] for r in rows] for key, legend, _ in figure.series},
+            out / f"{figure.name}{suffix}",
+            ylabel=figure.ylabel,
+            title=f"{figure.title}, {regime}" if regime else figure.title,
+            colours={legend: colour for _, legend, colour in figure.series},
             reference=1.0,
         )
-        paths[f"{name}{suffix} (PNG)"] = png
-        paths[f"{name}{suffix} (SVG)"] = svg
     return paths
 
 
@@ -1775,11 +1736,6 @@ def _mean(table: Sequence[Mapping[str, Any]], key: str) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def _range(table: Sequence[Mapping[str, Any]], key: str, channels: int, errors: str) -> tuple[tuple[float, str], tuple[float, str]] | None:
-    values = [(r[key], r["workload"]) for r in table if r["channels"] == channels and r["errors"] == errors and r[key] is not None]
-    return (min(values), max(values)) if values else None
-
-
 def _span_text(span: tuple[tuple[float, str], tuple[float, str]] | None) -> str:
     if span is None:
         return "n/a"
@@ -1807,347 +1763,163 @@ def _soft_transfer_text(preset: Mapping[str, Any] | None = None) -> str:
     seed's §2.3 figure), in pages at the preset's bus rate; or one page per extra level where it is not
     set. Time and energy use the same count."""
     preset = preset or _preset()
-    page_us = _page_transfer_us(preset)
-    levels = preset["read_path"]["soft_sensing_levels"]
-    soft_ns = preset["read_path"].get("soft_transfer_latency_ns") or 0
-    if not soft_ns:
-        return (
-            f"the preset (`{PRESET}`) moves one page per extra sensing level ({levels} pages, {levels * page_us:.0f} us per soft read); "
-            f"the seed's own figure is §2.3's about {SEED_SOFT_TRANSFER_US:g} us for the seven-level results of 4 KB"
-        )
-    pages = soft_read_pages(preset)
-    return (
-        f"the preset (`{PRESET}`, `read_path.soft_transfer_latency_ns`) moves a full soft read's results in {soft_ns / 1000:g} us, "
-        f"§2.3's about {SEED_SOFT_TRANSFER_US:g} us for the seven-level results of 4 KB: {pages:.1f} pages' worth at {page_us:.1f} us "
-        f"a page (a step of k levels moves k/{levels} of it); the runs' energy charges the same {pages:.1f} pages per full soft read "
-        "(`flash.soft_result_pages`), so time and energy use one page count"
-    )
-
-
-def _figure_rows(table: Sequence[Mapping[str, Any]], tables: Mapping[str, Mapping[str, Any]] | None = None) -> str:
-    """Each seed figure beside ours, under the graded reading (one rate) and the other error models,
-    and what remains different. Every number is computed from ``table``, the decoding ``tables`` and
-    the preset; the notes speak of the graded reading (8 channels) unless they name another."""
-    preset = _preset()
-    tables = tables or {}
-
-    def both(render: Callable[[str], str]) -> list[str]:
-        return [render(errors) for errors in MODEL_ORDER]
-
-    def rows_of(errors: str, channels: int = GRADED_CHANNELS) -> list[Mapping[str, Any]]:
-        return [r for r in table if r["errors"] == errors and r["channels"] == channels]
-
-    graded = rows_of(GRADED_ERRORS)
-    graded_name = ERROR_MODEL_NAMES[GRADED_ERRORS]
-
-    def count_below(rows: Sequence[Mapping[str, Any]], values: Callable[[Mapping[str, Any]], float | None]) -> str:
-        known = [v for v in map(values, rows) if v is not None]
-        return f"{sum(v < 1 for v in known)} of {len(known)}"
-
-    # The decoding tables' mean hard-decision failure: the preset's chip table, then the recipe's.
-    chip_classes = preset["read_path"]["decoding"]["failure_probabilities"]
-    table_hard = {key: t["mean"][0] for key, t in tables.items()}
-    table_hard.setdefault("chips/base", sum(c[0] for c in chip_classes) / len(chip_classes))
-
-    def table_share(key: str) -> str:
-        return fmt(table_hard.get(key), "share")
-
-    # Fig. 11
-    fig11_note = (
-        f"Graded: one hard-decision failure rate for every read, as the seed feeds its simulator (28.8 %); here the read-weighted mean "
-        f"of every block's table, {table_share(f'{ONE_RATE}/base')}, drawn once per read request. The readings give each chip class (hard "
-        f"failure {', '.join(fmt(c[0], 'share') for c in chip_classes)}) and, with block spread, each block class its own rate, drawn per "
-        "page, so there the delay also depends on how a workload's reads spread over chips and blocks and on its request sizes. Finance1 "
-        "and WebSearch are short segments of their traces, Finance2 is a stand-in and the synthetic mixes' sizes and rate are ours "
-        '(section "Workloads"), so queueing differs. The order of the workloads: section "Fig. 11\'s order".'
-    )
-
-    # §2.3: the baseline's write response time over no soft sensing, worst and mean over the workloads.
-    def write_cell(errors: str) -> str:
-        rows = rows_of(errors)
-        worst = _worst_row(rows, "baseline_write_delay")
-        if worst is None:
-            return "n/a"
-        return (
-            f"worst {fmt(worst['baseline_write_delay'], 'pct')} ({worst['workload']}); mean "
-            f"{fmt(_mean(rows, 'baseline_write_delay'), 'pct')}"
-        )
-
-    # Fig. 12: what a look-ahead saves on a failed read, from the preset (the seed: about 28 us).
-    page_us = _page_transfer_us(preset)
-    saved_us = page_us + preset["read_path"]["decode_latency_ns"] / 1000
-    fig12_note = (
-        f"Look-ahead saves the hard transfer and decode of a failed read (here {saved_us:.1f} us: one page at the bus rate plus the decode; "
-        f"the seed: about 28 us), and only when the die is idle; it lowers the mean on {count_below(graded, lambda r: r['look_ahead_vs_baseline'])} "
-        f"workloads ({graded_name}, 8 channels)."
-    )
-
-    # Fig. 13
-    progressive = [r for r in graded if r["progressive_vs_baseline"] is not None]
-    hard = {e: _model_mean(table, "hard_failure_fraction", e) for e in MODEL_ORDER}
-    ratio = {e: _model_mean(table, "progressive_vs_baseline", e) for e in MODEL_ORDER}
-    if progressive:
-        ranked = sorted(progressive, key=lambda r: r["progressive_vs_baseline"])
-        web = next((i for i, r in enumerate(ranked) if r["workload"].startswith("WebSearch")), None)
-        web_text = f"WebSearch ranks {web + 1} of {len(ranked)}" if web is not None else "WebSearch did not run"
-        progressive_note = (
-            f"The seed says the effect is larger on read-intensive traces such as WebSearch; its bar heights are not in its text. Here "
-            f"({graded_name}) progressive helps most on {ranked[0]['workload']} (x{fmt(ranked[0]['progressive_vs_baseline'], 'ratio')}); "
-            f"{web_text}. Hard-decision failures over the baseline's page reads, and progressive over the baseline: "
-            + "; ".join(
-                f"{ERROR_MODEL_NAMES[e]} {fmt(hard[e], 'share')}, x{fmt(ratio[e], 'ratio')}"
-                for e in MODEL_ORDER
-                if hard[e] is not None and ratio[e] is not None
-            )
-            + "."
-        )
-    else:
-        progressive_note = "n/a"
-
-    def progressive_cell(errors: str) -> str:
-        rows = [r for r in rows_of(errors) if r["progressive_vs_baseline"] is not None]
-        if not rows:
-            return "n/a"
-        best = min(rows, key=lambda r: r["progressive_vs_baseline"])
-        return (
-            f"x{fmt(_model_mean(table, 'progressive_vs_baseline', errors), 'ratio')} on average; most on {best['workload']} "
-            f"(x{fmt(best['progressive_vs_baseline'], 'ratio')})"
-        )
-
-    # Fig. 14: the graded rows only (each error model in its own column). The worst delay of the
-    # baseline and of both may be on different workloads: each is named.
-    def combined_cell(errors: str) -> str:
-        rows = rows_of(errors)
-        base, combined = _worst_row(rows, "baseline_delay"), _worst_row(rows, "both_delay")
-
-        def worst(row: Mapping[str, Any] | None, key: str) -> str:
-            return f"{fmt(row[key], 'pct')} ({row['workload']})" if row else "n/a"
-
-        return (
-            f"below the better technique alone on {count_below(rows, _ratio_to_better)} workloads; worst delay of the baseline "
-            f"{worst(base, 'baseline_delay')}, of both {worst(combined, 'both_delay')}"
-        )
-
-    worst_both = _worst_row(graded, "both_delay")
-    fig14_note = (
-        "The seed's text says the two combine 'to further improve the efficiency'; its 'below 20 %' is said of all three techniques "
-        "together (the row after next)."
-    )
-    if worst_both and worst_both["workload"].startswith("Postmark"):
-        fig14_note += (
-            f" Postmark pays the most here ({graded_name}: {fmt(worst_both['both_delay'], 'pct')}); why: section "
-            '"Why the workloads\' order differs".'
-        )
-
-    # Fig. 15
-    free = RELIABILITY_ONLY
-
-    def interleave_text(e: str) -> str:
-        two, four = _model_mean(table, "interleave_2_vs_baseline", e), _model_mean(table, "interleave_4_vs_baseline", e)
-        two_free, four_free = (
-            _model_mean(table, f"interleave_2{free}_vs_baseline", e),
-            _model_mean(table, f"interleave_4{free}_vs_baseline", e),
-        )
-        return (
-            f"with the cost side: 2-way x{fmt(two, 'ratio')}, 4-way x{fmt(four, 'ratio')}; reliability side only: "
-            f"2-way x{fmt(two_free, 'ratio')}, 4-way x{fmt(four_free, 'ratio')}"
-        )
-
-    def side_sentence(e: str) -> str:
-        four, four_free = _model_mean(table, "interleave_4_vs_baseline", e), _model_mean(table, f"interleave_4{free}_vs_baseline", e)
-        two, two_free = _model_mean(table, "interleave_2_vs_baseline", e), _model_mean(table, f"interleave_2{free}_vs_baseline", e)
-        if None in (four, four_free, two, two_free):
-            return "n/a"
-        holds = "holds" if four_free < two_free else "does not hold"
-        cost = "reverses" if (four < two) != (four_free < two_free) else "keeps"
-        return (
-            f"reliability side only, the seed's ranking (4-way below 2-way) {holds}; adding the cost side {cost} it "
-            f"(4-way costs x{fmt(four / four_free, 'ratio')} over its reliability-only time, 2-way x{fmt(two / two_free, 'ratio')})"
-        )
-
-    two_adjacent = _model_mean(table, f"{ADJACENT}_vs_baseline", GRADED_ERRORS)
-    pairs = " and ".join("-".join(str(chip + 1) for chip in group) for group in INTERLEAVE_GROUPS["interleave_2"])
-    adjacent = " and ".join("-".join(str(chip + 1) for chip in group) for group in ADJACENT_PAIRS)
-    interleave_note = (
-        f'2-way pairs the seed\'s chips {pairs} ("{QUOTE_PAIRS}"); which of its chips were weak is not in its text, and with our chip '
-        f"classes (hard failure {', '.join(fmt(c[0], 'share') for c in chip_classes)} for chips 1-4) these pairs put the two strong chips "
-        f"together and the two weak ones together. The adjacent pairs {adjacent} (the recipe's before issue 45: each weak chip with a "
-        f"strong one, favourable; a reading) give x{fmt(two_adjacent, 'ratio')} of the baseline ({graded_name}). "
-        "The graded reading has the cost side: every interleaved read also senses all chips of its group and writes are padded to whole "
-        "groups, as the seed's §3.3 describes; the reliability-only variants drop that cost (a reading). Each part of a codeword sits in a "
-        "block of its own (`read_path.decoding.codeword_parts`), so a codeword sees the mean of its parts' error rates; the one rate of "
-        "an interleaved read is the mean of every block's interleaved table. Mean hard-decision failure of the decoding tables "
-        f"(no interleaving → 2-way, seed's pairs → 4-way; 2-way, adjacent pairs): every block and one rate {table_share('blocks/base')} → "
-        f"{table_share('blocks/interleave_2')} → {table_share('blocks/interleave_4')}; {table_share(f'blocks/{ADJACENT}')}; chips' spread "
-        f"only {table_share('chips/base')} → {table_share('chips/interleave_2')} → {table_share('chips/interleave_4')}; "
-        f"{table_share(f'chips/{ADJACENT}')}. " + " ".join(f"{_capital(ERROR_MODEL_NAMES[e])}: {side_sentence(e)}." for e in MODEL_ORDER)
-    )
-
-    # All three
-    def all_three(e: str) -> str:
-        worst, worst_two = _worst(table, f"{COMBINED}_delay", e, (8,)), _worst(table, f"{COMBINED}_delay", e, (2,))
-        worst_free = _worst(table, f"{COMBINED}{free}_delay", e, (8,))
-        return (
-            f"worst delay {fmt(worst[0] if worst else None, 'pct')} ({worst[1] if worst else 'n/a'}); on 2 channels "
-            f"{fmt(worst_two[0] if worst_two else None, 'pct')} ({worst_two[1] if worst_two else 'n/a'}); reliability side only "
-            f"{fmt(worst_free[0] if worst_free else None, 'pct')} ({worst_free[1] if worst_free else 'n/a'}); mean "
-            f"x{fmt(_model_mean(table, COMBINED + '_vs_baseline', e), 'ratio')} of the baseline"
-        )
-
-    # Look-ahead energy
-    energy = preset["device"]["energy"]
-    pages = soft_read_pages(preset)
-    started = _model_mean(table, "look_ahead_started_share", GRADED_ERRORS)
-
-    def energy_text(e: str) -> str:
-        return "; ".join(
-            f"{fmt(_model_mean(table, 'look_ahead_access_energy_increase' + a.removeprefix('access'), e), 'pct')} ({label})"
-            for a, label in (
-                ("access", "timed: graded"),
-                ("access_full", "cancelled charged in full"),
-                ("access_soft_read", f"full soft read, {pages:.1f} pages"),
-                ("access_soft_read_3", "full soft read, 3 pages: solved from the seed's figure"),
-            )
-        )
-
-    energy_note = (
-        "The seed does not say what a look-ahead costs; it says a look-ahead is terminated as soon as the hard decode succeeds, and the "
-        f"runs time it so: the graded figure is the first. With the seed's per-page figures (sensing {energy['read_sense_uj']:g} uJ, "
-        f"transfer {energy['page_transfer_uj']:g} uJ, {energy['extra_sensing_level_uj']:g} uJ per level) and 28.8 % hard failures, "
-        f"+102.9 % needs every read's look-ahead charged as a complete soft read with {seed_energy_pages():.2f} pages of soft results; "
-        f"the runs' soft results are {pages:.1f} pages ({_soft_transfer_text(preset)}), so the 3-page accounting was solved from the "
-        f"seed's number and is a reading (docs/ldpc-read.md). Look-ahead starts on {fmt(started, 'share')} of the reads ({graded_name}, 8 "
-        'channels: the mean row of the table "Per workload: writes, energy and the cost side"): only on an idle die.'
-    )
-
-    both_energy = _model_mean(table, "both_sensing_decode_energy_change", GRADED_ERRORS)
-    if both_energy is None:
-        both_energy_note = "n/a"
-    else:
-        both_energy_note = (
-            (
-                "Against the two-step baseline, progressive sensing's savings outweigh look-ahead's and the extra decodes' costs"
-                if both_energy < 0
-                else "Against the two-step baseline, look-ahead's and the extra decodes' costs outweigh progressive sensing's savings"
-            )
-            + f" ({graded_name}). The two-step baseline is the reference the seed sets for its comparisons (§5); it does not name "
-            "another for this figure."
-        )
-    program_ms = preset["device"]["nand"]["program_latency_ns"][-1] / 1e6
-    rows = [
-        [
-            "Fig. 11: two-step baseline vs no soft sensing",
-            SEED_FINDINGS["baseline"],
-            *both(lambda e: _span_text(_range(table, "baseline_delay", 8, e))),
-            fig11_note,
-        ],
-        [
-            "§2.3: write response time",
-            "two-step baseline over no soft sensing: no more than +2 % on every trace (30 % hard failures)",
-            *both(write_cell),
-            f'Per workload in the table "{PER_WORKLOAD_TITLE}". A soft read holds its die and channel longer, and the writes queued '
-            "behind it wait.",
-        ],
-        [
-            "Fig. 12: look-ahead",
-            SEED_FINDINGS["look_ahead"],
-            *both(lambda e: "x" + fmt(_model_mean(table, "look_ahead_vs_baseline", e), "ratio") + " of baseline on average"),
-            fig12_note,
-        ],
-        ["Fig. 13: progressive", SEED_FINDINGS["progressive"], *both(progressive_cell), progressive_note],
-        ["Fig. 14: both", SEED_FINDINGS["both"], *both(combined_cell), fig14_note],
-        [
-            "Fig. 15: interleaving (two-step)",
-            "lower response time, 4-way more than 2-way",
-            *both(interleave_text),
-            interleave_note,
-        ],
-        [
-            "§1, §6: all three integrated",
-            SEED_FINDINGS["integrated"],
-            *both(all_three),
-            f"The worst case over the workloads, not the average. Graded: {graded_name}, 8 channels, with the cost side (why: section "
-            '"How the claims are graded"); the readings table holds the others. ' + _cost_side_note(table, program_ms),
-        ],
-        [
-            "Fig. 17: 2 channels",
-            SEED_FINDINGS["channels"],
-            *both(
-                lambda e: (
-                    f"baseline delay {_span_text(_range(table, 'baseline_delay', 2, e))}; both {_span_text(_range(table, 'both_delay', 2, e))}"
-                )
-            ),
-            "Compare with the Fig. 11 and 14 rows (8 channels); the per-workload numbers are in the table below.",
-        ],
-        ["§5.5: look-ahead energy", "+102.9 % flash access energy", *both(energy_text), energy_note],
-        [
-            "§5.5: progressive decode energy",
-            "+35.2 % over one decode per read",
-            *both(lambda e: fmt(_model_mean(table, "progressive_decode_increase", e), "pct")),
-            f"Calibrated, not counted: {BLOCK_FACTORS_FIT}. The graded one rate is the read-weighted mean of those block classes' "
-            "tables, so it carries the same fit, and every claim graded on it rests on this fitted knob. The chips' spread alone (last "
-            f"column) uses no block classes; every model rests on the one other fitted constant: {WEAR_FIT}.",
-        ],
-        [
-            "§5.5: look-ahead + progressive energy",
-            "+42.3 % (sensing and decoding)",
-            *both(lambda e: fmt(_model_mean(table, "both_sensing_decode_energy_change", e), "pct") + " vs the baseline"),
-            both_energy_note,
-        ],
-        [
-            "§5.5: interleaving write amplification",
-            '"more significant" (not quantified)',
-            *both(
-                lambda e: (
-                    f"4-way x{fmt(_model_mean(table, 'interleave_4_write_amplification', e), 'ratio')}, "
-                    f"2-way x{fmt(_model_mean(table, 'interleave_2_write_amplification', e), 'ratio')} host pages (writes padded to whole groups)"
-                )
-            ),
-            "Counted, not simulated as extra programs: above 1 by construction (arithmetic, not counted).",
-        ],
-    ]
-    headers = [
-        "seed figure",
-        "seed 002",
-        f"ssdlab, {ERROR_MODEL_NAMES[MODEL_ORDER[0]]} (graded)",
-        *(f"ssdlab, {ERROR_MODEL_NAMES[e]} (a reading)" for e in MODEL_ORDER[1:]),
-        "what remains different, and why",
-    ]
-    return markdown_grid(headers, rows)
+    return _render(
+        "ldpc_read_soft_transfer.md.j2",
+        soft_ns=preset["read_path"].get("soft_transfer_latency_ns") or 0,
+        preset_name=PRESET,
+        seed_us=SEED_SOFT_TRANSFER_US,
+        pages=soft_read_pages(preset),
+        page_us=_page_transfer_us(preset),
+        levels=preset["read_path"]["soft_sensing_levels"],
+    ).rstrip("\n")
 
 
 PER_WORKLOAD_TITLE = "Per workload: writes, energy and the cost side"
 
 
-def _cost_side_note(table: Sequence[Mapping[str, Any]], program_ms: float) -> str:
-    """What interleaving's cost side adds to all three, per workload: all three with it over all three
-    with the reliability side only (``all_cost_side_price``; the graded reading: one rate, 8
-    channels), as the per-workload table shows it."""
-    rows = [r for r in table if r["errors"] == GRADED_ERRORS and r["channels"] == GRADED_CHANNELS and r["all_cost_side_price"] is not None]
-    if not rows:
-        return ""
-    price = {r["workload"]: r["all_cost_side_price"] for r in rows}
-    high, low = max(price.items(), key=lambda kv: kv[1]), min(price.items(), key=lambda kv: kv[1])
-    synthetic = (price.get("Synthetic1"), price.get("Synthetic2"))
-    contrast = ""
-    if None not in synthetic:
-        iops = 1e9 / SYNTHETIC_INTERARRIVAL_NS
-        contrast = (
-            f" Synthetic1 and Synthetic2 differ only in their read share (66 % and 99 % reads at the same {iops:,.0f} IOPS): "
-            f"x{fmt(synthetic[0], 'ratio')} against x{fmt(synthetic[1], 'ratio')}"
+def _quotes() -> dict[str, str]:
+    """The seed's sentences by name (``QUOTE_FIG11`` as ``FIG11``), for the templates."""
+    return {name.removeprefix("QUOTE_"): text for name, text in globals().items() if name.startswith("QUOTE_")}
+
+
+def _chips(groups: Sequence[Sequence[int]]) -> str:
+    """Chip groups in the seed's numbering (from 1): ``[[0, 2], [1, 3]]`` as "1-3 and 2-4"."""
+    return " and ".join("-".join(str(chip + 1) for chip in group) for group in groups)
+
+
+def _render(name: str, **values: Any) -> str:
+    """A template of this recipe filled with ``values`` and the seed's sentences (``quote``)."""
+    return render(name, quote=_quotes(), **values)
+
+
+def _extent(rows: Sequence[Mapping[str, Any]], key: str) -> tuple[tuple[float, str], tuple[float, str]] | None:
+    """The smallest and largest ``key`` over ``rows``, each with its workload."""
+    values = [(r[key], r["workload"]) for r in rows if r[key] is not None]
+    return (min(values), max(values)) if values else None
+
+
+def _count_below(values: Sequence[float | None]) -> tuple[int, int]:
+    """How many of the known ``values`` are below 1, and how many are known."""
+    known = [v for v in values if v is not None]
+    return sum(v < 1 for v in known), len(known)
+
+
+def _model_view(table: Sequence[Mapping[str, Any]], errors: str) -> dict[str, Any]:
+    """What the figure table says of one error model (8 channels unless named): its means, worst rows,
+    spans and counts."""
+    rows = [r for r in table if r["errors"] == errors and r["channels"] == GRADED_CHANNELS]
+    two_channels = [r for r in table if r["errors"] == errors and r["channels"] == 2]
+    free = RELIABILITY_ONLY
+    progressive = sorted((r for r in rows if r["progressive_vs_baseline"] is not None), key=lambda r: r["progressive_vs_baseline"])
+    websearch = next((i + 1 for i, r in enumerate(progressive) if r["workload"].startswith("WebSearch")), None)
+    view = {
+        key: _mean(rows, column)
+        for key, column in (
+            ("write_mean", "baseline_write_delay"),
+            ("look_ahead", "look_ahead_vs_baseline"),
+            ("progressive", "progressive_vs_baseline"),
+            ("hard", "hard_failure_fraction"),
+            ("two", "interleave_2_vs_baseline"),
+            ("four", "interleave_4_vs_baseline"),
+            ("two_free", f"interleave_2{free}_vs_baseline"),
+            ("four_free", f"interleave_4{free}_vs_baseline"),
+            ("all", f"{COMBINED}_vs_baseline"),
+            ("decode_increase", "progressive_decode_increase"),
+            ("both_energy", "both_sensing_decode_energy_change"),
+            ("write_amplification_four", "interleave_4_write_amplification"),
+            ("write_amplification_two", "interleave_2_write_amplification"),
+            ("look_ahead_started", "look_ahead_started_share"),
         )
-        if synthetic[0] > synthetic[1]:  # type: ignore[operator]
-            contrast += (
-                f", so the price grows with the writes, whose programs ({program_ms:g} ms on an upper page) hold the partner dies "
-                "every interleaved read must also sense."
-            )
-        else:
-            contrast += ": the writes do not raise the price here."
-    return (
-        f"The cost side's price (all three with it over all three with the reliability side only; {ERROR_MODEL_NAMES[GRADED_ERRORS]}, "
-        f'{GRADED_CHANNELS} channels; column "cost side\'s price" of the table "{PER_WORKLOAD_TITLE}"): from x{fmt(high[1], "ratio")} '
-        f"({high[0]}) to x{fmt(low[1], 'ratio')} ({low[0]}).{contrast}"
-    )
+    }
+    return view | {
+        "name": ERROR_MODEL_NAMES[errors],
+        "baseline_span": _extent(rows, "baseline_delay"),
+        "baseline_span_two": _extent(two_channels, "baseline_delay"),
+        "both_span_two": _extent(two_channels, "both_delay"),
+        "write_worst": _worst_row(rows, "baseline_write_delay"),
+        "look_ahead_below": _count_below([r["look_ahead_vs_baseline"] for r in rows]),
+        "better_below": _count_below([_ratio_to_better(r) for r in rows]),
+        "progressive_best": progressive[0] if progressive else None,
+        "progressive_runs": len(progressive),
+        "websearch_rank": websearch,
+        "worst_baseline": _worst_row(rows, "baseline_delay"),
+        "worst_both": _worst_row(rows, "both_delay"),
+        "all_worst": _worst(table, f"{COMBINED}_delay", errors, (8,)),
+        "all_worst_two": _worst(table, f"{COMBINED}_delay", errors, (2,)),
+        "all_worst_free": _worst(table, f"{COMBINED}{free}_delay", errors, (8,)),
+        "energy": {
+            accounting: _mean(rows, "look_ahead_access_energy_increase" + accounting.removeprefix("access"))
+            for accounting in ENERGY_ACCOUNTINGS
+        },
+    }
+
+
+def _cost_side(table: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """Interleaving's cost side in all three under the graded reading (``all_cost_side_price``, as the
+    per-workload table shows it): its highest and lowest price, and the two synthetic mixes' (which
+    differ only in their read share) where both ran."""
+    price = {
+        r["workload"]: r["all_cost_side_price"]
+        for r in table
+        if r["errors"] == GRADED_ERRORS and r["channels"] == GRADED_CHANNELS and r["all_cost_side_price"] is not None
+    }
+    if not price:
+        return None
+    synthetic = (price.get("Synthetic1"), price.get("Synthetic2"))
+    return {
+        "high": max(price.items(), key=lambda kv: kv[1]),
+        "low": min(price.items(), key=lambda kv: kv[1]),
+        "synthetic": None if None in synthetic else synthetic,
+    }
+
+
+def _common_values(tables: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """The values every template of the recipe may name: the preset's, the recipe's constants and the
+    decoding tables' means."""
+    preset = _preset()
+    tables = tables or {}
+    chip_classes = preset["read_path"]["decoding"]["failure_probabilities"]
+    # The decoding tables' mean hard-decision failure: the preset's chip table, then the recipe's.
+    table_hard = {key: t["mean"][0] for key, t in tables.items()}
+    table_hard.setdefault("chips/base", sum(c[0] for c in chip_classes) / len(chip_classes))
+    return {
+        "preset": preset,
+        "chip_hard": [c[0] for c in chip_classes],
+        "table_hard": table_hard,
+        "one_rate": (tables.get(f"{ONE_RATE}/base") or {}).get("mean", [None])[0],
+        "soft_pages": soft_read_pages(preset),
+        "soft_transfer": _soft_transfer_text(preset),
+        "graded_name": ERROR_MODEL_NAMES[GRADED_ERRORS],
+        "graded_channels": GRADED_CHANNELS,
+        "pairs": _chips(INTERLEAVE_GROUPS["interleave_2"]),
+        "adjacent": _chips(ADJACENT_PAIRS),
+        "synthetic_iops": 1e9 / SYNTHETIC_INTERARRIVAL_NS,
+        "rate_steps": RATE_STEPS,
+        "per_workload_title": PER_WORKLOAD_TITLE,
+        "block_factors_fit": BLOCK_FACTORS_FIT,
+        "wear_fit": WEAR_FIT,
+    }
+
+
+def _figure_rows(table: Sequence[Mapping[str, Any]], tables: Mapping[str, Mapping[str, Any]] | None = None) -> str:
+    """Each seed figure beside ours, under the graded reading (one rate) and the other error models,
+    and what remains different (``ldpc_read_figures.md.j2``). Every number is computed from ``table``,
+    the decoding ``tables`` and the preset; the notes speak of the graded reading (8 channels) unless
+    they name another."""
+    values = _common_values(tables)
+    preset = values["preset"]
+    return _render(
+        "ldpc_read_figures.md.j2",
+        models=[_model_view(table, errors) for errors in MODEL_ORDER],
+        # What a look-ahead saves on a failed read: one page at the bus rate plus the decode.
+        saved_us=_page_transfer_us(preset) + preset["read_path"]["decode_latency_ns"] / 1000,
+        two_adjacent=_model_mean(table, f"{ADJACENT}_vs_baseline", GRADED_ERRORS),
+        cost=_cost_side(table),
+        program_ms=preset["device"]["nand"]["program_latency_ns"][-1] / 1e6,
+        energy_uj=preset["device"]["energy"],
+        seed_pages=seed_energy_pages(),
+        **values,
+    ).rstrip("\n")
 
 
 def verdict_changes(table: Sequence[Mapping[str, Any]], errors: str) -> list[tuple[Claim, str, str, str]]:
@@ -2170,215 +1942,108 @@ def _grading_section(table: Sequence[Mapping[str, Any]], tables: Mapping[str, Ma
     """Why each part of the graded reading is the one the seed's text supports, the constants fitted to
     the seed's numbers, the choices that shape the result, and which verdicts the other error models
     would change (computed)."""
-    counted = [c for c in CLAIMS if not (c.regime or c.arithmetic)]
-    lines = []
-    for errors in MODEL_ORDER[1:]:
-        changes = verdict_changes(table, errors) if table else []
-        name = ERROR_MODEL_NAMES[errors]
-        if changes:
-            changed = "; ".join(f"{claim.key} ({claim.figure}): {graded} → {would} ({value})" for claim, graded, would, value in changes)
-            lines.append(
-                f"Under {name} (a reading; 8 channels), {len(changes)} of {len(counted)} claims would get another verdict: {changed}."
-            )
-        else:
-            lines.append(f"Under {name} (a reading), none of the {len(counted)} claims would get another verdict.")
-    lines.append("Every claim's value under each is in the readings table, with the verdict it would get.")
-    rate = ((tables or {}).get(f"{ONE_RATE}/base") or {}).get("mean", [None])[0]
-    pairs = " and ".join("-".join(str(chip + 1) for chip in group) for group in INTERLEAVE_GROUPS["interleave_2"])
-    adjacent = " and ".join("-".join(str(chip + 1) for chip in group) for group in ADJACENT_PAIRS)
-    return f"""## How the claims are graded
+    return _render(
+        "ldpc_read_grading.md.j2",
+        changes=[
+            {"name": ERROR_MODEL_NAMES[errors], "changes": verdict_changes(table, errors) if table else []} for errors in MODEL_ORDER[1:]
+        ],
+        counted=sum(not (c.regime or c.arithmetic) for c in CLAIMS),
+        seed_soft_transfer_us=SEED_SOFT_TRANSFER_US,
+        gang_chips=GANG_CHIPS,
+        dies_name=ERROR_MODEL_NAMES[DIES],
+        **_common_values(tables),
+    )
 
-Each claim is graded under one reading, the one the seed's text supports (the quotes are in "The reading each claim is
-graded under"):
 
-- **one failure rate for every read, drawn once per read request**: "{QUOTE_ONE_RATE}" "{QUOTE_FED}" The seed measured its
-  blocks' error rates ("{QUOTE_FIG9}") but fed its simulator one rate, and it states its rates as shares of read operations:
-  "{QUOTE_SHARE_OF_READS}" Of Fig. 5: "{QUOTE_PROPORTIONAL}" A draw per page would not be proportional: a 16-page read would
-  soft-read far more often than the rate. Here the one rate is the read-weighted mean of every block's table (hard-decision
-  failure {fmt(rate, "share")}; the ECC lab's at the seed's stress), and for interleaving the mean of the interleaved tables. Every
-  block's own rate (Fig. 9's chips and block classes) and the chips' spread only (the preset's table) are readings, never graded;
-  there every page draws on its own against its own chip's and block's list (independent pages).
-- **{GRADED_CHANNELS} channels**: "{QUOTE_EIGHT_CHANNELS}" Two channels are Fig. 17's own study.
-- **DiskSim's ganged device**: "{QUOTE_GANGING}" A gang of {GANG_CHIPS} chips per channel serves one request piece at a time:
-  a read pays each page's array read and transfer in turn (DiskSim's synchronous gangs, benh/disksim `ssdmodel/ssd_gang.c`), a
-  write rewrites the whole gang page. The same one rate on independent dies and channels, the system graded before issue 45,
-  is a reading ("{ERROR_MODEL_NAMES[DIES]}").
-- **interleaving with its cost side**: the seed's §3.3 makes the cost part of the technique: "{QUOTE_COST}" and "{QUOTE_WRITE_AMPLIFICATION}"
-  Of its interleaving runs it says only "{QUOTE_AVERAGE_OUT}" and of the overheads it quantified, "{QUOTE_POWER_STUDIED}" It does
-  not say whether its simulations charged the cost. The graded reading keeps the cost because that is the technique as the seed
-  describes it: without it an interleaved read would skip the sensing and transfer the seed says every chip of its group must do.
-  The reliability side alone is shown as a reading, never graded: those variants were run after the fact, to find where the
-  integrated scheme's "below 20 %" holds (issue 44), and where they pass it the readings table labels them "adopted because it
-  matched".
-- **the seed's 2-way pairs**, chips {pairs}: "{QUOTE_PAIRS}"
-- **look-ahead energy as the runs time it**: "{QUOTE_RESET}" The soft results are charged as the runs time them: §2.3's about
-  {SEED_SOFT_TRANSFER_US:g} us, {soft_read_pages():.1f} pages' worth per full soft read, for time and energy alike.
-
-Constants fitted to the seed's numbers:
-
-- {BLOCK_FACTORS_FIT}. The +35.2 % claim is therefore calibrated, never counted; the graded one rate is the read-weighted mean
-  of those block classes' tables, so it carries the same fit, and every claim graded on it rests on this fitted knob.
-- {WEAR_FIT}. Every error model rests on it; no claim is that 28.8 % itself.
-
-Choices that shape the result, named (issue 45):
-
-- **2-way pairs.** Before issue 45 the recipe paired chips {adjacent}, each weak chip class of ours with a strong one: favourable
-  to 2-way interleaving. The graded runs pair the seed's chips {pairs}; which of the seed's chips were weak is not in its text, so
-  on our chip classes the seed's pairs put the two strong chips together and the two weak ones together. The adjacent pairs are a
-  reading (the table "All results", column "2-way, adjacent pairs / baseline").
-- **Synthetic1 and Synthetic2** are fixed 4 KiB requests at {1e9 / SYNTHETIC_INTERARRIVAL_NS:,.0f} IOPS (DiskSim's example
-  generator's rate, not its sizes; section "Workloads"); before issue 45 at 20,000 IOPS, which the gangs cannot serve. The
-  ladder runs both mixes at {", ".join(f"{iops:,}" for iops in RATE_STEPS)} IOPS (section "Why the workloads' order differs").
-- **One stress for every read.** Every read uses the decoding table of 10,000 P/E and one month at 40 C, whatever its block's
-  wear and however recently its page was written in the run (pages written seconds earlier included): the table is not indexed by
-  the block's erase count or the data's age. The seed does the same ("{QUOTE_ONE_RATE}").
-
-{" ".join(lines)}
-"""
+# The columns of Fig. 11's order: the graded reading's, then each reading's delay and place.
+ORDER_COLUMNS = (
+    ("place (least delayed first)", "place", "int"),
+    ("workload", "workload", "text"),
+    (f"delay, {ERROR_MODEL_NAMES[GRADED_ERRORS]} (graded)", "delay", "pct"),
+    ("read requests with a hard failure", "requests failing", "share"),
+    ("pages per read request", "pages", "sig"),
+    *((f"delay, {ERROR_MODEL_NAMES[e]} (a reading; place)", e, "text") for e in MODEL_ORDER[1:]),
+)
 
 
 def _fig11_order_section(table: Sequence[Mapping[str, Any]]) -> str:
     """Fig. 11's order under the graded reading: the workloads from the least to the most delayed (the
     two-step baseline over no soft sensing, 8 channels), each with what drives its delay, beside the
     seed's two ends, and each reading's delay and place."""
-    rows = [r for r in table if r["errors"] == GRADED_ERRORS and r["channels"] == GRADED_CHANNELS and r["baseline_delay"] is not None]
-    if not rows:
+
+    def ranked(errors: str) -> list[Mapping[str, Any]]:
+        rows = [r for r in table if r["errors"] == errors and r["channels"] == GRADED_CHANNELS and r["baseline_delay"] is not None]
+        return sorted(rows, key=lambda r: r["baseline_delay"])
+
+    graded = ranked(GRADED_ERRORS)
+    if not graded:
         return ""
-    ranked = sorted(rows, key=lambda r: r["baseline_delay"])
-    others = {
-        errors: {
-            r["workload"]: r
-            for r in table
-            if r["errors"] == errors and r["channels"] == GRADED_CHANNELS and r["baseline_delay"] is not None
-        }
-        for errors in MODEL_ORDER[1:]
-    }
-    places = {
-        errors: {name: i + 1 for i, name in enumerate(sorted(found, key=lambda w: found[w]["baseline_delay"]))}
-        for errors, found in others.items()
-    }
-    entries = []
-    for place, row in enumerate(ranked, 1):
-        entry: dict[str, Any] = {
+    others = {errors: {r["workload"]: (place, r) for place, r in enumerate(ranked(errors), 1)} for errors in MODEL_ORDER[1:]}
+    entries = [
+        {
             "place": place,
             "workload": row["workload"],
             "delay": row["baseline_delay"],
             "requests failing": row["request_hard_failure_fraction"],
             "pages": row["read_request_pages"],
         }
-        for errors, found in others.items():
-            other = found.get(row["workload"])
-            entry[errors] = f"{fmt(other['baseline_delay'], 'pct')} ({_ordinal(places[errors][row['workload']])})" if other else "n/a"
-        entries.append(entry)
-    columns = [
-        ("place (least delayed first)", "place", "int"),
-        ("workload", "workload", "text"),
-        (f"delay, {ERROR_MODEL_NAMES[GRADED_ERRORS]} (graded)", "delay", "pct"),
-        ("read requests with a hard failure", "requests failing", "share"),
-        ("pages per read request", "pages", "sig"),
-        *((f"delay, {ERROR_MODEL_NAMES[e]} (a reading; place)", e, "text") for e in others),
+        | {
+            errors: f"{fmt(found[row['workload']][1]['baseline_delay'], 'pct')} ({_ordinal(found[row['workload']][0])})"
+            if row["workload"] in found
+            else "n/a"
+            for errors, found in others.items()
+        }
+        for place, row in enumerate(graded, 1)
     ]
-    order = ", ".join(f"{_short(r['workload'])} {fmt(r['baseline_delay'], 'pct')}" for r in ranked)
-    return f"""## Fig. 11's order
+    return _render("ldpc_read_fig11_order.md.j2", ranked=graded, places_table=markdown_table(entries, ORDER_COLUMNS), **_common_values())
 
-The seed: "{QUOTE_FIG11}" It names the two ends only: Postmark least delayed (+25 %), Synthetic2 most (+120 %). Under the
-graded reading ({ERROR_MODEL_NAMES[GRADED_ERRORS]}, one draw per read request, {GRADED_CHANNELS} channels; delay = two-step
-baseline over no soft sensing, minus one), from the least to the most delayed: {order}.
 
-{markdown_table(entries, columns)}
-"""
+LADDER_COLUMNS = (
+    ("step", "step", "text"),
+    ("read mean us, no soft sensing", "no_soft_read_mean_us", "us"),
+    ("read mean us, baseline", "baseline_read_mean_us", "us"),
+    ("delay", "baseline_delay", "pct"),
+    ("hard fails (page reads)", "hard_failure_fraction", "share"),
+    ("hard fails (read requests)", "request_hard_failure_fraction", "share"),
+    ("gangs busy, no soft sensing", "gang_utilisation", "share"),
+)
 
 
 def _ordering_section(ordering: Sequence[Mapping[str, Any]], requests: int = ORDERING_REQUESTS) -> str:
-    """The one-property-at-a-time ladder (``requests`` per synthetic step): a table and the sentences
-    its numbers support."""
+    """The one-property-at-a-time ladder (``requests`` per synthetic step): its table and what moves
+    the delay: the biggest single change towards Postmark, DiskSim's sizes and the synthetic rate."""
     if not ordering:
         return ""
-    base = next((r for r in ordering if r["step"] == "Synthetic2 (base)"), None)
-    single = [r for r in ordering if r["step"] in TOWARDS_POSTMARK]
-    text = ""
-    if base and base["baseline_delay"] is not None and single:
-        moved = [(r["baseline_delay"] - base["baseline_delay"], r["step"]) for r in single if r["baseline_delay"] is not None]
-        biggest = max(moved, key=lambda m: abs(m[0]))
-        rest = [f"{step}: {'+' if d >= 0 else ''}{100 * d:.1f} points" for d, step in moved if step != biggest[1]]
-        text = (
-            f"From Synthetic2's {fmt(base['baseline_delay'], 'pct')}, the single change towards Postmark that moves the delay the most "
-            f"is **{biggest[1]}** ({'+' if biggest[0] >= 0 else ''}{100 * biggest[0]:.1f} points)"
-            + "".join(f"; {item}" for item in rest)
-            + "."
-        )
-        disksim = [r for r in ordering if r["step"] == DISKSIM_SIZES and r["baseline_delay"] is not None]
-        if disksim:
-            text += (
-                " With DiskSim's example generator's sizes instead of ours: "
-                + "; ".join(f"{fmt(r['baseline_delay'], 'pct')}" for r in disksim)
-                + ' (section "Workloads").'
-            )
-        text += _rate_text(ordering)
-    rows = markdown_table(
-        ordering,
-        (
-            ("step", "step", "text"),
-            ("read mean us, no soft sensing", "no_soft_read_mean_us", "us"),
-            ("read mean us, baseline", "baseline_read_mean_us", "us"),
-            ("delay", "baseline_delay", "pct"),
-            ("hard fails (page reads)", "hard_failure_fraction", "share"),
-            ("hard fails (read requests)", "request_hard_failure_fraction", "share"),
-            ("gangs busy, no soft sensing", "gang_utilisation", "share"),
-        ),
-    )
-    return f"""## Why the workloads' order differs
-
-Seed 002's least-delayed workload is Postmark (+25 %), its most delayed Synthetic2 (+120 %). Here Synthetic2 ({requests:,}
-requests; the graded reading: {ERROR_MODEL_NAMES[GRADED_ERRORS]}, one draw per read request, 8 channels) is changed one property
-at a time towards the Postmark sample ({100 * POSTMARK_READ_FRACTION:.1f} % reads, most requests 64 KiB,
-{4096 / POSTMARK_INTERARRIVAL_NS * 1e3:.1f} MB/s on average), then all four at once; the Postmark sample runs with one draw per
-read request and with per-page draws; Synthetic2 takes DiskSim's example generator's sizes (same bytes/s); and both synthetic
-mixes run at {", ".join(f"{iops:,}" for iops in RATE_STEPS)} IOPS besides the graded {1e9 / SYNTHETIC_INTERARRIVAL_NS:,.0f} (DiskSim's
-example rate; the seed gives none). Delay = two-step baseline over no soft sensing, minus one; the gangs' busy share is the
-no-soft-sensing run's.
-
-{rows}
-
-{text}
-"""
-
-
-def _rate_text(ordering: Sequence[Mapping[str, Any]]) -> str:
-    """The synthetic rate's effect on the delay (the ladder's rate steps), per mix."""
     by_step = {r["step"]: r for r in ordering}
-    parts = []
+    base = by_step.get("Synthetic2 (base)")
+    moved = [
+        {"step": r["step"], "change": r["baseline_delay"] - base["baseline_delay"]}
+        for r in ordering
+        if base and base["baseline_delay"] is not None and r["step"] in TOWARDS_POSTMARK and r["baseline_delay"] is not None
+    ]
+    biggest = max(moved, key=lambda m: abs(m["change"])) if moved else None
+    rates = []
     for mix in ("Synthetic1", "Synthetic2"):
-        points = [(1e9 / SYNTHETIC_INTERARRIVAL_NS, by_step.get(f"{mix} (base)"))] + [
+        steps = [(1e9 / SYNTHETIC_INTERARRIVAL_NS, by_step.get(f"{mix} (base)"))] + [
             (iops, by_step.get(rate_step(mix, iops))) for iops in RATE_STEPS
         ]
         shown = [
-            f"{iops:,.0f} IOPS {fmt(row['baseline_delay'], 'pct')} (gangs busy {fmt(row.get('gang_utilisation'), 'share')})"
-            for iops, row in points
-            if row and row["baseline_delay"] is not None
+            (iops, row["baseline_delay"], row.get("gang_utilisation")) for iops, row in steps if row and row["baseline_delay"] is not None
         ]
         if shown:
-            parts.append(f"{mix}: " + ", ".join(shown))
-    if not parts:
-        return ""
-    return " The synthetic rate (open in the seed) moves the delay: " + "; ".join(parts) + "."
-
-
-def _disksim_text() -> str:
-    """Synthetic1 and Synthetic2 beside DiskSim's example synthetic generator, and what our choice does
-    to the delay (the ladder runs DiskSim's sizes and rate: section "Why the workloads' order differs")."""
-    sizes, weights = disksim_example_sizes()
-    return (
-        f"Synthetic1 and Synthetic2 are ours: fixed 4 KiB requests uniform over 16 GiB at {1e9 / SYNTHETIC_INTERARRIVAL_NS:,.0f} IOPS "
-        "(Poisson), DiskSim's example rate. The seed gives only their read shares. It ran DiskSim, whose SSD model's example configurations "
-        "(benh/disksim `ssdmodel/valid/ssd-postmark.parv`, drawn by `src/disksim_synthio.c`) carry a synthetic generator with 66 % "
-        f"reads, sizes exponential of mean {DISKSIM_MEAN_SIZE_SECTORS} sectors rounded up to {DISKSIM_BLOCKING_SECTORS}-sector (4 KiB) "
-        f"blocks ({fmt(weights[0], 'share')} one page, {disksim_mean_pages():.2f} pages on average) and open arrivals exponential of "
-        f"mean {DISKSIM_INTERARRIVAL_NS / 1e6:g} ms ({1e9 / DISKSIM_INTERARRIVAL_NS:,.0f} IOPS). What ours does to the delay: with "
-        "one-page requests a draw per request is a draw per page (the draw setting changes nothing there). Before issue 45 they "
-        "ran at 20,000 IOPS, which the ganged device cannot serve (Synthetic1's gangs busy nine tenths of the time, its reads "
-        "waiting milliseconds): the ladder (section \"Why the workloads' order differs\") runs Synthetic2 with DiskSim's sizes and "
-        f"both mixes at {', '.join(f'{iops:,}' for iops in RATE_STEPS)} IOPS."
+            rates.append((mix, shown))
+    return _render(
+        "ldpc_read_ladder.md.j2",
+        requests=requests,
+        steps_table=markdown_table(ordering, LADDER_COLUMNS),
+        base=base["baseline_delay"] if biggest else None,
+        biggest=biggest,
+        rest=[m for m in moved if m is not biggest and m["step"] != (biggest or {}).get("step")],
+        disksim=[r["baseline_delay"] for r in ordering if r["step"] == DISKSIM_SIZES and r["baseline_delay"] is not None],
+        rates=rates,
+        postmark_read_fraction=POSTMARK_READ_FRACTION,
+        postmark_mbps=4096 / POSTMARK_INTERARRIVAL_NS * 1e3,
+        **_common_values(),
     )
 
 
@@ -2392,100 +2057,37 @@ def _report(
     ordering: Sequence[Mapping[str, Any]] = (),
     ordering_requests: int = ORDERING_REQUESTS,
 ) -> str:
+    """The report (``ldpc_read.md.j2``) from its sections and the values they name."""
     config = api.load_config(PRESET)
-    preset = tomllib.loads(config)
-    classes = preset["read_path"]["decoding"]["failure_probabilities"]
-    level_us = preset["read_path"]["extra_sensing_latency_ns"] / 1000
-    hard = ", ".join(f"{100 * c[0]:.1f} %" for c in classes)
-    hard_mean = 100 * sum(c[0] for c in classes) / len(classes)
-
-    def table_line(key: str, t: Mapping[str, Any]) -> str:
-        source = t["spec"].get("derived_from")
-        made = (
-            f"one row for every read: the read-weighted mean of `{source}`"
-            if source
-            else f"{t['spec']['frames_per_case']:,} frames per row, page type and precision"
-        )
-        return (
-            f"- `{key}`: mean failure by precision {', '.join(f'{100 * p:.2f} %' for p in t['mean'][:3])} (hard, 1, 2 extra levels); {made}"
-        )
-
-    table_lines = "\n".join(table_line(key, t) for key, t in tables.items())
-    one_rate = (tables.get(f"{ONE_RATE}/base") or {}).get("mean", [None])[0]
-    workload_lines = "\n".join(f"- **{_label(w)}**: {w.basis}." for w in selected)
-    figure_lines = "\n".join(f"- {name}: `{path.name}`" for name, path in figures.items() if path.suffix == ".png")
-    pairs = " and ".join("-".join(str(chip + 1) for chip in group) for group in INTERLEAVE_GROUPS["interleave_2"])
-    adjacent = " and ".join("-".join(str(chip + 1) for chip in group) for group in ADJACENT_PAIRS)
-    return f"""# Seed 002 reproduction: LDPC read strategies
-
-{provenance("ssdlab reproduce ldpc-read", outcome, scheduler)}
-
-{_grading_section(table, tables)}
-## Each seed figure beside ours
-
-Three error models. **One rate** (graded): one hard-decision failure list for every read, the read-weighted mean of every block's
-table (hard failure {fmt(one_rate, "share")}; the seed: 28.8 %), drawn once per read request (`read_path.decoding.draw =
-"per_request"`: the seed gives its rate as a share of read operations). **Every block** (a reading): each chip class and each of
-four block classes within it its own list (seed Fig. 9; wear noise x{", x".join(f"{f:g}" for f in BLOCK_FACTORS)}, fitted to the
-seed's +35.2 %). **Chips' spread only** (a reading): the preset's table, hard-decision failure {hard} for the four chip classes,
-mean {hard_mean:.1f} %. The readings draw every page on its own (`draw = "per_page"`), against its own chip's and block's list.
-Every claim is graded under one reading (section "How the claims are graded"): {ERROR_MODEL_NAMES[GRADED_ERRORS]},
-{GRADED_CHANNELS} channels, interleaving with its cost side on the seed's pairs, look-ahead energy as the runs time it; the other
-readings are shown in the readings table and in the last columns below, never counted. Ratios are mean read response time over the
-two-step baseline's, on 8 channels unless said, averaged over the workloads; "delay" is over the same workload without soft sensing,
-minus one.
-
-{_figure_rows(table, tables)}
-
-{_fig11_order_section(table)}
-{_ordering_section(ordering, ordering_requests)}
-
-## All results
-
-{_table_markdown(table)}
-
-## {PER_WORKLOAD_TITLE}
-
-Write time is the two-step baseline's mean write response time over the same workload's without soft sensing (§2.3); look-ahead
-energy is over the two-step baseline's flash access energy; the cost side's price is all three with interleaving's cost side over all
-three with its reliability side only.
-
-{_per_workload_markdown(table)}
-
-Flash access energy = hard and extra sensing plus the transfers of read results, hard and soft (write data and GC copies left out);
-the soft results count the pages' worth the runs moved ({soft_read_pages(preset):.1f} per full soft read), the same count that times
-them. Graded: a cancelled look-ahead costs the fraction of a level it ran for; the readings charge it every level it would have
-sensed, or a complete soft read with {soft_read_pages(preset):.1f}-page or 3-page results.
-
-## Workloads
-
-{workload_lines}
-
-{_disksim_text()}
-
-## Setup
-
-- Preset `{PRESET}` (`configs/{PRESET}.toml`), 8 channels or 2 (`device.geometry.channels`); on 2 channels the blocks per plane
-  are {CHANNELS[0] // CHANNELS[1]}x the preset's so the capacity, and with it every trace's address range, stays the same: only the parallelism changes.
-- Sensing: {level_us:g} us per extra sensing level, as the seed's simulation setup gives it (§5.1: "{QUOTE_EXTRA_LEVEL}").
-- Transfer of the soft results: {_soft_transfer_text(preset)}. The seed (§2.3): "{QUOTE_SOFT_TRANSFER}" Its measured seven-level
-  sensing (about 125 us) is not used: §5.1's {level_us:g} us per level is (`read_path.soft_sensing_latency_ns` would set it).
-- Decoding tables (the ECC lab's: real LDPC decoder, Monte Carlo at 10,000 P/E and one month at 40 C; the one-rate tables derived
-  from them), one stress for every read whatever its block's wear or its data's age:
-{table_lines}
-- Data placement interleaving (seed §3.3): codewords cut into equal parts on the chips of a group; every read senses all of them
-  (`read_path.interleave_groups`; each die busy for the sensing, the parts together one page on the channel they share) and host
-  writes are padded to whole groups (counted). 2-way pairs the seed's chips {pairs} (`{json.dumps(INTERLEAVE_GROUPS["interleave_2"])}`);
-  the adjacent pairs {adjacent} (`{json.dumps(ADJACENT_PAIRS)}`) are a reading. "All three": look-ahead and progressive reads of
-  4-way interleaved codewords.
-
-## Figures
-
-{figure_lines}
-
-## Base configuration
-
-```toml
-{config.strip()}
-```
-"""
+    values = _common_values(tables)
+    sizes, weights = disksim_example_sizes()
+    return _render(
+        "ldpc_read.md.j2",
+        provenance=provenance("ssdlab reproduce ldpc-read", outcome, scheduler),
+        grading=_grading_section(table, tables),
+        figure_rows=_figure_rows(table, tables),
+        fig11_order=_fig11_order_section(table),
+        ordering=_ordering_section(ordering, ordering_requests),
+        results=_table_markdown(table),
+        per_workload=_per_workload_markdown(table),
+        workloads=selected,
+        figures=figures,
+        config=config,
+        decoding_tables=tables,
+        block_factors=BLOCK_FACTORS,
+        chip_hard_mean=sum(values["chip_hard"]) / len(values["chip_hard"]),
+        disksim={
+            "mean_size_sectors": DISKSIM_MEAN_SIZE_SECTORS,
+            "blocking_sectors": DISKSIM_BLOCKING_SECTORS,
+            "one_page": weights[0],
+            "mean_pages": disksim_mean_pages(),
+            "interarrival_ms": DISKSIM_INTERARRIVAL_NS / 1e6,
+            "iops": 1e9 / DISKSIM_INTERARRIVAL_NS,
+        },
+        preset_name=PRESET,
+        channel_factor=CHANNELS[0] // CHANNELS[1],
+        level_us=values["preset"]["read_path"]["extra_sensing_latency_ns"] / 1000,
+        pair_groups=INTERLEAVE_GROUPS["interleave_2"],
+        adjacent_groups=ADJACENT_PAIRS,
+        **values,
+    )

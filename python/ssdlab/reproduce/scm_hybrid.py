@@ -47,6 +47,11 @@ pin activity and core currents solved from Table 2's own power numbers (``scm_pi
 quantities give alone (at most -94 % from TSV) is derived in the report. The break-even latency (~6 us)
 is arithmetic: it conflicts with Table 2 itself (``break_even_arithmetic``), and the simulated crossing is
 a reading. The cost break-even is arithmetic. Each comparison carries both sides' health (``health_of``).
+
+Layout: every run is a typed ``Point`` (``scm_hybrid_points``) built by ``points_of`` and the studies'
+searches; the report's tables are declared as columns (``MAIN_COLUMNS``, ``REGIME_COLUMNS``, ...), and
+its prose is the template ``templates/scm_hybrid.md.j2`` (with ``scm_hybrid_settings.md.j2`` and
+``scm_hybrid_pins.md.j2``), filled from the values computed here (``report_text``).
 """
 
 from __future__ import annotations
@@ -81,6 +86,8 @@ from ssdlab.reproduce.base import (
     held_share,
 )
 from ssdlab.reproduce.report import fmt, markdown_table, provenance
+from ssdlab.reproduce.scm_hybrid_points import Point, find, labelled, lines_of
+from ssdlab.reproduce.templates import render
 from ssdlab.sweep import Sweep, SweepError, run_sweep
 
 HYBRID = "seed001-hybrid-scm"
@@ -92,10 +99,9 @@ MSCM_FRACTIONS = (0.05, 0.1, 0.25, 0.5)
 MAIN_MSCM_FRACTION = 0.25
 # 2132: "1066MHz" read as a double-data-rate clock (2132 MT/s) rather than as 1066 MT/s.
 TOGGLE_MTS = (133.0, 266.0, 400.0, 533.0, 800.0, 1066.0, 2132.0)
-TSV_PIN_PF = 0.3
-# Table 1's pin capacitances without TSV (pF): the SCM's and the NAND's.
-SCM_PIN_PF = 5.0
-NAND_PIN_PF = 8.0
+# Table 1's pin capacitances (pF; ``scm_pins`` holds them): every pin's with TSV, and the SCM's without.
+TSV_PIN_PF = scm_pins.TSV_PIN_PF
+SCM_PIN_PF = scm_pins.SCM_PIN_PF
 # An SCM sector (bytes) and the SCM channel's rate (MT/s, one byte per transfer on 8 pins): a sector's
 # transfer time, beside which the S-SCM's per-sector latency sits.
 SECTOR_BYTES = 512
@@ -581,31 +587,31 @@ def sweep_lengths(plan: Plan, scale: float = 1.0) -> list[int]:
     return sorted({max(1, round(passes * scale)) for passes in RUN_LENGTHS} | {plan.passes})
 
 
-def points_of(plans: Sequence[Plan], scale: float = 1.0) -> dict[str, list[str]]:
+def points_of(plans: Sequence[Plan], scale: float = 1.0) -> dict[Point, list[str]]:
     """Every (study, workload, ssd, axis value, tsv) point, as overrides of the hybrid preset. The
     hybrid runs the graded length everywhere; the All S-SCM SSD its main points at it and its studies
     one pass (``Plan.one_pass``). A shown-only plan (the stand-in) runs its main points."""
-    points: dict[str, list[str]] = {}
+    points: dict[Point, list[str]] = {}
     for plan in plans:
         w = plan.workload.name
         if not plan.headline:
-            points[f"main|{w}|hybrid|{MAIN_MSCM_FRACTION}|False"] = _hybrid(plan.overrides, MAIN_MSCM_FRACTION)
-            points[f"main|{w}|all_sscm|1.0|False"] = _all_sscm(plan.overrides)
+            points[Point("main", w, "hybrid", MAIN_MSCM_FRACTION)] = _hybrid(plan.overrides, MAIN_MSCM_FRACTION)
+            points[Point("main", w, "all_sscm", 1.0)] = _all_sscm(plan.overrides)
             continue
         one = plan.one_pass
         for tsv in (False, True):
-            points[f"main|{w}|hybrid|{MAIN_MSCM_FRACTION}|{tsv}"] = _hybrid(plan.overrides, MAIN_MSCM_FRACTION, *_tsv(tsv))
-            points[f"main|{w}|all_sscm|1.0|{tsv}"] = _all_sscm(plan.overrides, *_tsv(tsv))
+            points[Point("main", w, "hybrid", MAIN_MSCM_FRACTION, tsv)] = _hybrid(plan.overrides, MAIN_MSCM_FRACTION, *_tsv(tsv))
+            points[Point("main", w, "all_sscm", 1.0, tsv)] = _all_sscm(plan.overrides, *_tsv(tsv))
         # The hybrid's GC mode and run length: every mode at every length (the graded pair is main).
         for mode in GC_MODES:
             for passes in sweep_lengths(plan, scale):
                 if (mode, passes) != (GRADED_GC_MODE, plan.passes):
-                    points[f"gc:{mode}|{w}|hybrid|{passes}|False"] = _hybrid(
+                    points[Point(f"gc:{mode}", w, "hybrid", passes)] = _hybrid(
                         plan.at_passes(passes), MAIN_MSCM_FRACTION, f'ftl.garbage_collection.mode="{mode}"'
                     )
         for passes in sweep_lengths(plan, scale):
             if passes != plan.passes:
-                points[f"passes|{w}|all_sscm|{passes}|False"] = _all_sscm(plan.at_passes(passes))
+                points[Point("passes", w, "all_sscm", passes)] = _all_sscm(plan.at_passes(passes))
         # The writes-matched run length, the settled check's longer run and the other overlap rule.
         points.update(
             settings.points(
@@ -619,16 +625,18 @@ def points_of(plans: Sequence[Plan], scale: float = 1.0) -> dict[str, list[str]]
         )
         for fraction in MSCM_FRACTIONS:
             if fraction != MAIN_MSCM_FRACTION:
-                points[f"capacity|{w}|hybrid|{fraction}|False"] = _hybrid(plan.overrides, fraction)
+                points[Point("capacity", w, "hybrid", fraction)] = _hybrid(plan.overrides, fraction)
         for fraction in FRAGMENT_FRACTIONS:
             if fraction != 0.5:
-                points[f"fragment|{w}|hybrid|{fraction}|False"] = _hybrid(
+                points[Point("fragment", w, "hybrid", fraction)] = _hybrid(
                     plan.overrides, MAIN_MSCM_FRACTION, f"placement.hybrid_scm.fragment_fraction={fraction}"
                 )
         for current in CORE_CURRENTS_MA:
             if current != 25.0:
                 for tsv in (False, True):
-                    points[f"current|{w}|all_sscm|{current}|{tsv}"] = _all_sscm(one, f"device.scm.active_current_ma={current}", *_tsv(tsv))
+                    points[Point("current", w, "all_sscm", current, tsv)] = _all_sscm(
+                        one, f"device.scm.active_current_ma={current}", *_tsv(tsv)
+                    )
         points.update(
             scm_pins.points(
                 w,
@@ -639,40 +647,42 @@ def points_of(plans: Sequence[Plan], scale: float = 1.0) -> dict[str, list[str]]
         )
         for us in LATENCIES_US:
             if us != 1.0:
-                points[f"latency|{w}|all_sscm|{us}|False"] = _all_sscm(one, *_latency(us))
-                points[f"read_latency|{w}|all_sscm|{us}|False"] = _all_sscm(one, *_latency(us, "read"))
+                points[Point("latency", w, "all_sscm", us)] = _all_sscm(one, *_latency(us))
+                points[Point("read_latency", w, "all_sscm", us)] = _all_sscm(one, *_latency(us, "read"))
         for mts in TOGGLE_MTS:
             if mts != 1066.0:
                 for tsv in (False, True):
-                    points[f"toggle|{w}|all_sscm|{mts}|{tsv}"] = _all_sscm(one, f"device.scm.channel.transfer_rate_mts={mts}", *_tsv(tsv))
-                    points[f"toggle|{w}|hybrid|{mts}|{tsv}"] = _hybrid(
+                    points[Point("toggle", w, "all_sscm", mts, tsv)] = _all_sscm(
+                        one, f"device.scm.channel.transfer_rate_mts={mts}", *_tsv(tsv)
+                    )
+                    points[Point("toggle", w, "hybrid", mts, tsv)] = _hybrid(
                         plan.overrides, MAIN_MSCM_FRACTION, f"device.scm.channel.transfer_rate_mts={mts}", *_tsv(tsv)
                     )
     return points
 
 
-def pattern_points(scale: float = 1.0) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+def pattern_points(scale: float = 1.0) -> tuple[dict[Point, list[str]], dict[Point, list[str]]]:
     """The write patterns on the hybrid and the All S-SCM SSD (overrides of the hybrid preset), and on
     the NAND-only SSD (overrides of ``nand_only_config``)."""
     scm_points, nand_points = {}, {}
     for name, size, address in PATTERNS:
         workload = pattern_overrides(size, address, scale)
-        scm_points[f"pattern|{pattern_key(name)}|hybrid|{MAIN_MSCM_FRACTION}|False"] = _hybrid(workload, MAIN_MSCM_FRACTION)
-        scm_points[f"pattern|{pattern_key(name)}|all_sscm|1.0|False"] = _all_sscm(workload)
-        nand_points[f"pattern|{pattern_key(name)}|nand|0.0|False"] = NAND_ONLY + workload
+        scm_points[Point("pattern", pattern_key(name), "hybrid", MAIN_MSCM_FRACTION)] = _hybrid(workload, MAIN_MSCM_FRACTION)
+        scm_points[Point("pattern", pattern_key(name), "all_sscm", 1.0)] = _all_sscm(workload)
+        nand_points[Point("pattern", pattern_key(name), "nand", 0.0)] = NAND_ONLY + workload
     return scm_points, nand_points
 
 
-def nand_points(plans: Sequence[Plan]) -> dict[str, list[str]]:
+def nand_points(plans: Sequence[Plan]) -> dict[Point, list[str]]:
     """The NAND-only SSD on each workload at its graded length."""
-    return {f"main|{plan.workload.name}|nand|0.0|False": NAND_ONLY + plan.overrides for plan in plans}
+    return {Point("main", plan.workload.name, "nand", 0.0): NAND_ONLY + plan.overrides for plan in plans}
 
 
 COMMON = ["verification.integrity_oracle=false"]
 
 
-def _sweep(cases: dict[str, list[str]], base: str = HYBRID) -> Sweep:
-    return Sweep(name="seed001-scm-hybrid", base=base, common=COMMON, cases={"point": cases}, origin="reproduce scm-hybrid")
+def _sweep(cases: Mapping[Point, list[str]], base: str = HYBRID) -> Sweep:
+    return Sweep(name="seed001-scm-hybrid", base=base, common=COMMON, cases={"point": labelled(cases)}, origin="reproduce scm-hybrid")
 
 
 def write_mbps_run(result: Mapping[str, Any]) -> float | None:
@@ -694,13 +704,13 @@ def write_mbps(result: Mapping[str, Any]) -> float | None:
 
 def row_of(row: Mapping[str, Any]) -> dict[str, Any]:
     """A table row of a sweep row (labels ``study|workload|ssd|value|tsv``; a NAND-only run has no SCM)."""
-    study, workload, ssd, value, tsv = row["point.point"].split("|")
+    study, workload, ssd, value, tsv = Point.parse(row["point.point"])
     entry: dict[str, Any] = {
         "study": study,
         "workload": workload,
         "ssd": ssd,
-        "value": float(value),
-        "tsv": tsv == "True",
+        "value": value,
+        "tsv": tsv,
         "status": row["status"] if row["status"] == "ok" else row["error"],
     }
     if row["status"] != "ok":
@@ -789,99 +799,78 @@ def health_of(side: str, row: Mapping[str, Any] | None, settled: bool | None = N
     )
 
 
-def _find(rows: Sequence[Mapping[str, Any]], **match: Any) -> Mapping[str, Any] | None:
-    for row in rows:
-        if all(row.get(key) == value for key, value in match.items()) and "write_mbps" in row:
-            return row
-    return None
-
-
 def bit_cost(nand_bytes: float, mscm_bytes: float, mscm_cost: float) -> float:
     """The hybrid's memory cost in NAND-byte units: S_MSCM x C_MSCM + S_NAND x C_NAND (C_NAND = 1)."""
     return mscm_bytes * mscm_cost + nand_bytes
 
 
-def _run_probes(
-    cases: dict[str, list[str]],
-    out: Path,
-    scheduler: str | None,
-    workers: int | None,
-    progress: Callable[..., object] | None,
-    rows: list[dict[str, Any]],
-    outcomes: list[Any],
-) -> dict[str, dict[str, Any] | None]:
-    """Runs a search's probes as a sweep in ``out`` (resumable), keeping their rows and outcome for the
-    table and the provenance; returns each probe's result (None if it failed) by label."""
-    outcome = run_sweep(_sweep(cases), out, scheduler=scheduler, workers=workers, progress=progress)
-    outcomes.append(outcome)
-    rows.extend(outcome.rows)
-    return {row["point.point"]: (json.loads(row["result_json"]) if row["status"] == "ok" else None) for row in outcome.rows}
+@dataclass
+class _Runs:
+    """The recipe's sweeps into one output folder: every sweep's rows join ``table`` (as ``row_of``
+    rows, in the order they ran) and its outcome ``outcomes`` (for the provenance)."""
+
+    out: Path
+    scheduler: str | None
+    workers: int | None
+    progress: Callable[..., object] | None
+    table: list[dict[str, Any]] = field(default_factory=list)
+    outcomes: list[Any] = field(default_factory=list)
+
+    def sweep(self, cases: Mapping[Point, list[str]], folder: Path | str, base: str = HYBRID) -> dict[str, dict[str, Any] | None]:
+        """Runs ``cases`` (resumable) in ``out/folder``; returns each point's result (None: failed) by label."""
+        outcome = run_sweep(_sweep(cases, base), self.out / folder, scheduler=self.scheduler, workers=self.workers, progress=self.progress)
+        self.outcomes.append(outcome)
+        self.table += [row_of(row) for row in outcome.rows]
+        return {row["point.point"]: (json.loads(row["result_json"]) if row["status"] == "ok" else None) for row in outcome.rows}
 
 
 def break_even_latency(
+    runs: _Runs,
     plan: Plan,
     target_mbps: float,
-    out: Path,
-    scheduler: str | None,
-    workers: int | None,
-    progress: Callable[..., object] | None,
+    folder: Path,
     iterations: int,
     axis: str = "both",
     metric: str = "write_mbps",
     study: str | None = None,
-) -> tuple[Crossing | None, list[dict[str, Any]], list[Any]]:
+) -> Crossing | None:
     """The S-SCM latency (``axis``: read and write, or read only) at which the All S-SCM SSD's ``metric``
     is ``target_mbps`` (the hybrid's): bisection in log latency over ``BISECT_US``, each probe a point of
-    the sweep in ``out`` (probes are shared by every target, and a rerun reads them back). Returns the
-    crossing, the probes' sweep rows and the sweeps' outcomes."""
-    rows: list[dict[str, Any]] = []
-    outcomes: list[Any] = []
+    the sweep in ``folder`` (probes are shared by every target, and a rerun reads them back)."""
     study = study or ("bisect" if axis == "both" else "bisect_read")
 
     def evaluate(latencies: list[float]) -> list[float | None]:
         # Probe latencies are rounded to the ns the config holds, so a rerun finds the same points.
         cases = {
-            f"{study}|{plan.workload.name}|all_sscm|{round(us * 1000) / 1000!r}|False": _all_sscm(plan.one_pass, *_latency(us, axis))
+            Point(study, plan.workload.name, "all_sscm", round(us * 1000) / 1000): _all_sscm(plan.one_pass, *_latency(us, axis))
             for us in latencies
         }
-        results = _run_probes(cases, out, scheduler, workers, progress, rows, outcomes)
-        return [METRICS[metric](results[label]) if results.get(label) else None for label in cases]
+        results = runs.sweep(cases, folder)
+        return [METRICS[metric](results[point.label]) if results.get(point.label) else None for point in cases]
 
-    crossing = bisect(BISECT_US[0], BISECT_US[1], evaluate, target=target_mbps, iterations=iterations, log_scale=True, tolerance=0.01)
-    return crossing, rows, outcomes
+    return bisect(BISECT_US[0], BISECT_US[1], evaluate, target=target_mbps, iterations=iterations, log_scale=True, tolerance=0.01)
 
 
-def current_for_tsv_cut(
-    plan: Plan,
-    target_cut: float,
-    out: Path,
-    scheduler: str | None,
-    workers: int | None,
-    progress: Callable[..., object] | None,
-    iterations: int = 10,
-) -> tuple[Crossing | None, list[dict[str, Any]], list[Any]]:
+def current_for_tsv_cut(runs: _Runs, plan: Plan, target_cut: float, folder: Path, iterations: int = 10) -> Crossing | None:
     """The S-SCM core current (mA) at which TSV cuts the All S-SCM SSD's power by ``target_cut`` (the
     seed's -74 %): bisection over [0, 25] mA, each probe a pair of runs (without and with TSV)."""
-    rows: list[dict[str, Any]] = []
-    outcomes: list[Any] = []
 
     def evaluate(currents: list[float]) -> list[float | None]:
-        cases = {}
-        for current in currents:
-            for tsv in (False, True):
-                cases[f"tsv_current|{plan.workload.name}|all_sscm|{round(current, 4)!r}|{tsv}"] = _all_sscm(
-                    plan.one_pass, f"device.scm.active_current_ma={round(current, 4)!r}", *_tsv(tsv)
-                )
-        results = _run_probes(cases, out, scheduler, workers, progress, rows, outcomes)
-        power = {label: (result["power_w"] if result else None) for label, result in results.items()}
+        pairs = [
+            [Point("tsv_current", plan.workload.name, "all_sscm", round(current, 4), tsv) for tsv in (False, True)] for current in currents
+        ]
+        cases = {
+            point: _all_sscm(plan.one_pass, f"device.scm.active_current_ma={point.value!r}", *_tsv(point.tsv))
+            for pair in pairs
+            for point in pair
+        }
+        power = {label: (result["power_w"] if result else None) for label, result in runs.sweep(cases, folder).items()}
         values: list[float | None] = []
-        for current in currents:
-            label = f"tsv_current|{plan.workload.name}|all_sscm|{round(current, 4)!r}|"
-            without, with_tsv = power.get(label + "False"), power.get(label + "True")
+        for without, with_tsv in ((power.get(a.label), power.get(b.label)) for a, b in pairs):
             values.append(with_tsv / without - 1.0 if without and with_tsv is not None else None)
         return values
 
-    return bisect(0.0, 25.0, evaluate, target=target_cut, iterations=iterations, tolerance=0.01), rows, outcomes
+    return bisect(0.0, 25.0, evaluate, target=target_cut, iterations=iterations, tolerance=0.01)
 
 
 def break_even_cost(nand_bytes: float, mscm_bytes: float, sscm_bytes: float, mscm_cost: float) -> Crossing | None:
@@ -990,6 +979,21 @@ def figures(
     return paths
 
 
+def _regime_row(workload: str, name: str, hybrid: Mapping[str, Any], all_sscm: Mapping[str, Any], found: Crossing | None) -> dict[str, Any]:
+    """A hybrid variant's break-even latency beside its throughput and what its M-SCM evicted."""
+    return {
+        "workload": workload,
+        "hybrid": name,
+        "hybrid_mbps": hybrid["write_mbps"],
+        "speedup_of_all_sscm_at_1us": all_sscm["write_mbps"] / hybrid["write_mbps"],
+        "break_even_us": found.estimate if found else None,
+        "in_seed_range": bool(found and found.estimate <= LATENCIES_US[-1]),
+        "pages_evicted": hybrid["pages_evicted"],
+        "forced_evictions": hybrid["forced_evictions"],
+        "scm_used": hybrid["scm_used"],
+    }
+
+
 def _run(
     out: Path,
     *,
@@ -1019,22 +1023,13 @@ def _run(
         for plan in smaller:
             if not plan.given and tuple(plan.overrides) not in seen:
                 seen.add(tuple(plan.overrides))
-                cases[f"data|{plan.workload.name}|hybrid|{fraction}|False"] = _hybrid(plan.overrides, MAIN_MSCM_FRACTION)
-                cases[f"data|{plan.workload.name}|all_sscm|{fraction}|False"] = _all_sscm(plan.one_pass)
-    outcome = run_sweep(_sweep(cases), out / "sweep", scheduler=scheduler, workers=workers, progress=progress)
-    table = [row_of(row) for row in outcome.rows]
-    outcomes = [outcome]
+                cases[Point("data", plan.workload.name, "hybrid", fraction)] = _hybrid(plan.overrides, MAIN_MSCM_FRACTION)
+                cases[Point("data", plan.workload.name, "all_sscm", fraction)] = _all_sscm(plan.one_pass)
+    runs = _Runs(out, scheduler, workers, progress)
+    table = runs.table
+    runs.sweep(cases, "sweep")
     # The NAND-only SSD: its own sweep, on a config file without the SCM.
-    nand_base = nand_only_config(out)
-    nand = run_sweep(
-        _sweep({**nand_points(plans), **nand_patterns}, base=str(nand_base)),
-        out / "nand-only",
-        scheduler=scheduler,
-        workers=workers,
-        progress=progress,
-    )
-    outcomes.append(nand)
-    table += [row_of(row) for row in nand.rows]
+    runs.sweep({**nand_points(plans), **nand_patterns}, "nand-only", base=str(nand_only_config(out)))
     crossings: dict[str, Crossing | None] = {}
     cost_rows: list[dict[str, Any]] = []
     costs: dict[str, dict[str, float]] = {}
@@ -1043,81 +1038,36 @@ def _run(
     tsv_currents: dict[str, float | None] = {}
     for plan in graded:
         w = plan.workload.name
-        hybrid = _find(table, study="main", workload=w, ssd="hybrid", tsv=False)
-        all_sscm = _find(table, study="main", workload=w, ssd="all_sscm", tsv=False)
+        hybrid, all_sscm = _main(table, w, "hybrid", False), _main(table, w, "all_sscm", False)
         if hybrid is None or all_sscm is None:
             continue
-        crossing, probe_rows, probe_outcomes = break_even_latency(
-            plan, hybrid["write_mbps"], out / "bisect" / w, scheduler, workers, progress, bisect_iterations
-        )
-        crossings[w] = crossing
-        table += [row_of(row) for row in probe_rows]
-        outcomes += probe_outcomes
+        bisections = Path("bisect") / w
+        crossing = crossings[w] = break_even_latency(runs, plan, hybrid["write_mbps"], bisections, bisect_iterations)
         # Where the seed's latency headline holds: the break-even of every hybrid variant run.
-        for variant in sorted(
-            (
-                r
-                for r in table
-                if r["workload"] == w
-                and r["ssd"] == "hybrid"
-                and r["study"] in ("main", "capacity", "fragment")
-                and not r["tsv"]
-                and "write_mbps" in r
-            ),
-            key=lambda r: (["main", "capacity", "fragment"].index(r["study"]), r["value"]),
-        ):
-            if variant is hybrid:
-                found = crossing
-            else:
-                found, probe_rows, probe_outcomes = break_even_latency(
-                    plan, variant["write_mbps"], out / "bisect" / w, scheduler, workers, progress, bisect_iterations
-                )
-                table += [row_of(row) for row in probe_rows]
-                outcomes += probe_outcomes
-            regime_rows.append(
-                {
-                    "workload": w,
-                    "hybrid": _variant_name(variant),
-                    "hybrid_mbps": variant["write_mbps"],
-                    "speedup_of_all_sscm_at_1us": all_sscm["write_mbps"] / variant["write_mbps"],
-                    "break_even_us": found.estimate if found else None,
-                    "in_seed_range": bool(found and found.estimate <= LATENCIES_US[-1]),
-                    "pages_evicted": variant["pages_evicted"],
-                    "forced_evictions": variant["forced_evictions"],
-                    "scm_used": variant["scm_used"],
-                }
-            )
+        studies = ["main", "capacity", "fragment"]
+        variants = [
+            r for r in table if r["workload"] == w and r["ssd"] == "hybrid" and r["study"] in studies and not r["tsv"] and "write_mbps" in r
+        ]
+        for variant in sorted(variants, key=lambda r: (studies.index(r["study"]), r["value"])):
+            found = crossing if variant is hybrid else break_even_latency(runs, plan, variant["write_mbps"], bisections, bisect_iterations)
+            regime_rows.append(_regime_row(w, _variant_name(variant), variant, all_sscm, found))
         # The data the drive holds: the break-even at a share of seed 003's 0.53 GB.
         for fraction, smaller in data_plans.items():
             small = next((p for p in smaller if p.workload.name == w and not p.given), None)
-            small_hybrid = _find(table, study="data", workload=w, ssd="hybrid", value=fraction, tsv=False)
-            small_all = _find(table, study="data", workload=w, ssd="all_sscm", value=fraction, tsv=False)
+            small_hybrid = find(table, study="data", workload=w, ssd="hybrid", value=fraction, tsv=False)
+            small_all = find(table, study="data", workload=w, ssd="all_sscm", value=fraction, tsv=False)
             if small is None or small_hybrid is None or small_all is None:
                 continue
-            found, probe_rows, probe_outcomes = break_even_latency(
+            found = break_even_latency(
+                runs,
                 small,
                 small_hybrid["write_mbps"],
-                out / "bisect" / f"{w}-data{fraction}",
-                scheduler,
-                workers,
-                progress,
+                Path("bisect") / f"{w}-data{fraction}",
                 bisect_iterations,
                 study=f"bisect_data{fraction}",
             )
-            table += [row_of(row) for row in probe_rows]
-            outcomes += probe_outcomes
             regime_rows.append(
-                {
-                    "workload": w,
-                    "hybrid": f"M-SCM 25 %, data {100 * fraction:.0f} % of seed 003's 0.53 GB",
-                    "hybrid_mbps": small_hybrid["write_mbps"],
-                    "speedup_of_all_sscm_at_1us": small_all["write_mbps"] / small_hybrid["write_mbps"],
-                    "break_even_us": found.estimate if found else None,
-                    "in_seed_range": bool(found and found.estimate <= LATENCIES_US[-1]),
-                    "pages_evicted": small_hybrid["pages_evicted"],
-                    "forced_evictions": small_hybrid["forced_evictions"],
-                    "scm_used": small_hybrid["scm_used"],
-                }
+                _regime_row(w, f"M-SCM 25 %, data {100 * fraction:.0f} % of seed 003's 0.53 GB", small_hybrid, small_all, found)
             )
         # Which reading of the seed's latency axis and metric gives its break-even: every combination.
         for axis in LATENCY_AXES:
@@ -1125,43 +1075,29 @@ def _run(
                 if (axis, metric) == ("both", "write_mbps"):
                     found = crossing
                 else:
-                    found, probe_rows, probe_outcomes = break_even_latency(
-                        plan, hybrid[metric], out / "bisect" / w, scheduler, workers, progress, bisect_iterations, axis, metric
-                    )
-                    table += [row_of(row) for row in probe_rows]
-                    outcomes += probe_outcomes
-                at_1 = all_sscm[metric]
+                    found = break_even_latency(runs, plan, hybrid[metric], bisections, bisect_iterations, axis, metric)
                 definition_rows.append(
                     {
                         "workload": w,
                         "latency_axis": "read and write" if axis == "both" else "read only (write 1 us)",
                         "metric": "over the writes' time" if metric == "write_mbps" else "over the whole run",
                         "hybrid_mbps": hybrid[metric],
-                        "all_sscm_mbps_at_1us": at_1,
-                        "speedup": at_1 / hybrid[metric] if hybrid[metric] else None,
+                        "all_sscm_mbps_at_1us": all_sscm[metric],
+                        "speedup": all_sscm[metric] / hybrid[metric] if hybrid[metric] else None,
                         "break_even_us": found.estimate if found else None,
                     }
                 )
         # Where the seed's TSV headline holds: the core current at which TSV cuts 74 %.
-        found, probe_rows, probe_outcomes = current_for_tsv_cut(
-            plan, SEED["tsv_power_cut"], out / "tsv-current" / w, scheduler, workers, progress
-        )
-        table += [row_of(row) for row in probe_rows]
-        outcomes += probe_outcomes
+        found = current_for_tsv_cut(runs, plan, SEED["tsv_power_cut"], Path("tsv-current") / w)
         tsv_currents[w] = found.estimate if found else None
-        capacity = {"nand_bytes": hybrid["nand_bytes"], "mscm_bytes": hybrid["scm_bytes"], "sscm_bytes": all_sscm["scm_bytes"]}
-        costs[w] = capacity
+        capacity = costs[w] = {"nand_bytes": hybrid["nand_bytes"], "mscm_bytes": hybrid["scm_bytes"], "sscm_bytes": all_sscm["scm_bytes"]}
         for convention, sscm_bytes in (
             ("devices as run", capacity["sscm_bytes"]),
             ("equal capacities (the seed's)", capacity["nand_bytes"]),
         ):
+            mscm_bytes = MAIN_MSCM_FRACTION * capacity["nand_bytes"] if convention.startswith("equal") else capacity["mscm_bytes"]
             for mscm_cost in MSCM_COST_RATIOS:
-                found = break_even_cost(
-                    capacity["nand_bytes"],
-                    MAIN_MSCM_FRACTION * capacity["nand_bytes"] if convention.startswith("equal") else capacity["mscm_bytes"],
-                    sscm_bytes,
-                    mscm_cost,
-                )
+                found = break_even_cost(capacity["nand_bytes"], mscm_bytes, sscm_bytes, mscm_cost)
                 cost_rows.append(
                     {
                         "workload": w,
@@ -1170,18 +1106,27 @@ def _run(
                         "break_even_sscm_cost_ratio": found.estimate if found else None,
                     }
                 )
-    pin_rows, pin_checks, pin_outcomes = _pin_study(graded, table, out, scheduler, workers, progress)
-    outcomes += pin_outcomes
+    pin_rows, pin_checks = _pin_study(graded, runs)
     study = settings_study(graded, table)
     main_rows = _main_rows(table, crossings, cost_rows)
     current_rows = _current_rows(table, tsv_currents)
-    runs = run_length_rows(table)
+    run_rows = run_length_rows(table)
     patterns = pattern_rows(table, plans)
     standin = standin_rows(table, plans)
     paths = figures(table, crossings, costs, out)
-    text = _report(
+    settings_text = settings.report_text(
+        study["checks"],
+        study["lengths"],
+        study["sensitivity"],
+        study["overlaps"],
+        full_trace_requests=FULL_TRACE_REQUESTS,
+        full_trace_writes=FULL_TRACE_REQUESTS * FULL_TRACE_WRITE_SHARE,
+        eviction_quote=SEED_SENTENCES["eviction"][0][0],
+        overlap_arithmetic_mbps=SECTOR_BYTES / (transfer_us() + 1.0),
+    )
+    text = report_text(
         plans,
-        report.combined(outcomes),
+        report.combined(runs.outcomes),
         scheduler,
         main_rows,
         cost_rows,
@@ -1190,13 +1135,13 @@ def _run(
         regime_rows,
         current_rows,
         definition_rows,
-        runs=runs,
+        runs=run_rows,
         patterns=patterns,
         standin=standin,
         pin_checks=pin_checks,
-        settings_lines=settings_report_lines(study),
-    ).replace(PIN_SECTION_MARK, "\n".join(scm_pins.report_lines(pin_rows, pin_checks)))
-    summary = markdown_table(main_rows, _MAIN_COLUMNS)
+        settings_text=settings_text,
+        pins_text=scm_pins.report_text(pin_rows, pin_checks),
+    )
     return report.finish(
         out,
         tables={
@@ -1208,7 +1153,7 @@ def _run(
             "definitions": definition_rows,
             "pins": pin_rows,
             "pins_check": pin_checks,
-            "runs": runs,
+            "runs": run_rows,
             "patterns": patterns,
             "standin": standin,
             "settled": study["checks"],
@@ -1218,9 +1163,9 @@ def _run(
         },
         main="",
         report_text=text,
-        summary=summary,
+        summary=markdown_table(main_rows, MAIN_COLUMNS),
         figures=paths,
-        outcomes=outcomes,
+        outcomes=runs.outcomes,
         headlines=headlines(main_rows, table, pin_checks, patterns, settled={c["workload"]: c["settled"] for c in study["checks"]}),
         readings=readings(
             main_rows,
@@ -1230,7 +1175,7 @@ def _run(
             pin_rows,
             pin_checks,
             tsv_currents,
-            runs=runs,
+            runs=run_rows,
             patterns=patterns,
             standin=standin,
             extra=settings.readings(
@@ -1240,9 +1185,6 @@ def _run(
         recipe=ScmHybrid.name,
         seed=ScmHybrid.seed,
     )
-
-
-PIN_SECTION_MARK = "<!-- pin readings -->"
 
 
 def settings_study(graded: Sequence[Plan], table: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
@@ -1265,30 +1207,10 @@ def settings_study(graded: Sequence[Plan], table: Sequence[Mapping[str, Any]]) -
     return study
 
 
-def settings_report_lines(study: Mapping[str, Sequence[Mapping[str, Any]]]) -> list[str]:
-    return settings.report_lines(
-        study["checks"],
-        study["lengths"],
-        study["sensitivity"],
-        study["overlaps"],
-        full_trace_requests=FULL_TRACE_REQUESTS,
-        full_trace_writes=FULL_TRACE_REQUESTS * FULL_TRACE_WRITE_SHARE,
-        eviction_quote=SEED_SENTENCES["eviction"][0][0],
-        overlap_arithmetic_mbps=SECTOR_BYTES / (transfer_us() + 1.0),
-    )
-
-
-def _pin_study(
-    plans: Sequence[Plan],
-    table: list[dict[str, Any]],
-    out: Path,
-    scheduler: str | None,
-    workers: int | None,
-    progress: Callable[..., object] | None,
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[Any]]:
+def _pin_study(plans: Sequence[Plan], runs: _Runs) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The I/O pin readings' rows (``scm_pins``); per workload, the continuous reading that saves the
     pair's 0.084 W run at the presets' currents (its row last), then again at the currents solved from
-    it (the checks). Their rows are added to ``table``."""
+    it (the checks). Their runs join the table."""
     builders = {
         plan.workload.name: (
             lambda *extra, o=plan.overrides: _hybrid(o, MAIN_MSCM_FRACTION, *extra),
@@ -1296,26 +1218,24 @@ def _pin_study(
         )
         for plan in plans
     }
+    table = runs.table
     grid = {w: scm_pins.rows(table, w) for w in builders}
     fits = {w: reading for w, rows in grid.items() if (reading := scm_pins.pair_reading(rows)) is not None}
-    outcomes = []
-    cases = {label: c for w, reading in fits.items() for label, c in scm_pins.fitted_points(w, reading, *builders[w], _tsv).items()}
+    cases = {point: c for w, reading in fits.items() for point, c in scm_pins.fitted_points(w, reading, *builders[w], _tsv).items()}
     if cases:
-        outcomes.append(run_sweep(_sweep(cases), out / "pins-fit", scheduler=scheduler, workers=workers, progress=progress))
-        table += [row_of(row) for row in outcomes[-1].rows]
+        runs.sweep(cases, "pins-fit")
     fitted = {w: row for w, reading in fits.items() if (row := scm_pins.fitted_row(table, w, reading)) is not None}
     cases = {
-        label: c
+        point: c
         for w, row in fitted.items()
         if row["hybrid_current_ma"] is not None and row["sscm_current_ma"] is not None
-        for label, c in scm_pins.check_points(row, *builders[w], _tsv).items()
+        for point, c in scm_pins.check_points(row, *builders[w], _tsv).items()
     }
     if cases:
-        outcomes.append(run_sweep(_sweep(cases), out / "pins-check", scheduler=scheduler, workers=workers, progress=progress))
-        table += [row_of(row) for row in outcomes[-1].rows]
+        runs.sweep(cases, "pins-check")
     checks = [found for row in fitted.values() if (found := scm_pins.checked(table, row)) is not None]
     pin_rows = [row for w in builders for row in [*grid[w], *([fitted[w]] if w in fitted else [])]]
-    return pin_rows, checks, outcomes
+    return pin_rows, checks
 
 
 # The seed's sentences each claim is graded under: the original's pieces (each verbatim in the seed's
@@ -1704,7 +1624,7 @@ def pattern_rows(table: Sequence[Mapping[str, Any]], plans: Sequence[Plan] = ())
     sources = [(w, "main", w) for w in dict.fromkeys(r["workload"] for r in table if r["study"] == "main")]
     sources += [(pattern_key(name), "pattern", name) for name, _, _ in PATTERNS]
     for workload, study, name in sources:
-        runs = {ssd: _find(table, study=study, workload=workload, ssd=ssd, tsv=False) for ssd in ("hybrid", "all_sscm", "nand")}
+        runs = {ssd: find(table, study=study, workload=workload, ssd=ssd, tsv=False) for ssd in ("hybrid", "all_sscm", "nand")}
         if not all(runs.values()):
             continue
         rows.append(
@@ -1734,7 +1654,7 @@ def standin_rows(table: Sequence[Mapping[str, Any]], plans: Sequence[Plan]) -> l
     rows = []
     for plan in plans:
         w = plan.workload.name
-        hybrid, everything, nand = (_find(table, study="main", workload=w, ssd=ssd, tsv=False) for ssd in ("hybrid", "all_sscm", "nand"))
+        hybrid, everything, nand = (find(table, study="main", workload=w, ssd=ssd, tsv=False) for ssd in ("hybrid", "all_sscm", "nand"))
         if hybrid is None:
             continue
         rows.append(
@@ -1767,7 +1687,7 @@ def _nearest_probe(table: Sequence[Mapping[str, Any]], workload: str, latency_us
 
 
 def _main(table: Sequence[Mapping[str, Any]], workload: str, ssd: str, tsv: bool) -> Mapping[str, Any] | None:
-    return _find(table, study="main", workload=workload, ssd=ssd, tsv=tsv)
+    return find(table, study="main", workload=workload, ssd=ssd, tsv=tsv)
 
 
 def _worst(rows: Sequence[Mapping[str, Any]], key: str) -> Mapping[str, Any] | None:
@@ -1795,7 +1715,7 @@ def headlines(
         hybrid, everything, nand = (_main(table, w, ssd, False) for ssd in ("hybrid", "all_sscm", "nand"))
         check = next((c for c in pin_checks if c["workload"] == w), None)
         fitted = {
-            (ssd, tsv): _find(table, study="pins_check", workload=w, ssd=ssd, tsv=tsv)
+            (ssd, tsv): find(table, study="pins_check", workload=w, ssd=ssd, tsv=tsv)
             for ssd in ("hybrid", "all_sscm")
             for tsv in (False, True)
         }
@@ -1913,7 +1833,7 @@ def headlines(
 
 
 def _pattern_run(table: Sequence[Mapping[str, Any]], pattern: Mapping[str, Any], ssd: str) -> Mapping[str, Any] | None:
-    return _find(table, study=pattern["study"], workload=pattern["workload"], ssd=ssd, tsv=False)
+    return find(table, study=pattern["study"], workload=pattern["workload"], ssd=ssd, tsv=False)
 
 
 def readings(
@@ -2090,7 +2010,7 @@ def readings(
                 matched=True,
             )
         # "1066MHz" as a double-data-rate clock (2132 MT/s).
-        ddr = _find(table, study="toggle", workload=w, ssd="all_sscm", value=2132.0, tsv=False)
+        ddr = find(table, study="toggle", workload=w, ssd="all_sscm", value=2132.0, tsv=False)
         if ddr:
             clock = "the SCM's I/O at 2132 MT/s (Table 2's \"1066MHz\" as a double-data-rate clock)"
             why = (
@@ -2261,8 +2181,8 @@ def _current_rows(table: Sequence[Mapping[str, Any]], tsv_currents: Mapping[str,
         for current in sorted({25.0, *CORE_CURRENTS_MA}):
             study = "main" if current == 25.0 else "current"
             value = 1.0 if study == "main" else current
-            without = _find(table, study=study, workload=workload, ssd="all_sscm", value=value, tsv=False)
-            with_tsv = _find(table, study=study, workload=workload, ssd="all_sscm", value=value, tsv=True)
+            without = find(table, study=study, workload=workload, ssd="all_sscm", value=value, tsv=False)
+            with_tsv = find(table, study=study, workload=workload, ssd="all_sscm", value=value, tsv=True)
             if without and with_tsv:
                 rows.append(
                     {
@@ -2288,7 +2208,7 @@ def _current_rows(table: Sequence[Mapping[str, Any]], tsv_currents: Mapping[str,
     return rows
 
 
-_MAIN_COLUMNS = (
+MAIN_COLUMNS = (
     ("workload", "workload", "text"),
     ("hybrid write MB/s", "hybrid_mbps", "num"),
     ("All S-SCM write MB/s", "all_sscm_mbps", "num"),
@@ -2372,122 +2292,52 @@ def _main_rows(
     return rows
 
 
-def _nearest_readings(regime_rows: Sequence[Mapping[str, Any]], definition_rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    """Per workload, the hybrid variant whose write throughput is nearest Table 2's 26.5 MB/s and the
-    reading of the metric whose speed-up is nearest its 11.7x (which settings the seed's numbers imply)."""
-    lines = []
-    for workload in dict.fromkeys(r["workload"] for r in regime_rows):
-        variants = [r for r in regime_rows if r["workload"] == workload and r["hybrid_mbps"]]
-        readings = [r for r in definition_rows if r["workload"] == workload and r["speedup"]]
-        if not variants or not readings:
-            continue
-        near = min(variants, key=lambda r: abs(r["hybrid_mbps"] / SEED["hybrid_mbps"] - 1))
-        fast = min(readings, key=lambda r: abs(r["speedup"] / SEED["speedup"] - 1))
-        lines.append(
-            f"- {workload} (picked for nearness after the runs: shown, not graded): the hybrid nearest the seed's "
-            f"{SEED['hybrid_mbps']} MB/s is {near['hybrid']} "
-            f"({near['hybrid_mbps']:.1f} MB/s, {near['hybrid_mbps'] / SEED['hybrid_mbps'] - 1:+.0%}); the reading nearest its "
-            f"{SEED['speedup']}x speed-up is latency varied {fast['latency_axis']}, throughput {fast['metric']} "
-            f"({fast['speedup']:.2f}x; break-even {fmt(fast['break_even_us'], 'ratio')} us against the seed's ~6)."
-        )
-    return [*lines, ""] if lines else []
-
-
-def _workload_contrast(table: Sequence[Mapping[str, Any]]) -> list[str]:
-    """Why the two workloads' hybrids write at different speeds: what reaches the NAND, from the main runs."""
-    hybrids = [r for r in table if r["study"] == "main" and r["ssd"] == "hybrid" and not r["tsv"] and "write_mbps" in r]
-    if len(hybrids) < 2:
-        return []
-    fast, slow = sorted(hybrids, key=lambda r: -r["write_mbps"])[:2]
-
-    def nand_share(r: Mapping[str, Any]) -> float:
-        return r["pieces_to_nand"] / max(1, r["pieces_to_nand"] + r["pieces_to_scm"])
-
-    return [
-        f"- Why {slow['workload']}'s hybrid writes {fast['write_mbps'] / slow['write_mbps']:.1f}x slower than {fast['workload']}'s "
-        f"({slow['write_mbps']:.1f} against {fast['write_mbps']:.1f} MB/s): {nand_share(slow):.1%} of its write pieces go to the "
-        f"NAND ({nand_share(fast):.1%}), its M-SCM evicts {slow['pages_evicted']:,} pages ({fast['pages_evicted']:,}) and its NAND's "
-        f"GC copies {slow['gc_pages_copied']:,} pages ({fast['gc_pages_copied']:,}) for {slow['nand_programs']:,} programs "
-        f"({fast['nand_programs']:,}); its mean write takes {slow['write_latency_us']:.0f} us ({fast['write_latency_us']:.0f}).",
-        "",
-    ]
-
-
-def _clock_readings(table: Sequence[Mapping[str, Any]]) -> list[str]:
-    """Table 2's "1066MHz" read as 1066 MT/s (the presets) and as a 1066 MHz double-data-rate clock."""
-    lines = []
-    for workload in dict.fromkeys(r["workload"] for r in table):
-        mts = _find(table, study="main", workload=workload, ssd="all_sscm", tsv=False)
-        ddr = _find(table, study="toggle", workload=workload, ssd="all_sscm", value=2132.0, tsv=False)
-        if mts and ddr and "write_mbps" in mts and "write_mbps" in ddr:
-            lines.append(
-                f'- "1066MHz" ({workload}): read as 1066 MT/s (the presets) the All S-SCM SSD writes '
-                f"{mts['write_mbps']:.1f} MB/s, read as a 1066 MHz double-data-rate clock (2132 MT/s) "
-                f"{ddr['write_mbps']:.1f} MB/s: {mts['write_mbps'] / SEED['all_sscm_mbps'] - 1:+.0%} and "
-                f"{ddr['write_mbps'] / SEED['all_sscm_mbps'] - 1:+.0%} against the seed's {SEED['all_sscm_mbps']:g} MB/s. The presets "
-                "keep MT/s, chosen as the closer: the All S-SCM SSD's throughput is therefore calibrated, not evidence."
-            )
-    return lines
-
-
-def transfer_us() -> float:
-    """A sector's transfer over the SCM channel (us): 512 B at 1066 MT/s, one byte per transfer."""
-    return SECTOR_BYTES / SCM_TRANSFER_MTS
-
-
-def _latency_consistency(table: Sequence[Mapping[str, Any]]) -> list[str]:
-    """What the seed's own numbers imply about its latency axis, beside what the runs give."""
-    lines = []
-    t = transfer_us()
-    alone = (SEED["break_even_latency_us"] + t) / (1.0 + t)
-    for workload in sorted({row["workload"] for row in table}):
-        at_1 = _find(table, study="main", workload=workload, ssd="all_sscm", tsv=False)
-        at_6 = _find(table, study="latency", workload=workload, ssd="all_sscm", value=SEED["break_even_latency_us"], tsv=False)
-        if at_1 and at_6:
-            lines += [
-                f"- Break-even latency ({workload}): the All S-SCM SSD writes {at_1['write_mbps']:.0f} MB/s at 1 us and "
-                f"{at_6['write_mbps']:.0f} MB/s at {SEED['break_even_latency_us']:g} us here, {at_1['write_mbps'] / at_6['write_mbps']:.1f}x "
-                f"slower (per-sector latencies behind a {t:.2f} us transfer alone give ({SEED['break_even_latency_us']:g} + {t:.2f}) / "
-                f"(1 + {t:.2f}) = {alone:.1f}x). The seed's break-even at {SEED['break_even_latency_us']:g} us against a "
-                f"{SEED['hybrid_mbps']:g} MB/s hybrid means its All S-SCM SSD fell from {SEED['all_sscm_mbps']:g} to about "
-                f"{SEED['hybrid_mbps']:g} MB/s ({SEED['all_sscm_mbps'] / SEED['hybrid_mbps']:.1f}x) between 1 and "
-                f"{SEED['break_even_latency_us']:g} us, which Table 1's per-sector latencies do not explain; with the hybrid's "
-                "throughput as run here the crossing lies where the regime table says.",
-            ]
-    return lines
-
-
-def _power_lines(current_rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The TSV cut against the I/O share of the All S-SCM SSD's power at the presets' core current."""
-    lines = []
-    for row in current_rows:
-        if row["core_current_ma"] == scm_pins.PRESET_CURRENT_MA and row.get("io_share") is not None:
-            lines.append(
-                f"  On {row['workload']} at the presets' {scm_pins.PRESET_CURRENT_MA:g} mA the I/O is {fmt(row['io_share'], 'share')} of "
-                f"the All S-SCM SSD's power and TSV changes it {fmt(row['tsv_cut'], 'pct')}."
-            )
-    return lines
-
-
-def _cost_lines(main_rows: Sequence[Mapping[str, Any]], table: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The cost break-even with the seed's equal capacities and with the devices as run, from the cost table."""
-    lines = []
-    for row in main_rows[1:]:
-        hybrid = _main(table, row["workload"], "hybrid", False)
-        everything = _main(table, row["workload"], "all_sscm", False)
-        if not hybrid or not everything or row["break_even_cost"] is None or row["break_even_cost_as_run"] is None:
-            continue
-        over = hybrid["nand_bytes"] / hybrid["logical_bytes"] - 1.0
-        spare = everything["scm_bytes"] / everything["logical_bytes"] - 1.0
-        more = "more" if row["break_even_cost_as_run"] > row["break_even_cost"] else "less"
-        lines.append(
-            f"- {row['workload']}: {fmt(row['break_even_cost'], 'ratio')}x NAND with equal capacities; as run, the hybrid's NAND holds "
-            f"{fmt(over, 'share')} more than the user capacity and the All S-SCM SSD's S-SCM {fmt(spare, 'share')} more, so S-SCM may "
-            f"cost {more}, up to {fmt(row['break_even_cost_as_run'], 'ratio')}x NAND, before the hybrid is cheaper."
-        )
-    return lines
-
-
+# The report's tables: (header, key, ``report.fmt`` kind) per column.
+REGIME_COLUMNS = (
+    ("workload", "workload", "text"),
+    ("hybrid", "hybrid", "text"),
+    ("hybrid write MB/s", "hybrid_mbps", "num"),
+    ("All S-SCM (1 us) speed-up", "speedup_of_all_sscm_at_1us", "times"),
+    ("break-even latency (us)", "break_even_us", "ratio"),
+    ("pages evicted", "pages_evicted", "int"),
+    ("forced", "forced_evictions", "int"),
+    ("SCM used", "scm_used", "share"),
+)
+DEFINITION_COLUMNS = (
+    ("workload", "workload", "text"),
+    ("latency varied", "latency_axis", "text"),
+    ("throughput", "metric", "text"),
+    ("hybrid MB/s", "hybrid_mbps", "num"),
+    ("All S-SCM MB/s (1 us)", "all_sscm_mbps_at_1us", "num"),
+    ("speed-up", "speedup", "times"),
+    ("break-even latency (us)", "break_even_us", "ratio"),
+)
+CURRENT_COLUMNS = (
+    ("workload", "workload", "text"),
+    ("core current (mA)", "core_current_ma", "ratio"),
+    ("W without TSV", "power_w", "ratio"),
+    ("W with TSV", "power_tsv_w", "ratio"),
+    ("I/O share", "io_share", "share"),
+    ("TSV change", "tsv_cut", "pct"),
+    ("", "note", "text"),
+)
+COST_COLUMNS = (
+    ("workload", "workload", "text"),
+    ("capacities", "capacities", "text"),
+    ("M-SCM cost (x NAND)", "mscm_cost_ratio", "num"),
+    ("break-even S-SCM cost (x NAND)", "break_even_sscm_cost_ratio", "ratio"),
+)
+PLACEMENT_COLUMNS = (
+    ("workload", "workload", "text"),
+    ("pieces to SCM", "pieces_to_scm", "int"),
+    ("pieces to NAND", "pieces_to_nand", "int"),
+    ("pages evicted", "pages_evicted", "int"),
+    ("forced", "forced_evictions", "int"),
+    ("split reads", "split_reads", "int"),
+    ("SCM used", "scm_used", "share"),
+    ("GC copies", "gc_pages_copied", "int"),
+    ("write latency us", "write_latency_us", "us"),
+)
 _RUN_COLUMNS = (
     ("workload", "workload", "text"),
     ("GC mode", "gc_mode", "text"),
@@ -2502,137 +2352,6 @@ _RUN_COLUMNS = (
     ("All S-SCM MB/s", "all_sscm_mbps", "num"),
     ("speed-up", "speedup", "times"),
 )
-
-
-def _within(value: float | None, paper: float, form: str) -> bool:
-    """Whether a value would be within the verdict rule's 30 % of the paper's (its gain for a ratio)."""
-    if value is None:
-        return False
-    if form == RATIO:
-        return abs((value - 1) - (paper - 1)) <= 0.3 * abs(paper - 1)
-    return abs(value - paper) <= 0.3 * abs(paper)
-
-
-def _nearest_mode_lines(mine: Sequence[Mapping[str, Any]], graded: Mapping[str, Any]) -> list[str]:
-    """Which GC mode is nearest the seed's 26.5 MB/s at each length, said beside the graded one: the
-    preset's comment says foreground was chosen partly because it came nearest, so a reader must see
-    whether it still is."""
-    lengths = sorted({r["passes"] for r in mine})
-    nearest = {
-        passes: min(
-            (r for r in mine if r["passes"] == passes and r["hybrid_mbps"]), key=lambda r: abs(r["hybrid_mbps"] - SEED["hybrid_mbps"])
-        )
-        for passes in lengths
-    }
-    modes: dict[str, list[int]] = {}
-    for passes, r in nearest.items():
-        modes.setdefault(r["gc_mode"], []).append(passes)
-    same_mode = [r for r in mine if r["gc_mode"] == graded["gc_mode"] and r["hybrid_mbps"]]
-    closest_length = min(same_mode, key=lambda r: abs(r["hybrid_mbps"] - SEED["hybrid_mbps"]))
-    where = (
-        f"{graded['gc_mode']} is the mode nearest the seed's {SEED['hybrid_mbps']:g} MB/s at every length"
-        if set(modes) == {graded["gc_mode"]}
-        else f"the mode nearest the seed's {SEED['hybrid_mbps']:g} MB/s is "
-        + "; ".join(f"{mode} at {', '.join(map(str, at))} pass{'' if at == [1] else 'es'}" for mode, at in modes.items())
-    )
-    length = (
-        "the graded length is also the one nearest it"
-        if closest_length is graded
-        else f"the length nearest it is {closest_length['passes']} passes ({closest_length['hybrid_mbps']:.1f} MB/s), not the graded "
-        f"{graded['passes']} ({graded['hybrid_mbps']:.1f} MB/s)"
-    )
-    return [
-        f"  Disclosed: {where} (the preset's comment discloses that foreground was also the nearest at its 3 loops, "
-        "docs/gc-modes.md); in "
-        f"{graded['gc_mode']} {length}."
-    ]
-
-
-def _settings_lines(runs: Sequence[Mapping[str, Any]], main_rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The hybrid's GC mode and run length, the one throughput definition, and how the hybrid's
-    throughput and the speed-up move over the sweep (never counted), from the run-length table."""
-    lines = [
-        "One definition for every throughput of this report: bytes written over the time the writes took (mean write size /",
-        "mean write latency, the host issuing one request at a time). Table 2's speed-up is the ratio of its two throughputs",
-        f"({SEED['all_sscm_mbps']:g} / {SEED['hybrid_mbps']:g} = {SEED['all_sscm_mbps'] / SEED['hybrid_mbps']:.2f}, printed as "
-        f"{SEED['speedup']:g}x), so it takes Table 2's definition for both SSDs; ours takes ours for both.",
-        "",
-    ]
-    for row in main_rows[1:]:
-        w = row["workload"]
-        mine = [r for r in runs if r["workload"] == w]
-        graded = next((r for r in mine if r["graded"]), None)
-        if graded is None:
-            continue
-        background = next((r for r in mine if r["gc_mode"] == "background" and r["passes"] == graded["passes"]), None)
-        everything = [r["all_sscm_mbps"] for r in mine if r["all_sscm_mbps"]]
-        lengths = sorted({r["passes"] for r in mine})
-        lines += [
-            f"- {w}: the graded hybrid run collects the NAND's garbage in the **{graded['gc_mode']}** mode and replays the tiled sample",
-            f"  **{graded['passes']} times** ({graded['requests']:,} requests; the whole Financial1 trace the seed names has "
-            f"{FULL_TRACE_REQUESTS:,}). It writes {graded['hybrid_mbps']:.1f} MB/s; GC held {graded['writes_held']:,} of its writes, "
-            f"{graded['held_wait_mean_ms']:.0f} ms each on average.",
-        ]
-        if background and background["hybrid_mbps"]:
-            lines.append(
-                f"  With background GC (no write held) the same run writes {background['hybrid_mbps']:.1f} MB/s: "
-                f"{fmt(1 - graded['hybrid_mbps'] / background['hybrid_mbps'], 'share')} of the foreground writes' time is waiting on GC."
-            )
-        hybrid_values = [r["hybrid_mbps"] for r in mine if r["hybrid_mbps"]]
-        speedups = [r["speedup"] for r in mine if r["speedup"]]
-        lines.append(
-            f"  Over the {len(mine)} runs of the sweep ({len({r['gc_mode'] for r in mine})} modes x {len(lengths)} lengths, {lengths[0]}-{lengths[-1]} passes) the "
-            f"hybrid writes {min(hybrid_values):.1f}-{max(hybrid_values):.1f} MB/s and the speed-up is "
-            f"{min(speedups):.2f}-{max(speedups):.2f}x: {sum(_within(v, SEED['hybrid_mbps'], ABSOLUTE) for v in hybrid_values)} of "
-            f"{len(hybrid_values)} hybrid throughputs and {sum(_within(v, SEED['speedup'], RATIO) for v in speedups)} of {len(speedups)} "
-            "speed-ups would fall within the verdict rule's 30 % (readings, never counted)."
-            if hybrid_values and speedups
-            else "  The sweep did not run."
-        )
-        lines += _nearest_mode_lines(mine, graded)
-        if len(everything) >= 2:
-            lines.append(
-                f"  The All S-SCM SSD writes {min(everything):.4f}-{max(everything):.4f} MB/s over the same lengths (no NAND, no garbage "
-                "collection: its result does not depend on the run length), so its studies run one pass."
-            )
-    lines.append("")
-    return lines
-
-
-def _break_even_lines(main_rows: Sequence[Mapping[str, Any]], table: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The break-even latency: what Table 2's own numbers give (the graded arithmetic) and the simulated
-    crossing as the same formula of the hybrid's throughput."""
-    a = break_even_arithmetic()
-    lines = [
-        f"Where the S-SCM's latency adds per sector (Table 1 gives it per sector), Table 2's All S-SCM SSD spends {SECTOR_BYTES} B / "
-        f"{SEED['all_sscm_mbps']:g} MB/s = {a['per_sector_at_1_us']:.3f} us per sector at 1 us, {a['rest_us']:.3f} us of it beyond the",
-        f"latency; the hybrid's {SEED['hybrid_mbps']:g} MB/s is {SECTOR_BYTES} B / {SEED['hybrid_mbps']:g} MB/s = "
-        f"{a['per_sector_hybrid_us']:.2f} us per sector. The two cross at {a['per_sector_hybrid_us']:.2f} - {a['rest_us']:.3f} = "
-        f"**{a['implied_us']:.2f} us**, not ~{SEED['break_even_latency_us']:g}:",
-        f"between 1 and {SEED['break_even_latency_us']:g} us the per-sector time grows at most {a['fall_at_most']:g}x "
-        f"({a['fall_with_table2_rest']:.2f}x with Table 2's {a['rest_us']:.3f} us), while {SEED['all_sscm_mbps']:g} to "
-        f"{SEED['hybrid_mbps']:g} MB/s is a {a['fall_needed']:.2f}x fall.",
-        f"The seed's ~{SEED['break_even_latency_us']:g} us (and its conclusion's {SEED['break_even_latency_conclusion_us']:g} us) conflicts "
-        "with its own Table 2 if Table 2's hybrid is Fig. 2's 25 % M-SCM hybrid and Fig. 2 (from the seed's reference [1]) ran at "
-        "Table 2's 1066 MHz interface; the seed says neither, and either would change the crossing (a faster hybrid or more "
-        "per-sector overhead moves it toward ~6 us). So the claim is graded as arithmetic (not counted), not as a simulation result.",
-        "",
-    ]
-    for row in main_rows[1:]:
-        found = break_even_simulated(table, row["workload"], row["hybrid_mbps"], row["break_even_us"])
-        if found is None:
-            continue
-        lines += [
-            f"- Simulated ({row['workload']}): {SECTOR_BYTES} B / {found['hybrid_mbps']:.1f} MB/s = {found['per_sector_hybrid_us']:.2f} us "
-            f"per sector; the All S-SCM SSD's probe at {found['probe_us']:g} us writes {found['probe_mbps']:.1f} MB/s, "
-            f"{found['rest_us']:.3f} us per sector beyond its latency; {found['per_sector_hybrid_us']:.2f} - {found['rest_us']:.3f} = "
-            f"{found['formula_us']:.2f} us, and the bisection found {fmt(found['bisection_us'], 'ratio')} us. A formula of the hybrid's",
-            "  throughput, it moves with every setting the hybrid rests on (the run-length table above); a reading, never counted.",
-        ]
-    lines.append("")
-    return lines
-
-
 _PATTERN_COLUMNS = (
     ("pattern", "pattern", "text"),
     ("kind", "kind", "text"),
@@ -2641,29 +2360,6 @@ _PATTERN_COLUMNS = (
     ("NAND-only MB/s", "nand_mbps", "sig"),
     ("hybrid / NAND-only", "hybrid_over_nand", "times"),
 )
-
-
-def _pattern_lines(patterns: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The three SSDs on each write pattern, and each one's worst-to-best spread."""
-    if not patterns:
-        return []
-    spreads = {key: spread(patterns, key) for key in ("all_sscm_mbps", "hybrid_mbps", "nand_mbps")}
-    return [
-        "## The NAND-only SSD and the write patterns",
-        "",
-        'The NAND-only SSD is the hybrid preset without its SCM (`nand-only.toml` in this folder, `placement.policy = "single"`):',
-        "the same NAND, channels, FTL, GC mode and run length. The patterns: the workloads' main runs and three",
-        f"synthetic write-only patterns over the same 0.53 GB, each writing it {PATTERN_WRITE_VOLUME:g} times.",
-        "",
-        markdown_table(patterns, _PATTERN_COLUMNS),
-        "",
-        "Worst pattern over best: All S-SCM "
-        f"{fmt(spreads['all_sscm_mbps'], 'ratio')}, hybrid {fmt(spreads['hybrid_mbps'], 'ratio')}, NAND-only {fmt(spreads['nand_mbps'], 'ratio')}"
-        " (1: the same on every pattern).",
-        "",
-    ]
-
-
 _STANDIN_COLUMNS = (
     ("workload", "workload", "text"),
     ("kind", "kind", "text"),
@@ -2680,69 +2376,104 @@ _STANDIN_COLUMNS = (
 )
 
 
-def _standin_lines(standin: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The stand-in beside the sample: its reuse (the generator's estimate and the hybrid's run) and
-    throughputs. Shown, never graded."""
-    if not any(row["kind"] == "stand-in" for row in standin):
-        return []
-    lines = [
-        "## The stand-in (shown, never graded)",
-        "",
-        "The stand-in is a trace generated from the sample (`standin/` in this folder): each request takes the size, page",
-        "offset and reuse distance of a random request of the sample (for a write, the pages written since its page last",
-        f"was; for a read, the pages accessed), scaled as the tiled sample sees it, with the full trace's {fmt(FULL_TRACE_WRITE_SHARE, 'share')} writes.",
-        "The pages none of its requests touches are then read once each (the coverage reads), so that the drive, sized to",
-        "the pages a trace touches, holds the tiled sample's 0.53 GB as it holds the sample's read-only data; they lower the",
-        "write share of the replay (the table's) and do not enter the write throughput. It is made of the same sample as the",
-        "graded workload, so it is a reading of the hybrid's claims, never a second grade. The LRU table",
-        f"({HOT_TABLE_ENTRIES:,} pages) is the yardstick of its reuse (the generator's estimate counts a write's first page; the run, every page piece):",
-        "",
-        markdown_table(standin, _STANDIN_COLUMNS),
-        "",
-    ]
-    return lines
+def transfer_us() -> float:
+    """A sector's transfer over the SCM channel (us): 512 B at 1066 MT/s, one byte per transfer."""
+    return SECTOR_BYTES / SCM_TRANSFER_MTS
 
 
-def _report_sections(
-    main_rows: Sequence[Mapping[str, Any]],
-    table: Sequence[Mapping[str, Any]],
-    runs: Sequence[Mapping[str, Any]],
-    patterns: Sequence[Mapping[str, Any]],
-    standin: Sequence[Mapping[str, Any]],
-    pin_checks: Sequence[Mapping[str, Any]],
-    settings_lines: Sequence[str] = (),
-) -> list[str]:
-    """The sections issue 46 asked for: the hybrid's settings, the break-even arithmetic, power from the
-    seed's stated quantities and the fitted reading, the NAND-only SSD and patterns, and the stand-in;
-    ``settings_lines``: the settings seed 001 does not state (``scm_hybrid_settings.report_lines``)."""
-    return [
-        "## The settings the hybrid's throughput rests on",
-        "",
-        *_settings_lines(runs, main_rows),
-        *([markdown_table(runs, _RUN_COLUMNS), ""] if runs else []),
-        "How the graded mode is chosen: seed 001 does not mention garbage collection, so the mode is ssdlab's reading, borrowed",
-        "from the same lab's seeds 003 and 004, whose emulators collect garbage when blank blocks run short, at a cost to the",
-        f"writes' performance (seed 003): {settings.borrowed('gc_003')}; {settings.borrowed('gc_004')}.",
-        "ssdlab reads a collection that costs the writes time as the foreground mode. The preset's comment also discloses that",
-        "foreground came nearest the seed's 26.5 MB/s at the preset's 3 loops (the line above says where it is nearest now), so",
-        "the choice is not independent of closeness; every mode is in the table and in the readings table, never counted.",
-        "The graded length (as many requests as the whole trace) is ssdlab's choice too: the next section shows the other and",
-        "checks whether the graded value has settled.",
-        "",
-        *settings_lines,
-        "## Break-even latency: Table 2's own arithmetic",
-        "",
-        *_break_even_lines(main_rows, table),
-        "## Power: what the seed's stated quantities give, and the reading fitted to Table 2",
-        "",
-        *scm_pins.seed_quantity_lines(),
-        *scm_pins.fitted_lines(pin_checks),
-        *_pattern_lines(patterns),
-        *_standin_lines(standin),
-    ]
+def _within(value: float | None, paper: float, form: str) -> bool:
+    """Whether a value would be within the verdict rule's 30 % of the paper's (its gain for a ratio)."""
+    if value is None:
+        return False
+    if form == RATIO:
+        return abs((value - 1) - (paper - 1)) <= 0.3 * abs(paper - 1)
+    return abs(value - paper) <= 0.3 * abs(paper)
 
 
-def _report(
+def _sweep_summary(workload: str, mine: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The hybrid's GC mode and run-length sweep of one workload, for the report: the graded run, the
+    background one at its length, the ranges and how many would pass the verdict rule, and which mode
+    and length come nearest the seed's 26.5 MB/s (the preset's comment says foreground was chosen partly
+    because it came nearest, so a reader must see whether it still is)."""
+    graded = next((r for r in mine if r["graded"]), None)
+    if graded is None:
+        return None
+    nearest: dict[str, list[int]] = {}
+    for passes in sorted({r["passes"] for r in mine}):
+        runs = [r for r in mine if r["passes"] == passes and r["hybrid_mbps"]]
+        nearest.setdefault(min(runs, key=lambda r: abs(r["hybrid_mbps"] - SEED["hybrid_mbps"]))["gc_mode"], []).append(passes)
+    same_mode = [r for r in mine if r["gc_mode"] == graded["gc_mode"] and r["hybrid_mbps"]]
+    closest = min(same_mode, key=lambda r: abs(r["hybrid_mbps"] - SEED["hybrid_mbps"]))
+    hybrid_values = [r["hybrid_mbps"] for r in mine if r["hybrid_mbps"]]
+    speedups = [r["speedup"] for r in mine if r["speedup"]]
+    return {
+        "workload": workload,
+        "graded": graded,
+        "background": next((r for r in mine if r["gc_mode"] == "background" and r["passes"] == graded["passes"]), None),
+        "runs": len(mine),
+        "modes": len({r["gc_mode"] for r in mine}),
+        "lengths": sorted({r["passes"] for r in mine}),
+        "hybrid_values": hybrid_values,
+        "speedups": speedups,
+        "hybrid_within": sum(_within(v, SEED["hybrid_mbps"], ABSOLUTE) for v in hybrid_values),
+        "speedups_within": sum(_within(v, SEED["speedup"], RATIO) for v in speedups),
+        "nearest_modes": list(nearest.items()),
+        "closest": closest,
+        "closest_is_graded": closest is graded,
+        "all_sscm_values": [r["all_sscm_mbps"] for r in mine if r["all_sscm_mbps"]],
+    }
+
+
+def _nearest(regime_rows: Sequence[Mapping[str, Any]], definition_rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per workload, the hybrid variant whose write throughput is nearest Table 2's 26.5 MB/s and the
+    reading of the metric whose speed-up is nearest its 11.7x (which settings the seed's numbers imply)."""
+    found = []
+    for workload in dict.fromkeys(r["workload"] for r in regime_rows):
+        variants = [r for r in regime_rows if r["workload"] == workload and r["hybrid_mbps"]]
+        definitions = [r for r in definition_rows if r["workload"] == workload and r["speedup"]]
+        if variants and definitions:
+            found.append(
+                {
+                    "workload": workload,
+                    "near": min(variants, key=lambda r: abs(r["hybrid_mbps"] / SEED["hybrid_mbps"] - 1)),
+                    "fast": min(definitions, key=lambda r: abs(r["speedup"] / SEED["speedup"] - 1)),
+                }
+            )
+    return found
+
+
+def _contrast(table: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """Why the two workloads' hybrids write at different speeds: what reaches the NAND, from the main runs."""
+    hybrids = [r for r in table if r["study"] == "main" and r["ssd"] == "hybrid" and not r["tsv"] and "write_mbps" in r]
+    if len(hybrids) < 2:
+        return None
+    fast, slow = sorted(hybrids, key=lambda r: -r["write_mbps"])[:2]
+
+    def nand_share(r: Mapping[str, Any]) -> float:
+        return r["pieces_to_nand"] / max(1, r["pieces_to_nand"] + r["pieces_to_scm"])
+
+    return {"fast": fast, "slow": slow, "fast_nand_share": nand_share(fast), "slow_nand_share": nand_share(slow)}
+
+
+def _costs(main_rows: Sequence[Mapping[str, Any]], table: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The cost break-even with the seed's equal capacities and as run, with the devices' spare capacity."""
+    found = []
+    for row in main_rows[1:]:
+        hybrid, everything = _main(table, row["workload"], "hybrid", False), _main(table, row["workload"], "all_sscm", False)
+        if hybrid and everything and row["break_even_cost"] is not None and row["break_even_cost_as_run"] is not None:
+            found.append(
+                {
+                    "workload": row["workload"],
+                    "equal": row["break_even_cost"],
+                    "as_run": row["break_even_cost_as_run"],
+                    "over": hybrid["nand_bytes"] / hybrid["logical_bytes"] - 1.0,
+                    "spare": everything["scm_bytes"] / everything["logical_bytes"] - 1.0,
+                }
+            )
+    return found
+
+
+def report_text(
     plans: Sequence[Plan],
     outcome: Any,
     scheduler: str | None,
@@ -2758,183 +2489,84 @@ def _report(
     patterns: Sequence[Mapping[str, Any]] = (),
     standin: Sequence[Mapping[str, Any]] = (),
     pin_checks: Sequence[Mapping[str, Any]] = (),
-    settings_lines: Sequence[str] = (),
+    settings_text: str = "",
+    pins_text: str = "",
 ) -> str:
-    lines = [
-        "# Seed 001: hybrid M-SCM/NAND SSD vs All S-SCM SSD",
-        "",
-        provenance("ssdlab reproduce scm-hybrid", outcome, scheduler).replace(
-            "`sweep/results.parquet`",
-            "`sweep/results.parquet`, the NAND-only SSD's `nand-only/results.parquet` and the bisections' `bisect/*/points/`, "
-            "`tsv-current/*/points/`",
+    """report.md (``scm_hybrid.md.j2``) from the computed tables; ``settings_text`` and ``pins_text`` are
+    the sections of ``scm_hybrid_settings`` and ``scm_pins``."""
+    tables = {
+        "main": markdown_table(main_rows, MAIN_COLUMNS),
+        "runs": markdown_table(runs, _RUN_COLUMNS) if runs else "",
+        "fitted": markdown_table(pin_checks, scm_pins.FITTED_COLUMNS) if pin_checks else "",
+        "patterns": markdown_table(patterns, _PATTERN_COLUMNS) if patterns else "",
+        "standin": markdown_table(standin, _STANDIN_COLUMNS),
+        "regime": markdown_table(regime_rows, REGIME_COLUMNS),
+        "definitions": markdown_table(definition_rows, DEFINITION_COLUMNS),
+        "currents": markdown_table(current_rows, CURRENT_COLUMNS),
+        "cost": markdown_table(cost_rows, COST_COLUMNS),
+        "placement": markdown_table(
+            [r for r in table if r["study"] == "main" and r["ssd"] == "hybrid" and not r["tsv"] and "write_mbps" in r], PLACEMENT_COLUMNS
         ),
-        "",
-        "## Workloads",
-        "",
-        *[f"- **{plan.workload.name}** ({plan.workload.kind}): {plan.description}" for plan in plans],
-        "",
-        "## Table 2 and the break-even points",
-        "",
-        markdown_table(main_rows, _MAIN_COLUMNS),
-        "",
-        "Write throughput: bytes written over the time the writes took, the host issuing one request at a time",
-        f"(queue depth 1). Power in this table is the presets' (cores: busy time x VDD x {scm_pins.PRESET_CURRENT_MA:g} mA; I/O:",
-        f"C·V² per bit moved), a reading; with TSV every pin is {TSV_PIN_PF:g} pF. The break-even latency here is the simulated",
-        "crossing, found by bisection (log scale) on the sweep engine: All S-SCM runs at probe latencies until the",
-        "bracket around the hybrid's throughput is narrow (a reading: the graded claim is Table 2's arithmetic, below);",
-        "the cost break-even by bisection over the cost model, with the seed's equal capacities (the headline) and",
-        "with the capacities of the devices run.",
-        "",
-        f"Table 2's text copy prints one power pair, {SEED['power_without_tsv_w']:g} W without and {SEED['power_with_tsv_w']:g} W with "
-        "TSV, under both SSDs'",
-        f"columns. That pair changes by {fmt(SEED['power_with_tsv_w'] / SEED['power_without_tsv_w'] - 1, 'pct')}, while the "
-        f"conclusion credits Table 2 with the All S-SCM SSD's {fmt(SEED['tsv_power_cut'], 'pct')},",
-        "so the pair is graded as the hybrid's (All S-SCM's power is in the notes; the pair read as All S-SCM's is",
-        "in the readings table, never counted).",
-        "",
-        "Grading: the All S-SCM SSD's throughput is calibrated, not evidence: the SCM's organisation (one bank",
-        f'behind one 8-bit channel) and "1066MHz" read as {SCM_TRANSFER_MTS:g} MT/s were chosen because they give about the',
-        f"seed's {SEED['all_sscm_mbps']:g} MB/s ({SECTOR_BYTES} B / ({transfer_us():.2f} us + 1 us) = "
-        f"{SECTOR_BYTES / (transfer_us() + 1.0):.0f} MB/s, a transfer then its write; the runs overlap a multi-page request's pages, "
-        "ssdlab's rule, a reading choice shown below with the other). The power claims are calibrated: the seed states its pins'",
-        "capacitance, voltage and clock and nothing else, so its watts and its -74 % follow only from a pin activity and",
-        "core currents solved from Table 2's own power numbers (the power section below); the presets' pins and",
-        f"{scm_pins.PRESET_CURRENT_MA:g} mA, which the seed does not state either, are a reading. Each comparison's both sides carry their health (write",
-        "amplification of the NAND, share of the run GC held host writes, the most-worn block or SCM sector",
-        "against its rating); the host issues the trace's requests one at a time, so the trace's timestamps are",
-        "not replayed and the simulated time has no span to be compared with.",
-        "",
-        *_report_sections(main_rows, table, runs, patterns, standin, pin_checks, settings_lines),
-        "## Where the seed's headlines hold",
-        "",
-        "Break-even S-SCM latency (the All S-SCM SSD at that latency writes as fast as the hybrid; bisection over",
-        f"{BISECT_US[0]:g}-{BISECT_US[1]:g} us, the seed's axis being {LATENCIES_US[0]:g}-{LATENCIES_US[-1]:g} us) for every hybrid run: "
-        "M-SCM capacity",
-        "and what counts as fragmented decide how much of the write stream the NAND sees, and the data the drive",
-        "holds (its NAND sized to it with 20 % free) how much garbage the NAND collects meanwhile.",
-        "",
-        markdown_table(
-            regime_rows,
-            (
-                ("workload", "workload", "text"),
-                ("hybrid", "hybrid", "text"),
-                ("hybrid write MB/s", "hybrid_mbps", "num"),
-                ("All S-SCM (1 us) speed-up", "speedup_of_all_sscm_at_1us", "times"),
-                ("break-even latency (us)", "break_even_us", "ratio"),
-                ("pages evicted", "pages_evicted", "int"),
-                ("forced", "forced_evictions", "int"),
-                ("SCM used", "scm_used", "share"),
-            ),
-        ),
-        "",
-        "The seed does not say which S-SCM latency its Fig. 2 varies (Table 1 gives S-SCM's read latency as",
-        "0.1-10 us and its write as 1 us) nor over what time its write throughput is taken. The headlines take",
-        'read and write together (Table 2 gives the S-SCM one "Latency = 1 μs") over the writes\' own time; every',
-        "reading, with its own bisected break-even (the others are in the readings table, never counted):",
-        "",
-        markdown_table(
-            definition_rows,
-            (
-                ("workload", "workload", "text"),
-                ("latency varied", "latency_axis", "text"),
-                ("throughput", "metric", "text"),
-                ("hybrid MB/s", "hybrid_mbps", "num"),
-                ("All S-SCM MB/s (1 us)", "all_sscm_mbps_at_1us", "num"),
-                ("speed-up", "speedup", "times"),
-                ("break-even latency (us)", "break_even_us", "ratio"),
-            ),
-        ),
-        "",
-        *_nearest_readings(regime_rows, definition_rows),
-        *_workload_contrast(table),
-        f"TSV and the S-SCM core current: TSV only cuts I/O power (C from {SCM_PIN_PF:g} pF to {TSV_PIN_PF:g} pF, "
-        f"{fmt(TSV_PIN_PF / SCM_PIN_PF - 1, 'pct')}), so the All S-SCM SSD's",
-        f"cut is the I/O share of its power times {fmt(1 - TSV_PIN_PF / SCM_PIN_PF, 'share')}. The seed's "
-        f"{fmt(-SEED['tsv_power_cut'], 'share')} needs the I/O to be {fmt(-SEED['tsv_power_cut'] / (1 - TSV_PIN_PF / SCM_PIN_PF), 'share')} "
-        "of it:",
-        "",
-        markdown_table(
-            current_rows,
-            (
-                ("workload", "workload", "text"),
-                ("core current (mA)", "core_current_ma", "ratio"),
-                ("W without TSV", "power_w", "ratio"),
-                ("W with TSV", "power_tsv_w", "ratio"),
-                ("I/O share", "io_share", "share"),
-                ("TSV change", "tsv_cut", "pct"),
-                ("", "note", "text"),
-            ),
-        ),
-        "",
-        PIN_SECTION_MARK,
-        "",
-        "## Break-even S-SCM cost",
-        "",
-        markdown_table(
-            cost_rows,
-            (
-                ("workload", "workload", "text"),
-                ("capacities", "capacities", "text"),
-                ("M-SCM cost (x NAND)", "mscm_cost_ratio", "num"),
-                ("break-even S-SCM cost (x NAND)", "break_even_sscm_cost_ratio", "ratio"),
-            ),
-        ),
-        "",
-        f"With equal capacities (the seed's convention: the All S-SCM SSD as large as the hybrid's NAND, M-SCM "
-        f"{fmt(MAIN_MSCM_FRACTION, 'share')} of",
-        f"it) the break-even is 1 + {MAIN_MSCM_FRACTION:g} x C_MSCM: {1 + MAIN_MSCM_FRACTION * MAIN_MSCM_COST:g}x NAND at "
-        f"{MAIN_MSCM_COST:g}x, the seed's {SEED['break_even_cost_ratio']:g}x. That is arithmetic on the seed's own cost",
-        "formula, not a reproduction: no simulation enters it, and the headline is labelled so. The devices run",
-        "here differ: the hybrid's NAND carries over-provisioning for garbage collection, the All S-SCM SSD a",
-        "small spare for wear leveling (a reading of the cost claim, never counted):",
-        "",
-        *_cost_lines(main_rows, table),
-        "",
-        "## Placement on the hybrid (main runs)",
-        "",
-        markdown_table(
-            [r for r in table if r["study"] == "main" and r["ssd"] == "hybrid" and not r["tsv"] and "write_mbps" in r],
-            (
-                ("workload", "workload", "text"),
-                ("pieces to SCM", "pieces_to_scm", "int"),
-                ("pieces to NAND", "pieces_to_nand", "int"),
-                ("pages evicted", "pages_evicted", "int"),
-                ("forced", "forced_evictions", "int"),
-                ("split reads", "split_reads", "int"),
-                ("SCM used", "scm_used", "share"),
-                ("GC copies", "gc_pages_copied", "int"),
-                ("write latency us", "write_latency_us", "us"),
-            ),
-        ),
-        "",
-        "## What differs from the seed and why",
-        "",
-        "- The seed's emulator settings that Table 1 does not give are ours (docs/scm.md): NAND geometry, one SCM bank",
-        f"  behind one 8-bit channel (chosen because it gives about the seed's {SEED['all_sscm_mbps']:g} MB/s at 1 us and "
-        f"{SCM_TRANSFER_MTS:g} MT/s when a",
-        "  transfer and its write follow each other: calibrated), the LRU table, the fragment threshold (half a",
-        f"  page), eviction thresholds, and {scm_pins.PRESET_CURRENT_MA:g} mA of core current for every memory.",
-        *[
-            f"- The {plan.workload.name} sample is the trace's first {plan.trace_requests:,} requests ({plan.trace_seconds:.0f} s); "
-            "the full trace is not available here: the sample is tiled to seed 003's "
-            f"{DATA_BYTES / 1e9:g} GB (seed 001 gives no data size) and replayed {plan.passes} times, as many requests as the whole "
-            f"trace (ssdlab's choice; {plan.writes_passes} passes, as many writes, is a reading); the stand-in has the "
-            "full trace's write share with the sample's sizes and reuse. "
-            "Pass the full trace with `--trace financial1=PATH`."
-            for plan in plans
-            if plan.trace_requests and not plan.given
-        ],
-        f"- Power: the seed's TSV cut ({fmt(SEED['tsv_power_cut'], 'pct')}) needs the I/O to be "
-        f"{fmt(-SEED['tsv_power_cut'] / (1 - TSV_PIN_PF / SCM_PIN_PF), 'share')} of the All S-SCM SSD's power.",
-        *_power_lines(current_rows),
-        "  The seed does not give its core currents; the table above gives the S-SCM current at which TSV cuts",
-        "  the seed's share (a lower current cuts more).",
-        *_latency_consistency(table),
-        *_clock_readings(table),
-        "",
-        "## Figures",
-        "",
-        *[f"- `{path.name}`" for path in paths.values()],
-        "",
-    ]
-    return "\n".join(lines)
+    }
+    sweeps = [_sweep_summary(row["workload"], [r for r in runs if r["workload"] == row["workload"]]) for row in main_rows[1:]]
+    latencies, clocks = [], []
+    for workload in sorted({row["workload"] for row in table}):
+        at_1 = _main(table, workload, "all_sscm", False)
+        at_6 = find(table, study="latency", workload=workload, ssd="all_sscm", value=SEED["break_even_latency_us"], tsv=False)
+        if at_1 and at_6:
+            latencies.append({"workload": workload, "at_1": at_1["write_mbps"], "at_6": at_6["write_mbps"]})
+    for workload in dict.fromkeys(r["workload"] for r in table):
+        mts = _main(table, workload, "all_sscm", False)
+        ddr = find(table, study="toggle", workload=workload, ssd="all_sscm", value=2132.0, tsv=False)
+        if mts and ddr:
+            clocks.append({"workload": workload, "mts": mts["write_mbps"], "ddr": ddr["write_mbps"]})
+    provenance_text = provenance("ssdlab reproduce scm-hybrid", outcome, scheduler).replace(
+        "`sweep/results.parquet`",
+        "`sweep/results.parquet`, the NAND-only SSD's `nand-only/results.parquet` and the bisections' `bisect/*/points/`, `tsv-current/*/points/`",
+    )
+    return lines_of(
+        render(
+            "scm_hybrid.md.j2",
+            provenance=provenance_text,
+            plans=plans,
+            tables=tables,
+            seed=SEED,
+            pins=scm_pins,
+            quantities=scm_pins.seed_quantities(),
+            arithmetic=break_even_arithmetic(),
+            sweeps=[summary for summary in sweeps if summary],
+            gc_sources=[settings.borrowed("gc_003"), settings.borrowed("gc_004")],
+            settings_text=settings_text,
+            simulated=[
+                {"workload": row["workload"], **found}
+                for row in main_rows[1:]
+                if (found := break_even_simulated(table, row["workload"], row["hybrid_mbps"], row["break_even_us"]))
+            ],
+            spreads={key: spread(patterns, key) for key in ("all_sscm_mbps", "hybrid_mbps", "nand_mbps")},
+            standin_shown=any(row["kind"] == "stand-in" for row in standin),
+            nearest=_nearest(regime_rows, definition_rows),
+            contrast=_contrast(table),
+            pins_text=pins_text,
+            costs=_costs(main_rows, table),
+            preset_currents=[
+                row for row in current_rows if row["core_current_ma"] == scm_pins.PRESET_CURRENT_MA and row.get("io_share") is not None
+            ],
+            latencies=latencies,
+            clocks=clocks,
+            figures=list(paths.values()),
+            full_trace_requests=FULL_TRACE_REQUESTS,
+            full_trace_write_share=FULL_TRACE_WRITE_SHARE,
+            hot_table_entries=HOT_TABLE_ENTRIES,
+            pattern_write_volume=PATTERN_WRITE_VOLUME,
+            sector_bytes=SECTOR_BYTES,
+            scm_transfer_mts=SCM_TRANSFER_MTS,
+            transfer_us=transfer_us(),
+            overlap_arithmetic_mbps=SECTOR_BYTES / (transfer_us() + 1.0),
+            io_share_needed=-SEED["tsv_power_cut"] / (1 - TSV_PIN_PF / SCM_PIN_PF),
+            bisect_us=BISECT_US,
+            latencies_us=LATENCIES_US,
+            main_mscm_fraction=MAIN_MSCM_FRACTION,
+            main_mscm_cost=MAIN_MSCM_COST,
+            data_bytes=DATA_BYTES,
+        )
+    )

@@ -20,6 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ssdlab.reproduce.report import fmt, markdown_table
+from ssdlab.reproduce.scm_hybrid_points import Point, find, lines_of
+from ssdlab.reproduce.templates import render
 
 # The settled check: the graded run against one SETTLE_FACTOR times as long (the same run continued: the
 # longer run's first passes are the graded run, so the passes it adds have their own throughput). The
@@ -87,21 +89,14 @@ def points(
     hybrid_at: Callable[[int], list[str]],
     all_sscm_one_pass: Callable[..., list[str]],
     transfer_ns: int,
-) -> dict[str, list[str]]:
+) -> dict[Point, list[str]]:
     """The hybrid (graded settings, foreground GC) at the writes-matched length and at ``SETTLE_FACTOR``
     times the graded one, and the All S-SCM SSD under the other overlap rule (one pass)."""
-    cases = {}
-    for passes in sorted({writes, SETTLE_FACTOR * graded} - {graded}):
-        cases[f"length|{workload}|hybrid|{passes}|False"] = hybrid_at(passes)
-    cases[f"overlap|{workload}|all_sscm|0.0|False"] = all_sscm_one_pass(*no_overlap(transfer_ns))
+    cases = {
+        Point("length", workload, "hybrid", passes): hybrid_at(passes) for passes in sorted({writes, SETTLE_FACTOR * graded} - {graded})
+    }
+    cases[Point("overlap", workload, "all_sscm", 0.0)] = all_sscm_one_pass(*no_overlap(transfer_ns))
     return cases
-
-
-def _find(table: Sequence[Mapping[str, Any]], **match: Any) -> Mapping[str, Any] | None:
-    for row in table:
-        if all(row.get(key) == value for key, value in match.items()) and "write_mbps" in row:
-            return row
-    return None
 
 
 def _write_seconds(row: Mapping[str, Any]) -> float:
@@ -114,8 +109,8 @@ def settled_check(table: Sequence[Mapping[str, Any]], workload: str, graded_pass
     throughput, its change, the throughput of the passes it adds (its second half: its bytes and write
     time minus the graded run's), and whether the graded point is settled (the change, and the added
     passes' throughput against the graded, both within ``SETTLED_TOLERANCE``)."""
-    graded = _find(table, study="main", workload=workload, ssd="hybrid", tsv=False)
-    longer = _find(table, study="length", workload=workload, ssd="hybrid", value=float(SETTLE_FACTOR * graded_passes), tsv=False)
+    graded = find(table, study="main", workload=workload, ssd="hybrid", tsv=False)
+    longer = find(table, study="length", workload=workload, ssd="hybrid", value=float(SETTLE_FACTOR * graded_passes), tsv=False)
     if graded is None or longer is None or not graded["write_mbps"]:
         return None
     added_seconds = _write_seconds(longer) - _write_seconds(graded)
@@ -143,11 +138,11 @@ def length_rows(
     for passes in sorted({graded_passes, writes_matched, SETTLE_FACTOR * graded_passes}):
         if passes == graded_passes:
             row, what = (
-                _find(table, study="main", workload=workload, ssd="hybrid", tsv=False),
+                find(table, study="main", workload=workload, ssd="hybrid", tsv=False),
                 "graded: as many requests as the whole trace",
             )
         else:
-            row = _find(table, study="length", workload=workload, ssd="hybrid", value=float(passes), tsv=False)
+            row = find(table, study="length", workload=workload, ssd="hybrid", value=float(passes), tsv=False)
             what = "reading: as many writes as the whole trace" if passes == writes_matched else "the settled check's longer run"
             if passes == writes_matched == SETTLE_FACTOR * graded_passes:
                 what = "reading: as many writes as the whole trace; the settled check's longer run"
@@ -181,8 +176,8 @@ def sensitivity_rows(
 ) -> list[dict[str, Any]]:
     """The hybrid under each GC mode (at the graded length), each data size and each fragment threshold,
     one axis at a time from the graded settings, beside the All S-SCM SSD on the same data."""
-    main = _find(table, study="main", workload=workload, ssd="hybrid", tsv=False)
-    all_main = _find(table, study="main", workload=workload, ssd="all_sscm", tsv=False)
+    main = find(table, study="main", workload=workload, ssd="hybrid", tsv=False)
+    all_main = find(table, study="main", workload=workload, ssd="all_sscm", tsv=False)
     if main is None:
         return []
     rows = []
@@ -209,7 +204,7 @@ def sensitivity_rows(
         if mode == main["gc_mode"]:
             add("GC mode", mode, main, all_main, graded=True)
         else:
-            add("GC mode", mode, _find(table, study=f"gc:{mode}", workload=workload, ssd="hybrid", value=float(graded_passes)), all_main)
+            add("GC mode", mode, find(table, study=f"gc:{mode}", workload=workload, ssd="hybrid", value=float(graded_passes)), all_main)
     for fraction in sorted({1.0, *data_fractions}):
         if fraction == 1.0:
             add("data held", "100 % of 0.53 GB", main, all_main, graded=True)
@@ -217,15 +212,15 @@ def sensitivity_rows(
             add(
                 "data held",
                 f"{100 * fraction:.0f} % of 0.53 GB",
-                _find(table, study="data", workload=workload, ssd="hybrid", value=fraction, tsv=False),
-                _find(table, study="data", workload=workload, ssd="all_sscm", value=fraction, tsv=False),
+                find(table, study="data", workload=workload, ssd="hybrid", value=fraction, tsv=False),
+                find(table, study="data", workload=workload, ssd="all_sscm", value=fraction, tsv=False),
             )
     for fraction in sorted({0.5, *fragment_fractions}):
         setting = f"below {100 * fraction:.1f} % of a page".replace(".0 %", " %")
         if fraction == 0.5:
             add("fragment threshold", setting, main, all_main, graded=True)
         else:
-            add("fragment threshold", setting, _find(table, study="fragment", workload=workload, ssd="hybrid", value=fraction), all_main)
+            add("fragment threshold", setting, find(table, study="fragment", workload=workload, ssd="hybrid", value=fraction), all_main)
     return rows
 
 
@@ -241,9 +236,9 @@ def axis_spreads(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 def overlap_row(table: Sequence[Mapping[str, Any]], workload: str) -> dict[str, Any] | None:
     """The All S-SCM SSD under ssdlab's rule (the main run) and under no overlap (the reading)."""
-    graded = _find(table, study="main", workload=workload, ssd="all_sscm", tsv=False)
-    other = _find(table, study="overlap", workload=workload, ssd="all_sscm", tsv=False)
-    hybrid = _find(table, study="main", workload=workload, ssd="hybrid", tsv=False)
+    graded = find(table, study="main", workload=workload, ssd="all_sscm", tsv=False)
+    other = find(table, study="overlap", workload=workload, ssd="all_sscm", tsv=False)
+    hybrid = find(table, study="main", workload=workload, ssd="hybrid", tsv=False)
     if graded is None or other is None:
         return None
     return {
@@ -278,7 +273,7 @@ _SENSITIVITY_COLUMNS = (
 )
 
 
-def report_lines(
+def report_text(
     checks: Sequence[Mapping[str, Any]],
     lengths: Sequence[Mapping[str, Any]],
     sensitivity: Sequence[Mapping[str, Any]],
@@ -288,82 +283,32 @@ def report_lines(
     full_trace_writes: float,
     eviction_quote: str,
     overlap_arithmetic_mbps: float,
-) -> list[str]:
-    """The report's section on the settings seed 001 does not state: the run length and its settled
-    check, the sensitivities (data size, fragment threshold, GC mode), evictions, the overlap rule."""
-    lines = [
-        "## Settings seed 001 does not state: run length, data size, fragment threshold, overlap (readings)",
-        "",
-        'Seed 001 says only that the evaluation used "a financial server\'s access pattern [3]" (評価には金融サーバのアクセスパターン[3]を用いた): '
-        "no run length, no data size, no fragment threshold, no",
-        "garbage collection and no rule for how the S-SCM's transfers and writes overlap. Each is ssdlab's choice, declared here with its",
-        "source; every other setting run is a reading (shown, never counted).",
-        "",
-        f"- Run length (ssdlab's choice): the sample is replayed for as many **requests** as the whole Financial1 trace ({full_trace_requests:,}). "
-        "Replayed for as many",
-        f"  **writes** as the trace ({full_trace_writes:,.0f}: its requests times its write share; the sample writes less often) it runs "
-        "longer: a reading.",
-    ]
-    if lengths:
-        lines += ["", markdown_table(lengths, _LENGTH_COLUMNS), ""]
-    for check in checks:
-        halves = (
-            f"; the passes it adds write {check['added_mbps']:.1f} MB/s, {fmt(check['halves_ratio'] - 1, 'pct')} against the graded passes' "
-            f"{check['graded_mbps']:.1f} (the graded mean still carries the fresh drive's first passes)"
-            if check["added_mbps"] and check["halves_ratio"]
-            else ""
+) -> str:
+    """The report's section on the settings seed 001 does not state (``scm_hybrid_settings.md.j2``): the
+    run length and its settled check, the sensitivities (data size, fragment threshold, GC mode),
+    evictions, the overlap rule."""
+    never = []
+    for workload, axis in dict.fromkeys((r["workload"], r["axis"]) for r in sensitivity):
+        mine = [r for r in sensitivity if r["workload"] == workload and r["axis"] == axis]
+        quiet = [r["setting"] for r in mine if not r["pages_evicted"]]
+        if quiet:
+            never.append({"workload": workload, "axis": axis, "quiet": quiet, "settings": len(mine)})
+    return lines_of(
+        render(
+            "scm_hybrid_settings.md.j2",
+            checks=checks,
+            lengths=markdown_table(lengths, _LENGTH_COLUMNS) if lengths else "",
+            sensitivity=markdown_table(sensitivity, _SENSITIVITY_COLUMNS) if sensitivity else "",
+            spreads=axis_spreads(sensitivity),
+            never=never,
+            overlaps=overlaps,
+            data_source=borrowed("data_003"),
+            full_trace_requests=full_trace_requests,
+            full_trace_writes=full_trace_writes,
+            eviction_quote=eviction_quote,
+            overlap_arithmetic_mbps=overlap_arithmetic_mbps,
         )
-        lines.append(
-            f"- Settled check ({check['workload']}): the graded run ({check['graded_passes']} passes, {check['graded_mbps']:.1f} MB/s) "
-            f"continued to {check['longer_passes']} passes writes {check['longer_mbps']:.1f} MB/s, {fmt(check['change'], 'pct')}{halves}. "
-            f"Settled means the longer run, and the passes it adds on their own, are within {fmt(check['tolerance'], 'share')} of the graded "
-            "value (no trend left): "
-            + (
-                "**settled**."
-                if check["settled"]
-                else "**not settled** (the hybrid's side of each comparison is marked so, which caps its verdicts)."
-            )
-        )
-    if sensitivity:
-        lines += [
-            "",
-            "Sensitivities, one setting at a time from the graded ones (the hybrid at the graded length; the All S-SCM SSD on the same data). "
-            "The data size is",
-            f"{borrowed('data_003')}, seed 001 gives none (the drive's NAND is sized to the data with 20 % free); the fragment",
-            "threshold is the presets' half page, seed 001 judges fragmentation by the share of a page a write fills and gives no threshold:",
-            "",
-            markdown_table(sensitivity, _SENSITIVITY_COLUMNS),
-            "",
-        ]
-        for spread in axis_spreads(sensitivity):
-            lines.append(
-                f"- {spread['workload']}, {spread['axis']}: {spread['low']:.1f}-{spread['high']:.1f} MB/s over {spread['runs']} settings "
-                f"({spread['high'] / spread['low']:.2f}x)."
-            )
-        never = []
-        for workload, axis in dict.fromkeys((r["workload"], r["axis"]) for r in sensitivity):
-            mine = [r for r in sensitivity if r["workload"] == workload and r["axis"] == axis]
-            quiet = [r["setting"] for r in mine if not r["pages_evicted"]]
-            if quiet:
-                never.append(f"{workload}, {axis}: " + (f"all {len(mine)} settings" if len(quiet) == len(mine) else ", ".join(quiet)))
-        if never:
-            lines += [
-                f"- The M-SCM never evicts (0 pages over the whole run) in: {'; '.join(never)}. There the seed's eviction rule "
-                f"({eviction_quote}) is never exercised: the M-SCM holds every page written to it.",
-            ]
-        lines.append("")
-    for row in overlaps:
-        lines += [
-            f"- Overlap rule (ssdlab's choice; {row['workload']}): a request's page pieces are separate SCM operations, so only a "
-            "multi-page request moves a page over the channel while the bank writes the previous one. The All S-SCM SSD writes "
-            f"{row['graded_mbps']:.1f} MB/s under it (the calibrated value). Under the other rule, no overlap (each sector's transfer, "
-            f"then its write: the arithmetic of the calibration, {overlap_arithmetic_mbps:.0f} MB/s), it writes "
-            f"{row['no_overlap_mbps']:.1f} MB/s, {fmt(row['change'], 'pct')}"
-            + (f", and the speed-up is {fmt(row['no_overlap_speedup'], 'times')}" if row["no_overlap_speedup"] else "")
-            + " (a reading).",
-            "",
-        ]
-    return lines
+    )
 
 
 def readings(

@@ -35,6 +35,10 @@ from collections.abc import Callable, Mapping, Sequence
 from itertools import product
 from typing import Any
 
+from ssdlab.reproduce.report import markdown_table
+from ssdlab.reproduce.scm_hybrid_points import Point, lines_of
+from ssdlab.reproduce.templates import render
+
 # Table 1's and Table 2's pin quantities: capacitance without and with TSV (pF), I/O voltage (V), the
 # SCM's I/O clock (MHz), and the 8 data pins of a byte-wide channel.
 SCM_PIN_PF = 5.0
@@ -87,29 +91,6 @@ def seed_quantities() -> dict[str, float]:
     }
 
 
-def seed_quantity_lines() -> list[str]:
-    """The report's derivation of ``seed_quantities``, every number computed from the constants."""
-    q = seed_quantities()
-    return [
-        f"From the seed's stated pin quantities alone (Table 1: C = {SCM_PIN_PF:g} pF for the SCM's pins, {TSV_PIN_PF:g} pF with TSV; "
-        f"I/O VDD {SCM_IO_V:g} V; Table 2: SCM I/O at {SCM_CLOCK_MHZ:g} MHz),",
-        f"one SCM pin toggling at the clock draws C·V²·f = {SCM_PIN_PF:g} pF x ({SCM_IO_V:g} V)² x {SCM_CLOCK_MHZ:g} MHz = "
-        f"{1e3 * q['per_pin_w']:.2f} mW, {1e3 * q['per_pin_tsv_w']:.2f} mW with TSV:",
-        f"TSV cuts the SCM's pin power by {100 * q['scm_pin_cut']:.1f} % (the NAND's, {NAND_PIN_PF:g} to {TSV_PIN_PF:g} pF: "
-        f"{100 * q['nand_pin_cut']:.1f} %) whatever the pin count and activity.",
-        f"TSV changes nothing else, so it cuts the All S-SCM SSD's power by {100 * q['scm_pin_cut']:.1f} % times the I/O share of that "
-        f"power: at most {100 * q['scm_pin_cut']:.1f} %,",
-        f"and the seed's {100 * -ALL_SSCM_CUT:.0f} % needs the I/O to be {100 * q['io_share_needed']:.1f} % of it. No watts follow: the "
-        "seed gives no pin count, activity or core current.",
-        f"With the {DATA_PINS} data pins toggling all run the pins draw {1e3 * q['data_pins_w']:.1f} mW ({1e3 * q['data_pins_tsv_w']:.1f} mW "
-        f"with TSV), and for {100 * ALL_SSCM_CUT:+.0f} % everything else of the",
-        f"All S-SCM SSD could draw at most {1e3 * q['rest_allowed_w']:.1f} mW. Table 2's watts and its {100 * ALL_SSCM_CUT:+.0f} % "
-        "are therefore met only by fitting the unstated quantities:",
-        "that is the graded reading of the power claims, calibrated (never counted as reproduced).",
-        "",
-    ]
-
-
 FITTED_COLUMNS = (
     ("workload", "workload", "text"),
     ("fitted reading", "reading", "text"),
@@ -120,21 +101,6 @@ FITTED_COLUMNS = (
     ("All S-SCM W (w/o / with TSV)", lambda r: f"{r['all_w']:.3f} / {r['all_tsv_w']:.3f}", "text"),
     ("All S-SCM TSV change", "all_cut", "pct"),
 )
-
-
-def fitted_lines(checks: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The fitted reading's check runs, the values the power claims are graded with (calibrated)."""
-    from ssdlab.reproduce.report import markdown_table
-
-    if not checks:
-        return ["No fitted pin reading ran (the power claims have no value).", ""]
-    return [
-        f"The fitted reading, run (seed: {PAIR_WITHOUT_W:g} / {PAIR_WITH_W:g} W, {100 * (PAIR_WITH_W / PAIR_WITHOUT_W - 1):+.1f} %; All "
-        f"S-SCM {100 * ALL_SSCM_CUT:+.0f} %):",
-        "",
-        markdown_table(checks, FITTED_COLUMNS),
-        "",
-    ]
 
 
 def readings() -> list[dict[str, Any]]:
@@ -178,15 +144,15 @@ def points(
     hybrid: Callable[..., list[str]],
     all_sscm: Callable[..., list[str]],
     tsv: Callable[[bool], list[str]],
-) -> dict[str, list[str]]:
+) -> dict[Point, list[str]]:
     """A run per reading, SSD and TSV setting (labels ``pins|workload|ssd|reading index|tsv``)."""
-    cases: dict[str, list[str]] = {}
+    cases: dict[Point, list[str]] = {}
     for index, reading in enumerate(readings()):
         if reading == PRESET_READING:
             continue  # the main runs (a sweep refuses two identical points)
         for on in (False, True):
-            cases[f"pins|{workload}|hybrid|{index}|{on}"] = hybrid(*overrides_of(reading), *tsv(on))
-            cases[f"pins|{workload}|all_sscm|{index}|{on}"] = all_sscm(*overrides_of(reading), *tsv(on))
+            cases[Point("pins", workload, "hybrid", index, on)] = hybrid(*overrides_of(reading), *tsv(on))
+            cases[Point("pins", workload, "all_sscm", index, on)] = all_sscm(*overrides_of(reading), *tsv(on))
     return cases
 
 
@@ -263,10 +229,10 @@ def fitted_points(
     hybrid: Callable[..., list[str]],
     all_sscm: Callable[..., list[str]],
     tsv: Callable[[bool], list[str]],
-) -> dict[str, list[str]]:
+) -> dict[Point, list[str]]:
     """The pair's reading at the presets' currents (labels ``pins_fit|workload|ssd|0|tsv``)."""
     return {
-        f"pins_fit|{workload}|{ssd}|0|{on}": build(*overrides_of(reading), *tsv(on))
+        Point("pins_fit", workload, ssd, 0, on): build(*overrides_of(reading), *tsv(on))
         for ssd, build in (("hybrid", hybrid), ("all_sscm", all_sscm))
         for on in (False, True)
     }
@@ -288,14 +254,14 @@ def check_points(
     hybrid: Callable[..., list[str]],
     all_sscm: Callable[..., list[str]],
     tsv: Callable[[bool], list[str]],
-) -> dict[str, list[str]]:
+) -> dict[Point, list[str]]:
     """Runs of the chosen reading at its solved currents (labels ``pins_check|workload|ssd|index|tsv``)."""
     reading = {key: row[key] for key in PRESET_READING}
-    cases: dict[str, list[str]] = {}
+    cases: dict[Point, list[str]] = {}
     for on in (False, True):
         hybrid_currents = currents_overrides(row["hybrid_current_ma"], row["hybrid_current_ma"])
-        cases[f"pins_check|{row['workload']}|hybrid|0|{on}"] = hybrid(*overrides_of(reading), *hybrid_currents, *tsv(on))
-        cases[f"pins_check|{row['workload']}|all_sscm|0|{on}"] = all_sscm(
+        cases[Point("pins_check", row["workload"], "hybrid", 0, on)] = hybrid(*overrides_of(reading), *hybrid_currents, *tsv(on))
+        cases[Point("pins_check", row["workload"], "all_sscm", 0, on)] = all_sscm(
             *overrides_of(reading), *currents_overrides(None, row["sscm_current_ma"]), *tsv(on)
         )
     return cases
@@ -346,74 +312,38 @@ def display(pin_rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def report_lines(pin_rows: Sequence[Mapping[str, Any]], checks: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The report's section: the readings' table, what holds under which, and the check runs."""
-    from ssdlab.reproduce.report import fmt, markdown_table
-
+def report_text(pin_rows: Sequence[Mapping[str, Any]], checks: Sequence[Mapping[str, Any]]) -> str:
+    """The report's section (``scm_hybrid_pins.md.j2``): the readings' table, what holds under which,
+    and the check runs; empty without readings."""
     if not pin_rows:
-        return []
-    lines = [
-        "## Which I/O pin reading gives Table 2 and -74 % together",
-        "",
-        "The seed gives the pins' capacitance and voltage but not how many pins cycle, how often, or when",
-        f"(`io_pins.rs`). Each reading below is run on both SSDs without and with TSV at the presets' {PRESET_CURRENT_MA:g} mA.",
-        "TSV changes only the pins, so the hybrid's TSV saving depends on the reading alone: Table 2's pair",
-        f"saves {PAIR_SAVING_W:.3f} W. The core currents then have one value each that meets {PAIR_WITHOUT_W:g} W (every",
-        f"memory of the hybrid at that current) and {100 * ALL_SSCM_CUT:+.0f} % (the S-SCM's current): solved from the runs (power is",
-        "linear in current here); none means the pins are too small a share even with no core current.",
-        "",
-        markdown_table(display(pin_rows), COLUMNS),
-        "",
-    ]
+        return ""
+    workloads = []
     for workload in dict.fromkeys(row["workload"] for row in pin_rows):
         mine = [row for row in pin_rows if row["workload"] == workload and row["index"] >= 0]
-        fitted = next((row for row in pin_rows if row["workload"] == workload and row["index"] < 0), None)
-        giving = [row["reading"] for row in mine if row["gives_pair_saving"]]
-        reaching = [row["reading"] for row in mine if row["sscm_current_ma"] is not None]
-        both = [row["reading"] for row in mine if row["gives_pair_saving"] and row["sscm_current_ma"] is not None]
-        lines.append(
-            f"- **{workload}**: {len(giving)} of {len(mine)} readings of the grid save the pair's 0.084 W within "
-            f"{SAVING_TOLERANCE:.0%} ({'; '.join(giving) or 'none'}); -74 % is reachable with some S-SCM current under "
-            f"{len(reaching)}; both under {len(both)}: {'; '.join(both) or 'none'}."
-        )
-        at_presets = [row for row in mine if row["all_cut"] is not None and abs(row["all_cut"] - ALL_SSCM_CUT) <= 0.01]
-        if at_presets:
-            lines.append(
-                "  -74 % within 1 point at the presets' 25 mA: "
-                + "; ".join(f"{row['reading']} (its hybrid: {row['hybrid_w']:.3f} / {row['hybrid_tsv_w']:.3f} W)" for row in at_presets)
-                + "."
-            )
-        if fitted:
-            lines.append(
-                f"  Under continuous toggling the saving is linear in pins x activity x ends and the same for any workload, so "
-                f"one activity on the 8 memory pins saves exactly 0.084 W: {fitted['activity']:.3f} (the table's last row for "
-                f"this workload; run, it saves x{fitted['saving_vs_pair']:.3f} of it). Under it every hybrid memory needs "
-                f"{fmt(fitted['hybrid_current_ma'], 'ratio')} mA for 0.361 W and the S-SCM {fmt(fitted['sscm_current_ma'], 'ratio')} mA "
-                "for -74 %."
-            )
-    for check in checks:
-        lines.append(
-            f"- Check, {check['workload']}, {check['reading']}: every hybrid memory at {fmt(check['hybrid_current_ma'], 'ratio')} mA "
-            f"gives {check['hybrid_w']:.3f} / {check['hybrid_tsv_w']:.3f} W (seed: 0.361 / 0.277); the S-SCM at "
-            f"{fmt(check['sscm_current_ma'], 'ratio')} mA gives the All S-SCM SSD {check['all_w']:.3f} / {check['all_tsv_w']:.3f} W, "
-            f"{fmt(check['all_cut'], 'pct')} (seed: -74 %)."
+        workloads.append(
+            {
+                "workload": workload,
+                "readings": len(mine),
+                "giving": [row["reading"] for row in mine if row["gives_pair_saving"]],
+                "reaching": [row["reading"] for row in mine if row["sscm_current_ma"] is not None],
+                "both": [row["reading"] for row in mine if row["gives_pair_saving"] and row["sscm_current_ma"] is not None],
+                "at_presets": [row for row in mine if row["all_cut"] is not None and abs(row["all_cut"] - ALL_SSCM_CUT) <= 0.01],
+                "fitted": next((row for row in pin_rows if row["workload"] == workload and row["index"] < 0), None),
+            }
         )
     grid = [row for row in pin_rows if row["index"] >= 0]
-    by_toggling = {toggling: [row["saving_vs_pair"] for row in grid if row["toggling"] == toggling] for toggling in TOGGLINGS}
-    spans = "; ".join(
-        f"{toggling.replace('_', ' ')}: x{min(values):.2f} to x{max(values):.2f}" for toggling, values in by_toggling.items() if values
+    savings = {toggling: [row["saving_vs_pair"] for row in grid if row["toggling"] == toggling] for toggling in TOGGLINGS}
+    return lines_of(
+        render(
+            "scm_hybrid_pins.md.j2",
+            table=markdown_table(display(pin_rows), COLUMNS),
+            workloads=workloads,
+            checks=checks,
+            spans=[(toggling.replace("_", " "), min(values), max(values)) for toggling, values in savings.items() if values],
+            preset_ma=PRESET_CURRENT_MA,
+            pair_saving_w=PAIR_SAVING_W,
+            pair_without_w=PAIR_WITHOUT_W,
+            all_sscm_cut=ALL_SSCM_CUT,
+            saving_tolerance=SAVING_TOLERANCE,
+        )
     )
-    lines += [
-        "",
-        f"The hybrid's TSV saving against the pair's {PAIR_SAVING_W:.3f} W over the grid: {spans}. Data-only readings charge",
-        "the pins per byte moved, so their share of the power follows the throughput; continuous ones charge every",
-        "beat of the run, data or not, as Fig. 3 (power against the I/O toggle frequency) can be read. The check",
-        f"fits three numbers (activity and two currents) to three targets (the {PAIR_SAVING_W:.3f} W saving, {PAIR_WITHOUT_W:g} W,",
-        f"{100 * ALL_SSCM_CUT:+.0f} %): it shows that one pin model meets all of Table 2's power numbers and what it needs, not that",
-        "the seed used it. Its values are the power claims' graded values, so those are calibrated (never counted);",
-        "the grid's readings that meet the seed's cut at the presets' current are readings picked because they match,",
-        f"and the presets' own reading (data only, 8 pins, {PRESET_CURRENT_MA:g} mA), which the seed does not state either, is a",
-        "reading of each power claim.",
-        "",
-    ]
-    return lines
