@@ -8,8 +8,9 @@
 //! mapping table needs no tier field) and the scheduler sees one array of dies and one of channels.
 //! A device without tiers is one tier whose offsets are all zero: its numbering is exactly the old
 //! one, and every lookup takes the one-tier branch first.
-//! What it leaves out: tiers sharing a channel (each tier owns its channels); SCM's sector-addressed
-//! media (its place is a tier whose profile is not NAND, added with seed 001).
+//! What it leaves out: tiers sharing a channel (each tier owns its channels). SCM is not a tier: seed
+//! 001's SCM is a stage in front of the NAND path with banks and channels of its own
+//! (`simulation/data_path/hybrid_scm/`, `scheduler/scm.rs`).
 
 use crate::config::{CellType, DeviceConfig, EnergyConfig, TierSpec};
 use crate::geometry::{BlockIndex, Geometry, PlaneIndex, Ppn};
@@ -17,9 +18,10 @@ use crate::media::channel::ChannelTiming;
 use crate::media::nand::NandTiming;
 use crate::tier::TierId;
 
-/// One tier: its profile and where its pieces start in the global numbering.
+/// One tier's layout: its profile and where its pieces start in the global numbering (the tier
+/// vocabulary: `tier.rs`).
 #[derive(Debug, Clone)]
-pub struct Tier {
+pub struct TierLayout {
     pub name: String,
     pub geometry: Geometry,
     pub cell_type: CellType,
@@ -50,7 +52,7 @@ pub struct Tier {
     pub first_chip: u32,
 }
 
-impl Tier {
+impl TierLayout {
     pub fn pages(&self) -> u32 {
         self.geometry.pages_total() as u32
     }
@@ -70,7 +72,7 @@ impl Tier {
 
 #[derive(Debug, Clone)]
 pub struct DeviceLayout {
-    tiers: Vec<Tier>,
+    tiers: Vec<TierLayout>,
     /// Global die -> tier index.
     die_tier: Vec<u8>,
     /// Global die -> global channel.
@@ -100,7 +102,7 @@ impl DeviceLayout {
         for spec in specs {
             let geometry = Geometry::new(&spec.geometry, spec.nand.cell_type);
             let channel_timing = ChannelTiming::new(&spec.channel);
-            let tier = Tier {
+            let tier = TierLayout {
                 name: spec.name.clone(),
                 page_transfer_ns: channel_timing.transfer_ns(geometry.page_size_bytes as u64),
                 channel_timing,
@@ -162,11 +164,11 @@ impl DeviceLayout {
         DeviceLayout { single: tiers.len() == 1, tiers, die_tier, die_channel, channel_tier, first_geometry }
     }
 
-    pub fn tiers(&self) -> &[Tier] {
+    pub fn tiers(&self) -> &[TierLayout] {
         &self.tiers
     }
     #[inline(always)]
-    pub fn tier(&self, tier: TierId) -> &Tier {
+    pub fn tier(&self, tier: TierId) -> &TierLayout {
         &self.tiers[tier.index()]
     }
     #[inline(always)]

@@ -1,10 +1,16 @@
-//! Tiers: the groups of chips of one medium a device is built from (one NAND tier on most devices;
-//! MLC and TLC in seed 004's array; SCM beside NAND in seed 001's hybrid). Here live the tier id and
-//! the fixed-size per-tier arrays the scheduler's hot paths index without bounds checks.
+//! Tiers: the groups of NAND chips of one cell type a device is built from (one tier on most devices;
+//! MLC and TLC in seed 004's array). SCM is not a tier: seed 001's SCM is a stage in front of the NAND
+//! path. Here live the tier id and the fixed-size per-tier arrays the scheduler's hot paths index
+//! without bounds checks.
+//!
+//! The tier vocabulary: a tier is named by its [`TierId`] everywhere at run time; `config::TierConfig`
+//! is a `[device.tiers.NAME]` table as written, `config::TierSpec` a tier's geometry, NAND and channel
+//! resolved from the config (the top-level tables on a one-tier device), and
+//! `device_layout::TierLayout` where the tier sits in the device's global numbering and its timing.
 //!
 //! Left out: tiers are fixed at build time (no tier is added or removed during a run).
 
-/// Tiers a device may have (the config allows at most this many; MLC+TLC and SCM+NAND need two, and
+/// Tiers a device may have (the config allows at most this many; MLC+TLC needs two, and
 /// the per-tier arrays stay within a few cache lines of the scheduler's hot fields).
 pub const MAX_TIERS: usize = 4;
 

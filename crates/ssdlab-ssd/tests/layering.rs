@@ -173,3 +173,209 @@ fn an_upward_or_sideways_arrow_is_reported() {
     assert_eq!(found.len(), 2, "{found:?}");
     assert!(found[0].starts_with("metrics.rs:2: `metrics`") && found[1].starts_with("metrics.rs:3:"), "{found:?}");
 }
+
+// The data path's stages (docs/architecture.md, "The data path's stages"): each folder of
+// `simulation/data_path/` is a stage (the NAND path at the bottom, each stage in front of it); the
+// files directly in `data_path/` are the interface and what the stages share (`stage.rs`, `pages.rs`,
+// `result.rs`, `oracle.rs`) and the wiring (`mod.rs`). A stage reaches another only through the
+// interface: it names no other stage's module or type. And the data path takes nothing from the
+// wiring above it (so no import circle runs through it): of `simulation/` it names only itself and
+// the leaf modules in `DATA_PATH_MAY_USE`.
+
+/// Modules of `simulation/` outside the data path that the data path may use (they use nothing of
+/// `simulation/` themselves: a test below checks).
+const DATA_PATH_MAY_USE: &[&str] = &["page_set"];
+
+/// The module path of a file under `src/` (`simulation/data_path/nand/mod.rs` is
+/// `simulation::data_path::nand`).
+fn module_path(relative: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = relative.components().map(|c| c.as_os_str().to_string_lossy().to_string()).collect();
+    if let Some(last) = parts.pop() {
+        let stem = last.trim_end_matches(".rs").to_string();
+        if stem != "mod" && stem != "lib" {
+            parts.push(stem);
+        }
+    }
+    parts
+}
+
+/// Every path a file's code names through `crate::` or `super::`, resolved to the module path it
+/// starts with plus its next segment (`super::pages::TaggedPage` in `data_path/nand/mod.rs` is
+/// `simulation::data_path::pages`), with its line.
+fn resolved_paths(own: &[String], text: &str) -> Vec<(usize, Vec<String>)> {
+    let mut found = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let code = code_of(line);
+        let mut at = 0;
+        while at < code.len() {
+            let rest = &code[at..];
+            let starts_word = at == 0 || !code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':');
+            let (mut base, mut tail) = if starts_word && rest.starts_with("crate::") {
+                (Vec::new(), &rest["crate::".len()..])
+            } else if starts_word && rest.starts_with("super::") {
+                (own.to_vec(), rest)
+            } else {
+                at += rest.chars().next().map_or(1, char::len_utf8);
+                continue;
+            };
+            while let Some(after) = tail.strip_prefix("super::") {
+                base.pop();
+                tail = after;
+            }
+            let mut segments = base;
+            // Up to four more segments (enough to reach a stage and what is in it from `crate::`).
+            let mut next = tail;
+            for _ in 0..4 {
+                let name: String = next.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                if name.is_empty() {
+                    break;
+                }
+                segments.push(name.clone());
+                match next[name.len()..].strip_prefix("::") {
+                    Some(more) if !more.starts_with('{') => next = more,
+                    _ => break,
+                }
+            }
+            found.push((index + 1, segments));
+            at += rest.len() - tail.len() + 1;
+        }
+    }
+    found
+}
+
+/// What is wrong with the paths of one file of the data path (`own`: its module path; `stages`: the
+/// stage folders; `stage_types`: each stage's types).
+fn data_path_violations(
+    own: &[String],
+    text: &str,
+    file: &str,
+    stages: &[String],
+    stage_types: &[(String, String)],
+) -> Vec<String> {
+    let mut violations = Vec::new();
+    let own_stage = own.get(2).filter(|name| stages.contains(name)).cloned();
+    for (line, path) in resolved_paths(own, text) {
+        if path.first().map(String::as_str) != Some("simulation") {
+            continue;
+        }
+        match path.get(1).map(String::as_str) {
+            Some("data_path") => {
+                if let (Some(own_stage), Some(target)) = (&own_stage, path.get(2)) {
+                    if stages.contains(target) && target != own_stage {
+                        violations.push(format!(
+                            "{file}:{line}: stage `{own_stage}` uses stage `{target}` (only through `stage.rs`)"
+                        ));
+                    }
+                }
+            }
+            Some(module) if DATA_PATH_MAY_USE.contains(&module) => {}
+            Some(other) => {
+                violations.push(format!("{file}:{line}: the data path uses `simulation::{other}`, which is above it"))
+            }
+            None => {}
+        }
+    }
+    if let Some(own_stage) = &own_stage {
+        for (index, line) in text.lines().enumerate() {
+            let code = code_of(line);
+            for (stage, name) in stage_types {
+                let own_type = stage_types.iter().any(|(other, same)| other == own_stage && same == name);
+                if stage != own_stage
+                    && !own_type
+                    && code.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|word| word == name)
+                {
+                    violations.push(format!(
+                        "{file}:{}: stage `{own_stage}` names `{name}`, a type of stage `{stage}`",
+                        index + 1
+                    ));
+                }
+            }
+        }
+    }
+    violations
+}
+
+/// The types a stage's files declare for use outside their module (`pub(...) struct NAME`).
+fn declared_types(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|line| code_of(line).trim_start().starts_with("pub"))
+        .filter_map(|line| code_of(line).split("struct ").nth(1))
+        .map(|rest| rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect::<String>())
+        .filter(|name| !name.is_empty())
+        .collect()
+}
+
+#[test]
+fn stages_reach_each_other_only_through_the_interface_and_take_nothing_from_above() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let data_path = src.join("simulation/data_path");
+    let mut files = Vec::new();
+    source_files(&data_path, &mut files);
+    let stages: Vec<String> = std::fs::read_dir(&data_path)
+        .expect("data_path is readable")
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.is_dir())
+        .map(|path| path.file_name().map(|name| name.to_string_lossy().to_string()).unwrap_or_default())
+        .collect();
+    assert!(stages.len() >= 3 && stages.contains(&"nand".to_string()), "stages found: {stages:?}");
+    let source = |file: &PathBuf| {
+        let text = std::fs::read_to_string(file).expect("readable source");
+        text.split("\n#[cfg(test)]").next().unwrap_or_default().to_string()
+    };
+    let mut stage_types = Vec::new();
+    for file in &files {
+        let own = module_path(file.strip_prefix(&src).expect("under src"));
+        if let Some(stage) = own.get(2).filter(|name| stages.contains(name)) {
+            stage_types.extend(declared_types(&source(file)).into_iter().map(|name| (stage.clone(), name)));
+        }
+    }
+    let mut violations = Vec::new();
+    for file in &files {
+        let relative = file.strip_prefix(&src).expect("under src");
+        let own = module_path(relative);
+        violations.extend(data_path_violations(
+            &own,
+            &source(file),
+            &relative.display().to_string(),
+            &stages,
+            &stage_types,
+        ));
+    }
+    // The leaves the data path may use are leaves: they use nothing of `simulation/`.
+    for leaf in DATA_PATH_MAY_USE {
+        let file = src.join(format!("simulation/{leaf}.rs"));
+        let own = module_path(file.strip_prefix(&src).expect("under src"));
+        for (line, path) in resolved_paths(&own, &source(&file)) {
+            if path.first().map(String::as_str) == Some("simulation") && path.get(1) != Some(&leaf.to_string()) {
+                violations
+                    .push(format!("simulation/{leaf}.rs:{line}: `{leaf}` is no leaf: it uses {}", path.join("::")));
+            }
+        }
+    }
+    assert!(violations.is_empty(), "the data path's stages (docs/architecture.md):\n{}", violations.join("\n"));
+}
+
+#[test]
+fn a_stage_naming_a_sibling_or_the_wiring_is_reported() {
+    let stages = vec!["nand".to_string(), "data_cache".to_string(), "hybrid_scm".to_string()];
+    let types = vec![("nand".to_string(), "NandPath".to_string())];
+    let own = module_path(Path::new("simulation/data_path/data_cache/mod.rs"));
+    let text = "use super::pages::TaggedPage;\nuse super::nand::Thing;\nuse crate::simulation::DeleteSummary;\nfn f(n: &NandPath) {}\nuse crate::simulation::data_path::hybrid_scm::X;\nuse crate::simulation::page_set::PageSet;\n";
+    let found = data_path_violations(&own, text, "data_cache/mod.rs", &stages, &types);
+    assert_eq!(found.len(), 4, "{found:?}");
+    assert!(found[0].starts_with("data_cache/mod.rs:2: stage `data_cache` uses stage `nand`"), "{found:?}");
+    assert!(found[1].starts_with("data_cache/mod.rs:3: the data path uses `simulation::DeleteSummary`"), "{found:?}");
+    assert!(found[2].starts_with("data_cache/mod.rs:5: stage `data_cache` uses stage `hybrid_scm`"), "{found:?}");
+    assert!(found[3].starts_with("data_cache/mod.rs:4: stage `data_cache` names `NandPath`"), "{found:?}");
+    // A deeper file resolves `super::super` to the data path itself.
+    let own = module_path(Path::new("simulation/data_path/nand/mapping_cache/summary.rs"));
+    assert_eq!(
+        resolved_paths(&own, "use super::super::super::stage::X;")[0].1,
+        ["simulation", "data_path", "stage", "X"]
+    );
+    assert_eq!(
+        resolved_paths(&own, "use crate::simulation::data_path::pages::{A, B};")[0].1,
+        ["simulation", "data_path", "pages"]
+    );
+    assert!(data_path_violations(&own, "use super::MappingCache;", "s.rs", &stages, &types).is_empty());
+}

@@ -9,6 +9,7 @@
 //! (`ssdconfig.xml`): 256 MiB (`Data_Cache_Capacity`), tRCD = tCL = 13 ns, 100 MT/s with 1-byte
 //! bursts (`Data_Cache_DRAM_*`; see `configs/mqsim-default.toml` for what that makes here).
 
+use super::SimulationConfig;
 use serde::{Deserialize, Serialize};
 
 /// The sector a data cache line is filled in (a page is 1..=64 of them with a cache).
@@ -90,6 +91,17 @@ pub(super) fn validate(cache: &DataCacheConfig, page_bytes: u64) -> Result<(), (
             "device.geometry.page_size_bytes".into(),
             format!("{page_bytes} bytes: with a data cache a page must be 1 to 64 sectors of {DATA_CACHE_SECTOR_BYTES} bytes"),
         ));
+    }
+    Ok(())
+}
+
+/// The data cache's checks, its table's and against the rest of the config (no SCM behind it).
+pub(super) fn validate_with(config: &SimulationConfig) -> Result<(), (String, String)> {
+    if let Some(cache) = &config.device.data_cache {
+        validate(cache, config.device.page_size_bytes() as u64)?;
+        if cache.enabled && config.device.scm.is_some() {
+            return Err(("device.data_cache".into(), "a DRAM data cache in front of SCM is not modelled (the destage would have to follow seed 001's placement); remove [device.data_cache] or [device.scm]".into()));
+        }
     }
     Ok(())
 }

@@ -10,6 +10,7 @@
 //! computed that way from the device. Its default drive (`ssdconfig.xml`): `CMT_Capacity` =
 //! 2,097,152 bytes.
 
+use super::{MiddlewareKind, SimulationConfig, TierSpec};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -113,6 +114,51 @@ pub(super) fn validate(
     }
     if cache.translation_entries_for(physical_pages, sectors, page_bytes) == 0 {
         return fail("translation_entries_per_page", format!("a {page_bytes}-byte page holds no entry: set it"));
+    }
+    Ok(())
+}
+
+/// The mapping-table cache's checks, its table's (sized by the device's physical pages) and against
+/// the rest of the config (one NAND tier, no SCM, no middleware).
+pub(super) fn validate_with(config: &SimulationConfig, tiers: &[TierSpec]) -> Result<(), (String, String)> {
+    if let Some(cache) = &config.device.mapping_cache {
+        let physical_pages: u64 = tiers
+            .iter()
+            .map(|tier| {
+                let g = &tier.geometry;
+                [
+                    g.channels,
+                    g.chips_per_channel,
+                    g.dies_per_chip,
+                    g.planes_per_die,
+                    g.blocks_per_plane,
+                    g.pages_per_block,
+                ]
+                .iter()
+                .map(|&n| n as u64)
+                .product::<u64>()
+            })
+            .sum();
+        validate(cache, physical_pages, config.device.page_size_bytes() as u64)?;
+        if cache.enabled {
+            let refused = if config.device.is_tiered() {
+                Some(("device.tiers", "a tiered device"))
+            } else if config.device.scm.is_some() {
+                Some(("device.scm", "SCM"))
+            } else if config.middleware.kind != MiddlewareKind::None {
+                Some(("middleware.kind", "a middleware (its logical pages are not the host's)"))
+            } else {
+                None
+            };
+            if let Some((field, what)) = refused {
+                return Err((
+                    "device.mapping_cache".into(),
+                    format!(
+                        "a mapping-table cache with {what} is not modelled; remove [device.mapping_cache] or {field}"
+                    ),
+                ));
+            }
+        }
     }
     Ok(())
 }

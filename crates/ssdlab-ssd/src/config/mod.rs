@@ -139,95 +139,9 @@ impl SimulationConfig {
         let tiers = self.device.tiers();
         ftl::validate(&self.ftl, &tiers)?;
         placement::validate(&self.placement, &tiers)?;
-        if let Some(scm) = &self.device.scm {
-            scm::validate(scm)?;
-        }
-        scm::validate_hybrid(&self.placement.hybrid_scm)?;
-        if self.placement.policy.uses_scm() {
-            let policy = if self.placement.policy == PlacementKind::ScmOnly { "scm_only" } else { "hybrid_scm" };
-            if self.device.scm.is_none() {
-                return Err((
-                    "device.scm".into(),
-                    format!("placement.policy = \"{policy}\" needs the SCM: add a [device.scm] table"),
-                ));
-            }
-            if self.device.is_tiered() {
-                return Err(("device.tiers".into(), format!("placement.policy = \"{policy}\" puts SCM beside one NAND tier; write the NAND as device.geometry/nand/channel")));
-            }
-            if self.middleware.kind != MiddlewareKind::None {
-                return Err((
-                    "middleware.kind".into(),
-                    format!(
-                        "placement.policy = \"{policy}\" places host sectors itself; use middleware.kind = \"none\""
-                    ),
-                ));
-            }
-            if self.host.delete_target != DeleteTarget::Ftl {
-                return Err((
-                    "host.delete_target".into(),
-                    format!("placement.policy = \"{policy}\" deletes in SCM and NAND alike; use \"ftl\""),
-                ));
-            }
-            if self.output.write_heat {
-                return Err(("output.write_heat".into(), format!("counts host writes per page by NAND tier; with placement.policy = \"{policy}\" a page's sectors may be in SCM and NAND at once")));
-            }
-            if !self.read_path.interleave_groups.is_empty() {
-                return Err(("read_path.interleave_groups".into(), format!("placement.policy = \"{policy}\" reads sectors from SCM; data placement interleaving is for NAND-only devices")));
-            }
-            let page = self.device.page_size_bytes() as u64;
-            if !page.is_multiple_of(SCM_SECTOR_BYTES) || page / SCM_SECTOR_BYTES > 64 {
-                return Err(("device.geometry.page_size_bytes".into(), format!("{page} bytes: with SCM a page must be a multiple of {SCM_SECTOR_BYTES}-byte sectors, at most 64 of them")));
-            }
-        } else if self.device.scm.is_some() {
-            return Err((
-                "placement.policy".into(),
-                "the device has SCM ([device.scm]): use \"hybrid_scm\" or \"scm_only\" so something is placed there"
-                    .into(),
-            ));
-        }
-        if let Some(cache) = &self.device.data_cache {
-            data_cache::validate(cache, self.device.page_size_bytes() as u64)?;
-            if cache.enabled && self.device.scm.is_some() {
-                return Err(("device.data_cache".into(), "a DRAM data cache in front of SCM is not modelled (the destage would have to follow seed 001's placement); remove [device.data_cache] or [device.scm]".into()));
-            }
-        }
-        if let Some(cache) = &self.device.mapping_cache {
-            let physical_pages: u64 = tiers
-                .iter()
-                .map(|tier| {
-                    let g = &tier.geometry;
-                    [
-                        g.channels,
-                        g.chips_per_channel,
-                        g.dies_per_chip,
-                        g.planes_per_die,
-                        g.blocks_per_plane,
-                        g.pages_per_block,
-                    ]
-                    .iter()
-                    .map(|&n| n as u64)
-                    .product::<u64>()
-                })
-                .sum();
-            mapping_cache::validate(cache, physical_pages, self.device.page_size_bytes() as u64)?;
-            if cache.enabled {
-                let refused = if self.device.is_tiered() {
-                    Some(("device.tiers", "a tiered device"))
-                } else if self.device.scm.is_some() {
-                    Some(("device.scm", "SCM"))
-                } else if self.middleware.kind != MiddlewareKind::None {
-                    Some(("middleware.kind", "a middleware (its logical pages are not the host's)"))
-                } else {
-                    None
-                };
-                if let Some((field, what)) = refused {
-                    return Err((
-                        "device.mapping_cache".into(),
-                        format!("a mapping-table cache with {what} is not modelled; remove [device.mapping_cache] or {field}"),
-                    ));
-                }
-            }
-        }
+        scm::validate_with(self)?;
+        data_cache::validate_with(self)?;
+        mapping_cache::validate_with(self, &tiers)?;
         events::validate(&self.events, &tiers)?;
         middleware::validate(&self.middleware)?;
         if self.device.is_tiered() && self.middleware.kind == MiddlewareKind::LbaScrambler {

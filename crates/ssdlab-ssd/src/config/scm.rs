@@ -7,6 +7,7 @@
 //! writes). Its banks work in parallel behind its own channels (toggle rate up to 1066 MT/s).
 
 use super::device::ChannelConfig;
+use super::{DeleteTarget, MiddlewareKind, PlacementKind, SimulationConfig};
 use serde::{Deserialize, Serialize};
 
 /// The sector size SCM is addressed in (seed 001 Table 1: "sector (512 byte)").
@@ -170,6 +171,56 @@ pub(super) fn validate_hybrid(hybrid: &HybridScmConfig) -> Result<(), (String, S
     }
     if hybrid.wear_leveling_threshold_writes == 0 {
         return fail("wear_leveling_threshold_writes", "must be at least 1".into());
+    }
+    Ok(())
+}
+
+/// The SCM's checks against the rest of the config (a table's own checks are `validate` and
+/// `validate_hybrid`): the placement policy and the SCM go together, on one NAND tier, with no
+/// middleware, deletes to the FTL, no write heat, no interleaving, pages of whole SCM sectors.
+pub(super) fn validate_with(config: &SimulationConfig) -> Result<(), (String, String)> {
+    if let Some(scm) = &config.device.scm {
+        validate(scm)?;
+    }
+    validate_hybrid(&config.placement.hybrid_scm)?;
+    if config.placement.policy.uses_scm() {
+        let policy = if config.placement.policy == PlacementKind::ScmOnly { "scm_only" } else { "hybrid_scm" };
+        if config.device.scm.is_none() {
+            return Err((
+                "device.scm".into(),
+                format!("placement.policy = \"{policy}\" needs the SCM: add a [device.scm] table"),
+            ));
+        }
+        if config.device.is_tiered() {
+            return Err(("device.tiers".into(), format!("placement.policy = \"{policy}\" puts SCM beside one NAND tier; write the NAND as device.geometry/nand/channel")));
+        }
+        if config.middleware.kind != MiddlewareKind::None {
+            return Err((
+                "middleware.kind".into(),
+                format!("placement.policy = \"{policy}\" places host sectors itself; use middleware.kind = \"none\""),
+            ));
+        }
+        if config.host.delete_target != DeleteTarget::Ftl {
+            return Err((
+                "host.delete_target".into(),
+                format!("placement.policy = \"{policy}\" deletes in SCM and NAND alike; use \"ftl\""),
+            ));
+        }
+        if config.output.write_heat {
+            return Err(("output.write_heat".into(), format!("counts host writes per page by NAND tier; with placement.policy = \"{policy}\" a page's sectors may be in SCM and NAND at once")));
+        }
+        if !config.read_path.interleave_groups.is_empty() {
+            return Err(("read_path.interleave_groups".into(), format!("placement.policy = \"{policy}\" reads sectors from SCM; data placement interleaving is for NAND-only devices")));
+        }
+        let page = config.device.page_size_bytes() as u64;
+        if !page.is_multiple_of(SCM_SECTOR_BYTES) || page / SCM_SECTOR_BYTES > 64 {
+            return Err(("device.geometry.page_size_bytes".into(), format!("{page} bytes: with SCM a page must be a multiple of {SCM_SECTOR_BYTES}-byte sectors, at most 64 of them")));
+        }
+    } else if config.device.scm.is_some() {
+        return Err((
+            "placement.policy".into(),
+            "the device has SCM ([device.scm]): use \"hybrid_scm\" or \"scm_only\" so something is placed there".into(),
+        ));
     }
     Ok(())
 }

@@ -9,7 +9,7 @@
 //! come, first served by ready time), a waiter is told the gate's end. Leaves out: priorities of
 //! gated work over other work ready at the same time (none; ties go by event order).
 
-use super::operations::{Stage, Waiter};
+use super::operations::{FlashEvent, Waiter};
 use super::FlashScheduler;
 use crate::geometry::Ppn;
 use crate::read_path::ReadPlan;
@@ -102,7 +102,7 @@ impl FlashScheduler {
             match target {
                 GateTarget::Read(job) => {
                     self.read_jobs.get_mut(job).ready = ready;
-                    self.events.schedule(ready, (Stage::PlannedSense { job }).pack());
+                    self.events.schedule(ready, (FlashEvent::PlannedSense { job }).pack());
                 }
                 GateTarget::Finish(waiter) => self.finish(waiter, ready),
             }

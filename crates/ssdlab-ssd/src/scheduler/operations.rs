@@ -20,9 +20,10 @@ pub enum Waiter {
     Gate(u32),
 }
 
-/// What happens next, at the event's time.
+/// What happens next, at the event's time: the payload of a scheduler event (one stage of a flash
+/// operation becoming ready, or a chain step).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stage {
+pub enum FlashEvent {
     /// Sensed data of a plain (possibly multi-plane) read moves over the channel, then is decoded.
     PlainTransfer { channel: u32, pages: u32, waiter: Waiter },
     /// The next sensing step(s) of a planned read.
@@ -92,34 +93,34 @@ impl Waiter {
     }
 }
 
-impl Stage {
-    /// The stage in 64 bits (see [`Stage::unpack`]).
+impl FlashEvent {
+    /// The stage in 64 bits (see [`FlashEvent::unpack`]).
     #[inline]
     pub fn pack(self) -> u64 {
         let (variant, fields): (u64, u64) = match self {
             // channel: 16 bits, pages: 11 bits, waiter: 34 bits.
-            Stage::PlainTransfer { channel, pages, waiter } => {
+            FlashEvent::PlainTransfer { channel, pages, waiter } => {
                 (0, (channel as u64) << 45 | (pages as u64 & 0x7FF) << 34 | waiter.pack())
             }
-            Stage::PlannedSense { job } => (1, job as u64),
+            FlashEvent::PlannedSense { job } => (1, job as u64),
             // step: 8 bits, job: 32 bits.
-            Stage::PlannedTransfer { job, step } => (2, (step as u64 & 0xFF) << 32 | job as u64),
-            Stage::LookAheadCheck { job } => (2, LOOK_AHEAD_CHECK_STEP << 32 | job as u64),
-            Stage::GroupTransfer { group } => (3, group as u64),
+            FlashEvent::PlannedTransfer { job, step } => (2, (step as u64 & 0xFF) << 32 | job as u64),
+            FlashEvent::LookAheadCheck { job } => (2, LOOK_AHEAD_CHECK_STEP << 32 | job as u64),
+            FlashEvent::GroupTransfer { group } => (3, group as u64),
             // die: 20 bits, pages: 7 bits, page type: 2 bits, request: 32 bits.
-            Stage::Program { die, pages, request, page_type } => (
+            FlashEvent::Program { die, pages, request, page_type } => (
                 4,
                 (die as u64 & 0xF_FFFF) << 41
                     | (pages as u64 & 0x7F) << 34
                     | (page_type as u64 & 3) << 32
                     | request as u64,
             ),
-            Stage::GarbageCollection { job } => (5, job as u64),
+            FlashEvent::GarbageCollection { job } => (5, job as u64),
             // bank or channel: 16 bits, sectors: 11 bits, waiter: 34 bits (as PlainTransfer).
-            Stage::ScmBankWrite { bank, sectors, waiter } => {
+            FlashEvent::ScmBankWrite { bank, sectors, waiter } => {
                 (6, (bank as u64) << 45 | (sectors as u64 & 0x7FF) << 34 | waiter.pack())
             }
-            Stage::ScmTransfer { channel, sectors, waiter } => {
+            FlashEvent::ScmTransfer { channel, sectors, waiter } => {
                 (7, (channel as u64) << 45 | (sectors as u64 & 0x7FF) << 34 | waiter.pack())
             }
         };
@@ -127,31 +128,31 @@ impl Stage {
     }
 
     #[inline]
-    pub fn unpack(bits: u64) -> Stage {
+    pub fn unpack(bits: u64) -> FlashEvent {
         let low = (bits & FIELD_32) as u32;
         match bits >> VARIANT_SHIFT {
-            0 => Stage::PlainTransfer {
+            0 => FlashEvent::PlainTransfer {
                 channel: ((bits >> 45) & 0xFFFF) as u32,
                 pages: ((bits >> 34) & 0x7FF) as u32,
                 waiter: Waiter::unpack(bits & 0x3_FFFF_FFFF),
             },
-            1 => Stage::PlannedSense { job: low },
-            2 if (bits >> 32) & 0xFF == LOOK_AHEAD_CHECK_STEP => Stage::LookAheadCheck { job: low },
-            2 => Stage::PlannedTransfer { job: low, step: ((bits >> 32) & 0xFF) as u32 },
-            3 => Stage::GroupTransfer { group: low },
-            4 => Stage::Program {
+            1 => FlashEvent::PlannedSense { job: low },
+            2 if (bits >> 32) & 0xFF == LOOK_AHEAD_CHECK_STEP => FlashEvent::LookAheadCheck { job: low },
+            2 => FlashEvent::PlannedTransfer { job: low, step: ((bits >> 32) & 0xFF) as u32 },
+            3 => FlashEvent::GroupTransfer { group: low },
+            4 => FlashEvent::Program {
                 die: ((bits >> 41) & 0xF_FFFF) as u32,
                 pages: ((bits >> 34) & 0x7F) as u32,
                 page_type: ((bits >> 32) & 3) as u8,
                 request: low,
             },
-            5 => Stage::GarbageCollection { job: low },
-            6 => Stage::ScmBankWrite {
+            5 => FlashEvent::GarbageCollection { job: low },
+            6 => FlashEvent::ScmBankWrite {
                 bank: ((bits >> 45) & 0xFFFF) as u32,
                 sectors: ((bits >> 34) & 0x7FF) as u32,
                 waiter: Waiter::unpack(bits & 0x3_FFFF_FFFF),
             },
-            _ => Stage::ScmTransfer {
+            _ => FlashEvent::ScmTransfer {
                 channel: ((bits >> 45) & 0xFFFF) as u32,
                 sectors: ((bits >> 34) & 0x7FF) as u32,
                 waiter: Waiter::unpack(bits & 0x3_FFFF_FFFF),
@@ -335,15 +336,15 @@ mod tests {
         ) {
             let waiter = match waiter_kind { 0 => Waiter::Request(id), 1 => Waiter::WriteGroup(id), 2 => Waiter::Nobody, _ => Waiter::Gate(id) };
             let stage = match kind {
-                0 => Stage::PlainTransfer { channel: a & 0xFFFF, pages: b, waiter },
-                1 => Stage::PlannedSense { job: id },
-                2 => Stage::PlannedTransfer { job: id, step },
-                3 => Stage::GroupTransfer { group: id },
-                4 => Stage::Program { die: a, pages: b, request: id, page_type },
-                5 => Stage::LookAheadCheck { job: id },
-                _ => Stage::GarbageCollection { job: id },
+                0 => FlashEvent::PlainTransfer { channel: a & 0xFFFF, pages: b, waiter },
+                1 => FlashEvent::PlannedSense { job: id },
+                2 => FlashEvent::PlannedTransfer { job: id, step },
+                3 => FlashEvent::GroupTransfer { group: id },
+                4 => FlashEvent::Program { die: a, pages: b, request: id, page_type },
+                5 => FlashEvent::LookAheadCheck { job: id },
+                _ => FlashEvent::GarbageCollection { job: id },
             };
-            proptest::prop_assert_eq!(Stage::unpack(stage.pack()), stage);
+            proptest::prop_assert_eq!(FlashEvent::unpack(stage.pack()), stage);
         }
     }
 }

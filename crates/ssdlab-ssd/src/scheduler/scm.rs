@@ -6,7 +6,7 @@
 //! (first come, first served by ready time, work-conserving). SCM bookings are not in the booking
 //! log, which checks the NAND's dies and channels.
 
-use super::operations::{Stage, Waiter};
+use super::operations::{FlashEvent, Waiter};
 use super::FlashScheduler;
 use crate::media::scm::ScmTiming;
 use ssdlab_engine::{Server, SimDuration, SimTime};
@@ -82,7 +82,7 @@ impl FlashScheduler {
                     let sectors = left.min(MAX_STAGE_SECTORS);
                     left -= sectors;
                     self.add_wait(waiter);
-                    self.events.schedule(arrived, (Stage::ScmBankWrite { bank, sectors, waiter }).pack());
+                    self.events.schedule(arrived, (FlashEvent::ScmBankWrite { bank, sectors, waiter }).pack());
                 }
             }
         }
@@ -105,7 +105,7 @@ impl FlashScheduler {
                 let length = sectors as u64 * unit.timing.read_ns_per_sector;
                 let read = unit.banks[bank as usize].book(now, SimDuration(length)) + SimDuration(length);
                 self.add_wait(waiter);
-                self.events.schedule(read, (Stage::ScmTransfer { channel, sectors, waiter }).pack());
+                self.events.schedule(read, (FlashEvent::ScmTransfer { channel, sectors, waiter }).pack());
             }
         }
         unit.counters.sectors_read += slots.len() as u64;

@@ -267,8 +267,12 @@ fn assemble(config: SimulationConfig, input: WorkloadInput, logical_pages: u64) 
     let retention =
         RetentionClock::new(config.read_path.retention_time_scale, config.ftl.precondition.oldest_data_age_hours());
     ftl.set_retention_clock(retention);
+    // Seed 001's SCM (sized here, with the checks only the sizes allow); the data path puts it in front
+    // of the NAND path.
+    let scm = scm_sizing::build(&config, &layout, logical_pages, keep_tags)?;
     let data_path = data_path::build(data_path::PathParts {
         config: &config,
+        scm,
         layout: &layout,
         ftl,
         retention,

@@ -10,14 +10,11 @@
 mod aged_drive;
 mod build;
 mod data_path;
-mod dead_data;
 pub use aged_drive::AgedDrive;
-pub use dead_data::DeadDataSummary;
 mod events;
 mod footprint;
 mod limits;
 mod observers;
-mod oracle;
 mod page_set;
 mod preconditioning;
 mod replay;
@@ -49,6 +46,10 @@ use crate::middleware;
 use crate::retention::RetentionClock;
 use crate::scheduler::FlashScheduler;
 use data_path::DataPath;
+pub use data_path::{
+    DataCacheSummary, DeadDataSummary, DeleteSummary, IntegritySummary, InterleavingSummary, MappingCacheSummary,
+    ScmSummary,
+};
 use footprint::Footprint;
 pub use run_result::*;
 use ssdlab_engine::random::derive_seed;
@@ -109,12 +110,12 @@ pub struct Simulation {
 macro_rules! device_view {
     ($simulation:expr) => {
         $crate::simulation::observers::DeviceView {
-            ftl: &$simulation.data_path.nand().ftl,
+            ftl: &$simulation.data_path.nand().ftl(),
             data_path: &$simulation.data_path,
             scheduler: &$simulation.scheduler,
             layout: &$simulation.layout,
-            read_strategy: &*$simulation.data_path.nand().read_strategy,
-            middleware: &*$simulation.data_path.nand().middleware,
+            read_strategy: $simulation.data_path.nand().read_strategy(),
+            middleware: $simulation.data_path.nand().middleware(),
         }
     };
 }
@@ -138,7 +139,7 @@ impl Simulation {
     }
 
     pub fn ftl(&self) -> &Ftl {
-        &self.data_path.nand().ftl
+        self.data_path.nand().ftl()
     }
 
     /// Keeps a record of every die and channel booking of the replay (for checks such as

@@ -25,7 +25,7 @@ impl Simulation {
         let started = Instant::now();
         if self.config.ftl.aging.pe_cycles > 0 {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(derive_seed(self.config.seed, "aging"));
-            self.data_path.nand_mut().ftl.age(
+            self.data_path.nand_mut().ftl_mut().age(
                 self.config.ftl.aging.pe_cycles,
                 self.config.ftl.aging.spread_fraction,
                 &mut rng,
@@ -76,8 +76,8 @@ impl Simulation {
                     self.data_path.prefetch_mapping(Lpn(upcoming));
                 }
                 let nand = self.data_path.nand();
-                if let Some(target) = nand.middleware.read_target(Lpn(ahead[(slot + LOOKAHEAD / 2) % LOOKAHEAD])) {
-                    nand.ftl.prefetch_overwrite(target);
+                if let Some(target) = nand.middleware().read_target(Lpn(ahead[(slot + LOOKAHEAD / 2) % LOOKAHEAD])) {
+                    nand.ftl().prefetch_overwrite(target);
                 }
                 if (page as u64) < logical_pages {
                     self.untimed_write(page)?;
@@ -90,7 +90,7 @@ impl Simulation {
             };
             self.age_preconditioned_data()?;
             let nand = self.data_path.nand_mut();
-            let stats = nand.ftl.stats();
+            let stats = nand.ftl().stats();
             self.precondition = PreconditionSummary {
                 pages_written: stats.host_pages_written,
                 gc_pages_copied: stats.gc_pages_copied,
@@ -98,11 +98,7 @@ impl Simulation {
                 wall_seconds: started.elapsed().as_secs_f64(),
                 aged_drive,
             };
-            nand.ftl.reset_stats();
-            nand.middleware.reset_stats();
-            if let Some(dead) = nand.dead_data.as_mut() {
-                dead.reset_counts();
-            }
+            nand.reset_counts();
         }
         // The footprint list is not needed any more.
         self.footprint = Footprint::Range(self.footprint.len());
@@ -125,7 +121,7 @@ impl Simulation {
         for index in 0..self.footprint.len() {
             let page = self.footprint.get(index);
             let nand = self.data_path.nand_mut();
-            let Some(ppn) = nand.middleware.read_target(Lpn(page)).and_then(|target| nand.ftl.lookup(target)) else {
+            let Some(ppn) = nand.physical_of(Lpn(page)) else {
                 continue;
             };
             let exponential = |mean: f64, rng: &mut Xoshiro256PlusPlus| (-mean * (1.0 - rng.next_f64()).ln()).min(cap);
@@ -135,7 +131,7 @@ impl Simulation {
                 (DataAgeDistribution::RewriteInterval, Some(means)) => exponential(means[index as usize], &mut rng),
                 _ => exponential(mean, &mut rng),
             };
-            nand.ftl.backdate(ppn, age);
+            nand.ftl_mut().backdate(ppn, age);
         }
         Ok(())
     }
@@ -163,7 +159,7 @@ impl Simulation {
             }
         })?;
         let span_hours =
-            if last_ns > first_ns { self.data_path.nand().ftl.retention_hours_of(last_ns - first_ns) } else { 0.0 };
+            if last_ns > first_ns { self.data_path.nand().ftl().retention_hours_of(last_ns - first_ns) } else { 0.0 };
         Ok(writes
             .iter()
             .map(|&k| if k == 0 || span_hours <= 0.0 { unwritten_mean } else { span_hours / k as f64 })

@@ -218,7 +218,7 @@ impl Simulation {
     fn reopen_planes(&mut self, now: SimTime) {
         let Some(ended) = self.scheduler.erases_ended() else { return };
         let mut planes = std::mem::take(ended);
-        let ftl = &self.data_path.nand().ftl;
+        let ftl = self.data_path.nand().ftl();
         for &plane in &planes {
             self.scheduler.reopen_plane(plane, now, |plane| ftl.free_blocks(crate::geometry::PlaneIndex(plane)));
         }

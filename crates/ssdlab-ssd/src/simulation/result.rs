@@ -24,8 +24,8 @@ impl Simulation {
         // device has not done yet.
         let simulated = self.last_completion.max(self.scheduler.busy_until()).since(start).as_secs_f64();
         let busy_span = simulated;
-        let stats = nand.ftl.stats();
-        let (erase_min, erase_mean, erase_max) = nand.ftl.erase_count_summary();
+        let stats = nand.ftl().stats();
+        let (erase_min, erase_mean, erase_max) = nand.ftl().erase_count_summary();
         let (die_busy, channel_busy) = self.scheduler.busy_totals();
         let utilisation =
             |busy: f64, servers: usize| if busy_span > 0.0 { busy / (busy_span * servers as f64) } else { 0.0 };
@@ -77,13 +77,13 @@ impl Simulation {
             placement: match self.config.placement.policy {
                 crate::config::PlacementKind::HybridScm => "hybrid_scm".to_string(),
                 crate::config::PlacementKind::ScmOnly => "scm_only".to_string(),
-                _ => nand.ftl.placement_name().to_string(),
+                _ => nand.ftl().placement_name().to_string(),
             },
             events: self
                 .device_events
                 .finished_records()
                 .into_iter()
-                .map(|record| EventRecord { valid_pages_at_end: nand.ftl.chip_valid_pages(record.chip), ..record })
+                .map(|record| EventRecord { valid_pages_at_end: nand.ftl().chip_valid_pages(record.chip), ..record })
                 .collect(),
             dead_time: self.dead_time_section(),
             utilisation: UtilisationSummary {
@@ -179,10 +179,10 @@ impl Simulation {
             page_size_bytes: g.page_size_bytes,
             physical_capacity_bytes: self.layout.capacity_bytes(),
             logical_capacity_bytes: self.logical_capacity_bytes,
-            gc_policy: nand.ftl.victim_policy_name().to_string(),
+            gc_policy: nand.ftl().victim_policy_name().to_string(),
             wear_leveling: format!("{:?}", self.config.ftl.wear_leveling.policy).to_lowercase(),
-            read_strategy: nand.read_strategy.name().to_string(),
-            middleware: nand.middleware.name().to_string(),
+            read_strategy: nand.read_strategy().name().to_string(),
+            middleware: nand.middleware().name().to_string(),
         }
     }
 
@@ -223,7 +223,7 @@ impl Simulation {
         let specs = self.config.device.tiers();
         let mut tiers = BTreeMap::new();
         for (index, tier) in self.layout.tiers().iter().enumerate() {
-            let store = &nand.ftl.stores()[crate::tier::TierId::new(index)];
+            let store = &nand.ftl().stores()[crate::tier::TierId::new(index)];
             let g = &tier.geometry;
             let dies = tier.first_die as usize..(tier.first_die + g.dies_total()) as usize;
             let channels = tier.first_channel as usize..(tier.first_channel + g.channels) as usize;
@@ -268,7 +268,7 @@ impl Simulation {
                     physical_capacity_bytes: g.capacity_bytes(),
                     logical_capacity_bytes: store.logical_capacity_pages() * self.page_bytes,
                     valid_pages: store.valid_pages_total(),
-                    collector: nand.ftl.collector_name(crate::tier::TierId::new(index)).to_string(),
+                    collector: nand.ftl().collector_name(crate::tier::TierId::new(index)).to_string(),
                     host_pages_written: stats.host_pages_written,
                     gc: gc_metrics(&stats),
                     pages_migrated_in: stats.pages_migrated_in,

@@ -1,6 +1,10 @@
 //! The serialisable result of a run: the sections the wiring assembles from each part's statistics
 //! (`result.rs` fills them). Every key is documented in docs/results.md.
 
+use super::data_path::{
+    DataCacheSummary, DeadDataSummary, DeleteSummary, IntegritySummary, InterleavingSummary, MappingCacheSummary,
+    ScmSummary,
+};
 use crate::energy::EnergyAccount;
 use crate::flash_op::FlashCounters;
 use crate::ftl::FtlStats;
@@ -162,14 +166,6 @@ pub struct PreconditionSummary {
     pub aged_drive: Option<crate::simulation::AgedDrive>,
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct IntegritySummary {
-    pub enabled: bool,
-    pub reads_checked: u64,
-    pub pages_checked_at_end: u64,
-    pub mismatches: u64,
-}
-
 #[derive(Debug, Clone, Serialize)]
 pub struct DeadTimeSummary {
     pub longest_background_span_us: f64,
@@ -308,7 +304,7 @@ pub struct RunResult {
     /// Dead data the FTL still held and GC copied (runs where deletes stop above the FTL or the
     /// middleware moves pages; absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub dead_data: Option<crate::simulation::DeadDataSummary>,
+    pub dead_data: Option<DeadDataSummary>,
     /// Data placement interleaving's costs (seed 002 §3.3; absent without it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interleaving: Option<InterleavingSummary>,
@@ -340,131 +336,10 @@ pub struct RunResult {
     pub ganging: Option<crate::scheduler::GangStatistics>,
 }
 
-/// What the mapping-table cache did over a run (issue 37; `simulation/data_path/mapping_cache.rs`).
-/// Lookups are per page of a request.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct MappingCacheSummary {
-    pub capacity_entries: u64,
-    pub entry_bytes: u64,
-    /// `capacity_entries` x `entry_bytes`.
-    pub capacity_bytes: u64,
-    pub translation_entries_per_page: u64,
-    /// Translation pages in flash (FTL logical pages past the host's).
-    pub translation_pages: u64,
-    pub lookups: u64,
-    pub hits: u64,
-    pub read_misses: u64,
-    pub write_misses: u64,
-    /// `hits` over `lookups`.
-    pub hit_ratio: f64,
-    /// Translation pages read for misses (once per translation page and request).
-    pub translation_page_reads: u64,
-    /// Misses (and uses of an entry still loading) that waited for a translation read already
-    /// running instead of reading the page again.
-    pub misses_sharing_a_read: u64,
-    /// Translation pages read to merge a write-back with the entries not cached.
-    pub translation_page_reads_for_write_back: u64,
-    /// Translation pages programmed (write-backs of dirty entries at eviction).
-    pub translation_page_programs: u64,
-    pub clean_evictions: u64,
-    pub dirty_evictions: u64,
-    /// Dirty entries those write-backs took to flash (the evicted ones and their translation
-    /// pages' other dirty entries).
-    pub entries_written_back: u64,
-    pub entries_at_end: u64,
-    pub dirty_entries_at_end: u64,
-    /// Die time of the translation reads (sensing) and programs, and its share of all die time
-    /// booked (GC copies of translation pages are GC's).
-    pub translation_die_time_s: f64,
-    pub translation_die_time_share: f64,
-}
-
-/// What the DRAM data cache did over a run (issue 37; `simulation/data_path/data_cache.rs`). Page
-/// counts are per page of a request (a request of n pages counts n).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct DataCacheSummary {
-    pub capacity_bytes: u64,
-    /// Lines (one page each).
-    pub lines: u64,
-    pub force_unit_access: bool,
-    /// Pages of host writes whose page was cached already / was not.
-    pub write_page_hits: u64,
-    pub write_page_misses: u64,
-    /// Pages of host reads served from DRAM alone / from DRAM and flash / from flash alone.
-    pub read_page_hits: u64,
-    pub read_page_partial_hits: u64,
-    pub read_page_misses: u64,
-    /// `read_page_hits` over the pages read.
-    pub read_hit_ratio: f64,
-    /// Host reads every page of which was a hit (no flash work).
-    pub read_requests_from_cache: u64,
-    pub clean_evictions: u64,
-    pub dirty_evictions: u64,
-    /// Times the dirty lines passed the high watermark (each a round of background destage).
-    pub destage_rounds: u64,
-    pub pages_destaged_in_background: u64,
-    pub pages_destaged_at_eviction: u64,
-    /// Pages written through to flash (`force_unit_access`).
-    pub pages_written_through: u64,
-    /// Lines dropped by host deletes.
-    pub lines_deleted: u64,
-    pub lines_at_end: u64,
-    pub dirty_lines_at_end: u64,
-    /// What a power loss would lose: dirty bytes at the end; bytes acknowledged to the host and
-    /// not yet in flash (dirty, or destaged and still being programmed), their maximum and time
-    /// average over the run.
-    pub dirty_bytes_at_end: u64,
-    pub unsaved_bytes_max: u64,
-    pub unsaved_bytes_mean: f64,
-    pub dram: crate::scheduler::DramCounters,
-    /// Fraction of simulated time the DRAM bus was busy.
-    pub dram_utilisation: f64,
-}
-
-/// What the SCM did over a run (seed 001).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ScmSummary {
-    pub media: String,
-    /// `hybrid` (beside the NAND) or `only` (the All S-SCM SSD).
-    pub role: String,
-    pub capacity_bytes: u64,
-    /// Sectors held at the end, as a fraction of the SCM.
-    pub used_fraction: f64,
-    pub placement: crate::scm::ScmPlacementStatistics,
-    pub operations: crate::scheduler::ScmCounters,
-    pub bank_utilisation: f64,
-    pub channel_utilisation: f64,
-    /// Writes to the most-written sector slot, the mean over slots, and the rating.
-    pub max_writes_per_sector: u32,
-    pub mean_writes_per_sector: f64,
-    pub endurance_writes: f64,
-    pub wear_leveling_moves: u64,
-    /// Banks' busy time x memory VDD x active current; idle time x idle current; pin cycles x pin
-    /// capacitance x I/O VDD² (`io_pins.rs`: how many cycles depends on the pin readings).
-    pub core_energy_uj: f64,
-    pub idle_energy_uj: f64,
-    pub io_energy_uj: f64,
-    pub energy_total_uj: f64,
-    pub power_w: f64,
-    pub io_power_w: f64,
-}
-
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RequestLogSummary {
     pub path: String,
     pub rows: u64,
-}
-
-/// What data placement interleaving cost: part sensings on the other chips of each group, and the
-/// padding of host writes to whole groups of pages.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct InterleavingSummary {
-    pub group_chips: u64,
-    /// Sensings of codeword parts on partner chips (beyond the read's own).
-    pub part_sensings: u64,
-    pub write_padding_pages: u64,
-    /// (host pages written + padding) / host pages written.
-    pub write_amplification_from_grouping: f64,
 }
 
 pub fn gc_metrics(stats: &FtlStats) -> GcMetrics {
@@ -478,16 +353,4 @@ pub fn gc_metrics(stats: &FtlStats) -> GcMetrics {
         pages_migrated: stats.pages_migrated_out,
         host_writes_held: None,
     }
-}
-
-/// Delete (discard/TRIM) requests of a run.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
-pub struct DeleteSummary {
-    /// `host.delete_target`: none, middleware or ftl.
-    pub target: String,
-    pub requests: u64,
-    /// Whole logical pages the deletes covered (partial pages are not deleted).
-    pub pages: u64,
-    /// Of those, pages the FTL held and trimmed (invalidated and unmapped).
-    pub pages_trimmed: u64,
 }

@@ -1,15 +1,22 @@
 //! A stage of the data path: one part of the request path below the host queue, with one interface.
-//! The NAND path (`nand.rs`) is the last stage; a stage in front of it (seed 001's SCM in
-//! `hybrid_scm.rs`; a controller DRAM cache next) holds the stage below it and decides, per page
-//! span, what it serves itself and what it passes down. Each stage owns its state and contributes
-//! its own sections to the result (`contribute`).
+//! The NAND path (`nand/`) is the bottom; a stage in front of it (seed 001's SCM in `hybrid_scm/`,
+//! the controller DRAM's data cache in `data_cache/`) decides, per page span, what it serves itself
+//! and what it passes down.
 //!
-//! Dispatch is one dynamic call per request into the outermost stage (measured within noise of the
-//! former enum match: the per-page work below it is monomorphic). Leaves out host queueing, latency
-//! and timing (the loop's and the scheduler's).
+//! A stage never holds the path below it: each call hands it [`Below`], the stages after it and the
+//! NAND path at the bottom, and a stage reaches them only through `Below`'s operations (the same
+//! operations each stage offers the one above, forwarded by default). So a stage cannot read another
+//! stage's fields, nor skip the stage right below it, and the wiring (`data_path/mod.rs`) owns every
+//! stage and the NAND path side by side. Each stage owns its state and adds its own sections to the
+//! result (`contribute`).
+//!
+//! Dispatch is one dynamic call per stage and request (none on a device with no stage in front of
+//! the NAND path: the wiring calls the NAND path directly). Leaves out host queueing, latency and
+//! timing (the loop's and the scheduler's).
 
 use super::nand::NandPath;
-use super::nand::TaggedPage;
+use super::oracle::Oracle;
+use super::pages::TaggedPage;
 use super::result::PathResult;
 use crate::config::SimulationConfig;
 use crate::device_events::DeviceEvents;
@@ -44,23 +51,151 @@ pub(in crate::simulation) struct ResultContext<'a> {
     pub end: SimTime,
 }
 
-/// A stage of the data path (see the module). A new stage is a file implementing this trait around
-/// the stage below it, and one line in `data_path::build`.
+/// One host page a stage in front programs itself (seed 001's SCM places pages; `program_page`):
+/// the page, the tag its data carries, whether the old copy is merged in (the data covers part of
+/// the page), whether the data includes host sectors (a merge is then a read-modify-write), and the
+/// request and trace line it is for.
+pub(in crate::simulation) struct PageProgram {
+    pub page: u32,
+    pub tag: u32,
+    pub merge: bool,
+    pub host_data: bool,
+    pub now: SimTime,
+    pub slot: u32,
+    pub origin_line: u64,
+}
+
+/// A page program under way: its program group (open until `close_program`, so the stage can add
+/// waits of its own), where it goes, the tag of the old copy it merges (None: no merge), and
+/// whether it set off a collection.
+pub(in crate::simulation) struct OpenProgram {
+    pub group: u32,
+    pub(in crate::simulation::data_path) ppn: Ppn,
+    pub merged_tag: Option<u32>,
+    pub collected: bool,
+}
+
+/// A stage of the data path (see the module). A new stage is a file implementing this trait and one
+/// line in `data_path::build`; every operation it does not override goes to the path below as it is.
 pub(in crate::simulation) trait Stage {
     /// A host read: book its flash work (or serve it here) on `scheduler`.
-    fn read(&mut self, io: &HostIo<'_>, scheduler: &mut FlashScheduler) -> Result<(), SimulationError>;
+    fn read(
+        &mut self,
+        io: &HostIo<'_>,
+        below: &mut Below<'_>,
+        scheduler: &mut FlashScheduler,
+    ) -> Result<(), SimulationError> {
+        below.read(io, scheduler)
+    }
 
     /// A host write; wear-triggered device events fire during it (`simulation/events.rs`).
     fn write(
         &mut self,
         io: &HostIo<'_>,
+        below: &mut Below<'_>,
         scheduler: &mut FlashScheduler,
         events: &mut DeviceEvents,
-    ) -> Result<(), SimulationError>;
+    ) -> Result<(), SimulationError> {
+        below.write(io, scheduler, events)
+    }
 
     /// Pages a stage above holds (the DRAM cache's destage) programmed through this stage and those
-    /// below (`NandPath::write_tagged`); request `slot` waits for them.
+    /// below; request `slot` waits for them.
+    #[allow(clippy::too_many_arguments)]
     fn write_tagged(
+        &mut self,
+        pages: &[TaggedPage],
+        now: SimTime,
+        slot: u32,
+        origin_line: u64,
+        below: &mut Below<'_>,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(), SimulationError> {
+        below.write_tagged(pages, now, slot, origin_line, scheduler, events)
+    }
+
+    /// A host delete (discard/TRIM) of `span` issued at `now`: no flash work. A stage that holds
+    /// host data drops what the delete covers, then passes it down.
+    fn delete(&mut self, span: PageSpan, now: SimTime, below: &mut Below<'_>) {
+        below.delete(span, now)
+    }
+
+    /// Deletes one whole host page (an aged drive's deletes); returns whether the FTL trimmed it.
+    fn delete_page(&mut self, host: Lpn, below: &mut Below<'_>) -> bool {
+        below.delete_page(host)
+    }
+
+    /// Preconditioning: host page `page` written whole, untimed.
+    fn untimed_write(&mut self, page: u32, below: &mut Below<'_>) -> Result<(), SimulationError> {
+        below.untimed_write(page)
+    }
+
+    /// The integrity oracle's end of run: every page (or sector) the path holds is read back, from
+    /// this stage or below it; returns how many were checked. A stage that holds host data sweeps
+    /// (asking the path below for what it does not hold); the NAND path sweeps its pages.
+    fn final_sweep(&mut self, below: &mut Below<'_>) -> u64 {
+        below.final_sweep()
+    }
+
+    /// Adds this stage's sections to the result (the path below has added its own).
+    fn contribute(&self, _context: &ResultContext<'_>, _result: &mut PathResult) {}
+
+    /// Bytes the host was told are written that are not yet in flash, at `at` (None: this stage
+    /// holds none): for the time series (`observers.rs`).
+    fn unsaved_bytes(&self, _at: SimTime, _scheduler: &FlashScheduler) -> Option<u64> {
+        None
+    }
+}
+
+/// The path below a stage: the stages after it, then the NAND path. Every operation goes to the
+/// next stage, or to the NAND path when no stage is left.
+pub(in crate::simulation) struct Below<'a> {
+    stages: &'a mut [Box<dyn Stage>],
+    nand: &'a mut NandPath,
+}
+
+/// Calls `$method` on the next stage (with the path after it) or, at the bottom, on the NAND path.
+macro_rules! next {
+    ($below:ident, $method:ident ( $($argument:expr),* )) => {
+        match $below.stages.split_first_mut() {
+            Some((stage, rest)) => stage.$method($($argument,)* &mut Below { stages: rest, nand: &mut *$below.nand }),
+            None => $below.nand.$method($($argument),*),
+        }
+    };
+}
+
+impl<'a> Below<'a> {
+    pub(super) fn new(stages: &'a mut [Box<dyn Stage>], nand: &'a mut NandPath) -> Below<'a> {
+        Below { stages, nand }
+    }
+
+    pub(in crate::simulation) fn read(
+        &mut self,
+        io: &HostIo<'_>,
+        scheduler: &mut FlashScheduler,
+    ) -> Result<(), SimulationError> {
+        match self.stages.split_first_mut() {
+            Some((stage, rest)) => stage.read(io, &mut Below { stages: rest, nand: &mut *self.nand }, scheduler),
+            None => self.nand.read(io, scheduler),
+        }
+    }
+
+    pub(in crate::simulation) fn write(
+        &mut self,
+        io: &HostIo<'_>,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(), SimulationError> {
+        match self.stages.split_first_mut() {
+            Some((stage, rest)) => {
+                stage.write(io, &mut Below { stages: rest, nand: &mut *self.nand }, scheduler, events)
+            }
+            None => self.nand.write(io, scheduler, events),
+        }
+    }
+
+    pub(in crate::simulation) fn write_tagged(
         &mut self,
         pages: &[TaggedPage],
         now: SimTime,
@@ -69,72 +204,110 @@ pub(in crate::simulation) trait Stage {
         scheduler: &mut FlashScheduler,
         events: &mut DeviceEvents,
     ) -> Result<(), SimulationError> {
-        self.nand_mut().write_tagged(pages, now, slot, origin_line, scheduler, events)
+        match self.stages.split_first_mut() {
+            Some((stage, rest)) => stage.write_tagged(
+                pages,
+                now,
+                slot,
+                origin_line,
+                &mut Below { stages: rest, nand: &mut *self.nand },
+                scheduler,
+                events,
+            ),
+            None => self.nand.write_tagged(pages, now, slot, origin_line, scheduler, events),
+        }
     }
 
-    /// A stage above reads host page `page`, at `ppn` in flash, for `waiter` (the DRAM cache's
-    /// sectors a line lacks).
-    fn read_flash_page(
+    pub(in crate::simulation) fn delete(&mut self, span: PageSpan, now: SimTime) {
+        next!(self, delete(span, now))
+    }
+
+    pub(in crate::simulation) fn delete_page(&mut self, host: Lpn) -> bool {
+        next!(self, delete_page(host))
+    }
+
+    pub(in crate::simulation) fn untimed_write(&mut self, page: u32) -> Result<(), SimulationError> {
+        next!(self, untimed_write(page))
+    }
+
+    pub(in crate::simulation) fn final_sweep(&mut self) -> u64 {
+        next!(self, final_sweep())
+    }
+
+    // What only the NAND path does: a stage above reaches it through these, never by its fields. (A
+    // stage between would see them pass; none so far needs to act on them.)
+
+    /// Shows the request to the NAND path (its read strategy's request number and the workload
+    /// classifier), for a stage that serves a host request without passing it down as it is.
+    pub(in crate::simulation) fn begin(&mut self, io: &HostIo<'_>) {
+        self.nand.begin(io.request, io.span, io.index)
+    }
+
+    /// Reads host page `page`'s flash copy for `waiter`; false (counted as an unmapped read) when
+    /// flash holds none.
+    pub(in crate::simulation) fn read_flash_page(
         &mut self,
-        _page: u32,
-        ppn: Ppn,
+        page: u32,
         now: SimTime,
         waiter: Waiter,
         scheduler: &mut FlashScheduler,
+    ) -> Result<bool, SimulationError> {
+        self.nand.read_flash_page(page, now, waiter, scheduler)
+    }
+
+    /// The tag of host page `page`'s flash copy (None: flash holds none).
+    pub(in crate::simulation) fn flash_tag(&self, page: u32) -> Option<u32> {
+        self.nand.flash_tag(page)
+    }
+
+    /// Starts programming one host page a stage places itself (seed 001's SCM): see
+    /// [`NandPath::program_page`]. The stage adds its own waits to the program's group, then
+    /// closes it with [`Below::close_program`].
+    pub(in crate::simulation) fn program_page(
+        &mut self,
+        program: PageProgram,
+        scheduler: &mut FlashScheduler,
+    ) -> Result<OpenProgram, SimulationError> {
+        self.nand.program_page(program, scheduler)
+    }
+
+    pub(in crate::simulation) fn close_program(
+        &mut self,
+        program: &OpenProgram,
+        now: SimTime,
+        scheduler: &mut FlashScheduler,
+    ) {
+        self.nand.close_program(program, now, scheduler)
+    }
+
+    /// Preconditioning: host page `page` programmed with `tag`, untimed, by a stage that places pages
+    /// itself.
+    pub(in crate::simulation) fn untimed_program(&mut self, page: u32, tag: u32) -> Result<(), SimulationError> {
+        self.nand.untimed_program(page, tag)
+    }
+
+    /// Trims host page `page` in the FTL (a stage that places pages itself deletes them there).
+    pub(in crate::simulation) fn trim_page(&mut self, page: u32) -> bool {
+        self.nand.trim_page(page)
+    }
+
+    /// Counts a delete request and its whole pages (and those the FTL trimmed).
+    pub(in crate::simulation) fn count_delete(&mut self, pages: u64, pages_trimmed: u64) {
+        self.nand.count_delete(pages, pages_trimmed)
+    }
+
+    /// Fires the wear-triggered device events a stage's collections may have reached.
+    pub(in crate::simulation) fn check_wear_events(
+        &mut self,
+        now: SimTime,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
     ) -> Result<(), SimulationError> {
-        self.nand_mut().read_page(scheduler, ppn, now, waiter);
-        Ok(())
+        self.nand.check_wear_events(now, scheduler, events)
     }
 
-    /// A host delete (discard/TRIM) of `span` issued at `now`: no flash work. By default passed to
-    /// the NAND path: a stage that holds no host data of its own (the mapping-table cache) has
-    /// nothing to drop; one that does (the data cache, the SCM) overrides it.
-    fn delete(&mut self, span: PageSpan, now: SimTime) {
-        self.nand_mut().delete(span, now)
-    }
-
-    /// Deletes one whole host page (an aged drive's deletes); returns whether the FTL trimmed it.
-    /// Passed to the NAND path by default, as `delete`.
-    fn delete_page(&mut self, host: Lpn) -> bool {
-        self.nand_mut().delete_page(host)
-    }
-
-    /// Preconditioning: host page `page` written whole, untimed.
-    fn untimed_write(&mut self, page: u32) -> Result<(), SimulationError>;
-
-    /// The integrity oracle's end of run: every page (or sector) this stage and those below hold is
-    /// read back; returns how many were checked, or the first mismatch.
-    fn finish_oracle(&mut self) -> Result<u64, SimulationError>;
-
-    /// Adds this stage's sections (and those of the stages below it) to the result.
-    fn contribute(&self, context: &ResultContext<'_>, result: &mut PathResult);
-
-    /// The NAND path at the bottom (the FTL, middleware and read strategy that observers, device
-    /// events and preconditioning work on).
-    fn nand(&self) -> &NandPath;
-
-    fn nand_mut(&mut self) -> &mut NandPath;
-
-    /// The DRAM data cache's bytes not yet in flash at `at` (None without a cache): for the time
-    /// series (`observers.rs`).
-    fn unsaved_bytes(&self, _at: SimTime, _scheduler: &FlashScheduler) -> Option<u64> {
-        None
-    }
-
-    /// True on the All S-SCM SSD (no NAND in use).
-    fn scm_only(&self) -> bool {
-        false
-    }
-
-    /// The loop's lookahead: the mapping entry of a host page about to be touched.
-    #[inline]
-    fn prefetch_mapping(&self, page: Lpn) {
-        self.nand().prefetch_mapping(page)
-    }
-
-    /// The loop's lookahead: what the next request's writes will overwrite.
-    #[inline]
-    fn prefetch_overwrites(&self, span: PageSpan) {
-        self.nand().prefetch_overwrites(span)
+    /// The integrity oracle (None when off).
+    pub(in crate::simulation) fn oracle(&mut self) -> Option<&mut Oracle> {
+        self.nand.oracle()
     }
 }

@@ -38,22 +38,23 @@
 //! a destage programs the page with the line's tag, so the flash copy of a clean line carries it.
 //! The final sweep checks every page both ways (the latest data; destaged data found in flash).
 
-use super::hybrid_scm::piece_mask;
-use super::nand::{whole_pages, NandPath, TaggedPage};
+mod summary;
+pub use summary::DataCacheSummary;
+
+use super::pages::{piece_mask, whole_pages, PageHasher, TaggedPage};
 use super::result::PathResult;
-use super::stage::{HostIo, ResultContext, Stage};
+use super::stage::{Below, HostIo, ResultContext, Stage};
 use crate::config::{DataCacheConfig, DeleteTarget, DATA_CACHE_SECTOR_BYTES};
 use crate::device_events::DeviceEvents;
 use crate::error::SimulationError;
 use crate::geometry::Lpn;
 use crate::host::PageSpan;
 use crate::scheduler::{FlashScheduler, RequestTag, Waiter};
-use crate::simulation::DataCacheSummary;
 use ssdlab_engine::SimTime;
 use ssdlab_workload::IoOp;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
 /// Pages destaged under one background request: the exposure of a chunk ends with its last
 /// program, so smaller chunks report it closer to each page's own end; larger ones give the NAND
@@ -65,25 +66,6 @@ const NONE: u32 = u32::MAX;
 /// The two LRU lists a line is on: every line, and the dirty ones.
 const ALL: usize = 0;
 const DIRTY: usize = 1;
-
-/// Hashes a page number with one multiplication (the default hasher's collision resistance is not
-/// needed for page numbers, and it costs several times more per lookup).
-#[derive(Default)]
-pub(super) struct PageHasher(u64);
-
-impl Hasher for PageHasher {
-    fn finish(&self) -> u64 {
-        self.0 ^ (self.0 >> 29)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = (self.0 ^ byte as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_u32(&mut self, value: u32) {
-        self.0 = (value as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
 
 /// A doubly linked list of lines in order of last use (head: least recent).
 #[derive(Debug, Clone, Copy)]
@@ -186,9 +168,8 @@ impl Exposure {
     }
 }
 
-/// The data cache in front of the stage below (see the module).
+/// The data cache in front of the path below (see the module).
 pub(in crate::simulation) struct DataCachePath {
-    below: Box<dyn Stage>,
     /// Lines by page, as slots of `slots` (freed slots reused through `free`).
     index: HashMap<u32, u32, BuildHasherDefault<PageHasher>>,
     slots: Vec<Line>,
@@ -217,16 +198,10 @@ fn sector_bytes(mask: u64) -> u64 {
 }
 
 impl DataCachePath {
-    pub(super) fn new(
-        below: Box<dyn Stage>,
-        config: &DataCacheConfig,
-        page_bytes: u64,
-        delete_target: DeleteTarget,
-    ) -> DataCachePath {
+    pub(super) fn new(config: &DataCacheConfig, page_bytes: u64, delete_target: DeleteTarget) -> DataCachePath {
         let capacity_lines = (config.capacity_bytes / page_bytes) as usize;
         let sectors_per_page = page_bytes / DATA_CACHE_SECTOR_BYTES;
         DataCachePath {
-            below,
             index: HashMap::default(),
             slots: Vec::new(),
             free: Vec::new(),
@@ -257,12 +232,11 @@ impl DataCachePath {
     }
 
     /// With the oracle, the tag of `page`'s flash copy now (0: none); 0 without the oracle.
-    fn flash_tag_of(&mut self, page: u32) -> u32 {
-        let nand = self.below.nand_mut();
-        if nand.oracle.is_none() {
+    fn flash_tag_of(below: &mut Below<'_>, page: u32) -> u32 {
+        if below.oracle().is_none() {
             return 0;
         }
-        nand.physical_of(Lpn(page)).map_or(0, |ppn| nand.ftl.tag(ppn))
+        below.flash_tag(page).unwrap_or(0)
     }
 
     fn unlink(&mut self, list: usize, slot: u32) {
@@ -357,6 +331,7 @@ impl DataCachePath {
     /// request `slot` waits for it.
     fn evict_one(
         &mut self,
+        below: &mut Below<'_>,
         now: SimTime,
         slot: u32,
         origin_line: u64,
@@ -377,13 +352,14 @@ impl DataCachePath {
         self.counts.pages_destaged_at_eviction += 1;
         self.exposure.remove(sector_bytes(line.dirty));
         let held = self.tagged(page, &line);
-        self.below.write_tagged(&[held], now, slot, origin_line, scheduler, events)
+        below.write_tagged(&[held], now, slot, origin_line, scheduler, events)
     }
 
     /// Background destage (see the module): when more than the high watermark of lines is dirty,
     /// the least recently used dirty lines go to flash until the low watermark is reached.
     fn destage_if_due(
         &mut self,
+        below: &mut Below<'_>,
         now: SimTime,
         origin_line: u64,
         scheduler: &mut FlashScheduler,
@@ -412,7 +388,7 @@ impl DataCachePath {
             self.counts.pages_destaged_in_background += chunk.len() as u64;
             let tag = RequestTag { latency_from: now, size_bytes: bytes, write: true, delete: false, background: true };
             let request = scheduler.open_request(now, tag);
-            self.below.write_tagged(&chunk, now, request, origin_line, scheduler, events)?;
+            below.write_tagged(&chunk, now, request, origin_line, scheduler, events)?;
             scheduler.close_request(request, now);
         }
         self.scratch = chunk;
@@ -421,6 +397,7 @@ impl DataCachePath {
 
     fn write_pages(
         &mut self,
+        below: &mut Below<'_>,
         io: &HostIo<'_>,
         scheduler: &mut FlashScheduler,
         events: &mut DeviceEvents,
@@ -438,7 +415,7 @@ impl DataCachePath {
                 continue;
             }
             let page = page as u32;
-            let tag = self.below.nand_mut().oracle.as_mut().map_or(0, |oracle| oracle.tag_write(page));
+            let tag = below.oracle().map_or(0, |oracle| oracle.tag_write(page));
             let slot = if let Some(&slot) = self.index.get(&page) {
                 self.counts.write_page_hits += 1;
                 self.touch(slot);
@@ -446,9 +423,9 @@ impl DataCachePath {
             } else {
                 self.counts.write_page_misses += 1;
                 if self.index.len() >= self.capacity_lines {
-                    self.evict_one(now, slot, line_number, scheduler, events)?;
+                    self.evict_one(below, now, slot, line_number, scheduler, events)?;
                 }
-                let flash_tag = self.flash_tag_of(page);
+                let flash_tag = Self::flash_tag_of(below, page);
                 self.insert_line(page, flash_tag)
             };
             let line = &mut self.slots[slot as usize];
@@ -472,17 +449,22 @@ impl DataCachePath {
         }
         if !written_through.is_empty() {
             self.counts.pages_written_through += written_through.len() as u64;
-            self.below.write_tagged(&written_through, now, slot, line_number, scheduler, events)?;
+            below.write_tagged(&written_through, now, slot, line_number, scheduler, events)?;
         }
         self.scratch = written_through;
-        self.destage_if_due(now, line_number, scheduler, events)
+        self.destage_if_due(below, now, line_number, scheduler, events)
     }
 
     /// A read some of whose pages are cached (see the module).
-    fn read_pages(&mut self, io: &HostIo<'_>, scheduler: &mut FlashScheduler) -> Result<(), SimulationError> {
+    fn read_pages(
+        &mut self,
+        io: &HostIo<'_>,
+        below: &mut Below<'_>,
+        scheduler: &mut FlashScheduler,
+    ) -> Result<(), SimulationError> {
         let (request, now, slot) = (io.request, io.now, io.slot);
         let (first_sector, end_sector) = sector_range(request.offset_bytes, request.end_bytes());
-        self.below.nand_mut().begin(request, io.span, io.index);
+        below.begin(io);
         let mut cached_bytes = 0;
         let mut all_hit = true;
         for page in io.span.first..=io.span.last {
@@ -493,7 +475,7 @@ impl DataCachePath {
             let held = line.map_or(0, |line| line.sectors & mask);
             if let Some((slot, line)) = cached {
                 // The page's latest write is the line's, whichever sectors the read asks for.
-                if let Some(oracle) = self.below.nand_mut().oracle.as_mut() {
+                if let Some(oracle) = below.oracle() {
                     oracle.check(page, Some(line.tag), "host read (DRAM cache)");
                 }
                 self.touch(slot);
@@ -510,10 +492,8 @@ impl DataCachePath {
             }
             all_hit = false;
             // The sectors the line lacks (all of them, without a line) come from the flash page.
-            let nand = self.below.nand_mut();
-            let physical = nand.physical_of(Lpn(page));
-            if let Some(oracle) = nand.oracle.as_mut() {
-                let found = physical.map(|ppn| nand.ftl.tag(ppn));
+            let found = below.flash_tag(page);
+            if let Some(oracle) = below.oracle() {
                 match line {
                     None => oracle.check(page, found, "host read"),
                     Some(line) if found.unwrap_or(0) != line.flash_tag => {
@@ -526,10 +506,7 @@ impl DataCachePath {
                     Some(_) => {}
                 }
             }
-            match physical {
-                Some(ppn) => self.below.read_flash_page(page, ppn, now, Waiter::Request(slot), scheduler)?,
-                None => self.below.nand_mut().unmapped_page_reads += 1,
-            }
+            below.read_flash_page(page, now, Waiter::Request(slot), scheduler)?;
         }
         if cached_bytes > 0 {
             scheduler.dram_access(now, cached_bytes, false, Waiter::Request(slot));
@@ -541,19 +518,16 @@ impl DataCachePath {
     /// The oracle's end of run over the cache and the flash: every page written (or deleted) is
     /// read from its line when cached, from flash otherwise; a clean line's flash copy must carry
     /// the line's data (it was destaged). Returns the pages checked.
-    fn sweep_pages(&mut self) -> u64 {
-        let nand = self.below.nand_mut();
-        let Some(oracle) = nand.oracle.as_ref() else { return 0 };
+    fn sweep_pages(&mut self, below: &mut Below<'_>) -> u64 {
+        let Some(oracle) = below.oracle() else { return 0 };
         let mut pages: Vec<u32> =
             oracle.expected.keys().copied().chain(oracle.deleted_pages().into_iter().map(|(page, _)| page)).collect();
         pages.sort_unstable();
         let mut checked = 0;
         for page in pages {
-            let physical = nand.physical_of(Lpn(page));
-            let in_flash = physical.map(|ppn| nand.ftl.tag(ppn));
-            let Some(oracle) = nand.oracle.as_mut() else { break };
-            // (The fields, not `line_of`: `nand` borrows the stage below.)
-            match self.index.get(&page).map(|&slot| self.slots[slot as usize]) {
+            let in_flash = below.flash_tag(page);
+            let Some(oracle) = below.oracle() else { break };
+            match self.line_of(page).map(|(_, line)| line) {
                 Some(line) => {
                     oracle.check(page, Some(line.tag), "final sweep (DRAM cache)");
                     // A clean line was destaged: its flash copy carries its data. A dirty one's
@@ -574,43 +548,6 @@ impl DataCachePath {
         checked
     }
 
-    fn summary(&self, context: &ResultContext<'_>) -> DataCacheSummary {
-        let counts = self.counts;
-        let pages_read = counts.read_page_hits + counts.read_page_partial_hits + counts.read_page_misses;
-        let mut exposure = self.exposure.clone();
-        for &(end, bytes) in context.scheduler.pending_background_completions() {
-            exposure.in_flight.push(Reverse((end.0, bytes)));
-        }
-        let end = context.end.0.max(exposure.at);
-        let dram_busy = context.scheduler.dram_busy().as_secs_f64();
-        DataCacheSummary {
-            capacity_bytes: self.capacity_bytes,
-            lines: self.capacity_lines as u64,
-            force_unit_access: self.force_unit_access,
-            write_page_hits: counts.write_page_hits,
-            write_page_misses: counts.write_page_misses,
-            read_page_hits: counts.read_page_hits,
-            read_page_partial_hits: counts.read_page_partial_hits,
-            read_page_misses: counts.read_page_misses,
-            read_hit_ratio: if pages_read == 0 { 0.0 } else { counts.read_page_hits as f64 / pages_read as f64 },
-            read_requests_from_cache: counts.read_requests_from_cache,
-            clean_evictions: counts.clean_evictions,
-            dirty_evictions: counts.dirty_evictions,
-            destage_rounds: counts.destage_rounds,
-            pages_destaged_in_background: counts.pages_destaged_in_background,
-            pages_destaged_at_eviction: counts.pages_destaged_at_eviction,
-            pages_written_through: counts.pages_written_through,
-            lines_deleted: counts.lines_deleted,
-            lines_at_end: self.index.len() as u64,
-            dirty_lines_at_end: self.lists[DIRTY].len as u64,
-            dirty_bytes_at_end: self.dirty_sectors * DATA_CACHE_SECTOR_BYTES,
-            unsaved_bytes_max: exposure.max_bytes,
-            unsaved_bytes_mean: exposure.mean_until(end),
-            dram: context.scheduler.dram_counters(),
-            dram_utilisation: if context.simulated_seconds > 0.0 { dram_busy / context.simulated_seconds } else { 0.0 },
-        }
-    }
-
     /// Drops the line of a deleted page (its dirty data never reaches flash).
     fn delete_line(&mut self, page: u32) {
         if let Some(line) = self.remove_line(page) {
@@ -627,65 +564,68 @@ fn sector_range(offset_bytes: u64, end_bytes: u64) -> (u64, u64) {
 }
 
 impl Stage for DataCachePath {
-    fn read(&mut self, io: &HostIo<'_>, scheduler: &mut FlashScheduler) -> Result<(), SimulationError> {
+    fn read(
+        &mut self,
+        io: &HostIo<'_>,
+        below: &mut Below<'_>,
+        scheduler: &mut FlashScheduler,
+    ) -> Result<(), SimulationError> {
         self.catch_up(io.now, scheduler);
         // A read that touches no line goes below as it is.
         let touches_a_line = !self.index.is_empty()
             && (io.span.first..=io.span.last).any(|page| self.index.contains_key(&(page as u32)));
         if !touches_a_line {
             self.counts.read_page_misses += io.span.pages();
-            return self.below.read(io, scheduler);
+            return below.read(io, scheduler);
         }
-        self.read_pages(io, scheduler)
+        self.read_pages(io, below, scheduler)
     }
 
     fn write(
         &mut self,
         io: &HostIo<'_>,
+        below: &mut Below<'_>,
         scheduler: &mut FlashScheduler,
         events: &mut DeviceEvents,
     ) -> Result<(), SimulationError> {
         debug_assert_eq!(io.request.op, IoOp::Write);
         self.catch_up(io.now, scheduler);
-        self.below.nand_mut().begin(io.request, io.span, io.index);
-        self.write_pages(io, scheduler, events)
+        below.begin(io);
+        self.write_pages(below, io, scheduler, events)
     }
 
     /// A delete: when deletes reach the FTL, the whole pages' lines are dropped (dirty data
     /// included); then the stage below deletes as `host.delete_target` says.
     #[cold]
-    fn delete(&mut self, span: PageSpan, now: SimTime) {
+    fn delete(&mut self, span: PageSpan, now: SimTime, below: &mut Below<'_>) {
         self.exposure.advance(now.0);
         if self.drop_on_delete {
             for page in whole_pages(span).into_iter().flatten() {
                 self.delete_line(page as u32);
             }
         }
-        self.below.delete(span, now)
+        below.delete(span, now)
     }
 
-    fn delete_page(&mut self, host: Lpn) -> bool {
+    fn delete_page(&mut self, host: Lpn, below: &mut Below<'_>) -> bool {
         if self.drop_on_delete {
             self.delete_line(host.0);
         }
-        self.below.delete_page(host)
+        below.delete_page(host)
     }
 
     /// Preconditioning writes go to flash (the cache starts empty); a cached copy would be stale.
-    fn untimed_write(&mut self, page: u32) -> Result<(), SimulationError> {
+    fn untimed_write(&mut self, page: u32, below: &mut Below<'_>) -> Result<(), SimulationError> {
         self.delete_line(page);
-        self.below.untimed_write(page)
+        below.untimed_write(page)
     }
 
-    /// Every page read back from the cache or the flash (`sweep_pages`), then the NAND path's own
-    /// checks (its invariants).
-    fn finish_oracle(&mut self) -> Result<u64, SimulationError> {
-        let checked = self.sweep_pages();
-        Ok(checked + self.below.nand_mut().check_oracle(false)?)
+    /// Every page read back from the cache or the flash (`sweep_pages`).
+    fn final_sweep(&mut self, below: &mut Below<'_>) -> u64 {
+        self.sweep_pages(below)
     }
 
     fn contribute(&self, context: &ResultContext<'_>, result: &mut PathResult) {
-        self.below.contribute(context, result);
         result.data_cache = Some(self.summary(context));
         // The line store and its index (an entry: 8 bytes and a control byte, at most 8/7 full).
         result.model_memory_bytes += (self.slots.capacity() * std::mem::size_of::<Line>()
@@ -707,14 +647,6 @@ impl Stage for DataCachePath {
             .map(|(_, bytes)| bytes)
             .sum();
         Some(self.exposure.bytes.saturating_sub(saved))
-    }
-
-    fn nand(&self) -> &NandPath {
-        self.below.nand()
-    }
-
-    fn nand_mut(&mut self) -> &mut NandPath {
-        self.below.nand_mut()
     }
 }
 

@@ -23,16 +23,18 @@
 //! and the oracle remembers which sector tags that program wrote. A read compares each sector's tag
 //! with the latest written; the final sweep checks every sector ever written.
 
-use super::nand::{whole_pages, NandPath};
+mod summary;
+pub use summary::ScmSummary;
+
+use super::pages::{piece_mask, whole_pages};
 use super::result::PathResult;
-use super::stage::{HostIo, ResultContext, Stage};
+use super::stage::{Below, HostIo, PageProgram, ResultContext, Stage};
 use crate::device_events::DeviceEvents;
 use crate::error::SimulationError;
 use crate::geometry::Lpn;
 use crate::host::PageSpan;
 use crate::scheduler::{FlashScheduler, Waiter};
 use crate::scm::{Route, ScmPlacement};
-use crate::simulation::events::EventWork;
 use ssdlab_engine::SimTime;
 use ssdlab_workload::IoRequest;
 use std::collections::HashMap;
@@ -52,22 +54,14 @@ impl NandContents {
     }
 }
 
-/// The sector range of a request within page `page` as a mask (bit i: sector i of the page).
-#[inline]
-pub(super) fn piece_mask(first_sector: u64, end_sector: u64, page: u64, sectors_per_page: u64) -> u64 {
-    let page_start = page * sectors_per_page;
-    let from = first_sector.max(page_start) - page_start;
-    let to = end_sector.min(page_start + sectors_per_page) - page_start;
-    let width = to - from;
-    let ones = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
-    ones << from
-}
-
 /// SCM in front of the NAND path: its placement and store, and what the oracle remembers of the
 /// NAND pages' sectors.
 pub(in crate::simulation) struct HybridScmPath {
-    pub(in crate::simulation) nand: NandPath,
-    pub(in crate::simulation) scm: ScmPlacement,
+    scm: ScmPlacement,
+    /// SCM sectors per NAND page.
+    sectors_per_page: u64,
+    /// The workload's origin, for error messages.
+    origin: String,
     /// Physical SCM slots of the operation being started (scratch).
     slots: Vec<u32>,
     /// With the oracle: the sector tags of each NAND page's latest program.
@@ -77,13 +71,11 @@ pub(in crate::simulation) struct HybridScmPath {
 }
 
 impl HybridScmPath {
-    pub(super) fn new(nand: NandPath, scm: ScmPlacement) -> HybridScmPath {
-        let nand_contents = nand.oracle.is_some().then(NandContents::default);
-        HybridScmPath { nand, scm, slots: Vec::new(), nand_contents, collected: false }
-    }
-
-    fn sectors_per_page(&self) -> u64 {
-        self.nand.page_bytes / crate::config::SCM_SECTOR_BYTES
+    /// The SCM in front of a NAND path of `page_bytes` pages; `keep_tags` with the integrity oracle.
+    pub(super) fn new(scm: ScmPlacement, page_bytes: u64, keep_tags: bool, origin: String) -> HybridScmPath {
+        let nand_contents = keep_tags.then(NandContents::default);
+        let sectors_per_page = page_bytes / crate::config::SCM_SECTOR_BYTES;
+        HybridScmPath { scm, sectors_per_page, origin, slots: Vec::new(), nand_contents, collected: false }
     }
 
     /// (first sector, end sector) of a request.
@@ -99,19 +91,20 @@ impl HybridScmPath {
         span: PageSpan,
         now: SimTime,
         slot: u32,
+        below: &mut Below<'_>,
         scheduler: &mut FlashScheduler,
     ) -> Result<(), SimulationError> {
         let (first_sector, end_sector) = Self::sector_range(request);
-        let spp = self.sectors_per_page();
+        let spp = self.sectors_per_page;
         for page in span.first..=span.last {
             let mask = piece_mask(first_sector, end_sector, page, spp);
             if mask == 0 {
                 continue;
             }
             match request.op {
-                ssdlab_workload::IoOp::Read => self.read_piece(page as u32, mask, now, slot, scheduler),
+                ssdlab_workload::IoOp::Read => self.read_piece(page as u32, mask, now, slot, below, scheduler)?,
                 ssdlab_workload::IoOp::Write => {
-                    self.write_piece(page as u32, mask, now, slot, request.origin_line, scheduler)?
+                    self.write_piece(page as u32, mask, now, slot, request.origin_line, below, scheduler)?
                 }
                 // Deletes never come here (`DataPath::delete` takes them).
                 ssdlab_workload::IoOp::Delete => {}
@@ -120,17 +113,25 @@ impl HybridScmPath {
         Ok(())
     }
 
-    fn read_piece(&mut self, page: u32, mask: u64, now: SimTime, slot: u32, scheduler: &mut FlashScheduler) {
+    fn read_piece(
+        &mut self,
+        page: u32,
+        mask: u64,
+        now: SimTime,
+        slot: u32,
+        below: &mut Below<'_>,
+        scheduler: &mut FlashScheduler,
+    ) -> Result<(), SimulationError> {
         let scm = &mut self.scm;
         let in_scm = scm.store.mask_of(page) & mask;
         let in_nand = mask & !in_scm;
-        let spp = self.nand.page_bytes / crate::config::SCM_SECTOR_BYTES;
+        let spp = self.sectors_per_page;
         if in_scm != 0 {
             self.slots.clear();
             scm.store.slots_of(page, in_scm, &mut self.slots);
             scm.statistics.sectors_read_from_scm += in_scm.count_ones() as u64;
             scm.statistics.split_reads += (in_nand != 0) as u64;
-            if let Some(oracle) = self.nand.oracle.as_mut() {
+            if let Some(oracle) = below.oracle() {
                 let mut bits = in_scm;
                 for &held in &self.slots {
                     let sector = bits.trailing_zeros() as u64;
@@ -145,23 +146,21 @@ impl HybridScmPath {
             scheduler.scm_read(now, &self.slots, Waiter::Request(slot));
         }
         if in_nand != 0 {
-            let physical = self.nand.ftl.lookup(Lpn(page));
-            self.scm.statistics.sectors_read_from_nand += physical.map_or(0, |_| in_nand.count_ones() as u64);
-            if self.nand.oracle.is_some() {
-                let found = physical.map(|ppn| self.nand.ftl.tag(ppn));
-                self.check_nand_sectors(page, in_nand, found, "host read (NAND)");
+            if below.oracle().is_some() {
+                let found = below.flash_tag(page);
+                self.check_nand_sectors(below, page, in_nand, found, "host read (NAND)");
             }
-            match physical {
-                Some(ppn) => self.nand.read_page(scheduler, ppn, now, Waiter::Request(slot)),
-                None => self.nand.unmapped_page_reads += 1,
+            if below.read_flash_page(page, now, Waiter::Request(slot), scheduler)? {
+                self.scm.statistics.sectors_read_from_nand += in_nand.count_ones() as u64;
             }
         }
+        Ok(())
     }
 
     /// Checks the sectors `mask` of NAND page `page`, whose physical page holds page tag `found`.
-    fn check_nand_sectors(&mut self, page: u32, mask: u64, found: Option<u32>, context: &str) {
-        let spp = self.sectors_per_page();
-        let (Some(oracle), Some(contents)) = (self.nand.oracle.as_mut(), self.nand_contents.as_ref()) else {
+    fn check_nand_sectors(&self, below: &mut Below<'_>, page: u32, mask: u64, found: Option<u32>, context: &str) {
+        let spp = self.sectors_per_page;
+        let (Some(oracle), Some(contents)) = (below.oracle(), self.nand_contents.as_ref()) else {
             return;
         };
         let remembered = contents.pages.get(&page);
@@ -182,6 +181,7 @@ impl HybridScmPath {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn write_piece(
         &mut self,
         page: u32,
@@ -189,6 +189,7 @@ impl HybridScmPath {
         now: SimTime,
         slot: u32,
         line: u64,
+        below: &mut Below<'_>,
         scheduler: &mut FlashScheduler,
     ) -> Result<(), SimulationError> {
         match self.scm.route(page, mask) {
@@ -198,15 +199,15 @@ impl HybridScmPath {
                 // is due or none can be made.
                 while let Some(target) = self.scm.eviction_target(self.scm.store.new_sectors(page, mask)) {
                     let free_before = self.scm.store.free_slots();
-                    self.evict_until(target, now, slot, line, scheduler)?;
+                    self.evict_until(target, now, slot, line, below, scheduler)?;
                     if self.scm.store.free_slots() == free_before {
                         break;
                     }
                 }
-                let spp = self.sectors_per_page();
+                let spp = self.sectors_per_page;
                 // Tags are drawn in sector order, as the store writes the sectors.
                 let mut tags = [0u32; 64];
-                if let Some(oracle) = self.nand.oracle.as_mut() {
+                if let Some(oracle) = below.oracle() {
                     let mut bits = mask;
                     while bits != 0 {
                         let sector = bits.trailing_zeros();
@@ -215,7 +216,7 @@ impl HybridScmPath {
                     }
                 }
                 self.slots.clear();
-                let origin = &self.nand.origin;
+                let origin = &self.origin;
                 self.scm.store.write(page, mask, |sector| tags[sector as usize], &mut self.slots).map_err(|_| {
                     SimulationError::Ftl {
                         origin: format!("{origin}:{line}"),
@@ -229,7 +230,7 @@ impl HybridScmPath {
             }
             Route::Nand => {
                 self.scm.store.remove(page, mask);
-                self.program_nand_page(page, mask, 0, now, slot, line, scheduler)?;
+                self.program_nand_page(page, mask, 0, now, slot, line, below, scheduler)?;
             }
         }
         Ok(())
@@ -242,6 +243,7 @@ impl HybridScmPath {
         now: SimTime,
         slot: u32,
         line: u64,
+        below: &mut Below<'_>,
         scheduler: &mut FlashScheduler,
     ) -> Result<(), SimulationError> {
         loop {
@@ -250,7 +252,7 @@ impl HybridScmPath {
             }
             let Some((page, mask, forced)) = self.scm.next_victim() else { return Ok(()) };
             self.scm.evicted(mask, forced);
-            self.program_nand_page(page, 0, mask, now, slot, line, scheduler)?;
+            self.program_nand_page(page, 0, mask, now, slot, line, below, scheduler)?;
             self.scm.store.remove(page, mask);
         }
     }
@@ -267,20 +269,29 @@ impl HybridScmPath {
         now: SimTime,
         slot: u32,
         line: u64,
+        below: &mut Below<'_>,
         scheduler: &mut FlashScheduler,
     ) -> Result<(), SimulationError> {
-        let spp = self.sectors_per_page();
+        let spp = self.sectors_per_page;
         let full = u64::MAX >> (64 - spp);
         let covered = host_mask | scm_mask;
-        let nand = &mut self.nand;
-        let old = if covered != full { nand.ftl.lookup(Lpn(page)) } else { None };
         self.slots.clear();
         self.scm.store.slots_of(page, scm_mask, &mut self.slots);
+        // With the oracle, each program of a NAND page gets a page tag of its own.
+        let page_tag = self.nand_contents.as_mut().map_or(0, NandContents::next_tag);
+        let program = PageProgram {
+            page,
+            tag: page_tag,
+            merge: covered != full,
+            host_data: host_mask != 0,
+            now,
+            slot,
+            origin_line: line,
+        };
+        let program = below.program_page(program, scheduler)?;
         // The oracle: the sector tags this program writes (new host data, SCM data, old NAND data).
-        let mut page_tag = 0;
-        if let (Some(oracle), Some(contents)) = (nand.oracle.as_mut(), self.nand_contents.as_mut()) {
-            let old_sectors = old.and_then(|ppn| {
-                let old_tag = nand.ftl.tag(ppn);
+        if let (Some(oracle), Some(contents)) = (below.oracle(), self.nand_contents.as_mut()) {
+            let old_sectors = program.merged_tag.and_then(|old_tag| {
                 contents.pages.get(&page).filter(|(tag, _)| *tag == old_tag).map(|(_, sectors)| sectors.clone())
             });
             let mut sectors = vec![0u32; spp as usize].into_boxed_slice();
@@ -295,36 +306,20 @@ impl HybridScmPath {
                     old_sectors.as_ref().map_or(0, |old| old[sector])
                 };
             }
-            page_tag = contents.next_tag();
             contents.pages.insert(page, (page_tag, sectors));
         }
-        nand.ops.clear();
-        let ppn = nand
-            .ftl
-            .write(Lpn(page), now.0, page_tag, &mut nand.ops)
-            .map_err(|source| SimulationError::Ftl { origin: format!("{}:{line}", nand.origin), source })?;
-        if !nand.ops.is_empty() {
-            scheduler.garbage_collection(now, &nand.ops);
-            self.collected = true;
-        }
-        let group = scheduler.open_write_group(slot, now);
-        if let Some(old) = old {
-            nand.read_page(scheduler, old, now, Waiter::WriteGroup(group));
-            self.scm.statistics.merge_reads += 1;
-            if host_mask != 0 {
-                nand.read_modify_writes += 1;
-            }
-        }
+        self.collected |= program.collected;
+        self.scm.statistics.merge_reads += program.merged_tag.is_some() as u64;
         if !self.slots.is_empty() {
-            scheduler.scm_read(now, &self.slots, Waiter::WriteGroup(group));
+            scheduler.scm_read(now, &self.slots, Waiter::WriteGroup(program.group));
         }
-        NandPath::close_program_group(scheduler, &nand.ftl, group, now, std::slice::from_ref(&ppn));
+        below.close_program(&program, now, scheduler);
         Ok(())
     }
 
     /// Every sector written (or deleted) read back (see `finish_oracle`). Returns the sectors checked.
-    fn sweep_sectors(&mut self) -> u64 {
-        let Some(oracle) = self.nand.oracle.as_ref() else { return 0 };
+    fn sweep_sectors(&mut self, below: &mut Below<'_>) -> u64 {
+        let Some(oracle) = below.oracle() else { return 0 };
         let mut sectors: Vec<u32> = oracle
             .expected
             .keys()
@@ -332,7 +327,7 @@ impl HybridScmPath {
             .chain(oracle.deleted_pages().into_iter().map(|(sector, _)| sector))
             .collect();
         sectors.sort_unstable();
-        let spp = self.sectors_per_page();
+        let spp = self.sectors_per_page;
         let mut checked = 0;
         for sector in sectors {
             let page = (sector as u64 / spp) as u32;
@@ -342,16 +337,16 @@ impl HybridScmPath {
                 let mut held = Vec::with_capacity(1);
                 self.scm.store.slots_of(page, bit, &mut held);
                 let tag = held.first().map(|&slot| self.scm.store.tag_of_slot(slot));
-                if let Some(oracle) = self.nand.oracle.as_mut() {
+                if let Some(oracle) = below.oracle() {
                     oracle.check(sector, tag, "final sweep (SCM)");
                 }
             } else {
-                let found = self.nand.ftl.lookup(Lpn(page)).map(|ppn| self.nand.ftl.tag(ppn));
-                self.check_nand_sectors(page, bit, found, "final sweep (NAND)");
+                let found = below.flash_tag(page);
+                self.check_nand_sectors(below, page, bit, found, "final sweep (NAND)");
             }
             checked += 1;
         }
-        if let Some(oracle) = self.nand.oracle.as_mut() {
+        if let Some(oracle) = below.oracle() {
             if let Err(message) = self.scm.store.check_invariants() {
                 oracle.mismatches += 1;
                 oracle.first_mismatch.get_or_insert(format!("SCM store invariant: {message}"));
@@ -362,49 +357,56 @@ impl HybridScmPath {
 }
 
 impl Stage for HybridScmPath {
-    fn read(&mut self, io: &HostIo<'_>, scheduler: &mut FlashScheduler) -> Result<(), SimulationError> {
-        self.nand.begin(io.request, io.span, io.index);
-        self.serve(io.request, io.span, io.now, io.slot, scheduler)
+    fn read(
+        &mut self,
+        io: &HostIo<'_>,
+        below: &mut Below<'_>,
+        scheduler: &mut FlashScheduler,
+    ) -> Result<(), SimulationError> {
+        below.begin(io);
+        self.serve(io.request, io.span, io.now, io.slot, below, scheduler)
     }
 
     fn write(
         &mut self,
         io: &HostIo<'_>,
+        below: &mut Below<'_>,
         scheduler: &mut FlashScheduler,
         events: &mut DeviceEvents,
     ) -> Result<(), SimulationError> {
-        self.nand.begin(io.request, io.span, io.index);
+        below.begin(io);
         self.collected = false;
-        self.serve(io.request, io.span, io.now, io.slot, scheduler)?;
+        self.serve(io.request, io.span, io.now, io.slot, below, scheduler)?;
         // Wear-triggered device events: checked once the write's GC (and its evictions') is booked,
         // where the NAND path checks after each page's.
-        if self.collected && events.wear_pending() {
-            EventWork { nand: &mut self.nand, scheduler, events }.check_wear_events(io.now)?;
+        if self.collected {
+            below.check_wear_events(io.now, scheduler, events)?;
         }
         Ok(())
     }
 
     /// A delete: whole pages of the range lose their SCM sectors and their NAND page.
     #[cold]
-    fn delete(&mut self, span: PageSpan, _now: SimTime) {
-        self.nand.deletes.requests += 1;
+    fn delete(&mut self, span: PageSpan, _now: SimTime, below: &mut Below<'_>) {
+        let (mut pages, mut trimmed) = (0, 0);
         for page in whole_pages(span).into_iter().flatten() {
-            self.nand.deletes.pages += 1;
-            self.nand.deletes.pages_trimmed += Stage::delete_page(self, Lpn(page as u32)) as u64;
+            pages += 1;
+            trimmed += Stage::delete_page(self, Lpn(page as u32), below) as u64;
         }
+        below.count_delete(pages, trimmed);
     }
 
     /// Deletes whole host page `host`: its SCM sectors and its NAND page.
-    fn delete_page(&mut self, host: Lpn) -> bool {
+    fn delete_page(&mut self, host: Lpn, below: &mut Below<'_>) -> bool {
         let page = host.0;
-        let spp = self.sectors_per_page();
+        let spp = self.sectors_per_page;
         let full = self.scm.full_mask();
         self.scm.store.remove(page, full);
-        let trimmed = self.nand.ftl.trim(Lpn(page));
+        let trimmed = below.trim_page(page);
         if let Some(contents) = self.nand_contents.as_mut() {
             contents.pages.remove(&page);
         }
-        if let Some(oracle) = self.nand.oracle.as_mut() {
+        if let Some(oracle) = below.oracle() {
             for sector in 0..spp {
                 oracle.delete((page as u64 * spp + sector) as u32);
             }
@@ -414,18 +416,18 @@ impl Stage for HybridScmPath {
 
     /// Preconditioning: page `page` written whole, untimed: to the NAND on the hybrid (data starts
     /// there), to SCM on the All S-SCM SSD.
-    fn untimed_write(&mut self, page: u32) -> Result<(), SimulationError> {
-        let spp = self.sectors_per_page();
+    fn untimed_write(&mut self, page: u32, below: &mut Below<'_>) -> Result<(), SimulationError> {
+        let spp = self.sectors_per_page;
         if self.scm.is_scm_only() {
             let full = self.scm.full_mask();
             let mut tags = [0u32; 64];
-            if let Some(oracle) = self.nand.oracle.as_mut() {
+            if let Some(oracle) = below.oracle() {
                 for sector in 0..spp {
                     tags[sector as usize] = oracle.tag_write((page as u64 * spp + sector) as u32);
                 }
             }
             self.slots.clear();
-            let origin = &self.nand.origin;
+            let origin = &self.origin;
             return self.scm.store.write(page, full, |sector| tags[sector as usize], &mut self.slots).map_err(|_| {
                 SimulationError::Ftl {
                     origin: format!("{origin} (preconditioning)"),
@@ -439,58 +441,24 @@ impl Stage for HybridScmPath {
         let full = u64::MAX >> (64 - spp);
         self.scm.store.remove(page, full);
         // Untimed: the flash work is not booked (the scheduler is not involved).
-        let nand = &mut self.nand;
         let mut page_tag = 0;
-        if let (Some(oracle), Some(contents)) = (nand.oracle.as_mut(), self.nand_contents.as_mut()) {
+        if let (Some(oracle), Some(contents)) = (below.oracle(), self.nand_contents.as_mut()) {
             let sectors: Box<[u32]> =
                 (0..spp).map(|sector| oracle.tag_write((page as u64 * spp + sector) as u32)).collect();
             page_tag = contents.next_tag();
             contents.pages.insert(page, (page_tag, sectors));
         }
-        nand.ops.clear();
-        nand.ftl
-            .write(Lpn(page), 0, page_tag, &mut nand.ops)
-            .map_err(|source| SimulationError::Ftl { origin: format!("{} (preconditioning)", nand.origin), source })?;
-        Ok(())
+        below.untimed_program(page, page_tag)
     }
 
-    /// The oracle's end of run: every sector written (or deleted) is read back from where it lives,
-    /// then the NAND path's checks (its invariants; the sectors were its pages). Returns the sectors
-    /// checked, or the first mismatch.
-    fn finish_oracle(&mut self) -> Result<u64, SimulationError> {
-        let checked = self.sweep_sectors();
-        Ok(checked + self.nand.check_oracle(false)?)
+    /// The oracle's end of run: every sector written (or deleted) is read back from where it lives
+    /// (the NAND path's invariants are checked after). Returns the sectors checked.
+    fn final_sweep(&mut self, below: &mut Below<'_>) -> u64 {
+        self.sweep_sectors(below)
     }
 
     fn contribute(&self, context: &ResultContext<'_>, result: &mut PathResult) {
-        self.nand.contribute(context, result);
         result.scm = self.summary(context.config.device.scm.as_ref(), context.scheduler, context.simulated_seconds);
         result.model_memory_bytes += self.scm.memory_bytes();
-    }
-
-    fn nand(&self) -> &NandPath {
-        &self.nand
-    }
-
-    fn nand_mut(&mut self) -> &mut NandPath {
-        &mut self.nand
-    }
-
-    fn scm_only(&self) -> bool {
-        self.scm.is_scm_only()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::piece_mask;
-
-    #[test]
-    fn pieces_of_a_request_as_sector_masks() {
-        // 8 sectors per page; sectors 5..19 cover page 0 from sector 5, page 1 whole, page 2 up to 3.
-        assert_eq!(piece_mask(5, 19, 0, 8), 0b1110_0000);
-        assert_eq!(piece_mask(5, 19, 1, 8), 0xFF);
-        assert_eq!(piece_mask(5, 19, 2, 8), 0b0000_0111);
-        assert_eq!(piece_mask(0, 64, 0, 64), u64::MAX);
     }
 }

@@ -2,10 +2,10 @@
 //! and energy and power (core: banks' busy time x memory VDD x active current; I/O: the channels'
 //! pins, `io_pins.rs`).
 
-use super::hybrid_scm::HybridScmPath;
+use super::HybridScmPath;
 use crate::config::ScmConfig;
 use crate::scheduler::FlashScheduler;
-use crate::simulation::ScmSummary;
+use serde::Serialize;
 
 impl HybridScmPath {
     /// The SCM summary over a run of `simulated` seconds (None without the SCM's config).
@@ -55,4 +55,32 @@ impl HybridScmPath {
             io_power_w: power(io_energy_uj),
         })
     }
+}
+
+/// What the SCM did over a run (seed 001).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScmSummary {
+    pub media: String,
+    /// `hybrid` (beside the NAND) or `only` (the All S-SCM SSD).
+    pub role: String,
+    pub capacity_bytes: u64,
+    /// Sectors held at the end, as a fraction of the SCM.
+    pub used_fraction: f64,
+    pub placement: crate::scm::ScmPlacementStatistics,
+    pub operations: crate::scheduler::ScmCounters,
+    pub bank_utilisation: f64,
+    pub channel_utilisation: f64,
+    /// Writes to the most-written sector slot, the mean over slots, and the rating.
+    pub max_writes_per_sector: u32,
+    pub mean_writes_per_sector: f64,
+    pub endurance_writes: f64,
+    pub wear_leveling_moves: u64,
+    /// Banks' busy time x memory VDD x active current; idle time x idle current; pin cycles x pin
+    /// capacitance x I/O VDD² (`io_pins.rs`: how many cycles depends on the pin readings).
+    pub core_energy_uj: f64,
+    pub idle_energy_uj: f64,
+    pub io_energy_uj: f64,
+    pub energy_total_uj: f64,
+    pub power_w: f64,
+    pub io_power_w: f64,
 }

@@ -10,10 +10,10 @@
 //! Kept per FTL logical page (one bit): marked when data dies above the FTL, cleared when the FTL
 //! writes or trims the page. Only runs in which dead data can arise track it.
 
-use super::page_set::PageSet;
 use crate::flash_op::FlashOp;
 use crate::ftl::Ftl;
 use crate::geometry::Lpn;
+use crate::simulation::page_set::PageSet;
 
 /// What the run's dead data cost.
 #[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
@@ -26,26 +26,26 @@ pub struct DeadDataSummary {
     pub gc_pages_copied_per_victim: f64,
 }
 
-pub(super) struct DeadData {
+pub(in crate::simulation::data_path) struct DeadData {
     pages: PageSet,
     held: u64,
     copied: u64,
 }
 
 impl DeadData {
-    pub(super) fn new(ftl_logical_pages: u64) -> Self {
+    pub(in crate::simulation::data_path) fn new(ftl_logical_pages: u64) -> Self {
         DeadData { pages: PageSet::new(ftl_logical_pages), held: 0, copied: 0 }
     }
 
     /// The data of FTL page `page` is no longer needed, but the FTL still holds it.
     #[inline]
-    pub(super) fn died(&mut self, page: Lpn) {
+    pub(in crate::simulation::data_path) fn died(&mut self, page: Lpn) {
         self.held += self.pages.insert(page.0 as u64) as u64;
     }
 
     /// The FTL wrote (or trimmed) `page`: what it holds there is live (or gone).
     #[inline]
-    pub(super) fn rewritten(&mut self, page: Lpn) {
+    pub(in crate::simulation::data_path) fn rewritten(&mut self, page: Lpn) {
         self.held -= self.pages.remove(page.0 as u64) as u64;
     }
 
@@ -53,7 +53,13 @@ impl DeadData {
     /// written): a move leaves the old FTL page dead; `ops` are the collections the write caused.
     // Kept out of line: only runs that track dead data call it, and the replay loop stays small.
     #[inline(never)]
-    pub(super) fn track_write(&mut self, before: Option<Lpn>, target: Lpn, ops: &[FlashOp], ftl: &Ftl) {
+    pub(in crate::simulation::data_path) fn track_write(
+        &mut self,
+        before: Option<Lpn>,
+        target: Lpn,
+        ops: &[FlashOp],
+        ftl: &Ftl,
+    ) {
         if let Some(old) = before.filter(|&old| old != target) {
             if ftl.lookup(old).is_some() {
                 self.died(old);
@@ -77,11 +83,11 @@ impl DeadData {
     }
 
     /// Clears the copy count (after preconditioning), keeping what is dead.
-    pub(super) fn reset_counts(&mut self) {
+    pub(in crate::simulation::data_path) fn reset_counts(&mut self) {
         self.copied = 0;
     }
 
-    pub(super) fn summary(&self, victims_collected: u64) -> DeadDataSummary {
+    pub(in crate::simulation::data_path) fn summary(&self, victims_collected: u64) -> DeadDataSummary {
         DeadDataSummary {
             pages_held: self.held,
             gc_pages_copied: self.copied,

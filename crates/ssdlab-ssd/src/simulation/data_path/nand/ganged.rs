@@ -4,7 +4,7 @@
 //! most a gang page (DiskSim's `ssd_choose_aligned_count` on gang pages, under the gang striping
 //! the device installs). Reads are planned page by page as on independent dies.
 
-use super::nand::NandPath;
+use super::NandPath;
 use crate::geometry::{Lpn, Ppn};
 use crate::host::PageSpan;
 use crate::read_path::{ReadPlan, ReadStep};

@@ -10,9 +10,22 @@
 //! and the interleaving padding count. It leaves out any stage in front of the FTL (SCM: see
 //! `hybrid_scm.rs`) and the timing itself (the scheduler's).
 
+mod dead_data;
+mod device_events;
+mod ganged;
+mod mapping_cache;
+mod sections;
+
+pub use dead_data::DeadDataSummary;
+pub(in crate::simulation) use mapping_cache::sizes as mapping_cache_sizes;
+pub use mapping_cache::MappingCacheSummary;
+pub use sections::{DeleteSummary, IntegritySummary, InterleavingSummary};
+
+use super::pages::{whole_pages, TaggedPage};
 use super::result::PathResult;
-use super::stage::{HostIo, ResultContext, Stage};
-use crate::config::DeleteTarget;
+use super::stage::{HostIo, OpenProgram, PageProgram, ResultContext};
+use super::PathParts;
+use crate::config::{DeleteTarget, MiddlewareKind, ReadStrategyKind};
 use crate::device_events::DeviceEvents;
 use crate::device_layout::DeviceLayout;
 use crate::error::SimulationError;
@@ -22,74 +35,60 @@ use crate::geometry::{Lpn, Ppn};
 use crate::host::workload_class::WorkloadClassifier;
 use crate::host::PageSpan;
 use crate::middleware::Middleware;
-use crate::read_path::{ReadContext, ReadPlan, ReadStrategy};
+use crate::read_path::{self, ReadContext, ReadPlan, ReadStrategy};
 use crate::scheduler::{FlashScheduler, PlaneGroup, RequestTag, Waiter};
-use crate::simulation::dead_data::DeadData;
-use crate::simulation::events::EventWork;
-use crate::simulation::oracle::Oracle;
-use crate::simulation::DeleteSummary;
+use crate::scm::ScmPlacement;
+use crate::simulation::data_path::oracle::Oracle;
+use dead_data::DeadData;
+pub(in crate::simulation) use device_events::EventWork;
+use mapping_cache::MappingCache;
+use ssdlab_engine::random::derive_seed;
 use ssdlab_engine::SimTime;
 use ssdlab_workload::{IoOp, IoRequest};
 
 /// The NAND side of the device and what it counts.
 pub(in crate::simulation) struct NandPath {
-    pub(in crate::simulation) layout: DeviceLayout,
-    pub(in crate::simulation) ftl: Ftl,
-    pub(in crate::simulation) middleware: Box<dyn Middleware>,
-    pub(in crate::simulation) read_strategy: Box<dyn ReadStrategy>,
+    layout: DeviceLayout,
+    ftl: Ftl,
+    middleware: Box<dyn Middleware>,
+    read_strategy: Box<dyn ReadStrategy>,
     /// The plan of every read when the strategy does not look at the context.
-    pub(in crate::simulation) fixed_read_plan: Option<ReadPlan>,
+    fixed_read_plan: Option<ReadPlan>,
     /// True when that fixed plan is one plain hard read (sense, transfer, decode): the hot path.
-    pub(in crate::simulation) plain_reads: bool,
+    plain_reads: bool,
     /// Every tier's dies take multi-plane programs and reads.
-    pub(in crate::simulation) multi_plane: bool,
-    pub(in crate::simulation) oracle: Option<Oracle>,
+    multi_plane: bool,
+    oracle: Option<Oracle>,
     /// Dead data the FTL still holds (runs where deletes stop above the FTL or a middleware moves pages).
-    pub(in crate::simulation) dead_data: Option<DeadData>,
+    dead_data: Option<DeadData>,
     /// The workload class the controller sees (seed 000's policies only).
-    pub(in crate::simulation) workload_class: Option<WorkloadClassifier>,
+    workload_class: Option<WorkloadClassifier>,
     /// Data placement interleaving: pages per group (1: none), and the pages host writes were
     /// padded with to fill whole groups.
-    pub(in crate::simulation) interleave_group_pages: u64,
-    pub(in crate::simulation) interleave_padding_pages: u64,
+    interleave_group_pages: u64,
+    interleave_padding_pages: u64,
     /// Where a delete goes (`host.delete_target`).
-    pub(in crate::simulation) delete_target: DeleteTarget,
-    pub(in crate::simulation) page_bytes: u64,
+    delete_target: DeleteTarget,
     /// The workload's origin, for error messages.
-    pub(in crate::simulation) origin: String,
+    origin: String,
     /// The number of the request being served (the read strategy's context).
-    pub(in crate::simulation) request_index: u64,
+    request_index: u64,
     /// Scratch: the GC and other operations the FTL decided for one write.
-    pub(in crate::simulation) ops: Vec<FlashOp>,
-    pub(in crate::simulation) program_group: PlaneGroup,
+    ops: Vec<FlashOp>,
+    program_group: PlaneGroup,
     /// Pages of a multi-plane read being gathered (see `read`).
-    pub(in crate::simulation) read_group: PlaneGroup,
-    pub(in crate::simulation) unmapped_page_reads: u64,
-    pub(in crate::simulation) deletes: DeleteSummary,
-    pub(in crate::simulation) read_modify_writes: u64,
+    read_group: PlaneGroup,
+    unmapped_page_reads: u64,
+    deletes: DeleteSummary,
+    read_modify_writes: u64,
     /// Set by the mapping-table cache for the write it passes down (empty otherwise): (host page,
     /// gate) pairs, the program group of each page waiting for its gate (`mapping_cache.rs`).
-    pub(in crate::simulation) group_gates: Vec<(u32, u32)>,
+    group_gates: Vec<(u32, u32)>,
     /// On a ganged device (`[device.ganging]`), the pieces being cut from a request (`ganged.rs`).
-    pub(in crate::simulation) gang: Option<Box<super::ganged::GangPieces>>,
-}
-
-/// A page a stage in front of the NAND path programs with data it holds (`NandPath::write_tagged`):
-/// the host page, the oracle tag of its data, whether that data covers only part of the page (the
-/// rest comes from its flash copy), and the bytes read out of DRAM for it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(in crate::simulation) struct TaggedPage {
-    pub page: u32,
-    pub tag: u32,
-    pub partial: bool,
-    pub dram_bytes: u64,
-}
-
-/// The whole pages of a delete's span (a partial page still holds data of the rest of its page).
-pub(super) fn whole_pages(span: PageSpan) -> Option<std::ops::RangeInclusive<u64>> {
-    let first = span.first + span.first_partial as u64;
-    let last = if span.last_partial { span.last.checked_sub(1) } else { Some(span.last) };
-    last.filter(|&last| last >= first).map(|last| first..=last)
+    gang: Option<Box<ganged::GangPieces>>,
+    /// The cached mapping table (`[device.mapping_cache]`, `mapping_cache/`): as in MQSim, part of the
+    /// FTL's address mapping; taken out while it works on the path.
+    mapping_cache: Option<Box<MappingCache>>,
 }
 
 impl NandPath {
@@ -125,13 +124,7 @@ impl NandPath {
     /// Closes a host write's program group: held for GC when a plane of it holds writes. (Takes the
     /// two parts it needs, so callers can pass pages they hold in another field.)
     #[inline]
-    pub(in crate::simulation) fn close_program_group(
-        scheduler: &mut FlashScheduler,
-        ftl: &Ftl,
-        id: u32,
-        now: SimTime,
-        pages: &[Ppn],
-    ) {
+    fn close_program_group(scheduler: &mut FlashScheduler, ftl: &Ftl, id: u32, now: SimTime, pages: &[Ppn]) {
         if scheduler.gates_writes() {
             scheduler
                 .close_write_group_gated(id, now, pages, |plane| ftl.free_blocks(crate::geometry::PlaneIndex(plane)));
@@ -185,7 +178,7 @@ impl NandPath {
 
     /// A read of `ppn` that starts when gate `gate` ends (planned now, as the read strategy sees
     /// the page now); `waiter` waits for it.
-    pub(in crate::simulation) fn read_page_after_gate(
+    fn read_page_after_gate(
         &mut self,
         scheduler: &mut FlashScheduler,
         ppn: Ppn,
@@ -212,15 +205,16 @@ impl NandPath {
     /// work nobody waits for: a request of its own (reported among the background completions
     /// with 0 bytes), its GC booked; with `merge`, the page's current copy is read first and the
     /// program waits for that read (the entries kept are merged with those written back). Not a
-    /// host page written in the FTL's counts; the oracle tags it as its own page. Returns the read
-    /// (if any) and the program's physical pages.
-    pub(in crate::simulation) fn write_metadata_page(
+    /// host page written in the FTL's counts; the oracle tags it as its own page. Without device
+    /// events at hand (a write-back during a read) its GC is booked and wear events wait for the
+    /// next write. Returns the read (if any) and the program's physical pages.
+    fn write_metadata_page(
         &mut self,
         lpn: Lpn,
         merge: bool,
         now: SimTime,
         scheduler: &mut FlashScheduler,
-        events: &mut DeviceEvents,
+        events: Option<&mut DeviceEvents>,
     ) -> Result<(Option<Ppn>, Ppn), SimulationError> {
         let tag = RequestTag { latency_from: now, size_bytes: 0, write: true, delete: false, background: true };
         let request = scheduler.open_request(now, tag);
@@ -235,7 +229,10 @@ impl NandPath {
             scheduler.foreground_copies(now, self.ftl.foreground_ops(), Waiter::Request(request));
         }
         if !self.ops.is_empty() {
-            self.book_collection(now, scheduler, events)?;
+            match events {
+                Some(events) => self.book_collection(now, scheduler, events)?,
+                None => scheduler.garbage_collection(now, &self.ops),
+            }
         }
         let group = scheduler.open_write_group(request, now);
         if let Some(old) = old {
@@ -257,13 +254,30 @@ impl NandPath {
         events: &mut DeviceEvents,
     ) -> Result<(), SimulationError> {
         if events.drains_with_collection() {
-            return EventWork { nand: self, scheduler, events }.collect_and_drain(now);
+            return self.event_work(scheduler, events).collect_and_drain(now);
         }
         scheduler.garbage_collection(now, &self.ops);
         if events.wear_pending() {
-            EventWork { nand: self, scheduler, events }.check_wear_events(now)?;
+            self.event_work(scheduler, events).check_wear_events(now)?;
         }
         Ok(())
+    }
+
+    /// What device events work on: the FTL (and the scratch for the flash work they decide), the
+    /// layout, the scheduler and the events themselves (`simulation/events.rs`).
+    pub(in crate::simulation) fn event_work<'a>(
+        &'a mut self,
+        scheduler: &'a mut FlashScheduler,
+        events: &'a mut DeviceEvents,
+    ) -> EventWork<'a> {
+        EventWork {
+            ftl: &mut self.ftl,
+            ops: &mut self.ops,
+            layout: &self.layout,
+            origin: &self.origin,
+            scheduler,
+            events,
+        }
     }
 
     fn read_span(&mut self, span: PageSpan, now: SimTime, slot: u32, scheduler: &mut FlashScheduler) {
@@ -387,19 +401,13 @@ impl NandPath {
         Ok(())
     }
 
-    /// Where host page `host` is in flash now (through the middleware), if anywhere.
-    #[inline]
-    pub(in crate::simulation) fn physical_of(&self, host: Lpn) -> Option<Ppn> {
-        self.middleware.read_target(host).and_then(|target| self.ftl.lookup(target))
-    }
-
     /// Programs pages a stage in front holds (the DRAM cache's destage) like a host write: each
     /// page's data is read out of the DRAM first (booked on the scheduler's DRAM bus, the program
     /// group waiting for it), a partial page is merged with its flash copy (a read-modify-write),
     /// and pages are gathered into (multi-plane) program groups; request `slot` waits for them. The
     /// oracle tags are the ones the stage drew when the host wrote the data. Mirrors `write_span`,
     /// kept apart so that the host write's hot path has no branch for it.
-    pub(in crate::simulation) fn write_tagged(
+    fn write_tagged_pages(
         &mut self,
         pages: &[TaggedPage],
         now: SimTime,
@@ -457,26 +465,28 @@ impl NandPath {
         Ok(())
     }
 
-    /// The oracle's end of run: with `sweep_pages`, every page written (or deleted) is read back
-    /// through the middleware and FTL; the FTL's invariants are checked. Returns the pages checked,
-    /// or the first mismatch.
-    pub(super) fn check_oracle(&mut self, sweep_pages: bool) -> Result<u64, SimulationError> {
-        let Some(mut oracle) = self.oracle.take() else { return Ok(0) };
-        let mut checked = 0;
-        if sweep_pages {
-            let mut expected: Vec<(u32, u32)> = oracle.expected.iter().map(|(&k, &v)| (k, v)).collect();
-            expected.sort_unstable();
-            let pages: Vec<(u32, u32)> = expected.into_iter().chain(oracle.deleted_pages()).collect();
-            for (host_page, _) in pages {
-                let found = self
-                    .middleware
-                    .read_target(Lpn(host_page))
-                    .and_then(|t| self.ftl.lookup(t))
-                    .map(|ppn| self.ftl.tag(ppn));
-                oracle.check(host_page, found, "final sweep");
-                checked += 1;
-            }
+    /// The oracle's final sweep over the NAND path: every page written (or deleted) is read back
+    /// through the middleware and FTL. Returns the pages checked.
+    pub(super) fn final_sweep(&mut self) -> u64 {
+        let Some(mut oracle) = self.oracle.take() else { return 0 };
+        let mut expected: Vec<(u32, u32)> = oracle.expected.iter().map(|(&k, &v)| (k, v)).collect();
+        expected.sort_unstable();
+        let pages: Vec<(u32, u32)> = expected.into_iter().chain(oracle.deleted_pages()).collect();
+        for &(host_page, _) in &pages {
+            oracle.check(host_page, self.flash_tag(host_page), "final sweep");
         }
+        self.oracle = Some(oracle);
+        pages.len() as u64
+    }
+
+    /// The oracle's last checks (the mapping-table cache's and the FTL's invariants); returns the
+    /// first mismatch of the run, if any.
+    pub(super) fn check_invariants(&mut self) -> Result<(), SimulationError> {
+        if let Some(cache) = self.mapping_cache.take() {
+            cache.check_translation_pages_hold_no_host_data(self);
+            self.mapping_cache = Some(cache);
+        }
+        let Some(mut oracle) = self.oracle.take() else { return Ok(()) };
         if let Err(message) = self.ftl.check_invariants() {
             oracle.mismatches += 1;
             oracle.first_mismatch.get_or_insert(format!("FTL invariant: {message}"));
@@ -488,42 +498,188 @@ impl NandPath {
             });
         }
         self.oracle = Some(oracle);
-        Ok(checked)
+        Ok(())
     }
 }
 
-impl Stage for NandPath {
+/// The host-facing operations (what the stage above reaches through `Below`).
+impl NandPath {
     #[inline]
-    fn read(&mut self, io: &HostIo<'_>, scheduler: &mut FlashScheduler) -> Result<(), SimulationError> {
+    pub(super) fn read(&mut self, io: &HostIo<'_>, scheduler: &mut FlashScheduler) -> Result<(), SimulationError> {
+        if self.mapping_cache.is_some() {
+            if let Some(read) = self.with_mapping_cache(|cache, nand| cache.read(nand, io, scheduler)) {
+                return read;
+            }
+        }
         self.begin(io.request, io.span, io.index);
         self.read_span(io.span, io.now, io.slot, scheduler);
         Ok(())
     }
 
     #[inline]
-    fn write(
+    pub(super) fn write(
         &mut self,
         io: &HostIo<'_>,
         scheduler: &mut FlashScheduler,
         events: &mut DeviceEvents,
     ) -> Result<(), SimulationError> {
+        if self.mapping_cache.is_some() {
+            if let Some(written) = self.with_mapping_cache(|cache, nand| cache.write(nand, io, scheduler, &mut *events))
+            {
+                return written;
+            }
+        }
         self.begin(io.request, io.span, io.index);
         self.write_span(io.span, io.now, io.slot, io.request, scheduler, events)
+    }
+
+    /// Pages a stage in front holds, programmed (see `write_tagged_pages`).
+    pub(super) fn write_tagged(
+        &mut self,
+        pages: &[TaggedPage],
+        now: SimTime,
+        slot: u32,
+        origin_line: u64,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(), SimulationError> {
+        if self.mapping_cache.is_some() {
+            let written = self.with_mapping_cache(|cache, nand| {
+                cache.write_tagged(nand, pages, now, slot, origin_line, scheduler, &mut *events)
+            });
+            if let Some(written) = written {
+                return written;
+            }
+        }
+        self.write_tagged_pages(pages, now, slot, origin_line, scheduler, events)
+    }
+
+    /// Runs `work` with the cached mapping table taken out of the path (it works on the path).
+    /// (None without one.)
+    #[cold]
+    #[inline(never)]
+    fn with_mapping_cache<T>(&mut self, work: impl FnOnce(&mut MappingCache, &mut NandPath) -> T) -> Option<T> {
+        let mut cache = self.mapping_cache.take()?;
+        let result = work(&mut cache, self);
+        self.mapping_cache = Some(cache);
+        Some(result)
+    }
+
+    /// Reads host page `page`'s flash copy for `waiter` (a stage in front reads what it lacks);
+    /// false, counted as an unmapped read, when flash holds none.
+    pub(super) fn read_flash_page(
+        &mut self,
+        page: u32,
+        now: SimTime,
+        waiter: Waiter,
+        scheduler: &mut FlashScheduler,
+    ) -> Result<bool, SimulationError> {
+        let Some(ppn) = self.physical_of(Lpn(page)) else {
+            self.unmapped_page_reads += 1;
+            return Ok(false);
+        };
+        match self.with_mapping_cache(|cache, nand| cache.read_flash_page(nand, page, ppn, now, waiter, scheduler)) {
+            Some(read) => read?,
+            None => self.read_page(scheduler, ppn, now, waiter),
+        }
+        Ok(true)
+    }
+
+    /// The tag of host page `page`'s flash copy (None: flash holds none).
+    #[inline]
+    pub(super) fn flash_tag(&self, page: u32) -> Option<u32> {
+        self.physical_of(Lpn(page)).map(|ppn| self.ftl.tag(ppn))
+    }
+
+    /// Starts programming host page `program.page` for a stage that places pages itself (seed 001's
+    /// SCM; no middleware, the config refuses one there): the old copy is looked up when merged,
+    /// the page written to the FTL with the stage's tag, its collection booked (wear events are the
+    /// stage's to check, once per host write), a program group opened and the old copy read into it.
+    pub(super) fn program_page(
+        &mut self,
+        program: PageProgram,
+        scheduler: &mut FlashScheduler,
+    ) -> Result<OpenProgram, SimulationError> {
+        let PageProgram { page, tag, merge, host_data, now, slot, origin_line } = program;
+        let old = if merge { self.ftl.lookup(Lpn(page)) } else { None };
+        let merged_tag = old.map(|ppn| self.ftl.tag(ppn));
+        self.ops.clear();
+        let ppn = self
+            .ftl
+            .write(Lpn(page), now.0, tag, &mut self.ops)
+            .map_err(|source| SimulationError::Ftl { origin: format!("{}:{origin_line}", self.origin), source })?;
+        let collected = !self.ops.is_empty();
+        if collected {
+            scheduler.garbage_collection(now, &self.ops);
+        }
+        let group = scheduler.open_write_group(slot, now);
+        if let Some(old) = old {
+            self.read_page(scheduler, old, now, Waiter::WriteGroup(group));
+            if host_data {
+                self.read_modify_writes += 1;
+            }
+        }
+        Ok(OpenProgram { group, ppn, merged_tag, collected })
+    }
+
+    /// Closes a page program's group (see `program_page`).
+    pub(super) fn close_program(&mut self, program: &OpenProgram, now: SimTime, scheduler: &mut FlashScheduler) {
+        Self::close_program_group(scheduler, &self.ftl, program.group, now, std::slice::from_ref(&program.ppn));
+    }
+
+    /// Preconditioning for a stage that places pages itself: host page `page` written with `tag`,
+    /// untimed.
+    pub(super) fn untimed_program(&mut self, page: u32, tag: u32) -> Result<(), SimulationError> {
+        self.ops.clear();
+        self.ftl
+            .write(Lpn(page), 0, tag, &mut self.ops)
+            .map_err(|source| SimulationError::Ftl { origin: format!("{} (preconditioning)", self.origin), source })?;
+        Ok(())
+    }
+
+    /// Trims host page `page` in the FTL; returns whether it held data.
+    pub(super) fn trim_page(&mut self, page: u32) -> bool {
+        self.ftl.trim(Lpn(page))
+    }
+
+    /// Counts a delete request of `pages` whole pages, `pages_trimmed` of them trimmed in the FTL.
+    pub(super) fn count_delete(&mut self, pages: u64, pages_trimmed: u64) {
+        self.deletes.requests += 1;
+        self.deletes.pages += pages;
+        self.deletes.pages_trimmed += pages_trimmed;
+    }
+
+    /// Fires the wear-triggered device events the collections booked so far may have reached.
+    pub(super) fn check_wear_events(
+        &mut self,
+        now: SimTime,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(), SimulationError> {
+        if events.wear_pending() {
+            self.event_work(scheduler, events).check_wear_events(now)?;
+        }
+        Ok(())
+    }
+
+    /// The integrity oracle (None when off).
+    pub(super) fn oracle(&mut self) -> Option<&mut Oracle> {
+        self.oracle.as_mut()
     }
 
     /// A delete: no flash work (it completes when issued); whole pages of the range are deleted
     /// where `host.delete_target` says.
     #[cold]
-    fn delete(&mut self, span: PageSpan, _now: SimTime) {
+    pub(super) fn delete(&mut self, span: PageSpan, _now: SimTime) {
         self.deletes.requests += 1;
         for page in whole_pages(span).into_iter().flatten() {
             self.deletes.pages += 1;
-            self.deletes.pages_trimmed += Stage::delete_page(self, Lpn(page as u32)) as u64;
+            self.deletes.pages_trimmed += self.delete_page(Lpn(page as u32)) as u64;
         }
     }
 
     /// Deletes one host page where `host.delete_target` says; returns whether the FTL trimmed it.
-    fn delete_page(&mut self, host: Lpn) -> bool {
+    pub(super) fn delete_page(&mut self, host: Lpn) -> bool {
         let mut trimmed = false;
         let target = self.middleware.read_target(host);
         match self.delete_target {
@@ -550,8 +706,16 @@ impl Stage for NandPath {
         trimmed
     }
 
-    /// Preconditioning: host page `host_page` written, untimed (the flash work is not booked).
-    fn untimed_write(&mut self, host_page: u32) -> Result<(), SimulationError> {
+    /// Preconditioning: host page `host_page` written, untimed (the flash work is not booked); with
+    /// the cached mapping table, its translation page too.
+    pub(super) fn untimed_write(&mut self, host_page: u32) -> Result<(), SimulationError> {
+        if let Some(written) = self.with_mapping_cache(|cache, nand| cache.untimed_write(nand, host_page)) {
+            written?;
+        }
+        self.untimed_write_page(host_page)
+    }
+
+    fn untimed_write_page(&mut self, host_page: u32) -> Result<(), SimulationError> {
         let before = if self.dead_data.is_some() { self.middleware.read_target(Lpn(host_page)) } else { None };
         let target = self.middleware.write_target(Lpn(host_page), &self.ftl, 0);
         let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(host_page));
@@ -565,21 +729,101 @@ impl Stage for NandPath {
         Ok(())
     }
 
-    fn finish_oracle(&mut self) -> Result<u64, SimulationError> {
-        self.check_oracle(true)
-    }
-
-    fn contribute(&self, context: &ResultContext<'_>, result: &mut PathResult) {
+    /// The NAND path's sections of the result (`result.rs`), and the cached mapping table's.
+    pub(super) fn contribute(&self, context: &ResultContext<'_>, result: &mut PathResult) {
         self.contribute_sections(context, result);
+        if let Some(cache) = &self.mapping_cache {
+            cache.contribute(context, result);
+        }
+    }
+}
+
+/// What the wiring reads of the NAND path (observers, device events, preconditioning, the result).
+impl NandPath {
+    pub(in crate::simulation) fn ftl(&self) -> &Ftl {
+        &self.ftl
     }
 
-    #[inline]
-    fn nand(&self) -> &NandPath {
-        self
+    pub(in crate::simulation) fn ftl_mut(&mut self) -> &mut Ftl {
+        &mut self.ftl
     }
 
+    pub(in crate::simulation) fn middleware(&self) -> &dyn Middleware {
+        &*self.middleware
+    }
+
+    pub(in crate::simulation) fn read_strategy(&self) -> &dyn ReadStrategy {
+        &*self.read_strategy
+    }
+
+    /// Where host page `host` is in flash now (through the middleware), if anywhere.
     #[inline]
-    fn nand_mut(&mut self) -> &mut NandPath {
-        self
+    pub(in crate::simulation) fn physical_of(&self, host: Lpn) -> Option<Ppn> {
+        self.middleware.read_target(host).and_then(|target| self.ftl.lookup(target))
+    }
+
+    /// Preconditioning is over: its counts are dropped (the FTL's, the middleware's, dead data's).
+    pub(in crate::simulation) fn reset_counts(&mut self) {
+        self.ftl.reset_stats();
+        self.middleware.reset_stats();
+        if let Some(dead) = self.dead_data.as_mut() {
+            dead.reset_counts();
+        }
+    }
+}
+
+/// Building the NAND path.
+impl NandPath {
+    /// The NAND path of `parts`, and the SCM it leaves for the stage in front.
+    pub(super) fn build(parts: PathParts<'_>) -> Result<(Option<ScmPlacement>, NandPath), SimulationError> {
+        let PathParts { config, scm, layout, ftl, retention, logical_pages, ftl_logical_pages, origin } = parts;
+        let keep_tags = config.verification.integrity_oracle;
+        let workload_class =
+            matches!(config.read_path.strategy, ReadStrategyKind::Conventional | ReadStrategyKind::AoaEcc)
+                .then(|| WorkloadClassifier::new(&config.read_path.workload_class, &retention, logical_pages));
+        let middleware =
+            crate::middleware::build(&config.middleware, ftl_logical_pages, derive_seed(config.seed, "middleware"));
+        let mut read_strategy = read_path::build(&config.read_path, derive_seed(config.seed, "read_path"));
+        // A strategy that ignores the context plans every read the same way: plan once.
+        let fixed_read_plan = (!read_strategy.uses_context()).then(|| read_strategy.plan(&ReadContext::default()));
+        let mapping_cache = mapping_cache::sizes(config, layout, logical_pages)
+            .map(|sizes| Box::new(MappingCache::new(sizes, logical_pages)));
+        let nand = NandPath {
+            layout: layout.clone(),
+            ftl,
+            middleware,
+            read_strategy,
+            plain_reads: fixed_read_plan.as_ref().is_some_and(ReadPlan::is_plain_hard_read)
+                && config.read_path.interleave_groups.is_empty(),
+            fixed_read_plan,
+            multi_plane: config.device.tiers().iter().all(|tier| tier.nand.multi_plane),
+            oracle: keep_tags.then(Oracle::new),
+            dead_data: (config.host.delete_target != DeleteTarget::Ftl
+                || config.middleware.kind == MiddlewareKind::LbaScrambler)
+                .then(|| DeadData::new(ftl_logical_pages)),
+            workload_class,
+            interleave_group_pages: config.read_path.interleave_groups.first().map_or(1, |group| group.len() as u64),
+            interleave_padding_pages: 0,
+            delete_target: config.host.delete_target,
+            origin: origin.to_string(),
+            request_index: 0,
+            ops: Vec::with_capacity(1024),
+            program_group: PlaneGroup::default(),
+            read_group: PlaneGroup::default(),
+            unmapped_page_reads: 0,
+            deletes: DeleteSummary {
+                target: serde_json::to_value(config.host.delete_target)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default(),
+                ..Default::default()
+            },
+            read_modify_writes: 0,
+            group_gates: Vec::new(),
+            gang: crate::config::GangingConfig::of(&config.device)
+                .map(|ganging| Box::new(ganged::GangPieces::new(ganging.chips_per_gang))),
+            mapping_cache,
+        };
+        Ok((scm, nand))
     }
 }

@@ -1,5 +1,6 @@
-//! A DFTL-style cached mapping table (CMT) in the controller's DRAM (issue 37), a stage in front of
-//! the NAND path (`[device.mapping_cache]`, `config/mapping_cache.rs`).
+//! A DFTL-style cached mapping table (CMT) in the controller's DRAM (issue 37), part of the NAND
+//! path's address mapping as in MQSim (`[device.mapping_cache]`, `config/mapping_cache.rs`): the NAND
+//! path hands it each host read and write, and the pages a stage in front programs or reads.
 //!
 //! What it models:
 //! - The page-level mapping table lives in flash, in translation pages of
@@ -33,10 +34,10 @@
 //! MQSim's `Address_Mapping_Unit_Page_Level.cpp` (entry sizes, write-back of a translation page's
 //! dirty entries, preconditioning).
 
-use super::data_cache::PageHasher;
-use super::nand::{NandPath, TaggedPage};
-use super::result::PathResult;
-use super::stage::{HostIo, ResultContext, Stage};
+mod summary;
+pub use summary::MappingCacheSummary;
+
+use super::NandPath;
 use crate::config::{MappingCacheConfig, SimulationConfig, WrittenBackPages};
 use crate::device_events::DeviceEvents;
 use crate::device_layout::DeviceLayout;
@@ -44,7 +45,9 @@ use crate::error::SimulationError;
 use crate::ftl::mapping::MappingTable;
 use crate::geometry::{Lpn, Ppn};
 use crate::scheduler::{FlashScheduler, Waiter};
-use crate::simulation::MappingCacheSummary;
+use crate::simulation::data_path::pages::{PageHasher, TaggedPage};
+use crate::simulation::data_path::result::PathResult;
+use crate::simulation::data_path::stage::{HostIo, ResultContext};
 use ssdlab_engine::SimTime;
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
@@ -116,8 +119,7 @@ struct Counts {
 }
 
 /// The cached mapping table in front of the NAND path (see the module).
-pub(in crate::simulation) struct MappingCachePath {
-    nand: NandPath,
+pub(super) struct MappingCache {
     sizes: MappingCacheSizes,
     /// The FTL logical page of translation page 0 (the host's pages come before it).
     first_translation_page: u32,
@@ -141,24 +143,14 @@ pub(in crate::simulation) struct MappingCachePath {
     /// Scratch of one request: per page, the gate its data waits for; the gates it opened.
     misses: Vec<Option<u32>>,
     gates: Vec<u32>,
-    /// No stage above drains the scheduler's background completions (the data cache does).
-    drain_background: bool,
-    /// For write-backs during reads (which have no device events at hand).
-    no_events: DeviceEvents,
     counts: Counts,
 }
 
-impl MappingCachePath {
-    /// The cache over `nand`, whose FTL has room for the translation pages past `host_pages`.
-    pub(super) fn new(
-        nand: NandPath,
-        sizes: MappingCacheSizes,
-        host_pages: u64,
-        drain_background: bool,
-    ) -> Result<MappingCachePath, SimulationError> {
+impl MappingCache {
+    /// The cache of a NAND path whose FTL has room for the translation pages past `host_pages`.
+    pub(super) fn new(sizes: MappingCacheSizes, host_pages: u64) -> MappingCache {
         let first_translation_page = host_pages as u32;
-        Ok(MappingCachePath {
-            nand,
+        MappingCache {
             sizes,
             first_translation_page,
             index: MappingTable::new(host_pages),
@@ -173,10 +165,8 @@ impl MappingCachePath {
             next_serial: 1,
             misses: Vec::new(),
             gates: Vec::new(),
-            drain_background,
-            no_events: DeviceEvents::new(&[]),
             counts: Counts::default(),
-        })
+        }
     }
 
     #[inline]
@@ -212,8 +202,7 @@ impl MappingCachePath {
     }
 
     /// Die time of sensing `ppn` (or programming it, `program`).
-    fn die_ns(&self, ppn: Ppn, program: bool) -> u64 {
-        let layout = &self.nand.layout;
+    fn die_ns(layout: &DeviceLayout, ppn: Ppn, program: bool) -> u64 {
         let tier = layout.tier(layout.tier_of_die(layout.die_of(ppn)));
         let page_type = layout.page_type(ppn);
         if program {
@@ -230,6 +219,7 @@ impl MappingCachePath {
     /// dirty).
     fn look_up(
         &mut self,
+        nand: &mut NandPath,
         page: u32,
         write: bool,
         now: SimTime,
@@ -261,9 +251,9 @@ impl MappingCachePath {
             None => {
                 self.count_miss(write);
                 if self.index.mapped_pages() >= self.sizes.entries {
-                    self.evict_one(now, scheduler, events)?;
+                    self.evict_one(nand, now, scheduler, events)?;
                 }
-                let (gate, serial) = self.gate_for(self.translation_page_of(page), now, scheduler);
+                let (gate, serial) = self.gate_for(nand, self.translation_page_of(page), now, scheduler);
                 let entry = Entry { page, prev: NONE, next: NONE, dirty: false, loading: serial };
                 let slot = match self.free.pop() {
                     Some(slot) => {
@@ -312,6 +302,7 @@ impl MappingCachePath {
     /// Evicts the least recently used entry; a dirty one's translation page is written back.
     fn evict_one(
         &mut self,
+        nand: &mut NandPath,
         now: SimTime,
         scheduler: &mut FlashScheduler,
         events: Option<&mut DeviceEvents>,
@@ -346,28 +337,26 @@ impl MappingCachePath {
             }
         }
         let lpn = Lpn(self.first_translation_page + translation_page);
-        let (read, programmed) = match events {
-            Some(events) => self.nand.write_metadata_page(lpn, true, now, scheduler, events)?,
-            None => {
-                let mut none = std::mem::replace(&mut self.no_events, DeviceEvents::new(&[]));
-                let written = self.nand.write_metadata_page(lpn, true, now, scheduler, &mut none);
-                self.no_events = none;
-                written?
-            }
-        };
+        let (read, programmed) = nand.write_metadata_page(lpn, true, now, scheduler, events)?;
         if let Some(read) = read {
             self.counts.translation_merge_reads += 1;
-            self.counts.translation_die_ns += self.die_ns(read, false);
+            self.counts.translation_die_ns += Self::die_ns(&nand.layout, read, false);
         }
         self.counts.translation_programs += 1;
-        self.counts.translation_die_ns += self.die_ns(programmed, true);
+        self.counts.translation_die_ns += Self::die_ns(&nand.layout, programmed, true);
         Ok(())
     }
 
     /// The gate of a read of translation page `translation_page`: one already running, or a new
     /// one (started now); None when the page was never written (nothing to read: the entry is
     /// made as new). Returns it with the read's serial (0: none).
-    fn gate_for(&mut self, translation_page: u32, now: SimTime, scheduler: &mut FlashScheduler) -> (Option<u32>, u32) {
+    fn gate_for(
+        &mut self,
+        nand: &mut NandPath,
+        translation_page: u32,
+        now: SimTime,
+        scheduler: &mut FlashScheduler,
+    ) -> (Option<u32>, u32) {
         if let Some((gate, serial)) = self.running_read(translation_page, scheduler) {
             self.counts.shared_reads += 1;
             return (Some(gate), serial);
@@ -376,14 +365,14 @@ impl MappingCachePath {
             return (None, 0);
         }
         let lpn = Lpn(self.first_translation_page + translation_page);
-        let Some(ppn) = self.nand.ftl.lookup(lpn) else { return (None, 0) };
+        let Some(ppn) = nand.ftl.lookup(lpn) else { return (None, 0) };
         let gate = scheduler.open_gate(now);
-        if let Some(oracle) = self.nand.oracle.as_mut() {
-            oracle.check(lpn.0, Some(self.nand.ftl.tag(ppn)), "translation page read");
+        if let Some(oracle) = nand.oracle.as_mut() {
+            oracle.check(lpn.0, Some(nand.ftl.tag(ppn)), "translation page read");
         }
-        self.nand.read_page(scheduler, ppn, now, Waiter::Gate(gate));
+        nand.read_page(scheduler, ppn, now, Waiter::Gate(gate));
         self.counts.translation_reads += 1;
-        self.counts.translation_die_ns += self.die_ns(ppn, false);
+        self.counts.translation_die_ns += Self::die_ns(&nand.layout, ppn, false);
         let serial = self.next_serial;
         self.next_serial = self.next_serial.checked_add(1).unwrap_or(1);
         self.in_flight.insert(translation_page, (gate, scheduler.gate_generation(gate), serial));
@@ -400,113 +389,78 @@ impl MappingCachePath {
         self.gates.clear();
     }
 
-    /// Without a data cache above, the background completions (this stage's write-backs, 0 bytes
-    /// each) are nobody's to collect: dropped.
-    #[inline]
-    fn drain(&mut self, scheduler: &mut FlashScheduler) {
-        if self.drain_background {
-            scheduler.background_completions().clear();
-        }
-    }
-
     /// Looks up every page of `pages` for a write; each miss's program group will wait for its
     /// translation read (`NandPath::group_gates`).
     fn look_up_for_write(
         &mut self,
+        nand: &mut NandPath,
         pages: impl Iterator<Item = u32>,
         now: SimTime,
         scheduler: &mut FlashScheduler,
         events: &mut DeviceEvents,
     ) -> Result<(), SimulationError> {
-        self.nand.group_gates.clear();
+        nand.group_gates.clear();
         for page in pages {
-            if let Some(gate) = self.look_up(page, true, now, scheduler, Some(&mut *events))? {
-                self.nand.group_gates.push((page, gate));
+            if let Some(gate) = self.look_up(nand, page, true, now, scheduler, Some(&mut *events))? {
+                nand.group_gates.push((page, gate));
             }
         }
         Ok(())
     }
 
     /// The oracle's own check: no host page is mapped to a translation page's physical page.
-    fn check_translation_pages_hold_no_host_data(&mut self) {
-        let ftl = &self.nand.ftl;
+    pub(super) fn check_translation_pages_hold_no_host_data(&self, nand: &mut NandPath) {
+        let ftl = &nand.ftl;
         let first = self.first_translation_page;
         let translation: HashSet<u32> = (0..self.sizes.translation_pages as u32)
             .filter_map(|page| ftl.lookup(Lpn(first + page)))
             .map(|ppn| ppn.0)
             .collect();
         let shared = (0..first).find(|&page| ftl.lookup(Lpn(page)).is_some_and(|ppn| translation.contains(&ppn.0)));
-        if let (Some(page), Some(oracle)) = (shared, self.nand.oracle.as_mut()) {
+        if let (Some(page), Some(oracle)) = (shared, nand.oracle.as_mut()) {
             oracle.mismatches += 1;
             oracle.first_mismatch.get_or_insert(format!("host page {page} is mapped to a translation page"));
         }
     }
-
-    fn summary(&self, context: &ResultContext<'_>) -> MappingCacheSummary {
-        let counts = self.counts;
-        let misses = counts.read_misses + counts.write_misses;
-        let lookups = counts.hits + misses;
-        let die_busy_ns = context.scheduler.busy_totals().0 .0;
-        MappingCacheSummary {
-            capacity_entries: self.sizes.entries,
-            entry_bytes: self.sizes.entry_bytes,
-            capacity_bytes: self.sizes.entries * self.sizes.entry_bytes,
-            translation_entries_per_page: self.sizes.entries_per_translation_page,
-            translation_pages: self.sizes.translation_pages,
-            lookups,
-            hits: counts.hits,
-            read_misses: counts.read_misses,
-            write_misses: counts.write_misses,
-            hit_ratio: if lookups == 0 { 0.0 } else { counts.hits as f64 / lookups as f64 },
-            translation_page_reads: counts.translation_reads,
-            misses_sharing_a_read: counts.shared_reads,
-            translation_page_reads_for_write_back: counts.translation_merge_reads,
-            translation_page_programs: counts.translation_programs,
-            clean_evictions: counts.clean_evictions,
-            dirty_evictions: counts.dirty_evictions,
-            entries_written_back: counts.entries_written_back,
-            entries_at_end: self.index.mapped_pages(),
-            dirty_entries_at_end: self.dirty_entries,
-            translation_die_time_s: counts.translation_die_ns as f64 * 1e-9,
-            translation_die_time_share: if die_busy_ns == 0 {
-                0.0
-            } else {
-                counts.translation_die_ns as f64 / die_busy_ns as f64
-            },
-        }
-    }
 }
 
-impl Stage for MappingCachePath {
-    fn read(&mut self, io: &HostIo<'_>, scheduler: &mut FlashScheduler) -> Result<(), SimulationError> {
-        self.drain(scheduler);
+/// What the NAND path hands the cache (see the module).
+impl MappingCache {
+    pub(super) fn read(
+        &mut self,
+        nand: &mut NandPath,
+        io: &HostIo<'_>,
+        scheduler: &mut FlashScheduler,
+    ) -> Result<(), SimulationError> {
         let mut misses = std::mem::take(&mut self.misses);
         misses.clear();
         let mut any_miss = false;
         for page in io.span.first..=io.span.last {
-            let missed = self.look_up(page as u32, false, io.now, scheduler, None)?;
+            let missed = self.look_up(nand, page as u32, false, io.now, scheduler, None)?;
             any_miss |= missed.is_some();
             misses.push(missed);
         }
         if !any_miss {
             self.misses = misses;
             // Every entry cached: the NAND path's own read (multi-plane reads included).
-            return self.nand.read(io, scheduler);
+            nand.begin(io.request, io.span, io.index);
+            nand.read_span(io.span, io.now, io.slot, scheduler);
+            return Ok(());
         }
         // Some data reads wait for translation reads: page by page.
-        self.nand.begin(io.request, io.span, io.index);
+        nand.begin(io.request, io.span, io.index);
         let waiter = Waiter::Request(io.slot);
         for (page, missed) in (io.span.first..=io.span.last).zip(misses.iter().copied()) {
             let host = Lpn(page as u32);
-            let physical = self.nand.physical_of(host);
-            if let Some(oracle) = self.nand.oracle.as_mut() {
-                oracle.check(host.0, physical.map(|ppn| self.nand.ftl.tag(ppn)), "host read");
+            let physical = nand.physical_of(host);
+            if let Some(oracle) = nand.oracle.as_mut() {
+                oracle.check(host.0, physical.map(|ppn| nand.ftl.tag(ppn)), "host read");
             }
             match (physical, missed) {
-                (Some(ppn), Some(gate)) => self.nand.read_page_after_gate(scheduler, ppn, io.now, gate, waiter),
-                (Some(ppn), None) => self.nand.read_page(scheduler, ppn, io.now, waiter),
+                (Some(ppn), Some(gate)) => nand.read_page_after_gate(scheduler, ppn, io.now, gate, waiter),
+                (Some(ppn), None) => nand.read_page(scheduler, ppn, io.now, waiter),
                 (None, gate) => {
-                    self.nand.unmapped_page_reads += 1;
+                    nand.unmapped_page_reads += 1;
                     if let Some(gate) = gate {
                         scheduler.wait_for_gate(gate, waiter);
                     }
@@ -518,22 +472,26 @@ impl Stage for MappingCachePath {
         Ok(())
     }
 
-    fn write(
+    pub(super) fn write(
         &mut self,
+        nand: &mut NandPath,
         io: &HostIo<'_>,
         scheduler: &mut FlashScheduler,
         events: &mut DeviceEvents,
     ) -> Result<(), SimulationError> {
-        self.drain(scheduler);
-        self.look_up_for_write((io.span.first..=io.span.last).map(|page| page as u32), io.now, scheduler, events)?;
-        let written = self.nand.write(io, scheduler, events);
-        self.nand.group_gates.clear();
+        let pages = (io.span.first..=io.span.last).map(|page| page as u32);
+        self.look_up_for_write(nand, pages, io.now, scheduler, events)?;
+        nand.begin(io.request, io.span, io.index);
+        let written = nand.write_span(io.span, io.now, io.slot, io.request, scheduler, events);
+        nand.group_gates.clear();
         self.close_gates(scheduler);
         written
     }
 
-    fn write_tagged(
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn write_tagged(
         &mut self,
+        nand: &mut NandPath,
         pages: &[TaggedPage],
         now: SimTime,
         slot: u32,
@@ -541,67 +499,54 @@ impl Stage for MappingCachePath {
         scheduler: &mut FlashScheduler,
         events: &mut DeviceEvents,
     ) -> Result<(), SimulationError> {
-        self.look_up_for_write(pages.iter().map(|held| held.page), now, scheduler, events)?;
-        let written = self.nand.write_tagged(pages, now, slot, origin_line, scheduler, events);
-        self.nand.group_gates.clear();
+        self.look_up_for_write(nand, pages.iter().map(|held| held.page), now, scheduler, events)?;
+        let written = nand.write_tagged_pages(pages, now, slot, origin_line, scheduler, events);
+        nand.group_gates.clear();
         self.close_gates(scheduler);
         written
     }
 
-    fn read_flash_page(
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn read_flash_page(
         &mut self,
+        nand: &mut NandPath,
         page: u32,
         ppn: Ppn,
         now: SimTime,
         waiter: Waiter,
         scheduler: &mut FlashScheduler,
     ) -> Result<(), SimulationError> {
-        match self.look_up(page, false, now, scheduler, None)? {
-            None => self.nand.read_page(scheduler, ppn, now, waiter),
-            Some(gate) => self.nand.read_page_after_gate(scheduler, ppn, now, gate, waiter),
+        match self.look_up(nand, page, false, now, scheduler, None)? {
+            None => nand.read_page(scheduler, ppn, now, waiter),
+            Some(gate) => nand.read_page_after_gate(scheduler, ppn, now, gate, waiter),
         }
         self.close_gates(scheduler);
         Ok(())
     }
 
     /// Preconditioning writes go to flash, and so does (untimed, once) the translation page of
-    /// each page written; the cache starts empty.
-    fn untimed_write(&mut self, page: u32) -> Result<(), SimulationError> {
+    /// each page written (this part; the NAND path writes the page); the cache starts empty.
+    pub(super) fn untimed_write(&self, nand: &mut NandPath, page: u32) -> Result<(), SimulationError> {
         let lpn = Lpn(self.first_translation_page + self.translation_page_of(page));
-        if self.nand.ftl.lookup(lpn).is_none() {
-            let tag = self.nand.oracle.as_mut().map_or(0, |o| o.tag_write(lpn.0));
-            let mut ops = std::mem::take(&mut self.nand.ops);
+        if nand.ftl.lookup(lpn).is_none() {
+            let tag = nand.oracle.as_mut().map_or(0, |o| o.tag_write(lpn.0));
+            let mut ops = std::mem::take(&mut nand.ops);
             ops.clear();
-            self.nand.ftl.write_metadata(lpn, 0, tag, &mut ops).map_err(|source| SimulationError::Ftl {
-                origin: format!("{} (preconditioning the mapping table's translation pages)", self.nand.origin),
+            nand.ftl.write_metadata(lpn, 0, tag, &mut ops).map_err(|source| SimulationError::Ftl {
+                origin: format!("{} (preconditioning the mapping table's translation pages)", nand.origin),
                 source,
             })?;
-            self.nand.ops = ops;
+            nand.ops = ops;
         }
-        self.nand.untimed_write(page)
+        Ok(())
     }
 
-    fn finish_oracle(&mut self) -> Result<u64, SimulationError> {
-        if self.nand.oracle.is_some() {
-            self.check_translation_pages_hold_no_host_data();
-        }
-        self.nand.check_oracle(true)
-    }
-
-    fn contribute(&self, context: &ResultContext<'_>, result: &mut PathResult) {
-        self.nand.contribute(context, result);
+    /// The cache's section of the result, and the memory its entries take.
+    pub(super) fn contribute(&self, context: &ResultContext<'_>, result: &mut PathResult) {
         result.mapping_cache = Some(self.summary(context));
         // The entry store and its index.
         result.model_memory_bytes += (self.slots.capacity() * std::mem::size_of::<Entry>() + self.free.capacity() * 4)
             as u64
             + self.index.memory_bytes();
-    }
-
-    fn nand(&self) -> &NandPath {
-        &self.nand
-    }
-
-    fn nand_mut(&mut self) -> &mut NandPath {
-        &mut self.nand
     }
 }
