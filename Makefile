@@ -10,7 +10,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.deps-installed
-PY_DEPS := maturin "typer>=0.12,<0.28" rich numpy pytest hypothesis polars pyarrow matplotlib "dask[distributed]" "ruff>=0.15,<0.18"
+PY_DEPS := maturin "typer>=0.12,<0.28" rich numpy pytest hypothesis polars pyarrow matplotlib jinja2 "dask[distributed]" "ruff>=0.15,<0.18"
 NATIVE_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock $(wildcard configs/*.toml configs/ecc/*.toml)
 NATIVE_STAMP := $(VENV)/.native-built
 

@@ -12,7 +12,7 @@
 //! service again, so nothing more has to leave it (the retire event keeps the pages it moved and is
 //! never marked emptied). A `suspend_and_copy` books its whole copy when it fires, so a later
 //! `chip_writable` does not shorten it.
-//! The actions themselves (which touch the FTL and the scheduler) are in `simulation/events.rs`.
+//! The actions themselves (which touch the FTL and the scheduler) are the NAND path's (`simulation/data_path/nand/device_events.rs`).
 //! Source: seed 004 §4 (chip exchange without suspend, against the conventional suspend-and-copy).
 
 use crate::config::{DeviceAction, DeviceEventConfig};

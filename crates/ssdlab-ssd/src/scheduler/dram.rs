@@ -1,4 +1,4 @@
-//! The controller DRAM's bus, for a DRAM data cache (`simulation/data_path/data_cache.rs`).
+//! The controller DRAM's bus, for a DRAM data cache (`simulation/data_path/data_cache/`).
 //!
 //! One single server (first come, first served by ready time, work-conserving, like a die or a
 //! channel): an access of n bytes occupies it for `access_latency_ns + n / bandwidth`, and whoever

@@ -1,5 +1,5 @@
 //! Gates: flash work that may start only when some reads have ended, for the mapping-table cache
-//! (`simulation/data_path/mapping_cache.rs`): a host page's data read, or its program group, waits
+//! (`simulation/data_path/nand/mapping_cache/`): a host page's data read, or its program group, waits
 //! for the translation page read that a miss in the cache issues.
 //!
 //! A gate is opened, the reads it waits for are started with [`Waiter::Gate`], the work behind it is

@@ -9,7 +9,7 @@
 //! into full pages. Only if no such page is left are the oldest others evicted (counted as forced).
 //! The All S-SCM SSD keeps every sector in SCM.
 //!
-//! This module decides; `simulation/data_path/hybrid_scm.rs` carries the decisions out (SCM sector reads and
+//! This module decides; `simulation/data_path/hybrid_scm/` carries the decisions out (SCM sector reads and
 //! writes on the scheduler's banks, NAND pages through the FTL). Addresses here are the NAND page
 //! (`lpn`) and the sectors of it (bit masks, sector i of the page = bit i).
 //!

@@ -12,7 +12,7 @@
 //! observers, device events and preconditioning reach the NAND path (its FTL) only through the
 //! wiring. A new stage is a new folder implementing [`Stage`] and one line in [`build`]. What the
 //! path leaves out: host queueing and latency (the loop's), timing (the scheduler's), device events
-//! (`events.rs`, which the NAND path calls when a write's GC wears a chip to its trigger).
+//! (`nand/device_events.rs`, which the NAND path calls when a write's GC wears a chip to its trigger).
 
 mod data_cache;
 mod hybrid_scm;
@@ -119,7 +119,7 @@ impl DataPath {
         Below::new(&mut self.front, &mut self.nand).read(&io, scheduler)
     }
 
-    /// A host write of `span`; wear-triggered device events fire during it (see `events.rs`).
+    /// A host write of `span`; wear-triggered device events fire during it (see `nand/device_events.rs`).
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn write(

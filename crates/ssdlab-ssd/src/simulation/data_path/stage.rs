@@ -88,7 +88,7 @@ pub(in crate::simulation) trait Stage {
         below.read(io, scheduler)
     }
 
-    /// A host write; wear-triggered device events fire during it (`simulation/events.rs`).
+    /// A host write; wear-triggered device events fire during it (`nand/device_events.rs`).
     fn write(
         &mut self,
         io: &HostIo<'_>,

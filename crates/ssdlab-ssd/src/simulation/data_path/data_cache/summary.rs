@@ -6,7 +6,7 @@ use crate::config::DATA_CACHE_SECTOR_BYTES;
 use serde::Serialize;
 use std::cmp::Reverse;
 
-/// What the DRAM data cache did over a run (issue 37; `simulation/data_path/data_cache.rs`). Page
+/// What the DRAM data cache did over a run (issue 37; `simulation/data_path/data_cache/`). Page
 /// counts are per page of a request (a request of n pages counts n).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DataCacheSummary {

@@ -1,6 +1,6 @@
 //! The hybrid SCM/NAND data path (seed 001): SCM in front of the NAND path, for the hybrid
 //! M-SCM/NAND SSD and the All S-SCM SSD. `crate::scm` decides where each page's sectors go; this
-//! file carries it out, programming the NAND pages through the NAND path (`nand.rs`). It leaves out
+//! file carries it out, programming the NAND pages through the NAND path (`nand/`, through `Below`). It leaves out
 //! background eviction (the seed's emulator has none) and the middleware (the host page is the
 //! FTL's page here).
 //!

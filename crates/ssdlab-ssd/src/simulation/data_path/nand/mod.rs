@@ -7,8 +7,11 @@
 //! first: a read-modify-write), pages on one die's planes gathered into one program group, and books
 //! the GC the FTL decided meanwhile; a delete goes where `host.delete_target` says. It also keeps the
 //! page-granularity integrity oracle, the dead-data accounting, the workload classifier (seed 000)
-//! and the interleaving padding count. It leaves out any stage in front of the FTL (SCM: see
-//! `hybrid_scm.rs`) and the timing itself (the scheduler's).
+//! and the interleaving padding count, and, with `[device.mapping_cache]`, the cached mapping table
+//! (`mapping_cache/`, consulted by every read and write it is handed). It is the bottom of the data
+//! path: the stages in front reach it through `Below` (`stage.rs`), the wiring through its accessors;
+//! its fields are its own. It leaves out any stage in front of the FTL (SCM: `hybrid_scm/`; the DRAM
+//! data cache: `data_cache/`) and the timing itself (the scheduler's).
 
 mod dead_data;
 mod device_events;
@@ -82,7 +85,7 @@ pub(in crate::simulation) struct NandPath {
     deletes: DeleteSummary,
     read_modify_writes: u64,
     /// Set by the mapping-table cache for the write it passes down (empty otherwise): (host page,
-    /// gate) pairs, the program group of each page waiting for its gate (`mapping_cache.rs`).
+    /// gate) pairs, the program group of each page waiting for its gate (`mapping_cache/`).
     group_gates: Vec<(u32, u32)>,
     /// On a ganged device (`[device.ganging]`), the pieces being cut from a request (`ganged.rs`).
     gang: Option<Box<ganged::GangPieces>>,
@@ -264,7 +267,7 @@ impl NandPath {
     }
 
     /// What device events work on: the FTL (and the scratch for the flash work they decide), the
-    /// layout, the scheduler and the events themselves (`simulation/events.rs`).
+    /// layout, the scheduler and the events themselves (`device_events.rs`).
     pub(in crate::simulation) fn event_work<'a>(
         &'a mut self,
         scheduler: &'a mut FlashScheduler,

@@ -4,7 +4,7 @@ use super::MappingCache;
 use crate::simulation::data_path::stage::ResultContext;
 use serde::Serialize;
 
-/// What the mapping-table cache did over a run (issue 37; `simulation/data_path/mapping_cache.rs`).
+/// What the mapping-table cache did over a run (issue 37; `simulation/data_path/nand/mapping_cache/`).
 /// Lookups are per page of a request.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MappingCacheSummary {
