@@ -115,9 +115,7 @@ def canonical(result: dict[str, Any]) -> dict[str, Any]:
 
     def strip(value: Any) -> Any:
         if isinstance(value, dict):
-            return {
-                key: strip(item) for key, item in value.items() if key not in VOLATILE and key not in ADDED_ANYWHERE
-            }
+            return {key: strip(item) for key, item in value.items() if key not in VOLATILE and key not in ADDED_ANYWHERE}
         if isinstance(value, list):
             return [strip(item) for item in value]
         return value
