@@ -444,7 +444,7 @@ def test_the_search_reports_tied_optima_as_ties(tmp_path: Path):
     plans = tlc_mlc.plan_workloads(None, 0.01, ["tpcc-standin"])
     searched = tlc_mlc.assessed_search(_hand_built_rows(), CONSTRAINTS)
     outcome = SimpleNamespace(ran=0, skipped=0, failed=0, wall_seconds=0.0, rows=[])
-    text = tlc_mlc._report(plans, [], {}, outcome, None, [], searched)
+    text = tlc_mlc.report_text(plans, [], {}, outcome, None, [], searched)
     assert "tie: 5 TLC/N_RDSMAX 5, 5 TLC/N_RDSMAX 6" in text
     assert "TLC holds 0.180 GB < static data 0.400 GB" in text and "| not settled |" in text
     # The surface is drawn with infeasible points (hollow) and both tied optima starred.
@@ -452,7 +452,7 @@ def test_the_search_reports_tied_optima_as_ties(tmp_path: Path):
     assert path.stat().st_size > 1000
     # A single optimum is not called a tie.
     single = [r for r in _hand_built_rows() if (r["tlc_chips"], r["max_screening_rounds"]) != (5, 5)]
-    text = tlc_mlc._report(plans, [], {}, outcome, None, [], tlc_mlc.assessed_search(single, CONSTRAINTS))
+    text = tlc_mlc.report_text(plans, [], {}, outcome, None, [], tlc_mlc.assessed_search(single, CONSTRAINTS))
     assert "tie:" not in text and "5 TLC/N_RDSMAX 6" in text
 
 
@@ -572,7 +572,7 @@ def _hand_report():
     plans = tlc_mlc.plan_workloads(None, 0.01, ["tpcc-standin", "prxy_1"])
     table, exchange = _hand_table(), _hand_exchange()
     outcome = SimpleNamespace(ran=0, skipped=0, failed=0, wall_seconds=0.0, rows=[])
-    text = tlc_mlc._report(plans, table, {}, outcome, None, exchange, [])
+    text = tlc_mlc.report_text(plans, table, {}, outcome, None, exchange, [])
     return plans, table, exchange, text
 
 

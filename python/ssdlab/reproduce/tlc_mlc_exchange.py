@@ -40,7 +40,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ssdlab.reproduce import report
 from ssdlab.reproduce.tlc_mlc_objective import MLC_PAGES_PER_BLOCK, PAGE_BYTES
@@ -81,35 +81,47 @@ def exchange_blocks(fill: float, scale: float = 1.0) -> int:
     return max(64, math.ceil(EXCHANGE_VALID_BYTES * min(1.0, scale) / (fill * MLC_PAGES_PER_BLOCK * PAGE_BYTES)))
 
 
+class ExchangePoint(NamedTuple):
+    """One exchange point: the action (``suspend_and_copy`` or ``retire_chip``), how full every MLC
+    chip is before, how (a copy's path or a drain's mode) and the destination dies (MLC chips - 1)."""
+
+    action: str
+    fill: float
+    how: str
+    destinations: int
+
+    @property
+    def label(self) -> str:
+        return f"exchange|{self.action}|{self.fill}|{self.how}|{self.destinations}"
+
+
+def exchange_grid() -> list[ExchangePoint]:
+    """Every exchange point of ``EXCHANGE_CASES``."""
+    return [ExchangePoint(action, fill, how, destinations) for action, how, destinations, fills in EXCHANGE_CASES for fill in fills]
+
+
 def exchange_points(scale: float = 1.0) -> dict[str, list[str]]:
-    """Every exchange point: ``exchange|ACTION|FILL|HOW|DESTINATION_DIES`` (HOW: a copy's path, a
-    drain's mode)."""
+    """Every exchange point's overrides by its label (``ExchangePoint.label``)."""
     points = {}
-    for action, path, destinations, fills in EXCHANGE_CASES:
-        mlc = destinations + 1
-        for fill in fills:
-            blocks = exchange_blocks(fill, scale)
-            # Every MLC chip holds `fill` of its pages; the stand-in's data is spread over them
-            # (static but for 2 % of the span).
-            span = int(mlc * blocks * MLC_PAGES_PER_BLOCK * PAGE_BYTES * fill) // PAGE_BYTES * PAGE_BYTES
-            chips = (
-                []
-                if mlc == MLC_CHIPS
-                else [
-                    f"device.tiers.{tier}.{key}={count}"
-                    for tier, count in (("mlc", mlc), ("tlc", CHIPS - mlc))
-                    for key in ("chips", "channels")
-                ]
-            )
-            copy = f', drain="{path}"' if action == "retire_chip" else f', copy_path="{path}"'
-            points[f"exchange|{action}|{fill}|{path or '-'}|{destinations}"] = chips + [
-                f"device.tiers.mlc.blocks_per_plane={blocks}",
-                f"device.tiers.tlc.blocks_per_plane={blocks}",
-                f"workload.synthetic.span_bytes={span}",
-                'workload.synthetic.address={ distribution = "hot_cold", hot_space_fraction = 0.02, hot_access_fraction = 1.0 }',
-                f"workload.synthetic.requests={max(2000, round(100_000 * scale)) * (DRAIN_RUN_FACTOR if (path, fill) == (SEED_DRAIN, FULL_FILL) else 1)}",
-                f'events=[{{at_ns={EXCHANGE_AT_NS}, action="{action}", chip=1{copy}}}]',
-            ]
+    for point in exchange_grid():
+        mlc = point.destinations + 1
+        blocks = exchange_blocks(point.fill, scale)
+        # Every MLC chip holds `fill` of its pages; the stand-in's data is spread over them
+        # (static but for 2 % of the span).
+        span = int(mlc * blocks * MLC_PAGES_PER_BLOCK * PAGE_BYTES * point.fill) // PAGE_BYTES * PAGE_BYTES
+        chips = [
+            f"device.tiers.{tier}.{key}={count}" for tier, count in (("mlc", mlc), ("tlc", CHIPS - mlc)) for key in ("chips", "channels")
+        ]
+        copy = f', drain="{point.how}"' if point.action == "retire_chip" else f', copy_path="{point.how}"'
+        requests = max(2000, round(100_000 * scale)) * (DRAIN_RUN_FACTOR if (point.how, point.fill) == (SEED_DRAIN, FULL_FILL) else 1)
+        points[point.label] = (chips if mlc != MLC_CHIPS else []) + [
+            f"device.tiers.mlc.blocks_per_plane={blocks}",
+            f"device.tiers.tlc.blocks_per_plane={blocks}",
+            f"workload.synthetic.span_bytes={span}",
+            'workload.synthetic.address={ distribution = "hot_cold", hot_space_fraction = 0.02, hot_access_fraction = 1.0 }',
+            f"workload.synthetic.requests={requests}",
+            f'events=[{{at_ns={EXCHANGE_AT_NS}, action="{point.action}", chip=1{copy}}}]',
+        ]
     return points
 
 
@@ -117,18 +129,19 @@ def exchange_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """One row per exchange point: what the chip held, how long the host was suspended, the copy's
     rate, the dead time (one definition, module doc), the drain's longest step and the collection the
     copy set off."""
+    grid = {point.label: point for point in exchange_grid()}
     table = []
     for row in rows:
-        label = row["point.point"]
-        if not label.startswith("exchange|"):
+        point = grid.get(row["point.point"])
+        if point is None:
             continue
-        _, action, fill, path, destinations = label.split("|")
+        drain = point.action == "retire_chip"
         entry: dict[str, Any] = {
-            "method": action,
-            "fill": float(fill),
-            "copy_path": None if action == "retire_chip" else path,
-            "drain": path if action == "retire_chip" else None,
-            "destination_dies": int(destinations),
+            "method": point.action,
+            "fill": point.fill,
+            "copy_path": None if drain else point.how,
+            "drain": point.how if drain else None,
+            "destination_dies": point.destinations,
             "status": row["status"] if row["status"] == "ok" else row["error"],
         }
         if row["status"] == "ok":
@@ -146,13 +159,13 @@ def exchange_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                     "copy_only_s": copied,
                     "dead_time_s": dead["dead_time_us"] / 1e6,
                     "longest_host_stall_s": (dead.get("longest_host_stall_us") or 0.0) / 1e6,
-                    "longest_gc_step_s": event.get("longest_step_ns", 0) / 1e9 if action == "retire_chip" else None,
-                    "median_gc_step_s": event.get("median_step_ns", 0) / 1e9 if action == "retire_chip" else None,
+                    "longest_gc_step_s": event.get("longest_step_ns", 0) / 1e9 if drain else None,
+                    "median_gc_step_s": event.get("median_step_ns", 0) / 1e9 if drain else None,
                     "blocks_moved": event["blocks_moved"],
                     "drained_fraction": 1.0 - event.get("valid_pages_at_end", 0) / event["valid_pages_at_fire"]
                     if event["valid_pages_at_fire"]
                     else None,
-                    "drain_blocks_per_s": _drain_pace(event, result) if action == "retire_chip" else None,
+                    "drain_blocks_per_s": _drain_pace(event, result) if drain else None,
                     "longest_background_run_s": dead["longest_background_span_us"] / 1e6,
                     "chip_empty_after_s": (event["emptied_at_ns"] - event["fired_at_ns"]) / 1e9
                     if event["emptied_at_ns"] is not None
@@ -242,54 +255,39 @@ def dead_time_figure(exchange: Sequence[Mapping[str, Any]], stem: Path) -> Path:
     return plotting.save(fig, stem)[0]
 
 
-def report_section(exchange: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The report's chip-exchange section."""
-    return [
-        "## Chip exchange (Fig. 13-14)",
-        "",
-        f"Seed: with {EXCHANGE_VALID_BYTES / 1e9:.0f} GB of valid pages on the worn chip, the conventional exchange suspends the system for "
-        f"{SEED_SUSPEND_S:.0f} s (about {EXCHANGE_VALID_BYTES / 1e6 / SEED_SUSPEND_S:.1f} MB/s); the proposal (the chip read-only, drained by "
-        f'overwrites and GC while the host runs) has ~{1000 * SEED_DEAD_TIME_S:.0f} ms of continuous dead time, "the required time for GC". '
-        f"Here MLC chip 1 of the preset's array holds the seed's {EXCHANGE_VALID_BYTES / 1e9:.0f} GB when it is exchanged at "
-        f"{EXCHANGE_AT_NS / 1e9:g} s of the stand-in's run; the chips are sized so that every MLC chip is `fill` full before (the destination "
-        f"capacity: the other {MLC_CHIPS - 1} take the worn chip's pages on top). Fill {SEED_FILL:g} is the graded scenario (the destinations "
-        f"have room: no collection beyond the copy itself; the seed names no destination); fill {FULL_FILL:g} overflows them. With one "
-        f"destination die ({MLC_CHIPS - 2} MLC + {CHIPS - MLC_CHIPS + 2} TLC chips, fill {ONE_STREAM_FILL:g}) the copy is one program stream, "
-        "the pace the seed's figure works out to (a reading: the stream's speed here is set by the preset's MLC program time). `copy_path`: "
-        "`pipelined` (as a controller copies: reads overlapped with programs on every destination die) or `chained` (one chain per source "
-        "die, as garbage collection copies). The read-only drain (`[[events]] drain`): `with_collection` is the seed's reading, graded "
-        '("the valid pages are gradually evicted from the degraded chip by normal overwrite or GC operation"): no mover of its own, each '
-        "foreground collection of the MLC tier takes one of the chip's blocks along while the host runs, so the chip empties at the pace "
-        "of the host's writes; `background` (a reading, ssdlab's before issue 46) moves one block whenever the chip's dies are idle. "
-        "**Dead time** is one quantity throughout (result `dead_time.dead_time_us`, Fig. 14 and the headlines): the longest time the host "
-        "got nothing done at once, a suspension or a host stall; it is the graded quantity of both seed figures. `typical` and `longest "
-        "step per block moved` are the drain's median and longest step (one block moved with the collection that took it along or that it "
-        "set off, from its start to its last operation's end): the seed's \"required time for GC\" read as its own quantity (a reading, "
-        "never counted). `drained` is the share of the chip's valid pages at the exchange that had left by the run's end, and `blocks/s` "
-        "the pace; `longest background run` is background work back to back on one die while the host is served elsewhere (not dead "
-        "time).",
-        "",
-        report.markdown_table(
-            exchange,
-            [
-                ("method", "method", "text"),
-                ("fill", "fill", "ratio"),
-                ("copy path or drain", lambda r: r.get("copy_path") or r.get("drain") or "-", "text"),
-                ("destination dies", "destination_dies", "int"),
-                ("valid GB on the chip", "valid_gb_at_fire", "num"),
-                ("suspended s", "suspended_s", "num"),
-                ("copy MB/s", "copy_mbps", "num"),
-                ("pages copied, exchange and GC (whole run)", "gc_pages_copied", "int"),
-                ("dead time s", "dead_time_s", "ratio"),
-                ("typical step per block moved s", "median_gc_step_s", "ratio"),
-                ("longest step per block moved s", "longest_gc_step_s", "ratio"),
-                ("blocks moved", "blocks_moved", "int"),
-                ("drained", "drained_fraction", "ratio"),
-                ("blocks/s", "drain_blocks_per_s", "num"),
-                ("longest background run s", "longest_background_run_s", "num"),
-                ("chip empty after s", "chip_empty_after_s", "num"),
-                ("status", "status", "text"),
-            ],
-        ),
-        "",
-    ]
+# The exchange table of the report: (header, key, report.fmt kind).
+EXCHANGE_COLUMNS = (
+    ("method", "method", "text"),
+    ("fill", "fill", "ratio"),
+    ("copy path or drain", lambda r: r.get("copy_path") or r.get("drain") or "-", "text"),
+    ("destination dies", "destination_dies", "int"),
+    ("valid GB on the chip", "valid_gb_at_fire", "num"),
+    ("suspended s", "suspended_s", "num"),
+    ("copy MB/s", "copy_mbps", "num"),
+    ("pages copied, exchange and GC (whole run)", "gc_pages_copied", "int"),
+    ("dead time s", "dead_time_s", "ratio"),
+    ("typical step per block moved s", "median_gc_step_s", "ratio"),
+    ("longest step per block moved s", "longest_gc_step_s", "ratio"),
+    ("blocks moved", "blocks_moved", "int"),
+    ("drained", "drained_fraction", "ratio"),
+    ("blocks/s", "drain_blocks_per_s", "num"),
+    ("longest background run s", "longest_background_run_s", "num"),
+    ("chip empty after s", "chip_empty_after_s", "num"),
+    ("status", "status", "text"),
+)
+
+
+def report_values(exchange: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """What the report's chip-exchange section (``tlc_mlc_exchange.md.j2``) is filled with."""
+    return {
+        "valid_bytes": EXCHANGE_VALID_BYTES,
+        "seed_suspend_s": SEED_SUSPEND_S,
+        "seed_dead_time_s": SEED_DEAD_TIME_S,
+        "exchange_at_ns": EXCHANGE_AT_NS,
+        "mlc_chips": MLC_CHIPS,
+        "chips": CHIPS,
+        "seed_fill": SEED_FILL,
+        "full_fill": FULL_FILL,
+        "one_stream_fill": ONE_STREAM_FILL,
+        "exchange_table": report.markdown_table(exchange, EXCHANGE_COLUMNS),
+    }
