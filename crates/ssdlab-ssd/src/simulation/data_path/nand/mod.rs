@@ -320,6 +320,38 @@ impl NandPath {
         }
     }
 
+    /// Puts host page `page`, programmed at `ppn`, into the write's open program group (`group`):
+    /// pages of one die's planes share a group (each page its own without multi-plane operations);
+    /// a page that does not fit closes the group and opens the next. The group waits for the
+    /// mapping-table cache's gates of the page. Returns the group's id. One step of `write_span`
+    /// and `write_tagged_pages`, kept inlined for the host write's hot path.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn join_program_group(
+        &mut self,
+        ppn: Ppn,
+        page: u32,
+        group: &mut Option<u32>,
+        multi_plane: bool,
+        now: SimTime,
+        slot: u32,
+        scheduler: &mut FlashScheduler,
+    ) -> u32 {
+        let (die, plane) = self.layout.die_and_plane_of(ppn);
+        if (!multi_plane && !self.program_group.is_empty()) || !self.program_group.add(die, plane, ppn) {
+            if let Some(id) = group.take() {
+                Self::close_program_group(scheduler, &self.ftl, id, now, self.program_group.pages());
+            }
+            self.program_group.clear();
+            self.program_group.add(die, plane, ppn);
+        }
+        let id = *group.get_or_insert_with(|| scheduler.open_write_group(slot, now));
+        if !self.group_gates.is_empty() {
+            self.join_gates(page, id, scheduler);
+        }
+        id
+    }
+
     /// Interleaved codewords fill whole groups of pages: a write of fewer is padded (counted).
     #[inline(never)]
     fn pad_to_interleave_group(&mut self, pages: u64) {
@@ -378,19 +410,7 @@ impl NandPath {
                 self.add_to_write_piece(ppn, span.is_partial(page), now, slot, scheduler);
                 continue;
             }
-            let (die, plane) = self.layout.die_and_plane_of(ppn);
-            // Without multi-plane operations every page is its own group.
-            if (!multi_plane && !self.program_group.is_empty()) || !self.program_group.add(die, plane, ppn) {
-                if let Some(id) = group.take() {
-                    Self::close_program_group(scheduler, &self.ftl, id, now, self.program_group.pages());
-                }
-                self.program_group.clear();
-                self.program_group.add(die, plane, ppn);
-            }
-            let id = *group.get_or_insert_with(|| scheduler.open_write_group(slot, now));
-            if !self.group_gates.is_empty() {
-                self.join_gates(host.0, id, scheduler);
-            }
+            let id = self.join_program_group(ppn, host.0, &mut group, multi_plane, now, slot, scheduler);
             if let Some(old) = old {
                 self.read_page(scheduler, old, now, Waiter::WriteGroup(id));
                 self.read_modify_writes += 1;
@@ -443,18 +463,7 @@ impl NandPath {
             if !self.ops.is_empty() {
                 self.book_collection(now, scheduler, events)?;
             }
-            let (die, plane) = self.layout.die_and_plane_of(ppn);
-            if (!multi_plane && !self.program_group.is_empty()) || !self.program_group.add(die, plane, ppn) {
-                if let Some(id) = group.take() {
-                    Self::close_program_group(scheduler, &self.ftl, id, now, self.program_group.pages());
-                }
-                self.program_group.clear();
-                self.program_group.add(die, plane, ppn);
-            }
-            let id = *group.get_or_insert_with(|| scheduler.open_write_group(slot, now));
-            if !self.group_gates.is_empty() {
-                self.join_gates(held.page, id, scheduler);
-            }
+            let id = self.join_program_group(ppn, held.page, &mut group, multi_plane, now, slot, scheduler);
             scheduler.dram_access(now, held.dram_bytes, false, Waiter::WriteGroup(id));
             if let Some(old) = old {
                 self.read_page(scheduler, old, now, Waiter::WriteGroup(id));
