@@ -177,10 +177,14 @@ fn an_upward_or_sideways_arrow_is_reported() {
 // The data path's stages (docs/architecture.md, "The data path's stages"): each folder of
 // `simulation/data_path/` is a stage (the NAND path at the bottom, each stage in front of it); the
 // files directly in `data_path/` are the interface and what the stages share (`stage.rs`, `pages.rs`,
-// `result.rs`, `oracle.rs`) and the wiring (`mod.rs`). A stage reaches another only through the
-// interface: it names no other stage's module or type. And the data path takes nothing from the
-// wiring above it (so no import circle runs through it): of `simulation/` it names only itself and
-// the leaf modules in `DATA_PATH_MAY_USE`.
+// `result.rs`, `witness.rs`), the integrity oracle around the whole path (`oracle.rs`) and the
+// wiring (`mod.rs`). A stage reaches another only through the interface: it names no other stage's
+// module or type. A stage never names the oracle (it reports the data it moves through its
+// witness). And the data path takes nothing from the wiring above it (so no import circle runs
+// through it): of `simulation/` it names only itself and the leaf modules in `DATA_PATH_MAY_USE`.
+
+/// The integrity oracle's types, which no stage may name (`data_path/oracle.rs`).
+const ORACLE_TYPES: &[&str] = &["Oracle", "Integrity"];
 
 /// Modules of `simulation/` outside the data path that the data path may use (they use nothing of
 /// `simulation/` themselves: a test below checks).
@@ -266,6 +270,11 @@ fn data_path_violations(
                             "{file}:{line}: stage `{own_stage}` uses stage `{target}` (only through `stage.rs`)"
                         ));
                     }
+                    if target == "oracle" {
+                        violations.push(format!(
+                            "{file}:{line}: stage `{own_stage}` uses the integrity oracle (it reports through `witness.rs`)"
+                        ));
+                    }
                 }
             }
             Some(module) if DATA_PATH_MAY_USE.contains(&module) => {}
@@ -278,6 +287,13 @@ fn data_path_violations(
     if let Some(own_stage) = &own_stage {
         for (index, line) in text.lines().enumerate() {
             let code = code_of(line);
+            let words = || code.split(|c: char| !(c.is_alphanumeric() || c == '_'));
+            if let Some(name) = words().find(|word| ORACLE_TYPES.contains(word)) {
+                violations.push(format!(
+                    "{file}:{}: stage `{own_stage}` names `{name}`, the integrity oracle's (it reports through `witness.rs`)",
+                    index + 1
+                ));
+            }
             for (stage, name) in stage_types {
                 let own_type = stage_types.iter().any(|(other, same)| other == own_stage && same == name);
                 if stage != own_stage
@@ -378,4 +394,12 @@ fn a_stage_naming_a_sibling_or_the_wiring_is_reported() {
         ["simulation", "data_path", "pages"]
     );
     assert!(data_path_violations(&own, "use super::MappingCache;", "s.rs", &stages, &types).is_empty());
+    // A stage that reaches for the oracle instead of its witness.
+    let own = module_path(Path::new("simulation/data_path/hybrid_scm/mod.rs"));
+    let text = "use super::witness::Witness;\nuse super::oracle::Oracle;\nfn f(o: &mut Integrity) {}\n";
+    let found = data_path_violations(&own, text, "hybrid_scm/mod.rs", &stages, &types);
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert!(found[0].starts_with("hybrid_scm/mod.rs:2: stage `hybrid_scm` uses the integrity oracle"), "{found:?}");
+    assert!(found[1].starts_with("hybrid_scm/mod.rs:2: stage `hybrid_scm` names `Oracle`"), "{found:?}");
+    assert!(found[2].starts_with("hybrid_scm/mod.rs:3: stage `hybrid_scm` names `Integrity`"), "{found:?}");
 }

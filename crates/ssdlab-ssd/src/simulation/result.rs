@@ -1,4 +1,4 @@
-//! The end of a run: the integrity oracle's final sweep and the result.
+//! The end of a run: the integrity oracle's final read-back and the result.
 
 use super::run_result::*;
 use super::{device_view, Simulation};
@@ -13,8 +13,8 @@ use std::collections::BTreeMap;
 impl Simulation {
     /// Final checks and the result.
     pub fn finish(mut self, wall_seconds: f64, replay_cpu_seconds: f64) -> Result<RunResult, SimulationError> {
-        // The integrity oracle's final sweep (pages; sectors on a device with SCM).
-        let pages_checked_at_end = self.data_path.finish_oracle()?;
+        // The integrity oracle's final read-back (pages; sectors on a device with SCM).
+        self.data_path.finish_oracle()?;
         let nand = self.data_path.nand();
         let start = self.first_arrival.unwrap_or(SimTime::ZERO);
         // The run ends when the device has finished all its work (as in MQSim, whose run ends when
@@ -36,7 +36,6 @@ impl Simulation {
             config: &self.config,
             scheduler: &self.scheduler,
             stats: &stats,
-            pages_checked_at_end,
             simulated_seconds: simulated,
             end: self.last_completion.max(self.scheduler.busy_until()),
         });

@@ -21,12 +21,14 @@ mod oracle;
 mod pages;
 mod result;
 mod stage;
+mod witness;
 
 pub use data_cache::DataCacheSummary;
 pub use hybrid_scm::ScmSummary;
 pub(in crate::simulation) use nand::mapping_cache_sizes;
-pub use nand::{DeadDataSummary, DeleteSummary, IntegritySummary, InterleavingSummary, MappingCacheSummary};
+pub use nand::{DeadDataSummary, DeleteSummary, InterleavingSummary, MappingCacheSummary};
 pub(super) use nand::{EventWork, NandPath};
+pub use oracle::IntegritySummary;
 pub(super) use result::PathResult;
 pub(super) use stage::{HostIo, ResultContext};
 
@@ -42,17 +44,22 @@ use crate::scheduler::FlashScheduler;
 use crate::scm::ScmPlacement;
 use data_cache::DataCachePath;
 use hybrid_scm::HybridScmPath;
+use oracle::Integrity;
+use pages::whole_pages;
 use ssdlab_engine::SimTime;
 use ssdlab_workload::IoRequest;
 use stage::{Below, Stage};
 
 /// The request path below the host queue (see the module): the stages in front of the NAND path,
-/// outermost first, and the NAND path.
+/// outermost first, the NAND path, and the integrity oracle around them all.
 pub(super) struct DataPath {
     front: Vec<Box<dyn Stage>>,
     nand: NandPath,
     /// True on the All S-SCM SSD (no NAND in use).
     scm_only: bool,
+    /// The integrity oracle (`verification.integrity_oracle`; `oracle.rs`), whose witness each
+    /// stage holds.
+    integrity: Integrity,
 }
 
 /// What the builder has made before the data path: the FTL (built with the layout), and the sizes
@@ -73,22 +80,25 @@ pub(super) struct PathParts<'a> {
 /// first. (A new stage: one line here.)
 pub(super) fn build(parts: PathParts<'_>) -> Result<DataPath, SimulationError> {
     let config = parts.config;
-    let keep_tags = config.verification.integrity_oracle;
-    let origin = parts.origin.to_string();
-    let (scm, nand) = NandPath::build(parts)?;
     let page_bytes = config.device.page_size_bytes() as u64;
+    // With seed 001's SCM the oracle's keys are sectors (its stage keeps sectors).
+    let sector_keys = parts.scm.is_some().then_some(page_bytes / crate::config::SCM_SECTOR_BYTES);
+    let integrity = Integrity::new(config.verification.integrity_oracle, sector_keys);
+    let witness = integrity.witness();
+    let origin = parts.origin.to_string();
+    let (scm, nand) = NandPath::build(parts, witness.clone())?;
     let scm_only = scm.as_ref().is_some_and(|scm| scm.is_scm_only());
     let mut front: Vec<Box<dyn Stage>> = Vec::new();
     // Seed 001's SCM programs NAND pages itself (merging sectors), right in front of the NAND path.
     if let Some(scm) = scm {
-        front.push(Box::new(HybridScmPath::new(scm, page_bytes, keep_tags, origin)));
+        front.push(Box::new(HybridScmPath::new(scm, page_bytes, witness.clone(), origin)));
     }
     // The DRAM data cache in front of everything (absent: not in the stack, no cost per request).
     if let Some(cache) = config.device.data_cache.as_ref().filter(|cache| cache.enabled) {
-        front.push(Box::new(DataCachePath::new(cache, page_bytes, config.host.delete_target)));
+        front.push(Box::new(DataCachePath::new(cache, page_bytes, config.host.delete_target, witness.clone())));
     }
     front.reverse();
-    Ok(DataPath { front, nand, scm_only })
+    Ok(DataPath { front, nand, scm_only, integrity })
 }
 
 impl DataPath {
@@ -115,7 +125,7 @@ impl DataPath {
         request_index: u64,
         scheduler: &mut FlashScheduler,
     ) -> Result<(), SimulationError> {
-        let io = HostIo { request, span, now, slot, index: request_index };
+        let io = HostIo { request, span, now, slot, index: request_index, tags: &[] };
         Below::new(&mut self.front, &mut self.nand).read(&io, scheduler)
     }
 
@@ -132,24 +142,31 @@ impl DataPath {
         scheduler: &mut FlashScheduler,
         events: &mut DeviceEvents,
     ) -> Result<(), SimulationError> {
-        let io = HostIo { request, span, now, slot, index: request_index };
+        let tags = self.integrity.write_tags(request, span);
+        let io = HostIo { request, span, now, slot, index: request_index, tags };
         Below::new(&mut self.front, &mut self.nand).write(&io, scheduler, events)
     }
 
     /// A host delete of `span` issued at `now` (no flash work).
     #[cold]
     pub(super) fn delete(&mut self, span: PageSpan, now: SimTime) {
-        Below::new(&mut self.front, &mut self.nand).delete(span, now)
+        Below::new(&mut self.front, &mut self.nand).delete(span, now);
+        for page in whole_pages(span).into_iter().flatten() {
+            self.integrity.deleted(page as u32);
+        }
     }
 
     /// Deletes one whole host page (an aged drive's deletes); returns whether the FTL trimmed it.
     pub(super) fn delete_page(&mut self, host: Lpn) -> bool {
-        Below::new(&mut self.front, &mut self.nand).delete_page(host)
+        let trimmed = Below::new(&mut self.front, &mut self.nand).delete_page(host);
+        self.integrity.deleted(host.0);
+        trimmed
     }
 
     /// Preconditioning: host page `page` written whole, untimed.
     pub(super) fn untimed_write(&mut self, page: u32) -> Result<(), SimulationError> {
-        Below::new(&mut self.front, &mut self.nand).untimed_write(page)
+        let tags = self.integrity.page_tags(page);
+        Below::new(&mut self.front, &mut self.nand).untimed_write(page, tags)
     }
 
     /// The loop's lookahead: the mapping entry of the request after next.
@@ -164,12 +181,19 @@ impl DataPath {
         self.nand.prefetch_overwrites(span)
     }
 
-    /// The integrity oracle's end of run: the final sweep through the whole path, then the NAND
-    /// path's invariants; returns the pages (sectors, with SCM) checked, or the first mismatch.
-    pub(super) fn finish_oracle(&mut self) -> Result<u64, SimulationError> {
-        let checked = Below::new(&mut self.front, &mut self.nand).final_sweep();
-        self.nand.check_invariants()?;
-        Ok(checked)
+    /// The integrity oracle's end of run (with the oracle on): every key written or deleted is
+    /// read back through the whole path, then each stage checks itself; the first mismatch of the
+    /// run, if any, is the error.
+    pub(super) fn finish_oracle(&mut self) -> Result<(), SimulationError> {
+        let keys = self.integrity.keys_to_read_back();
+        if !self.integrity.witness().watching() {
+            return Ok(());
+        }
+        for key in keys {
+            Below::new(&mut self.front, &mut self.nand).read_back(key);
+        }
+        Below::new(&mut self.front, &mut self.nand).final_checks();
+        self.integrity.verdict().map_err(|(mismatches, first)| SimulationError::Integrity { mismatches, first })
     }
 
     /// Bytes the host was told are written that are not yet in flash at `at` (None without a stage
@@ -185,7 +209,7 @@ impl DataPath {
 
     /// The data path's sections of the result: the NAND path's, then each stage's, innermost first.
     pub(super) fn result(&self, context: &ResultContext<'_>) -> PathResult {
-        let mut result = PathResult::default();
+        let mut result = PathResult { integrity: self.integrity.summary(), ..PathResult::default() };
         self.nand.contribute(context, &mut result);
         for stage in self.front.iter().rev() {
             stage.contribute(context, &mut result);

@@ -15,7 +15,6 @@
 //! timing (the loop's and the scheduler's).
 
 use super::nand::NandPath;
-use super::oracle::Oracle;
 use super::pages::TaggedPage;
 use super::result::PathResult;
 use crate::config::SimulationConfig;
@@ -29,7 +28,8 @@ use ssdlab_engine::SimTime;
 use ssdlab_workload::IoRequest;
 
 /// One host read or write as the data path sees it: the request, its page span, when it is issued,
-/// its device-queue slot (the scheduler's handle for its completion) and its number in the run.
+/// its device-queue slot (the scheduler's handle for its completion), its number in the run, and
+/// the data a write carries.
 #[derive(Clone, Copy)]
 pub(in crate::simulation) struct HostIo<'a> {
     pub request: &'a IoRequest,
@@ -37,16 +37,27 @@ pub(in crate::simulation) struct HostIo<'a> {
     pub now: SimTime,
     pub slot: u32,
     pub index: u64,
+    /// A write's data, as the integrity oracle's tags (`oracle.rs`): one per page of the span, in
+    /// order (one per 512 B sector of the request, from its first, on a device with SCM). Empty
+    /// when the oracle is off (a stage stores tag 0 then) and for reads.
+    pub tags: &'a [u32],
+}
+
+impl HostIo<'_> {
+    /// The tag of the write's data at `index` (0: the oracle is off).
+    #[inline]
+    pub(in crate::simulation) fn tag(&self, index: u64) -> u32 {
+        self.tags.get(index as usize).copied().unwrap_or(0)
+    }
 }
 
 /// What a stage may read when it contributes its result sections: the run's config, the scheduler
-/// (its counters and busy times), the FTL's counters, what the oracle's final sweep checked, and
-/// the simulated seconds (and the time the run ended).
+/// (its counters and busy times), the FTL's counters, and the simulated seconds (and the time the
+/// run ended).
 pub(in crate::simulation) struct ResultContext<'a> {
     pub config: &'a SimulationConfig,
     pub scheduler: &'a FlashScheduler,
     pub stats: &'a FtlStats,
-    pub pages_checked_at_end: u64,
     pub simulated_seconds: f64,
     pub end: SimTime,
 }
@@ -126,16 +137,23 @@ pub(in crate::simulation) trait Stage {
         below.delete_page(host)
     }
 
-    /// Preconditioning: host page `page` written whole, untimed.
-    fn untimed_write(&mut self, page: u32, below: &mut Below<'_>) -> Result<(), SimulationError> {
-        below.untimed_write(page)
+    /// Preconditioning: host page `page` written whole, untimed, with the data `tags` (as
+    /// `HostIo::tags`: one, or one per sector; empty when the oracle is off).
+    fn untimed_write(&mut self, page: u32, tags: &[u32], below: &mut Below<'_>) -> Result<(), SimulationError> {
+        below.untimed_write(page, tags)
     }
 
-    /// The integrity oracle's end of run: every page (or sector) the path holds is read back, from
-    /// this stage or below it; returns how many were checked. A stage that holds host data sweeps
-    /// (asking the path below for what it does not hold); the NAND path sweeps its pages.
-    fn final_sweep(&mut self, below: &mut Below<'_>) -> u64 {
-        below.final_sweep()
+    /// The integrity oracle's end of run reads `key` (a host page, or a sector on a device with
+    /// SCM) back: the stage that holds its latest data reports what it returns through its
+    /// `Witness`; a stage that does not hold it asks the path below.
+    fn read_back(&mut self, key: u32, below: &mut Below<'_>) {
+        below.read_back(key)
+    }
+
+    /// After the read-back: the stage's own consistency checks (its invariants), reported through
+    /// its `Witness`, then those of the path below.
+    fn final_checks(&mut self, below: &mut Below<'_>) {
+        below.final_checks()
     }
 
     /// Adds this stage's sections to the result (the path below has added its own).
@@ -226,12 +244,16 @@ impl<'a> Below<'a> {
         next!(self, delete_page(host))
     }
 
-    pub(in crate::simulation) fn untimed_write(&mut self, page: u32) -> Result<(), SimulationError> {
-        next!(self, untimed_write(page))
+    pub(in crate::simulation) fn untimed_write(&mut self, page: u32, tags: &[u32]) -> Result<(), SimulationError> {
+        next!(self, untimed_write(page, tags))
     }
 
-    pub(in crate::simulation) fn final_sweep(&mut self) -> u64 {
-        next!(self, final_sweep())
+    pub(in crate::simulation) fn read_back(&mut self, key: u32) {
+        next!(self, read_back(key))
+    }
+
+    pub(in crate::simulation) fn final_checks(&mut self) {
+        next!(self, final_checks())
     }
 
     // What only the NAND path does: a stage above reaches it through these, never by its fields. (A
@@ -304,10 +326,5 @@ impl<'a> Below<'a> {
         events: &mut DeviceEvents,
     ) -> Result<(), SimulationError> {
         self.nand.check_wear_events(now, scheduler, events)
-    }
-
-    /// The integrity oracle (None when off).
-    pub(in crate::simulation) fn oracle(&mut self) -> Option<&mut Oracle> {
-        self.nand.oracle()
     }
 }

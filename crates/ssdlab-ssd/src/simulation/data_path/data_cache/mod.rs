@@ -32,11 +32,12 @@
 //! cache (refused by the config). Sources: MQSim's `Data_Cache_Manager_Flash_Advanced` and
 //! `Data_Cache_Flash` (LRU slots, sector bitmaps, write-back at eviction), issue 37.
 //!
-//! The integrity oracle (page-granular, as the NAND path's): a host write's tag is drawn here and
-//! kept with its line; a read of a cached page checks the line's tag, and, for sectors the line
-//! lacks, that the flash copy is the one the line was made over (its tag remembered with the line);
+//! Data, for the integrity oracle (page-granular, as the NAND path's; `oracle.rs`): a line keeps
+//! the tag its host write carried (`HostIo::tags`) and the tag of the flash copy it was made over;
 //! a destage programs the page with the line's tag, so the flash copy of a clean line carries it.
-//! The final sweep checks every page both ways (the latest data; destaged data found in flash).
+//! A read of a cached page returns the line's tag, and, for sectors the line lacks, the flash copy
+//! must be the one the line was made over; the oracle's read-back checks a cached page both ways
+//! (the latest data; destaged data found in flash). All reported through the cache's `Witness`.
 
 mod summary;
 pub use summary::DataCacheSummary;
@@ -44,6 +45,7 @@ pub use summary::DataCacheSummary;
 use super::pages::{piece_mask, whole_pages, PageHasher, TaggedPage};
 use super::result::PathResult;
 use super::stage::{Below, HostIo, ResultContext, Stage};
+use super::witness::Witness;
 use crate::config::{DataCacheConfig, DeleteTarget, DATA_CACHE_SECTOR_BYTES};
 use crate::device_events::DeviceEvents;
 use crate::error::SimulationError;
@@ -190,6 +192,8 @@ pub(in crate::simulation) struct DataCachePath {
     exposure: Exposure,
     counts: Counts,
     scratch: Vec<TaggedPage>,
+    /// What the cache shows the integrity oracle of the data it returns and holds.
+    witness: Witness,
 }
 
 #[inline]
@@ -198,7 +202,12 @@ fn sector_bytes(mask: u64) -> u64 {
 }
 
 impl DataCachePath {
-    pub(super) fn new(config: &DataCacheConfig, page_bytes: u64, delete_target: DeleteTarget) -> DataCachePath {
+    pub(super) fn new(
+        config: &DataCacheConfig,
+        page_bytes: u64,
+        delete_target: DeleteTarget,
+        witness: Witness,
+    ) -> DataCachePath {
         let capacity_lines = (config.capacity_bytes / page_bytes) as usize;
         let sectors_per_page = page_bytes / DATA_CACHE_SECTOR_BYTES;
         DataCachePath {
@@ -220,6 +229,7 @@ impl DataCachePath {
             exposure: Exposure::default(),
             counts: Counts::default(),
             scratch: Vec::new(),
+            witness,
         }
     }
 
@@ -232,8 +242,8 @@ impl DataCachePath {
     }
 
     /// With the oracle, the tag of `page`'s flash copy now (0: none); 0 without the oracle.
-    fn flash_tag_of(below: &mut Below<'_>, page: u32) -> u32 {
-        if below.oracle().is_none() {
+    fn flash_tag_of(&self, below: &mut Below<'_>, page: u32) -> u32 {
+        if !self.witness.watching() {
             return 0;
         }
         below.flash_tag(page).unwrap_or(0)
@@ -414,8 +424,8 @@ impl DataCachePath {
             if mask == 0 {
                 continue;
             }
+            let tag = io.tag(page - io.span.first);
             let page = page as u32;
-            let tag = below.oracle().map_or(0, |oracle| oracle.tag_write(page));
             let slot = if let Some(&slot) = self.index.get(&page) {
                 self.counts.write_page_hits += 1;
                 self.touch(slot);
@@ -425,7 +435,7 @@ impl DataCachePath {
                 if self.index.len() >= self.capacity_lines {
                     self.evict_one(below, now, slot, line_number, scheduler, events)?;
                 }
-                let flash_tag = Self::flash_tag_of(below, page);
+                let flash_tag = self.flash_tag_of(below, page);
                 self.insert_line(page, flash_tag)
             };
             let line = &mut self.slots[slot as usize];
@@ -475,9 +485,7 @@ impl DataCachePath {
             let held = line.map_or(0, |line| line.sectors & mask);
             if let Some((slot, line)) = cached {
                 // The page's latest write is the line's, whichever sectors the read asks for.
-                if let Some(oracle) = below.oracle() {
-                    oracle.check(page, Some(line.tag), "host read (DRAM cache)");
-                }
+                self.witness.returned(page, Some(line.tag), "host read (DRAM cache)");
                 self.touch(slot);
                 cached_bytes += sector_bytes(held);
                 if held == mask {
@@ -492,18 +500,16 @@ impl DataCachePath {
             }
             all_hit = false;
             // The sectors the line lacks (all of them, without a line) come from the flash page.
-            let found = below.flash_tag(page);
-            if let Some(oracle) = below.oracle() {
+            if self.witness.watching() {
+                let found = below.flash_tag(page);
                 match line {
-                    None => oracle.check(page, found, "host read"),
-                    Some(line) if found.unwrap_or(0) != line.flash_tag => {
-                        oracle.mismatches += 1;
-                        oracle.first_mismatch.get_or_insert(format!(
+                    None => self.witness.returned(page, found, "host read"),
+                    Some(line) => self.witness.consistent(found.unwrap_or(0) == line.flash_tag, || {
+                        format!(
                             "host page {page} (host read, sectors the cache line lacks): flash copy {found:?}, the line was made over tag {}",
                             line.flash_tag
-                        ));
-                    }
-                    Some(_) => {}
+                        )
+                    }),
                 }
             }
             below.read_flash_page(page, now, Waiter::Request(slot), scheduler)?;
@@ -515,37 +521,23 @@ impl DataCachePath {
         Ok(())
     }
 
-    /// The oracle's end of run over the cache and the flash: every page written (or deleted) is
-    /// read from its line when cached, from flash otherwise; a clean line's flash copy must carry
-    /// the line's data (it was destaged). Returns the pages checked.
-    fn sweep_pages(&mut self, below: &mut Below<'_>) -> u64 {
-        let Some(oracle) = below.oracle() else { return 0 };
-        let mut pages: Vec<u32> =
-            oracle.expected.keys().copied().chain(oracle.deleted_pages().into_iter().map(|(page, _)| page)).collect();
-        pages.sort_unstable();
-        let mut checked = 0;
-        for page in pages {
-            let in_flash = below.flash_tag(page);
-            let Some(oracle) = below.oracle() else { break };
-            match self.line_of(page).map(|(_, line)| line) {
-                Some(line) => {
-                    oracle.check(page, Some(line.tag), "final sweep (DRAM cache)");
-                    // A clean line was destaged: its flash copy carries its data. A dirty one's
-                    // flash copy is still the one it was made over (or its last destage).
-                    let clean_and_lost = line.dirty == 0 && line.flash_tag != line.tag;
-                    if clean_and_lost || in_flash.unwrap_or(0) != line.flash_tag {
-                        oracle.mismatches += 1;
-                        oracle.first_mismatch.get_or_insert(format!(
-                            "host page {page} (final sweep): cache line tag {} (dirty sectors {:#x}), flash copy {in_flash:?}, expected in flash {}",
-                            line.tag, line.dirty, line.flash_tag
-                        ));
-                    }
-                }
-                None => oracle.check(page, in_flash, "final sweep"),
-            }
-            checked += 1;
-        }
-        checked
+    /// The oracle's read-back of `page`: from its line when cached (whose flash copy must carry
+    /// the data the line was made over, or its data once destaged), from the path below otherwise.
+    fn read_back_page(&mut self, page: u32, below: &mut Below<'_>) {
+        let Some(line) = self.line_of(page).map(|(_, line)| line) else {
+            return below.read_back(page);
+        };
+        let in_flash = below.flash_tag(page);
+        self.witness.returned(page, Some(line.tag), "final sweep (DRAM cache)");
+        // A clean line was destaged: its flash copy carries its data. A dirty one's flash copy is
+        // still the one it was made over (or its last destage).
+        let clean_and_lost = line.dirty == 0 && line.flash_tag != line.tag;
+        self.witness.consistent(!clean_and_lost && in_flash.unwrap_or(0) == line.flash_tag, || {
+            format!(
+                "host page {page} (final sweep): cache line tag {} (dirty sectors {:#x}), flash copy {in_flash:?}, expected in flash {}",
+                line.tag, line.dirty, line.flash_tag
+            )
+        });
     }
 
     /// Drops the line of a deleted page (its dirty data never reaches flash).
@@ -615,14 +607,13 @@ impl Stage for DataCachePath {
     }
 
     /// Preconditioning writes go to flash (the cache starts empty); a cached copy would be stale.
-    fn untimed_write(&mut self, page: u32, below: &mut Below<'_>) -> Result<(), SimulationError> {
+    fn untimed_write(&mut self, page: u32, tags: &[u32], below: &mut Below<'_>) -> Result<(), SimulationError> {
         self.delete_line(page);
-        below.untimed_write(page)
+        below.untimed_write(page, tags)
     }
 
-    /// Every page read back from the cache or the flash (`sweep_pages`).
-    fn final_sweep(&mut self, below: &mut Below<'_>) -> u64 {
-        self.sweep_pages(below)
+    fn read_back(&mut self, key: u32, below: &mut Below<'_>) {
+        self.read_back_page(key, below)
     }
 
     fn contribute(&self, context: &ResultContext<'_>, result: &mut PathResult) {

@@ -18,10 +18,12 @@
 //! - Read: sectors held in SCM are read there, the others from the NAND page; a piece split between
 //!   the two reads both (counted).
 //!
-//! The integrity oracle works on sectors here: every host sector write gets a tag; SCM slots keep
-//! the tag of the data they hold; a NAND page's program gets a page tag (carried by GC as usual)
-//! and the oracle remembers which sector tags that program wrote. A read compares each sector's tag
-//! with the latest written; the final sweep checks every sector ever written.
+//! Data, for the integrity oracle (`oracle.rs`), is kept by sector here: a host write carries a
+//! tag per sector (`HostIo::tags`); SCM slots keep the tag of the data they hold; a NAND page's
+//! program gets a page tag of its own (carried by GC as usual) and this stage remembers which
+//! sector tags that program wrote (`NandContents`, kept only while the oracle watches). A read
+//! returns each sector's tag, and the oracle's read-back asks for every sector, through the
+//! stage's `Witness`.
 
 mod summary;
 pub use summary::ScmSummary;
@@ -29,6 +31,7 @@ pub use summary::ScmSummary;
 use super::pages::{piece_mask, whole_pages};
 use super::result::PathResult;
 use super::stage::{Below, HostIo, PageProgram, ResultContext, Stage};
+use super::witness::Witness;
 use crate::device_events::DeviceEvents;
 use crate::error::SimulationError;
 use crate::geometry::Lpn;
@@ -39,8 +42,8 @@ use ssdlab_engine::SimTime;
 use ssdlab_workload::IoRequest;
 use std::collections::HashMap;
 
-/// What the oracle remembers of NAND pages on a device with SCM: for each logical page, the page
-/// tag of its latest program and the sector tags that program wrote.
+/// The data of the NAND pages this stage programs, by sector (for the oracle): for each logical
+/// page, the page tag of its latest program and the sector tags that program wrote.
 #[derive(Debug, Default)]
 pub(super) struct NandContents {
     pages: HashMap<u32, (u32, Box<[u32]>)>,
@@ -54,8 +57,8 @@ impl NandContents {
     }
 }
 
-/// SCM in front of the NAND path: its placement and store, and what the oracle remembers of the
-/// NAND pages' sectors.
+/// SCM in front of the NAND path: its placement and store, and the sectors of the NAND pages it
+/// programmed (with the oracle).
 pub(in crate::simulation) struct HybridScmPath {
     scm: ScmPlacement,
     /// SCM sectors per NAND page.
@@ -66,16 +69,18 @@ pub(in crate::simulation) struct HybridScmPath {
     slots: Vec<u32>,
     /// With the oracle: the sector tags of each NAND page's latest program.
     nand_contents: Option<NandContents>,
+    /// What the stage shows the integrity oracle of the data it returns and holds.
+    witness: Witness,
     /// The current host write has booked GC (wear-triggered events are checked after it).
     collected: bool,
 }
 
 impl HybridScmPath {
-    /// The SCM in front of a NAND path of `page_bytes` pages; `keep_tags` with the integrity oracle.
-    pub(super) fn new(scm: ScmPlacement, page_bytes: u64, keep_tags: bool, origin: String) -> HybridScmPath {
-        let nand_contents = keep_tags.then(NandContents::default);
+    /// The SCM in front of a NAND path of `page_bytes` pages.
+    pub(super) fn new(scm: ScmPlacement, page_bytes: u64, witness: Witness, origin: String) -> HybridScmPath {
+        let nand_contents = witness.watching().then(NandContents::default);
         let sectors_per_page = page_bytes / crate::config::SCM_SECTOR_BYTES;
-        HybridScmPath { scm, sectors_per_page, origin, slots: Vec::new(), nand_contents, collected: false }
+        HybridScmPath { scm, sectors_per_page, origin, slots: Vec::new(), nand_contents, witness, collected: false }
     }
 
     /// (first sector, end sector) of a request.
@@ -87,16 +92,14 @@ impl HybridScmPath {
     /// Serves a read or write (see the module).
     pub(super) fn serve(
         &mut self,
-        request: &IoRequest,
-        span: PageSpan,
-        now: SimTime,
-        slot: u32,
+        io: &HostIo<'_>,
         below: &mut Below<'_>,
         scheduler: &mut FlashScheduler,
     ) -> Result<(), SimulationError> {
+        let (request, now, slot) = (io.request, io.now, io.slot);
         let (first_sector, end_sector) = Self::sector_range(request);
         let spp = self.sectors_per_page;
-        for page in span.first..=span.last {
+        for page in io.span.first..=io.span.last {
             let mask = piece_mask(first_sector, end_sector, page, spp);
             if mask == 0 {
                 continue;
@@ -104,7 +107,14 @@ impl HybridScmPath {
             match request.op {
                 ssdlab_workload::IoOp::Read => self.read_piece(page as u32, mask, now, slot, below, scheduler)?,
                 ssdlab_workload::IoOp::Write => {
-                    self.write_piece(page as u32, mask, now, slot, request.origin_line, below, scheduler)?
+                    // The piece's data: the write's tag of each of its sectors (by sector in the page).
+                    let mut tags = [0u32; 64];
+                    for (sector, tag) in tags.iter_mut().enumerate().take(spp as usize) {
+                        if mask & (1 << sector) != 0 {
+                            *tag = io.tag(page * spp + sector as u64 - first_sector);
+                        }
+                    }
+                    self.write_piece(page as u32, mask, &tags, now, slot, request.origin_line, below, scheduler)?
                 }
                 // Deletes never come here (`DataPath::delete` takes them).
                 ssdlab_workload::IoOp::Delete => {}
@@ -131,12 +141,12 @@ impl HybridScmPath {
             scm.store.slots_of(page, in_scm, &mut self.slots);
             scm.statistics.sectors_read_from_scm += in_scm.count_ones() as u64;
             scm.statistics.split_reads += (in_nand != 0) as u64;
-            if let Some(oracle) = below.oracle() {
+            if self.witness.watching() {
                 let mut bits = in_scm;
                 for &held in &self.slots {
                     let sector = bits.trailing_zeros() as u64;
                     bits &= bits - 1;
-                    oracle.check(
+                    self.witness.returned(
                         (page as u64 * spp + sector) as u32,
                         Some(scm.store.tag_of_slot(held)),
                         "host read (SCM)",
@@ -146,9 +156,9 @@ impl HybridScmPath {
             scheduler.scm_read(now, &self.slots, Waiter::Request(slot));
         }
         if in_nand != 0 {
-            if below.oracle().is_some() {
+            if self.witness.watching() {
                 let found = below.flash_tag(page);
-                self.check_nand_sectors(below, page, in_nand, found, "host read (NAND)");
+                self.return_nand_sectors(page, in_nand, found, "host read (NAND)");
             }
             if below.read_flash_page(page, now, Waiter::Request(slot), scheduler)? {
                 self.scm.statistics.sectors_read_from_nand += in_nand.count_ones() as u64;
@@ -157,10 +167,10 @@ impl HybridScmPath {
         Ok(())
     }
 
-    /// Checks the sectors `mask` of NAND page `page`, whose physical page holds page tag `found`.
-    fn check_nand_sectors(&self, below: &mut Below<'_>, page: u32, mask: u64, found: Option<u32>, context: &str) {
+    /// Returns the sectors `mask` of NAND page `page`, whose physical page holds page tag `found`.
+    fn return_nand_sectors(&self, page: u32, mask: u64, found: Option<u32>, context: &str) {
         let spp = self.sectors_per_page;
-        let (Some(oracle), Some(contents)) = (below.oracle(), self.nand_contents.as_ref()) else {
+        let Some(contents) = self.nand_contents.as_ref() else {
             return;
         };
         let remembered = contents.pages.get(&page);
@@ -177,7 +187,7 @@ impl HybridScmPath {
                 (Some(page_tag), _) => Some(page_tag | 0x8000_0000),
                 (None, _) => None,
             };
-            oracle.check((page as u64 * spp + sector) as u32, tag, context);
+            self.witness.returned((page as u64 * spp + sector) as u32, tag, context);
         }
     }
 
@@ -186,6 +196,7 @@ impl HybridScmPath {
         &mut self,
         page: u32,
         mask: u64,
+        tags: &[u32; 64],
         now: SimTime,
         slot: u32,
         line: u64,
@@ -204,17 +215,6 @@ impl HybridScmPath {
                         break;
                     }
                 }
-                let spp = self.sectors_per_page;
-                // Tags are drawn in sector order, as the store writes the sectors.
-                let mut tags = [0u32; 64];
-                if let Some(oracle) = below.oracle() {
-                    let mut bits = mask;
-                    while bits != 0 {
-                        let sector = bits.trailing_zeros();
-                        bits &= bits - 1;
-                        tags[sector as usize] = oracle.tag_write((page as u64 * spp + sector as u64) as u32);
-                    }
-                }
                 self.slots.clear();
                 let origin = &self.origin;
                 self.scm.store.write(page, mask, |sector| tags[sector as usize], &mut self.slots).map_err(|_| {
@@ -230,7 +230,7 @@ impl HybridScmPath {
             }
             Route::Nand => {
                 self.scm.store.remove(page, mask);
-                self.program_nand_page(page, mask, 0, now, slot, line, below, scheduler)?;
+                self.program_nand_page(page, mask, tags, 0, now, slot, line, below, scheduler)?;
             }
         }
         Ok(())
@@ -252,19 +252,20 @@ impl HybridScmPath {
             }
             let Some((page, mask, forced)) = self.scm.next_victim() else { return Ok(()) };
             self.scm.evicted(mask, forced);
-            self.program_nand_page(page, 0, mask, now, slot, line, below, scheduler)?;
+            self.program_nand_page(page, 0, &[0; 64], mask, now, slot, line, below, scheduler)?;
             self.scm.store.remove(page, mask);
         }
     }
 
-    /// Programs NAND page `page` with the host's new sectors `host_mask` and the SCM sectors
-    /// `scm_mask` (read from SCM), merged with the old NAND page when together they do not cover the
-    /// page; request `slot` waits for it.
+    /// Programs NAND page `page` with the host's new sectors `host_mask` (their data `host_tags`,
+    /// by sector) and the SCM sectors `scm_mask` (read from SCM), merged with the old NAND page when
+    /// together they do not cover the page; request `slot` waits for it.
     #[allow(clippy::too_many_arguments)]
     fn program_nand_page(
         &mut self,
         page: u32,
         host_mask: u64,
+        host_tags: &[u32; 64],
         scm_mask: u64,
         now: SimTime,
         slot: u32,
@@ -289,8 +290,8 @@ impl HybridScmPath {
             origin_line: line,
         };
         let program = below.program_page(program, scheduler)?;
-        // The oracle: the sector tags this program writes (new host data, SCM data, old NAND data).
-        if let (Some(oracle), Some(contents)) = (below.oracle(), self.nand_contents.as_mut()) {
+        // With the oracle: the sector tags this program writes (new host data, SCM data, old NAND data).
+        if let Some(contents) = self.nand_contents.as_mut() {
             let old_sectors = program.merged_tag.and_then(|old_tag| {
                 contents.pages.get(&page).filter(|(tag, _)| *tag == old_tag).map(|(_, sectors)| sectors.clone())
             });
@@ -299,7 +300,7 @@ impl HybridScmPath {
             for (sector, value) in sectors.iter_mut().enumerate() {
                 let bit = 1u64 << sector;
                 *value = if host_mask & bit != 0 {
-                    oracle.tag_write((page as u64 * spp + sector as u64) as u32)
+                    host_tags[sector]
                 } else if scm_mask & bit != 0 {
                     scm_slots.next().map_or(0, |&held| self.scm.store.tag_of_slot(held))
                 } else {
@@ -317,42 +318,20 @@ impl HybridScmPath {
         Ok(())
     }
 
-    /// Every sector written (or deleted) read back (see `finish_oracle`). Returns the sectors checked.
-    fn sweep_sectors(&mut self, below: &mut Below<'_>) -> u64 {
-        let Some(oracle) = below.oracle() else { return 0 };
-        let mut sectors: Vec<u32> = oracle
-            .expected
-            .keys()
-            .copied()
-            .chain(oracle.deleted_pages().into_iter().map(|(sector, _)| sector))
-            .collect();
-        sectors.sort_unstable();
+    /// The oracle's read-back of sector `sector`: from its SCM slot, or from its NAND page.
+    fn read_back_sector(&mut self, sector: u32, below: &mut Below<'_>) {
         let spp = self.sectors_per_page;
-        let mut checked = 0;
-        for sector in sectors {
-            let page = (sector as u64 / spp) as u32;
-            let bit = 1u64 << (sector as u64 % spp);
-            let in_scm = self.scm.store.mask_of(page) & bit != 0;
-            if in_scm {
-                let mut held = Vec::with_capacity(1);
-                self.scm.store.slots_of(page, bit, &mut held);
-                let tag = held.first().map(|&slot| self.scm.store.tag_of_slot(slot));
-                if let Some(oracle) = below.oracle() {
-                    oracle.check(sector, tag, "final sweep (SCM)");
-                }
-            } else {
-                let found = below.flash_tag(page);
-                self.check_nand_sectors(below, page, bit, found, "final sweep (NAND)");
-            }
-            checked += 1;
+        let page = (sector as u64 / spp) as u32;
+        let bit = 1u64 << (sector as u64 % spp);
+        if self.scm.store.mask_of(page) & bit != 0 {
+            self.slots.clear();
+            self.scm.store.slots_of(page, bit, &mut self.slots);
+            let tag = self.slots.first().map(|&slot| self.scm.store.tag_of_slot(slot));
+            self.witness.returned(sector, tag, "final sweep (SCM)");
+        } else {
+            let found = below.flash_tag(page);
+            self.return_nand_sectors(page, bit, found, "final sweep (NAND)");
         }
-        if let Some(oracle) = below.oracle() {
-            if let Err(message) = self.scm.store.check_invariants() {
-                oracle.mismatches += 1;
-                oracle.first_mismatch.get_or_insert(format!("SCM store invariant: {message}"));
-            }
-        }
-        checked
     }
 }
 
@@ -364,7 +343,7 @@ impl Stage for HybridScmPath {
         scheduler: &mut FlashScheduler,
     ) -> Result<(), SimulationError> {
         below.begin(io);
-        self.serve(io.request, io.span, io.now, io.slot, below, scheduler)
+        self.serve(io, below, scheduler)
     }
 
     fn write(
@@ -376,7 +355,7 @@ impl Stage for HybridScmPath {
     ) -> Result<(), SimulationError> {
         below.begin(io);
         self.collected = false;
-        self.serve(io.request, io.span, io.now, io.slot, below, scheduler)?;
+        self.serve(io, below, scheduler)?;
         // Wear-triggered device events: checked once the write's GC (and its evictions') is booked,
         // where the NAND path checks after each page's.
         if self.collected {
@@ -399,62 +378,54 @@ impl Stage for HybridScmPath {
     /// Deletes whole host page `host`: its SCM sectors and its NAND page.
     fn delete_page(&mut self, host: Lpn, below: &mut Below<'_>) -> bool {
         let page = host.0;
-        let spp = self.sectors_per_page;
         let full = self.scm.full_mask();
         self.scm.store.remove(page, full);
         let trimmed = below.trim_page(page);
         if let Some(contents) = self.nand_contents.as_mut() {
             contents.pages.remove(&page);
         }
-        if let Some(oracle) = below.oracle() {
-            for sector in 0..spp {
-                oracle.delete((page as u64 * spp + sector) as u32);
-            }
-        }
         trimmed
     }
 
     /// Preconditioning: page `page` written whole, untimed: to the NAND on the hybrid (data starts
     /// there), to SCM on the All S-SCM SSD.
-    fn untimed_write(&mut self, page: u32, below: &mut Below<'_>) -> Result<(), SimulationError> {
+    fn untimed_write(&mut self, page: u32, tags: &[u32], below: &mut Below<'_>) -> Result<(), SimulationError> {
         let spp = self.sectors_per_page;
+        let tag = |sector: u32| tags.get(sector as usize).copied().unwrap_or(0);
         if self.scm.is_scm_only() {
             let full = self.scm.full_mask();
-            let mut tags = [0u32; 64];
-            if let Some(oracle) = below.oracle() {
-                for sector in 0..spp {
-                    tags[sector as usize] = oracle.tag_write((page as u64 * spp + sector) as u32);
-                }
-            }
             self.slots.clear();
             let origin = &self.origin;
-            return self.scm.store.write(page, full, |sector| tags[sector as usize], &mut self.slots).map_err(|_| {
-                SimulationError::Ftl {
-                    origin: format!("{origin} (preconditioning)"),
-                    source: crate::error::FtlError::OutOfSpace {
-                        tier: "scm".into(),
-                        detail: "the footprint does not fit the SCM".into(),
-                    },
-                }
+            return self.scm.store.write(page, full, tag, &mut self.slots).map_err(|_| SimulationError::Ftl {
+                origin: format!("{origin} (preconditioning)"),
+                source: crate::error::FtlError::OutOfSpace {
+                    tier: "scm".into(),
+                    detail: "the footprint does not fit the SCM".into(),
+                },
             });
         }
         let full = u64::MAX >> (64 - spp);
         self.scm.store.remove(page, full);
         // Untimed: the flash work is not booked (the scheduler is not involved).
         let mut page_tag = 0;
-        if let (Some(oracle), Some(contents)) = (below.oracle(), self.nand_contents.as_mut()) {
-            let sectors: Box<[u32]> =
-                (0..spp).map(|sector| oracle.tag_write((page as u64 * spp + sector) as u32)).collect();
+        if let Some(contents) = self.nand_contents.as_mut() {
+            let sectors: Box<[u32]> = (0..spp as u32).map(tag).collect();
             page_tag = contents.next_tag();
             contents.pages.insert(page, (page_tag, sectors));
         }
         below.untimed_program(page, page_tag)
     }
 
-    /// The oracle's end of run: every sector written (or deleted) is read back from where it lives
-    /// (the NAND path's invariants are checked after). Returns the sectors checked.
-    fn final_sweep(&mut self, below: &mut Below<'_>) -> u64 {
-        self.sweep_sectors(below)
+    /// The oracle's keys here are sectors.
+    fn read_back(&mut self, key: u32, below: &mut Below<'_>) {
+        self.read_back_sector(key, below)
+    }
+
+    fn final_checks(&mut self, below: &mut Below<'_>) {
+        if let Err(message) = self.scm.store.check_invariants() {
+            self.witness.consistent(false, || format!("SCM store invariant: {message}"));
+        }
+        below.final_checks()
     }
 
     fn contribute(&self, context: &ResultContext<'_>, result: &mut PathResult) {

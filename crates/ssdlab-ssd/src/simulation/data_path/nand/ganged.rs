@@ -32,8 +32,8 @@ impl NandPath {
         for page in span.first..=span.last {
             let host = Lpn(page as u32);
             let physical = self.middleware.read_target(host).and_then(|target| self.ftl.lookup(target));
-            if let Some(oracle) = self.oracle.as_mut() {
-                oracle.check(host.0, physical.map(|ppn| self.ftl.tag(ppn)), "host read");
+            if self.witness.watching() {
+                self.witness.returned(host.0, physical.map(|ppn| self.ftl.tag(ppn)), "host read");
             }
             let Some(ppn) = physical else {
                 self.unmapped_page_reads += 1;

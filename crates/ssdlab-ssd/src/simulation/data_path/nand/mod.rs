@@ -22,7 +22,7 @@ mod sections;
 pub use dead_data::DeadDataSummary;
 pub(in crate::simulation) use mapping_cache::sizes as mapping_cache_sizes;
 pub use mapping_cache::MappingCacheSummary;
-pub use sections::{DeleteSummary, IntegritySummary, InterleavingSummary};
+pub use sections::{DeleteSummary, InterleavingSummary};
 
 use super::pages::{whole_pages, TaggedPage};
 use super::result::PathResult;
@@ -41,7 +41,7 @@ use crate::middleware::Middleware;
 use crate::read_path::{self, ReadContext, ReadPlan, ReadStrategy};
 use crate::scheduler::{FlashScheduler, PlaneGroup, RequestTag, Waiter};
 use crate::scm::ScmPlacement;
-use crate::simulation::data_path::oracle::Oracle;
+use crate::simulation::data_path::witness::Witness;
 use dead_data::DeadData;
 pub(in crate::simulation) use device_events::EventWork;
 use mapping_cache::MappingCache;
@@ -61,7 +61,8 @@ pub(in crate::simulation) struct NandPath {
     plain_reads: bool,
     /// Every tier's dies take multi-plane programs and reads.
     multi_plane: bool,
-    oracle: Option<Oracle>,
+    /// What the path shows the integrity oracle of the data it moves.
+    witness: Witness,
     /// Dead data the FTL still holds (runs where deletes stop above the FTL or a middleware moves pages).
     dead_data: Option<DeadData>,
     /// The workload class the controller sees (seed 000's policies only).
@@ -222,7 +223,7 @@ impl NandPath {
         let tag = RequestTag { latency_from: now, size_bytes: 0, write: true, delete: false, background: true };
         let request = scheduler.open_request(now, tag);
         let old = if merge { self.ftl.lookup(lpn) } else { None };
-        let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(lpn.0));
+        let tag = self.witness.own_page_written(lpn.0);
         self.ops.clear();
         let ppn = self.ftl.write_metadata(lpn, now.0, tag, &mut self.ops).map_err(|source| SimulationError::Ftl {
             origin: format!("{} (mapping-table cache write-back)", self.origin),
@@ -296,8 +297,8 @@ impl NandPath {
         for page in span.first..=span.last {
             let host = Lpn(page as u32);
             let physical = self.middleware.read_target(host).and_then(|target| self.ftl.lookup(target));
-            if let Some(oracle) = self.oracle.as_mut() {
-                oracle.check(host.0, physical.map(|ppn| self.ftl.tag(ppn)), "host read");
+            if self.witness.watching() {
+                self.witness.returned(host.0, physical.map(|ppn| self.ftl.tag(ppn)), "host read");
             }
             if let Some(ppn) = physical {
                 self.ftl.note_host_read(ppn);
@@ -361,13 +362,11 @@ impl NandPath {
 
     fn write_span(
         &mut self,
-        span: PageSpan,
-        now: SimTime,
-        slot: u32,
-        request: &IoRequest,
+        io: &HostIo<'_>,
         scheduler: &mut FlashScheduler,
         events: &mut DeviceEvents,
     ) -> Result<(), SimulationError> {
+        let (span, now, slot, request) = (io.span, io.now, io.slot, io.request);
         let multi_plane = self.multi_plane;
         if self.interleave_group_pages > 1 {
             self.pad_to_interleave_group(span.pages());
@@ -386,7 +385,7 @@ impl NandPath {
             };
             let before = if tracking_dead_data { self.middleware.read_target(host) } else { None };
             let target = self.middleware.write_target(host, &self.ftl, now.0);
-            let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(host.0));
+            let tag = io.tag(page - span.first);
             self.ops.clear();
             let ppn = self.ftl.write(target, now.0, tag, &mut self.ops).map_err(|source| SimulationError::Ftl {
                 origin: format!("{}:{}", self.origin, request.origin_line),
@@ -477,43 +476,21 @@ impl NandPath {
         Ok(())
     }
 
-    /// The oracle's final sweep over the NAND path: every page written (or deleted) is read back
-    /// through the middleware and FTL. Returns the pages checked.
-    pub(super) fn final_sweep(&mut self) -> u64 {
-        let Some(mut oracle) = self.oracle.take() else { return 0 };
-        let mut expected: Vec<(u32, u32)> = oracle.expected.iter().map(|(&k, &v)| (k, v)).collect();
-        expected.sort_unstable();
-        let pages: Vec<(u32, u32)> = expected.into_iter().chain(oracle.deleted_pages()).collect();
-        for &(host_page, _) in &pages {
-            oracle.check(host_page, self.flash_tag(host_page), "final sweep");
-        }
-        self.oracle = Some(oracle);
-        pages.len() as u64
+    /// The oracle's read-back of host page `key` (see `Stage::read_back`), through the middleware
+    /// and FTL.
+    pub(super) fn read_back(&mut self, key: u32) {
+        self.witness.returned(key, self.flash_tag(key), "final sweep");
     }
 
-    /// The oracle's last checks, with the oracle on (the mapping-table cache's, a scan of every host
-    /// page, and the FTL's invariants); returns the first mismatch of the run, if any.
-    pub(super) fn check_invariants(&mut self) -> Result<(), SimulationError> {
-        if self.oracle.is_none() {
-            return Ok(());
+    /// The NAND path's own checks after the read-back: the mapping-table cache's (a scan of every
+    /// host page) and the FTL's invariants.
+    pub(super) fn final_checks(&mut self) {
+        if let Some(cache) = self.mapping_cache.as_deref() {
+            cache.check_translation_pages_hold_no_host_data(&self.ftl, &self.witness);
         }
-        if let Some(cache) = self.mapping_cache.take() {
-            cache.check_translation_pages_hold_no_host_data(self);
-            self.mapping_cache = Some(cache);
-        }
-        let Some(mut oracle) = self.oracle.take() else { return Ok(()) };
         if let Err(message) = self.ftl.check_invariants() {
-            oracle.mismatches += 1;
-            oracle.first_mismatch.get_or_insert(format!("FTL invariant: {message}"));
+            self.witness.consistent(false, || format!("FTL invariant: {message}"));
         }
-        if oracle.mismatches > 0 {
-            return Err(SimulationError::Integrity {
-                mismatches: oracle.mismatches,
-                first: oracle.first_mismatch.unwrap_or_default(),
-            });
-        }
-        self.oracle = Some(oracle);
-        Ok(())
     }
 }
 
@@ -545,7 +522,7 @@ impl NandPath {
             }
         }
         self.begin(io.request, io.span, io.index);
-        self.write_span(io.span, io.now, io.slot, io.request, scheduler, events)
+        self.write_span(io, scheduler, events)
     }
 
     /// Pages a stage in front holds, programmed (see `write_tagged_pages`).
@@ -677,11 +654,6 @@ impl NandPath {
         Ok(())
     }
 
-    /// The integrity oracle (None when off).
-    pub(super) fn oracle(&mut self) -> Option<&mut Oracle> {
-        self.oracle.as_mut()
-    }
-
     /// A delete: no flash work (it completes when issued); whole pages of the range are deleted
     /// where `host.delete_target` says.
     #[cold]
@@ -715,25 +687,21 @@ impl NandPath {
                 dead.died(target);
             }
         }
-        if let Some(oracle) = self.oracle.as_mut() {
-            oracle.delete(host.0);
-        }
         trimmed
     }
 
     /// Preconditioning: host page `host_page` written, untimed (the flash work is not booked); with
     /// the cached mapping table, its translation page too.
-    pub(super) fn untimed_write(&mut self, host_page: u32) -> Result<(), SimulationError> {
+    pub(super) fn untimed_write(&mut self, host_page: u32, tags: &[u32]) -> Result<(), SimulationError> {
         if let Some(written) = self.with_mapping_cache(|cache, nand| cache.untimed_write(nand, host_page)) {
             written?;
         }
-        self.untimed_write_page(host_page)
+        self.untimed_write_page(host_page, tags.first().copied().unwrap_or(0))
     }
 
-    fn untimed_write_page(&mut self, host_page: u32) -> Result<(), SimulationError> {
+    fn untimed_write_page(&mut self, host_page: u32, tag: u32) -> Result<(), SimulationError> {
         let before = if self.dead_data.is_some() { self.middleware.read_target(Lpn(host_page)) } else { None };
         let target = self.middleware.write_target(Lpn(host_page), &self.ftl, 0);
-        let tag = self.oracle.as_mut().map_or(0, |o| o.tag_write(host_page));
         self.ops.clear();
         self.ftl
             .write(target, 0, tag, &mut self.ops)
@@ -790,9 +758,11 @@ impl NandPath {
 /// Building the NAND path.
 impl NandPath {
     /// The NAND path of `parts`, and the SCM it leaves for the stage in front.
-    pub(super) fn build(parts: PathParts<'_>) -> Result<(Option<ScmPlacement>, NandPath), SimulationError> {
+    pub(super) fn build(
+        parts: PathParts<'_>,
+        witness: Witness,
+    ) -> Result<(Option<ScmPlacement>, NandPath), SimulationError> {
         let PathParts { config, scm, layout, ftl, retention, logical_pages, ftl_logical_pages, origin } = parts;
-        let keep_tags = config.verification.integrity_oracle;
         let workload_class =
             matches!(config.read_path.strategy, ReadStrategyKind::Conventional | ReadStrategyKind::AoaEcc)
                 .then(|| WorkloadClassifier::new(&config.read_path.workload_class, &retention, logical_pages));
@@ -812,7 +782,7 @@ impl NandPath {
                 && config.read_path.interleave_groups.is_empty(),
             fixed_read_plan,
             multi_plane: config.device.tiers().iter().all(|tier| tier.nand.multi_plane),
-            oracle: keep_tags.then(Oracle::new),
+            witness,
             dead_data: (config.host.delete_target != DeleteTarget::Ftl
                 || config.middleware.kind == MiddlewareKind::LbaScrambler)
                 .then(|| DeadData::new(ftl_logical_pages)),

@@ -8,14 +8,6 @@ use crate::simulation::data_path::result::PathResult;
 use crate::simulation::data_path::stage::ResultContext;
 use serde::Serialize;
 
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct IntegritySummary {
-    pub enabled: bool,
-    pub reads_checked: u64,
-    pub pages_checked_at_end: u64,
-    pub mismatches: u64,
-}
-
 /// What data placement interleaving cost: part sensings on the other chips of each group, and the
 /// padding of host writes to whole groups of pages.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -47,12 +39,6 @@ impl NandPath {
         result.unmapped_page_reads = self.unmapped_page_reads;
         result.deletes = self.deletes.clone();
         result.read_modify_writes = self.read_modify_writes;
-        result.integrity = IntegritySummary {
-            enabled: self.oracle.is_some(),
-            reads_checked: self.oracle.as_ref().map_or(0, |o| o.reads_checked),
-            pages_checked_at_end: context.pages_checked_at_end,
-            mismatches: 0,
-        };
         result.model_memory_bytes += self.ftl.memory_bytes() + self.middleware.memory_bytes();
         result.middleware =
             (context.config.middleware.kind != crate::config::MiddlewareKind::None).then(|| self.middleware.stats());

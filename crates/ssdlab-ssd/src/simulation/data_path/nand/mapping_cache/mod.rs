@@ -43,11 +43,13 @@ use crate::device_events::DeviceEvents;
 use crate::device_layout::DeviceLayout;
 use crate::error::SimulationError;
 use crate::ftl::mapping::MappingTable;
+use crate::ftl::Ftl;
 use crate::geometry::{Lpn, Ppn};
 use crate::scheduler::{FlashScheduler, Waiter};
 use crate::simulation::data_path::pages::{PageHasher, TaggedPage};
 use crate::simulation::data_path::result::PathResult;
 use crate::simulation::data_path::stage::{HostIo, ResultContext};
+use crate::simulation::data_path::witness::Witness;
 use ssdlab_engine::SimTime;
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
@@ -367,8 +369,8 @@ impl MappingCache {
         let lpn = Lpn(self.first_translation_page + translation_page);
         let Some(ppn) = nand.ftl.lookup(lpn) else { return (None, 0) };
         let gate = scheduler.open_gate(now);
-        if let Some(oracle) = nand.oracle.as_mut() {
-            oracle.check(lpn.0, Some(nand.ftl.tag(ppn)), "translation page read");
+        if nand.witness.watching() {
+            nand.witness.returned(lpn.0, Some(nand.ftl.tag(ppn)), "translation page read");
         }
         nand.read_page(scheduler, ppn, now, Waiter::Gate(gate));
         self.counts.translation_reads += 1;
@@ -409,17 +411,15 @@ impl MappingCache {
     }
 
     /// The oracle's own check: no host page is mapped to a translation page's physical page.
-    pub(super) fn check_translation_pages_hold_no_host_data(&self, nand: &mut NandPath) {
-        let ftl = &nand.ftl;
+    pub(super) fn check_translation_pages_hold_no_host_data(&self, ftl: &Ftl, witness: &Witness) {
         let first = self.first_translation_page;
         let translation: HashSet<u32> = (0..self.sizes.translation_pages as u32)
             .filter_map(|page| ftl.lookup(Lpn(first + page)))
             .map(|ppn| ppn.0)
             .collect();
         let shared = (0..first).find(|&page| ftl.lookup(Lpn(page)).is_some_and(|ppn| translation.contains(&ppn.0)));
-        if let (Some(page), Some(oracle)) = (shared, nand.oracle.as_mut()) {
-            oracle.mismatches += 1;
-            oracle.first_mismatch.get_or_insert(format!("host page {page} is mapped to a translation page"));
+        if let Some(page) = shared {
+            witness.consistent(false, || format!("host page {page} is mapped to a translation page"));
         }
     }
 }
@@ -453,8 +453,8 @@ impl MappingCache {
         for (page, missed) in (io.span.first..=io.span.last).zip(misses.iter().copied()) {
             let host = Lpn(page as u32);
             let physical = nand.physical_of(host);
-            if let Some(oracle) = nand.oracle.as_mut() {
-                oracle.check(host.0, physical.map(|ppn| nand.ftl.tag(ppn)), "host read");
+            if nand.witness.watching() {
+                nand.witness.returned(host.0, physical.map(|ppn| nand.ftl.tag(ppn)), "host read");
             }
             match (physical, missed) {
                 (Some(ppn), Some(gate)) => nand.read_page_after_gate(scheduler, ppn, io.now, gate, waiter),
@@ -482,7 +482,7 @@ impl MappingCache {
         let pages = (io.span.first..=io.span.last).map(|page| page as u32);
         self.look_up_for_write(nand, pages, io.now, scheduler, events)?;
         nand.begin(io.request, io.span, io.index);
-        let written = nand.write_span(io.span, io.now, io.slot, io.request, scheduler, events);
+        let written = nand.write_span(io, scheduler, events);
         nand.group_gates.clear();
         self.close_gates(scheduler);
         written
@@ -529,7 +529,7 @@ impl MappingCache {
     pub(super) fn untimed_write(&self, nand: &mut NandPath, page: u32) -> Result<(), SimulationError> {
         let lpn = Lpn(self.first_translation_page + self.translation_page_of(page));
         if nand.ftl.lookup(lpn).is_none() {
-            let tag = nand.oracle.as_mut().map_or(0, |o| o.tag_write(lpn.0));
+            let tag = nand.witness.own_page_written(lpn.0);
             let mut ops = std::mem::take(&mut nand.ops);
             ops.clear();
             nand.ftl.write_metadata(lpn, 0, tag, &mut ops).map_err(|source| SimulationError::Ftl {
