@@ -173,15 +173,15 @@ fn lba_scrambler_rules_do_what_they_say() {
     let rule3_only = run(&small_config(&workload, &off), &mut no_progress()).unwrap();
     assert_eq!(rule3_only.gc, plain.gc);
     assert_eq!(rule3_only.write.latency_us, plain.write.latency_us);
-    assert!(plain.middleware.is_none(), "no middleware, no section");
-    let rules = rule3_only.middleware.expect("the scrambler reports its rules");
+    assert!(plain.data_path.middleware.is_none(), "no middleware, no section");
+    let rules = rule3_only.data_path.middleware.expect("the scrambler reports its rules");
     assert_eq!(rules.rule3_other_page_writes, rule3_only.host_pages_written);
     assert_eq!(rules.fragmented_pages, 0);
 
     let mut on = base.to_vec();
     on.extend(["middleware.kind=lba_scrambler", "middleware.lba_scrambler.plentiful_free_fraction=0.5"]);
     let scrambled = run(&small_config(&workload, &on), &mut no_progress()).unwrap();
-    let rules = scrambled.middleware.expect("the scrambler reports its rules");
+    let rules = scrambled.data_path.middleware.expect("the scrambler reports its rules");
     assert!(rules.fragmented_pages > 0);
     assert!(rules.rule2_victim_page_writes > 0, "{rules:?}");
     assert_ne!(scrambled.gc, plain.gc);

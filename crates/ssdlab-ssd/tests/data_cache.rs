@@ -62,13 +62,13 @@ fn a_write_completes_when_its_data_is_in_dram_and_a_rewrite_is_a_hit() {
     let workload = trace_workload("hit.csv", "time_us,op,offset,size\n0,W,0,4096\n1000,W,0,4096\n");
     let result = run_ok(&tiny(&workload, &[]));
     assert!(close(result.write.latency_us.mean, PAGE_IN_DRAM_US), "{:?}", result.write.latency_us);
-    let cache = result.data_cache.as_ref().expect("a data cache section");
+    let cache = result.data_path.data_cache.as_ref().expect("a data cache section");
     assert_eq!((cache.write_page_misses, cache.write_page_hits), (1, 1));
     assert_eq!(result.flash.page_programs, 0, "the data stays in DRAM");
     assert_eq!((cache.dirty_lines_at_end, cache.dirty_bytes_at_end), (1, 4096));
     assert_eq!(cache.dram.bytes_written, 8192);
-    assert_eq!(result.integrity.mismatches, 0);
-    assert_eq!(result.integrity.pages_checked_at_end, 1);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
+    assert_eq!(result.data_path.integrity.pages_checked_at_end, 1);
 }
 
 #[test]
@@ -77,12 +77,12 @@ fn a_read_of_cached_sectors_is_served_from_dram() {
     let workload = trace_workload("read.csv", "time_us,op,offset,size\n0,W,0,4096\n1000,R,0,4096\n2000,R,512,1024\n");
     let result = run_ok(&tiny(&workload, &[]));
     assert!(close(result.read.latency_us.mean, (PAGE_IN_DRAM_US + 1.124) / 2.0), "{:?}", result.read.latency_us);
-    let cache = result.data_cache.as_ref().unwrap();
+    let cache = result.data_path.data_cache.as_ref().unwrap();
     assert_eq!((cache.read_page_hits, cache.read_page_misses, cache.read_requests_from_cache), (2, 0, 2));
     assert_eq!(cache.read_hit_ratio, 1.0);
     assert_eq!(result.flash.page_reads, 0);
     // The oracle checked both reads against the cached latest write.
-    assert_eq!(result.integrity.reads_checked - result.integrity.pages_checked_at_end, 2);
+    assert_eq!(result.data_path.integrity.reads_checked - result.data_path.integrity.pages_checked_at_end, 2);
 }
 
 #[test]
@@ -95,11 +95,11 @@ fn a_read_of_sectors_the_line_lacks_goes_to_flash_too() {
         "time_us,op,offset,size\n0,W,0,4096\n500,W,4096,4096\n1000,W,0,512\n5000,R,0,4096\n",
     );
     let result = run_ok(&tiny(&workload, &["device.data_cache.capacity_bytes=4096"]));
-    let cache = result.data_cache.as_ref().unwrap();
+    let cache = result.data_path.data_cache.as_ref().unwrap();
     assert_eq!((cache.read_page_partial_hits, cache.read_page_hits, cache.dirty_evictions), (1, 0, 2));
     assert!(close(result.read.latency_us.mean, 40.0 + TRANSFER_US), "{:?}", result.read.latency_us);
     assert_eq!(result.flash.page_reads, 1);
-    assert_eq!(result.integrity.mismatches, 0);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
 }
 
 #[test]
@@ -115,7 +115,7 @@ fn dirty_data_past_the_high_watermark_is_destaged_in_the_background() {
     ));
     assert!(close(result.write.latency_us.mean, PAGE_IN_DRAM_US), "{:?}", result.write.latency_us);
     assert!(close(result.read.latency_us.mean, PAGE_IN_DRAM_US), "{:?}", result.read.latency_us);
-    let cache = result.data_cache.as_ref().unwrap();
+    let cache = result.data_path.data_cache.as_ref().unwrap();
     assert_eq!((cache.destage_rounds, cache.pages_destaged_in_background), (1, 1));
     assert_eq!(result.flash.page_programs, 1);
     assert_eq!((cache.dirty_lines_at_end, cache.lines_at_end), (0, 1));
@@ -141,7 +141,7 @@ fn dirty_data_past_the_high_watermark_is_destaged_in_the_background() {
     assert_eq!(unsaved.len(), 21);
     assert_eq!(&unsaved[..4], &[4096; 4], "{unsaved:?}");
     assert!(unsaved[5..].iter().all(|&bytes| bytes == 0), "{unsaved:?}");
-    assert_eq!(result.integrity.mismatches, 0);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
 }
 
 #[test]
@@ -153,10 +153,10 @@ fn a_full_cache_of_dirty_lines_makes_the_writer_wait_for_an_eviction() {
     let result = run_ok(&tiny(&workload, &["device.data_cache.capacity_bytes=4096"]));
     let second = 2.0 * PAGE_IN_DRAM_US + TRANSFER_US + PROGRAM_US;
     assert!(close(result.write.latency_us.mean, (PAGE_IN_DRAM_US + second) / 2.0), "{:?}", result.write.latency_us);
-    let cache = result.data_cache.as_ref().unwrap();
+    let cache = result.data_path.data_cache.as_ref().unwrap();
     assert_eq!((cache.dirty_evictions, cache.pages_destaged_at_eviction, cache.clean_evictions), (1, 1, 0));
     assert_eq!(result.flash.page_programs, 1);
-    assert_eq!(result.integrity.mismatches, 0);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
 }
 
 #[test]
@@ -168,11 +168,11 @@ fn the_least_recently_used_line_is_evicted() {
         "time_us,op,offset,size\n0,W,0,4096\n100,W,4096,4096\n200,R,0,4096\n300,W,8192,4096\n2000,R,0,4096\n3000,R,4096,4096\n",
     );
     let result = run_ok(&tiny(&workload, &["device.data_cache.capacity_bytes=8192"]));
-    let cache = result.data_cache.as_ref().unwrap();
+    let cache = result.data_path.data_cache.as_ref().unwrap();
     assert_eq!((cache.read_page_hits, cache.read_page_misses), (2, 1), "{cache:?}");
     assert_eq!((cache.dirty_evictions, cache.lines_at_end, cache.dirty_lines_at_end), (1, 2, 2));
     assert_eq!(result.flash.page_reads, 1);
-    assert_eq!(result.integrity.mismatches, 0);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
 }
 
 #[test]
@@ -183,9 +183,9 @@ fn a_forced_write_completes_when_programmed() {
     let expected = 2.0 * PAGE_IN_DRAM_US + TRANSFER_US + PROGRAM_US;
     assert!(close(result.write.latency_us.mean, expected), "{:?}", result.write.latency_us);
     assert!(close(result.read.latency_us.mean, PAGE_IN_DRAM_US), "a read hit on the clean line");
-    let cache = result.data_cache.as_ref().unwrap();
+    let cache = result.data_path.data_cache.as_ref().unwrap();
     assert_eq!((cache.pages_written_through, cache.unsaved_bytes_max, cache.dirty_bytes_at_end), (1, 0, 0));
-    assert_eq!(result.integrity.mismatches, 0);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
 }
 
 #[test]
@@ -219,14 +219,14 @@ fn the_msr_hm_0_sample_with_the_cache_returns_every_latest_write() {
         ],
     );
     let result = run_ok(&config);
-    let cache = result.data_cache.as_ref().unwrap();
+    let cache = result.data_path.data_cache.as_ref().unwrap();
     assert_eq!(result.requests, 2 * 7_016);
     assert!(cache.read_page_hits > 0 && cache.write_page_hits > 0, "{cache:?}");
     assert!(cache.destage_rounds > 0 && cache.pages_destaged_in_background > 0, "{cache:?}");
     assert!(cache.clean_evictions > 0, "{cache:?}");
     assert!(result.gc.blocks_collected > 0);
-    assert_eq!(result.integrity.mismatches, 0);
-    assert!(result.integrity.reads_checked > 1000);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
+    assert!(result.data_path.integrity.reads_checked > 1000);
     // Without the cache the same run programs more pages (rewrites absorbed in DRAM never reach flash).
     let mut uncached = config.clone();
     uncached.device.data_cache = None;
@@ -237,7 +237,7 @@ fn the_msr_hm_0_sample_with_the_cache_returns_every_latest_write() {
         cache.enabled = false;
     }
     let off = run_ok(&disabled);
-    assert!(off.data_cache.is_none());
+    assert!(off.data_path.data_cache.is_none());
     assert_eq!(
         (off.flash.page_programs, off.write.latency_us.mean, off.read.latency_us.mean),
         (without.flash.page_programs, without.write.latency_us.mean, without.read.latency_us.mean)
@@ -280,8 +280,8 @@ proptest! {
         let result = run(&tiny(&churn(1500), &overrides), &mut no_progress());
         let result = result.map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(result.requests_completed, 1500);
-        prop_assert_eq!(result.integrity.mismatches, 0);
-        let cache = result.data_cache.unwrap();
+        prop_assert_eq!(result.data_path.integrity.mismatches, 0);
+        let cache = result.data_path.data_cache.unwrap();
         prop_assert!(cache.lines_at_end <= lines);
         prop_assert_eq!(cache.dirty_bytes_at_end > 0, cache.dirty_lines_at_end > 0);
         prop_assert!(cache.unsaved_bytes_max >= cache.dirty_bytes_at_end);

@@ -32,35 +32,35 @@ fn deletes_reach_their_target_and_every_read_stays_right() {
         for result in [&none, &to_middleware, &trim] {
             assert_eq!(result.requests_completed, 30_000, "{middleware}");
             assert!(
-                result.deletes.requests > 4_000 && result.deletes.pages > 4_000,
+                result.data_path.deletes.requests > 4_000 && result.data_path.deletes.pages > 4_000,
                 "{middleware}: {:?}",
-                result.deletes
+                result.data_path.deletes
             );
-            assert!(result.integrity.reads_checked > 10_000);
-            assert_eq!(result.integrity.mismatches, 0);
+            assert!(result.data_path.integrity.reads_checked > 10_000);
+            assert_eq!(result.data_path.integrity.mismatches, 0);
             // Deletes are not reads: the read latency counts the reads only.
-            assert_eq!(result.read.count + result.write.count + result.deletes.requests, 30_000);
+            assert_eq!(result.read.count + result.write.count + result.data_path.deletes.requests, 30_000);
         }
         // Without TRIM the FTL keeps every deleted page as valid data: nothing trimmed, reads of
         // deleted pages find the old data.
-        assert_eq!(none.deletes.pages_trimmed, 0);
-        assert_eq!(none.unmapped_page_reads, 0, "{middleware}");
+        assert_eq!(none.data_path.deletes.pages_trimmed, 0);
+        assert_eq!(none.data_path.unmapped_page_reads, 0, "{middleware}");
         // TRIM: pages unmapped, reads of them are unmapped reads, and GC has less to copy.
-        assert!(trim.deletes.pages_trimmed > 3_000, "{middleware}: {:?}", trim.deletes);
-        assert!(trim.unmapped_page_reads > 1_000, "{middleware}");
+        assert!(trim.data_path.deletes.pages_trimmed > 3_000, "{middleware}: {:?}", trim.data_path.deletes);
+        assert!(trim.data_path.unmapped_page_reads > 1_000, "{middleware}");
         assert!(
             trim.gc.pages_copied < none.gc.pages_copied,
             "{middleware}: TRIM {} vs none {}",
             trim.gc.pages_copied,
             none.gc.pages_copied
         );
-        assert_eq!(to_middleware.deletes.pages_trimmed, 0);
+        assert_eq!(to_middleware.data_path.deletes.pages_trimmed, 0);
     }
     // The scrambler learns of deleted pages: they read as unmapped above it, and it reuses them.
     let scrambled = with_deletes("middleware", "lba_scrambler");
-    assert!(scrambled.unmapped_page_reads > 1_000);
+    assert!(scrambled.data_path.unmapped_page_reads > 1_000);
     assert_eq!(
-        with_deletes("middleware", "none").unmapped_page_reads,
+        with_deletes("middleware", "none").data_path.unmapped_page_reads,
         0,
         "a middleware that keeps no table has nothing to forget"
     );
@@ -80,9 +80,9 @@ fn a_delete_of_part_of_a_page_deletes_nothing_of_it() {
         ],
     );
     let result = run(&config, &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
-    assert!(result.deletes.requests > 1_000);
-    assert_eq!(result.deletes.pages, 0);
-    assert_eq!(result.deletes.pages_trimmed, 0);
+    assert!(result.data_path.deletes.requests > 1_000);
+    assert_eq!(result.data_path.deletes.pages, 0);
+    assert_eq!(result.data_path.deletes.pages_trimmed, 0);
 }
 
 fn aged(target: &str, fill: f64, live: f64, order: &str) -> ssdlab_ssd::RunResult {
@@ -118,7 +118,7 @@ fn an_aged_drive_reaches_its_live_fraction_exactly() {
             let expected = (drive.pages_filled as f64 * 0.4).round() as u64;
             assert_eq!(drive.pages_deleted, expected, "{target}/{order}");
             assert!((drive.live_fraction - 0.6).abs() < 1e-3, "{target}/{order}: {drive:?}");
-            assert_eq!(result.integrity.mismatches, 0);
+            assert_eq!(result.data_path.integrity.mismatches, 0);
         }
     }
     // Without TRIM the dead data stays valid in the FTL: GC copies it; with TRIM it does not.
@@ -236,7 +236,7 @@ fn dead_data_the_ftl_holds_is_counted_where_gc_copies_it() {
     // The workload rewrites only its footprint, so every page the aged drive deleted stays dead.
     let none = aged("none", 0.9, 0.6, "random");
     let drive = none.precondition.aged_drive.expect("aged drive reported");
-    let dead = none.dead_data.expect("tracked without TRIM");
+    let dead = none.data_path.dead_data.expect("tracked without TRIM");
     assert_eq!(dead.pages_held, drive.pages_deleted);
     assert!(
         dead.gc_pages_copied > 0 && dead.gc_pages_copied <= none.gc.pages_copied,
@@ -244,7 +244,7 @@ fn dead_data_the_ftl_holds_is_counted_where_gc_copies_it() {
         none.gc.pages_copied
     );
     assert!(dead.gc_pages_copied_per_victim > 0.0);
-    assert!(aged("ftl", 0.9, 0.6, "random").dead_data.is_none(), "with TRIM nothing dead stays in the FTL");
+    assert!(aged("ftl", 0.9, 0.6, "random").data_path.dead_data.is_none(), "with TRIM nothing dead stays in the FTL");
     // Above the scrambler, deleted and moved pages are its fragmented pages: the two counts agree.
     let workload = synthetic(8_000, 0.3, 2 << 20, UNIFORM, PAGES);
     for plentiful in ["0.5", "1.0"] {
@@ -260,8 +260,8 @@ fn dead_data_the_ftl_holds_is_counted_where_gc_copies_it() {
             ],
         );
         let result = run(&config, &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
-        let dead = result.dead_data.expect("tracked under the scrambler");
-        let middleware = result.middleware.expect("the scrambler reports its counts");
+        let dead = result.data_path.dead_data.expect("tracked under the scrambler");
+        let middleware = result.data_path.middleware.expect("the scrambler reports its counts");
         assert_eq!(dead.pages_held, middleware.fragmented_pages, "{plentiful}: {dead:?} {middleware:?}");
         assert!(dead.gc_pages_copied < result.gc.pages_copied);
     }

@@ -90,7 +90,7 @@ fn round_robin_alternates_between_the_queues() {
     // The whole run: six writes back to back.
     assert!(close(result.simulated_seconds * 1e6, 6.0 * WRITE_US));
     assert!(close(result.write.latency_us.mean, 3.5 * WRITE_US));
-    assert_eq!((result.requests, result.integrity.mismatches), (6, 0));
+    assert_eq!((result.requests, result.data_path.integrity.mismatches), (6, 0));
 }
 
 #[test]
@@ -129,7 +129,7 @@ fn a_submission_queue_holds_back_its_own_flow() {
     assert_eq!(section.per_flow[0].submission_queue.max_in_flight, 1);
     assert_eq!(section.per_flow[0].submission_queue.requests_waited, 2);
     assert_eq!(result.host_queue.max_in_flight, 2);
-    assert_eq!(result.integrity.mismatches, 0);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
 }
 
 /// The small device of `common` with two synthetic flows of mixed reads and writes.
@@ -159,8 +159,8 @@ fn the_oracle_holds_with_two_flows_on_the_same_pages_and_on_disjoint_ranges() {
     for offset in [0, 4 << 20] {
         let result = run_ok(&shared_or_disjoint(offset));
         assert_eq!(result.requests, 6000);
-        assert_eq!(result.integrity.mismatches, 0, "offset {offset}");
-        assert!(result.integrity.reads_checked > 1000, "{:?}", result.integrity);
+        assert_eq!(result.data_path.integrity.mismatches, 0, "offset {offset}");
+        assert!(result.data_path.integrity.reads_checked > 1000, "{:?}", result.data_path.integrity);
         assert!(result.gc.blocks_erased > 0 || offset == 0, "the small device collects");
     }
 }

@@ -124,8 +124,8 @@ fn cleaning_holds_the_gang_and_no_page_is_lost() {
     let result = run_ok(&config);
     let gangs = result.ganging.expect("ganged");
     assert!(gangs.cleanings > 0 && gangs.cleaning_ns > 0, "{gangs:?}");
-    assert_eq!(result.integrity.mismatches, 0);
-    assert!(result.integrity.reads_checked > 0);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
+    assert!(result.data_path.integrity.reads_checked > 0);
     assert!(gangs.mean_utilisation > 0.0 && gangs.mean_utilisation <= 1.0, "{gangs:?}");
 }
 

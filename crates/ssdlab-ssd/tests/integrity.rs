@@ -31,8 +31,8 @@ fn every_policy_combination_keeps_data() {
                     assert_eq!(result.requests, 20_000);
                     assert_eq!(result.requests_completed, 20_000);
                     assert!(result.gc.pages_copied > 0, "GC must run on this small device");
-                    assert!(result.integrity.reads_checked > 5_000);
-                    assert!(result.read_modify_writes > 0, "unaligned small writes need read-modify-write");
+                    assert!(result.data_path.integrity.reads_checked > 5_000);
+                    assert!(result.data_path.read_modify_writes > 0, "unaligned small writes need read-modify-write");
                     assert!(result.write_amplification > 1.0);
                 }
             }
@@ -76,7 +76,7 @@ fn real_trace_through_gc_keeps_data() {
     let result = run(&config, &mut no_progress()).unwrap();
     assert_eq!(result.requests, 3 * 7_016);
     assert!(result.gc.blocks_collected > 0);
-    assert!(result.integrity.reads_checked > 0);
+    assert!(result.data_path.integrity.reads_checked > 0);
 }
 
 /// The three ways the replay reads a trace (the scan's records kept in memory, the text parsed on
@@ -118,7 +118,7 @@ fn how_the_trace_is_read_changes_no_result() {
     };
     assert_eq!(simulated(&results[0]), simulated(&results[1]));
     assert_eq!(simulated(&results[1]), simulated(&results[2]));
-    assert_eq!(results[0].integrity.mismatches, 0);
+    assert_eq!(results[0].data_path.integrity.mismatches, 0);
 }
 
 #[test]
@@ -162,9 +162,9 @@ fn real_traces_through_the_lba_scrambler_keep_data() {
             let result = run(&config, &mut no_progress()).unwrap_or_else(|e| panic!("{name} at {free} free: {e}"));
             assert_eq!(result.requests_completed, result.requests);
             assert_eq!(result.workload.tiles, 2);
-            assert!(result.integrity.reads_checked > 0, "{name}");
+            assert!(result.data_path.integrity.reads_checked > 0, "{name}");
             assert!(result.gc.blocks_collected > 0, "{name} at {free} free: GC must run");
-            let rules = result.middleware.expect("the scrambler reports its rules");
+            let rules = result.data_path.middleware.expect("the scrambler reports its rules");
             assert_eq!(
                 rules.rule1_empty_page_writes + rules.rule2_victim_page_writes + rules.rule3_other_page_writes,
                 result.host_pages_written,
@@ -224,11 +224,11 @@ fn every_gc_mode_holds_writes_and_keeps_data() {
             &mut no_progress(),
         )
         .unwrap_or_else(|e| panic!("{mode}: {e}"));
-        assert_eq!(result.integrity.mismatches, 0, "{mode}");
+        assert_eq!(result.data_path.integrity.mismatches, 0, "{mode}");
         assert!(
-            result.integrity.reads_checked > 1_000 && result.integrity.pages_checked_at_end > 500,
+            result.data_path.integrity.reads_checked > 1_000 && result.data_path.integrity.pages_checked_at_end > 500,
             "{mode}: {:?}",
-            result.integrity
+            result.data_path.integrity
         );
         let held = result.gc.host_writes_held.as_ref().unwrap();
         assert_eq!(held.mode, mode);

@@ -69,7 +69,7 @@ fn a_miss_reads_the_translation_page_first_and_a_hit_costs_nothing() {
     let hit = SENSE_US + TRANSFER_US;
     let miss = 2.0 * (SENSE_US + TRANSFER_US);
     assert!(close(result.read.latency_us.mean, (hit + miss) / 2.0), "{:?}", result.read.latency_us);
-    let cmt = result.mapping_cache.as_ref().expect("a mapping_cache section");
+    let cmt = result.data_path.mapping_cache.as_ref().expect("a mapping_cache section");
     assert_eq!((cmt.hits, cmt.read_misses, cmt.write_misses), (1, 1, 1), "{cmt:?}");
     assert_eq!((cmt.translation_page_reads, cmt.translation_page_programs), (2, 0));
     assert_eq!((cmt.dirty_evictions, cmt.clean_evictions, cmt.entries_at_end, cmt.dirty_entries_at_end), (0, 0, 2, 1));
@@ -79,10 +79,10 @@ fn a_miss_reads_the_translation_page_first_and_a_hit_costs_nothing() {
     assert_eq!((result.flash.page_reads, result.flash.page_programs), (4, 1));
     assert!(close(cmt.translation_die_time_s, 2.0 * SENSE_US * 1e-6));
     assert!(close(cmt.translation_die_time_share, 2.0 * SENSE_US / (4.0 * SENSE_US + PROGRAM_US)));
-    assert_eq!(result.integrity.mismatches, 0);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
     // The ideal mapping: no translation work.
     let ideal = run_ok(&tiny(&workload, &["device.mapping_cache.enabled=false"]));
-    assert!(ideal.mapping_cache.is_none());
+    assert!(ideal.data_path.mapping_cache.is_none());
     assert!(close(ideal.write.latency_us.mean, TRANSFER_US + PROGRAM_US));
     assert!(close(ideal.read.latency_us.mean, hit));
     assert_eq!((ideal.flash.page_reads, ideal.flash.page_programs), (2, 1));
@@ -100,7 +100,7 @@ fn a_miss_that_evicts_a_dirty_entry_writes_its_translation_page_back() {
     let result = run_ok(&tiny(&workload, &["device.mapping_cache.capacity_entries=1"]));
     assert!(close(result.write.latency_us.mean, SENSE_US + 2.0 * TRANSFER_US + PROGRAM_US));
     assert!(close(result.read.latency_us.mean, 341.44), "{:?}", result.read.latency_us);
-    let cmt = result.mapping_cache.as_ref().unwrap();
+    let cmt = result.data_path.mapping_cache.as_ref().unwrap();
     assert_eq!((cmt.dirty_evictions, cmt.entries_written_back, cmt.clean_evictions), (1, 1, 0), "{cmt:?}");
     assert_eq!(
         (cmt.translation_page_reads, cmt.translation_page_reads_for_write_back, cmt.translation_page_programs),
@@ -114,7 +114,7 @@ fn a_miss_that_evicts_a_dirty_entry_writes_its_translation_page_back() {
     assert!(close(cmt.translation_die_time_s, (3.0 * SENSE_US + PROGRAM_US) * 1e-6));
     // The run ends with the data read; the write-back ended before it.
     assert!(close(result.simulated_seconds * 1e6, 1_341.44), "{}", result.simulated_seconds);
-    assert_eq!(result.integrity.mismatches, 0);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
 }
 
 #[test]
@@ -132,8 +132,8 @@ fn a_translation_page_kept_in_dram_after_its_write_back_needs_no_read() {
                 &format!("device.mapping_cache.written_back_pages=\"{setting}\""),
             ],
         ));
-        assert_eq!(result.integrity.mismatches, 0);
-        let cmt = result.mapping_cache.as_ref().unwrap();
+        assert_eq!(result.data_path.integrity.mismatches, 0);
+        let cmt = result.data_path.mapping_cache.as_ref().unwrap();
         (cmt.translation_page_reads, cmt.translation_page_programs, result.simulated_seconds * 1e6)
     };
     let (in_flash, kept) = (reads("in_flash"), reads("kept_in_dram"));
@@ -155,12 +155,12 @@ fn a_miss_while_its_translation_page_is_being_read_waits_for_that_read() {
     let result = run_ok(&tiny(&workload, &[]));
     let first = 2.0 * (SENSE_US + TRANSFER_US);
     assert!(close(result.read.latency_us.mean, (first + 150.96 + 180.96) / 3.0), "{:?}", result.read.latency_us);
-    let cmt = result.mapping_cache.as_ref().unwrap();
+    let cmt = result.data_path.mapping_cache.as_ref().unwrap();
     assert_eq!((cmt.translation_page_reads, cmt.misses_sharing_a_read, cmt.read_misses, cmt.hits), (1, 2, 3, 0));
     assert_eq!(result.flash.page_reads, 4);
     // Read again at 1 ms, when the translation read has long ended: a hit.
     let later = trace_workload("shared-later.csv", "time_us,op,offset,size\n0,R,4096,4096\n1000,R,4096,4096\n");
-    let cmt = run_ok(&tiny(&later, &[])).mapping_cache.unwrap();
+    let cmt = run_ok(&tiny(&later, &[])).data_path.mapping_cache.unwrap();
     assert_eq!((cmt.hits, cmt.read_misses, cmt.misses_sharing_a_read), (1, 1, 0));
 }
 
@@ -173,14 +173,14 @@ fn translation_pages_are_collected_by_gc() {
     // host page mapped to one.
     let workload = "[workload.synthetic]\nrequests = 3000\nread_fraction = 0.0\nspan_bytes = 3145728\naddress = { distribution = \"uniform\" }\nsize = { distribution = \"fixed\", bytes = 4096 }\narrival = { process = \"poisson\", mean_interarrival_ns = 300000.0 }\n";
     let result = run_ok(&tiny(workload, &["device.mapping_cache.capacity_entries=1"]));
-    let cmt = result.mapping_cache.as_ref().unwrap();
+    let cmt = result.data_path.mapping_cache.as_ref().unwrap();
     assert!(cmt.translation_page_programs > 1024, "{cmt:?}");
     assert!(result.gc.blocks_collected > 0);
     assert_eq!(result.host_pages_written, 3000);
     assert_eq!(result.flash.page_programs, 3000 + cmt.translation_page_programs + result.gc.pages_copied);
-    assert_eq!(result.integrity.mismatches, 0);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
     // Every host page written and every translation page checked at the end.
-    assert!(result.integrity.pages_checked_at_end >= 12);
+    assert!(result.data_path.integrity.pages_checked_at_end >= 12);
 }
 
 #[test]
@@ -220,14 +220,14 @@ fn the_msr_hm_0_sample_with_the_cmt_returns_every_latest_write() {
     let Some(path) = shared_trace("msr-hm_0.sample.csv.gz") else { return };
     for data_cache in [false, true] {
         let result = run_ok(&sample_config(&path, data_cache));
-        let cmt = result.mapping_cache.as_ref().unwrap();
+        let cmt = result.data_path.mapping_cache.as_ref().unwrap();
         assert_eq!(result.requests, 2 * 7_016);
         assert!(cmt.read_misses > 0 && cmt.write_misses > 0 && cmt.hits > 0, "{cmt:?}");
         assert!(cmt.dirty_evictions > 0 && cmt.translation_page_programs > 0, "{cmt:?}");
         assert!(result.gc.blocks_collected > 0);
-        assert_eq!(result.integrity.mismatches, 0, "data cache {data_cache}");
-        assert!(result.integrity.reads_checked > 1000);
-        assert_eq!(result.data_cache.is_some(), data_cache);
+        assert_eq!(result.data_path.integrity.mismatches, 0, "data cache {data_cache}");
+        assert!(result.data_path.integrity.reads_checked > 1000);
+        assert_eq!(result.data_path.data_cache.is_some(), data_cache);
     }
 }
 
@@ -263,8 +263,8 @@ proptest! {
         let result = run(&tiny(&churn(1500), &overrides), &mut no_progress());
         let result = result.map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(result.requests_completed, 1500);
-        prop_assert_eq!(result.integrity.mismatches, 0);
-        let cmt = result.mapping_cache.unwrap();
+        prop_assert_eq!(result.data_path.integrity.mismatches, 0);
+        let cmt = result.data_path.mapping_cache.unwrap();
         prop_assert!(cmt.entries_at_end <= entries);
         prop_assert!(cmt.dirty_entries_at_end <= cmt.entries_at_end);
     }

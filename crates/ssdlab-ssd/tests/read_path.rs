@@ -26,7 +26,7 @@ fn two_step_after_a_hard_failure_senses_moves_and_decodes_every_level() {
     ]);
     let expected = HARD_US + 6.0 * 14.0 + 6.0 * 20.48 + 8.0;
     assert!((result.read.latency_us.mean - expected).abs() < 0.05, "{} vs {expected}", result.read.latency_us.mean);
-    let statistics = result.read_path.expect("two_step reports its outcomes");
+    let statistics = result.data_path.read_path.expect("two_step reports its outcomes");
     assert_eq!((statistics.sampled_reads, statistics.hard_decision_failures), (1, 1));
     assert_eq!(statistics.reads_needing_levels[1], 1);
 }
@@ -50,7 +50,7 @@ fn look_ahead_starts_soft_sensing_when_hard_sensing_ends() {
     ]);
     assert!((passing.read.latency_us.mean - HARD_US).abs() < 0.05, "{}", passing.read.latency_us.mean);
     assert_eq!(passing.flash.cancelled_sensing_ns, 28_480);
-    assert_eq!(passing.read_path.as_ref().map(|s| s.look_ahead_cancelled), Some(1));
+    assert_eq!(passing.data_path.read_path.as_ref().map(|s| s.look_ahead_cancelled), Some(1));
     assert!(passing.energy_uj.extra_sensing_uj == 0.0, "no energy model in the small config");
 }
 
@@ -73,7 +73,7 @@ fn reads_that_fail_every_level_are_counted_not_lost() {
         "read_path.decoding.failure_probabilities=[[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]]",
     ]);
     assert_eq!(result.requests_completed, 2);
-    let statistics = result.read_path.unwrap();
+    let statistics = result.data_path.read_path.unwrap();
     assert_eq!(statistics.uncorrectable_reads, 1);
     assert_eq!(result.flash.extra_sensing_levels, 6);
 }
@@ -186,7 +186,7 @@ fn worn_blocks_fail_more_often_than_fresh_ones() {
             aging.as_str(),
         ];
         let result = run(&small_config(&workload, &overrides), &mut no_progress()).unwrap();
-        let statistics = result.read_path.unwrap();
+        let statistics = result.data_path.read_path.unwrap();
         statistics.hard_decision_failures as f64 / statistics.sampled_reads as f64
     };
     assert_eq!(hard_failures(0), 0.0);
@@ -224,13 +224,13 @@ fn interleaved_codewords_sense_every_chip_of_their_group_and_pad_writes() {
     let plain = lone_read(&["read_path.strategy=\"two_step\""]);
     let paired = lone_read(&["read_path.strategy=\"two_step\"", "read_path.interleave_groups=[[0, 1]]"]);
     assert!((paired.read.latency_us.mean - plain.read.latency_us.mean).abs() < 0.05);
-    let interleaving = paired.interleaving.expect("reported");
+    let interleaving = paired.data_path.interleaving.expect("reported");
     assert_eq!((interleaving.group_chips, interleaving.part_sensings), (2, 1));
     // ...and the one-page write was padded to a group of two.
     assert_eq!(interleaving.write_padding_pages, 1);
     assert!((interleaving.write_amplification_from_grouping - 2.0).abs() < 1e-9);
     assert_eq!(paired.flash.page_reads, plain.flash.page_reads + 1);
-    assert!(plain.interleaving.is_none());
+    assert!(plain.data_path.interleaving.is_none());
     // On a loaded device every read occupies two dies: reads wait longer.
     let workload =
         synthetic(20_000, 1.0, 4 << 20, "{ distribution = \"uniform\" }", "{ distribution = \"fixed\", bytes = 4096 }");
@@ -277,7 +277,7 @@ fn codeword_parts_need_a_multiset_table_and_match_the_groups() {
     // Only codewords with both parts in the weak class fail: about a quarter of the reads.
     let config = with(&["read_path.decoding.codeword_parts=2"]).unwrap_or_else(|e| panic!("{e}"));
     let result = run(&config, &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
-    let statistics = result.read_path.expect("a sampling strategy reports");
+    let statistics = result.data_path.read_path.expect("a sampling strategy reports");
     let share = statistics.hard_decision_failures as f64 / statistics.sampled_reads as f64;
     assert!((0.15..0.35).contains(&share), "hard failures {share} of {} reads", statistics.sampled_reads);
     for (extra, needle) in [
@@ -312,7 +312,8 @@ fn a_sixteen_page_read_soft_reads_with_the_probability_of_independent_pages() {
             "workload.synthetic.alignment_bytes=65536",
             draw.as_str(),
         ];
-        let statistics = run(&small_config(&workload, &overrides), &mut no_progress()).unwrap().read_path.unwrap();
+        let statistics =
+            run(&small_config(&workload, &overrides), &mut no_progress()).unwrap().data_path.read_path.unwrap();
         assert_eq!(statistics.sampled_reads, 16 * statistics.sampled_requests, "one outcome per page");
         statistics.requests_with_hard_failures as f64 / statistics.sampled_requests as f64
     };

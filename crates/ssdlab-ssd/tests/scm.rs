@@ -63,7 +63,7 @@ fn a_sector_write_and_read_take_transfer_plus_bank_time() {
     // Write: 512 ns over the channel, then 200 ns in the bank. Read: 100 ns in the bank, then 512 ns.
     assert!((result.write.latency_us.mean - 0.712).abs() < 1e-9, "{:?}", result.write.latency_us);
     assert!((result.read.latency_us.mean - 0.612).abs() < 1e-9, "{:?}", result.read.latency_us);
-    let scm = result.scm.as_ref().expect("an SCM summary");
+    let scm = result.data_path.scm.as_ref().expect("an SCM summary");
     assert_eq!((scm.operations.sectors_written, scm.operations.sectors_read), (1, 1));
     assert_eq!(scm.placement.fragmented_pieces, 1);
     assert_eq!(result.flash.page_programs, 0, "nothing reached the NAND");
@@ -71,9 +71,9 @@ fn a_sector_write_and_read_take_transfer_plus_bank_time() {
     assert!((scm.io_energy_uj - 1024.0 * 8.0 * 5.0 * 1.44 * 1e-6).abs() < 1e-12, "{}", scm.io_energy_uj);
     // Core energy: 300 ns of bank time x 1.8 V x 10 mA = 5.4 nJ.
     assert!((scm.core_energy_uj - 300.0 * 1.8 * 10.0 * 1e-6).abs() < 1e-12, "{}", scm.core_energy_uj);
-    assert_eq!(result.integrity.mismatches, 0);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
     // One sector by the host read, one by the final sweep.
-    assert_eq!((result.integrity.reads_checked, result.integrity.pages_checked_at_end), (2, 1));
+    assert_eq!((result.data_path.integrity.reads_checked, result.data_path.integrity.pages_checked_at_end), (2, 1));
 }
 
 #[test]
@@ -94,7 +94,7 @@ fn a_read_split_between_scm_and_nand_reads_both() {
     // SCM and the other seven from the NAND page, and ends when the slower part does.
     let workload = trace_workload("split.csv", "time_us,op,offset,size\n0,W,0,4096\n1000,W,0,512\n2000,R,0,4096\n");
     let result = run_ok(&tiny(&workload, &["ftl.precondition.enabled=false"]));
-    let scm = result.scm.as_ref().unwrap();
+    let scm = result.data_path.scm.as_ref().unwrap();
     assert_eq!(scm.placement.pieces_to_nand, 1);
     assert_eq!((scm.placement.pieces_to_scm, scm.placement.hot_pieces), (1, 1));
     assert_eq!(scm.placement.split_reads, 1);
@@ -104,9 +104,9 @@ fn a_read_split_between_scm_and_nand_reads_both() {
     // Read: NAND 40 us sense + 20.48 us transfer; the SCM part (0.612 us) runs beside it.
     assert!((result.read.latency_us.mean - 60.48).abs() < 1e-6, "{:?}", result.read.latency_us);
     assert_eq!(result.flash.page_reads, 1);
-    assert_eq!(result.integrity.mismatches, 0);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
     assert_eq!(
-        result.integrity.reads_checked - result.integrity.pages_checked_at_end,
+        result.data_path.integrity.reads_checked - result.data_path.integrity.pages_checked_at_end,
         8,
         "every sector of the read is checked"
     );
@@ -123,13 +123,13 @@ fn a_partial_page_write_to_nand_merges_with_the_old_page() {
     );
     let result =
         run_ok(&tiny(&workload, &["ftl.precondition.enabled=false", "placement.hybrid_scm.hot_table_entries=1"]));
-    let scm = result.scm.as_ref().unwrap();
+    let scm = result.data_path.scm.as_ref().unwrap();
     assert_eq!(scm.placement.pieces_to_nand, 3);
     assert_eq!(scm.placement.merge_reads, 1);
-    assert_eq!(result.read_modify_writes, 1);
+    assert_eq!(result.data_path.read_modify_writes, 1);
     assert_eq!(result.flash.page_reads, 2, "the merge read and the host read");
-    assert_eq!(result.integrity.mismatches, 0);
-    assert_eq!(result.integrity.reads_checked - result.integrity.pages_checked_at_end, 8);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
+    assert_eq!(result.data_path.integrity.reads_checked - result.data_path.integrity.pages_checked_at_end, 8);
 }
 
 /// Random small writes over a span larger than the SCM, with reads and deletes.
@@ -152,14 +152,16 @@ fn eviction_merges_scm_data_into_full_nand_pages_and_loses_nothing() {
         ],
     );
     let result = run_ok(&config);
-    let scm = result.scm.as_ref().unwrap();
+    let scm = result.data_path.scm.as_ref().unwrap();
     assert!(scm.placement.pages_evicted > 100, "{:?}", scm.placement);
     assert!(scm.placement.merge_reads > 0 && scm.placement.sectors_evicted >= scm.placement.pages_evicted);
     assert!(scm.placement.split_reads > 0, "{:?}", scm.placement);
     assert!(scm.operations.sectors_read >= scm.placement.sectors_evicted, "evicted sectors are read from SCM");
     assert!(result.gc.invocations > 0, "the NAND collects garbage meanwhile");
-    assert_eq!(result.integrity.mismatches, 0);
-    assert!(result.integrity.reads_checked > 10_000 && result.integrity.pages_checked_at_end > 1000);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
+    assert!(
+        result.data_path.integrity.reads_checked > 10_000 && result.data_path.integrity.pages_checked_at_end > 1000
+    );
     assert_eq!(result.requests_completed, 6000);
 }
 
@@ -170,7 +172,7 @@ fn dynamic_wear_leveling_spreads_rewrites_of_hot_sectors() {
     let workload = "[workload.synthetic]\nrequests = 4000\nread_fraction = 0.0\nspan_bytes = 4096\nalignment_bytes = 512\naddress = { distribution = \"uniform\" }\nsize = { distribution = \"fixed\", bytes = 512 }\narrival = { process = \"poisson\", mean_interarrival_ns = 30000.0 }\n";
     let off = run_ok(&tiny(workload, &["placement.hybrid_scm.wear_leveling_threshold_writes=1000000"]));
     let on = run_ok(&tiny(workload, &["placement.hybrid_scm.wear_leveling_threshold_writes=4"]));
-    let (off, on) = (off.scm.unwrap(), on.scm.unwrap());
+    let (off, on) = (off.data_path.scm.unwrap(), on.data_path.scm.unwrap());
     assert_eq!(off.wear_leveling_moves, 0);
     assert!(on.wear_leveling_moves > 100, "{}", on.wear_leveling_moves);
     assert!(off.max_writes_per_sector > 300, "{}", off.max_writes_per_sector);
@@ -181,14 +183,14 @@ fn dynamic_wear_leveling_spreads_rewrites_of_hot_sectors() {
 fn the_all_sscm_ssd_keeps_every_sector_in_scm() {
     let config = tiny(&churn(4000, 1 << 20, 2), &["placement.policy=\"scm_only\""]);
     let result = run_ok(&config);
-    let scm = result.scm.as_ref().unwrap();
+    let scm = result.data_path.scm.as_ref().unwrap();
     assert_eq!(scm.role, "only");
     assert_eq!(scm.placement.pieces_to_nand, 0);
     assert_eq!(result.flash.page_programs + result.flash.page_reads, 0, "the NAND holds nothing");
     assert_eq!(result.energy_uj.idle_uj, 0.0, "no NAND to idle");
     assert!(scm.capacity_bytes >= result.device.logical_capacity_bytes);
-    assert_eq!(result.integrity.mismatches, 0);
-    assert!(result.integrity.reads_checked > 1000);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
+    assert!(result.data_path.integrity.reads_checked > 1000);
     // Slower S-SCM writes: the same workload takes longer per write.
     let slow = run_ok(&tiny(
         &churn(4000, 1 << 20, 2),
@@ -205,7 +207,7 @@ fn the_all_sscm_ssd_keeps_every_sector_in_scm() {
     ];
     let only = run_ok(&tiny(&churn(4000, 1 << 20, 2), &[&["placement.policy=\"scm_only\""], &continuous[..]].concat()));
     assert_eq!(only.energy_uj.io_uj, 0.0, "no NAND pins");
-    assert!(only.scm.as_ref().unwrap().io_power_w > 0.0);
+    assert!(only.data_path.scm.as_ref().unwrap().io_power_w > 0.0);
     let hybrid = run_ok(&tiny(&churn(4000, 1 << 20, 2), &continuous));
     assert!(hybrid.energy_uj.io_uj > 0.0, "the hybrid's NAND pins toggle all run");
 }
@@ -243,13 +245,13 @@ fn the_presets_run_and_the_hybrid_one_sends_data_both_ways() {
         .unwrap_or_else(|e| panic!("{e}"))
     };
     let hybrid = run_ok(&load("seed001-hybrid-scm"));
-    let scm = hybrid.scm.as_ref().unwrap();
+    let scm = hybrid.data_path.scm.as_ref().unwrap();
     assert!(scm.placement.pieces_to_scm > 0 && scm.placement.pieces_to_nand > 0, "{:?}", scm.placement);
     assert!(scm.placement.hot_pieces > 0 && scm.placement.fragmented_pieces > 0);
-    assert_eq!(hybrid.integrity.mismatches, 0);
+    assert_eq!(hybrid.data_path.integrity.mismatches, 0);
     let all = run_ok(&load("seed001-all-sscm"));
-    assert_eq!(all.scm.as_ref().unwrap().role, "only");
-    assert_eq!(all.integrity.mismatches, 0);
+    assert_eq!(all.data_path.scm.as_ref().unwrap().role, "only");
+    assert_eq!(all.data_path.integrity.mismatches, 0);
     // The seed's comparison, in its direction: All S-SCM writes faster than the hybrid.
     assert!(all.write.latency_us.mean < hybrid.write.latency_us.mean);
 }
@@ -267,11 +269,11 @@ fn the_financial1_sample_on_the_hybrid_returns_every_latest_sector() {
     ];
     let config = presets::load("seed001-hybrid-scm", &overrides).unwrap_or_else(|e| panic!("{e}"));
     let result = run_ok(&config);
-    let scm = result.scm.as_ref().unwrap();
+    let scm = result.data_path.scm.as_ref().unwrap();
     assert_eq!(result.requests_completed, 20_000);
     assert!(scm.placement.pages_evicted > 0 && scm.placement.fragmented_pieces > 0, "{:?}", scm.placement);
-    assert_eq!(result.integrity.mismatches, 0);
-    assert!(result.integrity.reads_checked > 10_000);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
+    assert!(result.data_path.integrity.reads_checked > 10_000);
 }
 
 proptest! {
@@ -309,7 +311,7 @@ proptest! {
         let config = SimulationConfig::from_toml_str(&text, "proptest", &overrides).unwrap();
         let result = run(&config, &mut no_progress()).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(result.requests_completed, 1500);
-        prop_assert_eq!(result.integrity.mismatches, 0);
+        prop_assert_eq!(result.data_path.integrity.mismatches, 0);
     }
 }
 
@@ -333,5 +335,5 @@ fn a_wear_triggered_event_fires_on_a_hybrid_device() {
     let event = &result.events[0];
     let fired = event.fired_at_ns.expect("chip 0 reaches 1.5 erases per block on average");
     assert!(event.emptied_at_ns.is_some_and(|at| at >= fired), "{event:?}");
-    assert!(result.integrity.reads_checked > 0);
+    assert!(result.data_path.integrity.reads_checked > 0);
 }

@@ -14,7 +14,7 @@ fn seed000(overrides: &[&str]) -> SimulationConfig {
 }
 
 fn first_choice(result: &RunResult, decoder: &str) -> u64 {
-    let read_path = result.read_path.as_ref().expect("seed 000's policies report their decoders");
+    let read_path = result.data_path.read_path.as_ref().expect("seed 000's policies report their decoders");
     read_path.decoders.iter().find(|d| d.decoder == decoder).map_or(0, |d| d.first_choice_reads)
 }
 
@@ -26,7 +26,8 @@ fn aoa_ecc_switches_from_quick_to_ep_ldpc_at_the_computed_pe() {
         &mut no_progress(),
     )
     .expect("runs");
-    let switches = probe.read_path.as_ref().and_then(|r| r.switch_pe_cycles.clone()).expect("switch points reported");
+    let switches =
+        probe.data_path.read_path.as_ref().and_then(|r| r.switch_pe_cycles.clone()).expect("switch points reported");
     let hot: Vec<f64> = switches.hot.iter().map(|s| s.expect("within the tables")).collect();
     let (lowest, highest) =
         (hot.iter().cloned().fold(f64::INFINITY, f64::min), hot.iter().cloned().fold(0.0, f64::max));
@@ -78,8 +79,8 @@ fn preconditioned_data_reads_as_old_as_it_was_made() {
     // 90 % of reads go to the hot tenth of the space, which the run rewrites (young data either
     // way); the rest read what preconditioning left.
     let reads = young.read.count as f64;
-    assert!((first_choice(&young, "ldpc_soft") as f64) < 0.01 * reads, "{:?}", young.read_path);
-    assert!((first_choice(&old, "ldpc_soft") as f64) > 0.08 * reads, "{:?}", old.read_path);
+    assert!((first_choice(&young, "ldpc_soft") as f64) < 0.01 * reads, "{:?}", young.data_path.read_path);
+    assert!((first_choice(&old, "ldpc_soft") as f64) > 0.08 * reads, "{:?}", old.data_path.read_path);
     assert!(young.read.latency_us.mean < old.read.latency_us.mean);
 }
 
@@ -87,7 +88,7 @@ fn preconditioned_data_reads_as_old_as_it_was_made() {
 fn the_stand_in_is_hot_and_read_dominant_and_the_class_is_reported_over_time() {
     // 200,000 requests: 2.3 days of the workload's time, several steps of the sliding week.
     let result = run(&seed000(&["workload.synthetic.requests=200000"]), &mut no_progress()).expect("runs");
-    let class = result.workload_class.as_ref().expect("reported");
+    let class = result.data_path.workload_class.as_ref().expect("reported");
     assert_eq!(class.mode, "online");
     assert_eq!(format!("{:?}", class.final_class), "HotReadDominant");
     assert!(class.changes.len() >= 2, "starts cold (safe), then measured: {:?}", class.changes);
@@ -107,8 +108,8 @@ fn every_read_returns_the_latest_write_under_both_policies() {
             &mut no_progress(),
         )
         .expect("runs");
-        assert!(result.integrity.enabled && result.integrity.reads_checked > 20_000, "{strategy}");
-        assert_eq!(result.integrity.mismatches, 0, "{strategy}");
+        assert!(result.data_path.integrity.enabled && result.data_path.integrity.reads_checked > 20_000, "{strategy}");
+        assert_eq!(result.data_path.integrity.mismatches, 0, "{strategy}");
         // Reads that every allowed decoder fails are counted, not dropped: every request completes.
         assert_eq!(result.requests_completed, result.requests, "{strategy}");
     }

@@ -27,8 +27,8 @@ fn the_demo_migrates_from_mlc_to_tlc_with_every_read_checked() {
     assert_eq!(tlc.host_pages_written, 0, "host writes go to MLC");
     assert_eq!(mlc.collector, "migrating");
     assert_eq!(tlc.collector, "in_place");
-    assert!(result.integrity.enabled && result.integrity.reads_checked > 10_000);
-    assert_eq!(result.integrity.mismatches, 0);
+    assert!(result.data_path.integrity.enabled && result.data_path.integrity.reads_checked > 10_000);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
     // TLC programs count on TLC dies, and its reads take its slower page types.
     assert!(tlc.flash.page_programs >= tlc.pages_migrated_in);
     // Device totals are the sums of the tiers'.
@@ -87,7 +87,7 @@ fn suspend_and_copy_holds_the_host_until_the_chip_is_copied() {
         result.host_queue.max_wait_us,
         event.suspended_ns
     );
-    assert_eq!(result.integrity.mismatches, 0);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
 }
 
 trait CapacityCheck {
@@ -120,8 +120,8 @@ fn a_real_trace_on_the_two_tier_device_returns_every_latest_write() {
     ];
     let result = run(&demo(&settings), &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(result.requests, result.requests_completed);
-    assert_eq!(result.integrity.mismatches, 0);
-    assert!(result.integrity.reads_checked > 10_000, "{}", result.integrity.reads_checked);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
+    assert!(result.data_path.integrity.reads_checked > 10_000, "{}", result.data_path.integrity.reads_checked);
     assert!(result.tiers["mlc"].host_pages_written > 0);
     assert!(result.tiers["tlc"].pages_migrated_in > 0, "the replay itself migrates pages");
     assert!(result.tiers["tlc"].valid_pages > 1000);
@@ -268,7 +268,7 @@ proptest! {
         let result = run(&config, &mut no_progress());
         prop_assert!(result.is_ok(), "{}", result.err().map(|e| e.to_string()).unwrap_or_default());
         let result = result.unwrap();
-        prop_assert_eq!(result.integrity.mismatches, 0);
+        prop_assert_eq!(result.data_path.integrity.mismatches, 0);
         prop_assert_eq!(result.requests, result.requests_completed);
         if retire_at_us.is_some() {
             prop_assert!(result.events[0].fired_at_ns.is_some(), "the retirement fired");
@@ -299,7 +299,7 @@ fn a_wear_triggered_retirement_fires_when_the_chip_reaches_its_erase_count() {
     let fired = event.fired_at_ns.expect("chip 0 reaches 2 erases per block on average");
     assert!(fired > 0);
     assert!(event.emptied_at_ns.is_some_and(|at| at >= fired));
-    assert_eq!(result.integrity.mismatches, 0);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
 }
 
 #[test]
@@ -331,7 +331,7 @@ fn a_chip_drained_with_collection_moves_one_block_per_collection_and_only_then()
     // the background mover moves fewer blocks than the collections take along).
     assert!(quick.emptied_at_ns.is_some() && paced.emptied_at_ns.is_some(), "{quick:?} {paced:?}");
     assert!(quick.blocks_moved > 0 && quick.steps == quick.blocks_moved);
-    assert_eq!(collected.integrity.mismatches, 0);
+    assert_eq!(collected.data_path.integrity.mismatches, 0);
     // A host that only reads sets off no collection: nothing is moved, the chip stays full.
     let reading = run_with(1.0, "with_collection");
     let idle = &reading.events[0];
@@ -367,7 +367,7 @@ fn a_block_unit_tier_rewrites_whole_blocks_and_keeps_every_latest_write() {
         tlc.block_modify_pages
     );
     assert_eq!(page.tiers["tlc"].block_modify_writes, 0);
-    assert_eq!(block.integrity.mismatches, 0);
+    assert_eq!(block.data_path.integrity.mismatches, 0);
     // Block-modify-writes cost: more flash writes per host page and slower writes.
     assert!(block.write_amplification > page.write_amplification);
     assert!(block.write.latency_us.mean > page.write.latency_us.mean);
@@ -395,7 +395,7 @@ fn footprint_sizing_keeps_the_tiers_proportions() {
     assert!((15.0..15.2).contains(&total), "{total} GiB");
     let ratio = tlc.physical_capacity_bytes as f64 / mlc.physical_capacity_bytes as f64;
     assert!((ratio - 1.5).abs() < 0.02, "{ratio}");
-    assert_eq!(result.integrity.mismatches, 0);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
 }
 
 #[test]
@@ -409,7 +409,7 @@ fn an_event_may_wait_for_its_chips_dies_to_go_idle() {
         let event = format!("events=[{{at_ns=1000000, action=\"retire_chip\", chip=0, when_idle={when_idle}}}]");
         let config = SimulationConfig::from_toml_str(&text, "test", &[event]).unwrap_or_else(|e| panic!("{e}"));
         let result = run(&config, &mut no_progress()).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(result.integrity.mismatches, 0);
+        assert_eq!(result.data_path.integrity.mismatches, 0);
         result.events[0].fired_at_ns.expect("fires")
     };
     assert_eq!(fired(false), 1_000_000);
@@ -436,8 +436,8 @@ fn the_seed004_preset_screens_data_and_moves_only_what_froze() {
         assert_eq!(mlc.screening_skips > 0, skips, "N_RDSMAX {rounds}: {}", mlc.screening_skips);
         assert!(mlc.pages_migrated_out > 1000 && mlc.pages_migrated_out == tlc.pages_migrated_in);
         assert_eq!(tlc.host_pages_written, 0, "new data of overwrites goes to MLC (overwrite_target = write_tier)");
-        assert!(result.integrity.reads_checked > 10_000);
-        assert_eq!(result.integrity.mismatches, 0);
+        assert!(result.data_path.integrity.reads_checked > 10_000);
+        assert_eq!(result.data_path.integrity.mismatches, 0);
     }
 }
 
@@ -463,8 +463,8 @@ fn rr_fdca_and_block_modify_writes_on_the_real_tpcc_sample_keep_every_latest_wri
         let result = run(&seed004(&settings), &mut no_progress()).unwrap_or_else(|e| panic!("{placement}: {e}"));
         let (mlc, tlc) = (&result.tiers["mlc"], &result.tiers["tlc"]);
         assert_eq!(result.requests, result.requests_completed);
-        assert_eq!(result.integrity.mismatches, 0);
-        assert!(result.integrity.reads_checked > 50_000, "{}", result.integrity.reads_checked);
+        assert_eq!(result.data_path.integrity.mismatches, 0);
+        assert!(result.data_path.integrity.reads_checked > 50_000, "{}", result.data_path.integrity.reads_checked);
         assert!(mlc.pages_migrated_out > 1000, "{placement}: {}", mlc.pages_migrated_out);
         if placement.contains("rr_fdca") {
             assert!(mlc.screening_copies > 0, "{}", mlc.screening_copies);
@@ -528,7 +528,7 @@ fn chip_writable_stops_a_drain_under_way() {
     assert!(retire.pages_moved > 0, "the drain started: {retire:?}");
     assert!(retire.pages_moved < retire.valid_pages_at_fire, "the drain stopped: {retire:?}");
     assert_eq!(retire.emptied_at_ns, None);
-    assert_eq!(result.integrity.mismatches, 0);
+    assert_eq!(result.data_path.integrity.mismatches, 0);
     // Without the chip_writable the same drain empties the chip.
     let drained = run(
         &demo(&["workload.synthetic.requests=4000", "events=[{at_ns=500000000, action=\"retire_chip\", chip=1}]"]),

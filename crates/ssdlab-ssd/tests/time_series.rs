@@ -116,7 +116,7 @@ fn the_request_log_has_one_row_per_completed_request() {
     assert_eq!(indices, (1..=result.requests_completed).collect::<Vec<_>>(), "every request once");
     let bytes = |op: &str| rows.iter().filter(|row| row.1 == op).map(|row| row.2[1]).sum::<u64>();
     assert_eq!((bytes("R"), bytes("W")), (result.read.bytes, result.write.bytes));
-    assert_eq!(rows.iter().filter(|row| row.1 == "D").count() as u64, result.deletes.requests);
+    assert_eq!(rows.iter().filter(|row| row.1 == "D").count() as u64, result.data_path.deletes.requests);
     for (_, _, [_, _, _, arrival, issue, completion, latency]) in &rows {
         assert!(
             issue >= arrival && completion >= issue && *latency == completion - arrival,

@@ -9,7 +9,6 @@
 //! `placement`, `verification`), each with its plain data and its own checks; this file loads a config (TOML,
 //! overrides) and runs the checks in a fixed order, so the first failure reported is always the same.
 
-mod data_cache;
 mod device;
 mod events;
 mod flows;
@@ -17,28 +16,23 @@ mod ftl;
 mod ganging;
 mod host;
 pub mod keys;
-mod mapping_cache;
 mod middleware;
 mod output;
 mod placement;
 mod read_path;
-mod scm;
 mod verification;
 mod workload;
 
-pub use data_cache::*;
 pub use device::*;
 pub use events::*;
 pub use flows::*;
 pub use ftl::*;
 pub use ganging::*;
 pub use host::*;
-pub use mapping_cache::*;
 pub use middleware::*;
 pub use output::*;
 pub use placement::*;
 pub use read_path::*;
-pub use scm::*;
 pub use verification::*;
 pub use workload::*;
 
@@ -139,9 +133,7 @@ impl SimulationConfig {
         let tiers = self.device.tiers();
         ftl::validate(&self.ftl, &tiers)?;
         placement::validate(&self.placement, &tiers)?;
-        scm::validate_with(self)?;
-        data_cache::validate_with(self)?;
-        mapping_cache::validate_with(self, &tiers)?;
+        device::validate_parts(self, &tiers)?;
         events::validate(&self.events, &tiers)?;
         middleware::validate(&self.middleware)?;
         if self.device.is_tiered() && self.middleware.kind == MiddlewareKind::LbaScrambler {

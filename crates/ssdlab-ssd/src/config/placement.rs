@@ -30,8 +30,8 @@ pub struct PlacementConfig {
     pub migration_stop: MigrationStop,
     /// With `hybrid_scm`: seed 001's hot/fragmented placement and SCM eviction settings (left out of
     /// a rendered config at their defaults, so configs written before they existed keep their hash).
-    #[serde(skip_serializing_if = "super::scm::HybridScmConfig::is_default")]
-    pub hybrid_scm: super::scm::HybridScmConfig,
+    #[serde(skip_serializing_if = "super::HybridScmConfig::is_default")]
+    pub hybrid_scm: super::HybridScmConfig,
 }
 
 impl Default for PlacementConfig {

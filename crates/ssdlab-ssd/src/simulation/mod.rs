@@ -47,8 +47,8 @@ use crate::retention::RetentionClock;
 use crate::scheduler::FlashScheduler;
 use data_path::DataPath;
 pub use data_path::{
-    DataCacheSummary, DeadDataSummary, DeleteSummary, IntegritySummary, InterleavingSummary, MappingCacheSummary,
-    ScmSummary,
+    DataCacheSummary, DataPathResult, DeadDataSummary, DeleteSummary, IntegritySummary, InterleavingSummary,
+    MappingCacheSummary, ScmSummary,
 };
 use footprint::Footprint;
 pub use run_result::*;

@@ -1,10 +1,7 @@
 //! The serialisable result of a run: the sections the wiring assembles from each part's statistics
 //! (`result.rs` fills them). Every key is documented in docs/results.md.
 
-use super::data_path::{
-    DataCacheSummary, DeadDataSummary, DeleteSummary, IntegritySummary, InterleavingSummary, MappingCacheSummary,
-    ScmSummary,
-};
+use super::data_path::DataPathResult;
 use crate::energy::EnergyAccount;
 use crate::flash_op::FlashCounters;
 use crate::ftl::FtlStats;
@@ -269,14 +266,12 @@ pub struct RunResult {
     /// Dead time: the longest continuous run of background work on one die, the longest suspension
     /// of host I/O, and the longest host-visible stall.
     pub dead_time: DeadTimeSummary,
-    /// Host reads of logical pages never written (served without a flash access).
-    pub unmapped_page_reads: u64,
-    /// Delete (discard/TRIM) requests and where they went.
-    pub deletes: DeleteSummary,
-    /// Partial-page writes that first read the old page (read-modify-write).
-    pub read_modify_writes: u64,
+    /// The data path's part: what it counted, the integrity oracle's counts, the memory its models
+    /// take, and each stage's summaries (`data_path/result.rs`). Flattened: its keys sit at the top
+    /// level of the JSON.
+    #[serde(flatten)]
+    pub data_path: DataPathResult,
     pub precondition: PreconditionSummary,
-    pub integrity: IntegritySummary,
     /// From the first arrival until the device has finished all its work (throughputs use it).
     pub simulated_seconds: f64,
     /// From the first arrival until the last host request completed: the host's side of the run
@@ -289,25 +284,6 @@ pub struct RunResult {
     pub replay_cpu_seconds: f64,
     pub requests_per_wall_second: f64,
     pub requests_per_cpu_second: f64,
-    /// Bytes held by the model's tables at the end of the run.
-    pub model_memory_bytes: u64,
-    /// What the host-side middleware did (seed 003's rule counts for the LBA scrambler; absent
-    /// without middleware).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub middleware: Option<crate::middleware::MiddlewareStats>,
-    /// Decoding outcomes of the read path (strategies that sample them; absent otherwise).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub read_path: Option<crate::read_path::ReadPathStatistics>,
-    /// The workload class the controller saw over time (seed 000's policies; absent otherwise).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub workload_class: Option<crate::host::workload_class::WorkloadClassSummary>,
-    /// Dead data the FTL still held and GC copied (runs where deletes stop above the FTL or the
-    /// middleware moves pages; absent otherwise).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub dead_data: Option<DeadDataSummary>,
-    /// Data placement interleaving's costs (seed 002 §3.3; absent without it).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub interleaving: Option<InterleavingSummary>,
     /// The run over time (`output.time_series_interval_ms`; absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_series: Option<crate::simulation::TimeSeries>,
@@ -317,16 +293,6 @@ pub struct RunResult {
     /// Mapped pages by host write-count class and tier at the end (`output.write_heat`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub write_heat: Option<crate::simulation::WriteHeat>,
-    /// Seed 001's SCM: placement, operations, wear, energy and power (absent without SCM).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub scm: Option<ScmSummary>,
-    /// The controller DRAM's write-back data cache (`[device.data_cache]`; absent without it).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub data_cache: Option<DataCacheSummary>,
-    /// The cached mapping table over translation pages in flash (`[device.mapping_cache]`; absent
-    /// with the ideal mapping).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mapping_cache: Option<MappingCacheSummary>,
     /// Each I/O flow's section and the fairness between them (`host.flows`; absent with one stream).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flows: Option<crate::host::flows::result::FlowsSection>,

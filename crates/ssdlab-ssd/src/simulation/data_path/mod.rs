@@ -29,7 +29,7 @@ pub(in crate::simulation) use nand::mapping_cache_sizes;
 pub use nand::{DeadDataSummary, DeleteSummary, InterleavingSummary, MappingCacheSummary};
 pub(super) use nand::{EventWork, NandPath};
 pub use oracle::IntegritySummary;
-pub(super) use result::PathResult;
+pub use result::DataPathResult;
 pub(super) use stage::{HostIo, ResultContext};
 
 use crate::config::SimulationConfig;
@@ -208,8 +208,8 @@ impl DataPath {
     }
 
     /// The data path's sections of the result: the NAND path's, then each stage's, innermost first.
-    pub(super) fn result(&self, context: &ResultContext<'_>) -> PathResult {
-        let mut result = PathResult { integrity: self.integrity.summary(), ..PathResult::default() };
+    pub(super) fn result(&self, context: &ResultContext<'_>) -> DataPathResult {
+        let mut result = DataPathResult { integrity: self.integrity.summary(), ..DataPathResult::default() };
         self.nand.contribute(context, &mut result);
         for stage in self.front.iter().rev() {
             stage.contribute(context, &mut result);

@@ -16,7 +16,7 @@
 
 use super::nand::NandPath;
 use super::pages::TaggedPage;
-use super::result::PathResult;
+use super::result::DataPathResult;
 use crate::config::SimulationConfig;
 use crate::device_events::DeviceEvents;
 use crate::error::SimulationError;
@@ -157,7 +157,7 @@ pub(in crate::simulation) trait Stage {
     }
 
     /// Adds this stage's sections to the result (the path below has added its own).
-    fn contribute(&self, _context: &ResultContext<'_>, _result: &mut PathResult) {}
+    fn contribute(&self, _context: &ResultContext<'_>, _result: &mut DataPathResult) {}
 
     /// Bytes the host was told are written that are not yet in flash, at `at` (None: this stage
     /// holds none): for the time series (`observers.rs`).

@@ -1,6 +1,6 @@
 //! A write-back data cache in the controller's DRAM (issue 37), a stage in front of the NAND path.
 //!
-//! What it models (`[device.data_cache]`, `config/data_cache.rs`):
+//! What it models (`[device.data_cache]`, `config/device/data_cache.rs`):
 //! - A line is one NAND page, filled sector by sector (512 B): a host write of part of a page
 //!   makes a line holding just those sectors (no flash read); lines are kept in least-recently-used
 //!   order (reads and writes both count as a use).
@@ -43,7 +43,7 @@ mod summary;
 pub use summary::DataCacheSummary;
 
 use super::pages::{piece_mask, whole_pages, PageHasher, TaggedPage};
-use super::result::PathResult;
+use super::result::DataPathResult;
 use super::stage::{Below, HostIo, ResultContext, Stage};
 use super::witness::Witness;
 use crate::config::{DataCacheConfig, DeleteTarget, DATA_CACHE_SECTOR_BYTES};
@@ -616,7 +616,7 @@ impl Stage for DataCachePath {
         self.read_back_page(key, below)
     }
 
-    fn contribute(&self, context: &ResultContext<'_>, result: &mut PathResult) {
+    fn contribute(&self, context: &ResultContext<'_>, result: &mut DataPathResult) {
         result.data_cache = Some(self.summary(context));
         // The line store and its index (an entry: 8 bytes and a control byte, at most 8/7 full).
         result.model_memory_bytes += (self.slots.capacity() * std::mem::size_of::<Line>()

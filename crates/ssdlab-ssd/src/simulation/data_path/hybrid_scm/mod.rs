@@ -29,7 +29,7 @@ mod summary;
 pub use summary::ScmSummary;
 
 use super::pages::{piece_mask, whole_pages};
-use super::result::PathResult;
+use super::result::DataPathResult;
 use super::stage::{Below, HostIo, PageProgram, ResultContext, Stage};
 use super::witness::Witness;
 use crate::device_events::DeviceEvents;
@@ -428,7 +428,7 @@ impl Stage for HybridScmPath {
         below.final_checks()
     }
 
-    fn contribute(&self, context: &ResultContext<'_>, result: &mut PathResult) {
+    fn contribute(&self, context: &ResultContext<'_>, result: &mut DataPathResult) {
         result.scm = self.summary(context.config.device.scm.as_ref(), context.scheduler, context.simulated_seconds);
         result.model_memory_bytes += self.scm.memory_bytes();
     }

@@ -25,7 +25,7 @@ pub use mapping_cache::MappingCacheSummary;
 pub use sections::{DeleteSummary, InterleavingSummary};
 
 use super::pages::{whole_pages, TaggedPage};
-use super::result::PathResult;
+use super::result::DataPathResult;
 use super::stage::{HostIo, OpenProgram, PageProgram, ResultContext};
 use super::PathParts;
 use crate::config::{DeleteTarget, MiddlewareKind, ReadStrategyKind};
@@ -713,7 +713,7 @@ impl NandPath {
     }
 
     /// The NAND path's sections of the result (`result.rs`), and the cached mapping table's.
-    pub(super) fn contribute(&self, context: &ResultContext<'_>, result: &mut PathResult) {
+    pub(super) fn contribute(&self, context: &ResultContext<'_>, result: &mut DataPathResult) {
         self.contribute_sections(context, result);
         if let Some(cache) = &self.mapping_cache {
             cache.contribute(context, result);

@@ -4,7 +4,7 @@
 //! its models take.
 
 use super::NandPath;
-use crate::simulation::data_path::result::PathResult;
+use crate::simulation::data_path::result::DataPathResult;
 use crate::simulation::data_path::stage::ResultContext;
 use serde::Serialize;
 
@@ -34,7 +34,7 @@ pub struct DeleteSummary {
 
 impl NandPath {
     /// The NAND path's sections (see the module).
-    pub(super) fn contribute_sections(&self, context: &ResultContext<'_>, result: &mut PathResult) {
+    pub(super) fn contribute_sections(&self, context: &ResultContext<'_>, result: &mut DataPathResult) {
         let (config, stats) = (context.config, context.stats);
         result.unmapped_page_reads = self.unmapped_page_reads;
         result.deletes = self.deletes.clone();

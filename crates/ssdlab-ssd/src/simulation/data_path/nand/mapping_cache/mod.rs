@@ -1,5 +1,5 @@
 //! A DFTL-style cached mapping table (CMT) in the controller's DRAM (issue 37), part of the NAND
-//! path's address mapping as in MQSim (`[device.mapping_cache]`, `config/mapping_cache.rs`): the NAND
+//! path's address mapping as in MQSim (`[device.mapping_cache]`, `config/device/mapping_cache.rs`): the NAND
 //! path hands it each host read and write, and the pages a stage in front programs or reads.
 //!
 //! What it models:
@@ -22,7 +22,7 @@
 //!
 //! A miss, or a use of an entry still loading, while its translation page is already being read
 //! waits for that read instead of reading again (as MQSim does). With `written_back_pages =
-//! "kept_in_dram"` (MQSim's behaviour, `config/mapping_cache.rs`) a translation page written back
+//! "kept_in_dram"` (MQSim's behaviour, `config/device/mapping_cache.rs`) a translation page written back
 //! stays in DRAM: a later miss on it needs no flash read.
 //!
 //! What it leaves out: GC relocations and deletes change the mapping without touching the cache or
@@ -47,7 +47,7 @@ use crate::ftl::Ftl;
 use crate::geometry::{Lpn, Ppn};
 use crate::scheduler::{FlashScheduler, Waiter};
 use crate::simulation::data_path::pages::{PageHasher, TaggedPage};
-use crate::simulation::data_path::result::PathResult;
+use crate::simulation::data_path::result::DataPathResult;
 use crate::simulation::data_path::stage::{HostIo, ResultContext};
 use crate::simulation::data_path::witness::Witness;
 use ssdlab_engine::SimTime;
@@ -542,7 +542,7 @@ impl MappingCache {
     }
 
     /// The cache's section of the result, and the memory its entries take.
-    pub(super) fn contribute(&self, context: &ResultContext<'_>, result: &mut PathResult) {
+    pub(super) fn contribute(&self, context: &ResultContext<'_>, result: &mut DataPathResult) {
         result.mapping_cache = Some(self.summary(context));
         // The entry store and its index.
         result.model_memory_bytes += (self.slots.capacity() * std::mem::size_of::<Entry>() + self.free.capacity() * 4)

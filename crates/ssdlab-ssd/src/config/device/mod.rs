@@ -5,7 +5,20 @@
 //! A one-tier device is written as today (`device.geometry`, `device.nand`, `device.channel`); it is
 //! the tier named [`SINGLE_TIER_NAME`]. [`DeviceConfig::tiers`] resolves either form into the same
 //! list of [`TierSpec`]s, so the model has one code path.
+//!
+//! The device's optional parts each have a table and its checks in a file of their own here (seed
+//! 001's SCM, the DRAM data cache, the cached mapping table): a new part is a file here, its field
+//! in [`DeviceConfig`] and its line in [`validate_parts`].
 
+mod data_cache;
+mod mapping_cache;
+mod scm;
+
+pub use data_cache::*;
+pub use mapping_cache::*;
+pub use scm::*;
+
+use super::SimulationConfig;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -33,13 +46,13 @@ pub struct DeviceConfig {
     /// Storage-class memory beside the NAND (seed 001's hybrid) or as the whole drive (All S-SCM),
     /// as `placement.policy` says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scm: Option<super::scm::ScmConfig>,
+    pub scm: Option<scm::ScmConfig>,
     /// A write-back data cache in the controller's DRAM (absent: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub data_cache: Option<super::data_cache::DataCacheConfig>,
+    pub data_cache: Option<data_cache::DataCacheConfig>,
     /// A DFTL-style cached mapping table over translation pages in flash (absent: the ideal mapping).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mapping_cache: Option<super::mapping_cache::MappingCacheConfig>,
+    pub mapping_cache: Option<mapping_cache::MappingCacheConfig>,
     /// DiskSim's ganged device (seed 002 §5.1; absent: every die and channel independent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ganging: Option<super::ganging::GangingConfig>,
@@ -401,6 +414,14 @@ pub enum CancelledSensingCharge {
 }
 
 /// Checks the device tables. Returns (field path, message) on the first failure.
+/// The checks of the device's optional parts, each against the whole config (they depend on the
+/// host, the placement, the middleware and the tiers).
+pub(super) fn validate_parts(config: &SimulationConfig, tiers: &[TierSpec]) -> Result<(), (String, String)> {
+    scm::validate_with(config)?;
+    data_cache::validate_with(config)?;
+    mapping_cache::validate_with(config, tiers)
+}
+
 pub(super) fn validate(device: &DeviceConfig) -> Result<(), (String, String)> {
     let fail = |field: &str, message: String| Err((field.to_string(), message));
     if device.is_tiered() {

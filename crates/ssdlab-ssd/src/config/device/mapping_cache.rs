@@ -10,7 +10,7 @@
 //! computed that way from the device. Its default drive (`ssdconfig.xml`): `CMT_Capacity` =
 //! 2,097,152 bytes.
 
-use super::{MiddlewareKind, SimulationConfig, TierSpec};
+use crate::config::{MiddlewareKind, SimulationConfig, TierSpec};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -9,7 +9,7 @@
 //! (`ssdconfig.xml`): 256 MiB (`Data_Cache_Capacity`), tRCD = tCL = 13 ns, 100 MT/s with 1-byte
 //! bursts (`Data_Cache_DRAM_*`; see `configs/mqsim-default.toml` for what that makes here).
 
-use super::SimulationConfig;
+use crate::config::SimulationConfig;
 use serde::{Deserialize, Serialize};
 
 /// The sector a data cache line is filled in (a page is 1..=64 of them with a cache).

@@ -6,8 +6,8 @@
 //! 3.3 V (M-SCM) / 1.8 V (S-SCM); I/O VDD 1.2 V; pins 5 pF, 0.3 pF with TSV; endurance about 1e9
 //! writes). Its banks work in parallel behind its own channels (toggle rate up to 1066 MT/s).
 
-use super::device::ChannelConfig;
-use super::{DeleteTarget, MiddlewareKind, PlacementKind, SimulationConfig};
+use super::ChannelConfig;
+use crate::config::{DeleteTarget, MiddlewareKind, PlacementKind, SimulationConfig};
 use serde::{Deserialize, Serialize};
 
 /// The sector size SCM is addressed in (seed 001 Table 1: "sector (512 byte)").
