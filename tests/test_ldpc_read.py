@@ -221,8 +221,8 @@ def test_ldpc_read_grades_the_seeds_one_rate_drawn_per_request():
         if not claim.arithmetic:
             assert claim.reading.startswith("one failure rate for every read (§5.2)"), claim.key
     fig11 = {c.key: c for c in ldpc_read.CLAIMS}["baseline_postmark"]
-    assert ldpc_read.QUOTE_ONE_RATE in fig11.quote and ldpc_read.QUOTE_FED in fig11.quote
-    assert ldpc_read.QUOTE_SHARE_OF_READS in {c.key: c for c in ldpc_read.CLAIMS}["write_response"].quote
+    assert ldpc_read.QUOTES["one_rate"] in fig11.quote and ldpc_read.QUOTES["fed"] in fig11.quote
+    assert ldpc_read.QUOTES["share_of_reads"] in {c.key: c for c in ldpc_read.CLAIMS}["write_response"].quote
     # The blocks' reading is never graded, whatever it gives, and the fitted claim stays calibrated under it.
     assert ldpc_read._grade(fig11, 0.25, errors="blocks") == REPRODUCED
     progressive = {c.key: c for c in ldpc_read.CLAIMS}["progressive_energy"]
@@ -378,7 +378,7 @@ def test_ldpc_read_quotes_are_the_seeds_own_sentences():
         assert claim.quote, claim.key
         for sentence in claim.quote.split(ldpc_read.AND):
             assert sentence in text, (claim.key, sentence)
-    for quote in (ldpc_read.QUOTE_PAIRS, ldpc_read.QUOTE_PROPORTIONAL, ldpc_read.QUOTE_FOUR_CHIPS, ldpc_read.QUOTE_FIG9):
+    for quote in (ldpc_read.QUOTES["pairs"], ldpc_read.QUOTES["proportional"], ldpc_read.QUOTES["four_chips"], ldpc_read.QUOTES["fig9"]):
         assert quote in text, quote
     # The seed's chips 1-3 and 2-4 are ours 0-2 and 1-3.
     assert ldpc_read.INTERLEAVE_GROUPS["interleave_2"] == [[0, 2], [1, 3]]
@@ -530,7 +530,7 @@ def test_ldpc_read_report_prose_quotes_the_tables_numbers(table):
         f"every block and one rate 30.7 % → 30.1 % → 20.6 %; 24.6 %; chips' spread only {fmt(preset_mean, 'share')} → 26.2 % → 12.6 %; "
         "13.1 %." in fig15
     )
-    assert "2-way pairs the seed's chips 1-3 and 2-4" in fig15 and ldpc_read.QUOTE_PAIRS in fig15
+    assert "2-way pairs the seed's chips 1-3 and 2-4" in fig15 and ldpc_read.QUOTES["pairs"] in fig15
     assert "One rate (§5.2): reliability side only, the seed's ranking" in fig15
     assert "The adjacent pairs 1-2 and 3-4 (the recipe's before issue 45" in fig15
     assert f"give x{fmt(RATIO[graded]['interleave_2_adjacent'], 'ratio')} of the baseline (one rate (§5.2))" in fig15
@@ -586,7 +586,7 @@ def test_ldpc_read_fig11_order_is_the_graded_rows_sorted(table):
     graded = sorted(WORKLOADS, key=lambda w: DELAY[GRADED][w])
     order = ", ".join(f"{w.split(' ')[0]} {fmt(DELAY[GRADED][w], 'pct')}" for w in graded)
     assert f"from the least to the most delayed: {order}." in " ".join(section.split())
-    assert ldpc_read.QUOTE_FIG11 in section
+    assert ldpc_read.QUOTES["fig11"] in section
     lines = [line.split(" | ") for line in section.splitlines() if line.startswith("| ") and line[2].isdigit()]
     assert [cells[1] for cells in lines] == graded
     # Each row: the share of read requests with a hard failure and pages per request from its baseline run,
@@ -651,10 +651,10 @@ def test_ldpc_read_report_states_its_run_sizes():
     # The setup says the preset moves the soft results at §2.3's 80 us, for time and energy alike.
     assert "one page moved per level" not in text and "moves one page per extra sensing level" not in text
     assert "moves a full soft read's results in 80 us" in flat
-    assert ldpc_read.QUOTE_SOFT_TRANSFER in text and ldpc_read.QUOTE_EXTRA_LEVEL in text
+    assert ldpc_read.QUOTES["soft_transfer"] in text and ldpc_read.QUOTES["extra_level"] in text
     # The grading section says why the one rate and the cost side are graded and what was fitted, in one voice.
-    assert "## How the claims are graded" in text and ldpc_read.QUOTE_AVERAGE_OUT in text and ldpc_read.QUOTE_POWER_STUDIED in text
-    assert ldpc_read.QUOTE_ONE_RATE in text and ldpc_read.QUOTE_SHARE_OF_READS in text and ldpc_read.QUOTE_PROPORTIONAL in text
+    assert "## How the claims are graded" in text and ldpc_read.QUOTES["average_out"] in text and ldpc_read.QUOTES["power_studied"] in text
+    assert ldpc_read.QUOTES["one_rate"] in text and ldpc_read.QUOTES["share_of_reads"] in text and ldpc_read.QUOTES["proportional"] in text
     assert "It does not say whether its simulations charged the cost" in flat
     assert ldpc_read.BLOCK_FACTORS_FIT in text and ldpc_read.WEAR_FIT in text
     # The decoding tables: the one-rate ones derived from the blocks' means.
@@ -673,7 +673,13 @@ def test_ldpc_read_says_one_thing_about_the_seeds_interleaving_runs():
 
     docs = Path(__file__).resolve().parents[1] / "docs" / "ldpc-read.md"
     source = Path(ldpc_read.__file__).read_text(encoding="utf-8")
-    for text in (source, docs.read_text(encoding="utf-8")):
+    # The recipe's texts: its module, its claim book and its templates.
+    folder = Path(ldpc_read.__file__).parent
+    texts = [
+        path.read_text(encoding="utf-8")
+        for path in (folder / "claims" / "ldpc_read.toml", *(folder / "templates").glob("ldpc_read*.md.j2"))
+    ]
+    for text in (source, *texts, docs.read_text(encoding="utf-8")):
         flat = " ".join(text.split())
         assert "models interleaving by its averaged error rate only" not in flat
         assert "simulates only that averaged error rate" not in flat

@@ -45,9 +45,10 @@ scrambler run is degenerate (write amplification above 20, host writes held over
 erased past the endurance, or a replay over 10x the shortest replay of the same host writes at the same
 free space and victim policy on a drive of the same NAND size) is flagged in the tables and never counted as a case or a best case.
 
-The module declares the grid, the claims, the tables' columns and the figures; the report's prose is
-``templates/lba_scrambler.md.j2``, and its sentences (and the headlines' notes) are the macros of
-``templates/lba_scrambler_sentences.md.j2``, filled from the values computed here.
+The module declares the grid, the tables' columns and the figures; the claims, the seed's ratio and sentences and the
+readings' texts are the claim book ``claims/lba_scrambler.toml``; the report's prose is ``templates/lba_scrambler.md.j2``,
+and its sentences (and the headlines' notes) are the macros of ``templates/lba_scrambler_sentences.md.j2``, filled from
+the values computed here.
 """
 
 from __future__ import annotations
@@ -58,14 +59,15 @@ import statistics
 import sys
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from ssdlab import api, plotting
 from ssdlab.locations import shared_dir, shared_trace
 from ssdlab.reproduce import report
-from ssdlab.reproduce.base import Claim, Headline, Health, Option, Reading, Recipe, Workload, healthy, held_share
+from ssdlab.reproduce.base import Headline, Health, Option, Reading, Recipe, Workload, healthy, held_share
+from ssdlab.reproduce.claims import load
 from ssdlab.reproduce.report import fmt, markdown_grid, markdown_table, provenance
 from ssdlab.reproduce.templates import render
 from ssdlab.sweep import Sweep, SweepError, run_sweep
@@ -248,107 +250,26 @@ WORKLOADS: tuple[Workload, ...] = (
 
 # --- The seed's claims, as its text states them ---------------------------------------------------
 
-# The regime the claims are graded under (drive, victim policy): the seed's Table 1 sizes the NAND as
-# "data size / (1 - free space)" (the fresh drive: free space is spare flash the FTL knows is free); the
-# seed names no victim policy, and greedy is the preset's. The other regimes are readings (never counted).
+# The claim book (``claims/lba_scrambler.toml``): the seed's ratio and sentences, the claims and the readings' texts.
+BOOK = load("lba_scrambler")
+# The regime the claims are graded under (drive, victim policy; why: the book's ``graded_reading``).
 GRADED = ("fresh", "greedy")
 # The seed's ratio ("up to 2.2x"), also the line the per-regime lists of large cases are drawn at.
-SEED_RATIO = 2.2
-
-# The seed's sentences (Japanese original, then an English gloss).
-QUOTE_TABLE1 = "表1: 「NAND容量 データサイズ / (1 - SSD空き容量)」 (Table 1: NAND capacity = data size / (1 - SSD free space))"
-QUOTE_REDUCED = (
-    "提案手法を用いたSSDは、GC回数およびGC中のページコピー数がそれぞれ削減した(図4(a), (b))。 "
-    "(The SSD with the proposed method reduced both the number of GCs and the number of pages copied during GC (Fig. 4(a), (b)).)"
+SEED_RATIO = BOOK.seed["ratio"]
+# The seed's sentences by key, each as the book quotes it (originals, then the gloss), for the claims and the report.
+QUOTES = {key: BOOK.quote(key) for key in BOOK.sentences}
+CLAIMS = tuple(
+    replace(
+        claim,
+        quote=" ".join(QUOTES[key] for key in BOOK.extra["quotes"][claim.key]),
+        reading=claim.reading.replace("{significant}", f"{SIGNIFICANT:.0%}"),
+    )
+    for claim in BOOK.claims
 )
-QUOTE_UP_TO = (
-    "提案手法によりガベージコレクション回数を削減し、書き込み性能が最大 2.2 倍向上した。 "
-    "(The proposed method reduced the number of garbage collections and raised write performance by up to 2.2 times.)"
-)
-QUOTE_SRC1 = (
-    "この結果図5に示すように書き込み性能が向上し、特に src1_0 では … 2.2倍向上した。 "
-    "(As a result, as Fig. 5 shows, write performance rose, by 2.2 times on src1_0 in particular; the ellipsis is the figure captions.)"
-)
-GRADED_READING = "fresh drive (Table 1's NAND sizing), greedy GC (the preset's; the seed names no victim policy)"
-EVERY_CASE = (
-    "the seed's unqualified \"reduced\" read as every case Fig. 4 plots (its workloads x Table 1's free-space levels), a case counting when"
-)
-
-CLAIMS = (
-    Claim(
-        "fewer_gcs",
-        "Fig. 4(a): fewer GCs with the scrambler, every case",
-        "every case",
-        "share of healthy cases",
-        "share",
-        form="bound",
-        side=">= 1",
-        quote=f"{QUOTE_REDUCED} {QUOTE_TABLE1}",
-        reading=f"{GRADED_READING}; {EVERY_CASE} the GC count falls by more than {SIGNIFICANT:.0%}",
-    ),
-    Claim(
-        "fewer_copies",
-        "Fig. 4(b): fewer pages copied during GC with the scrambler, every case",
-        "every case",
-        "share of healthy cases",
-        "share",
-        form="bound",
-        side=">= 1",
-        quote=f"{QUOTE_REDUCED} {QUOTE_TABLE1}",
-        reading=f"{GRADED_READING}; {EVERY_CASE} the pages copied fall by more than {SIGNIFICANT:.0%}",
-    ),
-    Claim(
-        "write_performance",
-        "Fig. 5: write performance, scrambler over conventional, up to (best healthy case)",
-        SEED_RATIO,
-        "x",
-        "times",
-        form="ratio",
-        quote=f"{QUOTE_UP_TO} {QUOTE_TABLE1}",
-        reading=f"{GRADED_READING}; the best case among those with no degenerate side",
-    ),
-    Claim(
-        "src1_0_write_performance",
-        "Fig. 5: write performance on src1_0, the seed's best workload",
-        SEED_RATIO,
-        "x",
-        "times",
-        form="ratio",
-        quote=f"{QUOTE_SRC1} {QUOTE_TABLE1}",
-        reading=f"{GRADED_READING}; src1_0's best free-space level among those with no degenerate side",
-    ),
-)
-
 # What each regime that is not graded assumes, and why the seed's text does or does not support it.
-POLICY_ASSUMES = {
-    "greedy": "greedy victim selection (the preset's)",
-    "round_robin": "round-robin victim selection (the conventional policy of seed 004, by the same lab)",
-}
-POLICY_WHY = "the drive is Table 1's, but the seed names no victim policy: the preset's greedy is graded, round robin shown"
-DRIVE_ASSUMES = {
-    "fresh": "Table 1's sizing read literally: NAND = data / (1 - free); the free space is spare flash the FTL knows is free",
-    "aged": (
-        "free space is a file system's: exported capacity = data / (1 - free) plus hidden flash, filled in logical order and then "
-        "deleted down to the data without TRIM (the FTL keeps the deleted data as valid; the scrambler learns the deletes); the dead "
-        "data sits apart from the workload's, in blocks the overwrite passes leave cold"
-    ),
-    "aged_mixed": (
-        "as the aged drive, but filled in random order: the dead data is interleaved into the blocks that hold the workload's live "
-        "data, so greedy GC's victims carry it"
-    ),
-}
-_AGED_WHY = (
-    "the host passes the scrambler write addresses only (「OS から送られてきた LBA を SLBA に変換し, FTL に書き込みリクエストを送る」), "
-    "its table of unused SLBAs is its own remapping's, nothing else changes (「他のシステムに変更は必要ない」), rules 1 and 3 "
-    "write to empty pages, which an aged drive has none of, and the traces hold no deletes; the aged drive's hidden flash also "
-    "goes beyond Table 1's NAND size; it was added (issue 16) after the literal reading showed no gain"
-)
-# Where the dead data sits is not in the seed at all (it has no deletes): the mixed drive is the same reading.
-DRIVE_WHY = {
-    "fresh": POLICY_WHY,
-    "aged": _AGED_WHY,
-    "aged_mixed": _AGED_WHY + "; where its dead data sits is not in the seed either (issue 45 added both placements)",
-}
+POLICY_ASSUMES = {gc: BOOK.texts[f"{gc}_assumes"] for gc in GC_POLICIES}
+DRIVE_ASSUMES = {drive: BOOK.texts[f"{drive}_assumes"] for drive in DRIVES}
+DRIVE_WHY = {drive: BOOK.texts[f"{drive}_why"] for drive in DRIVES}
 
 
 # --- Tables and figures, declared -------------------------------------------------------------------

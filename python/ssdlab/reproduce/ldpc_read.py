@@ -30,10 +30,15 @@ Three error models (``ERROR_MODELS``, with ``DIES`` as a fourth entry): one fail
 simulator one estimated 28.8 %; here the read-weighted mean of every block's table), drawn once per read
 request; every block's own rate (Fig. 9: chips and block classes), drawn per page; and the chips' spread
 only (the preset's table), drawn per page. Each claim is graded once, under the reading the seed's text
-supports (``GRADED_ERRORS`` and the quotes beside ``CLAIMS``): one rate, 8 channels, interleaving with
+supports (``GRADED_ERRORS``; the claim book gives the quotes): one rate, 8 channels, interleaving with
 its cost side, look-ahead energy as the runs time it. The other error models, interleaving's
 reliability side alone, the adjacent 2-way pairing, 2 channels and the other energy accountings are
 ``readings``: shown, never counted.
+
+The module computes and declares (grid, tables, figures); the claims, the seed's numbers and sentences, the fits and the
+readings' fixed texts are the claim book ``claims/ldpc_read.toml``; the report's prose, the headlines' notes and the
+readings' texts that carry numbers are the templates ``templates/ldpc_read*.md.j2`` (the short ones in
+``ldpc_read_texts.md.j2``).
 """
 
 from __future__ import annotations
@@ -43,7 +48,7 @@ import math
 import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -53,10 +58,8 @@ from ssdlab.reproduce import report
 from ssdlab.reproduce.base import (
     BOUND,
     CALIBRATED,
-    CHANGE,
     REPRODUCED,
     Claim,
-    Fit,
     Headline,
     Health,
     Option,
@@ -66,6 +69,7 @@ from ssdlab.reproduce.base import (
     held_share,
     verdict,
 )
+from ssdlab.reproduce.claims import load
 from ssdlab.reproduce.report import fmt, markdown_table, provenance
 from ssdlab.reproduce.templates import render
 from ssdlab.sweep import Sweep, SweepError, run_sweep
@@ -105,25 +109,16 @@ INTERLEAVED_VARIANTS = {
     "interleave_4": ("interleave_4", VARIANTS["baseline"]),
     COMBINED: ("interleave_4", VARIANTS["both"]),
 }
-# Interleaving's reliability side alone: the same tables without the cost side (no partner sensings,
-# no write padding). The seed names the cost (§3.3: every chip of a group senses and transfers its part
-# of a codeword; "a more significant write amplification effect") and describes its interleaving runs
-# only by what they average ("aims to average out the memory raw bit errors", §5.4); it does not say
-# whether its simulations charged the cost. These variants were added after the fact, to show which
-# side decides the ranking and where the integrated scheme's "below 20 %" holds (issue 44): readings,
-# never graded (``QUOTE_COST``, ``QUOTE_AVERAGE_OUT``, ``GRADED_ERRORS``).
+# Interleaving's reliability side alone: the same tables without the cost side (no partner sensings, no write padding),
+# added after the fact (issue 44): readings, never graded (why: the claim book's ``reliability`` texts).
 RELIABILITY_ONLY = "_reliability_only"
 RELIABILITY_VARIANTS = {f"{name}{RELIABILITY_ONLY}": spec for name, spec in INTERLEAVED_VARIANTS.items()}
 # The adjacent pairs (a reading of Fig. 15, with the cost side): run under the graded error model only.
 ADJACENT_VARIANTS = {ADJACENT: (ADJACENT, VARIANTS["baseline"])}
 ALL_VARIANTS = (*VARIANTS, *INTERLEAVED_VARIANTS, *RELIABILITY_VARIANTS, *ADJACENT_VARIANTS)
 INTERLEAVE_FRAMES = 1000
-# Block-to-block spread within each chip (seed 002 Fig. 9 shows it): four classes of blocks whose wear
-# noise is x0.94..x1.06. Chosen so that the mean hard-decision failure (30.6 %) stays near the seed's
-# 28.8 % while progressive reads need a second level about as often as the seed's +35.2 % decode energy
-# implies (1.36 decodes per read at 300 frames; the seed: 1.352). That is a fit: the +35.2 % claim is
-# "calibrated" (``FITS``), never counted. The one rate is these tables' read-weighted mean, so it
-# carries the same fit.
+# Block-to-block spread within each chip (seed 002 Fig. 9 shows it): four classes of blocks' wear noise, fitted to the
+# seed's +35.2 % decode energy (the claim book's ``block_factors_fit``): the claim is "calibrated" (``FITS``).
 BLOCK_FACTORS = (0.94, 0.98, 1.02, 1.06)
 # Error models (``decoding_tables``): one failure list for every read, the mean of every block's table
 # (the seed's own reading: one estimated rate fed to its simulator, §5.2; the interleaved tables' means
@@ -131,7 +126,7 @@ BLOCK_FACTORS = (0.94, 0.98, 1.02, 1.06)
 # table).
 ONE_RATE = "one_rate"
 # The system (issue 45 item 7): every error model runs on the preset's DiskSim ganged device, the seed's
-# (§5.1, ``QUOTE_GANGING``); ``DIES`` is the one rate on independent dies and channels (ganging off),
+# (§5.1, the claim book's ``[sentences.ganging]``); ``DIES`` is the one rate on independent dies and channels (ganging off),
 # the system graded before issue 45: a reading. It is listed with the error models so that it runs the
 # same variants and is shown the same way; ``TABLE_MODEL`` says whose decoding tables it uses.
 DIES = "one_rate_dies"
@@ -378,23 +373,13 @@ def build_sweep(selected: Sequence[Workload], tables: Mapping[str, Mapping[str, 
     )
 
 
-# Seed 002 §5.5's +102.9 % is a share of "flash memory access" energy with sensing 2.4 uJ, one page's
-# transfer 3.7 uJ and 0.7 uJ per extra level, but the text does not say what a look-ahead costs. The
-# candidate accountings (keys of ``_energy_parts``), all over the same two-step baseline; ``{pages}`` is
-# a full soft read's results in pages (``soft_read_pages``: §2.3's 80 us over one page's time), the
-# count the runs time and charge:
-ENERGY_ACCOUNTINGS = {
-    "access": "a cancelled look-ahead costs the part of a level it sensed before the RESET (ssdlab's timed model)",
-    "access_full": "every cancelled look-ahead charged all six levels of sensing",
-    "access_soft_read": "every look-ahead charged as a complete soft read: six levels sensed and its results moved ({pages} pages' worth, "
-    "as the runs time and charge them)",
-    "access_soft_read_3": "as the last, with soft results of 3 pages (7 references give 8 regions: 3 bits per cell bit) in the baseline's soft reads as well",
-}
+# The candidate look-ahead energy accountings (keys of ``_energy_parts``; what each assumes: ``ldpc_read_texts.md.j2``).
+ENERGY_ACCOUNTINGS = ("access", "access_full", "access_soft_read", "access_soft_read_3")
 
 
 def accounting_text(accounting: str, preset: Mapping[str, Any] | None = None) -> str:
-    """What ``accounting`` (a key of ``ENERGY_ACCOUNTINGS``) assumes, with the preset's soft-result pages."""
-    return ENERGY_ACCOUNTINGS[accounting].format(pages=f"{soft_read_pages(preset):.1f}")
+    """What ``accounting`` (one of ``ENERGY_ACCOUNTINGS``) assumes, with the preset's soft-result pages."""
+    return _text(accounting, pages=soft_read_pages(preset))
 
 
 # Why the seed's least-delayed workload (Postmark, +25 %) is among our most delayed: Synthetic2 (the
@@ -898,264 +883,42 @@ def _run(
     )
 
 
-# The reading every claim is graded under (issue 44: one reading per claim, the one the seed's text
-# supports). Error model: one failure rate for every read, drawn once per read request, since the seed
-# fed its simulator one estimated rate (§5.2: "we estimate that the hard-decision LDPC code decoding
-# failure probability is 28.8%. These results are further fed into the SSD simulator") and states its
-# rates as shares of read operations (§2.3); for interleaving, the interleaved tables' means. The rate
-# is every block's read-weighted mean (Fig. 9's blocks), so it carries the block classes' fit.
-# Interleaving: with its cost side, since the seed's §3.3 says every chip of a group must sense and
-# transfer; 2-way on the seed's pairs. Channels: 8, the seed's ("All our simulations are carried out
-# under a highly parallel SSD with 8 channels"). Look-ahead energy: as the runs time it (a cancelled
-# look-ahead stops at the RESET). The other error models, interleaving's reliability side alone, the
-# adjacent pairs and the other energy accountings are readings (``readings``): shown, never counted.
+# The reading every claim is graded under (why: the claim book's ``graded_reading``): one failure rate for every read,
+# 8 channels, interleaving with its cost side, look-ahead energy as timed.
 GRADED_ERRORS = ONE_RATE
 GRADED_CHANNELS = 8
-# Seed 002 §5.1, the system its simulations ran on; the preset's gangs (``[device.ganging]``).
-QUOTE_GANGING = (
-    "The system works in the synchronous-share-control ganging mode as presented in [15], and has 8 channels and each channel "
-    "contains 8 flash chips."
-)
+# The chips of a gang: the preset's (``[device.ganging]``; a test checks), the seed's §5.1.
 GANG_CHIPS = 8
-ERROR_MODEL_NAMES = {
-    ONE_RATE: "one rate (§5.2)",
-    "blocks": "every block (Fig. 9)",
-    "chips": "chips' spread only",
-    DIES: "one rate, independent dies",
-}
 # The report's column order: the graded error model first.
 MODEL_ORDER = (GRADED_ERRORS, *(e for e in ERROR_MODELS if e != GRADED_ERRORS))
-GRADED_READING = "one failure rate for every read (§5.2), one decoding draw per read request, 8 channels"
 
-# The seed's sentences (verbatim, typos included) that the graded readings rest on.
-QUOTE_FIG9 = "Fig. 9 shows the bit error rate statistics from all the blocks of the four different chips."
-QUOTE_ONE_RATE = (
-    "Based upon the measured 25nm MLC NAND flash raw bit error rate statistics at 10,000 P/E cycling presented in Section 4.1 and "
-    "the LDPC code decoding failure probability vs. raw bit error rate curves presented in Fig. 10, we estimate that the "
-    "hard-decision LDPC code decoding failure probability is 28.8%."
-)
-QUOTE_FED = "These results are further fed into the SSD simulator and the corresponding simulation results are shown in Fig. 11."
-QUOTE_SHARE_OF_READS = (
-    "In our evaluation, we increase the hard-decision LDPC code decoding failure probability from 1% to 10%, and to 30% (i.e., 1%, "
-    "10% and 30% of all the read operations invoke the 2nd-step six-extra-level soft-decision memory sensing)."
-)
-QUOTE_PROPORTIONAL = (
-    "Fig. 5 shows the read response time with the scenario without any hard-decision decoding failure, which proportionally "
-    "increases as the failure rate increases."
-)
-QUOTE_PAIRS = (
-    "In 2-way interleaving, we assume the data placement interleaving occurs between chip 1 and 3, and between chip 2 and 4, respectively."
-)
-QUOTE_FOUR_CHIPS = "In this study, we collected memory raw bit error rate patterns of four different chips as shown in Fig. 9."
-QUOTE_FIG11 = "The response time delay increases range from 25% (for Postmark) to 120% (for Synthtic2)."
-QUOTE_FIG12 = "Results show that the lookahead sensing can modestly reduce the system read response time delay."
-QUOTE_FIG13 = (
-    "Results show that such a design strategy can very effectively reduce the response time, and its effectiveness is more "
-    "significant for those read-intensive traces such as WebSearch."
-)
-QUOTE_FIG14 = (
-    "This progressive sensing and decoding strategy and the above look-ahead memory sensing are orthogonal and can be directly "
-    "combined to further improve the efficiency, as shown in Fig. 14."
-)
-QUOTE_INTEGRATED = (
-    "Our study based on intensive experiments shows that these techniques used in an integrated way in SSDs can reduce the "
-    "worst-case system read response time delay from over 100% down to below 20%."
-)
-QUOTE_COST = (
-    "If only one ECC codeword is being read at runtime, all the n memory chips need to carry out sensing and transfer the "
-    "corresponding data portion."
-)
-QUOTE_EIGHT_CHANNELS = "All our simulations are carried out under a highly parallel SSD with 8 channels."
-# What the seed says of its interleaving runs (§5.4) and of the overheads it quantified (§5.5): nothing
-# on whether the runs charged the cost side.
-QUOTE_AVERAGE_OUT = (
-    "As described in Section 3.3, by exploiting the chipto-chip reliability variation, data placement interleaving aims to "
-    "average out the memory raw bit errors experienced by each ECC codewrod and hence reduce the occurrence of high-precision "
-    "soft-decision memory sensing."
-)
-QUOTE_POWER_STUDIED = "In this work, we quantitatively studied the power consumption overhead of the first two techniques."
-QUOTE_WRITE_RESPONSE = (
-    "Under the 30% of hard-decision decoding failure probability, the average write response time of all the traces increases "
-    "no more than 2%."
-)
-# The seed's soft-read timing: 14 us per extra level (its simulation setup) and about 80 us to move the
-# seven-level results of 4 KB (§2.3), which the preset follows (``read_path.soft_transfer_latency_ns``).
-QUOTE_EXTRA_LEVEL = (
-    "Since upper-page read involves one extra sensing level than lower-page read, we estimate that sensing one extra level in "
-    "soft-decision sensing takes 14µs."
-)
-QUOTE_SOFT_TRANSFER = (
-    "Meanwhile, with 200MB/s NAND flash chip I/O bandwidth as specified in ONFI 2.1, it takes about 80µs to transfer the "
-    "seven-level soft-decision sensing results of 4KB data to the controller."
-)
-SEED_SOFT_TRANSFER_US = 80.0
-QUOTE_INTERLEAVE = (
-    "In case of the two-step sensing and decoding, this can lead to a lower probability of hard-decision LDPC code decoding "
-    "failure, and in case of fine-grained progressive sensing and decoding, this can lead to lower overall average decoding "
-    "failure probability P ave as in (3), both of which could reduce system response time delay."
-)
-QUOTE_RANKING = (
-    "Intuitively, as we increase from 2-way to 4-way interleaving, we can better average out the bit error rate and hence "
-    "improve the latency reduction, but meanwhile the implementation could become more complicated."
-)
-QUOTE_FIG17 = "Results suggest that the proposed techniques are insensitive to the SSD parallelism."
-QUOTE_LOOK_AHEAD_ENERGY = (
-    "we estimate that the use of look-ahead memory sensing increases flash memory access power consumption by 102.9% on average."
-)
-QUOTE_RESET = (
-    "Since the soft-decision memory sensing and data transfer operation can be immediately terminated once the hard-decision "
-    "decoding succeeds, this look-ahead design does not increase the latency in case of a hard-decision decoding success."
-)
-QUOTE_PROGRESSIVE_ENERGY = (
-    "we estimate that the use of progressive sensing and decoding increases LDPC code decoding power consumption by 35.2% on "
-    "average, compared with the ideal scenario where LDPC code decoding is only executed once for each read operation."
-)
-QUOTE_BOTH_ENERGY = (
-    "When considering the memory sensing and LDPC code decoding energy consumption together, the total energy consumption "
-    "overhead caused by the use of look-ahead memory sensing and progressive sensing/decoding is 42.3%."
-)
-QUOTE_BASELINE = "For the purpose of comparison, we set the baseline scenario as the basic two-step sensing and decoding strategy"
-QUOTE_WRITE_AMPLIFICATION = (
-    "As a result, changes with any user data will affect more physical pages, leading to a more significant write amplification effect."
-)
+# The claim book (``claims/ldpc_read.toml``): the seed's numbers and sentences, the claims, the fits and the texts.
+BOOK = load("ldpc_read")
+TEXTS = BOOK.texts
 # Joins two sentences of the seed in one quote.
 AND = " … "
+# The seed's sentences by key (``[sentences]``: English, so the originals alone), and a claim's quote: its sentences
+# (``[quotes]``) joined.
+QUOTES = {key: AND.join(sentences.joined) for key, sentences in BOOK.sentences.items()}
 
-BLOCK_FACTORS_FIT = (
-    "the block spread's four classes (wear noise x"
-    + ", x".join(f"{f:g}" for f in BLOCK_FACTORS)
-    + ") were chosen so that progressive reads need a second level about as often as the seed's +35.2 % decode energy implies"
+
+def _filled(text: str) -> str:
+    """A book text with the recipe's values in: ``{factors}``, the block classes' wear noise."""
+    return text.replace("{factors}", ", ".join(f"x{factor:g}" for factor in BLOCK_FACTORS))
+
+
+CLAIMS = tuple(
+    replace(claim, quote=AND.join(QUOTES[key] for key in BOOK.extra["quotes"][claim.key]), calibrated=_filled(claim.calibrated))
+    for claim in BOOK.claims
 )
-# The graded one rate is the blocks' mean: the same fit holds for it.
-ONE_RATE_CARRIES_FIT = "; the graded one rate is the read-weighted mean of those blocks' tables, so it carries the same fit"
-
-
-def _change(key: str, figure: str, paper: float, quote: str, reading: str = GRADED_READING, **more: Any) -> Claim:
-    """A claim on a change (+25 %: the two values' ratio minus one), graded under ``reading``."""
-    return Claim(key, figure, paper, "change", "pct", form=CHANGE, quote=quote, reading=reading, **more)
-
-
-def _bound(key: str, figure: str, paper: str, kind: str, side: str, quote: str, reading: str = GRADED_READING, **more: Any) -> Claim:
-    """A claim the seed states as a bound (``side``: the test ours must pass), graded under ``reading``."""
-    unit = {"pct": "change", "int": "places"}.get(kind, kind)
-    return Claim(key, figure, paper, unit, kind, side=side, form=BOUND, quote=quote, reading=reading, **more)
-
-
-FIG11_QUOTE = QUOTE_FIG11 + AND + QUOTE_ONE_RATE + AND + QUOTE_FED
-MEAN = "read response time / baseline, mean over the workloads"
-COST_SIDE = GRADED_READING + "; with the cost side; 2-way pairs the seed's chips 1-3 and 2-4"
-CLAIMS = (
-    _change("baseline_postmark", "Fig. 11: two-step baseline delay over no soft sensing, Postmark", 0.25, FIG11_QUOTE),
-    _change("baseline_synthetic2", "Fig. 11: two-step baseline delay over no soft sensing, Synthetic2", 1.20, FIG11_QUOTE),
-    _bound(
-        "ordering",
-        "Fig. 11: Synthetic2 the most delayed workload, Postmark the least (places off that order, 0 when it holds)",
-        "Synthetic2 most, Postmark least",
-        "int",
-        "<= 0",
-        QUOTE_FIG11,
-    ),
-    _bound(
-        "write_response",
-        "§2.3: write response time, two-step baseline over no soft sensing, worst over the workloads",
-        "no more than +2 %",
-        "pct",
-        "<= 0.02",
-        QUOTE_WRITE_RESPONSE + AND + QUOTE_SHARE_OF_READS,
-    ),
-    _bound("look_ahead", f"Fig. 12: look-ahead {MEAN}", "modest reduction", "ratio", "< 1", QUOTE_FIG12),
-    _bound("progressive", f"Fig. 13: progressive {MEAN}", "very effective reduction", "ratio", "< 1", QUOTE_FIG13),
-    _bound(
-        "both_combined",
-        "Fig. 14: look-ahead + progressive / the better of the two alone, mean over the workloads",
-        "further improvement",
-        "ratio",
-        "< 1",
-        QUOTE_FIG14,
-    ),
-    _bound(
-        "all_worst",
-        "§1, §6: worst delay with all three integrated (look-ahead, progressive, 4-way interleaving), 8 channels",
-        "below 20 %",
-        "pct",
-        "< 0.2",
-        QUOTE_INTEGRATED + AND + QUOTE_COST + AND + QUOTE_EIGHT_CHANNELS,
-        GRADED_READING + "; interleaved reads sense every chip of their group and writes are padded (the cost side)",
-    ),
-    _bound(
-        "interleave",
-        f"Fig. 15: 2-way interleaving {MEAN}",
-        "lower",
-        "ratio",
-        "< 1",
-        QUOTE_INTERLEAVE + AND + QUOTE_COST + AND + QUOTE_PAIRS,
-        COST_SIDE,
-    ),
-    _bound(
-        "interleave_ranking",
-        "Fig. 15: 4-way over 2-way interleaving (each / baseline, means over the workloads)",
-        "4-way lower",
-        "ratio",
-        "< 1",
-        QUOTE_RANKING + AND + QUOTE_COST + AND + QUOTE_PAIRS,
-        COST_SIDE,
-    ),
-    Claim(
-        "channels",
-        "Fig. 17: insensitive to parallelism (2 vs 8 channels)",
-        "insensitive",
-        "",
-        "text",
-        regime=True,
-        quote=QUOTE_FIG17,
-        reading="one failure rate for every read (§5.2), 8 and 2 channels",
-    ),
-    _change(
-        "look_ahead_energy",
-        "§5.5: look-ahead flash access energy over the baseline's",
-        1.029,
-        QUOTE_LOOK_AHEAD_ENERGY + AND + QUOTE_RESET,
-        GRADED_READING
-        + "; a cancelled look-ahead costs what it sensed before the RESET; soft results charged as the runs time them (§2.3's 80 us)",
-    ),
-    _change(
-        "progressive_energy",
-        "§5.5: progressive decode energy over one decode per read",
-        0.352,
-        QUOTE_PROGRESSIVE_ENERGY,
-        calibrated=BLOCK_FACTORS_FIT + ONE_RATE_CARRIES_FIT,
-    ),
-    _change(
-        "both_energy",
-        "§5.5: look-ahead + progressive sensing and decode energy over the two-step baseline's",
-        0.423,
-        QUOTE_BOTH_ENERGY + AND + QUOTE_BASELINE,
-        GRADED_READING + "; look-ahead's sensing as the runs time it",
-    ),
-    # Counted from padding every host write to whole groups, which is the seed's own sentence: above 1
-    # by construction for any write smaller than a group, whatever the simulation does.
-    _bound(
-        "interleave_write_amplification",
-        "§3.3, §5.5: interleaving's write amplification (host pages written with padding / without)",
-        "more significant",
-        "ratio",
-        "> 1",
-        QUOTE_WRITE_AMPLIFICATION,
-        "4-way, host writes padded to whole groups",
-        arithmetic=True,
-    ),
-)
-
-# The chips' wear: the ECC lab's one fitted constant for this chip. No claim is the 28.8 % itself, but
-# every error model (and so every claim) rests on it.
-WEAR_FIT = (
-    "the ECC lab's MLC wear constant (`wear_noise_scale`, crates/ssdlab-ecc/src/channel.rs) was fitted so that hard-decision "
-    "decoding fails on the seed's 28.8 % of reads at 10,000 P/E after one month at 40 C"
-)
-FITS = (
-    Fit(BLOCK_FACTORS_FIT, claims=("progressive_energy",), where="ldpc_read.BLOCK_FACTORS (and the one rate, their tables' mean)"),
-    Fit(WEAR_FIT, claims=(), where="ssdlab_ecc::channel::ChannelParameters::default_for (wear_noise_scale)"),
-)
+FITS = tuple(replace(fit, what=_filled(fit.what)) for fit in BOOK.fits)
+BLOCK_FACTORS_FIT, WEAR_FIT = _filled(TEXTS["block_factors_fit"]), TEXTS["wear_fit"]
+ERROR_MODEL_NAMES = {errors: TEXTS[f"{errors}_name"] for errors in ERROR_MODELS}
+# The other error models as readings: what each assumes, and why the graded one rate is the seed's.
+MODEL_ASSUMES = {errors: TEXTS[f"{errors}_assumes"] for errors in MODEL_ORDER[1:]}
+MODEL_WHY = {errors: TEXTS[f"{errors}_why"] for errors in MODEL_ORDER[1:]}
+SEED_HARD_FAILURE, SEED_LOOK_AHEAD_ENERGY = BOOK.seed["hard_failure"], BOOK.seed["look_ahead_energy"]
+SEED_SOFT_TRANSFER_US = BOOK.seed["soft_transfer_us"]
 
 
 def _worst(table: Sequence[Mapping[str, Any]], key: str, errors: str, channels: Sequence[int] = CHANNELS) -> tuple[float, str] | None:
@@ -1177,11 +940,8 @@ def _ordering_places(ranked: Sequence[Mapping[str, Any]]) -> tuple[int, str] | N
         return None
     from_top = len(names) - names.index("Synthetic2")
     from_bottom = names.index("Postmark") + 1
-    text = (
-        f"Synthetic2 {_ordinal(from_top)} of {len(names)} from the most delayed, Postmark {_ordinal(from_bottom)} of {len(names)} "
-        f"from the least ({from_top - 1 + from_bottom - 1} places off)"
-    )
-    return from_top - 1 + from_bottom - 1, text
+    off = from_top - 1 + from_bottom - 1
+    return off, _text("ordering_places", from_top=_ordinal(from_top), from_bottom=_ordinal(from_bottom), count=len(names), off=off)
 
 
 def _ordinal(n: int) -> str:
@@ -1218,7 +978,8 @@ class Measured:
 
 def measurements(table: Sequence[Mapping[str, Any]], errors: str) -> dict[str, Measured]:
     """Every claim's value under the error model ``errors`` on 8 channels (interleaving with its cost
-    side, look-ahead energy as timed): the graded reading for ``GRADED_ERRORS``, a reading otherwise."""
+    side, look-ahead energy as timed): the graded reading for ``GRADED_ERRORS``, a reading otherwise.
+    The notes are ``ldpc_read_texts.md.j2``'s (``<key>_note``) or the claim book's."""
     rows = [r for r in table if r["errors"] == errors and r["channels"] == GRADED_CHANNELS]
     found: dict[str, Measured] = {}
     if not rows:
@@ -1230,9 +991,11 @@ def measurements(table: Sequence[Mapping[str, Any]], errors: str) -> dict[str, M
     def mean(key: str) -> float | None:
         return _mean(rows, key)
 
-    def below_one(key: str) -> str:
-        known = [r[key] for r in rows if r[key] is not None]
-        return f"mean over {len(known)} workloads; below 1 on {sum(v < 1 for v in known)} of them"
+    def below(key: str) -> tuple[int, int]:
+        return _count_below([r[key] for r in rows])
+
+    def health(side: str, other: str) -> tuple[Health, ...]:
+        return (_side_health(rows, [side]), _side_health(rows, [other]))
 
     postmark, synthetic2 = workload("Postmark"), workload("Synthetic2")
     for key, row in (("baseline_postmark", postmark), ("baseline_synthetic2", synthetic2)):
@@ -1244,7 +1007,7 @@ def measurements(table: Sequence[Mapping[str, Any]], errors: str) -> dict[str, M
     places = _ordering_places(ranked)
     found["ordering"] = Measured(
         places[0] if places else None,
-        note="least to most delayed: " + ", ".join(f"{_short(r['workload'])} {fmt(r['baseline_delay'], 'pct')}" for r in ranked),
+        note=_text("ordering_note", ranked=ranked),
         health=tuple(
             _side_health([row], ["no_soft", "baseline"], f"{_short(row['workload'])}: no soft sensing and baseline")
             for row in (synthetic2, postmark)
@@ -1256,79 +1019,65 @@ def measurements(table: Sequence[Mapping[str, Any]], errors: str) -> dict[str, M
     writes = _worst_row(rows, "baseline_write_delay")
     found["write_response"] = Measured(
         writes["baseline_write_delay"] if writes else None,
-        note=(
-            f"worst: {writes['workload']} ({fmt(writes['writes'], 'int')} writes; hard-decision failures "
-            f"{fmt(writes['hard_failure_fraction'], 'share')} of its reads); mean over the workloads {fmt(mean('baseline_write_delay'), 'pct')}"
-        )
-        if writes
-        else "",
+        note=_text("write_note", row=writes, mean=mean("baseline_write_delay")) if writes else "",
         health=(_side_health([writes], ["no_soft"], op="write"), _side_health([writes], ["baseline"], op="write")) if writes else (),
     )
+    # The seed's "modestly" is said against progressive's "very effectively": the note shows both.
     found["look_ahead"] = Measured(
         mean("look_ahead_vs_baseline"),
-        # The seed's "modestly" is said against progressive's "very effectively": both are shown.
-        note=f"{below_one('look_ahead_vs_baseline')}; progressive x{fmt(mean('progressive_vs_baseline'), 'ratio')}",
-        health=(_side_health(rows, ["baseline"]), _side_health(rows, ["look_ahead"])),
+        note=_text("look_ahead_note", counts=below("look_ahead_vs_baseline"), progressive=mean("progressive_vs_baseline")),
+        health=health("baseline", "look_ahead"),
     )
     progressive = [r for r in rows if r["progressive_vs_baseline"] is not None]
     most = min(progressive, key=lambda r: r["progressive_vs_baseline"])["workload"] if progressive else "n/a"
     found["progressive"] = Measured(
         mean("progressive_vs_baseline"),
-        note=f"{below_one('progressive_vs_baseline')}; most on {most} (seed: more on read-intensive traces such as WebSearch)",
-        health=(_side_health(rows, ["baseline"]), _side_health(rows, ["progressive"])),
+        note=_text("progressive_note", counts=below("progressive_vs_baseline"), most=most),
+        health=health("baseline", "progressive"),
     )
-    better = [_ratio_to_better(r) for r in rows]
-    known = [v for v in better if v is not None]
+    known = [v for v in (_ratio_to_better(r) for r in rows) if v is not None]
     found["both_combined"] = Measured(
         sum(known) / len(known) if known else None,
-        note=f"mean over {len(known)} workloads of both / min(look-ahead, progressive); below 1 on {sum(v < 1 for v in known)} of them",
-        health=(_side_health(rows, ["baseline"]), _side_health(rows, ["both"])),
+        note=_text("both_combined_note", counts=_count_below(known)),
+        health=health("baseline", "both"),
     )
     worst = _worst_row(rows, f"{COMBINED}_delay")
     found["all_worst"] = Measured(
         worst[f"{COMBINED}_delay"] if worst else None,
-        note=f"worst: {worst['workload']}; the two-step baseline's delay there {fmt(worst['baseline_delay'], 'pct')}" if worst else "",
+        note=_text("all_worst_note", row=worst) if worst else "",
         health=(_side_health([worst], ["no_soft"]), _side_health([worst], [COMBINED])) if worst else (),
     )
     two, four = mean("interleave_2_vs_baseline"), mean("interleave_4_vs_baseline")
     found["interleave"] = Measured(
-        two,
-        note=f"{below_one('interleave_2_vs_baseline')}; 4-way x{fmt(four, 'ratio')}",
-        health=(_side_health(rows, ["baseline"]), _side_health(rows, ["interleave_2"])),
+        two, note=_text("interleave_note", counts=below("interleave_2_vs_baseline"), four=four), health=health("baseline", "interleave_2")
     )
     found["interleave_ranking"] = Measured(
         four / two if two and four else None,
-        note=f"4-way x{fmt(four, 'ratio')} over 2-way x{fmt(two, 'ratio')} of the baseline",
-        health=(_side_health(rows, ["interleave_2"]), _side_health(rows, ["interleave_4"])),
+        note=_text("interleave_ranking_note", two=two, four=four),
+        health=health("interleave_2", "interleave_4"),
     )
-    found["channels"] = Measured(
-        None,
-        text="; ".join(
-            f"{c} channels: baseline delay {_span_text(_extent([r for r in table if r['errors'] == errors and r['channels'] == c], 'baseline_delay'))}, "
-            f"look-ahead + progressive x{fmt(_model_mean(table, 'both_vs_baseline', errors, c), 'ratio')} of the baseline"
-            for c in CHANNELS
-        ),
-    )
-    started = mean("look_ahead_started_share")
+    spans = [
+        (
+            c,
+            _extent([r for r in table if r["errors"] == errors and r["channels"] == c], "baseline_delay"),
+            _model_mean(table, "both_vs_baseline", errors, c),
+        )
+        for c in CHANNELS
+    ]
+    found["channels"] = Measured(None, text=_text("channels_text", spans=spans))
     found["look_ahead_energy"] = Measured(
         mean("look_ahead_access_energy_increase"),
-        note=f"mean over the workloads; look-ahead starts on {fmt(started, 'share')} of the reads (only on an idle die)",
-        health=(_side_health(rows, ["baseline"]), _side_health(rows, ["look_ahead"])),
+        note=_text("look_ahead_energy_note", started=mean("look_ahead_started_share")),
+        health=health("baseline", "look_ahead"),
     )
     found["progressive_energy"] = Measured(
-        mean("progressive_decode_increase"),
-        note="mean over the workloads; decodes per read minus one",
-        health=(_side_health(rows, ["progressive"]),),
+        mean("progressive_decode_increase"), note=TEXTS["progressive_energy_note"], health=(_side_health(rows, ["progressive"]),)
     )
     found["both_energy"] = Measured(
-        mean("both_sensing_decode_energy_change"),
-        note="mean over the workloads; its decode part rests on the block classes fitted to +35.2 %",
-        health=(_side_health(rows, ["baseline"]), _side_health(rows, ["both"])),
+        mean("both_sensing_decode_energy_change"), note=TEXTS["both_energy_note"], health=health("baseline", "both")
     )
     found["interleave_write_amplification"] = Measured(
-        mean("interleave_4_write_amplification"),
-        note=f"4-way, mean over the workloads; 2-way {fmt(mean('interleave_2_write_amplification'), 'ratio')}; counted, "
-        "not simulated as extra programs; above 1 by construction",
+        mean("interleave_4_write_amplification"), note=_text("write_amplification_note", two=mean("interleave_2_write_amplification"))
     )
     return found
 
@@ -1343,12 +1092,6 @@ def headlines(table: Sequence[Mapping[str, Any]], ordering: Sequence[Mapping[str
         claim.measure(found[claim.key].value, note=found[claim.key].note, ours_text=found[claim.key].text, health=found[claim.key].health)
         for claim in CLAIMS
     ]
-
-
-# How the seed's +102.9 % is reached: with its own per-page energies and 28.8 % hard failures, every
-# read's look-ahead charged as a complete soft read with S pages of soft results (docs/ldpc-read.md).
-SEED_HARD_FAILURE = 0.288
-SEED_LOOK_AHEAD_ENERGY = 1.029
 
 
 def seed_energy_pages(increase: float = SEED_LOOK_AHEAD_ENERGY, hard_failure: float = SEED_HARD_FAILURE) -> float:
@@ -1393,26 +1136,6 @@ def _verdict_text(would: str, graded: str | None) -> str:
     return f"under the claim's rule: {would}; the verdict changes (graded reading: {graded})"
 
 
-# The other error models as readings: what each assumes, and why the graded one rate is the seed's.
-MODEL_ASSUMES = {
-    "blocks": "every chip and block class its own failure list (the ECC lab's, four block classes per chip); each page drawn on its own",
-    "chips": "the preset's four chip classes only: every block of a chip fails as often as the chip's mean; each page drawn on its own",
-    DIES: "the graded one rate, drawn once per read request, on independent dies and channels (no gangs): the system graded before issue 45",
-}
-_ONE_RATE_WHY = (
-    "the seed measured its chips' and blocks' error rates (Fig. 9) but fed its simulator one estimated rate ('we estimate that the "
-    "hard-decision LDPC code decoding failure probability is 28.8%. These results are further fed into the SSD simulator'), a "
-    "share of read operations ('30% of all the read operations invoke the 2nd-step six-extra-level soft-decision memory sensing')"
-)
-MODEL_WHY = {
-    "blocks": _ONE_RATE_WHY + "; this reading gives each chip and block class its own rate, drawn per page",
-    "chips": _ONE_RATE_WHY + "; this reading gives each chip class its own rate (no block spread), drawn per page",
-    DIES: "the seed ran DiskSim's SSD model ganged ('"
-    + "The system works in the synchronous-share-control ganging mode as presented in [15]"
-    + "'); this reading runs the same rate on independent dies and channels",
-}
-
-
 def readings(table: Sequence[Mapping[str, Any]], ordering: Sequence[Mapping[str, Any]] = ()) -> list[Reading]:
     """The other readings of the claims (never counted), each with the verdict it would get beside the
     graded one: every block's and the chips' own rates (every claim but the regime and the arithmetic
@@ -1433,13 +1156,7 @@ def readings(table: Sequence[Mapping[str, Any]], ordering: Sequence[Mapping[str,
             if claim[key].regime or claim[key].arithmetic:
                 continue
             would = _grade(claim[key], measured.value, health=measured.health, errors=other)
-            fitted = ""
-            if claim[key].calibrated:
-                fitted = (
-                    "; these block classes were fitted to this number, so graded under it the claim is calibrated too"
-                    if other in FITTED_MODELS
-                    else "; the chips' spread does not use the block classes fitted to this number, so the rule applies"
-                )
+            fitted = "" if not claim[key].calibrated else TEXTS["fitted_models" if other in FITTED_MODELS else "unfitted_models"]
             found.append(
                 Reading(
                     key,
@@ -1452,17 +1169,9 @@ def readings(table: Sequence[Mapping[str, Any]], ordering: Sequence[Mapping[str,
                 )
             )
     free = RELIABILITY_ONLY
-    reliability = "interleaving's reliability side only: interleaved reads sense no partner chip and writes are not padded"
-    not_cost = (
-        "the seed's §3.3 says all the chips of a group must sense and transfer their part of a codeword, and nothing in its text says "
-        "its simulations left that out; this reading drops it"
-    )
-    after_the_fact = "picked after the fact: the reliability-only variants were run to find where the seed's 'below 20 %' holds (issue 44)"
-    passes = ": it passes 'below 20 %', so it is labelled adopted because it matched"
     # The integrated scheme under every other combination of error model, channel counts and
     # interleaving side (the graded one, and the other models on 8 channels with the cost side, are
     # above).
-    two_channels = "the seed's simulations are on 8 channels ('" + QUOTE_EIGHT_CHANNELS + "'); its Fig. 17 studies 2 channels apart"
     integrated = claim["all_worst"]
     for errors in MODEL_ORDER:
         for channels in ((GRADED_CHANNELS,), CHANNELS):
@@ -1473,16 +1182,12 @@ def readings(table: Sequence[Mapping[str, Any]], ordering: Sequence[Mapping[str,
                 value = worst[0] if worst else None
                 would = _grade(integrated, value)
                 held = would == REPRODUCED
-                history = (
-                    "; before issue 44 this reading was a headline of its own, graded 'reproduced'"
-                    if reliability_only and errors == "chips" and len(channels) > 1
-                    else ""
-                )
+                history = TEXTS["history"] if reliability_only and errors == "chips" and len(channels) > 1 else ""
                 why = "; ".join(
-                    ([not_cost] if reliability_only else [])
-                    + ([two_channels] if len(channels) > 1 else [])
+                    ([TEXTS["not_cost"]] if reliability_only else [])
+                    + ([_text("two_channels")] if len(channels) > 1 else [])
                     + ([] if errors == GRADED_ERRORS else [MODEL_WHY[errors]])
-                    + ([after_the_fact + (passes if held else ": it misses 'below 20 %'") + history] if reliability_only else [])
+                    + ([TEXTS["after_the_fact"] + TEXTS["passes" if held else "misses"] + history] if reliability_only else [])
                     + [_verdict_text(would, graded_verdict.get("all_worst"))]
                 )
                 found.append(
@@ -1490,12 +1195,12 @@ def readings(table: Sequence[Mapping[str, Any]], ordering: Sequence[Mapping[str,
                         "all_worst",
                         ", ".join(
                             [ERROR_MODEL_NAMES[errors], " and ".join(map(str, channels)) + " channels"]
-                            + (["reliability side only"] if reliability_only else [])
+                            + ([TEXTS["reliability_only"]] if reliability_only else [])
                         ),
                         value,
                         "; ".join(
-                            (["the worst case over both channel counts"] if len(channels) > 1 else [])
-                            + ([reliability] if reliability_only else ["with the cost side"])
+                            ([TEXTS["both_channel_counts"]] if len(channels) > 1 else [])
+                            + [TEXTS["reliability" if reliability_only else "with_cost"]]
                         ),
                         False,
                         why,
@@ -1509,27 +1214,21 @@ def readings(table: Sequence[Mapping[str, Any]], ordering: Sequence[Mapping[str,
         else:
             two, four = _mean(graded, f"interleave_2{free}_vs_baseline"), _mean(graded, f"interleave_4{free}_vs_baseline")
             value = four / two if two and four else None
-        why = f"{not_cost}; {_verdict_text(_grade(claim[key], value), graded_verdict.get(key))}"
-        found.append(Reading(key, "reliability side only", value, reliability, False, why, value_text=fmt(value, "ratio")))
-    # 2-way on the adjacent pairs (chip classes 0-1 and 2-3), with the cost side: the recipe's pairing
-    # before issue 45, chosen so that each weak chip class meets a strong one.
+        why = f"{TEXTS['not_cost']}; {_verdict_text(_grade(claim[key], value), graded_verdict.get(key))}"
+        found.append(Reading(key, TEXTS["reliability_only"], value, TEXTS["reliability"], False, why, value_text=fmt(value, "ratio")))
+    # 2-way on the adjacent pairs, with the cost side (favourable: ``adjacent_why``).
     two_adjacent, four = _mean(graded, f"{ADJACENT}_vs_baseline"), _mean(graded, "interleave_4_vs_baseline")
-    adjacent_why = (
-        f"the seed pairs its chips 1 and 3, 2 and 4 ('{QUOTE_PAIRS}'); which of its chips were weak is not in its text. This pairing "
-        "puts each weak chip class of ours with a strong one: the recipe's choice before issue 45, picked because it lets 2-way "
-        "interleaving average a weak chip out (favourable)"
-    )
     for key, value in (("interleave", two_adjacent), ("interleave_ranking", four / two_adjacent if two_adjacent and four else None)):
         would = _grade(claim[key], value)
         found.append(
             Reading(
                 key,
-                "adjacent pairs (chips 1-2 and 3-4)",
+                TEXTS["adjacent_name"],
                 value,
-                "2-way interleaving pairs chip classes 0 and 1, 2 and 3 (each weak class with a strong one); with the cost side",
+                TEXTS["adjacent_assumes"],
                 False,
-                f"{adjacent_why}; {_verdict_text(would, graded_verdict.get(key))}"
-                + ("; it meets the claim's rule, so it is labelled adopted because it matched" if would == REPRODUCED else ""),
+                f"{_text('adjacent_why')}; {_verdict_text(would, graded_verdict.get(key))}"
+                + (TEXTS["adjacent_matched"] if would == REPRODUCED else ""),
                 value_text=fmt(value, "ratio"),
                 matched=would == REPRODUCED,
             )
@@ -1539,34 +1238,22 @@ def readings(table: Sequence[Mapping[str, Any]], ordering: Sequence[Mapping[str,
     found.append(
         Reading(
             "both_combined",
-            "worst delay below 20 %",
+            TEXTS["both_below_name"],
             both_value,
-            "Fig. 14's two techniques alone reach the seed's integrated figure",
+            TEXTS["both_below_assumes"],
             False,
-            "the seed's 'below 20 %' is said of 'these techniques used in an integrated way' (§1, §6), all three; of Fig. 14 the text "
-            f"says only 'further improve'; {_verdict_text(_grade(claim['both_combined'], both_value, side='< 0.2'), None)}",
+            f"{TEXTS['both_below_why']}; {_verdict_text(_grade(claim['both_combined'], both_value, side='< 0.2'), None)}",
             value_text=f"{fmt(both_value, 'pct')} ({worst_both['workload']})" if worst_both else "n/a",
         )
     )
-    pages = seed_energy_pages()
     preset = _preset()
     energy_claim = claim["look_ahead_energy"]
     for accounting, why, solved in (
-        (
-            "access_full",
-            "the seed says a look-ahead's sensing and transfer are terminated as soon as the hard decode succeeds, and the runs time it so",
-            False,
-        ),
-        (
-            "access_soft_read",
-            "charges sensing and transfer the seed says are terminated on success; the soft results' size: " + _soft_transfer_text(preset),
-            False,
-        ),
+        ("access_full", TEXTS["access_full_why"], False),
+        ("access_soft_read", _text("soft_read_why", soft_transfer=_soft_transfer_text(preset)), False),
         (
             "access_soft_read_3",
-            f"picked after the fact: solved from the seed's +102.9 % (S = {pages:.2f} pages of soft results with its per-page energies and "
-            f"28.8 % hard failures); the same runs are timed and charged with {soft_read_pages(preset):.1f}-page soft results (§2.3's "
-            f"{SEED_SOFT_TRANSFER_US:g} us)",
+            _text("solved_why", seed_pages=seed_energy_pages(), soft_pages=soft_read_pages(preset), seed_us=SEED_SOFT_TRANSFER_US),
             True,
         ),
     ):
@@ -1736,13 +1423,6 @@ def _mean(table: Sequence[Mapping[str, Any]], key: str) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def _span_text(span: tuple[tuple[float, str], tuple[float, str]] | None) -> str:
-    if span is None:
-        return "n/a"
-    (low, low_name), (high, high_name) = span
-    return f"{fmt(low, 'pct')} ({low_name}) to {fmt(high, 'pct')} ({high_name})"
-
-
 def _model_mean(table: Sequence[Mapping[str, Any]], key: str, errors: str, channels: int = 8) -> float | None:
     return _mean([r for r in table if r["errors"] == errors and r["channels"] == channels], key)
 
@@ -1777,11 +1457,6 @@ def _soft_transfer_text(preset: Mapping[str, Any] | None = None) -> str:
 PER_WORKLOAD_TITLE = "Per workload: writes, energy and the cost side"
 
 
-def _quotes() -> dict[str, str]:
-    """The seed's sentences by name (``QUOTE_FIG11`` as ``FIG11``), for the templates."""
-    return {name.removeprefix("QUOTE_"): text for name, text in globals().items() if name.startswith("QUOTE_")}
-
-
 def _chips(groups: Sequence[Sequence[int]]) -> str:
     """Chip groups in the seed's numbering (from 1): ``[[0, 2], [1, 3]]`` as "1-3 and 2-4"."""
     return " and ".join("-".join(str(chip + 1) for chip in group) for group in groups)
@@ -1789,7 +1464,12 @@ def _chips(groups: Sequence[Sequence[int]]) -> str:
 
 def _render(name: str, **values: Any) -> str:
     """A template of this recipe filled with ``values`` and the seed's sentences (``quote``)."""
-    return render(name, quote=_quotes(), **values)
+    return render(name, quote=QUOTES, **values)
+
+
+def _text(part: str, **values: Any) -> str:
+    """One short text of ``ldpc_read_texts.md.j2`` (``part``: a headline's note, a reading's "assumes" or "why")."""
+    return _render("ldpc_read_texts.md.j2", part=part, **values).rstrip("\n")
 
 
 def _extent(rows: Sequence[Mapping[str, Any]], key: str) -> tuple[tuple[float, str], tuple[float, str]] | None:
