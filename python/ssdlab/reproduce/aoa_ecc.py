@@ -17,19 +17,22 @@ Real traces keep their own timestamps: a page's initial data age comes from how 
 rewrites it (``rewrite_interval``) and the online class from the same timeline, so a sample of minutes
 is classed as ``ssdlab trace stats`` classes it (rates extrapolated to a week).
 
-Grading (``ssdlab.reproduce.base``): each claim (``CLAIMS``) quotes the seed's sentence its reading rests
-on; the numbers a fit or a reading was solved from (``AoaEcc.fits``: prxy_1's switch point, the chip's
-anchor; the hot/cold switch ratio, whose numerator is that anchor; web_1's 0.91x, which chose Table 1's wear)
-are "calibrated", the gate saving is arithmetic on the seed's own gate counts, and the other readings of a claim are ``Reading`` rows, never counted. Every
-comparison headline carries both sides' ``Health``, read off the rows the tables store
-(``{policy}_write_amplification`` and so on), and its "up to" claims take their best over healthy
-comparisons only. The report is composed (``compose``) from the tables alone, so a test can build it
-from hand-made rows and check that every number in its prose is the tables'.
+Grading (``ssdlab.reproduce.base``): each claim quotes the seed's sentence its reading rests on; the
+numbers a fit or a reading was solved from (``AoaEcc.fits``: prxy_1's switch point, the chip's anchor; the
+hot/cold switch ratio, whose numerator is that anchor; web_1's 0.91x, which chose Table 1's wear) are
+"calibrated", the gate saving is arithmetic on the seed's own gate counts, and the other readings of a
+claim are ``Reading`` rows, never counted. Every comparison headline carries both sides' ``Health``, read
+off the rows the tables store (``{policy}_write_amplification`` and so on), and its "up to" claims take
+their best over healthy comparisons only. The report is composed (``compose``) from the tables alone, so a
+test can build it from hand-made rows and check that every number in its prose is the tables'.
 
-The recipe is data plus templates: the grids (``grids``, one ``Sweep`` per folder), the tables' columns
-(``*_COLUMNS``), the figures' series and the claims are declared here; the report's prose is the template
-``templates/aoa_ecc.md.j2``, the headlines' notes ``templates/aoa_ecc_notes.md.j2`` and a class's caveats
-``templates/aoa_ecc_class_caveats.md.j2``, filled from the values computed here (``derived``).
+The recipe is data plus templates. The claim book ``claims/aoa_ecc.toml`` holds the seed's numbers and
+sentences (``SEED``, ``SEED_SENTENCES``, ``QUOTES``), the claims and their readings (``CLAIMS``), the fits
+(``FITS``) and the readings' texts without a number (``TEXTS``). The grids (``grids``, one ``Sweep`` per
+folder), the tables' columns (``*_COLUMNS``) and the figures' series are declared here. The report's prose
+is the template ``templates/aoa_ecc.md.j2``; the headlines' notes, the readings' texts with numbers and the
+workloads' descriptions ``templates/aoa_ecc_notes.md.j2`` (``say``); a class's caveats
+``templates/aoa_ecc_class_caveats.md.j2``; all filled from the values computed here (``derived``).
 """
 
 from __future__ import annotations
@@ -46,12 +49,8 @@ from ssdlab import api, plotting
 from ssdlab.locations import shared_dir
 from ssdlab.reproduce import report
 from ssdlab.reproduce.base import (
-    ABSOLUTE,
-    CHANGE,
-    RATIO,
     TOLERANCE,
     Claim,
-    Fit,
     Headline,
     Health,
     Option,
@@ -60,6 +59,7 @@ from ssdlab.reproduce.base import (
     Workload,
     healthy,
 )
+from ssdlab.reproduce.claims import load
 from ssdlab.reproduce.report import fmt, markdown_grid, markdown_table, provenance
 from ssdlab.reproduce.templates import render
 from ssdlab.sweep import Sweep, SweepError, run_sweep
@@ -103,172 +103,20 @@ SHORT_TRACE_HOURS = 1.0
 # Kinds of workload whose read share and timeline are a real trace's (not chosen here).
 REAL_KINDS = ("sample", "full", "user")
 
-SEED = {
-    "ep_over_bch": 0.57,
-    "hot_over_cold_switch": 2.3,
-    "prxy1_switch_pe": 2_000,
-    "fig6_mean": 1.8,
-    "fig6_max": 2.1,
-    "write_dominant": 1.5,
-    "read_dominant": 3.0,
-    "web_1": 0.91,
-    "proj_3": 1.05,
-    "decoder_cost_saving": 0.25,
-}
+# The claim book (claims/aoa_ecc.toml): the seed's numbers and sentences, the claims and their readings,
+# the fits, and the readings' texts that carry no number (``TEXTS``).
+BOOK = load("aoa_ecc")
+SEED = BOOK.seed
+TEXTS = BOOK.texts
+SEED_SENTENCES = {key: sentences.original for key, sentences in BOOK.sentences.items()}
+QUOTES = {key: sentences.quote for key, sentences in BOOK.sentences.items()}
+CLAIMS = BOOK.claims
+CLAIM = {claim.key: claim for claim in CLAIMS}
+FITS = BOOK.fits
 
-# The seed's sentences each claim is read by (``QUOTES``: the Japanese original, then an English gloss).
-# A tuple is one sentence the text copy breaks across a page or a figure; a test finds every piece in
-# the seed's text.
-HOT_COLD_SENTENCE = (
-    "また, 書き換え頻度が高いワークロードでは平均データ保持時間は 1 日以下となり, 書き換え頻度が低いワークロードでは 6 日以上となる."
-)
-SEED_SENTENCES: dict[str, tuple[str | tuple[str, ...], ...]] = {
-    "ep_over_bch": (
-        "強力な訂正能力を有する EP-LDPC w/o upper/lower cells では従来の BCH 符号に比べて 57%許容書き換え回数が向上していることがわかる.",
-        HOT_COLD_SENTENCE,
-    ),
-    "hot_over_cold_switch": (
-        (
-            "ECC 処理時間の少ない Quick-LDPC から強力な訂正能力を",
-            "有する EP-LDPC w/o upper/lower cells に切り替える書き換え回数は、書き換え頻度が低いワークロードに比べ、"
-            "書き換え頻度が高いワークロードでは 2.3 倍増加する。",
-        ),
-        HOT_COLD_SENTENCE,
-    ),
-    "prxy1_switch_pe": (
-        "AOA-ECC (青)では、書き換え回数 2000 回程度で Quick-LDPC から EP-LDPC w/o upper/lower cells に切り替わっていることがわかる。",
-    ),
-    "fig6": (
-        "従来手法では、BCH から Soft-decoding LDPC に切り替えると性能が著しく低下してしまうのに対し、AOA-ECC での性能は 1.8 倍、"
-        "最大で 2.1 倍改善していることがわかる。",
-    ),
-    "fig7": (
-        (
-            "AOA-ECC では、書き込みが支配的なアプリケーションでは 1.5 倍、読み出しが支配的なアプリケーションでは 3 倍、従来手法",
-            "に比べ性能が改善していることがわかる。",
-        ),
-        "ECC 処理時間の影響が大きい読み出しが支配的なアプリケーションにおいては最大で 3 倍 SSD 性能を改善することができる(表 1)。",
-    ),
-    "table1": (
-        "表 1 従来技術と AOA-ECC の比較 [2]",
-        "書き込みが支配的なワークロード (web_1)",
-        "読み出しが支配的なワークロード (proj_3)",
-        "Proposed AOA-ECC with advanced LDPCs 0.91x 1.05x",
-    ),
-    "decoder_cost_saving": (
-        "そのため図 1 のように, デコーダコストは従来の ECC システムに比べ 25% 削減することが可能である[2].",
-        "25% 削減 (470k) [2]",
-        "Baseline (159k) [2] +470k [2]",
-    ),
-    # Not a claim: what the seed says of the conventional controller's switch (issue 47 item 1): when
-    # errors increase, at no stated data age or wear; the preset's rule is ssdlab's (CONVENTIONAL_RULE).
-    "conventional_controller": (
-        "そのため従来のストレージでは, メモリエラーが少ないときは訂正能力が低くデコード遅延の少ない Bose-Chaudhuri-Hocquenghem (BCH)符号を用い, "
-        "エラーが増えると Soft-decoding LDPC に切り替える必要がある.",
-        "従来手法では、BCH から Soft-decoding LDPC に切り替えると性能が著しく低下してしまうのに対し、",
-    ),
-    # Not a claim: all the seed says around Fig. 7 of its wear (issue 47 item 2): none is given; its
-    # conventional method has lost performance on read-dominant applications, i.e. it reads with soft LDPC.
-    "fig7_wear": (
-        "様々なアプリケーションでの性能比較を図 7 に示す。",
-        "従来手法では読み出しが支配的なアプリケーションでは性能低下が著しいのに対し、",
-    ),
-    # Not a claim: the conclusion and Table 1 restate §3's 57 % against the whole conventional
-    # controller (BCH, then soft LDPC), a reading of ``ep_over_bch`` (``readings``).
-    "reliability_conclusion": (
-        "提案する ECC システムは従来手法に比べ、デコードコストを 25%削減し、信頼性を 57%改善した。",
-        "Proposed AOA-ECC with advanced LDPCs 0.91x 1.05x 57% 改善",
-        "Conventional BCH → Soft-decoding LDPC [1] Baseline Baseline Baseline",
-    ),
-}
-GLOSSES = {
-    "ep_over_bch": (
-        "EP-LDPC w/o upper/lower cells, with its strong correction, tolerates 57 % more rewrites than the conventional BCH code. "
-        "Also, frequently rewritten workloads keep data a day or less on average, rarely rewritten ones six days or more."
-    ),
-    "hot_over_cold_switch": (
-        "The rewrite count at which the fast Quick-LDPC gives way to the strong EP-LDPC is 2.3 times higher for frequently rewritten "
-        "workloads than for rarely rewritten ones. Frequently rewritten workloads keep data a day or less, rarely rewritten ones six "
-        "days or more."
-    ),
-    "prxy1_switch_pe": "With AOA-ECC (blue) the decoder switches from Quick-LDPC to EP-LDPC at about 2,000 rewrites.",
-    "fig6": (
-        "Whereas the conventional method's performance drops sharply once it switches from BCH to soft-decoding LDPC, AOA-ECC's "
-        "performance is 1.8 times better, at most 2.1 times."
-    ),
-    "fig7": (
-        "With AOA-ECC, performance improves over the conventional method 1.5 times for write-dominant applications and 3 times for "
-        "read-dominant ones. … For read-dominant applications, where ECC time weighs most, SSD performance improves by up to 3 times "
-        "(Table 1)."
-    ),
-    "table1": (
-        "Table 1, conventional art against AOA-ECC: SSD performance (IOPS), write-dominant workload (web_1), read-dominant workload "
-        "(proj_3): proposed AOA-ECC 0.91x and 1.05x."
-    ),
-    "decoder_cost_saving": (
-        "So, as Fig. 1 shows, the decoder cost can be cut by 25 % against the conventional ECC system. Table 1: 25 % cut (470k "
-        "gates); baseline 159k + 470k."
-    ),
-    "conventional_controller": (
-        "So conventional storage must use the Bose-Chaudhuri-Hocquenghem (BCH) code, weak in correction and short in decode delay, "
-        "while memory errors are few, and switch to soft-decoding LDPC when errors increase. … Whereas the conventional method's "
-        "performance drops sharply once it switches from BCH to soft-decoding LDPC, …"
-    ),
-    "fig7_wear": (
-        "Fig. 7 compares performance over various applications. … Whereas the conventional method loses much performance on "
-        "read-dominant applications, …"
-    ),
-    "reliability_conclusion": (
-        "Against the conventional method, the proposed ECC system cut the decoding cost by 25 % and improved reliability by 57 %. "
-        "Table 1: proposed AOA-ECC 0.91x, 1.05x, reliability 57 % better; conventional BCH → soft-decoding LDPC: the baseline."
-    ),
-}
-
-
-def _quote(key: str) -> str:
-    """The seed's sentences for ``key`` as one quote: the originals (pieces of a broken sentence joined),
-    then the gloss in parentheses."""
-    original = " … ".join("".join(s) if isinstance(s, tuple) else s for s in SEED_SENTENCES[key])
-    return f"{original} ({GLOSSES[key]})"
-
-
-QUOTES = {key: _quote(key) for key in SEED_SENTENCES}
-
-# What was fitted to the seed's numbers (``AoaEcc.fits``; each named claim is graded "calibrated").
-CHIP_FIT = (
-    "seed 000's chip: the channel's wear-noise multiplier is fitted so that Quick-LDPC's tolerable P/E for 24 h old data is "
-    "2,000, prxy_1's switch point; this row checks the fit and the tables' Monte Carlo, not an independent result"
-)
-SWITCH_RATIO_FIT = (
-    "its numerator is the fitted 2,000 P/E anchor: Quick-LDPC's tolerable P/E for 24 h old data is what the chip's wear-noise "
-    "multiplier was bisected to hit (prxy_1's switch point), so only the cold end (144 h) is a model output and the ratio is "
-    "half-fitted"
-)
-TABLE1_WEAR_FIT = (
-    "Table 1's wear (--table1-pe) was chosen below the conventional controller's BCH switch point because the seed's 0.91x is "
-    "below 1, which this model allows only while the conventional controller reads with BCH: web_1's direction follows from "
-    "that choice (at Fig. 7's wear it is above 1, see the readings)"
-)
-
-# proj_3 at Table 1's wear (issue 47 item 3): both controllers read one plain page there (BCH, Quick-LDPC),
-# so the ratio is the gap between two preset constants, BCH's decode time (ssdlab's cycle model: the seed
-# gives none) and the LDPC decode; it changes direction within the cycle model's range (a reading). Not
-# "arithmetic" (base.py keeps that for the seed's own constants; these are the preset's), and its wear was
-# chosen from the seed's Table 1 (web_1's 0.91x): a reading adopted from the seed's number, "calibrated".
-TABLE1_PROJ3_FIT = (
-    "measured at the wear chosen from the seed's Table 1 (web_1's 0.91x), where both controllers read one plain page (BCH and "
-    "Quick-LDPC): the ratio is the gap between two preset constants, BCH's decode time (ssdlab's cycle model; the seed gives "
-    "none) and the LDPC decode, and its direction flips within the cycle model's range (readings)"
-)
-# The conventional controller's switch (issue 47 item 1): the seed says only "when errors increase"
-# (QUOTES["conventional_controller"]). The graded reading is the preset's: one switch for the whole drive at
-# BCH's tolerable P/E for `read_path.conventional_retention_hours` old data (144 h, the seed's cold data: a
-# controller that knows neither the class nor each page's age assumes the oldest). The others are readings,
-# each run on Fig. 6's and Fig. 7's grids ("data_age" on Fig. 6 is the graded grid's adaptive controller).
-CONVENTIONAL_READING = (
-    "against the preset's conventional controller (BCH to soft LDPC at BCH's tolerable P/E for cold data's age, one switch "
-    "for the drive: ssdlab's rule, the seed says only 'when errors increase'; other switches are readings)"
-)
+# The other conventional controllers (issue 47 item 1; the graded one is the preset's, see the claim book's
+# ``conventional_reading``): readings, each run on Fig. 6's and Fig. 7's grids ("data_age" on Fig. 6 is the
+# graded grid's adaptive controller).
 CONVENTIONAL_VARIANTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "retention_24h": (
         "switch at BCH's tolerable P/E for 24 h old data",
@@ -291,19 +139,8 @@ CONVENTIONAL_VARIANTS: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
 }
 BCH_FIRST_HOURS = 1.0
-# Fig. 7's wear (issue 47 item 2): the seed gives none (QUOTES["fig7_wear"]); its conventional method has
-# lost performance on read-dominant applications, so it reads with soft LDPC: past BCH's switch point.
-# TABLE_PE (1,500) is ssdlab's choice inside the window where the conventional controller reads with soft
-# LDPC and AOA-ECC still reads hot data with Quick-LDPC (before Quick-LDPC's hot switch point), where the
-# gap is widest. Fig. 7 at these other wears: readings.
+# Fig. 7 at other wears than TABLE_PE (issue 47 item 2; why TABLE_PE: the claim book's ``fig7_wear_reading``).
 FIG7_WEAR_READINGS = (1_000, 2_000, 2_500, 3_000)
-FIG7_WEAR_READING = (
-    "at Fig. 7's wear, ssdlab's choice (the seed gives none; its conventional method has lost performance, so the wear is past "
-    "BCH's switch point): inside the window where the conventional controller reads with soft LDPC and AOA-ECC still reads hot "
-    "data with Quick-LDPC; other wears are readings"
-)
-
-
 # BCH's decode time (issue 46 item 1; docs/aoa-ecc.md, "BCH's decode time"): the seed gives none. The
 # preset's 11.264 us is the ECC lab's cycle model of its own t = 256 BCH (n = 36,856 over GF(2^16)) at
 # the LDPC decoder's throughput; these are the model's ends (64 bits a cycle at 400 MHz with a t-cycle
@@ -340,148 +177,6 @@ WRITE_PATHS: dict[str, tuple[str, tuple[str, ...]]] = {
 
 
 CONVENTIONAL_GRADED_LABEL = "switch at BCH's tolerable P/E for {hours:g} h old data"
-
-
-FITS = (
-    Fit(
-        "seed 000's chip: wear-noise multiplier fitted to Quick-LDPC's tolerable P/E of 2,000 for 24 h old data (prxy_1's switch point)",
-        claims=("prxy1_switch_pe",),
-        where=(
-            "crates/ssdlab-ecc/src/calibration.rs (SEED000_SWITCH_PE_CYCLES, fit_seed000_wear_noise_scale), "
-            "ChannelParameters::seed000_mlc in crates/ssdlab-ecc/src/channel.rs, and the decoder tables of configs/seed000-aoa.toml"
-        ),
-    ),
-    Fit(
-        "the hot/cold switch ratio's numerator: Quick-LDPC's tolerable P/E for 24 h old data, the chip's fitted 2,000 P/E anchor "
-        "(the same fit as prxy_1's switch point; only the 144 h denominator is a model output)",
-        claims=("hot_over_cold_switch",),
-        where="crates/ssdlab-ecc/src/calibration.rs (SEED000_SWITCH_PE_CYCLES, fit_seed000_wear_noise_scale)",
-    ),
-    Fit(
-        "Table 1's wear: chosen where the conventional controller still reads with BCH, because the seed's web_1 0.91x is below 1",
-        claims=("web_1",),
-        where="TABLE1_PE (--table1-pe) in python/ssdlab/reproduce/aoa_ecc.py",
-    ),
-)
-
-CLAIMS = (
-    Claim(
-        "ep_over_bch",
-        "Fig. 5: EP-LDPC tolerable P/E over BCH's",
-        SEED["ep_over_bch"],
-        "change",
-        "pct",
-        form=CHANGE,
-        quote=QUOTES["ep_over_bch"],
-        reading=(
-            "at 144 h, ssdlab's reading of the seed's cold data: the 57 % sentence names no retention, and the quote's second sentence "
-            "(a separate one) gives cold data's six days"
-        ),
-    ),
-    Claim(
-        "hot_over_cold_switch",
-        "Fig. 5: Quick-LDPC switch point, hot over cold",
-        SEED["hot_over_cold_switch"],
-        "x",
-        "times",
-        form=RATIO,
-        calibrated=SWITCH_RATIO_FIT,
-        quote=QUOTES["hot_over_cold_switch"],
-        reading="hot data a day old (24 h), cold data six days old (144 h)",
-    ),
-    Claim(
-        "prxy1_switch_pe",
-        "Fig. 6: AOA-ECC's switch point on prxy_1 (Quick-LDPC's tolerable P/E, hot data)",
-        SEED["prxy1_switch_pe"],
-        "P/E cycles",
-        "int",
-        form=ABSOLUTE,
-        calibrated=CHIP_FIT,
-        quote=QUOTES["prxy1_switch_pe"],
-        reading="Quick-LDPC's tolerable P/E for 24 h old data",
-    ),
-    Claim(
-        "fig6_mean",
-        "Fig. 6: AOA-ECC IOPS over conventional, after the conventional switch",
-        SEED["fig6_mean"],
-        "x",
-        "times",
-        form=RATIO,
-        quote=QUOTES["fig6"],
-        reading=f"mean over the P/E points where the conventional controller has switched to soft LDPC, {CONVENTIONAL_READING}",
-    ),
-    Claim(
-        "fig6_max",
-        "Fig. 6: AOA-ECC IOPS over conventional, maximum",
-        SEED["fig6_max"],
-        "x",
-        "times",
-        form=RATIO,
-        quote=QUOTES["fig6"],
-        reading=f"the largest ratio over the P/E points (healthy comparisons only), {CONVENTIONAL_READING}",
-    ),
-    Claim(
-        "read_dominant",
-        "Fig. 7: read-dominant workloads, AOA-ECC over conventional, up to",
-        SEED["read_dominant"],
-        "x",
-        "times",
-        form=RATIO,
-        quote=QUOTES["fig7"],
-        reading=(
-            "the largest ratio over the read-dominant workloads (reads > 50 %; healthy comparisons only), "
-            f"{FIG7_WEAR_READING}, {CONVENTIONAL_READING}"
-        ),
-    ),
-    Claim(
-        "write_dominant",
-        "Fig. 7: write-dominant workloads, AOA-ECC over conventional, up to",
-        SEED["write_dominant"],
-        "x",
-        "times",
-        form=RATIO,
-        quote=QUOTES["fig7"],
-        reading=(
-            "the largest ratio over the write-dominant workloads (reads <= 50 %; healthy comparisons only), "
-            f"{FIG7_WEAR_READING}, {CONVENTIONAL_READING}"
-        ),
-    ),
-    Claim(
-        "web_1",
-        "Table 1: web_1, AOA-ECC over conventional",
-        SEED["web_1"],
-        "x",
-        "times",
-        form=RATIO,
-        calibrated=TABLE1_WEAR_FIT,
-        quote=QUOTES["table1"],
-        reading="at Table 1's wear (the seed gives none; ssdlab's choice), where the conventional controller still reads with BCH",
-    ),
-    Claim(
-        "proj_3",
-        "Table 1: proj_3, AOA-ECC over conventional",
-        SEED["proj_3"],
-        "x",
-        "times",
-        form=RATIO,
-        calibrated=TABLE1_PROJ3_FIT,
-        quote=QUOTES["table1"],
-        reading=(
-            "at Table 1's wear (the seed gives none; ssdlab chose it for web_1), where the conventional controller still reads with BCH"
-        ),
-    ),
-    Claim(
-        "decoder_cost_saving",
-        "decoder cost saving (gates)",
-        SEED["decoder_cost_saving"],
-        "share of gates",
-        "share",
-        form=ABSOLUTE,
-        arithmetic=True,
-        quote=QUOTES["decoder_cost_saving"],
-        reading="1 - AOA-ECC's gates over the conventional controller's, the seed's own gate counts",
-    ),
-)
 
 
 # One side of a comparison as ``base.Health`` checks it, stored in every row as ``{policy}_{field}``
@@ -657,15 +352,14 @@ def _prxy_1_stand_in() -> Workload:
     """The preset's own workload, described from the preset (nothing here is typed twice)."""
     config = preset_config()
     synthetic = config["workload"]["synthetic"]
-    requests, reads, span_bytes = synthetic["requests"], synthetic["read_fraction"], synthetic["span_bytes"]
-    page_bytes = config["device"]["geometry"]["page_size_bytes"]
-    seconds = _synthetic_seconds(requests, synthetic["arrival"]["mean_interarrival_ns"])
-    address = synthetic["address"]
-    basis = (
-        f"stand-in (preset {PRESET}): {requests:,} requests of {synthetic['size']['bytes'] / 1024:g} KiB, {100 * reads:g} % reads (chosen), "
-        f"{requests / (span_bytes / page_bytes):.0f} requests per page over {seconds / 3600:.0f} h of arrivals, as the real trace "
-        f"({PRXY_1_REQUESTS / 1e6:.1f}M requests over {PRXY_1_BLOCKS / 1e6:.2f}M blocks in a week: {PRXY_1_REQUESTS / PRXY_1_BLOCKS:.0f}), "
-        f"{100 * address['hot_access_fraction']:g} % of accesses to {100 * address['hot_space_fraction']:g} % of {span_bytes / 2**20:g} MiB"
+    seconds = _synthetic_seconds(synthetic["requests"], synthetic["arrival"]["mean_interarrival_ns"])
+    basis = say(
+        "prxy_1_basis",
+        synthetic=synthetic,
+        seconds=seconds,
+        preset=PRESET,
+        page_bytes=config["device"]["geometry"]["page_size_bytes"],
+        real=(PRXY_1_REQUESTS, PRXY_1_BLOCKS),
     )
     return Workload("prxy_1", "stand-in", basis, extras={"duration_s": seconds, "loops": 1})
 
@@ -673,21 +367,14 @@ def _prxy_1_stand_in() -> Workload:
 def _stand_in_workload(name: str, read_fraction: float, requests: int, span_bytes: int, why: str) -> Workload:
     """A labelled stand-in for a trace of the seed that is not available (nothing of it is published):
     the prxy_1 stand-in's locality and week of arrivals with its own read share, requests and space."""
-    basis = (
-        f"stand-in (nothing published): the prxy_1 stand-in's locality with {100 * read_fraction:g} % reads, {requests:,} requests "
-        f"over {span_bytes / 2**20:g} MiB, a week of arrivals ({why})"
-    )
+    basis = say("stand_in_basis", read_fraction=read_fraction, requests=requests, span_bytes=span_bytes, why=why)
     extras = {"duration_s": _synthetic_seconds(requests, WEEK_HOURS * 3.6e12 / requests), "loops": 1}
     return Workload(name, "stand-in", basis, overrides=_stand_in(read_fraction, requests, span_bytes), extras=extras)
 
 
 def _trace_basis(file_name: str, kind: str, stats: Mapping[str, Any]) -> str:
     """A real trace's line in the report's workload list, its numbers printed as Fig. 7's table prints them."""
-    return (
-        f"real {'trace' if kind == 'full' else 'sample'} {file_name}: {stats['requests']:,} requests, "
-        f"{fmt(stats['read_share'], 'share')} reads, {fmt(stats['duration_s'] / 3600, 'sig')} h (one pass), replayed closed loop "
-        "with its own timeline"
-    )
+    return say("trace_basis", file_name=file_name, kind=kind, stats=stats)
 
 
 def workloads(min_requests: int = MIN_REQUESTS, traces: Mapping[str, Path] | None = None) -> tuple[Workload, ...]:
@@ -861,10 +548,11 @@ def switch_ratios(
     return [(h, hot / pe if hot and pe else None) for h, pe in quick.items() if h > hot_hours]
 
 
-def _sweep(folder: str, what: str, common: Sequence[str], **cases: Mapping[str, Sequence[str]]) -> Sweep:
+def _sweep(folder: str, what: str, common: Sequence[str], cases: Mapping[str, Mapping[str, Sequence[str]]]) -> Sweep:
     """One of the recipe's sweeps, named after its folder (``sweep-fig6``: ``seed000-fig6``)."""
     name = folder.removeprefix("sweep-")
-    return Sweep(name=f"seed000-{name}", base=PRESET, common=list(common), cases=dict(cases), origin=f"reproduce aoa-ecc ({what})")
+    copied = {axis: {case: list(overrides) for case, overrides in named.items()} for axis, named in cases.items()}
+    return Sweep(name=f"seed000-{name}", base=PRESET, common=list(common), cases=copied, origin=f"reproduce aoa-ecc ({what})")
 
 
 def _wear(pe: int) -> list[str]:
@@ -893,71 +581,31 @@ def grids(
     and proj_3 at its own wear) and the readings' grids: BCH's decode time, the read share counted in
     data, the other write paths (``paths``), the other conventional controllers (issue 47 item 1; Fig.
     6's "data_age" is the graded grid's adaptive controller, not run twice) and Fig. 7 at other ``wears``."""
-    prxy = next(w for w in every if w.name == "prxy_1")
-    table1 = [w for w in every if w.name in ("web_1", "proj_3")]
+    prxy = next(w for w in every if w.name == "prxy_1").overrides
+    table1 = _by_workload([w for w in every if w.name in ("web_1", "proj_3")])
     variants = {name: list(overrides) for name, (_, overrides) in CONVENTIONAL_VARIANTS.items()}
     write_paths = {name: list(WRITE_PATHS[name][1]) for name in paths}
-    fig7_wear = _wear(table_pe)
-    sweeps = {
-        "sweep-fig6": _sweep("sweep-fig6", "Fig. 6", prxy.overrides, pe=_by_wear(pe_points), policy={**POLICIES, **ADAPTIVE}),
-        "sweep-fig7": _sweep("sweep-fig7", "Fig. 7", fig7_wear, workload=_by_workload(selected), policy={**POLICIES, **WEAR_ONLY}),
-        "sweep-regime": _sweep(
-            "sweep-regime",
-            "regime",
-            fig7_wear,
-            read_share={f"{share:g}": [f"workload.synthetic.read_fraction={share}"] for share in READ_SHARES},
-            policy=dict(POLICIES),
-        ),
-        "sweep-table1": _sweep(
-            "sweep-table1", "Table 1", _wear(table1_pe), workload=_by_workload(table1), policy={**POLICIES, **WEAR_ONLY}
-        ),
-        "sweep-table1-bch": _sweep(
-            "sweep-table1-bch",
-            "Table 1, BCH decode time",
-            _wear(table1_pe),
-            workload=_by_workload(table1),
-            bch_decode_ns={str(ns): [f"read_path.decoders.bch.decode_latency_ns={ns}"] for ns in BCH_DECODE_READINGS_NS},
-            policy={"conventional": POLICIES["conventional"]},
-        ),
-        "sweep-fig7-data-share": _sweep(
-            "sweep-fig7-data-share",
-            "Fig. 7, read share of data",
-            fig7_wear,
-            workload=_by_workload(selected),
-            policy={"aoa_ecc": [*POLICIES["aoa_ecc"], DATA_SHARE]},
-        ),
-        "sweep-fig6-write-path": _sweep(
-            "sweep-fig6-write-path",
-            "Fig. 6, write path",
-            prxy.overrides,
-            write_path=write_paths,
-            pe=_by_wear(pe_points),
-            policy=dict(POLICIES),
-        ),
-        "sweep-fig7-write-path": _sweep(
-            "sweep-fig7-write-path",
-            "Fig. 7, write path",
-            fig7_wear,
-            write_path=write_paths,
-            workload=_by_workload(selected),
-            policy=dict(POLICIES),
-        ),
-        "sweep-fig6-conventional": _sweep(
-            "sweep-fig6-conventional",
-            "Fig. 6, conventional switch",
-            prxy.overrides,
-            conventional={name: overrides for name, overrides in variants.items() if name != "data_age"},
-            pe=_by_wear(pe_points),
-        ),
-        "sweep-fig7-conventional": _sweep(
-            "sweep-fig7-conventional", "Fig. 7, conventional switch", fig7_wear, conventional=variants, workload=_by_workload(selected)
-        ),
-    }
+    fig7, table1_wear, chosen, pes = _wear(table_pe), _wear(table1_pe), _by_workload(selected), _by_wear(pe_points)
+    shares = {f"{share:g}": [f"workload.synthetic.read_fraction={share}"] for share in READ_SHARES}
+    bch = {str(ns): [f"read_path.decoders.bch.decode_latency_ns={ns}"] for ns in BCH_DECODE_READINGS_NS}
+    conventional, data_share = {"conventional": POLICIES["conventional"]}, {"aoa_ecc": [*POLICIES["aoa_ecc"], DATA_SHARE]}
+    fig6_variants = {name: overrides for name, overrides in variants.items() if name != "data_age"}
+    # (folder, what, common overrides, cases by axis in the order they nest)
+    declared = [
+        ("sweep-fig6", "Fig. 6", prxy, {"pe": pes, "policy": {**POLICIES, **ADAPTIVE}}),
+        ("sweep-fig7", "Fig. 7", fig7, {"workload": chosen, "policy": {**POLICIES, **WEAR_ONLY}}),
+        ("sweep-regime", "regime", fig7, {"read_share": shares, "policy": POLICIES}),
+        ("sweep-table1", "Table 1", table1_wear, {"workload": table1, "policy": {**POLICIES, **WEAR_ONLY}}),
+        ("sweep-table1-bch", "Table 1, BCH decode time", table1_wear, {"workload": table1, "bch_decode_ns": bch, "policy": conventional}),
+        ("sweep-fig7-data-share", "Fig. 7, read share of data", fig7, {"workload": chosen, "policy": data_share}),
+        ("sweep-fig6-write-path", "Fig. 6, write path", prxy, {"write_path": write_paths, "pe": pes, "policy": POLICIES}),
+        ("sweep-fig7-write-path", "Fig. 7, write path", fig7, {"write_path": write_paths, "workload": chosen, "policy": POLICIES}),
+        ("sweep-fig6-conventional", "Fig. 6, conventional switch", prxy, {"conventional": fig6_variants, "pe": pes}),
+        ("sweep-fig7-conventional", "Fig. 7, conventional switch", fig7, {"conventional": variants, "workload": chosen}),
+    ]
     if wears:
-        sweeps["sweep-fig7-wear"] = _sweep(
-            "sweep-fig7-wear", "Fig. 7, other wears", (), pe=_by_wear(wears), workload=_by_workload(selected), policy=dict(POLICIES)
-        )
-    return sweeps
+        declared.append(("sweep-fig7-wear", "Fig. 7, other wears", (), {"pe": _by_wear(wears), "workload": chosen, "policy": POLICIES}))
+    return {folder: _sweep(folder, what, common, cases) for folder, what, common, cases in declared}
 
 
 def _result(row: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -1203,12 +851,23 @@ def write_path_tables(
     fig6: Sequence[Mapping[str, Any]], fig7: Sequence[Mapping[str, Any]], selected: Sequence[Workload], span_seconds: float | None
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Fig. 6's and Fig. 7's tables of the write-path sweeps, each row tagged with its write path."""
-    rows6: list[dict[str, Any]] = []
-    rows7: list[dict[str, Any]] = []
-    for name in WRITE_PATHS:
-        rows6 += [{"write_path": name, **r} for r in fig6_rows([r for r in fig6 if r["point.write_path"] == name], span_seconds)]
-        rows7 += [{"write_path": name, **r} for r in fig7_rows([r for r in fig7 if r["point.write_path"] == name], selected)]
-    return rows6, rows7
+    return (
+        [{"write_path": n, **r} for n in WRITE_PATHS for r in fig6_rows([p for p in fig6 if p["point.write_path"] == n], span_seconds)],
+        [{"write_path": n, **r} for n in WRITE_PATHS for r in fig7_rows([p for p in fig7 if p["point.write_path"] == n], selected)],
+    )
+
+
+def _summary(best6: Mapping[str, Any] | None, table7: Sequence[Mapping[str, Any]], **fields: Any) -> dict[str, Any]:
+    """A variant's row in the report's summary tables (write paths, conventional controllers, Fig. 7's
+    wears): ``fields``, Fig. 6's best healthy point, and each class's best healthy workload (and its
+    row), mean and number of healthy comparisons."""
+    row = {**fields, "fig6_max": (best6 or {}).get("aoa_over_conventional"), "fig6_max_pe": (best6 or {}).get("pe_cycles")}
+    for key in ("read_dominant", "write_dominant"):
+        group = _class_values(table7, key == "read_dominant")
+        best = group["best"] or {}
+        row[f"{key}_best"], row[f"{key}_best_workload"] = best.get("aoa_over_conventional"), best.get("workload")
+        row[f"{key}_best_row"], row[f"{key}_mean"], row[f"{key}_healthy"] = group["best"], group["mean"], len(group["healthy"])
+    return row
 
 
 def write_path_rows(
@@ -1221,32 +880,16 @@ def write_path_rows(
     """One row per write path: Fig. 6's mean (after the conventional switch) and best, each class's best
     and how many comparisons were healthy. ``graded`` is the graded run's ``derived`` values (its row
     is built from them, not run twice); ``fig6``/``fig7`` are ``write_path_tables``."""
-
-    def summary(name: str, values: Mapping[str, Any]) -> dict[str, Any]:
-        best6 = values["fig6_best"] or {}
-        row = {
-            "write_path": name,
-            "label": WRITE_PATHS[name][0],
-            "graded": name == GRADED_WRITE_PATH,
-            "fig6_mean": values["mean_ratio_switched"],
-            "fig6_max": best6.get("aoa_over_conventional"),
-            "fig6_max_pe": best6.get("pe_cycles"),
-            "fig6_healthy": len(values["fig6_healthy"]),
-            "fig6_points": len(values["fig6_candidates"]),
-        }
-        for key in ("read_dominant", "write_dominant"):
-            best = values[key]["best"] or {}
-            row[f"{key}_best"] = best.get("aoa_over_conventional")
-            row[f"{key}_best_workload"] = best.get("workload")
-            row[f"{key}_healthy"] = len(values[key]["healthy"])
-        return row
-
-    rows = [summary(GRADED_WRITE_PATH, graded)]
+    rows = []
     for name in WRITE_PATHS:
         table6 = [r for r in fig6 if r["write_path"] == name]
         table7 = [r for r in fig7 if r["write_path"] == name]
-        if name != GRADED_WRITE_PATH and (table6 or table7):
-            rows.append(summary(name, derived(read_path, tolerable, table6, table7)))
+        if name == GRADED_WRITE_PATH or table6 or table7:
+            values = graded if name == GRADED_WRITE_PATH else derived(read_path, tolerable, table6, table7)
+            label, fig6_mean = WRITE_PATHS[name][0], values["mean_ratio_switched"]
+            fig6_counts = {"fig6_healthy": len(values["fig6_healthy"]), "fig6_points": len(values["fig6_candidates"])}
+            fields = {"write_path": name, "label": label, "graded": name == GRADED_WRITE_PATH, "fig6_mean": fig6_mean, **fig6_counts}
+            rows.append(_summary(values["fig6_best"], values["table7"], **fields))
     return rows
 
 
@@ -1274,23 +917,9 @@ def conventional_tables(
         else:
             conv6 = as_conventional([r for r in fig6_variants if r.get("point.conventional") == name])
         conv7 = as_conventional([r for r in fig7_variants if r.get("point.conventional") == name])
-        if conv6:
-            rows6 += [{"conventional_variant": name, **r} for r in fig6_rows([*aoa6, *conv6], span_seconds)]
-        if conv7:
-            rows7 += [{"conventional_variant": name, **r} for r in fig7_rows([*aoa7, *conv7], selected)]
+        rows6 += [{"conventional_variant": name, **r} for r in (fig6_rows([*aoa6, *conv6], span_seconds) if conv6 else ())]
+        rows7 += [{"conventional_variant": name, **r} for r in (fig7_rows([*aoa7, *conv7], selected) if conv7 else ())]
     return rows6, rows7
-
-
-def _class_bests(table7: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    row: dict[str, Any] = {}
-    for key in ("read_dominant", "write_dominant"):
-        group = _class_values(table7, key == "read_dominant")
-        best = group["best"] or {}
-        row[f"{key}_best"] = best.get("aoa_over_conventional")
-        row[f"{key}_best_workload"] = best.get("workload")
-        row[f"{key}_best_row"] = group["best"]
-        row[f"{key}_mean"] = group["mean"]
-    return row
 
 
 def conventional_rows(
@@ -1300,21 +929,14 @@ def conventional_rows(
     where the graded controller reads with soft LDPC (the same points for every controller), Fig. 6's
     best healthy point, the prxy_1 stand-in's soft-LDPC first reads at Fig. 7's wear, each class's best."""
     graded_pes = {r["pe_cycles"] for r in values["switched_rows"]}
-    prxy = values["by_name"].get("prxy_1") or {}
-    best6 = values["fig6_best"] or {}
-    rows = [
-        {
-            "variant": "graded",
-            "label": "the preset's: " + CONVENTIONAL_GRADED_LABEL.format(hours=values.get("conventional_hours", 144.0)),
-            "graded": True,
-            "fig6_mean": values["mean_ratio_switched"],
-            "fig6_max": best6.get("aoa_over_conventional"),
-            "fig6_max_pe": best6.get("pe_cycles"),
-            "soft_share_at_table_pe": prxy.get("conventional_soft_share"),
-            "bch_share_at_table_pe": prxy.get("conventional_bch_share"),
-            **_class_bests(values["table7"]),
-        }
-    ]
+
+    def at_table_pe(table7: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        prxy = next((r for r in table7 if r["workload"].startswith("prxy_1")), {})
+        return {"soft_share_at_table_pe": prxy.get("conventional_soft_share"), "bch_share_at_table_pe": prxy.get("conventional_bch_share")}
+
+    label = "the preset's: " + CONVENTIONAL_GRADED_LABEL.format(hours=values.get("conventional_hours", 144.0))
+    graded = {"variant": "graded", "label": label, "graded": True, "fig6_mean": values["mean_ratio_switched"]}
+    rows = [_summary(values["fig6_best"], values["table7"], **graded, **at_table_pe(values["table7"]))]
     for name, (label, _) in CONVENTIONAL_VARIANTS.items():
         table6 = [r for r in fig6 if r["conventional_variant"] == name]
         table7 = [r for r in fig7 if r["conventional_variant"] == name]
@@ -1322,55 +944,35 @@ def conventional_rows(
             continue
         compared = [r for r in table6 if r["aoa_over_conventional"]]
         fit = healthy(compared, comparison_health)
-        best = max(fit, key=lambda r: r["aoa_over_conventional"]) if fit else {}
-        prxy7 = next((r for r in table7 if r["workload"].startswith("prxy_1")), {})
-        rows.append(
-            {
-                "variant": name,
-                "label": label,
-                "graded": False,
-                "fig6_mean": _mean([r["aoa_over_conventional"] for r in compared if r["pe_cycles"] in graded_pes]),
-                "fig6_max": best.get("aoa_over_conventional"),
-                "fig6_max_pe": best.get("pe_cycles"),
-                "soft_share_at_table_pe": prxy7.get("conventional_soft_share"),
-                "bch_share_at_table_pe": prxy7.get("conventional_bch_share"),
-                **_class_bests(table7),
-            }
-        )
+        fig6_mean = _mean([r["aoa_over_conventional"] for r in compared if r["pe_cycles"] in graded_pes])
+        best6 = max(fit, key=lambda r: r["aoa_over_conventional"]) if fit else None
+        fields = {"variant": name, "label": label, "graded": False, "fig6_mean": fig6_mean, **at_table_pe(table7)}
+        rows.append(_summary(best6, table7, **fields))
     return rows
 
 
 def fig7_wear_tables(rows: Sequence[Mapping[str, Any]], selected: Sequence[Workload]) -> list[dict[str, Any]]:
     """Fig. 7's table at each wear of the wear sweep, each row tagged ``wear_pe``."""
-    out: list[dict[str, Any]] = []
-    for pe in sorted({int(r["point.pe"]) for r in rows}):
-        out += [{"wear_pe": pe, **r} for r in fig7_rows([r for r in rows if int(r["point.pe"]) == pe], selected)]
-    return out
+    wears = sorted({int(r["point.pe"]) for r in rows})
+    return [{"wear_pe": pe, **r} for pe in wears for r in fig7_rows([p for p in rows if int(p["point.pe"]) == pe], selected)]
 
 
 def fig7_wear_rows(values: Mapping[str, Any], table: Sequence[Mapping[str, Any]], table_pe: int) -> list[dict[str, Any]]:
     """One row per wear (Fig. 7's graded wear among them): each class's best healthy ratio and the verdict
     it would get, and the prxy_1 stand-in's conventional soft-LDPC and AOA-ECC Quick-LDPC first reads."""
-    claim = {c.key: c for c in CLAIMS}
     by_wear: dict[int, list[Mapping[str, Any]]] = {table_pe: list(values["table7"])}
     for row in table:
         if row["wear_pe"] != table_pe:
             by_wear.setdefault(row["wear_pe"], []).append(row)
     out = []
     for pe in sorted(by_wear):
-        rows = by_wear[pe]
-        prxy = next((r for r in rows if r["workload"].startswith("prxy_1")), {})
-        entry = {
-            "pe_cycles": pe,
-            "graded": pe == table_pe,
-            "conventional_soft_share": prxy.get("conventional_soft_share"),
-            "aoa_quick_share": prxy.get("aoa_quick_share"),
-            **_class_bests(rows),
-        }
+        prxy = next((r for r in by_wear[pe] if r["workload"].startswith("prxy_1")), {})
+        shares = {"conventional_soft_share": prxy.get("conventional_soft_share"), "aoa_quick_share": prxy.get("aoa_quick_share")}
+        entry = _summary(None, by_wear[pe], pe_cycles=pe, graded=pe == table_pe, **shares)
         for key in ("read_dominant", "write_dominant"):
             best = entry[f"{key}_best_row"]
             entry[f"{key}_verdict"] = (
-                claim[key].measure(best["aoa_over_conventional"], health=comparison_health(best)).verdict if best else "no result"
+                CLAIM[key].measure(best["aoa_over_conventional"], health=comparison_health(best)).verdict if best else "no result"
             )
         out.append(entry)
     return out
@@ -1493,9 +1095,26 @@ def _bch_flips(values: Mapping[str, Any], name: str) -> list[tuple[float, float]
     return [(us, r) for us, r in ratios if r is not None]
 
 
-def _note(note: str, values: Mapping[str, Any], **context: Any) -> str:
-    """A headline's note, written by the template ``aoa_ecc_notes.md.j2`` from ``values`` (``derived``)."""
-    return render("aoa_ecc_notes.md.j2", filters=FILTERS, note=note, v=values, **context).rstrip("\n")
+def say(part: str, values: Mapping[str, Any] | None = None, **context: Any) -> str:
+    """A short text with computed numbers (a headline's note or ``where``, a reading's name, assumes and
+    why, one a line): the part ``part`` of ``aoa_ecc_notes.md.j2``, from ``values`` (``derived``)."""
+    return render("aoa_ecc_notes.md.j2", filters=FILTERS, part=part, v=values or {}, t=TEXTS, **context).rstrip("\n")
+
+
+def _said(claim: str, part: str, value: float | None, supported: bool, text: str, values: Mapping[str, Any], **context: Any) -> Reading:
+    """A reading whose name, assumes and why are the three lines ``say`` writes for ``part``."""
+    name, assumes, why = say(part, values, **context).split("\n")
+    return Reading(claim, name, value, assumes, supported, why, text)
+
+
+def _plain(claim: str, name: str, value: float | None, assumes: str, supported: bool, why: str, text: str | None = None) -> Reading:
+    """A reading whose assumes and why carry no number: the claim book's texts named ``assumes`` and ``why``."""
+    return Reading(claim, name, value, TEXTS[assumes], supported, TEXTS[why], fmt(value, "times") if text is None else text)
+
+
+def _best_text(value: float | None, row: Mapping[str, Any] | None, missing: str = "n/a") -> str:
+    """A best ratio as the tables print it, with its workload ("n/a" when no row)."""
+    return f"{fmt(value, 'times')} ({row['workload']})" if row else missing
 
 
 def _stand_in_caveat(claim: Claim, group: Mapping[str, Any], verdict: str) -> dict[str, Any] | None:
@@ -1512,25 +1131,24 @@ def _stand_in_caveat(claim: Claim, group: Mapping[str, Any], verdict: str) -> di
 
 def headlines(values: Mapping[str, Any]) -> list[Headline]:
     """Seed 000's figures beside ours, each under the reading its quoted sentence supports."""
-    claim = {c.key: c for c in CLAIMS}
-    cold = values["cold_hours"]
-    switched = values["switched_rows"]
-    best6 = values["fig6_best"]
-    # The 57 % names no retention: 144 h is ssdlab's reading of "cold"; say whether the verdict depends on it.
-    ep_verdicts = [claim["ep_over_bch"].measure(g).verdict for g in values["ep_gain"].values() if g is not None]
+    switched, best6 = values["switched_rows"], values["fig6_best"]
+    # The 57 % names no retention: say whether the verdict depends on the graded reading's 144 h.
+    ep_verdicts = [CLAIM["ep_over_bch"].measure(g).verdict for g in values["ep_gain"].values() if g is not None]
     switch_paper = SEED["hot_over_cold_switch"]
     passing = [h for h, r in values["switch_ratios"] if within_cuts(r, switch_paper)]
     out = [
-        claim["ep_over_bch"].measure(
-            values["ep_gain"].get(cold),
-            where=f"{cold:g} h old data",
-            note=_note("ep_over_bch", values, grid_row=next((r for r in values.get("ep_grid", ()) if r["hours"] == cold), None)),
-            reading=_note("ep_over_bch_reading", values, reading=claim["ep_over_bch"].reading, verdicts=list(dict.fromkeys(ep_verdicts))),
+        CLAIM["ep_over_bch"].measure(
+            values["ep_gain"].get(values["cold_hours"]),
+            where=say("ep_where", values),
+            note=say(
+                "ep_over_bch", values, grid_row=next((r for r in values.get("ep_grid", ()) if r["hours"] == values["cold_hours"]), None)
+            ),
+            reading=say("ep_over_bch_reading", values, reading=CLAIM["ep_over_bch"].reading, verdicts=list(dict.fromkeys(ep_verdicts))),
         ),
-        claim["hot_over_cold_switch"].measure(
+        CLAIM["hot_over_cold_switch"].measure(
             values["switch_ratio"],
-            where=f"{values['hot_hours']:g} h over {cold:g} h",
-            note=_note(
+            where=say("switch_where", values),
+            note=say(
                 "hot_over_cold_switch",
                 values,
                 anchor=SEED["prxy1_switch_pe"],
@@ -1539,52 +1157,43 @@ def headlines(values: Mapping[str, Any]) -> list[Headline]:
                 others=[(h, r) for h, r in values["switch_ratios"] if h not in passing and r is not None],
             ),
         ),
-        claim["prxy1_switch_pe"].measure(values["hot_switch"], note=_note("prxy1_switch_pe", values)),
-        claim["fig6_mean"].measure(
+        CLAIM["prxy1_switch_pe"].measure(values["hot_switch"], note=say("prxy1_switch_pe", values)),
+        CLAIM["fig6_mean"].measure(
             values["mean_ratio_switched"],
             where="prxy_1 stand-in",
-            note=_note("fig6_mean", values),
+            note=say("fig6_mean", values),
             health=(worst_health(switched, "conventional"), worst_health(switched, "aoa_ecc")) if switched else (),
         ),
-        claim["fig6_max"].measure(
+        CLAIM["fig6_max"].measure(
             best6["aoa_over_conventional"] if best6 else None,
-            where=f"prxy_1 stand-in, {best6['pe_cycles']:,} P/E" if best6 else "prxy_1 stand-in",
-            note=_note("fig6_max", values, best=best6),
+            where=say("fig6_max_where", values, best=best6),
+            note=say("fig6_max", values, best=best6),
             health=comparison_health(best6) if best6 else (),
         ),
     ]
     for key, what in (("read_dominant", "read-dominant workloads"), ("write_dominant", "write-dominant workloads")):
         group = values[key]
         best = group["best"]
-        graded = claim[key].measure(
+        graded = CLAIM[key].measure(
             best["aoa_over_conventional"] if best else None,
             where="" if best is None else str(best["workload"]),
             health=comparison_health(best) if best else (),
         )
-        caveat = _stand_in_caveat(claim[key], group, graded.verdict)
-        note = _note("class", values, group=group, what=what, caveat=caveat, verdict=graded.verdict)
-        out.append(dataclasses.replace(graded, note=note))
+        caveat = _stand_in_caveat(CLAIM[key], group, graded.verdict)
+        out.append(dataclasses.replace(graded, note=say("class", values, group=group, what=what, caveat=caveat, verdict=graded.verdict)))
     for name in ("web_1", "proj_3"):
         row = values["table1_by_name"].get(name) or {}
-        note = _note(
-            "table1",
-            values,
-            workload=name,
-            row=row,
-            identical=name == "proj_3" and _identical_runs(row),
-            flips=_bch_flips(values, name) if name == "proj_3" else [],
-        )
+        identical = name == "proj_3" and _identical_runs(row)
+        flips = _bch_flips(values, name) if name == "proj_3" else []
         out.append(
-            claim[name].measure(
+            CLAIM[name].measure(
                 row.get("aoa_over_conventional"),
-                where=f"{values['table1_pe'] or 0:,} P/E",
-                note=note,
+                where=say("table1_where", values),
+                note=say("table1", values, workload=name, row=row, identical=identical, flips=flips),
                 health=comparison_health(row) if row else (),
             )
         )
-    out.append(
-        claim["decoder_cost_saving"].measure(values["saving"], note="the gate counts are the seed's Table 1's: arithmetic, not a result")
-    )
+    out.append(CLAIM["decoder_cost_saving"].measure(values["saving"], note=TEXTS["decoder_cost_note"]))
     return out
 
 
@@ -1592,149 +1201,31 @@ def readings(values: Mapping[str, Any]) -> list[Reading]:
     """The other readings of each claim, shown beside the graded one and never counted."""
     cold = values["cold_hours"]
     out: list[Reading] = []
-    claim = {c.key: c for c in CLAIMS}
-    no_age = "the seed states the 57 % without a retention; the graded reading takes its cold data's six days (ssdlab's choice)"
     for h, g in values["ep_gain"].items():
         if g is not None and h != cold:
-            why = f"{no_age}; graded here it would be {claim['ep_over_bch'].measure(g).verdict}"
-            out.append(Reading("ep_over_bch", f"at {h:g} h old data", g, f"the 57 % is read at {h:g} h", False, why, fmt(g, "pct")))
+            verdict = CLAIM["ep_over_bch"].measure(g).verdict
+            out.append(_said("ep_over_bch", "ep_at_hours", g, False, fmt(g, "pct"), values, h=h, verdict=verdict))
     known = [g for g in values["ep_gain"].values() if g is not None]
     if known:
         mean = _mean(known)
-        out.append(
-            Reading(
-                "ep_over_bch", "mean over the grid's retentions", mean, "one number for the whole figure", False, no_age, fmt(mean, "pct")
-            )
-        )
-    out += _reliability_readings(values)
+        out.append(_plain("ep_over_bch", "mean over the grid's retentions", mean, "ep_mean_assumes", False, "ep_no_age", fmt(mean, "pct")))
+    # The conclusion's "信頼性を 57%改善した" read against the whole conventional controller.
+    fewer, over_soft = values["fewer_uncorrectable"], values["ep_over_soft"]
+    out.append(_said("ep_over_bch", "reliability_uncorrectable", fewer, True, fmt(fewer, "pct"), values))
+    out.append(_said("ep_over_bch", "reliability_soft", over_soft, True, fmt(over_soft, "pct"), values))
     for h, ratio in values["switch_ratios"]:
-        if h == cold or ratio is None:
-            continue
-        why = (
-            "shorter than the seed's cold data ('6 日以上': six days or more)"
-            if h < cold
-            else "the seed names six days or more and runs week-long workloads; a longer cold age is not in its text"
-        )
-        out.append(
-            Reading("hot_over_cold_switch", f"cold data {h:g} h old", ratio, f"cold data is {h:g} h old", False, why, fmt(ratio, "times"))
-        )
-    out.append(
-        Reading(
-            "fig6_mean",
-            "mean over every P/E point",
-            values["mean_ratio"],
-            f"the mean over all {len(values['ratios'])} points, including those before the conventional switch (1.0 by construction)",
-            False,
-            "the seed's sentence sets the 1.8x against the conventional controller after its switch to soft LDPC",
-            fmt(values["mean_ratio"], "times"),
-        )
-    )
+        if h != cold and ratio is not None:
+            out.append(_said("hot_over_cold_switch", "cold_at_hours", ratio, False, fmt(ratio, "times"), values, h=h))
+    out.append(_said("fig6_mean", "fig6_all_points", values["mean_ratio"], False, fmt(values["mean_ratio"], "times"), values))
     for key in ("read_dominant", "write_dominant"):
-        by_data = [
-            r
-            for r in values.get("data_share_rows", ())
-            if r["aoa_over_conventional_by_data"] is not None
-            and r["data_read_share"] is not None
-            and (r["data_read_share"] > READ_DOMINANT_SHARE) == (key == "read_dominant")
-        ]
-        if values.get("data_share_rows"):
-            best = max(by_data, key=lambda r: r["aoa_over_conventional_by_data"]) if by_data else None
-            out.append(
-                Reading(
-                    key,
-                    "read share of data",
-                    best["aoa_over_conventional_by_data"] if best else None,
-                    f"workloads classed by the share of data read (pages), and the controller measuring its class that way "
-                    f"(`{DATA_SHARE}`); the best of the class's {len(by_data)} workloads, health not checked",
-                    False,
-                    "the seed classes by '読み出しデータの割合' (the share of read data), which may count requests (graded) or data",
-                    fmt(best["aoa_over_conventional_by_data"], "times") + f" ({best['workload']})" if best else "n/a",
-                )
-            )
-        group = values[key]
-        if group.get("unrepresentative"):
-            own = group["best_by_own_mix"]
-            left_out = ", ".join(
-                f"{r['workload']} ({fmt(r['read_share'], 'share')} reads; whole trace {fmt(r['published_read_share'], 'share')})"
-                for r in group["unrepresentative"]
-            )
-            out.append(
-                Reading(
-                    key,
-                    "excerpts by their own mix",
-                    own["aoa_over_conventional"] if own else None,
-                    f"every excerpt classed by its own mix, {left_out} included",
-                    False,
-                    "the seed classes a week of each workload ('1 週間のワークロードを使用し'); these excerpts' mix is not their whole "
-                    "trace's (published write shares, Wu et al. TPDS 2017)",
-                    fmt(own["aoa_over_conventional"], "times") + f" ({own['workload']})" if own else "n/a",
-                )
-            )
-        out.append(
-            Reading(
-                key,
-                "class mean",
-                group["mean"],
-                f"the mean over the class's {len(group['rows'])} workloads",
-                False,
-                "not the text's reading: the conclusion calls the read-dominant 3x a maximum (最大で), and the 1.5x is in the same "
-                "sentence, so the seed gives 'up to' numbers (the graded reading), not class means",
-                fmt(group["mean"], "times"),
-            )
-        )
-        real = group["best_real"]
-        best_real = "" if real is None else f"; best: {real['workload']}"
-        out.append(
-            Reading(
-                key,
-                "up to, real traces only",
-                real["aoa_over_conventional"] if real else None,
-                "the best over real MSR traces only (a stand-in's read share is chosen here, and the ratio grows with it)",
-                True,
-                "the seed's workloads are MSR traces ([3]), so a best over real traces fits its text; not graded because ssdlab's real "
-                "traces are mostly short samples and lack the seed's own Table 1 workloads, which the graded best includes as stand-ins "
-                f"(the headline's note names the caveat when that best is a stand-in{best_real})",
-                fmt(real["aoa_over_conventional"] if real else None, "times"),
-            )
-        )
-        known = [
-            r for r in group["healthy"] if r["kind"] in REAL_KINDS and not (r["kind"] == "sample" and r.get("published_read_share") is None)
-        ]
-        best_known = max(known, key=lambda r: r["aoa_over_conventional"]) if known else None
-        out.append(
-            Reading(
-                key,
-                "up to, real traces whose week's mix is known",
-                best_known["aoa_over_conventional"] if best_known else None,
-                "the best over real traces that are full traces or excerpts with a published whole-trace mix (an excerpt with none "
-                "may not be the week the seed classes)",
-                True,
-                "the seed classes a week of each workload ('1 週間のワークロードを使用し'); not graded for the reasons of 'up to, real "
-                "traces only'",
-                fmt(best_known["aoa_over_conventional"], "times") + f" ({best_known['workload']})" if best_known else "n/a (none)",
-            )
-        )
-        out.append(
-            Reading(
-                key,
-                "wear-only rule, class mean",
-                group["wear_only_mean"],
-                "AOA-ECC reads every class with Quick-LDPC below its hot/cold switch point (ssdlab before issue 36)",
-                False,
-                "seed 000 §2 reads write-dominant workloads with EP-LDPC at every wear",
-                fmt(group["wear_only_mean"], "times"),
-            )
-        )
+        out += _class_readings(values, key)
     out += _variant_readings(
         values.get("write_paths", ()),
         "write path: {label}",
         "{what}, with {label} around the same decoders",
         "Fig. 6's mean after the conventional switch",
         supported=False,
-        why=(
-            "the seed names neither bus nor buffer of its TLM emulator ([2]); its chip and its conventional soft LDPC are "
-            "its reference [1], a '400 MB/s Asynchronous Toggle DDR' part, and it names no write buffer (the graded reading)"
-        ),
+        why=TEXTS["write_path_why"],
     )
     out += _variant_readings(
         values.get("conventional", ()),
@@ -1742,58 +1233,64 @@ def readings(values: Mapping[str, Any]) -> list[Reading]:
         "{what}, AOA-ECC against a conventional controller: {label}",
         "Fig. 6's mean over the P/E points where the graded controller reads with soft LDPC",
         supported=True,
-        why=(
-            "the seed's conventional storage switches 'when errors increase' (エラーが増えると) at no stated data age or wear, "
-            "so this switch fits its text as well as the graded one; graded: the preset's (one switch for the drive at cold data's "
-            "age, what a controller that knows neither class nor age must assume)"
-        ),
+        why=TEXTS["conventional_why"],
         at_pe=True,
     )
-    out += _fig7_wear_readings(values)
-    out += _grid_readings(values)
+    # Fig. 7's class bests at other wears (issue 47 item 2).
+    for row in values.get("fig7_wears", ()):
+        for key in ("read_dominant", "write_dominant") if not row["graded"] else ():
+            value, where = row[f"{key}_best"], row.get(f"{key}_best_workload")
+            text = fmt(value, "times") + (f" ({where})" if where else "")
+            switched = (row["conventional_soft_share"] or 0) > 0
+            out.append(_said(key, "fig7_wear", value, switched, text, values, row=row, verdict=row[f"{key}_verdict"]))
+    # EP-LDPC's gain over BCH as the ratio of the P/E grid points below the crossings (issue 47 item 6):
+    # the interpolation inside a grid step is not a measurement.
+    for row in values.get("ep_grid", ()):
+        out.append(_said("ep_over_bch", "grid", row["grid_gain"], False, fmt(row["grid_gain"], "pct"), values, row=row))
     for name in ("web_1", "proj_3"):
         at_fig7 = (values["by_name"].get(name) or {}).get("aoa_over_conventional")
-        out.append(
-            Reading(
-                name,
-                "at Fig. 7's wear",
-                at_fig7,
-                "Table 1 measured at Fig. 7's wear (the conventional controller on soft LDPC)",
-                False,
-                "the seed gives no wear for Table 1; this wear was chosen for Fig. 7",
-                fmt(at_fig7, "times"),
-            )
-        )
-        aoa_iops = (values["table1_by_name"].get(name) or {}).get("aoa_ecc_iops")
+        table1 = values["table1_by_name"].get(name) or {}
+        out.append(_plain(name, "at Fig. 7's wear", at_fig7, "table1_at_fig7_assumes", False, "table1_at_fig7_why"))
         for bch in values.get("bch_rows", ()):
-            if bch["workload"].split(" ")[0] != name:
-                continue
-            ratio = _ratio(aoa_iops, bch["conventional_iops"])
-            out.append(
-                Reading(
-                    name,
-                    f"BCH decode {bch['bch_decode_ns'] / 1000:g} us",
-                    ratio,
-                    f"the conventional controller's BCH decodes in {bch['bch_decode_ns'] / 1000:g} us instead of the preset's "
-                    f"{values.get('bch_decode_us', 0):g} us (one end of the ECC lab's cycle model: docs/aoa-ecc.md)",
-                    False,
-                    "the seed gives no BCH decode time ('デコード遅延の少ない BCH' compares it with soft LDPC's six extra reads); "
-                    "the preset's value is the cycle model at the LDPC decoder's throughput",
-                    fmt(ratio, "times"),
-                )
-            )
-        wear_only = (values["table1_by_name"].get(name) or {}).get("wear_only_over_conventional")
-        out.append(
-            Reading(
-                name,
-                "wear-only rule at Table 1's wear",
-                wear_only,
-                "AOA-ECC reads every class with Quick-LDPC below its switch point",
-                False,
-                "seed 000 §2 reads write-dominant workloads with EP-LDPC at every wear",
-                fmt(wear_only, "times"),
-            )
-        )
+            if bch["workload"].split(" ")[0] == name:
+                ratio = _ratio(table1.get("aoa_ecc_iops"), bch["conventional_iops"])
+                out.append(_said(name, "bch_decode", ratio, False, fmt(ratio, "times"), values, us=bch["bch_decode_ns"] / 1000))
+        wear_only = table1.get("wear_only_over_conventional")
+        out.append(_plain(name, "wear-only rule at Table 1's wear", wear_only, "wear_only_table1_assumes", False, "wear_only_why"))
+    return out
+
+
+def _class_readings(values: Mapping[str, Any], key: str) -> list[Reading]:
+    """A class's other readings (Fig. 7): classed by the read share of data, excerpts by their own mix,
+    the class mean, the best over real traces (and over those whose week's mix is known), the wear-only rule."""
+    group, out = values[key], []
+    if values.get("data_share_rows"):
+        by_data = [
+            r
+            for r in values["data_share_rows"]
+            if r["aoa_over_conventional_by_data"] is not None
+            and r["data_read_share"] is not None
+            and (r["data_read_share"] > READ_DOMINANT_SHARE) == (key == "read_dominant")
+        ]
+        best = max(by_data, key=lambda r: r["aoa_over_conventional_by_data"]) if by_data else None
+        value = best["aoa_over_conventional_by_data"] if best else None
+        out.append(_said(key, "data_share", value, False, _best_text(value, best), values, count=len(by_data), override=DATA_SHARE))
+    if group.get("unrepresentative"):
+        own = group["best_by_own_mix"]
+        value = own["aoa_over_conventional"] if own else None
+        out.append(_said(key, "excerpts", value, False, _best_text(value, own), values, group=group))
+    out.append(_said(key, "class_mean", group["mean"], False, fmt(group["mean"], "times"), values, group=group))
+    real = group["best_real"]
+    value = real["aoa_over_conventional"] if real else None
+    out.append(_said(key, "real_only", value, True, fmt(value, "times"), values, group=group))
+    known = [
+        r for r in group["healthy"] if r["kind"] in REAL_KINDS and not (r["kind"] == "sample" and r.get("published_read_share") is None)
+    ]
+    best_known = max(known, key=lambda r: r["aoa_over_conventional"]) if known else None
+    value = best_known["aoa_over_conventional"] if best_known else None
+    known_text = _best_text(value, best_known, "n/a (none)")
+    out.append(_plain(key, "up to, real traces whose week's mix is known", value, "known_mix_assumes", True, "known_mix_why", known_text))
+    out.append(_plain(key, "wear-only rule, class mean", group["wear_only_mean"], "wear_only_assumes", False, "wear_only_why"))
     return out
 
 
@@ -1818,89 +1315,6 @@ def _variant_readings(
             label = row["label"]
             out.append(Reading(claim, name.format(label=label), row[field], assumes.format(what=what, label=label), supported, why, text))
     return out
-
-
-def _fig7_wear_readings(values: Mapping[str, Any]) -> list[Reading]:
-    """Fig. 7's class bests at other wears (issue 47 item 2)."""
-    out = []
-    for row in values.get("fig7_wears", ()):
-        if row["graded"]:
-            continue
-        switched = (row["conventional_soft_share"] or 0) > 0
-        for key in ("read_dominant", "write_dominant"):
-            value = row[f"{key}_best"]
-            out.append(
-                Reading(
-                    key,
-                    f"at {row['pe_cycles']:,} P/E",
-                    value,
-                    f"Fig. 7 measured at {row['pe_cycles']:,} P/E (the prxy_1 stand-in's conventional first reads "
-                    f"{fmt(row['conventional_soft_share'], 'share')} soft LDPC, AOA-ECC's {fmt(row['aoa_quick_share'], 'share')} "
-                    "Quick-LDPC)",
-                    switched,
-                    "the seed gives no wear for Fig. 7 ('様々なアプリケーションでの性能比較を図 7 に示す。'); its conventional method has "
-                    "lost performance, which fits any wear where it reads with soft LDPC; graded at "
-                    f"{values['table_pe']:,} P/E (ssdlab's choice); graded here it would be {row[f'{key}_verdict']}",
-                    fmt(value, "times") + (f" ({row[f'{key}_best_workload']})" if row.get(f"{key}_best_workload") else ""),
-                )
-            )
-    return out
-
-
-def _grid_readings(values: Mapping[str, Any]) -> list[Reading]:
-    """EP-LDPC's gain over BCH as the ratio of the P/E grid points below the crossings, at each retention
-    (issue 47 item 6): the interpolation inside a grid step is not a measurement."""
-    out = []
-    for row in values.get("ep_grid", ()):
-        out.append(
-            Reading(
-                "ep_over_bch",
-                f"grid points at {row['hours']:g} h",
-                row["grid_gain"],
-                f"EP-LDPC's and BCH's tolerable P/E read as the grid points below their crossings "
-                f"({fmt(row['ep_points'][0], 'int')} / {fmt(row['bch_points'][0], 'int')} P/E); the grid allows "
-                f"{fmt(row['bracket'][0], 'pct')} to {fmt(row['bracket'][1], 'pct')}",
-                False,
-                "the seed's Fig. 5 is measured on chips, not a 250-P/E grid; this shows how much of the graded value is the grid's step",
-                fmt(row["grid_gain"], "pct"),
-            )
-        )
-    return out
-
-
-def _reliability_readings(values: Mapping[str, Any]) -> list[Reading]:
-    """The conclusion's "信頼性を 57%改善した" (and Table 1's "57% 改善" against the conventional
-    BCH → soft LDPC row) read as AOA-ECC's reliability against the whole conventional controller."""
-    cold = values["cold_hours"]
-    why = (
-        "the conclusion and Table 1 say it, but §3 gives the 57 % with its measurement: EP-LDPC's tolerable P/E against the "
-        "conventional BCH code (Fig. 5, the graded reading); the conventional controller's strong code, soft LDPC, is not in "
-        "that comparison, so the conclusion restates §3's pair against a controller it did not measure"
-    )
-    totals = values["uncorrectable_totals"]
-    everywhere = "equal at every Fig. 6 point" if values["uncorrectable_equal_everywhere"] else "summed over Fig. 6's points"
-    return [
-        Reading(
-            "ep_over_bch",
-            "conclusion: AOA-ECC against the conventional controller, uncorrectable reads",
-            values["fewer_uncorrectable"],
-            f"reliability as fewer uncorrectable reads than the conventional controller (BCH → soft LDPC): "
-            f"{fmt(totals['aoa_ecc'], 'int')} against {fmt(totals['conventional'], 'int')}, {everywhere} (both ladders end on the "
-            "same soft sensings)",
-            True,
-            why,
-            fmt(values["fewer_uncorrectable"], "pct"),
-        ),
-        Reading(
-            "ep_over_bch",
-            f"conclusion: EP-LDPC against soft LDPC at {cold:g} h",
-            values["ep_over_soft"],
-            "reliability as AOA-ECC's strongest code's tolerable P/E against the conventional controller's (Fig. 5 table)",
-            True,
-            why,
-            fmt(values["ep_over_soft"], "pct"),
-        ),
-    ]
 
 
 def _fig7_markdown(table: Sequence[Mapping[str, Any]]) -> str:
@@ -2122,25 +1536,8 @@ def compose(
     values["bch_first_never_switches"] = (
         BCH_FIRST_HOURS in hours and tolerable.get("bch", [0.0] * len(hours))[hours.index(BCH_FIRST_HOURS)] is None
     )
-    text = _report(config, selected, tolerable, tables, figures, outcomes, scheduler, table_pe, table1_pe, values)
-    return text, headlines(values), readings(values)
-
-
-def _report(
-    config: Mapping[str, Any],
-    selected: Sequence[Workload],
-    tolerable: Mapping[str, Sequence[float | None]],
-    tables: Mapping[str, Sequence[Mapping[str, Any]]],
-    figures: Mapping[str, Path],
-    outcomes: Sequence[Any],
-    scheduler: str | None,
-    table_pe: int,
-    table1_pe: int,
-    values: Mapping[str, Any],
-) -> str:
-    """report.md's text (before the "Seed vs ssdlab" section): the tables as Markdown and the values the
-    template ``aoa_ecc.md.j2`` writes its sentences from."""
-    read_path = config["read_path"]
+    # report.md's text before the "Seed vs ssdlab" section: the tables as Markdown and the values the
+    # template ``aoa_ecc.md.j2`` writes its sentences from.
     table6, table7 = tables["fig6"], tables["fig7"]
     intervals = values["intervals"]
     tolerable_table = markdown_grid(
@@ -2184,7 +1581,7 @@ def _report(
             ("write_dominant", "Write-dominant workloads"),
         )
     ]
-    return render(
+    text = render(
         "aoa_ecc.md.j2",
         filters=FILTERS,
         opening=opening,
@@ -2228,7 +1625,7 @@ def _report(
         ),
         conventional=conventional,
         conventional_sentences=SEED_SENTENCES["conventional_controller"],
-        conventional_gloss=GLOSSES["conventional_controller"].split(" … ")[0],
+        conventional_gloss=BOOK.sentences["conventional_controller"].gloss.split(" … ")[0],
         young_share=sum(r.get("conventional_reads_younger_than_age_grid") or 0 for r in table6) / reads if reads else None,
         bch_first=CONVENTIONAL_VARIANTS["bch_first"][0],
         bch_first_hours=BCH_FIRST_HOURS,
@@ -2264,6 +1661,7 @@ def _report(
         ),
         figures=figures,
     )
+    return text, headlines(values), readings(values)
 
 
 def figures(
