@@ -46,10 +46,8 @@ use crate::middleware;
 use crate::retention::RetentionClock;
 use crate::scheduler::FlashScheduler;
 use data_path::DataPath;
-pub use data_path::{
-    DataCacheSummary, DataPathResult, DeadDataSummary, DeleteSummary, IntegritySummary, InterleavingSummary,
-    MappingCacheSummary, ScmSummary,
-};
+// The data path's result types (its section and each part's summary): every `pub` item of it.
+pub use data_path::*;
 use footprint::Footprint;
 pub use run_result::*;
 use ssdlab_engine::random::derive_seed;

@@ -693,8 +693,10 @@ impl NandPath {
     /// Preconditioning: host page `host_page` written, untimed (the flash work is not booked); with
     /// the cached mapping table, its translation page too.
     pub(super) fn untimed_write(&mut self, host_page: u32, tags: &[u32]) -> Result<(), SimulationError> {
-        if let Some(written) = self.with_mapping_cache(|cache, nand| cache.untimed_write(nand, host_page)) {
-            written?;
+        if self.mapping_cache.is_some() {
+            if let Some(written) = self.with_mapping_cache(|cache, nand| cache.untimed_write(nand, host_page)) {
+                written?;
+            }
         }
         self.untimed_write_page(host_page, tags.first().copied().unwrap_or(0))
     }
