@@ -48,10 +48,14 @@ quantities give alone (at most -94 % from TSV) is derived in the report. The bre
 is arithmetic: it conflicts with Table 2 itself (``break_even_arithmetic``), and the simulated crossing is
 a reading. The cost break-even is arithmetic. Each comparison carries both sides' health (``health_of``).
 
-Layout: every run is a typed ``Point`` (``scm_hybrid_points``) built by ``points_of`` and the studies'
-searches; the report's tables are declared as columns (``MAIN_COLUMNS``, ``REGIME_COLUMNS``, ...), and
-its prose is the template ``templates/scm_hybrid.md.j2`` (with ``scm_hybrid_settings.md.j2`` and
-``scm_hybrid_pins.md.j2``), filled from the values computed here (``report_text``).
+Layout: the claim book ``claims/scm_hybrid.toml`` holds the seed's numbers, its sentences (with their
+glosses and ssdlab's notes), the claims, the fits, the text borrowed from seeds 003 and 004 and the
+readings' texts without a computed number (``CLAIMS``, ``SEED_SENTENCES`` ... are views of it). Every
+run is a typed ``Point`` (``scm_hybrid_points``) built by ``points_of`` and the studies' searches; the
+report's tables are declared as columns (``MAIN_COLUMNS``, ``REGIME_COLUMNS``, ...), and its prose is the
+template ``templates/scm_hybrid.md.j2`` (with ``scm_hybrid_settings.md.j2`` and ``scm_hybrid_pins.md.j2``),
+the headlines' notes and the readings' texts with numbers ``scm_hybrid_texts.md.j2`` (``say``), filled
+from the values computed here (``report_text``).
 """
 
 from __future__ import annotations
@@ -63,7 +67,7 @@ import math
 import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -72,11 +76,8 @@ from ssdlab.reproduce import report, scm_pins
 from ssdlab.reproduce import scm_hybrid_settings as settings
 from ssdlab.reproduce.base import (
     ABSOLUTE,
-    BOUND,
-    CHANGE,
     RATIO,
     Claim,
-    Fit,
     Headline,
     Health,
     Option,
@@ -85,15 +86,14 @@ from ssdlab.reproduce.base import (
     Workload,
     held_share,
 )
+from ssdlab.reproduce.claims import load
 from ssdlab.reproduce.report import fmt, markdown_table, provenance
-from ssdlab.reproduce.scm_hybrid_points import Point, find, labelled, lines_of
+from ssdlab.reproduce.scm_hybrid_points import DATA_BYTES, PAGE_BYTES, Point, find, labelled, lines_of
 from ssdlab.reproduce.templates import render
 from ssdlab.sweep import Sweep, SweepError, run_sweep
 
 HYBRID = "seed001-hybrid-scm"
 ALL_SSCM = "seed001-all-sscm"
-DATA_BYTES = 0.53e9
-PAGE_BYTES = 16384
 LATENCIES_US = (0.1, 0.2, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
 MSCM_FRACTIONS = (0.05, 0.1, 0.25, 0.5)
 MAIN_MSCM_FRACTION = 0.25
@@ -117,17 +117,61 @@ FRAGMENT_FRACTIONS = (0.25, 0.5, 0.75, 1.0)
 DATA_FRACTIONS = (0.1, 0.25, 0.5, 0.75, 1.5)
 CORE_CURRENTS_MA = (0.0, 1.0, 2.5, 5.0, 10.0, 25.0)
 MAIN_MSCM_COST = 12.0
-SEED = {
-    "hybrid_mbps": 26.5,
-    "all_sscm_mbps": 311.0,
-    "speedup": 11.7,
-    "tsv_power_cut": -0.74,
-    "power_without_tsv_w": 0.361,
-    "power_with_tsv_w": 0.277,
-    "break_even_latency_us": 6.0,
-    "break_even_latency_conclusion_us": 5.0,
-    "break_even_cost_ratio": 4.0,
+# The claim book (claims/scm_hybrid.toml): the seed's numbers, sentences, claims and fits as data.
+BOOK = load("scm_hybrid")
+SEED = BOOK.seed
+# The seed's sentences a claim quotes: key -> (the original pieces, verbatim; their gloss; and ssdlab's
+# note on them, "" for none), a view of the book for the tests.
+SEED_SENTENCES: dict[str, tuple[tuple[str, ...], str, str]] = {
+    key: (sentences.joined, sentences.gloss, sentences.extra.get("note", "")) for key, sentences in BOOK.sentences.items()
 }
+
+
+def quote(*keys: str) -> str:
+    """The seed's sentences ``keys`` as a claim quotes them: each original (pieces joined by " … "),
+    its gloss in parentheses, and ssdlab's reading of it, if any, in brackets labelled as such."""
+    parts = []
+    for key in keys:
+        pieces, gloss, note = SEED_SENTENCES[key]
+        parts.append(f"{' … '.join(pieces)} ({gloss})" + (f" [ssdlab's reading, not the seed's text: {note}]" if note else ""))
+    return " … ".join(parts)
+
+
+def _claim(claim: Claim) -> Claim:
+    """A claim of the book with its quote (``[quotes]``: several sentences, with notes) and, for a change
+    between two seed numbers (``[changes]``), its paper value."""
+    after, before = BOOK.extra["changes"].get(claim.key, (None, None))
+    paper = SEED[after] / SEED[before] - 1 if after else claim.paper
+    return replace(claim, paper=paper, quote=quote(*BOOK.extra["quotes"][claim.key]))
+
+
+CLAIMS = tuple(_claim(claim) for claim in BOOK.claims)
+FITS = BOOK.fits
+TEXTS = BOOK.texts
+
+
+def say(part: str, **values: Any) -> str:
+    """A short text with computed numbers (a headline's note, a reading's name, assumes or why): the part
+    ``part`` of ``scm_hybrid_texts.md.j2``."""
+    return render(
+        "scm_hybrid_texts.md.j2",
+        part=part,
+        seed=SEED,
+        preset_ma=scm_pins.PRESET_CURRENT_MA,
+        quantities=scm_pins.seed_quantities(),
+        arithmetic=break_even_arithmetic(),
+        sector_bytes=SECTOR_BYTES,
+        page_bytes=PAGE_BYTES,
+        data_bytes=DATA_BYTES,
+        main_mscm_fraction=MAIN_MSCM_FRACTION,
+        full_trace_requests=FULL_TRACE_REQUESTS,
+        full_trace_write_share=FULL_TRACE_WRITE_SHARE,
+        scm_pin_pf=SCM_PIN_PF,
+        tsv_pin_pf=TSV_PIN_PF,
+        **values,
+    ).rstrip("\n")
+
+
 # The whole Financial1 trace the seed evaluated on (its ref. [3]; ../shared/traces/STANDINS.md:
 # 5,334,987 requests, 76.8 % writes). The run length of the graded reading is as many requests as it has.
 FULL_TRACE_REQUESTS = 5_334_987
@@ -1067,7 +1111,9 @@ def _run(
                 study=f"bisect_data{fraction}",
             )
             regime_rows.append(
-                _regime_row(w, f"M-SCM 25 %, data {100 * fraction:.0f} % of seed 003's 0.53 GB", small_hybrid, small_all, found)
+                _regime_row(
+                    w, f"{_mscm()}, data {100 * fraction:.0f} % of seed 003's {DATA_BYTES / 1e9:g} GB", small_hybrid, small_all, found
+                )
             )
         # Which reading of the seed's latency axis and metric gives its break-even: every combination.
         for axis in LATENCY_AXES:
@@ -1179,7 +1225,11 @@ def _run(
             patterns=patterns,
             standin=standin,
             extra=settings.readings(
-                study["checks"], study["lengths"], study["sensitivity"], study["overlaps"], full_trace_requests=FULL_TRACE_REQUESTS
+                study["checks"],
+                study["lengths"],
+                study["sensitivity"],
+                study["overlaps"],
+                full_trace_requests=FULL_TRACE_REQUESTS,
             ),
         ),
         recipe=ScmHybrid.name,
@@ -1236,299 +1286,6 @@ def _pin_study(plans: Sequence[Plan], runs: _Runs) -> tuple[list[dict[str, Any]]
     checks = [found for row in fitted.values() if (found := scm_pins.checked(table, row)) is not None]
     pin_rows = [row for w in builders for row in [*grid[w], *([fitted[w]] if w in fitted else [])]]
     return pin_rows, checks
-
-
-# The seed's sentences each claim is graded under: the original's pieces (each verbatim in the seed's
-# text, whitespace aside; a test checks) and an English gloss.
-# The seed's sentences a claim quotes: key -> (the original pieces, verbatim; their translation; and
-# ssdlab's reading or note on them, "" for none). The translation says what the seed says and nothing
-# more; what ssdlab reads into it is the note, printed apart and labelled as ssdlab's.
-SEED_SENTENCES: dict[str, tuple[tuple[str, ...], str, str]] = {
-    "throughput": (
-        ("表 2 書き込みスループットと消費電力", "M-SCM/NAND Hybrid SSD All S-SCM SSD", "書き込みスループット (Mbyte/s) 26.5 311"),
-        "Table 2, write throughput and power: write throughput (MB/s), 26.5 for the M-SCM/NAND hybrid SSD, 311 for the All S-SCM SSD",
-        "",
-    ),
-    "trace": (
-        (
-            "SSD エミュレータを用いてハイブリッド SSD, All S-SCM SSD の書き込み性能を評価した. 評価には金融サーバのアクセスパターン[3]を用いた.",
-        ),
-        "The write performance of the hybrid and All S-SCM SSDs was evaluated with an SSD emulator. A financial server's access "
-        "pattern [3] was used for the evaluation",
-        "the pattern is the UMass Financial1 trace of [3]'s page; the seed gives no run length, and ssdlab replays the tiled sample "
-        "for as many requests as the whole trace has (as many writes is a reading)",
-    ),
-    "fragmentation": (
-        (
-            "ストレージとして用いる NAND フラッシュは書き込み単位(ページ)がホストからのリクエストの単位であるセクタサイズより大きく、"
-            "かつページに上書きができない特性をもつため、データの断片化が生じる。SCM はビット単位でのアクセス並びに上書きが可能のため"
-            "断片化による性能低下が起こらない。",
-        ),
-        "The NAND flash used as storage writes in units (pages) larger than the sector size, the unit of the host's requests, and "
-        "cannot overwrite a page, so data fragments. SCM can be accessed and overwritten bit by bit, so it loses no performance to "
-        "fragmentation",
-        "seed 001 does not mention garbage collection; ssdlab charges the NAND's garbage collection to the writes (foreground GC), "
-        "a reading borrowed from seeds 003 and 004, whose emulators' GC starts when blank blocks run short and, per seed 003, "
-        "worsens write performance",
-    ),
-    "speedup": (
-        ("All S-SCM SSD はコスト面で課題が残るが、書き込み性能はハイブリッド SSD の 11.7 倍高速である。",),
-        "The All S-SCM SSD still has a cost problem, but its write performance is 11.7 times the hybrid SSD's",
-        "ssdlab reads the 11.7x as the ratio of Table 2's two throughputs (311 / 26.5 = 11.74)",
-    ),
-    "tsv_cut": (
-        ("TSV を用いて三次元 SSD とすることで, All S-SCM SSD の消費電力を 74%削減することができる(表 2).",),
-        "Made a 3D SSD with TSV, the All S-SCM SSD's power can be cut by 74 % (Table 2)",
-        "",
-    ),
-    "power_pair": (
-        ("消費電力 (W) w/o TSV 0.361 w/ TSV 0.277", "All S-SCM SSD の消費電力を 74%削減することができる(表 2)."),
-        "Power (W): 0.361 without TSV, 0.277 with TSV … the All S-SCM SSD's power can be cut by 74 % (Table 2)",
-        "the text copy of Table 2 prints the pair once, under the two SSDs' columns",
-    ),
-    "pins": (
-        (
-            "V_{DD} (I/O) 1.8 V 1.2 V",
-            "I/Oピン容量 (TSV無し/TSV使用) 8 pF/0.3 pF 5 pF/0.3 pF",
-            "SCM I/O freq. = 1066MHz",
-            "図 3 書き込み性能・消費電力の I/O トグル周波数依存性[2]",
-        ),
-        "Table 1: I/O VDD 1.8 V (NAND) and 1.2 V (S-SCM), I/O pin capacitance 8 pF / 0.3 pF (NAND) and 5 pF / 0.3 pF (SCM) "
-        "without and with TSV; Table 2: SCM I/O freq. = 1066 MHz; Fig. 3: write performance and power against the I/O toggle "
-        "frequency",
-        "these are the pins' C, V and f; the seed gives no pin count, activity or core current",
-    ),
-    "break_even_latency": (
-        (
-            "NAND フラッシュの容量の 25%M-SCM をもつハイブリッド SSD は, レイテンシが 6 μ s より遅い S-SCM を用いた All S-SCM SSD より高速である.",
-            "S-SCM : Latency = 1 μ s",
-        ),
-        "The hybrid SSD with M-SCM of 25 % of the NAND's capacity is faster than an All S-SCM SSD whose S-SCM has a latency "
-        "slower than 6 us. … S-SCM: Latency = 1 us",
-        "ssdlab reads Table 2's one S-SCM latency as both the read and the write latency",
-    ),
-    "break_even_latency_conclusion": (
-        ("All S-SCM SSD は S-SCM のレイテンシが 5 μ s 以下かつコストが NAND フラッシュの 4 倍以下である時に優位であるといえる",),
-        "The All S-SCM SSD can be said to be superior when the S-SCM's latency is 5 us or less and its cost at most 4x NAND's",
-        "",
-    ),
-    "cost": (
-        (
-            "M-SCM のコストを NAND フラッシュの 12 倍とし",
-            "たとき, All S-SCM SSD がハイブリッド SSD よりもコスト面で優位であるためには, S-SCM のコストが NAND フラッシュの 4 倍以下でなければならない",
-        ),
-        "With M-SCM at 12x NAND's cost, for the All S-SCM SSD to be cheaper than the hybrid, S-SCM must cost at most 4x NAND",
-        "in the text copy the sentence runs on after Fig. 3 and the cost formulas",
-    ),
-    "nand_only": (
-        (
-            "ハイブリッド SSD は使用頻度が高く、断片化しているデータを SCM に書き込むことで、NAND フラッシュのみの SSD よりも高速に動作する。",
-        ),
-        "By writing frequently used and fragmented data to SCM, the hybrid SSD runs faster than an SSD of NAND flash only",
-        "",
-    ),
-    "stable": (
-        (
-            "All S-SCM SSD は低速な S-SCM をストレージとして使用する SSD であり、データの断片化を考慮せずに済むため、"
-            "書き込みデータパターンによる性能低下が起こりづらいといえ、安定した性能が発揮できる。",
-        ),
-        "The All S-SCM SSD uses slow S-SCM as its storage; with no data fragmentation to consider, it hardly loses performance to "
-        "the pattern of the data written, and it performs stably",
-        "the fragmentation it escapes is the NAND's, so ssdlab takes the hybrid as the yardstick",
-    ),
-    "eviction": (
-        (
-            "SCM の空き容量が残り少なくなると SCM 内のデータから断片化していないかつ LRU テーブルに無いアドレスのデータを NAND フラッシュへ書き込み、"
-            "SCM の空き容量を確保する。",
-        ),
-        "When little of the SCM is left free, data in it that is neither fragmented nor at an address in the LRU table is written to "
-        "the NAND flash to free SCM space",
-        "",
-    ),
-}
-
-
-def quote(*keys: str) -> str:
-    """The seed's sentences ``keys`` as a claim quotes them: each original (pieces joined by " … "),
-    its translation in parentheses, and ssdlab's reading of it, if any, in brackets labelled as such."""
-    parts = []
-    for key in keys:
-        pieces, translation, note = SEED_SENTENCES[key]
-        parts.append(f"{' … '.join(pieces)} ({translation})" + (f" [ssdlab's reading, not the seed's text: {note}]" if note else ""))
-    return " … ".join(parts)
-
-
-PAIR_IS_HYBRID = "the pair is the hybrid's (its -23 % cannot be the All S-SCM SSD's -74 %)"
-# The reading the power claims are graded under, and what it was fitted to.
-PIN_READING = (
-    "pins toggling at the I/O clock all run (P = C·V²·f per pin: Table 1's C and V, the stated clock) on the 8 memory pins, with the "
-    "activity and the core currents solved from Table 2's power numbers"
-)
-PIN_FIT = (
-    "the pins' activity solved from the hybrid's 0.361 - 0.277 = 0.084 W TSV saving, every hybrid memory's core current from 0.361 W "
-    "and the S-SCM's from -74 % (scm_pins), then run: three numbers fitted to three targets"
-)
-PRESETS_POWER = "the presets' pins (one pin cycle per bit moved, 8 data pins) and 25 mA core currents (seed 004's), not fitted to the seed"
-# Why the All S-SCM SSD's throughput is not evidence: the SCM organisation was chosen for it.
-SCM_ORGANISATION_FIT = (
-    'one S-SCM bank behind one 8-bit channel and Table 2\'s "1066MHz" read as 1066 MT/s, chosen because together they '
-    "give about the seed's 311 MB/s (512 B / (0.48 us transfer + 1 us write) = 346 MB/s)"
-)
-THROUGHPUT_READING = (
-    "bytes written over the writes' own time (queue depth 1), the one definition of both Table 2 throughputs and the speed-up; NAND GC "
-    "in the foreground (borrowed from seeds 003 and 004: seed 001 does not mention GC); the sample tiled to seed 003's 0.53 GB "
-    "(seed 001 gives no data size) and replayed for as many requests as the whole Financial1 trace (ssdlab's choice: the seed gives "
-    "no length; as many writes is a reading); the M-SCM's fragment threshold half a page (the presets; the seed gives none)"
-)
-
-CLAIMS = (
-    Claim(
-        "hybrid_mbps",
-        "Table 2: hybrid write throughput",
-        SEED["hybrid_mbps"],
-        "MB/s",
-        "num",
-        form=ABSOLUTE,
-        quote=quote("throughput", "trace", "fragmentation"),
-        reading=THROUGHPUT_READING,
-    ),
-    Claim(
-        "all_sscm_mbps",
-        "Table 2: All S-SCM write throughput",
-        SEED["all_sscm_mbps"],
-        "MB/s",
-        "num",
-        form=ABSOLUTE,
-        calibrated=SCM_ORGANISATION_FIT,
-        quote=quote("throughput"),
-        reading="Table 2's All S-SCM column; one bank, 1066 MT/s",
-    ),
-    Claim(
-        "speedup",
-        "Table 2: write speed-up, All S-SCM over hybrid",
-        SEED["speedup"],
-        "x",
-        "times",
-        form=RATIO,
-        quote=quote("speedup", "throughput"),
-        reading="the ratio of Table 2's two throughputs, both under one definition: " + THROUGHPUT_READING,
-        # Its numerator is the All S-SCM throughput, whose SCM organisation was chosen for the seed's
-        # 311 MB/s (SCM_ORGANISATION_FIT): half of the ratio is fitted, so it is calibrated too.
-        calibrated=SCM_ORGANISATION_FIT + "; the speed-up's numerator is that throughput",
-    ),
-    Claim(
-        "tsv_power_cut",
-        "Table 2: power change with TSV, All S-SCM",
-        SEED["tsv_power_cut"],
-        "change",
-        "pct",
-        form=CHANGE,
-        calibrated=PIN_FIT,
-        quote=quote("tsv_cut", "pins"),
-        reading=PIN_READING,
-    ),
-    # Table 2's text copy prints one power pair, 0.361 / 0.277 W (-23 %), under both columns; the text
-    # credits Table 2 with the All S-SCM SSD's -74 %, so the pair is the hybrid's (the other reading is
-    # a Reading row).
-    Claim(
-        "power_without_tsv",
-        "Table 2: hybrid power without TSV (the 0.361 / 0.277 W pair)",
-        SEED["power_without_tsv_w"],
-        "W",
-        "ratio",
-        form=ABSOLUTE,
-        calibrated=PIN_FIT,
-        quote=quote("power_pair", "pins"),
-        reading=f"{PAIR_IS_HYBRID}; {PIN_READING}",
-    ),
-    Claim(
-        "power_with_tsv",
-        "Table 2: hybrid power with TSV (the 0.361 / 0.277 W pair)",
-        SEED["power_with_tsv_w"],
-        "W",
-        "ratio",
-        form=ABSOLUTE,
-        calibrated=PIN_FIT,
-        quote=quote("power_pair", "pins"),
-        reading=f"{PAIR_IS_HYBRID}; {PIN_READING}",
-    ),
-    Claim(
-        "table2_pair_change",
-        "Table 2: hybrid power change with TSV (the 0.361 / 0.277 W pair)",
-        SEED["power_with_tsv_w"] / SEED["power_without_tsv_w"] - 1,
-        "change",
-        "pct",
-        form=CHANGE,
-        calibrated=PIN_FIT,
-        quote=quote("power_pair", "pins"),
-        reading=f"{PAIR_IS_HYBRID}; {PIN_READING}",
-    ),
-    # The seed's ~6 us cannot hold beside its own Table 2 where latency adds per sector
-    # (``break_even_arithmetic``): shown as what Table 2's numbers give, not as a simulation result.
-    Claim(
-        "break_even_latency",
-        "Fig. 2: break-even S-SCM latency, M-SCM 25 % of the NAND (conflicts with Table 2)",
-        SEED["break_even_latency_us"],
-        "us",
-        "ratio",
-        form=ABSOLUTE,
-        arithmetic=True,
-        quote=quote("break_even_latency", "throughput"),
-        reading="Table 2's own throughputs with the S-SCM's latency adding per sector (Table 1: latency per sector): "
-        "512 B / 26.5 MB/s - (512 B / 311 MB/s - 1 us)",
-    ),
-    Claim(
-        "break_even_cost",
-        "Fig. 4: break-even S-SCM cost, M-SCM at 12x NAND",
-        SEED["break_even_cost_ratio"],
-        "x NAND",
-        "ratio",
-        form=ABSOLUTE,
-        arithmetic=True,
-        quote=quote("cost"),
-        reading="the seed's cost formula with the S-SCM as large as the NAND: 1 + 0.25 x 12",
-    ),
-    Claim(
-        "hybrid_vs_nand",
-        "Abstract: hybrid faster than a NAND-only SSD",
-        "faster (> 1x)",
-        "x",
-        "times",
-        side="> 1",
-        form=BOUND,
-        quote=quote("nand_only"),
-        reading="the hybrid's write throughput over the NAND-only SSD's (the hybrid preset without its SCM), "
-        "on the same workload and run length",
-    ),
-    Claim(
-        "all_sscm_stable",
-        "Sec. 2: All S-SCM stable across write patterns",
-        "stable across write patterns",
-        "x",
-        "times",
-        form=BOUND,
-        # The seed states no bar and names nothing to compare with: a qualitative claim, shown as the
-        # regime where it holds (docs/verdicts.md), never counted as reproduced.
-        regime=True,
-        quote=quote("stable"),
-        reading="qualitative, shown: the All S-SCM SSD's worst-to-best write throughput over the write patterns run (the trace "
-        "sample, sequential 16 KiB, random 4 KiB, random 512 B; the stand-in is a reading and left out), beside the hybrid's",
-    ),
-)
-
-FITS = (
-    Fit(
-        SCM_ORGANISATION_FIT,
-        ("all_sscm_mbps", "speedup"),
-        where="configs/seed001-hybrid-scm.toml and seed001-all-sscm.toml: device.scm.banks, device.scm.channels, "
-        "device.scm.channel.transfer_rate_mts",
-    ),
-    Fit(
-        PIN_FIT,
-        ("tsv_power_cut", "power_without_tsv", "power_with_tsv", "table2_pair_change"),
-        where="scm_pins.pair_reading (the activity) and scm_pins._row (the currents), run as the pins_check points",
-    ),
-)
 
 
 def break_even_arithmetic() -> dict[str, float]:
@@ -1706,7 +1463,7 @@ def headlines(
     with both sides' health from its runs. The power claims are measured on the pin reading fitted to
     them (``pin_checks``: calibrated); the break-even latency is Table 2's own arithmetic. ``settled``: per
     workload, whether the graded hybrid run settled (``scm_hybrid_settings.settled_check``; None: not run),
-    carried by every hybrid side of the main runs."""
+    carried by every hybrid side of the main runs. The notes are parts of ``scm_hybrid_texts.md.j2``."""
     claim = {c.key: c for c in CLAIMS}
     found: list[Headline] = []
     arithmetic = break_even_arithmetic()
@@ -1720,36 +1477,22 @@ def headlines(
             for tsv in (False, True)
         }
         ok = (settled or {}).get(w)
-        settings = (
-            f"GC {hybrid['gc_mode']}, {hybrid['passes']} passes ({hybrid['requests']:,} requests)"
-            + ("" if ok is None else ", settled" if ok else ", NOT settled")
-            + (", M-SCM never evicts" if not hybrid.get("pages_evicted") else f", M-SCM evicts {hybrid['pages_evicted']:,} pages")
-            if hybrid and hybrid.get("gc_mode")
-            else ""
-        )
-        presets = f"the presets' pins and 25 mA (a reading): {fmt(row['hybrid_w'], 'ratio')} / {fmt(row['hybrid_tsv_w'], 'ratio')} W, All S-SCM {fmt(row['tsv_cut'], 'pct')}"
-        fit_note = (
-            f"fitted, not evidence: {check['reading']}, currents {check['hybrid_current_ma']:.1f} / {check['sscm_current_ma']:.2f} mA; "
-            if check
-            else "no fitted reading ran; "
-        )
+        settings = say("settings", hybrid=hybrid, ok=ok) if hybrid and hybrid.get("gc_mode") else ""
         simulated = break_even_simulated(table, w, row["hybrid_mbps"], row["break_even_us"])
         mine = [p for p in patterns if p["workload"] == w or p["kind"] == "synthetic"]
         all_spread, hybrid_spread = spread(mine, "all_sscm_mbps"), spread(mine, "hybrid_mbps")
         worst_all, worst_hybrid = _worst(mine, "all_sscm_mbps"), _worst(mine, "hybrid_mbps")
+        power_note = say("power_note", check=check, row=row)
         found += [
             claim["hybrid_mbps"].measure(row["hybrid_mbps"], where=w, health=[health_of("hybrid", hybrid, ok)], note=settings),
             claim["all_sscm_mbps"].measure(
-                row["all_sscm_mbps"],
-                where=w,
-                health=[health_of("All S-SCM", everything)],
-                note="calibrated: the SCM's organisation was chosen for this number",
+                row["all_sscm_mbps"], where=w, health=[health_of("All S-SCM", everything)], note=TEXTS["all_sscm_note"]
             ),
             claim["speedup"].measure(
                 row["speedup"],
                 where=w,
                 health=[health_of("hybrid", hybrid, ok), health_of("All S-SCM", everything)],
-                note=f"{settings}; its All S-SCM side is calibrated (one bank chosen for 311 MB/s)",
+                note=say("speedup_note", settings_text=settings),
             ),
             claim["tsv_power_cut"].measure(
                 check["all_cut"] if check else None,
@@ -1758,19 +1501,19 @@ def headlines(
                     health_of("All S-SCM without TSV (fitted)", fitted[("all_sscm", False)]),
                     health_of("All S-SCM with TSV (fitted)", fitted[("all_sscm", True)]),
                 ],
-                note=f"{fit_note}{presets}; the seed's stated pin quantities alone allow at most {fmt(-scm_pins.seed_quantities()['scm_pin_cut'], 'pct')}",
+                note=say("tsv_note", check=check, row=row),
             ),
             claim["power_without_tsv"].measure(
                 check["hybrid_w"] if check else None,
                 where=w,
                 health=[health_of("hybrid (fitted)", fitted[("hybrid", False)])],
-                note=f"{fit_note}{presets}",
+                note=power_note,
             ),
             claim["power_with_tsv"].measure(
                 check["hybrid_tsv_w"] if check else None,
                 where=w,
                 health=[health_of("hybrid with TSV (fitted)", fitted[("hybrid", True)])],
-                note=f"{fit_note}{presets}",
+                note=power_note,
             ),
             claim["table2_pair_change"].measure(
                 check["hybrid_tsv_w"] / check["hybrid_w"] - 1.0 if check else None,
@@ -1779,42 +1522,25 @@ def headlines(
                     health_of("hybrid without TSV (fitted)", fitted[("hybrid", False)]),
                     health_of("hybrid with TSV (fitted)", fitted[("hybrid", True)]),
                 ],
-                note=f"{fit_note}the presets give {fmt(row['tsv_cut_hybrid'], 'pct')}",
+                note=say("pair_note", check=check, row=row),
             ),
             claim["break_even_latency"].measure(
                 arithmetic["implied_us"],
                 where=w,
-                ours_text=f"{arithmetic['implied_us']:.1f} (Table 2's own numbers)",
-                note=(
-                    f"arithmetic, not a simulation result: the seed's ~6 us conflicts with its Table 2 if Table 2's hybrid is Fig. 2's "
-                    f"25 % M-SCM one at the same interface (311 to 26.5 MB/s is a "
-                    f"{arithmetic['fall_needed']:.1f}x fall; latency adding per sector gives at most {arithmetic['fall_at_most']:g}x "
-                    f"between 1 and 6 us); simulated crossing {fmt(row['break_even_us'], 'ratio')} us"
-                    + (
-                        f" = 512 B / {simulated['hybrid_mbps']:.1f} MB/s - {simulated['rest_us']:.3f} us, a reading"
-                        if simulated
-                        else ", a reading"
-                    )
-                ),
+                ours_text=say("latency_ours"),
+                note=say("latency_note", row=row, simulated=simulated),
             ),
-            claim["break_even_cost"].measure(
-                row["break_even_cost"],
-                where=w,
-                note=(
-                    "arithmetic, not a reproduction: the seed's cost formula with the S-SCM as large as the NAND; "
-                    f"with the capacities of the devices run it is {fmt(row['break_even_cost_as_run'], 'ratio')}"
-                ),
-            ),
+            claim["break_even_cost"].measure(row["break_even_cost"], where=w, note=say("cost_note", row=row)),
             claim["hybrid_vs_nand"].measure(
                 hybrid["write_mbps"] / nand["write_mbps"] if hybrid and nand and nand["write_mbps"] else None,
                 where=w,
                 health=[health_of("hybrid", hybrid, ok), health_of("NAND-only", nand)],
-                note=f"hybrid {fmt(row['hybrid_mbps'], 'num')} MB/s, NAND-only {fmt(nand['write_mbps'] if nand else None, 'sig')} MB/s; {settings}",
+                note=say("nand_note", row=row, nand_mbps=nand["write_mbps"] if nand else None, settings_text=settings),
             ),
             claim["all_sscm_stable"].measure(
                 all_spread / hybrid_spread if all_spread and hybrid_spread else None,
-                where=f"{w} and {len(mine) - 1} other patterns",
-                ours_text=f"{fmt(all_spread, 'ratio')} against {fmt(hybrid_spread, 'ratio')} (worst/best)",
+                where=say("stable_where", workload=w, others=len(mine) - 1),
+                ours_text=say("spreads", first=all_spread, second=hybrid_spread),
                 health=[
                     health_of(f"All S-SCM, {worst_all['pattern']} (its worst)", _pattern_run(table, worst_all, "all_sscm"))
                     if worst_all
@@ -1823,10 +1549,15 @@ def headlines(
                     if worst_hybrid
                     else Health("hybrid"),
                 ],
-                note=f"All S-SCM {fmt(min(p['all_sscm_mbps'] for p in mine), 'num')}-{fmt(max(p['all_sscm_mbps'] for p in mine), 'num')} MB/s, "
-                f"hybrid {fmt(min(p['hybrid_mbps'] for p in mine), 'sig')}-{fmt(max(p['hybrid_mbps'] for p in mine), 'sig')} MB/s over the patterns table"
+                note=say(
+                    "stable_note",
+                    all_low=min(p["all_sscm_mbps"] for p in mine),
+                    all_high=max(p["all_sscm_mbps"] for p in mine),
+                    hybrid_low=min(p["hybrid_mbps"] for p in mine),
+                    hybrid_high=max(p["hybrid_mbps"] for p in mine),
+                )
                 if mine
-                else "no patterns ran",
+                else TEXTS["no_patterns"],
             ),
         ]
     return found
@@ -1858,12 +1589,15 @@ def readings(
     latency only, the conclusion's 5 us, what counts as fragmented, the NAND-only SSD on the other
     patterns, and the cost with the capacities of the devices run; ``extra``: the readings of the settings
     seed 001 does not state (``scm_hybrid_settings.readings``: run length, data size, fragment threshold,
-    the All S-SCM SSD's overlap rule)."""
+    the All S-SCM SSD's overlap rule). Their texts: the book's ``[texts]`` and ``scm_hybrid_texts.md.j2``."""
     claim = {c.key: c for c in CLAIMS}
     found: list[Reading] = []
 
     def add(key: str, w: str, name: str, value: float | None, assumes: str, supported: bool, why: str, **extra: Any) -> None:
         found.append(Reading(f"{claim[key].figure} ({w})", name, value, assumes, supported, why, **extra))
+
+    def times(value: float) -> dict[str, str]:
+        return {"value_text": fmt(value, "times")}
 
     # The hybrid's GC mode and run length (the run-length table): the graded run is foreground at the
     # whole trace's length; the other modes at that length and the other lengths in the graded mode.
@@ -1873,65 +1607,36 @@ def readings(
         graded_length = next((r["passes"] for r in runs if r["graded"] and r["workload"] == run["workload"]), None)
         if run["gc_mode"] != GRADED_GC_MODE and run["passes"] == graded_length:
             name = f"GC {run['gc_mode'].replace('_', ' ')}"
-            assumes = (
-                f"the NAND's garbage collection in mode {run['gc_mode']} (docs/gc-modes.md), the graded length ({run['passes']} passes)"
-            )
-            why = (
-                "seed 001 does not mention garbage collection; background GC holds no write (docs/gc-modes.md: no controller works "
-                "that way, ssdlab's note); the graded foreground is borrowed from seeds 003 and 004"
-                if run["gc_mode"] == "background"
-                else "seed 001 does not mention garbage collection; this is MQSim's rule (GC beside host I/O, writes held near the "
-                "last free block); the graded foreground is borrowed from seeds 003 and 004, whose GC costs the writes time"
-            )
+            assumes = say("gc_assumes", run=run)
+            why = TEXTS["gc_background_why" if run["gc_mode"] == "background" else "gc_other_why"]
         elif run["gc_mode"] == GRADED_GC_MODE:
-            name = f"{run['passes']} pass{'' if run['passes'] == 1 else 'es'} of the sample"
-            assumes = f"the tiled sample replayed {run['passes']} time{'' if run['passes'] == 1 else 's'} ({run['requests']:,} requests), foreground GC"
-            why = (
-                f"the seed names the trace ([3]) but not a run length; ssdlab grades as many requests as the whole trace "
-                f"({FULL_TRACE_REQUESTS:,}: {graded_length} passes)"
-            )
+            name, assumes = say("passes_name", run=run), say("passes_assumes", run=run)
+            why = say("passes_why", graded_length=graded_length)
         else:
             continue
         add("hybrid_mbps", run["workload"], name, run["hybrid_mbps"], assumes, False, why)
         if run["speedup"] is not None:
-            add("speedup", run["workload"], name, run["speedup"], assumes, False, why, value_text=fmt(run["speedup"], "times"))
+            add("speedup", run["workload"], name, run["speedup"], assumes, False, why, **times(run["speedup"]))
     # The stand-in: the same sample's reuse with the full trace's write share.
     for entry in standin:
         if entry["kind"] != "stand-in":
             continue
         for main in main_rows[1:]:
-            assumes = "a trace generated from the sample's reuse distances with the full trace's 76.8 % writes"
-            why = "made of the same 10,000-request sample as the graded workload: shown, never counted twice"
+            assumes, why = say("standin_assumes"), TEXTS["standin_why"]
             add("hybrid_mbps", main["workload"], "the stand-in", entry["hybrid_mbps"], assumes, False, why)
             if entry["speedup"] is not None:
-                add(
-                    "speedup",
-                    main["workload"],
-                    "the stand-in",
-                    entry["speedup"],
-                    assumes,
-                    False,
-                    why,
-                    value_text=fmt(entry["speedup"], "times"),
-                )
+                add("speedup", main["workload"], "the stand-in", entry["speedup"], assumes, False, why, **times(entry["speedup"]))
             if entry["nand_mbps"]:
                 ratio = entry["hybrid_mbps"] / entry["nand_mbps"]
-                add("hybrid_vs_nand", main["workload"], "the stand-in", ratio, assumes, False, why, value_text=fmt(ratio, "times"))
+                add("hybrid_vs_nand", main["workload"], "the stand-in", ratio, assumes, False, why, **times(ratio))
     # The NAND-only comparison on the synthetic patterns, and the stability against the NAND-only SSD's.
     for main in main_rows[1:]:
         w = main["workload"]
         for pattern in patterns:
             if pattern["kind"] == "synthetic" and pattern["hybrid_over_nand"] is not None:
-                add(
-                    "hybrid_vs_nand",
-                    w,
-                    f"on {pattern['pattern']} writes",
-                    pattern["hybrid_over_nand"],
-                    f"write-only {pattern['pattern']} writes over 0.53 GB, twice written",
-                    False,
-                    "the seed compares the SSDs on the Financial1 trace; a synthetic pattern shows where the hybrid's gain comes from",
-                    value_text=fmt(pattern["hybrid_over_nand"], "times"),
-                )
+                ratio = pattern["hybrid_over_nand"]
+                assumes = say("pattern_assumes", pattern=pattern["pattern"])
+                add("hybrid_vs_nand", w, f"on {pattern['pattern']} writes", ratio, assumes, False, TEXTS["pattern_why"], **times(ratio))
         mine = [p for p in patterns if p["workload"] == w or p["kind"] == "synthetic"]
         all_spread, nand_spread = spread(mine, "all_sscm_mbps"), spread(mine, "nand_mbps")
         if all_spread and nand_spread:
@@ -1940,92 +1645,64 @@ def readings(
                 w,
                 "against the NAND-only SSD",
                 all_spread / nand_spread,
-                "the yardstick is the NAND-only SSD's worst/best over the same patterns",
+                TEXTS["stable_nand_assumes"],
                 True,
-                "the fragmentation the All S-SCM SSD escapes is NAND's; the seed's text names no yardstick, the graded one is the hybrid "
-                "it is compared with throughout",
-                value_text=f"{fmt(all_spread, 'ratio')} against {fmt(nand_spread, 'ratio')} (worst/best)",
+                TEXTS["stable_nand_why"],
+                value_text=say("spreads", first=all_spread, second=nand_spread),
             )
-    sq = scm_pins.seed_quantities()
+    presets, presets_why, presets_name = TEXTS["presets_power"], TEXTS["presets_why"], "the presets' pins and currents"
+    pair, not_all, pair_name = TEXTS["pair_all_assumes"], TEXTS["pair_all_why"], "the pair is the All S-SCM SSD's"
     for row in main_rows[1:]:
         w = row["workload"]
         # The power claims under the presets' pins and currents (the readings before issue 46).
-        presets = PRESETS_POWER
-        presets_why = (
-            "data-only pins charge per byte moved, not per clock: the seed states the pins' C, V and clock (Table 2's 1066MHz) and "
-            "plots power against the toggle frequency (Fig. 3); its core currents are not given (25 mA is seed 004's)"
-        )
-        add("power_without_tsv", w, "the presets' pins and currents", row["hybrid_w"], presets, False, presets_why)
-        add("power_with_tsv", w, "the presets' pins and currents", row["hybrid_tsv_w"], presets, False, presets_why)
-        add(
-            "table2_pair_change",
-            w,
-            "the presets' pins and currents",
-            row["tsv_cut_hybrid"],
-            presets,
-            False,
-            presets_why,
-            value_text=fmt(row["tsv_cut_hybrid"], "pct"),
-        )
-        add(
-            "tsv_power_cut",
-            w,
-            "the presets' pins and currents",
-            row["tsv_cut"],
-            presets,
-            False,
-            presets_why,
-            value_text=fmt(row["tsv_cut"], "pct"),
-        )
+        add("power_without_tsv", w, presets_name, row["hybrid_w"], presets, False, presets_why)
+        add("power_with_tsv", w, presets_name, row["hybrid_tsv_w"], presets, False, presets_why)
+        for key, change in (("table2_pair_change", "tsv_cut_hybrid"), ("tsv_power_cut", "tsv_cut")):
+            add(key, w, presets_name, row[change], presets, False, presets_why, value_text=fmt(row[change], "pct"))
         # What the seed's stated quantities give on their own (scm_pins.seed_quantities).
         add(
             "tsv_power_cut",
             w,
             "the seed's stated pin quantities alone",
-            -sq["scm_pin_cut"],
-            f"TSV changes only C ({SCM_PIN_PF:g} to {TSV_PIN_PF:g} pF at the same V and f): the SSD's cut is {fmt(sq['scm_pin_cut'], 'share')} "
-            "times the I/O share of its power",
+            -scm_pins.seed_quantities()["scm_pin_cut"],
+            say("quantities_assumes"),
             True,
-            f"the seed gives no pin count, activity or core current, so only the bound follows: -74 % needs the I/O to be "
-            f"{fmt(sq['io_share_needed'], 'share')} of the All S-SCM SSD's power",
-            value_text=f"at most {fmt(-sq['scm_pin_cut'], 'pct')}",
+            say("quantities_why"),
+            value_text=say("at_most"),
         )
         # Table 2's pair read as the All S-SCM SSD's.
-        not_all = "the conclusion credits Table 2 with the All S-SCM SSD's -74 %, which a -23 % pair cannot be"
-        pair = "Table 2's 0.361 / 0.277 W pair is the All S-SCM SSD's (the presets' pins and currents)"
-        add("power_without_tsv", w, "the pair is the All S-SCM SSD's", row["all_w"], pair, False, not_all)
-        add("power_with_tsv", w, "the pair is the All S-SCM SSD's", row["all_tsv_w"], pair, False, not_all)
+        add("power_without_tsv", w, pair_name, row["all_w"], pair, False, not_all)
+        add("power_with_tsv", w, pair_name, row["all_tsv_w"], pair, False, not_all)
         # The S-SCM core current solved for -74 % (the tsv table's bisection).
         current = tsv_currents.get(w)
         if current is not None:
+            name = say("current_name", current=current)
+            value_text = say("by_construction")
             add(
                 "tsv_power_cut",
                 w,
-                f"S-SCM core current {current:.2f} mA (bisected to meet -74 %)",
+                name,
                 SEED["tsv_power_cut"],
-                "the S-SCM core draws the current at which TSV cuts 74 %",
+                TEXTS["current_assumes"],
                 False,
-                "the seed gives no core current; this one was solved from the -74 % it is shown beside",
-                value_text=f"{fmt(SEED['tsv_power_cut'], 'pct')} (by construction)",
+                TEXTS["current_why"],
+                value_text=value_text,
                 matched=True,
             )
         # "1066MHz" as a double-data-rate clock (2132 MT/s).
         ddr = find(table, study="toggle", workload=w, ssd="all_sscm", value=2132.0, tsv=False)
         if ddr:
-            clock = "the SCM's I/O at 2132 MT/s (Table 2's \"1066MHz\" as a double-data-rate clock)"
-            why = (
-                'the text\'s "MHz" names a clock, which a double-data-rate pin turns into twice the transfers; the presets read it as MT/s'
-            )
-            add("all_sscm_mbps", w, "1066MHz as a DDR clock", ddr["write_mbps"], clock, True, why)
+            clock, why, name = TEXTS["ddr_assumes"], TEXTS["ddr_why"], "1066MHz as a DDR clock"
+            add("all_sscm_mbps", w, name, ddr["write_mbps"], clock, True, why)
             add(
                 "speedup",
                 w,
-                "1066MHz as a DDR clock",
+                name,
                 ddr["write_mbps"] / row["hybrid_mbps"],
                 clock,
                 True,
                 why,
-                value_text=fmt(ddr["write_mbps"] / row["hybrid_mbps"], "times"),
+                **times(ddr["write_mbps"] / row["hybrid_mbps"]),
             )
     # Throughput over the whole run, and the latency axis as the read latency only (the definitions table).
     for definition in definition_rows:
@@ -2035,74 +1712,51 @@ def readings(
         name = f"latency varied: {definition['latency_axis']}; throughput {definition['metric']}"
         if both and not whole_run:
             # The graded claim is Table 2's arithmetic; the simulated crossing is a reading.
-            add(
-                "break_even_latency",
-                w,
-                "simulated: the All S-SCM SSD as fast as the hybrid (bisection)",
-                definition["break_even_us"],
-                "the All S-SCM SSD run at probe latencies (read and write) against the hybrid's graded throughput",
-                True,
-                "the seed's own Table 2 puts the crossing far above its ~6 us (the arithmetic headline); the simulation follows "
-                "the hybrid's throughput, so it moves with every setting the hybrid rests on (GC mode, run length)",
-            )
+            name = "simulated: the All S-SCM SSD as fast as the hybrid (bisection)"
+            add("break_even_latency", w, name, definition["break_even_us"], TEXTS["simulated_assumes"], True, TEXTS["simulated_why"])
             continue
         if both:
             # Throughput over the whole run: the same runs, another metric (the latency axis does not enter).
-            why = "Table 2's 書き込みスループット (write throughput) measures the writes; the whole run's time includes the reads'"
-            over = "write bytes over the whole run's time (reads included)"
-            metric = "throughput over the whole run"
+            over, why, metric = TEXTS["whole_run_assumes"], TEXTS["whole_run_why"], "throughput over the whole run"
             add("hybrid_mbps", w, metric, definition["hybrid_mbps"], over, False, why)
             add("all_sscm_mbps", w, metric, definition["all_sscm_mbps_at_1us"], over, False, why)
-            add("speedup", w, metric, definition["speedup"], over, False, why, value_text=fmt(definition["speedup"], "times"))
+            add("speedup", w, metric, definition["speedup"], over, False, why, **times(definition["speedup"]))
+        assumes = say("axis_assumes", both=both, metric=definition["metric"])
+        add("break_even_latency", w, name, definition["break_even_us"], assumes, False, TEXTS["axis_both_why" if both else "axis_read_why"])
+    for row in main_rows[1:]:
+        w = row["workload"]
+        # The conclusion's 5 us.
+        why = say("conclusion_why", conclusion=quote("break_even_latency_conclusion"))
+        conclusion = TEXTS["conclusion_assumes"]
         add(
             "break_even_latency",
             w,
-            name,
-            definition["break_even_us"],
-            f"Fig. 2 varies the S-SCM's {'read and write' if both else 'read'} latency; throughput {definition['metric']}",
-            False,
-            "Table 2 gives the S-SCM one latency (\"Latency = 1 μs\"); the whole run's time includes the reads'"
-            if both
-            else "Table 2 gives the S-SCM one latency (\"Latency = 1 μs\"); Table 1's 0.1-10 us read range is Fig. 2's axis, but the seed's "
-            "figure is of write performance",
-        )
-    # The conclusion's 5 us.
-    for row in main_rows[1:]:
-        add(
-            "break_even_latency",
-            row["workload"],
-            "the conclusion's 5 us",
+            f"the conclusion's {SEED['break_even_latency_conclusion_us']:g} us",
             row["break_even_us"],
-            "the seed's break-even is 5 us (Sec. 5) rather than 6 us (Sec. 4)",
+            conclusion,
             True,
-            f"the seed gives both: {quote('break_even_latency_conclusion')}; the graded claim takes Sec. 4's, the one stated with Fig. 2",
-            value_text=f"{fmt(row['break_even_us'], 'ratio')} against 5",
+            why,
+            value_text=say("conclusion_value", row=row),
         )
-    # The cost with the devices as run.
     for row in main_rows[1:]:
-        add(
-            "break_even_cost",
-            row["workload"],
-            "the capacities of the devices run",
-            row["break_even_cost_as_run"],
-            "the hybrid's NAND with its over-provisioning, the All S-SCM SSD with 2 % spare",
-            False,
-            "the seed's 4x at 12x is 1 + 0.25 x 12: the S-SCM as large as the NAND",
-        )
+        # The cost with the devices as run.
+        name, assumes, why = "the capacities of the devices run", TEXTS["cost_as_run_assumes"], TEXTS["cost_as_run_why"]
+        add("break_even_cost", row["workload"], name, row["break_even_cost_as_run"], assumes, False, why)
     # Grid pin readings that meet -74 % at the presets' 25 mA (picked because they match).
     for row in pin_rows:
         if row["index"] >= 0 and row["all_cut"] is not None and abs(row["all_cut"] - SEED["tsv_power_cut"]) <= 0.01:
+            why = say("grid_pin_why", row=row, readings_run=len(scm_pins.readings()))
+            name, value_text = f"pins: {row['reading']}", fmt(row["all_cut"], "pct")
             add(
                 "tsv_power_cut",
                 row["workload"],
-                f"pins: {row['reading']}",
+                name,
                 row["all_cut"],
-                "this I/O pin reading at the presets' 25 mA",
+                TEXTS["grid_pin_assumes"],
                 False,
-                "the seed gives no pin model; picked out of the 16 readings run because it meets -74 % (its hybrid: "
-                f"{row['hybrid_w']:.3f} / {row['hybrid_tsv_w']:.3f} W against 0.361 / 0.277)",
+                why,
                 matched=True,
-                value_text=fmt(row["all_cut"], "pct"),
+                value_text=value_text,
             )
     # The settings seed 001 does not state: run length, data size, fragment threshold, overlap rule.
     for key, w, name, value, assumes, supported, why, more in extra:
@@ -2166,10 +1820,15 @@ RECIPE = ScmHybrid()
 reproduce = RECIPE.reproduce
 
 
+def _mscm(fraction: float = MAIN_MSCM_FRACTION) -> str:
+    """The hybrid's M-SCM as the tables name it ("M-SCM 25 %")."""
+    return f"M-SCM {100 * fraction:.0f} %"
+
+
 def _variant_name(row: Mapping[str, Any]) -> str:
     if row["study"] == "fragment":
-        return f"M-SCM 25 %, fragmented below {100 * row['value']:.0f} % of a page"
-    return f"M-SCM {100 * row['value']:.0f} % of NAND" + (" (main)" if row["study"] == "main" else "")
+        return f"{_mscm()}, fragmented below {100 * row['value']:.0f} % of a page"
+    return f"{_mscm(row['value'])} of NAND" + (" (main)" if row["study"] == "main" else "")
 
 
 def _current_rows(table: Sequence[Mapping[str, Any]], tsv_currents: Mapping[str, float | None]) -> list[dict[str, Any]]:
@@ -2202,7 +1861,7 @@ def _current_rows(table: Sequence[Mapping[str, Any]], tsv_currents: Mapping[str,
                 "power_tsv_w": None,
                 "io_share": None,
                 "tsv_cut": SEED["tsv_power_cut"],
-                "note": "bisection: the current at which TSV cuts 74 %",
+                "note": f"bisection: the current at which TSV cuts {-100 * SEED['tsv_power_cut']:g} %",
             }
         )
     return rows

@@ -10,6 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from ssdlab.reproduce.claims import load
+
+# The NAND page of both presets (16 KB, the seed's): the unit a write is fragmented against.
+PAGE_BYTES = 16384
+# The data the drive holds: seed 003's 0.53 GB for Financial1 (seed 001 gives none), beside its quote in
+# the claim book (claims/scm_hybrid.toml, ``[borrowed.data_003]``).
+DATA_BYTES = load("scm_hybrid").extra["borrowed"]["data_003"]["data_bytes"]
+
 
 class Point(NamedTuple):
     study: str

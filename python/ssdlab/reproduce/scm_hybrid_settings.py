@@ -19,8 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ssdlab.reproduce.claims import load
 from ssdlab.reproduce.report import fmt, markdown_table
-from ssdlab.reproduce.scm_hybrid_points import Point, find, lines_of
+from ssdlab.reproduce.scm_hybrid_points import DATA_BYTES, PAGE_BYTES, Point, find, lines_of
 from ssdlab.reproduce.templates import render
 
 # The settled check: the graded run against one SETTLE_FACTOR times as long (the same run continued: the
@@ -35,27 +36,11 @@ SETTLED_TOLERANCE = 0.05
 # its time per sector added to the bank's write (and read) latency, so nothing overlaps the write.
 NO_OVERLAP_RATE_MTS = 1_000_000.0
 
-# Text ssdlab borrows from the lab's other seeds (verbatim; a test checks): key -> (seed, pieces, gloss).
+# Text ssdlab borrows from the lab's other seeds (verbatim; a test checks), from the claim book
+# (claims/scm_hybrid.toml, ``[borrowed]``): key -> (seed, pieces, gloss).
+BOOK = load("scm_hybrid")
 BORROWED: dict[str, tuple[str, tuple[str, ...], str]] = {
-    "gc_003": (
-        "003",
-        (
-            "SSD 内の空ブロック数が少なくなると, ガベージコレクション (GC, garbage collection) が発動する。",
-            "ブロック内の有効ページ数が多い場合には GC に 100 ミリ秒を超える時間がかかり, SSD の書き込み性能を悪化させる。",
-        ),
-        "When the SSD's blank blocks run short, garbage collection starts … with many valid pages in a block GC takes over "
-        "100 ms and worsens the SSD's write performance",
-    ),
-    "gc_004": (
-        "004",
-        ("If the blank block number is not enough, GC operation is triggered",),
-        "",
-    ),
-    "data_003": (
-        "003",
-        ("表1 NAND フラッシュのパラメータ設定[2]", "データサイズ[GB] 0.53"),
-        "Table 1, the NAND flash settings: data size 0.53 GB (the Financial1 column)",
-    ),
+    key: (entry["seed"], tuple(entry["original"]), entry["gloss"]) for key, entry in BOOK.extra["borrowed"].items()
 }
 
 
@@ -207,11 +192,11 @@ def sensitivity_rows(
             add("GC mode", mode, find(table, study=f"gc:{mode}", workload=workload, ssd="hybrid", value=float(graded_passes)), all_main)
     for fraction in sorted({1.0, *data_fractions}):
         if fraction == 1.0:
-            add("data held", "100 % of 0.53 GB", main, all_main, graded=True)
+            add("data held", f"100 % of {DATA_BYTES / 1e9:g} GB", main, all_main, graded=True)
         else:
             add(
                 "data held",
-                f"{100 * fraction:.0f} % of 0.53 GB",
+                f"{100 * fraction:.0f} % of {DATA_BYTES / 1e9:g} GB",
                 find(table, study="data", workload=workload, ssd="hybrid", value=fraction, tsv=False),
                 find(table, study="data", workload=workload, ssd="all_sscm", value=fraction, tsv=False),
             )
@@ -320,58 +305,45 @@ def readings(
     full_trace_requests: int,
 ) -> list[tuple[str, str, str, float | None, str, bool, str, dict[str, Any]]]:
     """The readings of this module's settings as (claim key, workload, name, value, assumes, supported,
-    why, extra) for ``scm_hybrid.readings``."""
+    why, extra) for ``scm_hybrid.readings``; their texts are the book's ``[texts]`` and parts of
+    ``scm_hybrid_texts.md.j2``."""
     found: list[tuple[str, str, str, float | None, str, bool, str, dict[str, Any]]] = []
-    length_why = (
-        f"the seed names the trace ([3]), not a run length: as many writes as the whole trace is as consistent with its text as as "
-        f"many requests ({full_trace_requests:,}), ssdlab's graded choice"
-    )
+
+    def say(part: str, **values: Any) -> str:
+        return render("scm_hybrid_texts.md.j2", part=part, full_trace_requests=full_trace_requests, page_bytes=PAGE_BYTES, **values).rstrip(
+            "\n"
+        )
+
+    def add(key: str, row: Mapping[str, Any], name: str, value: float | None, assumes: str, supported: bool, why: str) -> None:
+        """The reading of ``key``, then of the speed-up where the row has one."""
+        found.append((key, row["workload"], name, value, assumes, supported, why, {}))
+        speedup = row.get("speedup", row.get("no_overlap_speedup"))
+        if speedup:
+            found.append(("speedup", row["workload"], name, speedup, assumes, supported, why, {"value_text": fmt(speedup, "times")}))
+
     for row in lengths:
         if row["what"].startswith("graded"):
             continue
         writes = row["what"].startswith("reading")
-        name = f"{row['passes']} passes: " + ("as many writes as the whole trace" if writes else "the settled check's longer run")
-        assumes = f"the tiled sample replayed {row['passes']} times ({row['requests']:,} requests, {row['writes']:,} writes), foreground GC"
-        why = length_why if writes else "twice the graded length, run to check that the graded value has settled"
-        found.append(("hybrid_mbps", row["workload"], name, row["hybrid_mbps"], assumes, writes, why, {}))
-        if row["speedup"]:
-            found.append(
-                ("speedup", row["workload"], name, row["speedup"], assumes, writes, why, {"value_text": fmt(row["speedup"], "times")})
-            )
+        why = say("length_why") if writes else BOOK.texts["settled_why"]
+        add("hybrid_mbps", row, say("length_name", row=row, writes=writes), row["hybrid_mbps"], say("length_assumes", row=row), writes, why)
     for row in sensitivity:
         if row["graded"] or row["axis"] == "GC mode":
             continue
-        evicts = "; its M-SCM never evicts" if not row["pages_evicted"] else ""
         if row["axis"] == "data held":
-            name = f"data {row['setting']}"
-            assumes = f"the drive holds {row['setting']} (seed 003's Financial1 size; its NAND sized to the data with 20 % free){evicts}"
-            supported = False
-            why = "seed 001 gives no data size; the graded 0.53 GB is seed 003's Table 1 size for Financial1 (ssdlab's choice)"
+            add(
+                "hybrid_mbps",
+                row,
+                f"data {row['setting']}",
+                row["hybrid_mbps"],
+                say("data_assumes", row=row),
+                False,
+                BOOK.texts["data_why"],
+            )
         else:
             name = f"M-SCM 25 %, fragmented {row['setting']}"
-            assumes = f"a write is fragmented {row['setting']} (16 KB; the presets: half a page){evicts}"
-            supported = True
-            why = "the seed judges fragmentation by the share of a page a write fills and gives no threshold"
-        found.append(("hybrid_mbps", row["workload"], name, row["hybrid_mbps"], assumes, supported, why, {}))
-        if row["speedup"]:
-            found.append(
-                ("speedup", row["workload"], name, row["speedup"], assumes, supported, why, {"value_text": fmt(row["speedup"], "times")})
-            )
+            add("hybrid_mbps", row, name, row["hybrid_mbps"], say("fragment_assumes", row=row), True, BOOK.texts["fragment_why"])
     for row in overlaps:
-        assumes = "no SCM transfer overlaps a write: each sector's transfer, then its write (the calibration's arithmetic)"
-        why = "the seed gives no overlap rule; ssdlab's scheduler overlaps a multi-page request's pages only (the graded rule)"
-        found.append(("all_sscm_mbps", row["workload"], "no overlap of transfer and write", row["no_overlap_mbps"], assumes, True, why, {}))
-        if row["no_overlap_speedup"]:
-            found.append(
-                (
-                    "speedup",
-                    row["workload"],
-                    "no overlap of transfer and write",
-                    row["no_overlap_speedup"],
-                    assumes,
-                    True,
-                    why,
-                    {"value_text": fmt(row["no_overlap_speedup"], "times")},
-                )
-            )
+        name = "no overlap of transfer and write"
+        add("all_sscm_mbps", row, name, row["no_overlap_mbps"], BOOK.texts["overlap_assumes"], True, BOOK.texts["overlap_why"])
     return found

@@ -35,24 +35,26 @@ from collections.abc import Callable, Mapping, Sequence
 from itertools import product
 from typing import Any
 
+from ssdlab.reproduce.claims import load
 from ssdlab.reproduce.report import markdown_table
 from ssdlab.reproduce.scm_hybrid_points import Point, lines_of
 from ssdlab.reproduce.templates import render
 
-# Table 1's and Table 2's pin quantities: capacitance without and with TSV (pF), I/O voltage (V), the
-# SCM's I/O clock (MHz), and the 8 data pins of a byte-wide channel.
-SCM_PIN_PF = 5.0
-NAND_PIN_PF = 8.0
-TSV_PIN_PF = 0.3
-SCM_IO_V = 1.2
-SCM_CLOCK_MHZ = 1066.0
+# The seed's numbers (the claim book claims/scm_hybrid.toml): Table 1's and Table 2's pin quantities,
+# capacitance without and with TSV (pF), I/O voltage (V), the SCM's I/O clock (MHz); the 8 data pins of
+# a byte-wide channel are ssdlab's. Table 2's pair implies the hybrid's TSV saving (W); the All S-SCM
+# SSD's TSV change is the text's.
+SEED = load("scm_hybrid").seed
+SCM_PIN_PF = SEED["scm_pin_pf"]
+NAND_PIN_PF = SEED["nand_pin_pf"]
+TSV_PIN_PF = SEED["tsv_pin_pf"]
+SCM_IO_V = SEED["scm_io_v"]
+SCM_CLOCK_MHZ = SEED["scm_clock_mhz"]
 DATA_PINS = 8
-
-# The hybrid's TSV saving that Table 2's pair implies (W) and the All S-SCM SSD's TSV change.
-PAIR_WITHOUT_W = 0.361
-PAIR_WITH_W = 0.277
+PAIR_WITHOUT_W = SEED["power_without_tsv_w"]
+PAIR_WITH_W = SEED["power_with_tsv_w"]
 PAIR_SAVING_W = PAIR_WITHOUT_W - PAIR_WITH_W
-ALL_SSCM_CUT = -0.74
+ALL_SSCM_CUT = SEED["tsv_power_cut"]
 # The presets' active current for every memory (mA): the solved currents scale it.
 PRESET_CURRENT_MA = 25.0
 # A reading "gives the pair's saving" within this share of 0.084 W.

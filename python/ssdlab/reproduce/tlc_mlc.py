@@ -34,8 +34,10 @@ the preset does not use, the fastest share, the TLC price solved from the seed's
 other scenarios) are listed, never counted. No model constant was fitted to a number of this seed's
 results (the media are SPEC §7's sourced defaults; ``fits`` is empty).
 
-Layout: the grid (``grid``: typed ``Point`` records), the claims, the report's tables (``*_COLUMNS``)
-and figures (``FIGURES``) are declared here and consumed by small loops; the steady-state measurement
+Layout: the claim book ``claims/tlc_mlc.toml`` holds the seed's numbers, its sentences, the claims
+and the words of the mechanism and TLC-overwrite readings (``CLAIMS`` and the others are views of it);
+the grid (``grid``: typed ``Point`` records), the report's tables (``*_COLUMNS``) and figures
+(``FIGURES``) are declared here and consumed by small loops; the steady-state measurement
 is ``tlc_mlc_steady``, the chip exchange ``tlc_mlc_exchange``, the search's objective
 ``tlc_mlc_objective``. Every sentence with a number (report.md, the headlines' notes, the readings) is
 a template, ``templates/tlc_mlc*.md.j2``, filled from the computed values.
@@ -56,9 +58,6 @@ from typing import Any, NamedTuple
 from ssdlab import api
 from ssdlab.reproduce import report
 from ssdlab.reproduce.base import (
-    ABSOLUTE,
-    BOUND,
-    CHANGE,
     DEGENERATE_HELD_FRACTION,
     DEGENERATE_WRITE_AMPLIFICATION,
     Claim,
@@ -70,6 +69,7 @@ from ssdlab.reproduce.base import (
     Workload,
     healthy,
 )
+from ssdlab.reproduce.claims import load
 from ssdlab.reproduce.report import fmt, provenance
 from ssdlab.reproduce.templates import render
 from ssdlab.reproduce.tlc_mlc_exchange import (
@@ -130,7 +130,15 @@ FILLS = (0.45, 0.6, 0.75, 0.8)
 # these fills against the all-MLC array run the same way.
 SERIAL_HOST_FILLS = (0.6, 0.75, 0.8)
 SERIAL_HOST = "host.queue_depth=1"
-BEFORE_ISSUE_46 = "ssdlab before issue 46"
+# The claim book (claims/tlc_mlc.toml): the seed's numbers, sentences and claims, and the words of the
+# readings below, as data.
+BOOK = load("tlc_mlc")
+SEED = BOOK.seed
+
+
+def quote(key: str) -> str:
+    """The seed's sentences ``key`` as a claim quotes them (seed 004 is in English: no gloss)."""
+    return " … ".join(BOOK.sentences[key].joined)
 
 
 class Mechanism(NamedTuple):
@@ -147,69 +155,29 @@ class Mechanism(NamedTuple):
     arrays: tuple[str, ...]
 
 
-MECHANISM_READINGS = {
-    "accumulation": Mechanism(
-        "acc-two_victims",
-        'placement.accumulation="two_victims"',
-        "RR-FDCA's collection pair is always two victims, whatever they hold",
-        'the seed: "If the number of valid pages in the selected MLC blocks is less than the page number per block (PNPB) of '
-        'TLC …, RR-FDCA collects more valid pages until the collected pages reach two MLC blocks" (graded: '
-        '`placement.accumulation = "tlc_block"`)',
-        BEFORE_ISSUE_46,
-        ("rr_fdca",),
-    ),
-    "screening": Mechanism(
-        "scr-writes",
-        'placement.screening_access="writes"',
-        "only host writes take data out of screening; a page the host reads during its screening period still moves to TLC",
-        'the seed: "cold data is screened since the data accessed during the period is moved to another MLC block" (graded: '
-        '`placement.screening_access = "reads_and_writes"`)',
-        BEFORE_ISSUE_46,
-        ("rr_fdca",),
-    ),
-    # Issue 46 item 7: how many TLC blocks take migrated pages at once. Graded: one at a time (the
-    # preset), so migration programs one TLC die at a time; striped over an open block per TLC die
-    # is a controller's other choice. Both arrays migrate, so both run under it.
-    "incoming": Mechanism(
-        "inc-one_per_plane",
-        'device.tiers.tlc.open_incoming_blocks="one_per_plane"',
-        "every TLC die keeps an open block and migrated pages are striped over them, so the TLC dies program in parallel",
-        'the seed says only "TLC write unit is a block" (graded: `open_incoming_blocks = "one"`, a TLC block written at a '
-        "time, which is the unit; how many a controller keeps open is not said)",
-        "a controller's choice the seed leaves open",
-        ("rr_fdca", "conventional"),
-    ),
-    # Issue 46 item 7: when the conventional collection stops. Graded: it fills the TLC block it
-    # started (ssdlab's reading of the write unit); stopping at the high watermark is the other.
-    "migration_stop": Mechanism(
-        "stop-high_watermark",
-        'placement.migration_stop="high_watermark"',
-        "the conventional collection stops at the high watermark as any collection does, leaving its TLC block partly written "
-        "until the next collection",
-        "the seed's conventional GC: \"If the blank block number is not enough, GC operation is triggered … All valid pages in the "
-        'selected block are moved to other blocks", with "TLC write unit is a block" (graded: `migration_stop = "block_filled"`, '
-        "a TLC block filled in one go; the seed does not say when the conventional collection stops)",
-        "ssdlab's own rule's other side",
-        ("conventional",),
-    ),
+# The mechanism readings' runs (label, override, arrays); their words are the book's ``[mechanisms]``.
+# Issue 46 item 7: how many TLC blocks take migrated pages at once (graded: one at a time, the preset,
+# so migration programs one TLC die at a time; striped over an open block per TLC die is a controller's
+# other choice, and both arrays migrate, so both run under it); and when the conventional collection
+# stops (graded: it fills the TLC block it started, ssdlab's reading of the write unit).
+MECHANISM_RUNS = {
+    "accumulation": ("acc-two_victims", 'placement.accumulation="two_victims"', ("rr_fdca",)),
+    "screening": ("scr-writes", 'placement.screening_access="writes"', ("rr_fdca",)),
+    "incoming": ("inc-one_per_plane", 'device.tiers.tlc.open_incoming_blocks="one_per_plane"', ("rr_fdca", "conventional")),
+    "migration_stop": ("stop-high_watermark", 'placement.migration_stop="high_watermark"', ("conventional",)),
 }
-MECHANISM_QUOTES = (
-    "If the number of valid pages in the selected MLC blocks is less than the page number per block (PNPB) of TLC … RR-FDCA "
-    "collects more valid pages until the collected pages reach two MLC blocks",
-    "cold data is screened since the data accessed during the period is moved to another MLC block",
-    "TLC write unit is a block",
-    "If the blank block number is not enough, GC operation is triggered … All valid pages in the selected block are moved to other blocks",
-)
+MECHANISM_READINGS = {
+    study: Mechanism(label, override, arrays=arrays, **BOOK.extra["mechanisms"][study])
+    for study, (label, override, arrays) in MECHANISM_RUNS.items()
+}
+MECHANISM_QUOTES = BOOK.sentences["mechanism"].joined
 # The host reading (issue 46 item 5), declared: the seed names its simulator and says nothing of how
 # many requests its host keeps in flight (HOST_READING_QUOTES). Graded: the preset's closed loop at
 # queue depth 16 (an array of cards serving a data center has many requests in flight), fixed before
 # any run. The serial host (queue depth 1, the host waits for every write and the GC it triggers, as
 # §4's "dead time" of a GC) is a reading at every fill and every TLC share: its arithmetic came out
 # near the seed's +56 % (docs/tlc-mlc.md), so it is labelled as adopted because it matched.
-HOST_READING_QUOTES = (
-    "The write performance of the proposed storage array is evaluated by the transaction level modeling simulator [4].",
-    "As a result, the continuous dead time of the proposal determines ~200 ms of the required time for GC.",
-)
+HOST_READING_QUOTES = BOOK.sentences["host"].joined
 MAIN_TLC_CHIPS = 4
 TLC_CHIPS = (1, 2, 3, 4, 5, 6, 7)
 SCREENING_ROUNDS = (1, 2, 3, 4)
@@ -235,40 +203,17 @@ class TlcOverwrite(NamedTuple):
 
 
 # The TLC-overwrite study (issue 35): the main RR-FDCA and conventional points also run under the
-# readings the preset does not use.
+# readings the preset does not use: (target, block) per reading; their words are the book's
+# ``[tlc_overwrites]``, decided by the three sentences of ``[sentences.tlc_overwrite]``.
 TLC_OVERWRITE_READINGS = {
-    "in_tlc": TlcOverwrite(
-        "rewritten_block",
-        "rewritten",
-        "written in TLC, block rewritten",
-        "a host overwrite of TLC data is written in TLC: the block's valid pages and the new data go to another TLC block",
-        'data rewritten after it froze stays in TLC for good, against "only the static frozen data are stored in TLC"',
-    ),
-    "to_mlc_block_rewritten": TlcOverwrite(
-        "write_tier",
-        "rewritten",
-        "new data to MLC, block rewritten",
-        "the new data goes to MLC; the old TLC block's other valid pages are rewritten in TLC",
-        "fits the three sentences (docs/tlc-mlc.md)",
-    ),
-    "to_mlc_page_invalidated": TlcOverwrite(
-        "write_tier",
-        "page_invalidated",
-        "new data to MLC, old page invalidated",
-        "the new data goes to MLC; the old TLC page is only invalidated (no block-modify-write)",
-        'no block-modify-write ever happens, against "hot data induces a block-modify-write"',
-    ),
+    label: TlcOverwrite(target, block, **BOOK.extra["tlc_overwrites"][label])
+    for label, (target, block) in {
+        "in_tlc": ("rewritten_block", "rewritten"),
+        "to_mlc_block_rewritten": ("write_tier", "rewritten"),
+        "to_mlc_page_invalidated": ("write_tier", "page_invalidated"),
+    }.items()
 }
-SEED = {
-    "write_throughput": 0.56,
-    "write_energy": -0.29,
-    "mlc_erases": -0.36,
-    "tlc_share_tpcc": 0.5,
-    "tlc_share_prxy_1": 0.875,
-    "tlc_mlc_we_ratio": 0.01,
-    # Table II: "the system cost can be decreased by 71 %" (prxy_1 at 87.5 % TLC).
-    "cost_prxy_1": -0.71,
-}
+TLC_OVERWRITE_QUOTES = BOOK.sentences["tlc_overwrite"].joined
 # The workloads the seed's tpcc-mysql figures (+56 %, -29 %, -36 %) are held to.
 TPCC_WORKLOADS = ("tpcc", "tpcc-standin")
 # The share of each workload's data it never writes (static data, which the TLC chips must hold for an
@@ -842,108 +787,8 @@ def run_exchange(out: Path, scale: float = 1.0, workers: int | None = None) -> l
     return exchange_rows(run_sweep(sweep, out, workers=workers).rows)
 
 
-# The seed's sentences each claim is graded under, verbatim (seed 004; " … " joins sentences taken
-# from different places; a test checks each piece against the seed's text).
-QUOTE_MAIN = (
-    "In this simulation the chip number is fixed for the evaluation under the same cost constraint. "
-    "When $N_{\\text{RDS}} = 1$, the proposed RR-FDCA improves the throughput and energy by 56% and -29%, respectively."
-)
-QUOTE_MLC_ERASES = (
-    "In addition, $N_{W/E,MLC}$ also decreases by 36% compared with MLC only NAND. … "
-    "If a NAND chip reaches the W/E cycle limit, the degraded chip must be exchanged."
-)
-QUOTE_WE_RATIO = "The W/E cycle of TLC NAND is acceptably lower than the requirement $(N_{W/E,TLC}/N_{W/E,MLC} < 1/100)$."
-QUOTE_SHARE_TPCC = "The results provide the optimum design point, which is 50% of TLC/MLC capacity ratio in tccc-mysql case."
-QUOTE_SHARE_PRXY_1 = "In case of prxy 1 trace [9], the optimum TLC capacity percentage is changed to $87.5\\overline{\\%}$."
-QUOTE_COST = QUOTE_SHARE_PRXY_1 + " Therefore, the system cost can be decreased by 71%."
-# The three sentences that decide the preset's reading of a host overwrite of TLC data
-# (docs/tlc-mlc.md): block-modify-write, hot data in TLC induces one, only frozen data stays in TLC.
-TLC_OVERWRITE_QUOTES = (
-    "This causes the write performance degradation because all valid pages in the TLC block have to be read and written to "
-    "another block (block-modify-write) if an overwrite operation is occurred in TLC.",
-    "Furthermore, hot data induces a block-modify-write, which makes the performance worse.",
-    "As a result, only the static frozen data are stored in TLC and the number of TLC access can be drastically reduced, "
-    "resulting in accelerated system performance.",
-)
-QUOTE_CONVENTIONAL = (
-    "In the conventional case, moving cold data by GC, the throughput and energy are aggravated. … " + TLC_OVERWRITE_QUOTES[1]
-)
-QUOTE_RR_VS_CONVENTIONAL = (
-    "In the conventional case, moving cold data by GC, the throughput and energy are aggravated. "
-    "On the other hand in the proposal, MLC free space is not occupied with cold data."
-)
-QUOTE_SUSPEND = (
-    "Assuming 8GB valid pages in the degraded chip, the continuous dead time, which corresponds to the system suspend time, "
-    "reaches 960 s (Fig. 14), that is unacceptably long."
-)
-QUOTE_DEAD_TIME = "As a result, the continuous dead time of the proposal determines ~200 ms of the required time for GC."
-
-# The reading of the main comparison: N_RDS = 1 and the chip count fixed (quoted), the TLC share of
-# Fig. 12's tpcc-mysql optimum; the host's concurrency and how full the array is are not in the seed's
-# text: the preset's (closed loop, many requests in flight) and the recipe's MAIN_FILL, fixed before
-# any run and never moved to where the number matches (the fills and the serial host are readings and
-# regimes, never counted).
-MAIN_READING = "main point: N_RDSMAX 1, half the 8 chips TLC, the preset's host and fill; TLC overwrite: new data to MLC, block rewritten"
-
-VS_MLC, VS_CONVENTIONAL, SHARE_UNIT = "change vs all-MLC", "change vs conventional", "TLC share of raw capacity"
-# The seed's claims, one per seed number: (key, figure, the seed's value, unit, how numbers are shown) and how each is graded.
-# fmt: off
-CLAIMS = (
-    Claim("write_throughput", "write throughput vs all-MLC", SEED["write_throughput"], VS_MLC, "pct", form=CHANGE, quote=QUOTE_MAIN,
-          reading=MAIN_READING),
-    Claim("write_energy", "write energy vs all-MLC", SEED["write_energy"], VS_MLC, "pct", form=CHANGE, quote=QUOTE_MAIN,
-          reading="energy per GB the host wrote, " + MAIN_READING),
-    # N_W/E is a count of W/E cycles, the quantity a chip's rated limit bounds (§4) and Table II's
-    # TLC/MLC requirement compares: wear per block. Every MLC erase per GB written (the mixed array has
-    # half the MLC blocks) is a reading row (`readings`), never counted.
-    Claim("mlc_erases", "MLC W/E cycles per block vs all-MLC", SEED["mlc_erases"], VS_MLC, "pct", form=CHANGE, quote=QUOTE_MLC_ERASES,
-          reading="W/E cycles per MLC block in the window (wear against the rated cycles), main point"),
-    Claim("tlc_mlc_we_ratio", "N_W/E,TLC / N_W/E,MLC", "< 0.01", "ratio", "ratio", side="< 0.01", form=BOUND, quote=QUOTE_WE_RATIO,
-          reading="W/E cycles per block of each tier in the window, RR-FDCA at the main point"),
-    Claim("tlc_share_tpcc", "best TLC share (Fig. 12), tpcc-mysql", SEED["tlc_share_tpcc"], SHARE_UNIT, "share", form=ABSOLUTE,
-          quote=QUOTE_SHARE_TPCC,
-          reading="TLC's share of the array's raw capacity (the seed's 'capacity ratio'; a TLC chip holds 1.5 MLC chips) at the best "
-          "array by the seed's objective (tlc_mlc_objective): the lowest bit cost among settled, healthy RR-FDCA arrays (N_RDSMAX 1) "
-          "that write at least as fast as all-MLC and hold the static data in TLC"),
-    Claim("tlc_share_prxy_1", "best TLC share (Fig. 12), prxy_1", SEED["tlc_share_prxy_1"], SHARE_UNIT, "share", form=ABSOLUTE,
-          quote=QUOTE_SHARE_PRXY_1,
-          reading="TLC's share of the array's raw capacity (the seed's 'TLC capacity percentage') at the best array by the seed's "
-          "objective (as for tpcc-mysql)"),
-    # Table I (with the chip prices) is missing: the bit cost is at equal MLC and TLC chip prices, the
-    # assumption that takes nothing from the seed's numbers. The TLC price solved from the -71 % is a
-    # reading row (it gives -71 % back at 7 TLC chips by construction).
-    Claim("cost_prxy_1", "bit cost vs all-MLC at the best share (Table II)", SEED["cost_prxy_1"], VS_MLC, "pct", form=CHANGE,
-          quote=QUOTE_COST,
-          reading="cost per raw bit at the best share, equal MLC and TLC chip prices (the seed's prices are in the missing Table I)"),
-    Claim("conventional_worse", "conventional array write throughput vs all-MLC", "worse", VS_MLC, "pct", side="< 0", form=BOUND,
-          quote=QUOTE_CONVENTIONAL,
-          reading="the conventional array (MLC GC moves every valid page to TLC) at the main point's chips and fill; TLC overwrite: "
-          "new data to MLC, block rewritten"),
-    Claim("rr_vs_conventional", "RR-FDCA write throughput vs the conventional array", "better", VS_CONVENTIONAL, "pct", side="> 0",
-          form=BOUND, quote=QUOTE_RR_VS_CONVENTIONAL,
-          reading="RR-FDCA (N_RDSMAX 1) against the conventional array of the same chips and fill; TLC overwrite: new data to MLC, "
-          "block rewritten"),
-    Claim("rr_vs_conventional_energy", "RR-FDCA write energy vs the conventional array", "lower", VS_CONVENTIONAL, "pct", side="< 0",
-          form=BOUND, quote=QUOTE_RR_VS_CONVENTIONAL, reading="energy per GB written, RR-FDCA against the conventional array (as above)"),
-    # Issue 46 item 8: the 960 s is 8 GB over the copy's pace, which rests on Table I's program time
-    # (missing) and on how many dies receive the copy (unstated): arithmetic, shown as a bracket.
-    Claim("exchange_suspended", "Fig. 14: host suspended by the conventional chip exchange (8 GB)", SEED_SUSPEND_S, "s", "num",
-          form=ABSOLUTE, quote=QUOTE_SUSPEND, arithmetic=True,
-          reading="the host suspended while the worn chip's 8 GB are copied to the preset's other MLC chips, which have room "
-          "(the seed names no destination), pipelined copy"),
-    # "the continuous dead time of the proposal determines ~200 ms of the required time for GC": the
-    # quantity is the continuous dead time, the one the 960 s measures (the host getting nothing done);
-    # the drain's typical step per block moved, the same seed number read as "the required time for
-    # GC", is a reading row. The drain is the seed's: overwrites and each foreground collection
-    # taking one block along, the host running throughout (issue 46 item 8). "~200 ms of the required
-    # time for GC" is one block's collection at Table I's (missing) program time over an unstated
-    # number of destination dies: arithmetic, a bracket.
-    Claim("exchange_dead_time", "Fig. 14: continuous dead time of the read-only drain", SEED_DEAD_TIME_S, "s", "ratio", form=ABSOLUTE,
-          quote=QUOTE_DEAD_TIME, arithmetic=True,
-          reading="continuous dead time: the longest time the host got nothing done (the quantity of the 960 s), the chip drained by "
-          "overwrites and by each foreground collection taking one of its blocks along while the host runs"),
-)
-# fmt: on
+# The seed's claims (the book's ``[[claims]]``), each with the sentence it quotes (``[quotes]``).
+CLAIMS = tuple(dataclasses.replace(claim, quote=quote(BOOK.extra["quotes"][claim.key])) for claim in BOOK.claims)
 
 
 def _pick(table: Sequence[Mapping[str, Any]], workload: str, kind: str, rounds: int = 1) -> Mapping[str, Any] | None:
@@ -1493,7 +1338,7 @@ def report_text(
         factors=factors,
         plans=plans,
         graded=[(name, rr, base) for name, rr, base in graded if rr is not None or base is not None],
-        quote_main=QUOTE_MAIN,
+        quote_main=quote("main"),
         faster=[c for c in compared if c["change"] > 0.0],
         slower=[c for c in compared if c["change"] <= 0.0],
         compared=len(compared),
@@ -1503,7 +1348,7 @@ def report_text(
         degenerate=dict(wa=DEGENERATE_WRITE_AMPLIFICATION, held=DEGENERATE_HELD_FRACTION),
         overwrite_grid=_overwrite_grid(table),
         searched=bool(searched),
-        search=dict(floor=THROUGHPUT_FLOOR, axes=SEARCH_AXES, rounds=SEARCH_ROUNDS, quote=QUOTE_COST),
+        search=dict(floor=THROUGHPUT_FLOOR, axes=SEARCH_AXES, rounds=SEARCH_ROUNDS, quote=quote("cost")),
         search_summary=_search_summary(plans, searched),
         search_table=report.markdown_table(ordered_search, SEARCH_COLUMNS),
         exchange_section=render("tlc_mlc_exchange.md.j2", **{**_context(), **report_values(exchange)}),

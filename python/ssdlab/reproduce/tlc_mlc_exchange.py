@@ -43,12 +43,15 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ssdlab.reproduce import report
+from ssdlab.reproduce.claims import load
 from ssdlab.reproduce.tlc_mlc_objective import MLC_PAGES_PER_BLOCK, PAGE_BYTES
 
-# The seed's valid data on the worn chip, and what it gives for the conventional exchange.
-EXCHANGE_VALID_BYTES = 8e9
-SEED_SUSPEND_S = 960.0
-SEED_DEAD_TIME_S = 0.2
+# The seed's valid data on the worn chip, and what it gives for the conventional exchange (the claim
+# book claims/tlc_mlc.toml).
+SEED = load("tlc_mlc").seed
+EXCHANGE_VALID_BYTES = SEED["exchange_valid_bytes"]
+SEED_SUSPEND_S = SEED["exchange_suspended_s"]
+SEED_DEAD_TIME_S = SEED["exchange_dead_time_s"]
 MLC_CHIPS = 4
 # How full every MLC chip is before the exchange (the destination capacity).
 SEED_FILL = 0.5
