@@ -70,7 +70,7 @@ pub(super) fn trace_footprint(
 ) -> Result<(TraceScan, DeviceFootprints), SimulationError> {
     use super::{Phase, PROGRESS_INTERVAL};
     let options = &trace.options();
-    let artifact = super::stored_footprint::artifact_name(page_bytes, trace.merge_devices);
+    let artifact = DeviceFootprints::artifact_name(page_bytes, trace.merge_devices);
     // Read only when sealed for this very cache file (a footprint copied from another trace's cache,
     // or damaged, is collected again).
     let stored = TraceScan::cached(&trace.path, options)?.and_then(|scan| {

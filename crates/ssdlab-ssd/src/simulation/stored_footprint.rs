@@ -16,12 +16,12 @@ use super::footprint::{DeviceFootprints, Furthest};
 
 const MAGIC: &[u8; 8] = b"SSDLABFP";
 
-/// The artifact's name beside the cache: one per page size and device merging.
-pub(super) fn artifact_name(page_bytes: u64, merge_devices: bool) -> String {
-    format!("footprint-{page_bytes}-{}", merge_devices as u8)
-}
-
 impl DeviceFootprints {
+    /// The artifact's name beside the cache: one per page size and device merging.
+    pub(super) fn artifact_name(page_bytes: u64, merge_devices: bool) -> String {
+        format!("footprint-{page_bytes}-{}", merge_devices as u8)
+    }
+
     pub(super) fn to_bytes(&self) -> Vec<u8> {
         let pages: usize = self.devices.iter().map(|(_, pages, _)| pages.len()).sum();
         let mut bytes = Vec::with_capacity(24 + 36 * self.devices.len() + 4 * pages);

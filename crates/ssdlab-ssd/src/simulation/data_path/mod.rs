@@ -15,6 +15,7 @@
 //! (`nand/device_events.rs`, which the NAND path calls when a write's GC wears a chip to its trigger).
 
 mod data_cache;
+mod exchange;
 mod hybrid_scm;
 mod nand;
 mod oracle;
@@ -49,6 +50,7 @@ use pages::whole_pages;
 use ssdlab_engine::SimTime;
 use ssdlab_workload::IoRequest;
 use stage::{Below, Stage};
+use witness::Witness;
 
 /// The request path below the host queue (see the module): the stages in front of the NAND path,
 /// outermost first, the NAND path, and the integrity oracle around them all.
@@ -84,7 +86,7 @@ pub(super) fn build(parts: PathParts<'_>) -> Result<DataPath, SimulationError> {
     // With seed 001's SCM the oracle's keys are sectors (its stage keeps sectors).
     let sector_keys = parts.scm.is_some().then_some(page_bytes / crate::config::SCM_SECTOR_BYTES);
     let integrity = Integrity::new(config.verification.integrity_oracle, sector_keys);
-    let witness = integrity.witness();
+    let witness = Witness::of(integrity.shared());
     let origin = parts.origin.to_string();
     let (scm, nand) = NandPath::build(parts, witness.clone())?;
     let scm_only = scm.as_ref().is_some_and(|scm| scm.is_scm_only());
@@ -186,7 +188,7 @@ impl DataPath {
     /// run, if any, is the error.
     pub(super) fn finish_oracle(&mut self) -> Result<(), SimulationError> {
         let keys = self.integrity.keys_to_read_back();
-        if !self.integrity.witness().watching() {
+        if self.integrity.shared().is_none() {
             return Ok(());
         }
         for key in keys {

@@ -12,7 +12,6 @@
 //!
 //! Leaves out the data itself: a tag stands for a page's (or sector's) contents.
 
-use super::witness::Witness;
 use crate::host::PageSpan;
 use serde::Serialize;
 use ssdlab_workload::IoRequest;
@@ -49,9 +48,9 @@ impl Integrity {
         Integrity { oracle, sector_keys, tags: Vec::new(), keys_read_back: 0 }
     }
 
-    /// The stages' view of it.
-    pub(super) fn witness(&self) -> Witness {
-        Witness::of(self.oracle.as_ref())
+    /// The oracle itself (None when off), for the stages' witnesses (`Witness::of`).
+    pub(super) fn shared(&self) -> Option<&Rc<RefCell<Oracle>>> {
+        self.oracle.as_ref()
     }
 
     /// The tags of a write of `request` (its pages `span`): one per page, or one per sector (see
@@ -199,6 +198,7 @@ impl Oracle {
 
 #[cfg(test)]
 mod tests {
+    use super::super::witness::Witness;
     use super::*;
     use ssdlab_engine::SimTime;
     use ssdlab_workload::IoOp;
@@ -214,7 +214,7 @@ mod tests {
     #[test]
     fn a_read_must_return_the_latest_write_or_a_deleted_pages_old_data() {
         let mut integrity = Integrity::new(true, None);
-        let witness = integrity.witness();
+        let witness = Witness::of(integrity.shared());
         let first = integrity.write_tags(&write(0, 8192), span(0, 1)).to_vec();
         let second = integrity.write_tags(&write(4096, 4096), span(1, 1)).to_vec();
         assert_eq!(first.len(), 2);
@@ -249,7 +249,7 @@ mod tests {
         assert_eq!(integrity.page_tags(2).len(), 8);
         assert_eq!(integrity.keys_to_read_back(), [vec![7, 8], (16..24).collect::<Vec<u32>>()].concat());
         integrity.deleted(2);
-        let witness = integrity.witness();
+        let witness = Witness::of(integrity.shared());
         witness.returned(16, None, "final sweep");
         assert!(integrity.verdict().is_ok());
     }
@@ -257,7 +257,7 @@ mod tests {
     #[test]
     fn off_it_draws_no_tags_and_counts_nothing() {
         let mut integrity = Integrity::new(false, None);
-        let witness = integrity.witness();
+        let witness = Witness::of(integrity.shared());
         assert!(!witness.watching());
         assert!(integrity.write_tags(&write(0, 4096), span(0, 0)).is_empty());
         assert_eq!(witness.own_page_written(3), 0);
@@ -270,7 +270,7 @@ mod tests {
     #[test]
     fn a_stages_failed_consistency_check_is_a_mismatch_and_the_first_message_is_kept() {
         let integrity = Integrity::new(true, None);
-        let witness = integrity.witness();
+        let witness = Witness::of(integrity.shared());
         witness.consistent(true, || unreachable!("a check that holds is not described"));
         witness.consistent(false, || "SCM store invariant: slot 3 twice".into());
         witness.consistent(false, || "FTL invariant: later".into());

@@ -24,9 +24,9 @@ pub(in crate::simulation) use mapping_cache::sizes as mapping_cache_sizes;
 pub use mapping_cache::MappingCacheSummary;
 pub use sections::{DeleteSummary, InterleavingSummary};
 
+use super::exchange::{HostIo, OpenProgram, PageProgram, ResultContext};
 use super::pages::{whole_pages, TaggedPage};
 use super::result::DataPathResult;
-use super::stage::{HostIo, OpenProgram, PageProgram, ResultContext};
 use super::PathParts;
 use crate::config::{DeleteTarget, MiddlewareKind, ReadStrategyKind};
 use crate::device_events::DeviceEvents;

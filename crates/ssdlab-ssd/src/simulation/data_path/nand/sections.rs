@@ -4,8 +4,8 @@
 //! its models take.
 
 use super::NandPath;
+use crate::simulation::data_path::exchange::ResultContext;
 use crate::simulation::data_path::result::DataPathResult;
-use crate::simulation::data_path::stage::ResultContext;
 use serde::Serialize;
 
 /// What data placement interleaving cost: part sensings on the other chips of each group, and the

@@ -1,7 +1,7 @@
 //! The mapping-table cache's section of the result (`mapping_cache` in docs/results.md).
 
 use super::MappingCache;
-use crate::simulation::data_path::stage::ResultContext;
+use crate::simulation::data_path::exchange::ResultContext;
 use serde::Serialize;
 
 /// What the mapping-table cache did over a run (issue 37; `simulation/data_path/nand/mapping_cache/`).
