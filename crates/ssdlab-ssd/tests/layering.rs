@@ -403,3 +403,96 @@ fn a_stage_naming_a_sibling_or_the_wiring_is_reported() {
     assert!(found[1].starts_with("hybrid_scm/mod.rs:2: stage `hybrid_scm` names `Oracle`"), "{found:?}");
     assert!(found[2].starts_with("hybrid_scm/mod.rs:3: stage `hybrid_scm` names `Integrity`"), "{found:?}");
 }
+
+/// The import edges between the modules of one folder tree: for each module (by path), the modules
+/// its code names (the longest module path each named path starts with), leaving out itself and its
+/// ancestors (a child naming its parent's items is how Rust modules nest, not a circle).
+fn import_edges(
+    modules: &std::collections::BTreeMap<Vec<String>, String>,
+) -> std::collections::BTreeMap<Vec<String>, std::collections::BTreeSet<Vec<String>>> {
+    let mut edges = std::collections::BTreeMap::new();
+    for (own, text) in modules {
+        let mut targets = std::collections::BTreeSet::new();
+        for (_, path) in resolved_paths(own, text) {
+            let target = (1..=path.len()).rev().map(|n| path[..n].to_vec()).find(|prefix| modules.contains_key(prefix));
+            if let Some(target) = target.filter(|target| !own.starts_with(target)) {
+                targets.insert(target);
+            }
+        }
+        edges.insert(own.clone(), targets);
+    }
+    edges
+}
+
+/// A circle in `edges`, if any, as the modules on it.
+fn first_circle(
+    edges: &std::collections::BTreeMap<Vec<String>, std::collections::BTreeSet<Vec<String>>>,
+) -> Option<Vec<String>> {
+    fn visit(
+        node: &Vec<String>,
+        edges: &std::collections::BTreeMap<Vec<String>, std::collections::BTreeSet<Vec<String>>>,
+        state: &mut std::collections::BTreeMap<Vec<String>, bool>,
+        stack: &mut Vec<Vec<String>>,
+    ) -> Option<Vec<String>> {
+        match state.get(node) {
+            Some(true) => return None,
+            Some(false) => {
+                let at = stack.iter().position(|on| on == node).unwrap_or(0);
+                return Some(stack[at..].iter().map(|module| module.join("::")).collect());
+            }
+            None => {}
+        }
+        state.insert(node.clone(), false);
+        stack.push(node.clone());
+        for next in edges.get(node).into_iter().flatten() {
+            if let Some(circle) = visit(next, edges, state, stack) {
+                return Some(circle);
+            }
+        }
+        stack.pop();
+        state.insert(node.clone(), true);
+        None
+    }
+    let mut state = std::collections::BTreeMap::new();
+    edges.keys().find_map(|node| visit(node, edges, &mut state, &mut Vec::new()))
+}
+
+#[test]
+fn no_import_circle_inside_simulation() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    source_files(&src.join("simulation"), &mut files);
+    let modules: std::collections::BTreeMap<Vec<String>, String> = files
+        .iter()
+        .map(|file| {
+            let text = std::fs::read_to_string(file).expect("readable source");
+            let code = text.split("\n#[cfg(test)]").next().unwrap_or_default().to_string();
+            (module_path(file.strip_prefix(&src).expect("under src")), code)
+        })
+        .collect();
+    assert!(modules.len() > 30, "simulation/ modules found: {}", modules.len());
+    let circle = first_circle(&import_edges(&modules));
+    assert!(circle.is_none(), "an import circle inside simulation/: {}", circle.unwrap_or_default().join(" -> "));
+}
+
+#[test]
+fn an_import_circle_is_found() {
+    let module = |path: &str| path.split("::").map(str::to_string).collect::<Vec<String>>();
+    let modules: std::collections::BTreeMap<Vec<String>, String> = [
+        ("simulation::a", "use super::b::X;"),
+        ("simulation::b", "use crate::simulation::c::Y;"),
+        ("simulation::c", "fn f() { super::a::g() }"),
+        ("simulation::d", "use super::a::X;"),
+        ("simulation::d::e", "use super::Z; pub(in crate::simulation) fn h() {}"),
+    ]
+    .into_iter()
+    .map(|(path, text)| (module(path), text.to_string()))
+    .collect();
+    let edges = import_edges(&modules);
+    assert!(edges[&module("simulation::d::e")].is_empty(), "a child naming its parent is no edge: {edges:?}");
+    let circle = first_circle(&edges).expect("a -> b -> c -> a");
+    assert_eq!(circle, ["simulation::a", "simulation::b", "simulation::c"]);
+    let mut broken = modules.clone();
+    broken.insert(module("simulation::c"), "fn f() {}".to_string());
+    assert!(first_circle(&import_edges(&broken)).is_none());
+}
