@@ -57,6 +57,41 @@ reading = "{reading}"
     assert claim.quote == "一文。 … 二つに割れた文。 (One sentence. A broken one.)"
 
 
+def test_a_claims_quote_from_the_quotes_table_joins_its_sentences_with_gloss_and_note(tmp_path: Path) -> None:
+    book = parse(
+        _book(
+            tmp_path,
+            """
+quote_separator = " / "
+[sentences.english]
+original = ["As written."]
+gloss = ""
+[sentences.japanese]
+original = ["書いた。"]
+gloss = "Written."
+note = "ssdlab reads it as the fresh drive"
+[quotes]
+one = "english"
+both = ["english", "japanese"]
+[[claims]]
+key = "one"
+figure = "f"
+paper = 1.0
+unit = "x"
+[[claims]]
+key = "both"
+figure = "f"
+paper = 1.0
+unit = "x"
+""",
+        )
+    )
+    assert book.claim("one").quote == "As written."
+    japanese = "書いた。 (Written.) [ssdlab's reading, not the seed's text: ssdlab reads it as the fresh drive]"
+    assert book.claim("both").quote == f"As written. / {japanese}"
+    assert book.quote("japanese", "english") == f"{japanese} / As written."
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -65,6 +100,9 @@ reading = "{reading}"
         ('[[claims]]\nkey = "k"\nfigure = "f"\npaper = 1.0\nunit = "x"\nwhat = 1\n', "claim k: unknown field(s) what"),
         ('[sentences.s]\noriginal = ["a"]\n', "[sentences.s]: needs a gloss"),
         ("[texts\n", "mine.toml:"),
+        ('[sentences.s]\noriginal = ["a"]\ngloss = ""\n[quotes]\nk = ["t"]\n', "[quotes].k names [sentences.t]"),
+        ('[sentences.s]\noriginal = ["a"]\ngloss = ""\n[quotes]\nk = "s"\n', "[quotes] names k, not a claim"),
+        ("quote_separator = 1\n", "quote_separator must be a string"),
     ],
 )
 def test_malformed_books_name_file_and_entry(tmp_path: Path, text: str, message: str) -> None:

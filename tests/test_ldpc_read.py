@@ -376,7 +376,7 @@ def test_ldpc_read_quotes_are_the_seeds_own_sentences():
     text = seed_text_or_skip("002")
     for claim in ldpc_read.CLAIMS:
         assert claim.quote, claim.key
-        for sentence in claim.quote.split(ldpc_read.AND):
+        for sentence in claim.quote.split(ldpc_read.BOOK.quote_separator):
             assert sentence in text, (claim.key, sentence)
     for quote in (ldpc_read.QUOTES["pairs"], ldpc_read.QUOTES["proportional"], ldpc_read.QUOTES["four_chips"], ldpc_read.QUOTES["fig9"]):
         assert quote in text, quote

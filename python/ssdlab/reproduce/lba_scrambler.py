@@ -258,14 +258,7 @@ GRADED = ("fresh", "greedy")
 SEED_RATIO = BOOK.seed["ratio"]
 # The seed's sentences by key, each as the book quotes it (originals, then the gloss), for the claims and the report.
 QUOTES = {key: BOOK.quote(key) for key in BOOK.sentences}
-CLAIMS = tuple(
-    replace(
-        claim,
-        quote=" ".join(QUOTES[key] for key in BOOK.extra["quotes"][claim.key]),
-        reading=claim.reading.replace("{significant}", f"{SIGNIFICANT:.0%}"),
-    )
-    for claim in BOOK.claims
-)
+CLAIMS = tuple(replace(claim, reading=claim.reading.replace("{significant}", f"{SIGNIFICANT:.0%}")) for claim in BOOK.claims)
 # What each regime that is not graded assumes, and why the seed's text does or does not support it.
 POLICY_ASSUMES = {gc: BOOK.texts[f"{gc}_assumes"] for gc in GC_POLICIES}
 DRIVE_ASSUMES = {drive: BOOK.texts[f"{drive}_assumes"] for drive in DRIVES}

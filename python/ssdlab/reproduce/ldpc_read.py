@@ -895,11 +895,9 @@ MODEL_ORDER = (GRADED_ERRORS, *(e for e in ERROR_MODELS if e != GRADED_ERRORS))
 # The claim book (``claims/ldpc_read.toml``): the seed's numbers and sentences, the claims, the fits and the texts.
 BOOK = load("ldpc_read")
 TEXTS = BOOK.texts
-# Joins two sentences of the seed in one quote.
-AND = " … "
 # The seed's sentences by key (``[sentences]``: English, so the originals alone), and a claim's quote: its sentences
 # (``[quotes]``) joined.
-QUOTES = {key: AND.join(sentences.joined) for key, sentences in BOOK.sentences.items()}
+QUOTES = {key: BOOK.quote(key) for key in BOOK.sentences}
 
 
 def _filled(text: str) -> str:
@@ -907,10 +905,7 @@ def _filled(text: str) -> str:
     return text.replace("{factors}", ", ".join(f"x{factor:g}" for factor in BLOCK_FACTORS))
 
 
-CLAIMS = tuple(
-    replace(claim, quote=AND.join(QUOTES[key] for key in BOOK.extra["quotes"][claim.key]), calibrated=_filled(claim.calibrated))
-    for claim in BOOK.claims
-)
+CLAIMS = tuple(replace(claim, calibrated=_filled(claim.calibrated)) for claim in BOOK.claims)
 FITS = tuple(replace(fit, what=_filled(fit.what)) for fit in BOOK.fits)
 BLOCK_FACTORS_FIT, WEAR_FIT = _filled(TEXTS["block_factors_fit"]), TEXTS["wear_fit"]
 ERROR_MODEL_NAMES = {errors: TEXTS[f"{errors}_name"] for errors in ERROR_MODELS}

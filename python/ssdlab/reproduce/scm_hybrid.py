@@ -127,22 +127,16 @@ SEED_SENTENCES: dict[str, tuple[tuple[str, ...], str, str]] = {
 }
 
 
-def quote(*keys: str) -> str:
-    """The seed's sentences ``keys`` as a claim quotes them: each original (pieces joined by " … "),
-    its gloss in parentheses, and ssdlab's reading of it, if any, in brackets labelled as such."""
-    parts = []
-    for key in keys:
-        pieces, gloss, note = SEED_SENTENCES[key]
-        parts.append(f"{' … '.join(pieces)} ({gloss})" + (f" [ssdlab's reading, not the seed's text: {note}]" if note else ""))
-    return " … ".join(parts)
+# The seed's sentences ``keys`` as a claim quotes them: each original (pieces joined by " … "), its gloss
+# in parentheses, and ssdlab's reading of it, if any, in brackets labelled as such (the book's ``quote``).
+quote = BOOK.quote
 
 
 def _claim(claim: Claim) -> Claim:
-    """A claim of the book with its quote (``[quotes]``: several sentences, with notes) and, for a change
-    between two seed numbers (``[changes]``), its paper value."""
+    """A claim of the book (its quote from ``[quotes]``) with, for a change between two seed numbers
+    (``[changes]``), its paper value."""
     after, before = BOOK.extra["changes"].get(claim.key, (None, None))
-    paper = SEED[after] / SEED[before] - 1 if after else claim.paper
-    return replace(claim, paper=paper, quote=quote(*BOOK.extra["quotes"][claim.key]))
+    return replace(claim, paper=SEED[after] / SEED[before] - 1) if after else claim
 
 
 CLAIMS = tuple(_claim(claim) for claim in BOOK.claims)

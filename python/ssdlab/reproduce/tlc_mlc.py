@@ -136,9 +136,8 @@ BOOK = load("tlc_mlc")
 SEED = BOOK.seed
 
 
-def quote(key: str) -> str:
-    """The seed's sentences ``key`` as a claim quotes them (seed 004 is in English: no gloss)."""
-    return " … ".join(BOOK.sentences[key].joined)
+# The seed's sentences ``key`` as a claim quotes them (seed 004 is in English: no gloss).
+quote = BOOK.quote
 
 
 class Mechanism(NamedTuple):
@@ -788,7 +787,7 @@ def run_exchange(out: Path, scale: float = 1.0, workers: int | None = None) -> l
 
 
 # The seed's claims (the book's ``[[claims]]``), each with the sentence it quotes (``[quotes]``).
-CLAIMS = tuple(dataclasses.replace(claim, quote=quote(BOOK.extra["quotes"][claim.key])) for claim in BOOK.claims)
+CLAIMS = BOOK.claims
 
 
 def _pick(table: Sequence[Mapping[str, Any]], workload: str, kind: str, rounds: int = 1) -> Mapping[str, Any] | None:

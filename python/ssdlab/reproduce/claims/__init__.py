@@ -11,11 +11,15 @@ reviewer reads one file per seed. ``load(name)`` parses ``name.toml`` once and r
 - ``[seed]``: the seed's numbers by name.
 - ``[sentences.<key>]``: ``original`` (a list; an item that is itself a list is one sentence the text
   copy breaks across a page or figure, its pieces joined without a space), ``gloss`` (the English
-  reading), and any other fields the recipe wants (kept in ``extra``). ``quote(key)`` is the originals
-  joined by " … ", then the gloss in parentheses.
+  reading; empty for a seed in English), optionally ``note`` (ssdlab's reading of it, shown labelled as
+  such), and any other fields the recipe wants (kept in ``extra``). A sentence's quote is the originals
+  joined by " … ", then the gloss in parentheses (when there is one), then the note in brackets.
+- ``[quotes]``: for each claim key, the sentence key (or list of keys) its quote is made of, joined by
+  ``quote_separator`` (a top-level string, " … " unless given). ``quote(*keys)`` makes the same from
+  any keys.
 - ``[[claims]]``: the fields of ``base.Claim``; ``paper`` may name a ``[seed]`` entry as
-  ``"seed:<name>"``, ``quote`` a sentence as ``"sentences:<key>"``, and every other string field may
-  use ``{text}`` references.
+  ``"seed:<name>"``, ``quote`` a sentence as ``"sentences:<key>"`` (or the claim's ``[quotes]`` entry
+  gives it), and every other string field may use ``{text}`` references.
 - ``[[fits]]``: the fields of ``base.Fit``.
 
 Anything else in the file is kept in ``extra`` for the recipe's own use. Errors name the file and the
@@ -36,7 +40,8 @@ from ssdlab.reproduce.base import Claim, Fit
 FOLDER = Path(__file__).resolve().parent
 _CLAIM_FIELDS = {f.name for f in dataclasses.fields(Claim)}
 _FIT_FIELDS = {f.name for f in dataclasses.fields(Fit)}
-_KNOWN_SECTIONS = ("texts", "seed", "sentences", "claims", "fits")
+_KNOWN_SECTIONS = ("texts", "seed", "sentences", "quotes", "quote_separator", "claims", "fits")
+DEFAULT_SEPARATOR = " … "
 
 
 class ClaimBookError(ValueError):
@@ -59,7 +64,13 @@ class Sentences:
 
     @property
     def quote(self) -> str:
-        return f"{' … '.join(self.joined)} ({self.gloss})"
+        text = " … ".join(self.joined)
+        if self.gloss:
+            text += f" ({self.gloss})"
+        note = self.extra.get("note")
+        if note:
+            text += f" [ssdlab's reading, not the seed's text: {note}]"
+        return text
 
 
 @dataclass(frozen=True)
@@ -73,13 +84,15 @@ class ClaimBook:
     claims: tuple[Claim, ...]
     fits: tuple[Fit, ...]
     extra: Mapping[str, Any]
+    quote_separator: str = DEFAULT_SEPARATOR
 
-    def quote(self, key: str) -> str:
-        """The seed's sentences for ``key`` as one quote (originals, then the gloss in parentheses)."""
+    def quote(self, *keys: str) -> str:
+        """The seed's sentences ``keys`` as one quote (each as the module says, joined by the book's
+        ``quote_separator``)."""
         try:
-            return self.sentences[key].quote
-        except KeyError:
-            raise ClaimBookError(f"{self.path.name}: no [sentences.{key}]") from None
+            return self.quote_separator.join(self.sentences[key].quote for key in keys)
+        except KeyError as error:
+            raise ClaimBookError(f"{self.path.name}: no [sentences.{error.args[0]}]") from None
 
     def claim(self, key: str) -> Claim:
         for claim in self.claims:
@@ -131,6 +144,18 @@ def parse(path: Path) -> ClaimBook:
             raise ClaimBookError(f"{where}: needs a gloss")
         extra = {k: v for k, v in entry.items() if k not in ("original", "gloss")}
         sentences[key] = Sentences(_original(entry.get("original"), where), _format(entry["gloss"], texts, where), extra)
+    separator = data.get("quote_separator", DEFAULT_SEPARATOR)
+    if not isinstance(separator, str):
+        raise ClaimBookError(f"{name}: quote_separator must be a string")
+    quotes: dict[str, tuple[str, ...]] = {}
+    for key, keys in data.get("quotes", {}).items():
+        keys = (keys,) if isinstance(keys, str) else keys
+        if not isinstance(keys, list | tuple) or not keys or not all(isinstance(k, str) for k in keys):
+            raise ClaimBookError(f"{name}: [quotes].{key}: a sentence key or a non-empty list of them")
+        missing = [k for k in keys if k not in sentences]
+        if missing:
+            raise ClaimBookError(f"{name}: [quotes].{key} names [sentences.{missing[0]}], which is not there")
+        quotes[key] = tuple(keys)
     claims: list[Claim] = []
     for index, entry in enumerate(data.get("claims", [])):
         key = entry.get("key", f"#{index + 1}")
@@ -151,6 +176,8 @@ def parse(path: Path) -> ClaimBook:
             if sentence_key not in sentences:
                 raise ClaimBookError(f"{where}: quote names [sentences.{sentence_key}], which is not there")
             values["quote"] = sentences[sentence_key].quote
+        elif quote is None and key in quotes:
+            values["quote"] = separator.join(sentences[k].quote for k in quotes[key])
         for field_name in ("figure", "reading", "calibrated", "unit"):
             if isinstance(values.get(field_name), str):
                 values[field_name] = _format(values[field_name], texts, f"{where}.{field_name}")
@@ -168,7 +195,10 @@ def parse(path: Path) -> ClaimBook:
         values["claims"] = tuple(values.get("claims", ()))
         fits.append(Fit(**values))
     extra = {k: v for k, v in data.items() if k not in _KNOWN_SECTIONS}
-    return ClaimBook(path, texts, seed, sentences, tuple(claims), tuple(fits), extra)
+    unquoted = set(quotes) - {claim.key for claim in claims}
+    if unquoted:
+        raise ClaimBookError(f"{name}: [quotes] names {', '.join(sorted(unquoted))}, not a claim of the book")
+    return ClaimBook(path, texts, seed, sentences, tuple(claims), tuple(fits), extra, separator)
 
 
 @cache
