@@ -337,3 +337,24 @@ fn a_wear_triggered_event_fires_on_a_hybrid_device() {
     assert!(event.emptied_at_ns.is_some_and(|at| at >= fired), "{event:?}");
     assert!(result.data_path.integrity.reads_checked > 0);
 }
+
+#[test]
+fn identical_runs_on_a_hybrid_device_give_identical_results_memory_included() {
+    // Issue 48 item 17: the model's memory (`model_memory_bytes`) counts hash-table capacities, which
+    // must not depend on per-process hash keys.
+    let config = presets::load("seed001-hybrid-scm", &["workload.synthetic.requests=20000".to_string()])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let first = run_ok(&config);
+    let second = run_ok(&config);
+    assert_eq!(first.data_path.model_memory_bytes, second.data_path.model_memory_bytes);
+    let comparable = |result: &ssdlab_ssd::RunResult| {
+        let mut value = serde_json::to_value(result).expect("a result serialises");
+        // Host-measured times are the only parts that may differ.
+        for volatile in ["wall_seconds", "replay_cpu_seconds", "requests_per_wall_second", "requests_per_cpu_second"] {
+            value.as_object_mut().map(|object| object.remove(volatile));
+        }
+        value["precondition"].as_object_mut().map(|object| object.remove("wall_seconds"));
+        value
+    };
+    assert_eq!(comparable(&first), comparable(&second));
+}

@@ -5,6 +5,7 @@
 //! O(1) per write: a map from address to entry and a doubly linked list through the entries.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, DefaultHasher};
 
 const NONE: u32 = u32::MAX;
 
@@ -18,7 +19,8 @@ struct Entry {
 #[derive(Debug, Clone)]
 pub struct HotTable {
     capacity: u32,
-    index: HashMap<u32, u32>,
+    /// Fixed hash keys: the same run lays the table out the same way (see `ScmStore::pages`).
+    index: HashMap<u32, u32, BuildHasherDefault<DefaultHasher>>,
     entries: Vec<Entry>,
     newest: u32,
     oldest: u32,
@@ -28,7 +30,7 @@ impl HotTable {
     pub fn new(capacity: u32) -> Self {
         HotTable {
             capacity: capacity.max(1),
-            index: HashMap::with_capacity(capacity as usize),
+            index: HashMap::with_capacity_and_hasher(capacity as usize, BuildHasherDefault::default()),
             entries: Vec::with_capacity(capacity as usize),
             newest: NONE,
             oldest: NONE,

@@ -13,6 +13,7 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, DefaultHasher};
 
 /// One page's sectors in SCM.
 #[derive(Debug, Clone, Copy)]
@@ -35,7 +36,9 @@ pub struct ScmStore {
     slot_tags: Vec<u32>,
     /// Free slots, least-written first (a free slot's count does not change while it is free).
     free: BinaryHeap<Reverse<(u32, u32)>>,
-    pages: HashMap<u32, PageEntry>,
+    /// Keyed with fixed hash keys: the table's capacity (counted in `memory_bytes`) then depends on
+    /// the run alone, not on the process's random keys (issue 48 item 17).
+    pages: HashMap<u32, PageEntry, BuildHasherDefault<DefaultHasher>>,
     /// Per page entry: the slot of each of its sectors (`u32::MAX`: not here).
     page_slots: Vec<u32>,
     free_chunks: Vec<u32>,
@@ -59,7 +62,7 @@ impl ScmStore {
             writes: vec![0; slots as usize],
             slot_tags: if keep_tags { vec![0; slots as usize] } else { Vec::new() },
             free: (0..slots).map(|slot| Reverse((0, slot))).collect(),
-            pages: HashMap::new(),
+            pages: HashMap::default(),
             page_slots: Vec::new(),
             free_chunks: Vec::new(),
             order: VecDeque::new(),
