@@ -109,9 +109,12 @@ impl HybridScmPath {
                 ssdlab_workload::IoOp::Write => {
                     // The piece's data: the write's tag of each of its sectors (by sector in the page).
                     let mut tags = [0u32; 64];
-                    for (sector, tag) in tags.iter_mut().enumerate().take(spp as usize) {
-                        if mask & (1 << sector) != 0 {
-                            *tag = io.tag(page * spp + sector as u64 - first_sector);
+                    // Without the oracle the write carries no tags (all 0): nothing to gather.
+                    if !io.tags.is_empty() {
+                        for (sector, tag) in tags.iter_mut().enumerate().take(spp as usize) {
+                            if mask & (1 << sector) != 0 {
+                                *tag = io.tag(page * spp + sector as u64 - first_sector);
+                            }
                         }
                     }
                     self.write_piece(page as u32, mask, &tags, now, slot, request.origin_line, below, scheduler)?
