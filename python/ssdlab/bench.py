@@ -85,6 +85,16 @@ def _stream_label(requests: int) -> str:
 WHOLE_PROCESS_REQUESTS = 5_000_000
 WHOLE_PROCESS_SEED = 17
 
+# Wall seconds of one run of each scenario (its child processes from start to result), measured one
+# scenario at a time with `ssdlab bench KEY --repeat 1` on a 2-core VM shared with other work, on
+# 2026-11-29; before a bench starts it says how long it will take from these. Scenario m: its three
+# drive sizes; its two streams are counted per request (STREAM_SECONDS_PER_REQUEST). Scenario d: its
+# four runs; writing its trace the first time adds TRACE_WRITING_SECONDS.
+SECONDS_PER_RUN = {"a": 2.4, "b": 10.7, "c": 1.6, "o": 4.1, "d": 40.8, "m": 2.4, "k": 4.5, "l": 9.3}
+# Scenario m's 25M + 100M requests took 212.5 s of its 215.0 s.
+STREAM_SECONDS_PER_REQUEST = 212.5 / 125_000_000
+TRACE_WRITING_SECONDS = 2.2
+
 
 @dataclass(frozen=True)
 class Scenario:
@@ -169,11 +179,16 @@ def cache_dir() -> Path:
     return Path(root) if root else Path.home() / ".cache" / "ssdlab"
 
 
+def whole_process_trace_path(requests: int = WHOLE_PROCESS_REQUESTS, seed: int = WHOLE_PROCESS_SEED) -> Path:
+    """Where scenario d's trace is kept (written by :func:`whole_process_trace`)."""
+    return cache_dir() / "bench" / f"mqsim-default-{requests}-seed{seed}.trace"
+
+
 def whole_process_trace(requests: int = WHOLE_PROCESS_REQUESTS, seed: int = WHOLE_PROCESS_SEED) -> Path:
     """Scenario d's input: scenario a's workload written as an MQSim ASCII trace, once per size and seed."""
     from ssdlab import api
 
-    path = cache_dir() / "bench" / f"mqsim-default-{requests}-seed{seed}.trace"
+    path = whole_process_trace_path(requests, seed)
     if not path.is_file():
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_suffix(".partial")
@@ -284,6 +299,37 @@ def _run_worker(scenario: Scenario) -> dict[str, Any]:
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
 
+def estimated_seconds(key: str, repeat: int, streams: tuple[int, ...] = LONG_STREAMS) -> float:
+    """Roughly how long ``repeat`` runs of scenario ``key`` take (SECONDS_PER_RUN's machine)."""
+    seconds = SECONDS_PER_RUN[key] * repeat
+    if key == "m":
+        seconds += STREAM_SECONDS_PER_REQUEST * sum(streams) * repeat
+    if key == "d" and not whole_process_trace_path().is_file():
+        seconds += TRACE_WRITING_SECONDS
+    return seconds
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    return f"{seconds / 60:.0f} min"
+
+
+def plan(keys: list[str], known: dict[str, Scenario | str], repeat: int, streams: tuple[int, ...] = LONG_STREAMS) -> str:
+    """What a bench will run and roughly how long it takes, said before it starts: the scenarios run
+    one after another for minutes, silent but for a spinner."""
+    runnable = [key for key in keys if not isinstance(known[key], str)]
+    times = {key: estimated_seconds(key, repeat, streams) for key in runnable}
+    each = ", ".join(f"{key} {_duration(seconds)}" for key, seconds in times.items())
+    rounds = f"{repeat} interleaved rounds" if repeat > 1 else "one round"
+    total = sum(times.values())
+    hint = " Name scenarios to run fewer (e.g. `ssdlab bench a`); --repeat 1 runs each once." if total > 60 else ""
+    return (
+        f"bench: scenarios {', '.join(runnable) or 'none'}, {rounds}: about {_duration(total)} "
+        f"({each}; measured on 2 shared cores, 2026-11-29).{hint}"
+    )
+
+
 def run_benchmarks(
     keys: list[str], trace: Path | None, console: Console, repeat: int = 1, streams: tuple[int, ...] = LONG_STREAMS
 ) -> list[dict[str, Any]]:
@@ -296,6 +342,7 @@ def run_benchmarks(
         raise UsageError(f"unknown bench scenario(s) {', '.join(unknown)}; choose from {', '.join(sorted(known))} or ecc")
     if repeat < 1:
         raise UsageError(f"--repeat: must be at least 1, got {repeat}")
+    console.print(plan(keys, known, repeat, streams))
     runs: dict[str, list[dict[str, Any]]] = {}
     for round_index in range(repeat):
         for key in keys:

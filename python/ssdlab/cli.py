@@ -112,10 +112,8 @@ def flows_interference(
     from ssdlab import flows_interference as experiment
 
     try:
-        rates = [float(value) for value in writer_interarrival_us.split(",") if value.strip()]
-        if not rates or any(rate <= 0 for rate in rates):
-            raise typer.BadParameter("give positive inter-arrival times, e.g. 800,400,200", param_hint="--writer-interarrival-us")
-        depths = [int(value) for value in device_queue_depth.split(",") if value.strip()]
+        rates = experiment.parse_interarrival_times(writer_interarrival_us)
+        depths = experiment.parse_device_queue_depths(device_queue_depth)
 
         def show(row: dict) -> None:
             console.print(
@@ -160,6 +158,13 @@ def _fail(error: BaseException) -> None:
         code = 2
     elif type(error).__name__ == "SweepError" or isinstance(error, UsageError):
         code = 2
+    elif isinstance(error, outputs.OutputFailed):
+        # The work is done but its output could not be written where asked (the message says where it went).
+        code = 1
+    elif isinstance(error, OSError):
+        # The system refused a read or write (a full disk, a vanished folder): not a bug, and its
+        # message names the file.
+        code = 1
     else:
         raise error
     # The message is user data (paths, TOML snippets): escape it so rich does not read it as markup.
@@ -280,7 +285,7 @@ def run(
         float | None,
         typer.Option(
             "--time-series-ms",
-            help="Record the run over time at this interval of simulated time (ms, at least 0.001; at most 1,000,000 intervals); with --json it is also written as OUT.timeseries.parquet.",
+            help="Record the run over time at this interval of simulated time (ms, at least 0.001; at most 100,000 intervals); with --json it is also written as OUT.timeseries.parquet.",
         ),
     ] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config field: key=value (repeatable).")] = None,
@@ -292,8 +297,12 @@ def run(
 
     if trace_cache is None and os.environ.get("SSDLAB_TRACE_CACHE"):
         trace_cache = Path(os.environ["SSDLAB_TRACE_CACHE"])
-    if trace is not None and not trace.exists():
-        _fail(FileNotFoundError(f"{trace}: no such trace file"))
+    if trace is not None:
+        # A folder or a FIFO is refused by name before the reader opens it (a FIFO's second open waits forever).
+        try:
+            outputs.check_input("--trace", trace)
+        except (FileNotFoundError, UsageError) as error:
+            _fail(error)
     # The time series goes beside the JSON as a Parquet file (it is in the JSON as well); beside a
     # FIFO or device there is no such place.
     series_out = None
@@ -315,6 +324,8 @@ def run(
     # succeeds (a failed or interrupted run leaves none); an existing FIFO or character device is
     # written through.
     log_partial = None
+    # A request log the run wrote but that could not be moved to --request-log (kept, and reported).
+    log_kept = None
     if request_log is not None:
         if outputs.is_written_through(request_log):
             log_partial = request_log
@@ -354,18 +365,35 @@ def run(
                 progress=report,
             )
         if request_log is not None and log_partial is not None and log_partial != request_log:
-            if request_log.suffix == ".parquet":
-                api.csv_to_parquet(log_partial, request_log)
-            else:
-                os.replace(log_partial, outputs.target(request_log))
-            # The result names the file the user asked for, not the temporary one it was written to.
-            result._data["request_log"] = {**result._data["request_log"], "path": str(request_log.resolve())}
+            try:
+                if request_log.suffix == ".parquet":
+                    api.csv_to_parquet(log_partial, request_log)
+                else:
+                    os.replace(log_partial, outputs.target(request_log))
+                # The result names the file the user asked for, not the temporary one it was written to.
+                result._data["request_log"] = {**result._data["request_log"], "path": str(request_log.resolve())}
+            except Exception as error:
+                # The run is done: its log stays where the run wrote it, and the JSON is still written.
+                log_kept = outputs.OutputFailed(
+                    f"--request-log {request_log}: cannot write the request log: {getattr(error, 'strerror', None) or error}; "
+                    f"it is kept as {log_partial}"
+                )
         series_path = None
         if json_out is not None:
             result.write_json(json_out)
-            series_path = result.write_time_series(series_out) if series_out is not None else None
+            if series_out is not None:
+                try:
+                    series_path = result.write_time_series(series_out)
+                except Exception as error:
+                    raise outputs.OutputFailed(
+                        f"{series_out}: cannot write the time series: {getattr(error, 'strerror', None) or error}; it is in {json_out}"
+                    ) from None
+        if log_kept is not None:
+            raise log_kept
     except BaseException as error:
-        if log_partial is not None and log_partial != request_log:
+        if log_kept is not None and error is not log_kept:
+            error_console.print("[red]error:[/red] " + rich.markup.escape(str(log_kept)), highlight=False)
+        elif log_partial is not None and log_partial != request_log and log_kept is None:
             log_partial.unlink(missing_ok=True)
         _fail(error)
         return
@@ -416,9 +444,8 @@ def trace_stats(
     header_lines: HeaderLinesOption = 0,
 ) -> None:
     """Statistics of a trace: requests, read share, footprint, sizes, timing and seed-000 workload class."""
-    if not path.exists():
-        _fail(FileNotFoundError(f"{path}: no such trace file"))
     try:
+        outputs.check_input("trace", path)
         if block_bytes < 512 or block_bytes & (block_bytes - 1):
             raise UsageError(f"--block-bytes: must be a power of two of at least 512 bytes, got {block_bytes}")
         if max_request_bytes < 1:
@@ -465,8 +492,10 @@ def trace_convert(
     ] = None,
 ) -> None:
     """Rewrite any readable trace as CSV or MQSim ASCII (requests as the replay reads them: devices laid out, times from 0), or parse it into a parsed-trace cache."""
-    if not path.exists():
-        _fail(FileNotFoundError(f"{path}: no such trace file"))
+    try:
+        outputs.check_input("trace", path)
+    except (FileNotFoundError, UsageError) as error:
+        _fail(error)
     if to == "cache":
         try:
             built = api.build_trace_cache(path, out, trace_format=trace_format, overrides=set_ or [])
@@ -520,6 +549,8 @@ def sweep_report_command(
     from ssdlab import sweep_report
 
     try:
+        if out is not None:
+            outputs.check_folder("--out", out)
         path = sweep_report.report(sweep_dir, metric, out)
     except BaseException as error:
         _fail(error)
@@ -688,16 +719,14 @@ def ecc_curve(
     from ssdlab import ecc
     from ssdlab.summary import render_ecc_curve
 
-    show_progress = not quiet and error_console.is_terminal
     try:
-        with _progress_bar(show_progress, "curve points") as bar:
-            task = bar.add_task("ECC curve", total=None)
-
-            def report(done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total)
-
-            directory: Path | None | str = None if no_cache else (cache_dir if cache_dir is not None else "default")
-            result = ecc.curve(spec, overrides=set_ or [], cache_dir=directory, progress=report)
+        # The folder is checked before the curve is simulated, so a bad --out costs no work.
+        outputs.check_folder("--out", out)
+        directory: Path | None | str = None if no_cache else (cache_dir if cache_dir is not None else "default")
+        # Issue 48: the size and an estimate before the run, then a bar with the total and the time
+        # left on a terminal, a line per decoder in a log.
+        with ecc.LabProgress("curve point", console=error_console, interactive=error_console.is_terminal, quiet=quiet) as progress:
+            result = ecc.curve_with_progress(spec, progress, overrides=set_ or [], cache_dir=directory)
         paths = result.write(out)
     except BaseException as error:
         _fail(error)
@@ -772,6 +801,7 @@ def ecc_decoding_table(
     ] = "independent",
     out: Annotated[Path | None, typer.Option("--out", help="Write the [read_path.decoding] TOML table here.")] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="Write the full table as JSON here.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress and no estimate (the table is still printed).")] = False,
 ) -> None:
     """Decoding-failure probabilities per chip and sensing precision at one stress, for `read_path.decoding` of a config."""
     from ssdlab import ecc
@@ -785,8 +815,7 @@ def ecc_decoding_table(
                 groups.append([int(part) for part in text.split(",")])
             except ValueError:
                 raise typer.BadParameter(f"--interleave-group {text!r}: expected chip indices separated by commas, e.g. 0,2") from None
-        result = ecc.decoding_tables(
-            pe_cycles or [10_000.0],
+        stress = dict(
             cell=cell,
             retention_hours=retention_hours,
             storage_temperature_c=storage_temperature_c,
@@ -796,6 +825,8 @@ def ecc_decoding_table(
             block_factors=list(block_factor or []),
             part_block_classes=part_block_classes,
         )
+        with ecc.LabProgress("decoding table", console=error_console, interactive=error_console.is_terminal, quiet=quiet) as progress:
+            result = ecc.decoding_tables_with_progress(pe_cycles or [10_000.0], progress, **stress)
     except BaseException as error:
         _fail(error)
         return
@@ -861,16 +892,10 @@ def ecc_decoder_tables(
         spec["pe_cycles"] = pe_cycles
     if retention_hours:
         spec["retention_hours"] = retention_hours
-    show_progress = not quiet and error_console.is_terminal
     try:
         outputs.check({"--json": json_out, "--out": out})
-        with _progress_bar(show_progress, "table rows") as bar:
-            task = bar.add_task("decoder tables", total=None)
-
-            def report(done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total)
-
-            result = ecc.decoder_tables(progress=report, **spec)
+        with ecc.LabProgress("table row", console=error_console, interactive=error_console.is_terminal, quiet=quiet) as progress:
+            result = ecc.decoder_tables_with_progress(progress, **spec)
     except BaseException as error:
         _fail(error)
         return
@@ -921,6 +946,7 @@ def sweep(
     from ssdlab.summary import render_sweep
 
     try:
+        sweeps.check_scheduler(scheduler)
         definition = sweeps.Sweep.from_file(sweep_file)
         folder = out if out is not None else Path("sweeps") / definition.name
         with _sweep_progress(not quiet and error_console.is_terminal) as bar:
@@ -959,11 +985,14 @@ def optimize(
     """Search numeric config keys for the best result: a coarse grid, then rounds refining around the best point; every point is a
     stored sweep point. Writes search.parquet/csv/json and the objective surface (surface.png/svg) to --out."""
     from ssdlab import optimize as optimizer
+    from ssdlab import sweep as sweeps
 
     try:
-        axes = [optimizer.Axis.parse(item) for item in axis]
+        axes = optimizer.parse_axes(axis)
         if rounds < 0:
             raise optimizer.SweepError(f"--rounds {rounds}: must be 0 or more")
+        sweeps.check_scheduler(scheduler)
+        outputs.check_folder("--out", out)
         with _sweep_progress(not quiet and error_console.is_terminal) as bar:
             task = bar.add_task("sweep", total=None, last="")
             result = optimizer.optimize_sweep(
@@ -978,7 +1007,12 @@ def optimize(
                 workers=workers,
                 progress=_sweep_reporter(bar, task),
             )
-        paths = optimizer.write_search(result, out, objective, axes)
+        try:
+            paths = optimizer.write_search(result, out, objective, axes)
+        except Exception as error:
+            # The points are stored under --out/points (a rerun reads them back); the table is saved elsewhere.
+            saved = outputs.rescue(json.dumps(result.rows(), indent=2) + "\n", "search.json")
+            raise outputs.OutputFailed(outputs.failed_message(out, error, saved, "the search's table and surface")) from None
     except BaseException as error:
         _fail(error)
         return
@@ -1037,10 +1071,10 @@ def _recipe_command(recipe: Any) -> Any:
     ]
 
     def command(**values: Any) -> None:
-        from ssdlab.reproduce.report import parse_trace_options
+        from ssdlab.reproduce.base import trace_options
 
         def run(progress):
-            traces = parse_trace_options(values["trace"] or [], recipe.trace_names())
+            traces = trace_options(values["trace"] or [], recipe.trace_names())
             text = values["workloads"]
             only = [name.strip() for name in text.split(",") if name.strip()] if text else None
             options = {o.param: (o.convert(values[o.param]) if o.convert else values[o.param]) for o in recipe.options}
@@ -1055,7 +1089,7 @@ def _recipe_command(recipe: Any) -> Any:
                 **options,
             )
 
-        _run_reproduction(run, values["quiet"])
+        _run_reproduction(run, values["quiet"], values["out"])
 
     command.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         [inspect.Parameter(name, keyword, annotation=annotation, default=default) for name, annotation, default in shared]
@@ -1066,15 +1100,33 @@ def _recipe_command(recipe: Any) -> Any:
     return typer.main.get_command(single)
 
 
-def _run_reproduction(run, quiet: bool) -> None:
-    """Runs a recipe under a progress bar, prints its table and report path; exit 1 if a point failed."""
+def _run_reproduction(run, quiet: bool, out: Path) -> None:
+    """Runs a recipe under a progress bar, prints its table and report path; exit 1 if a point failed
+    (said on stderr even with --quiet)."""
     try:
         with _sweep_progress(not quiet and error_console.is_terminal) as bar:
             task = bar.add_task("sweep", total=None, last="")
             report = run(_sweep_reporter(bar, task))
+    except (FileNotFoundError, IsADirectoryError, PermissionError) as error:
+        _fail(error)
+        return
+    except OSError as error:
+        # Inputs and --out are checked before the first run, so this is a write after runs (a full
+        # disk): every point run so far is stored under --out, and a rerun there reuses them.
+        _fail(
+            outputs.OutputFailed(
+                f"{out}: cannot write the recipe's output: {error}; the points run so far are stored there and a rerun with the same --out reuses them"
+            )
+        )
+        return
     except BaseException as error:
         _fail(error)
         return
+    if report.failed:
+        error_console.print(
+            f"[red]error:[/red] {report.failed} point(s) failed; their errors are in the point tables under {rich.markup.escape(str(report.out_dir))}",
+            highlight=False,
+        )
     if not quiet:
         console.print(report.summary_markdown())
         from ssdlab.reproduce.base import summary
@@ -1091,6 +1143,10 @@ def main() -> None:
     except KeyboardInterrupt:
         error_console.print("[red]interrupted[/red]")
         sys.exit(130)
+    except outputs.OutputFailed as error:
+        # A write after the work (outside a command's own error handling) failed; the result was saved elsewhere.
+        error_console.print("[red]error:[/red] " + rich.markup.escape(str(error)), highlight=False)
+        sys.exit(1)
     except BrokenPipeError:
         # The reader (`| head`) stopped reading: no traceback; stdout is pointed at /dev/null so the
         # interpreter's final flush does not fail again.

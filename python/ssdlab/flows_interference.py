@@ -15,11 +15,13 @@ writer's load).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ssdlab import api, plotting
+from ssdlab import _native, api, outputs, plotting
+from ssdlab.usage import UsageError
 
 PRESET = "two-flows"
 ARBITRATIONS = ("round_robin", "weighted_round_robin")
@@ -31,6 +33,96 @@ DEFAULT_DEVICE_QUEUE_DEPTHS = (65535, 16)
 # The reader as the preset has it (its table is in the list host.flows, which `--set` does not index).
 READER_INTERARRIVAL_US = 200.0
 READER_REQUESTS = 25_000
+# The writer's requests per point are at most this: 1 us between writes over the reader's 5 s span.
+# The default sweep's shortest time (50 us, 100,000 writes) already saturates the drive (docs/flows.md:
+# 14,500 of 20,000 IOPS served alone); a shorter time only queues more writes and lengthens the run
+# (0.001 us asked for 5x10^9).
+MAX_WRITER_REQUESTS = 5_000_000
+
+
+def reader_span_us() -> float:
+    """The reader's span (us), which the writer keeps."""
+    return READER_REQUESTS * READER_INTERARRIVAL_US
+
+
+def parse_interarrival_times(text: str) -> list[float]:
+    """``--writer-interarrival-us``: comma-separated times (us), each finite, distinct, at most the
+    reader's span (a longer one gives the writer less than one request) and at least the time that
+    gives ``MAX_WRITER_REQUESTS`` writes."""
+    option = "--writer-interarrival-us"
+    span = reader_span_us()
+    shortest = span / MAX_WRITER_REQUESTS
+    values = _parse_list(text, option, float, "a number", "numbers of microseconds, e.g. 800,400,200")
+    for value in values:
+        if not math.isfinite(value) or value <= 0:
+            raise UsageError(f"{option} {value:g}: must be a finite positive number of microseconds")
+        if value > span:
+            raise UsageError(
+                f"{option} {value:g}: at most {span:,.0f} us (the reader's span, which the writer keeps: a longer time gives it no request)"
+            )
+        if value < shortest:
+            raise UsageError(
+                f"{option} {value:g}: asks for {span / value:,.0f} writer requests per point; at most {MAX_WRITER_REQUESTS:,} "
+                f"(an inter-arrival of at least {shortest:g} us): at 50 us (20,000 IOPS) the writer already saturates the drive "
+                "(docs/flows.md), and a shorter time only lengthens the run"
+            )
+    return values
+
+
+def parse_device_queue_depths(text: str) -> list[int]:
+    """``--device-queue-depth``: comma-separated whole numbers of commands, each at least 1 and distinct
+    (the upper bound is the config's, checked with each point's config)."""
+    option = "--device-queue-depth"
+    values = _parse_list(text, option, int, "a whole number", "whole numbers of commands, e.g. 65535,16")
+    for value in values:
+        if value < 1:
+            raise UsageError(f"{option} {value}: must be at least 1 command")
+    return values
+
+
+def _parse_list(text: str, option: str, kind: type, one: str, expected: str) -> list[Any]:
+    items = [item.strip() for item in text.split(",")]
+    if not any(items):
+        raise UsageError(f"{option} {text!r}: no value; give {expected}")
+    values = []
+    for item in items:
+        if not item:
+            raise UsageError(f"{option} {text!r}: an empty value between commas; give {expected}")
+        try:
+            values.append(kind(item))
+        except ValueError:
+            raise UsageError(f"{option} {item!r}: not {one}; give {expected}") from None
+    twice = sorted({value for value in values if values.count(value) > 1})
+    if twice:
+        raise UsageError(f"{option} {text!r}: {', '.join(f'{value:g}' for value in twice)} given more than once")
+    return values
+
+
+def check_inputs(writer_interarrival_us: Sequence[float], arbitrations: Sequence[str], device_queue_depths: Sequence[int]) -> None:
+    """Refuses, before the first simulation, an empty axis, a repeated arbitration and any point whose
+    config the simulator would refuse (an unknown arbitration, a queue depth past the config's bound)."""
+    for option, values in (
+        ("--writer-interarrival-us", writer_interarrival_us),
+        ("--arbitration", arbitrations),
+        ("--device-queue-depth", device_queue_depths),
+    ):
+        if not values:
+            raise UsageError(f"{option}: no value; the experiment needs at least one")
+    twice = sorted({name for name in arbitrations if list(arbitrations).count(name) > 1})
+    if twice:
+        raise UsageError(f"--arbitration {', '.join(twice)}: given more than once")
+    for name in arbitrations:
+        if name not in ARBITRATIONS:
+            raise UsageError(f"--arbitration {name!r}: expected one of {', '.join(ARBITRATIONS)}")
+    for depth in device_queue_depths:
+        for arbitration in arbitrations:
+            for interarrival in writer_interarrival_us:
+                # The simulator's own check of the whole config, which a run would only make at its start.
+                try:
+                    api.load_config(PRESET, overrides=point_overrides(interarrival, arbitration, depth))
+                except _native.ConfigurationError as error:
+                    where = f"--writer-interarrival-us {interarrival:g} --arbitration {arbitration} --device-queue-depth {depth}"
+                    raise UsageError(f"the point {where}: {error}") from None
 
 
 def point_overrides(writer_interarrival_us: float, arbitration: str, device_queue_depth: int = 65535) -> list[str]:
@@ -83,9 +175,12 @@ def run_experiment(
     device_queue_depths: Sequence[int] = DEFAULT_DEVICE_QUEUE_DEPTHS,
     on_point: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """Runs every point; writes the table, JSON and figure under ``out``; returns the rows."""
+    """Runs every point; writes the table, JSON and figure under ``out``; returns the rows. Every input
+    and ``out`` are checked before the first simulation; a write that fails after them saves the rows
+    to the temporary folder and raises ``outputs.OutputFailed`` naming it."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    check_inputs(writer_interarrival_us, arbitrations, device_queue_depths)
+    outputs.check_folder("--out", out)
     rows = []
     for depth in device_queue_depths:
         for arbitration in arbitrations:
@@ -96,7 +191,11 @@ def run_experiment(
                 rows.append(row)
                 if on_point is not None:
                     on_point(row)
-    write_outputs(out, rows)
+    try:
+        write_outputs(out, rows)
+    except Exception as error:
+        saved = outputs.rescue(json.dumps(rows, indent=2) + "\n", "flows-interference.json")
+        raise outputs.OutputFailed(outputs.failed_message(out, error, saved, "the table and figure")) from None
     return rows
 
 

@@ -38,23 +38,32 @@ class Axis:
 
     @classmethod
     def parse(cls, text: str) -> Axis:
-        """``KEY=LOW:HIGH[:int][:N]``, e.g. ``device.tiers.tlc.chips=1:7:int:4``."""
+        """``KEY=LOW:HIGH[:int][:N]``, e.g. ``device.tiers.tlc.chips=1:7:int:4``; anything else (an
+        extra field, ``int`` after N, an int axis with fractional bounds) is refused, never dropped."""
+        form = "expected KEY=LOW:HIGH[:int][:N], e.g. host.queue_depth=1:32:int:5"
         key, sep, spec = text.partition("=")
         parts = spec.split(":")
         if not sep or not key.strip() or len(parts) < 2:
-            raise SweepError(f"--axis {text!r}: expected KEY=LOW:HIGH[:int][:N]")
+            raise SweepError(f"--axis {text!r}: {form}")
         try:
             low, high = float(parts[0]), float(parts[1])
         except ValueError:
-            raise SweepError(f"--axis {text!r}: LOW and HIGH must be numbers") from None
-        integer = "int" in parts[2:]
-        counts = [p for p in parts[2:] if p != "int"]
+            raise SweepError(f"--axis {text!r}: LOW and HIGH must be numbers; {form}") from None
+        extra = parts[2:]
+        integer = bool(extra) and extra[0] == "int"
+        if integer:
+            extra = extra[1:]
+        if len(extra) > 1:
+            raise SweepError(f"--axis {text!r}: {len(parts)} fields ({':'.join(parts)}); {form}")
         try:
-            coarse = int(counts[0]) if counts else 5
+            coarse = int(extra[0]) if extra else 5
         except ValueError:
-            raise SweepError(f"--axis {text!r}: N (coarse points) must be an integer") from None
+            hint = " (int is given once, before N)" if extra[0] == "int" else ""
+            raise SweepError(f"--axis {text!r}: N (coarse points) must be an integer, got {extra[0]!r}{hint}; {form}") from None
         if not (math.isfinite(low) and math.isfinite(high)) or high < low:
-            raise SweepError(f"--axis {text!r}: need LOW <= HIGH")
+            raise SweepError(f"--axis {text!r}: need finite LOW <= HIGH")
+        if integer and not (low.is_integer() and high.is_integer()):
+            raise SweepError(f"--axis {text!r}: an int axis needs integer bounds, got LOW {parts[0]} and HIGH {parts[1]}")
         if coarse < 2:
             raise SweepError(f"--axis {text!r}: at least 2 coarse points")
         return cls(key.strip(), low, high, integer, coarse)
@@ -69,6 +78,20 @@ class Axis:
 
     def first_step(self) -> float:
         return (self.high - self.low) / (self.coarse - 1)
+
+
+def parse_axes(texts: Sequence[str]) -> list[Axis]:
+    """Every ``--axis`` (``Axis.parse``); a key given twice is refused (one value per key per point)."""
+    axes = [Axis.parse(text) for text in texts]
+    _refuse_duplicate_keys(axes)
+    return axes
+
+
+def _refuse_duplicate_keys(axes: Sequence[Axis]) -> None:
+    keys = [axis.key for axis in axes]
+    twice = sorted({key for key in keys if keys.count(key) > 1})
+    if twice:
+        raise SweepError(f"--axis {', '.join(twice)}: given more than once; give each key one --axis")
 
 
 @dataclass
@@ -101,6 +124,7 @@ def search(
     """Coarse grid, then up to ``rounds`` refinements around the best point (None values never win)."""
     if not axes:
         raise SweepError("a search needs at least one axis")
+    _refuse_duplicate_keys(axes)
     seen: dict[tuple, Evaluation] = {}
     result = SearchResult(best=None, maximize=maximize)
 

@@ -11,7 +11,14 @@ A result is written where the user pointed, and nowhere else:
 * a block device, socket or folder is refused;
 * an output that is one of the run's inputs (trace, config) or another of its outputs is refused, so
   ``--json`` naming the trace, or ``--request-log X --json X``, fails before any work instead of
-  losing a file.
+  losing a file;
+* an output folder (``--out`` of sweeps, searches, experiments, recipes) that exists as anything but
+  a folder, or cannot be created and written, is refused before any work (``check_folder``).
+
+A write that fails after the work is done (a full disk, ``--json /dev/full``) does not lose the
+result: the text is saved to a file in the system's temporary folder (``rescue``) and
+:class:`OutputFailed` names both paths (the CLI exits 1). Input files are classified here as well
+(``check_input``): a trace that is a folder or a FIFO is refused by name, not called missing.
 
 Refusals raise :class:`OutputRefused` (the CLI exits 2).
 """
@@ -29,6 +36,30 @@ from ssdlab.usage import UsageError
 
 class OutputRefused(UsageError):
     """An output path that would clobber an input, another output or a special file."""
+
+
+class InputRefused(UsageError):
+    """An input path that is not a regular file (a folder, a FIFO, a device)."""
+
+
+class OutputFailed(Exception):
+    """A write that failed after the work was done; the message says where the result was saved instead."""
+
+
+# How a message names each kind of path (``kind``'s values).
+_KIND_WORDS = {
+    "regular": "a regular file",
+    "folder": "a folder",
+    "fifo": "a FIFO (named pipe)",
+    "character device": "a character device",
+    "block device": "a block device",
+    "socket": "a socket",
+}
+
+
+def describe(found: str) -> str:
+    """``kind``'s value as a message says it: "a FIFO (named pipe)", "a folder"."""
+    return _KIND_WORDS.get(found, found)
 
 
 def kind(path: Path) -> str:
@@ -105,10 +136,76 @@ def check(outputs: Mapping[str, Path | None], inputs: Mapping[str, Path | None] 
             raise OutputRefused(f"{name} {path}: cannot write the output here: {error.strerror or error}") from None
 
 
+def check_folder(name: str, path: Path) -> None:
+    """Refuses, before any work, an output folder that exists as something else (a file, a FIFO, a
+    device) or under a file, or that cannot be created and written; creates it otherwise."""
+    path = Path(path)
+    found = kind(path)
+    if found not in ("missing", "folder"):
+        raise OutputRefused(f"{name} {path}: is {describe(found)}, not a folder; give a folder (it is created if missing)")
+    # A path under a file ("results.json/out") is "missing" to stat: name the file in the way.
+    for parent in path.parents:
+        above = kind(parent)
+        if above == "folder":
+            break
+        if above != "missing":
+            raise OutputRefused(f"{name} {path}: {parent} is {describe(above)}, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".ssdlab-", suffix=".check"):
+            pass
+    except OSError as error:
+        raise OutputRefused(f"{name} {path}: cannot write the output folder here: {error.strerror or error}") from None
+
+
+def check_input(name: str, path: Path, what: str = "trace file") -> None:
+    """Refuses an input that is missing (``FileNotFoundError``) or not a regular file: a folder, or a
+    FIFO or device, which the readers open more than once (a second open of a FIFO waits forever)."""
+    path = Path(path)
+    found = kind(path)
+    if found == "missing":
+        raise FileNotFoundError(f"{name} {path}: no such {what}")
+    if found != "regular":
+        raise InputRefused(f"{name} {path}: is {describe(found)}, not a regular file; give a {what}")
+
+
+def rescue(text: str, name: str) -> Path | None:
+    """Saves ``text`` to a new file in the system's temporary folder (its name ends with ``name``'s
+    file name) after the write the user asked for failed; None if that fails as well."""
+    try:
+        handle, saved = tempfile.mkstemp(prefix="ssdlab-rescued-", suffix=f"-{Path(name).name or 'output'}")
+    except OSError:
+        return None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+    except OSError:
+        # Half a result would pass for a whole one: none is better.
+        Path(saved).unlink(missing_ok=True)
+        return None
+    return Path(saved)
+
+
+def failed_message(path: Path, error: Exception, saved: Path | None, what: str = "the result") -> str:
+    """The message of a write of ``what`` to ``path`` that failed with ``error``, saying where it went instead."""
+    reason = getattr(error, "strerror", None) or str(error)
+    if saved is not None:
+        return f"{path}: cannot write {what}: {reason}; it was saved to {saved} instead"
+    return f"{path}: cannot write {what}: {reason}; saving it to the temporary folder failed as well, so it is lost"
+
+
 def write_text(path: Path, text: str) -> None:
     """Writes ``text`` to ``path``: through an existing FIFO or character device, else atomically
-    (a temporary file beside the symbolic links' target, then a rename onto it)."""
+    (a temporary file beside the symbolic links' target, then a rename onto it). A failed write
+    (a full disk) saves the text elsewhere (``rescue``) and raises :class:`OutputFailed` naming both."""
     path = Path(path)
+    try:
+        _write_text(path, text)
+    except OSError as error:
+        raise OutputFailed(failed_message(path, error, rescue(text, path.name))) from None
+
+
+def _write_text(path: Path, text: str) -> None:
     if is_written_through(path):
         with open(path, "w", encoding="utf-8") as file:
             file.write(text)

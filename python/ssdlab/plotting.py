@@ -32,7 +32,9 @@ def save(fig: Any, stem: Path, *, layout: bool = True, rect: tuple[float, float,
     paths = []
     for suffix in FORMATS:
         path = stem.with_name(stem.name + suffix)
-        fig.savefig(path, dpi=DPI)
+        # A tight box grows the image to hold every label: long tick labels and y labels are never
+        # cut at the edge, whatever the layout engine managed.
+        fig.savefig(path, dpi=DPI, bbox_inches="tight", pad_inches=0.1)
         paths.append(path)
     plt.close(fig)
     return paths
@@ -48,14 +50,18 @@ def bar_chart(
     colours: Sequence[str] | str = "#1f77b4",
     reference: float | None = None,
     missing: str = "n/a",
+    logy: bool = False,
 ) -> list[Path]:
     """One bar per label; a None value is marked ``missing`` instead of drawn; ``reference`` draws a line."""
     fig, axes = figure(max(6.0, 0.5 * len(labels) + 2), 4.0)
     positions = list(range(len(labels)))
-    axes.bar(positions, [value if value is not None else 0 for value in values], color=colours)
+    # A missing bar is NaN, not 0: on a log axis a zero has no place.
+    axes.bar(positions, [value if value is not None else float("nan") for value in values], color=colours)
+    if logy:
+        axes.set_yscale("log")
     for position, value in zip(positions, values):
         if value is None:
-            axes.text(position, 0, missing, ha="center", va="bottom", fontsize=7, rotation=90)
+            axes.text(position, 0.02, missing, ha="center", va="bottom", fontsize=7, rotation=90, transform=axes.get_xaxis_transform())
     if reference is not None:
         axes.axhline(reference, color="black", linewidth=0.8)
     axes.set_xticks(positions, labels, rotation=30, ha="right", fontsize=7)
@@ -75,8 +81,11 @@ def grouped_bars(
     colours: Mapping[str, str] | None = None,
     reference: float | None = None,
     width: float | None = None,
+    logy: bool = False,
+    legend_title: str = "",
 ) -> list[Path]:
-    """Bars of several series side by side per label (None: no bar)."""
+    """Bars of several series side by side per label (None: no bar); ``legend_title`` names what
+    the series are."""
     fig, axes = figure(width or max(6.0, 1.2 * len(labels) + 2), 4.2)
     step = 0.8 / max(1, len(series))
     for index, (name, values) in enumerate(series.items()):
@@ -90,9 +99,11 @@ def grouped_bars(
     axes.set_ylabel(ylabel)
     axes.set_title(title, fontsize=10)
     top = max([v for values in series.values() for v in values if v is not None] + [reference or 0.0])
-    if top > 0:
+    if logy:
+        axes.set_yscale("log")
+    elif top > 0:
         axes.set_ylim(0, top * 1.3)
-    axes.legend(fontsize=8, loc="upper center", ncol=max(1, len(series)))
+    axes.legend(fontsize=8, loc="upper center", ncol=max(1, len(series)), title=legend_title or None, title_fontsize=8)
     axes.grid(axis="y", alpha=0.3)
     return save(fig, stem)
 
@@ -108,9 +119,11 @@ def line_chart(
     logy: bool = False,
     styles: Mapping[str, str] | None = None,
     ybottom: float | None = None,
+    legend_title: str = "",
 ) -> list[Path]:
     """One line per series ``{label: (xs, ys)}``; points whose y is None are left out; ``ybottom``
-    fixes the bottom of the y axis."""
+    fixes the bottom of the y axis; ``legend_title`` names what the series are. A single series
+    with an empty label gets no legend."""
     fig, axes = figure()
     drawn = 0
     for label, (xs, ys) in series.items():
@@ -128,8 +141,8 @@ def line_chart(
     axes.set_ylabel(ylabel)
     axes.set_title(title, fontsize=9)
     axes.grid(alpha=0.3)
-    if drawn:
-        axes.legend(fontsize=8)
+    if drawn and any(series):
+        axes.legend(fontsize=8, title=legend_title or None, title_fontsize=8)
     else:
         # Said on the figure, so an empty chart is never mistaken for a flat result.
         axes.text(

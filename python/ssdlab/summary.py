@@ -30,7 +30,16 @@ def render_run(result: Any, console: Console) -> None:
         + (f" x{workload['loops']} loops" if workload["loops"] > 1 else "")
     )
     tiers = r.get("tiers") or {}
-    if len(tiers) > 1:
+    scm = r.get("scm")
+    # An All S-SCM device keeps a NAND geometry in its config but stores nothing in it (SCM role
+    # "only"): its NAND geometry, GC, write amplification and die figures would all read 0.
+    has_nand = not (scm and scm.get("role") == "only")
+    if not has_nand:
+        console.print(
+            f"device: {scm['media'].upper()} only, {_bytes(scm['capacity_bytes'])} (logical {_bytes(device['logical_capacity_bytes'])}), "
+            f"no NAND; middleware {device['middleware']}"
+        )
+    elif len(tiers) > 1:
         console.print(
             f"device: {len(tiers)} tiers, {_bytes(device['physical_capacity_bytes'])} "
             f"(logical {_bytes(device['logical_capacity_bytes'])}), placement {r['placement']}"
@@ -45,7 +54,7 @@ def render_run(result: Any, console: Console) -> None:
             f"(logical {_bytes(device['logical_capacity_bytes'])}); GC {device['gc_policy']}, "
             f"read path {device['read_strategy']}, middleware {device['middleware']}"
         )
-    if device["logical_capacity_bytes"] > device["physical_capacity_bytes"]:
+    if has_nand and device["logical_capacity_bytes"] > device["physical_capacity_bytes"]:
         console.print(
             "[dim]logical capacity exceeds physical: the device is sized to the pages the workload touches "
             "(ftl.sizing = footprint), while its address space (the largest address used) is larger[/dim]"
@@ -78,6 +87,20 @@ def render_run(result: Any, console: Console) -> None:
         table.add_row(*row)
     console.print(table)
     gc = r["gc"]
+    # Write amplification is NAND programs over host pages written to NAND: with none written (every
+    # write went to SCM, or a read-only run) it reads 0.000, which says nothing.
+    nand_written = r.get("host_pages_written", 0) > 0 or (r.get("flash") or {}).get("page_programs", 0) > 0 or gc["pages_copied"] > 0
+    if has_nand and nand_written:
+        _render_gc(r, console)
+    elif has_nand:
+        console.print("NAND: nothing written during the run (no GC, no write amplification)")
+    _render_energy(r, has_nand, console)
+    _render_details(r, scm, workload, tiers, console)
+
+
+def _render_gc(r: Mapping[str, Any], console: Console) -> None:
+    """The NAND GC lines: what GC did, write amplification, how it held host writes, a collapse."""
+    gc = r["gc"]
     erase = r["erase_count"]
     console.print(
         f"GC: {gc['invocations']:,} invocations, {gc['blocks_collected']:,} blocks collected, "
@@ -93,12 +116,30 @@ def render_run(result: Any, console: Console) -> None:
     collapse = collapse_warning(r)
     if collapse:
         console.print(f"[yellow]warning:[/yellow] {collapse}")
+
+
+def _render_energy(r: Mapping[str, Any], has_nand: bool, console: Console) -> None:
+    """Energy and how busy the media were: NAND dies and channels, or an SCM-only device's banks."""
     energy = f"energy {r['energy_total_uj'] / 1e6:,.3f} J" if r["energy_total_uj"] > 0 else "energy not modelled (set device.energy.*)"
-    console.print(
-        f"{energy}; die utilisation {r['utilisation']['die']:.1%}, "
-        f"channel {r['utilisation']['channel']:.1%}; unmapped page reads {r['unmapped_page_reads']:,}; "
-        f"read-modify-writes {r['read_modify_writes']:,}"
-    )
+    if has_nand:
+        console.print(
+            f"{energy}; die utilisation {r['utilisation']['die']:.1%}, "
+            f"channel {r['utilisation']['channel']:.1%}; unmapped page reads {r['unmapped_page_reads']:,}; "
+            f"read-modify-writes {r['read_modify_writes']:,}"
+        )
+    else:
+        scm = r["scm"]
+        console.print(
+            f"{energy}; SCM bank utilisation {scm['bank_utilisation']:.1%}, channel {scm['channel_utilisation']:.1%}; "
+            f"unmapped page reads {r['unmapped_page_reads']:,}"
+        )
+
+
+def _render_details(
+    r: Mapping[str, Any], scm: Mapping[str, Any] | None, workload: Mapping[str, Any], tiers: Mapping, console: Console
+) -> None:
+    """Everything after the GC and energy lines: the parts a run has (read path, middleware, caches,
+    flows, SCM, events), the oracle, trace warnings and the run's speed."""
     read_path = r.get("read_path")
     if read_path and read_path["sampled_reads"]:
         sampled = read_path["sampled_reads"]
@@ -186,15 +227,21 @@ def render_run(result: Any, console: Console) -> None:
             f"preconditioning: {pre['pages_written']:,} pages written, {pre['gc_pages_copied']:,} copied by GC "
             f"({pre['wall_seconds']:.2f} s wall)"
         )
-    scm = r.get("scm")
     if scm:
         placed = scm["placement"]
+        operations = scm.get("operations") or {}
         console.print(
             f"SCM ({scm['media']}, {scm['role']}, {scm['capacity_bytes'] / 2**20:,.1f} MiB, {100 * scm['used_fraction']:.1f} % used): "
             f"{placed['pieces_to_scm']:,} write pieces to SCM ({placed['hot_pieces']:,} hot, {placed['fragmented_pieces']:,} fragmented), "
             f"{placed['pieces_to_nand']:,} to NAND; {placed['pages_evicted']:,} pages evicted ({placed['forced_evictions']:,} forced), "
             f"{placed['split_reads']:,} split reads; most-written sector {scm['max_writes_per_sector']:,} writes "
             f"({scm['wear_leveling_moves']:,} wear-leveling moves); {scm['power_w'] * 1e3:,.2f} mW ({scm['io_power_w'] * 1e3:,.2f} mW I/O)"
+            + (
+                f"; {operations['sectors_written']:,} sectors written, {operations['sectors_read']:,} read, "
+                f"mean {scm['mean_writes_per_sector']:,.2f} writes per sector slot"
+                if operations and "mean_writes_per_sector" in scm
+                else ""
+            )
         )
     cache = r.get("data_cache")
     if cache:
@@ -372,7 +419,11 @@ def render_sweep(outcome: Any, console: Console) -> None:
     )
     for key in label_keys:
         table.add_column(key.removeprefix("point."))
-    for column in ("status", "GC invocations", "pages copied", "WA", "write MB/s", "seconds"):
+    # The metrics follow what the sweep served: write latency when it has writes (issue 48).
+    from ssdlab.sweep_report import summary_columns
+
+    columns = summary_columns(rows)
+    for column in ("status", *(header for header, _, _ in columns), "seconds"):
         table.add_column(column, justify="right")
     for row in rows:
         ok = row["status"] == "ok"
@@ -383,10 +434,7 @@ def render_sweep(outcome: Any, console: Console) -> None:
         table.add_row(
             *[str(row.get(k, "")) for k in label_keys],
             "ok" if ok else f"[red]failed[/red]: {str(row.get('error', ''))[:60]}",
-            metric("result.gc.invocations", "{:,.0f}"),
-            metric("result.gc.pages_copied", "{:,.0f}"),
-            metric("result.write_amplification", "{:.3f}"),
-            metric("result.write.mbps", "{:.1f}"),
+            *(metric(key, fmt) for _, key, fmt in columns),
             f"{row['point_seconds']:.1f}",
         )
     console.print(table)

@@ -71,6 +71,35 @@ class SweepError(ValueError):
     """A malformed sweep file or an unusable output folder."""
 
 
+# The schemes of Dask's communication layer a scheduler address may name (distributed.comm).
+_SCHEDULER_SCHEMES = ("tcp", "tls", "ucx", "ws", "wss", "inproc")
+
+
+def check_scheduler(address: str | None) -> None:
+    """Refuses, before any work, a ``--scheduler`` that is no Dask scheduler address: ``[SCHEME://]HOST:PORT``
+    with SCHEME one of Dask's (tcp by default) and PORT in 1-65535 (``inproc://NAME`` has no port)."""
+    if address is None:
+        return
+    expected = (
+        f"expected a Dask scheduler address such as tcp://host:8786 ([SCHEME://]HOST:PORT, SCHEME one of {', '.join(_SCHEDULER_SCHEMES)})"
+    )
+    scheme, separator, rest = address.strip().partition("://")
+    if not separator:
+        scheme, rest = "tcp", address.strip()
+    if scheme not in _SCHEDULER_SCHEMES:
+        raise SweepError(f"--scheduler {address!r}: unknown scheme {scheme!r}; {expected}")
+    if scheme == "inproc":
+        if not rest:
+            raise SweepError(f"--scheduler {address!r}: no address after inproc://; {expected}")
+        return
+    # An IPv6 host is bracketed ([::1]:8786); the port follows the last colon.
+    host, colon, port = rest.rpartition(":")
+    if not colon or not host or host in ("[]",) or "/" in host or " " in rest:
+        raise SweepError(f"--scheduler {address!r}: no HOST:PORT; {expected}")
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise SweepError(f"--scheduler {address!r}: port {port!r} is not a number in 1-65535; {expected}")
+
+
 @dataclass(frozen=True)
 class Point:
     """One configuration of a sweep: its axis labels and the overrides that make it."""
@@ -316,8 +345,12 @@ def run_sweep(
     points run in ``workers`` local processes (default: the number of CPU cores).
     ``progress(done, total, point, row)`` is called once at the start and after each point.
     """
+    from ssdlab import outputs
+
     started = time.perf_counter()
+    check_scheduler(scheduler)
     out = Path(out_dir)
+    outputs.check_folder("--out", out)
     point_dir = out / "points"
     point_dir.mkdir(parents=True, exist_ok=True)
     points = list(points) if points is not None else sweep.points()
@@ -350,10 +383,17 @@ def run_sweep(
     if progress:
         progress(done, len(points), None, None)
 
+    # Points whose row could not be stored (a full disk): kept in memory and saved at the end.
+    unstored: list[Exception] = []
+
     def finished(point: Point, outcome: Mapping[str, Any]) -> None:
         nonlocal done
         row = point_row(sweep.name, point, outcome)
-        _write_row(point_dir / f"{point.config_hash}.parquet", row)
+        try:
+            _write_row(point_dir / f"{point.config_hash}.parquet", row)
+        except Exception as error:
+            # Parquet's writer raises its own errors for a full disk as well as OSError. The point ran; losing its row to a failed write would lose the simulation. The sweep goes on.
+            unstored.append(error)
         rows[point.config_hash] = row
         done += 1
         if progress:
@@ -374,7 +414,18 @@ def run_sweep(
         failed=sum(1 for r in ordered if r["status"] != "ok"),
         wall_seconds=time.perf_counter() - started,
     )
-    _write_combined(out, ordered)
+    try:
+        _write_combined(out, ordered)
+    except Exception as error:
+        saved = outputs.rescue(_combined_json(ordered), "results.json")
+        what = "the combined results" + (f" (nor the rows of {len(unstored)} points in {point_dir})" if unstored else "")
+        raise outputs.OutputFailed(outputs.failed_message(out, error, saved, what)) from None
+    if unstored:
+        reason = getattr(unstored[0], "strerror", None) or unstored[0]
+        raise outputs.OutputFailed(
+            f"{point_dir}: cannot store the rows of {len(unstored)} points: {reason}; every row is in {out / 'results.parquet'}, "
+            "but a rerun runs those points again"
+        )
     return outcome
 
 
@@ -487,12 +538,17 @@ def _write_combined(out: Path, rows: Iterable[Mapping[str, Any]]) -> None:
         return
     frame = pl.concat([pl.DataFrame([dict(row)]) for row in rows], how="diagonal_relaxed")
     frame.write_parquet(out / "results.parquet")
+    (out / "results.json").write_text(_combined_json(rows), encoding="utf-8")
+
+
+def _combined_json(rows: Iterable[Mapping[str, Any]]) -> str:
+    """``results.json``'s text: every row without its config and raw JSON, with its result as an object."""
     slim = [
         {k: v for k, v in row.items() if k not in ("config_toml", "result_json")}
         | {"result": json.loads(row["result_json"]) if row.get("result_json") else None}
         for row in rows
     ]
-    (out / "results.json").write_text(json.dumps(slim, indent=1, default=str) + "\n", encoding="utf-8")
+    return json.dumps(slim, indent=1, default=str) + "\n"
 
 
 def load_results(out_dir: str | Path):

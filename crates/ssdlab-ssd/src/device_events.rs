@@ -75,8 +75,9 @@ pub struct DeviceEvents {
     wear_pending: Vec<usize>,
     /// Per event: its drain's block cursor (a chip-local block index).
     pub drain_cursor: Vec<u32>,
-    /// The event whose suspension holds host requests, and since when.
-    suspension: Option<(usize, SimTime)>,
+    /// The events whose suspensions hold host requests, and since when. Host requests wait while any
+    /// holds (issue 48 item 8: with one holder, a second copy started meanwhile was not waited for).
+    suspensions: Vec<(usize, SimTime)>,
     /// Per event: its drain was stopped (its chip was made writable again before it emptied).
     pub drain_stopped: Vec<bool>,
     /// Per event: when its drain's current step started (ns).
@@ -108,7 +109,7 @@ impl DeviceEvents {
             sequence: 0,
             wear_pending: Vec::new(),
             drain_cursor: vec![0; configs.len()],
-            suspension: None,
+            suspensions: Vec::new(),
             drain_stopped: vec![false; configs.len()],
             step_started: vec![0; configs.len()],
             step_lengths: vec![Vec::new(); configs.len()],
@@ -174,20 +175,21 @@ impl DeviceEvents {
 
     #[inline]
     pub fn suspended(&self) -> bool {
-        self.suspension.is_some()
+        !self.suspensions.is_empty()
     }
 
+    /// Event `index` holds host requests from `now` until [`DeviceEvents::resume`] with its index.
     pub fn suspend(&mut self, index: usize, now: SimTime) {
-        self.suspension.get_or_insert((index, now));
+        if !self.suspensions.iter().any(|&(holder, _)| holder == index) {
+            self.suspensions.push((index, now));
+        }
     }
 
-    /// Ends event `index`'s suspension at `now` (no-op if another event holds it).
+    /// Ends event `index`'s suspension at `now`; requests stay held while another event's lasts.
     pub fn resume(&mut self, index: usize, now: SimTime) {
-        if let Some((holder, since)) = self.suspension {
-            if holder == index {
-                self.records[index].suspended_ns += now.0.saturating_sub(since.0);
-                self.suspension = None;
-            }
+        if let Some(position) = self.suspensions.iter().position(|&(holder, _)| holder == index) {
+            let (_, since) = self.suspensions.swap_remove(position);
+            self.records[index].suspended_ns += now.0.saturating_sub(since.0);
         }
     }
 
@@ -370,5 +372,17 @@ mod tests {
         events.resume(0, SimTime(4_500));
         assert!(!events.suspended());
         assert_eq!(events.longest_suspension_ns(), 3_500);
+    }
+
+    #[test]
+    fn overlapping_suspensions_hold_requests_until_the_last_ends() {
+        let mut events = DeviceEvents::new(&[event(Some(0), None, 0), event(Some(0), None, 1)]);
+        events.suspend(0, SimTime(1_000));
+        events.suspend(1, SimTime(1_000));
+        events.resume(0, SimTime(2_000));
+        assert!(events.suspended(), "event 1's copy still runs");
+        events.resume(1, SimTime(9_000));
+        assert!(!events.suspended());
+        assert_eq!(events.longest_suspension_ns(), 8_000);
     }
 }

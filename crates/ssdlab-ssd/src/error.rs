@@ -55,8 +55,13 @@ pub enum FtlError {
 #[derive(Debug, thiserror::Error)]
 pub enum SimulationError {
     /// The run outlasts the intervals a time series may hold (`simulation/time_series.rs`).
-    #[error("output.time_series_interval_ms = {interval_ms} ms: the run reached {reached_ms} ms of simulated time, more than the {max_rows} intervals a time series holds (a cap that bounds its memory); use an interval of at least {} ms, or leave the series out", suggested_interval_ms(*reached_ms, *max_rows))]
+    #[error("output.time_series_interval_ms = {interval_ms} ms: the run lasted {reached_ms} ms of simulated time, more than the {max_rows} intervals a time series holds (a cap that bounds its memory); use an interval of at least {} ms, or leave the series out", suggested_interval_text(*reached_ms, *max_rows))]
     TimeSeriesTooLong { interval_ms: f64, reached_ms: f64, max_rows: u64 },
+
+    /// Simulated time ran past half the clock's range (issue 48 item 16): u64 nanoseconds saturate
+    /// at 584 years, where every later time is equal and latencies read 0.
+    #[error("simulated time reached {reached_years:.0} years, past the {limit_years:.0} years the simulated clock keeps apart (u64 nanoseconds): latencies and rates would be wrong. A setting stretches time out of range: look at the workload's arrivals (arrival.mean_interarrival_ns, host.time_scale, trace timestamps) and the device's speeds (channel.transfer_rate_mts, nand latencies)")]
+    ClockOutOfRange { reached_years: f64, limit_years: f64 },
 
     #[error(transparent)]
     Config(#[from] ConfigError),
@@ -107,8 +112,18 @@ pub enum SimulationError {
 
 /// The shortest interval (ms, rounded up to 3 significant digits) whose series of `max_rows` rows
 /// would reach `reached_ms`: a lower bound to suggest, since the run may go on beyond that.
-fn suggested_interval_ms(reached_ms: f64, max_rows: u64) -> f64 {
-    let exact = reached_ms / max_rows.max(1) as f64;
+/// [`suggested_interval_ms`] as written in the error: its 3 significant digits and no float noise
+/// (0.0139, not 0.013900000000000001).
+fn suggested_interval_text(reached_ms: f64, max_rows: u64) -> String {
+    let interval = suggested_interval_ms(reached_ms, max_rows);
+    let decimals = (2 - interval.log10().floor() as i32).max(0) as usize;
+    format!("{interval:.decimals$}")
+}
+
+/// An interval (ms, 3 significant digits, rounded up) at which a run lasting `reached_ms` fits in
+/// `max_rows` intervals: its last time falls in interval `max_rows - 1` at the latest.
+pub(crate) fn suggested_interval_ms(reached_ms: f64, max_rows: u64) -> f64 {
+    let exact = reached_ms / max_rows.saturating_sub(1).max(1) as f64;
     if exact <= 0.0 || !exact.is_finite() {
         return 0.001;
     }

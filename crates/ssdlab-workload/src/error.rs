@@ -14,6 +14,10 @@ pub enum WorkloadError {
     #[error("{path}: cannot guess the trace format from its first lines ({reason}); pass the format explicitly (one of: {known})")]
     UnknownFormat { path: PathBuf, reason: String, known: &'static str },
 
+    /// A folder, FIFO, socket or device given as a trace (issue 48 item 15: a FIFO blocked forever).
+    #[error("{path}: is {kind}, not a regular file; a trace is read more than once (a scan, then the replay), so give a file (save a stream to one first)")]
+    NotAFile { path: PathBuf, kind: &'static str },
+
     #[error("{path}: the trace holds no requests")]
     Empty { path: PathBuf },
 

@@ -124,10 +124,33 @@ impl FileProgress {
     }
 }
 
+/// Opens a trace file, refusing what is not a regular file before opening it: opening a FIFO
+/// blocks until a writer comes, and a trace is read more than once.
+pub(crate) fn open_trace_file(path: &Path) -> Result<File, WorkloadError> {
+    let io_error = |source| WorkloadError::Io { path: path.to_path_buf(), source };
+    let file_type = std::fs::metadata(path).map_err(io_error)?.file_type();
+    if !file_type.is_file() {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = if file_type.is_dir() {
+            "a folder"
+        } else if file_type.is_fifo() {
+            "a FIFO (named pipe)"
+        } else if file_type.is_socket() {
+            "a socket"
+        } else if file_type.is_block_device() || file_type.is_char_device() {
+            "a device"
+        } else {
+            "not a file"
+        };
+        return Err(WorkloadError::NotAFile { path: path.to_path_buf(), kind });
+    }
+    File::open(path).map_err(io_error)
+}
+
 /// [`open_input`], with the pass's progress through the file.
 fn open_input_counted(path: &Path) -> Result<(Box<dyn Read + Send>, FileProgress), WorkloadError> {
     let io_error = |source| WorkloadError::Io { path: path.to_path_buf(), source };
-    let mut file = File::open(path).map_err(io_error)?;
+    let mut file = open_trace_file(path)?;
     let mut magic = [0u8; 4];
     let mut filled = 0;
     while filled < 4 {
@@ -952,5 +975,27 @@ mod tests {
         // A final newline ends the last line; it does not start an empty one.
         assert_eq!(lines_of("a\nb\n", 1), vec![(1, "a".to_string()), (2, "b".to_string())]);
         assert!(lines_of("", 4).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod not_a_file_tests {
+    use super::*;
+
+    /// Issue 48 item 15: a FIFO as a trace blocked forever (opening it waits for a writer); a
+    /// folder was "cannot read". Both are refused before opening, naming what they are.
+    #[test]
+    fn a_folder_or_a_fifo_is_refused_before_opening() {
+        let folder = std::env::temp_dir().join(format!("ssdlab-not-a-file-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let error = TraceScan::scan(&folder, &TraceOptions::default()).err().unwrap().to_string();
+        assert!(error.contains("is a folder, not a regular file"), "{error}");
+        let fifo = folder.join("trace.fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|status| status.success()) {
+            let error = TraceScan::scan(&fifo, &TraceOptions::default()).err().unwrap().to_string();
+            assert!(error.contains("a FIFO (named pipe), not a regular file"), "{error}");
+        }
+        std::fs::remove_dir_all(&folder).unwrap();
     }
 }

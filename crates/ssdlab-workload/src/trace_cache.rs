@@ -59,7 +59,7 @@ impl CacheKey {
         max_request_bytes: u64,
     ) -> Result<Self, WorkloadError> {
         let io = |source| WorkloadError::Io { path: path.to_path_buf(), source };
-        let mut file = File::open(path).map_err(io)?;
+        let mut file = crate::trace::open_trace_file(path)?;
         // Reads are whole multiples of 32 bytes but the last, so the lanes see the file's bytes in
         // the same chunks whatever the reads return.
         let mut buffer = vec![0u8; 1 << 20];

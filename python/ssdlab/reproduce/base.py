@@ -544,6 +544,30 @@ class Fit:
     where: str = ""
 
 
+def trace_options(items: Sequence[str], trace_names: Sequence[str]) -> dict[str, Path]:
+    """``--trace NAME=PATH`` options as {workload name: path} (``report.parse_trace_options``), with a
+    workload named twice refused (the last would silently win) and a path that is a folder, a FIFO
+    or a device called what it is, not "no such trace file"."""
+    from ssdlab import outputs
+    from ssdlab.reproduce.report import parse_trace_options
+    from ssdlab.sweep import SweepError
+
+    given: dict[str, str] = {}
+    canonical = {name.lower(): name for name in trace_names}
+    for item in items:
+        name, separator, path = item.partition("=")
+        key = canonical.get(name.strip().lower())
+        if key is None or not separator or not path:
+            continue  # parse_trace_options names the problem
+        if key in given:
+            raise SweepError(f"--trace {key}: given twice ({given[key]} and {path}); give each workload one trace")
+        given[key] = path
+        found = outputs.kind(Path(path).expanduser())
+        if found not in ("missing", "regular"):
+            raise outputs.InputRefused(f"--trace {item!r}: {path} is {outputs.describe(found)}, not a regular file; give a trace file")
+    return parse_trace_options(items, trace_names)
+
+
 def summary(headlines: Sequence[Headline]) -> dict[str, Any]:
     """The verdict counts of a recipe's headlines (or several recipes'), with the sentence report.md
     opens with: "N of M seed claims reproduced (gain rule), K direction only, J not reproduced, C
@@ -624,6 +648,9 @@ class Recipe(abc.ABC):
     options: tuple[Option, ...] = ()
     # Whether --scale applies (its help says what 1 means for this recipe); None: not offered.
     scale_help: str | None = None
+    # Whether the recipe's figures are made of the host's writes (write throughput, GC, wear): a --trace
+    # with no write is refused before the first run instead of failing after the grid.
+    trace_needs_writes: bool = False
 
     @abc.abstractmethod
     def workloads(self) -> Sequence[Workload]:
@@ -680,10 +707,7 @@ class Recipe(abc.ABC):
     ) -> Any:
         """Runs the recipe into ``out`` (resuming what an earlier run there stored): tables, figures,
         report.md and headlines.json. Returns the ``report.Reproduction``."""
-        from ssdlab.sweep import SweepError
-
-        if self.scale_help is None and scale != 1.0:
-            raise SweepError(f"--scale: {self.name} does not scale (see its own options)")
+        self.check_inputs(out, workloads=workloads, traces=dict(traces or {}), scale=scale, scheduler=scheduler)
         unknown = set(options) - {option.param for option in self.options}
         if unknown:
             raise TypeError(f"{self.name}: unknown options {', '.join(sorted(unknown))}")
@@ -708,6 +732,41 @@ class Recipe(abc.ABC):
             raise ValueError(f"recipe {self.name}: fitted claims graded other than calibrated: {', '.join(wrong)}")
         write_headlines(reproduction.headlines, reproduction.out_dir, recipe=self.name, seed=self.seed, readings=reproduction.readings)
         return reproduction
+
+    def check_inputs(
+        self, out: str | Path, *, workloads: Sequence[str] | None, traces: Mapping[str, Path], scale: float, scheduler: str | None
+    ) -> None:
+        """Refuses, before the first simulation, every input the recipe's shared options can get wrong:
+        a --scale that is not finite and positive (or given to a recipe that does not scale), a
+        --scheduler that is no Dask address, an empty --workloads, a --trace for a workload --workloads
+        leaves out, a trace that is not a readable regular file, does not parse with the native reader
+        the runs use, or has no write when the recipe's figures are made of writes, and an --out that
+        is not a folder that can be written."""
+        from ssdlab import _native, api, outputs
+        from ssdlab.sweep import SweepError, check_scheduler
+
+        if self.scale_help is None and scale != 1.0:
+            raise SweepError(f"--scale: {self.name} does not scale (see its own options)")
+        if not (math.isfinite(scale) and scale > 0):
+            raise SweepError(f"--scale {scale}: must be a finite positive number (1 is the recipe's full size)")
+        check_scheduler(scheduler)
+        if workloads is not None and not workloads:
+            raise SweepError(f"--workloads: no workload named; give some of {', '.join(self.workload_names())}")
+        for name, path in traces.items():
+            option = f"--trace {name}={path}"
+            if workloads is not None and name not in workloads:
+                raise SweepError(f"{option}: {name} is not among --workloads ({', '.join(workloads)}), so the trace would not be read")
+            outputs.check_input(option, Path(path))
+            try:
+                stats = api.trace_stats(path)["stats"]
+            except _native.TraceError as error:
+                raise SweepError(f"{option}: {error}") from None
+            if self.trace_needs_writes and not stats.get("writes"):
+                raise SweepError(
+                    f"{option}: the trace has no write ({stats.get('reads', 0):,} reads); {self.name}'s figures are made of the "
+                    "host's writes, so give a trace that writes"
+                )
+        outputs.check_folder("--out", Path(out))
 
     @abc.abstractmethod
     def run(

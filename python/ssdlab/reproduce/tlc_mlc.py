@@ -1448,6 +1448,9 @@ class TlcMlc(Recipe):
         "regimes (array fill, static cold data) that decide the seed's headline; steady state from warm-up/window run pairs."
     )
     claims = CLAIMS
+    # Its figures are writes through the MLC and TLC arrays: a trace with no write has nothing to
+    # measure (it failed after the grid, dividing by zero).
+    trace_needs_writes = True
     scale_help = "Scale the warm-up and measured windows (1: 5+5 loops of traces; stand-ins write twice the largest array's raw capacity per window, warm-up 3 windows)."
     options = (
         Option(

@@ -187,7 +187,9 @@ pub(super) fn validate(queues: &QueuesConfig, flows: &[FlowConfig]) -> Result<()
             (Some(trace), None) => {
                 if let Some(layout) = &trace.columns {
                     if let Err((inner, message)) = layout.validate() {
-                        return fail(field(&format!("trace.columns.{inner}")), message);
+                        // "columns" is the column map itself (two fields naming one column).
+                        let path = if inner == "columns" { String::new() } else { format!(".{inner}") };
+                        return fail(field(&format!("trace.columns{path}")), message);
                     }
                 }
             }

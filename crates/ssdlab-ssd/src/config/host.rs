@@ -121,6 +121,27 @@ pub(super) fn validate(host: &HostConfig) -> Result<(), (String, String)> {
                 return fail(name, "is not supported with host.flows (each flow is replayed once, as written)".into());
             }
         }
+        // With flows these are each flow's own settings; a value here would be ignored (issue 48
+        // item 9: `--set host.mode="closed_loop"` ran byte-identical to the plain run).
+        let defaults = HostConfig::default();
+        let per_flow = [
+            ("host.mode", host.mode != defaults.mode, "mode", "closed_loop".to_string()),
+            (
+                "host.queue_depth",
+                host.queue_depth != defaults.queue_depth,
+                "submission_queue_depth",
+                host.queue_depth.to_string(),
+            ),
+            ("host.time_scale", host.time_scale != defaults.time_scale, "time_scale", host.time_scale.to_string()),
+        ];
+        for (name, set, flow_field, value) in per_flow {
+            if set {
+                return fail(
+                    name,
+                    format!("is {value}, but with host.flows each flow has its own (host.flows[i].{flow_field}) and this one would be ignored; set it on the flows, or leave {name} at its default"),
+                );
+            }
+        }
     }
     super::flows::validate(&host.queues, &host.flows)
 }

@@ -87,13 +87,11 @@ impl SimulationConfig {
                 workload.remove("trace");
             }
         }
-        let config: SimulationConfig = ssdlab_settings::deserialize_located(table, text, origin)?;
-        config.validate().map_err(|(field, message)| ConfigError::Invalid {
-            origin: origin.to_string(),
-            line: ssdlab_settings::locate_field(text, &field),
-            field,
-            message,
-        })?;
+        // A field that fails is blamed on the `--set` that set it, else on its line in the file.
+        let config: SimulationConfig = ssdlab_settings::deserialize_overridden(table, text, origin, overrides)?;
+        config
+            .validate()
+            .map_err(|(field, message)| ssdlab_settings::invalid_field(text, origin, overrides, field, message))?;
         Ok(config)
     }
 

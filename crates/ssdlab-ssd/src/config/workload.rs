@@ -93,7 +93,9 @@ pub(super) fn validate(workload: &WorkloadConfig) -> Result<(), (String, String)
         (Some(trace), None) => {
             if let Some(layout) = &trace.columns {
                 if let Err((field, message)) = layout.validate() {
-                    return fail(&format!("workload.trace.columns.{field}"), message);
+                    // "columns" is the column map itself (two fields naming one column).
+                    let path = if field == "columns" { String::new() } else { format!(".{field}") };
+                    return fail(&format!("workload.trace.columns{path}"), message);
                 }
             }
         }

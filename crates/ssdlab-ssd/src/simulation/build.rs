@@ -363,6 +363,13 @@ fn build_flows(
     let mut streams = Vec::with_capacity(config.host.flows.len());
     for (index, flow) in config.host.flows.iter().enumerate() {
         let field = |name: &str| format!("host.flows[{index}].{name}");
+        if flow.lba_offset_bytes >= capacity_bytes {
+            let message = format!(
+                "flow `{}`: {} is at or beyond the device's logical capacity of {capacity_bytes} bytes (sized by [workload]), so none of its requests would fit",
+                flow.name, flow.lba_offset_bytes
+            );
+            return Err(config_invalid(config, &field("lba_offset_bytes"), message));
+        }
         let (stream, origin) = match (&flow.trace, &flow.synthetic) {
             (Some(trace), _) => {
                 let scan = ssdlab_workload::TraceScan::scan(&trace.path, &trace.options()).map_err(|error| {

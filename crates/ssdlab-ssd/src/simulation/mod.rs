@@ -182,6 +182,8 @@ pub fn run(config: &SimulationConfig, progress: &mut ProgressCallback<'_>) -> Re
             for flow in &config.host.flows {
                 let mut single = config.clone();
                 single.host.flows = vec![flow.clone()];
+                // Only the shared run writes outputs: a flow's run alone would overwrite its request log.
+                single.output = crate::config::OutputConfig::default();
                 let result = run(&single, &mut |_, _, _| Ok(()))?;
                 alone.push(
                     result.flows.as_ref().and_then(|f| f.per_flow.first()).map_or(0.0, |f| f.all.latency_us.mean),

@@ -70,6 +70,7 @@ impl DeviceView<'_> {
 }
 
 /// A request entering the device.
+#[derive(Clone, Copy)]
 pub(super) struct Issued<'a> {
     /// The request's device-queue slot (reused once it completes).
     pub slot: u32,
@@ -79,6 +80,8 @@ pub(super) struct Issued<'a> {
     pub latency_from: SimTime,
     pub issue: SimTime,
     pub span: PageSpan,
+    /// Its flow (`host.flows`, in config order; 0 with one stream).
+    pub flow: u8,
 }
 
 /// A request whose last flash work has been booked.
@@ -122,7 +125,8 @@ pub(super) fn build(config: &SimulationConfig, host_logical_pages: u64) -> Resul
         list.push(Box::new(TimeSeriesCollector::new((ms * 1e6).round() as u64)));
     }
     if let Some(path) = config.output.request_log_path.as_deref() {
-        list.push(Box::new(AnnotatedLog { log: RequestLog::create(path)?, before: (0, 0) }));
+        let flows: Vec<String> = config.host.flows.iter().map(|flow| flow.name.clone()).collect();
+        list.push(Box::new(AnnotatedLog { log: RequestLog::create(path, flows)?, before: (0, 0) }));
     }
     if config.output.write_heat {
         list.push(Box::new(WriteCounter::new(host_logical_pages)));
@@ -212,8 +216,7 @@ fn flag_totals(device: &DeviceView<'_>) -> (u64, u64) {
 
 impl Observer for AnnotatedLog {
     fn request_issued(&mut self, issued: &Issued<'_>, device: &DeviceView<'_>) {
-        let Issued { slot, index, request, latency_from, issue, span } = issued;
-        self.log.issued(*slot, *index, request, *latency_from, *issue, span.pages());
+        self.log.issued(issued);
         self.before = flag_totals(device);
     }
 

@@ -163,7 +163,7 @@ impl Simulation {
                     self.data_path.prefetch_overwrites(span);
                 }
             }
-            let slot = self.serve(&submission.request, issue, submission.latency_from)?;
+            let slot = self.serve(&submission.request, issue, submission.latency_from, submission.flow)?;
             host.opened(&submission, slot);
             self.collect_completions(host);
             if self.requests_issued.is_multiple_of(PROGRESS_INTERVAL) {
@@ -232,7 +232,13 @@ impl Simulation {
     /// Issues `request` (latency counted from `latency_from`) into the device at `issue`; returns
     /// its scheduler slot. Inlined into each copy of the loop, as it was into the one loop before.
     #[inline(always)]
-    fn serve(&mut self, request: &IoRequest, issue: SimTime, latency_from: SimTime) -> Result<u32, SimulationError> {
+    fn serve(
+        &mut self,
+        request: &IoRequest,
+        issue: SimTime,
+        latency_from: SimTime,
+        flow: u8,
+    ) -> Result<u32, SimulationError> {
         self.requests_issued += 1;
         self.first_arrival.get_or_insert(issue);
         if request.end_bytes() > self.logical_capacity_bytes {
@@ -256,7 +262,7 @@ impl Simulation {
         let slot = self.scheduler.open_request(issue, tag);
         let observed = !self.observers.is_empty();
         if observed {
-            let issued = Issued { slot, index: self.requests_issued, request, latency_from, issue, span };
+            let issued = Issued { slot, index: self.requests_issued, request, latency_from, issue, span, flow };
             self.observers.request_issued(&issued, &device_view!(self));
         }
         // The data path takes the request a page span at a time (`data_path/`).

@@ -5,12 +5,16 @@
 //! `issue_ns`, `completion_ns`, `latency_ns`, `soft_reads` (pages of the request whose hard decision
 //! failed and that were read again with soft sensing), `gc_pages_copied` (pages garbage collection
 //! copied because of this request: foreground GC its writes set off, which its pages queue behind).
+//! With `host.flows`, two more: `flow` (the flow's name) and `submission_queue` (its queue: the
+//! flow's position in `host.flows`, from 0); only the shared run is logged, not the runs of each flow
+//! alone that `host.queues.measure_alone` adds.
 //! `ssdlab run --request-log FILE.parquet` turns it into Parquet. Left out: waits behind GC set off by
 //! other requests (a die's queue does not record whose work delayed whom).
 
+use super::observers::Issued;
 use crate::error::SimulationError;
 use ssdlab_engine::SimTime;
-use ssdlab_workload::{IoOp, IoRequest};
+use ssdlab_workload::IoOp;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -25,6 +29,7 @@ struct InFlight {
     issue: SimTime,
     soft_reads: u64,
     gc_pages_copied: u64,
+    flow: u8,
 }
 
 pub(super) struct RequestLog {
@@ -35,10 +40,13 @@ pub(super) struct RequestLog {
     rows: u64,
     error: Option<std::io::Error>,
     line: String,
+    /// The flows' names as CSV fields (quoted where needed); empty with one stream (no flow columns).
+    flow_fields: Vec<String>,
 }
 
 impl RequestLog {
-    pub(super) fn create(path: &Path) -> Result<Self, SimulationError> {
+    /// `flows`: the names of `host.flows` in config order (empty: one stream, no flow columns).
+    pub(super) fn create(path: &Path, flows: Vec<String>) -> Result<Self, SimulationError> {
         let io = |error: std::io::Error| {
             SimulationError::Config(crate::error::ConfigError::Invalid {
                 origin: "config".into(),
@@ -49,7 +57,8 @@ impl RequestLog {
         };
         let file = std::fs::File::create(path).map_err(io)?;
         let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-        out.write_all(b"request,op,offset_bytes,size_bytes,pages,arrival_ns,issue_ns,completion_ns,latency_ns,soft_reads,gc_pages_copied\n").map_err(io)?;
+        out.write_all(b"request,op,offset_bytes,size_bytes,pages,arrival_ns,issue_ns,completion_ns,latency_ns,soft_reads,gc_pages_copied").map_err(io)?;
+        out.write_all(if flows.is_empty() { b"\n" } else { b",flow,submission_queue\n" }).map_err(io)?;
         Ok(RequestLog {
             path: path.to_path_buf(),
             out,
@@ -57,18 +66,12 @@ impl RequestLog {
             rows: 0,
             error: None,
             line: String::with_capacity(96),
+            flow_fields: flows.iter().map(|name| csv_field(name)).collect(),
         })
     }
 
-    pub(super) fn issued(
-        &mut self,
-        slot: u32,
-        index: u64,
-        request: &IoRequest,
-        latency_from: SimTime,
-        issue: SimTime,
-        pages: u64,
-    ) {
+    pub(super) fn issued(&mut self, issued: &Issued<'_>) {
+        let Issued { slot, index, request, latency_from, issue, span, flow } = *issued;
         let slot = slot as usize;
         if slot >= self.in_flight.len() {
             self.in_flight.resize(slot + 1, None);
@@ -78,11 +81,12 @@ impl RequestLog {
             op: request.op,
             offset_bytes: request.offset_bytes,
             size_bytes: request.size_bytes,
-            pages,
+            pages: span.pages(),
             latency_from,
             issue,
             soft_reads: 0,
             gc_pages_copied: 0,
+            flow,
         });
     }
 
@@ -106,7 +110,7 @@ impl RequestLog {
             IoOp::Delete => 'D',
         };
         self.line.clear();
-        let _ = writeln!(
+        let _ = write!(
             self.line,
             "{},{op},{},{},{},{},{},{},{},{},{}",
             entry.index,
@@ -120,6 +124,10 @@ impl RequestLog {
             entry.soft_reads,
             entry.gc_pages_copied
         );
+        if let Some(name) = self.flow_fields.get(entry.flow as usize) {
+            let _ = write!(self.line, ",{name},{}", entry.flow);
+        }
+        self.line.push('\n');
         match self.out.write_all(self.line.as_bytes()) {
             Ok(()) => self.rows += 1,
             Err(error) => self.error = Some(error),
@@ -136,5 +144,14 @@ impl RequestLog {
             reason: format!("writing the request log {}: {error}", self.path.display()),
         })?;
         Ok((self.path, self.rows))
+    }
+}
+
+/// A CSV field: quoted (with quotes doubled) when it holds a comma, a quote or a line break.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
     }
 }

@@ -10,9 +10,23 @@ use crate::metrics::*;
 use ssdlab_engine::SimTime;
 use std::collections::BTreeMap;
 
+/// Half the simulated clock's range (292 years): a run reaching it is refused.
+const CLOCK_LIMIT_NS: u64 = u64::MAX / 2;
+
 impl Simulation {
     /// Final checks and the result.
     pub fn finish(mut self, wall_seconds: f64, replay_cpu_seconds: f64) -> Result<RunResult, SimulationError> {
+        // Times are saturating u64 nanoseconds: a run reaching half their range has, or may have,
+        // saturated somewhere (its latencies then read 0), so it is refused rather than reported.
+        let end =
+            self.last_completion.max(self.scheduler.busy_until()).max(self.first_arrival.unwrap_or(SimTime::ZERO));
+        if end.0 >= CLOCK_LIMIT_NS {
+            let years = |ns: u64| ns as f64 / 1e9 / (365.25 * 86_400.0);
+            return Err(SimulationError::ClockOutOfRange {
+                reached_years: years(end.0),
+                limit_years: years(CLOCK_LIMIT_NS),
+            });
+        }
         // The integrity oracle's final read-back (pages; sectors on a device with SCM).
         self.data_path.finish_oracle()?;
         let nand = self.data_path.nand();

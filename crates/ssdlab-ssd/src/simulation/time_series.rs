@@ -14,8 +14,10 @@
 //! Memory is bounded (issue 32): a series holds at most [`MAX_TIME_SERIES_ROWS`] intervals, and an
 //! interval's histograms hold only the bins it uses (a fine interval over a long run is mostly
 //! empty intervals; 2 x 512 dense bins each took 4 KiB per interval and 2 GiB in half a simulated
-//! second at 1 us). A run that passes the last interval end the cap allows stops with
-//! [`SimulationError::TimeSeriesTooLong`] as soon as the replay sees it, instead of growing.
+//! second at 1 us). A run that passes the last interval end the cap allows stops recording there and
+//! runs on to its end, then fails with [`SimulationError::TimeSeriesTooLong`] naming an interval that
+//! covers the whole run (issue 48 item 6: failing at the first time past the cap suggested an
+//! interval from that time, too fine for the rest of the run, and the retry failed again).
 
 use crate::config::MAX_TIME_SERIES_ROWS;
 use crate::error::SimulationError;
@@ -69,8 +71,8 @@ pub(super) struct TimeSeriesCollector {
     next_sample_ns: u64,
     /// At most this many intervals ([`MAX_TIME_SERIES_ROWS`]; smaller in tests).
     max_rows: u64,
-    /// The first time (ns) seen beyond the last interval the cap allows: the run is too long for
-    /// the series, and the replay stops with an error.
+    /// The latest time (ns) seen beyond the last interval the cap allows: the run is too long for
+    /// the series, which stops recording; the run's end reports it.
     overflow_ns: Option<u64>,
 }
 
@@ -141,9 +143,9 @@ impl TimeSeriesCollector {
         }
     }
 
-    /// Notes a time beyond the last interval the cap allows (the earliest one seen).
+    /// Notes a time beyond the last interval the cap allows (the latest one seen).
     fn overflow(&mut self, at_ns: u64) {
-        self.overflow_ns = Some(self.overflow_ns.map_or(at_ns, |seen| seen.min(at_ns)));
+        self.overflow_ns = Some(self.overflow_ns.map_or(at_ns, |seen| seen.max(at_ns)));
     }
 
     /// The error of a run that went past the cap (at `at_ns`).
@@ -182,16 +184,16 @@ impl TimeSeriesCollector {
         }
     }
 
-    /// Whether the clock has passed the next interval end, or the run has gone past the cap (then
-    /// call [`Self::sample`], which reports it).
+    /// Whether the clock has passed the next interval end (never again once past the cap).
     #[inline]
     pub(super) fn due(&self, clock: SimTime) -> bool {
-        clock.0 >= self.next_sample_ns || self.overflow_ns.is_some()
+        clock.0 >= self.next_sample_ns
     }
 
     /// Samples the running totals for every interval end at or before `clock` (the DRAM cache's
     /// unsaved bytes from `unsaved_at`, exactly at each end: they change between the loop's steps
-    /// as destages end); an error once the run has gone past the last interval the cap allows.
+    /// as destages end). Past the last interval the cap allows, it notes the time and stops sampling
+    /// (the run's end reports it: [`Self::finish`]).
     pub(super) fn sample(
         &mut self,
         clock: SimTime,
@@ -201,19 +203,18 @@ impl TimeSeriesCollector {
         while clock.0 >= self.next_sample_ns {
             if self.samples.len() as u64 >= self.max_rows {
                 self.overflow(clock.0);
+                self.next_sample_ns = u64::MAX;
                 break;
             }
             self.samples.push(totals.with_unsaved_bytes(unsaved_at(SimTime(self.next_sample_ns))));
             self.next_sample_ns += self.interval_ns;
         }
-        match self.overflow_ns {
-            Some(at_ns) => Err(self.too_long(at_ns)),
-            None => Ok(()),
-        }
+        Ok(())
     }
 
     /// The series, with the run's final totals closing the last interval; an error when the run
-    /// (its last completion or the device's last booked work, `end`) outlasts the cap.
+    /// (its last completion or the device's last booked work, `end`) outlasts the cap, naming an
+    /// interval that covers the run up to the latest time it saw.
     pub(super) fn finish(
         mut self,
         end: SimTime,
@@ -364,23 +365,45 @@ mod tests {
 
     #[test]
     fn a_run_longer_than_the_cap_is_an_error_without_growing() {
-        // A completion booked far ahead is refused at once instead of allocating up to it.
+        // A completion booked far ahead is not recorded (nothing allocated up to it); the run's end
+        // reports it.
         let mut collector = TimeSeriesCollector::with_max_rows(1_000, 4);
         collector.record(SimTime(3_500), 100, 4096, false);
         collector.record(SimTime(1_000_000_000), 100, 4096, true);
         assert_eq!(collector.intervals.len(), 4);
-        assert!(collector.due(SimTime(0)), "the overflow makes the replay sample, which reports it");
-        let error = collector.sample(SimTime(10), &Totals::default(), |_| None).unwrap_err().to_string();
+        let error = collector.finish(SimTime(10), &Totals::default(), |_| None).unwrap_err().to_string();
         assert!(error.contains("output.time_series_interval_ms") && error.contains("1000 ms"), "{error}");
-        // A clock jumping far ahead stops at the cap.
+        // A clock jumping far ahead stops sampling at the cap, and no later clock samples again.
         let mut collector = TimeSeriesCollector::with_max_rows(1_000, 4);
-        assert!(collector.sample(SimTime(1_000_000_000), &Totals::default(), |_| None).is_err());
+        collector.sample(SimTime(1_000_000_000), &Totals::default(), |_| None).unwrap();
         assert_eq!(collector.samples.len(), 4);
+        assert!(!collector.due(SimTime(2_000_000_000)));
         // A run that ends (its last booked work) beyond the cap is refused at the end too.
         let collector = TimeSeriesCollector::with_max_rows(1_000, 4);
         assert!(collector.finish(SimTime(4_000), &Totals::default(), |_| None).is_err());
         let collector = TimeSeriesCollector::with_max_rows(1_000, 4);
         assert_eq!(collector.finish(SimTime(3_999), &Totals::default(), |_| None).unwrap().start_ms.len(), 4);
+    }
+
+    /// Issue 48 item 6: the interval the error names covers the whole run, not only the time where
+    /// the cap was first passed.
+    #[test]
+    fn the_suggested_interval_holds_the_whole_run() {
+        let max_rows = 1_000;
+        for end_ns in [10_100_000u64, 20_000_000, 999_999, 123_456_789, 1_000_000_000] {
+            let mut collector = TimeSeriesCollector::with_max_rows(1_000, max_rows);
+            // The cap is passed early (at 1 ms), the run goes on to `end_ns`.
+            collector.sample(SimTime(1_001_000), &Totals::default(), |_| None).unwrap();
+            let error = collector.finish(SimTime(end_ns), &Totals::default(), |_| None).unwrap_err();
+            let SimulationError::TimeSeriesTooLong { reached_ms, max_rows: cap, .. } = error else { panic!("{error}") };
+            let interval_ms = crate::error::suggested_interval_ms(reached_ms, cap);
+            let interval_ns = (interval_ms * 1e6).round() as u64;
+            let retry = TimeSeriesCollector::with_max_rows(interval_ns, max_rows);
+            assert!(
+                retry.finish(SimTime(end_ns), &Totals::default(), |_| None).is_ok(),
+                "{interval_ms} ms for {end_ns} ns"
+            );
+        }
     }
 
     #[test]

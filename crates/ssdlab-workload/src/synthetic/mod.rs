@@ -83,17 +83,21 @@ impl SyntheticSpec {
         self.address.validate()?;
         match self.arrival {
             ArrivalProcess::Poisson { mean_interarrival_ns }
-                if !(mean_interarrival_ns >= 0.0 && mean_interarrival_ns.is_finite()) =>
+                if !(0.0..=MAX_MEAN_INTERARRIVAL_NS).contains(&mean_interarrival_ns) =>
             {
                 invalid(
                     "arrival.mean_interarrival_ns",
-                    format!("must be a non-negative number, got {mean_interarrival_ns}"),
+                    format!("must be a number from 0 to {MAX_MEAN_INTERARRIVAL_NS:e} (about 11.6 days; longer gaps push arrivals past the simulated clock's range of 584 years), got {mean_interarrival_ns}"),
                 )
             }
             _ => Ok(()),
         }
     }
 }
+
+/// The longest mean gap between Poisson arrivals (ns). Issue 48 item 16: 1e300 saturated every
+/// arrival at the clock's end and the run reported 0 us latencies.
+pub const MAX_MEAN_INTERARRIVAL_NS: f64 = 1e15;
 
 /// Iterator over the requests of a [`SyntheticSpec`].
 pub struct SyntheticGenerator {

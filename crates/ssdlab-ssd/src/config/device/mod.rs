@@ -344,7 +344,28 @@ pub struct ChannelConfig {
     pub link_ends: u32,
 }
 
+/// The slowest bus accepted (MT/s): a thousand transfers a second already takes seconds per page.
+/// Issue 48 item 16: 1e-300 pushed every transfer past the simulated clock's range and the run
+/// reported 0 us latencies.
+pub const MIN_TRANSFER_RATE_MTS: f64 = 1e-3;
+
 impl ChannelConfig {
+    /// Why `transfer_rate_mts` is out of range, if it is (shared by NAND and SCM channels).
+    pub fn transfer_rate_problem(&self) -> Option<String> {
+        let rate = self.transfer_rate_mts;
+        (!(rate >= MIN_TRANSFER_RATE_MTS && rate.is_finite())).then(|| {
+            format!(
+                "must be at least {MIN_TRANSFER_RATE_MTS} MT/s (a thousand transfers a second) and finite, got {rate}"
+            )
+        })
+    }
+
+    /// The electrical settings with their largest accepted value (name, value, max): far above any
+    /// real bus, low enough that C·V² energies stay finite (1e300 V gave `power_w: null`).
+    pub fn electrical(&self) -> [(&'static str, f64, f64); 2] {
+        [("io_voltage_v", self.io_voltage_v, 100.0), ("pin_capacitance_pf", self.pin_capacitance_pf, 1e6)]
+    }
+
     /// The first invalid I/O pin setting and why (shared by NAND and SCM channels).
     pub fn pin_problem(&self) -> Option<(&'static str, String)> {
         if let Some(pins) = self.data_pins {
@@ -624,11 +645,8 @@ fn validate_tier(tier: &TierSpec) -> Result<(), (String, String)> {
         return fail(tier.field("nand", "erase_latency_ns"), "must be positive".into());
     }
     let channel = &tier.channel;
-    if !(channel.transfer_rate_mts > 0.0 && channel.transfer_rate_mts.is_finite()) {
-        return fail(
-            tier.field("channel", "transfer_rate_mts"),
-            format!("must be positive, got {}", channel.transfer_rate_mts),
-        );
+    if let Some(message) = channel.transfer_rate_problem() {
+        return fail(tier.field("channel", "transfer_rate_mts"), message);
     }
     if channel.bus_width_bits == 0 || !channel.bus_width_bits.is_multiple_of(8) {
         return fail(
@@ -636,9 +654,9 @@ fn validate_tier(tier: &TierSpec) -> Result<(), (String, String)> {
             format!("must be a positive multiple of 8, got {}", channel.bus_width_bits),
         );
     }
-    for (name, value) in [("io_voltage_v", channel.io_voltage_v), ("pin_capacitance_pf", channel.pin_capacitance_pf)] {
-        if !(value >= 0.0 && value.is_finite()) {
-            return fail(tier.field("channel", name), format!("must be a non-negative number, got {value}"));
+    for (name, value, max) in channel.electrical() {
+        if !(0.0..=max).contains(&value) {
+            return fail(tier.field("channel", name), format!("must be a number from 0 to {max}, got {value}"));
         }
     }
     if let Some((name, message)) = channel.pin_problem() {

@@ -130,17 +130,15 @@ pub(super) fn validate(scm: &ScmConfig) -> Result<(), (String, String)> {
         }
     }
     let channel = &scm.channel;
-    if !(channel.transfer_rate_mts > 0.0 && channel.transfer_rate_mts.is_finite()) {
-        return fail("channel.transfer_rate_mts", format!("{} must be positive", channel.transfer_rate_mts));
+    if let Some(message) = channel.transfer_rate_problem() {
+        return fail("channel.transfer_rate_mts", message);
     }
     if channel.bus_width_bits == 0 || !channel.bus_width_bits.is_multiple_of(8) {
         return fail("channel.bus_width_bits", format!("{} must be a positive multiple of 8", channel.bus_width_bits));
     }
-    for (field, value) in
-        [("channel.io_voltage_v", channel.io_voltage_v), ("channel.pin_capacitance_pf", channel.pin_capacitance_pf)]
-    {
-        if !(value >= 0.0 && value.is_finite()) {
-            return fail(field, format!("{value} must be a finite, non-negative number"));
+    for (name, value, max) in channel.electrical() {
+        if !(0.0..=max).contains(&value) {
+            return fail(&format!("channel.{name}"), format!("must be a number from 0 to {max}, got {value}"));
         }
     }
     if let Some((name, message)) = channel.pin_problem() {

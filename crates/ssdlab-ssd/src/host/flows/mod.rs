@@ -62,7 +62,9 @@ impl Flow {
     fn advance(&mut self) -> Result<(), SimulationError> {
         self.head = self.stream.next_request()?;
         if let Some(request) = self.head.as_mut() {
-            request.offset_bytes += self.lba_offset_bytes;
+            // Saturating: an offset that would wrap past 2^64 must stay beyond the device (and be
+            // refused by `take`), not replay at a small address (issue 48 item 10).
+            request.offset_bytes = request.offset_bytes.saturating_add(self.lba_offset_bytes);
         }
         Ok(())
     }
