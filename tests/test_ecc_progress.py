@@ -107,10 +107,9 @@ def test_decoding_table_in_a_log_gives_each_table_a_phase(cli, tmp_path: Path):
     assert done.returncode == 0, done.stderr
     lines = done.stderr.splitlines()
     assert lines[0] == "ecc decoding-table: 2 tables (P/E 2000, 12000), 8 frames per case", lines
-    assert lines[1] == "decoding table 1/2 (2000 P/E): started, no estimate"
-    assert re.fullmatch(r"decoding table 1/2 done \(2000 P/E\), \d+ s elapsed, ~\d+ s left", lines[2]), lines
-    assert re.fullmatch(r"decoding table 2/2 \(12000 P/E\): started, estimated ~\d+ s", lines[3]), lines
-    assert re.fullmatch(r"decoding table 2/2 done \(12000 P/E\), \d+ s elapsed", lines[4]), lines
+    # The native table reports its cases (4 rows x 7 sensing precisions each): a line as each table ends.
+    assert re.fullmatch(r"decoding case 28/56 done \(table 1/2, 2000 P/E\), \d+ s elapsed, ~\d+ s left", lines[1]), lines
+    assert re.fullmatch(r"decoding case 56/56 done \(table 2/2, 12000 P/E\), \d+ s elapsed", lines[-1]), lines
     assert tomllib.loads(snippet.read_text())["read_path"]["decoding"]["pe_cycles"] == [2000, 12000]
     quiet = cli("ecc", "decoding-table", "--pe", "12000", "--frames", "8", "--quiet")
     assert quiet.returncode == 0 and quiet.stderr == ""
@@ -118,14 +117,15 @@ def test_decoding_table_in_a_log_gives_each_table_a_phase(cli, tmp_path: Path):
     assert tomllib.loads(quiet.stdout[quiet.stdout.index("[read_path.decoding]") :])["read_path"]["decoding"]
 
 
-def test_decoding_table_is_estimated_from_a_timing_run(monkeypatch):
+def test_decoding_table_is_estimated_from_a_timing_run_and_counts_its_cases(monkeypatch):
     monkeypatch.setattr(ecc, "DECODING_TIMING_THRESHOLD_FRAMES", 0)
     stream = io.StringIO()
-    with ecc.LabProgress("decoding table", stream=stream) as progress:
+    with ecc.LabProgress("decoding case", stream=stream, every_seconds=0.0) as progress:
         result = ecc.decoding_tables_with_progress([12000.0], progress, frames_per_case=8, retention_hours=720.0)
     lines = stream.getvalue().splitlines()
     assert re.fullmatch(r"ecc decoding-table: 1 table \(P/E 12000\), 8 frames per case, about \d+ s \(timed now\)", lines[0]), lines
-    assert re.fullmatch(r"decoding table 1/1 \(12000 P/E\): started, estimated ~\d+ s", lines[1]), lines
+    # With a line at every update: one per case, the total known from the first.
+    assert [line.split(" done")[0] for line in lines[1:]] == [f"decoding case {done}/28" for done in range(0, 29)], lines
     assert len(result["tables"]) == 1
 
 

@@ -331,7 +331,8 @@ def test_a_fifo_as_a_flow_trace_is_refused_not_waited_on(tmp_path: Path):
 def test_settings_that_push_time_or_energy_out_of_range_are_refused(cli, setting: str, field: str):
     """Item 16: these saturated the clock (0 us latencies) or the energy (`power_w: null`), exit 0."""
     done = cli("run", "default", "--set", "workload.synthetic.requests=2000", "--set", setting, "-q")
-    assert_clean(done, 2, field)
+    # The value as given, not its 301 digits.
+    assert_clean(done, 2, field, "got " + setting.split("=")[1])
 
 
 def test_a_run_past_the_clock_range_is_refused_not_reported(cli, tmp_path: Path):
@@ -352,3 +353,19 @@ def test_ecc_curve_and_report_refuse_an_out_that_is_a_file_before_working(cli, t
     sweep_dir = tmp_path / "sweep"
     sweep_dir.mkdir()
     assert_clean(cli("report", str(sweep_dir), "--out", str(taken)), 2, "--out", "not a folder")
+
+
+@pytest.mark.parametrize("workers", ["0", "-2"])
+def test_sweep_workers_below_one_are_refused(cli, tmp_path: Path, workers: str):
+    """Found beside issue 48: `--workers 0` or a negative count ran with one process, silently."""
+    done = cli("sweep", str(REPO / "configs" / "sweeps" / "gc-policies.toml"), "--workers", workers, "--out", str(tmp_path / "s"))
+    assert_clean(done, 2, "--workers")
+    assert not (tmp_path / "s" / "points").exists()
+
+
+def test_run_sweep_refuses_workers_below_one_before_any_point(tmp_path: Path):
+    from ssdlab import sweep
+
+    definition = sweep.Sweep.from_file(REPO / "configs" / "sweeps" / "gc-policies.toml")
+    with pytest.raises(sweep.SweepError, match="at least 1"):
+        sweep.run_sweep(definition, tmp_path / "s", workers=0)

@@ -825,7 +825,7 @@ def ecc_decoding_table(
             block_factors=list(block_factor or []),
             part_block_classes=part_block_classes,
         )
-        with ecc.LabProgress("decoding table", console=error_console, interactive=error_console.is_terminal, quiet=quiet) as progress:
+        with ecc.LabProgress("decoding case", console=error_console, interactive=error_console.is_terminal, quiet=quiet) as progress:
             result = ecc.decoding_tables_with_progress(pe_cycles or [10_000.0], progress, **stress)
     except BaseException as error:
         _fail(error)
@@ -938,7 +938,7 @@ def sweep(
     sweep_file: Annotated[Path, typer.Argument(help="Sweep file (TOML): base config + grid of overrides.")],
     out: Annotated[Path | None, typer.Option("--out", help="Output folder (default: sweeps/<name>).")] = None,
     scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run on this Dask distributed scheduler (tcp://host:8786).")] = None,
-    workers: Annotated[int | None, typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", min=1, help="Local processes, at least 1 (default: CPU cores).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
 ) -> None:
     """Run every point of a sweep (skipping points already stored); one Parquet row per point."""
@@ -979,7 +979,7 @@ def optimize(
         "optimize"
     ),
     scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run on this Dask distributed scheduler (tcp://host:8786).")] = None,
-    workers: Annotated[int | None, typer.Option("--workers", help="Local processes (default: CPU cores).")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", min=1, help="Local processes, at least 1 (default: CPU cores).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
 ) -> None:
     """Search numeric config keys for the best result: a coarse grid, then rounds refining around the best point; every point is a
@@ -1066,7 +1066,11 @@ def _recipe_command(recipe: Any) -> Any:
     ]
     shared += own + [
         ("scheduler", Annotated[str | None, typer.Option("--scheduler", help="Run the grid on this Dask distributed scheduler.")], None),
-        ("workers", Annotated[int | None, typer.Option("--workers", help="Local processes (default: CPU cores).")], None),
+        (
+            "workers",
+            Annotated[int | None, typer.Option("--workers", min=1, help="Local processes, at least 1 (default: CPU cores).")],
+            None,
+        ),
         ("quiet", Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")], False),
     ]
 

@@ -9,10 +9,10 @@ rates of the NAND channel, and the decoder benchmark. Each call crosses into Rus
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
-import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -166,20 +166,26 @@ def rber(**grid: Any) -> list[dict[str, Any]]:
     return json.loads(_native.ecc_rber(json.dumps(grid)))
 
 
-def decoding_table(**spec: Any) -> dict[str, Any]:
+def decoding_table(progress: Callable[[int, int], object] | None = None, **spec: Any) -> dict[str, Any]:
     """Decoding-failure probabilities per chip and sensing precision at one stress: keyword arguments
     ``cell``, ``pe_cycles``, ``retention_hours``, ``storage_temperature_c``, ``max_extra_levels``,
     ``frames_per_case``, ``seed``, ``channel``, ``interleave_groups``, ``block_factors``, ``part_block_classes``
     (``independent`` or ``shared``). The result's ``config_toml`` is the
-    ``[read_path.decoding]`` table of a simulation config."""
-    return json.loads(_native.ecc_decoding_table(json.dumps(spec)))
+    ``[read_path.decoding]`` table of a simulation config. ``progress(done, total)`` is called with
+    the total first, then after each (row, sensing precision) case."""
+    return json.loads(_native.ecc_decoding_table(json.dumps(spec), progress))
 
 
-def decoding_tables(pe_cycles: list[float], progress: Callable[[int, int, float], object] | None = None, **spec: Any) -> dict[str, Any]:
+def decoding_tables(
+    pe_cycles: list[float],
+    progress: Callable[[int, int, float], object] | None = None,
+    case_progress: Callable[[int, int, int], object] | None = None,
+    **spec: Any,
+) -> dict[str, Any]:
     """:func:`decoding_table` at each P/E count (ascending), and the ``[read_path.decoding]`` TOML of a
     wear-dependent read path (``pe_cycles`` with ``failure_probabilities_by_pe``).
     ``progress(done, total, pe_cycles)`` is called before each table (``done`` tables finished) and
-    once after the last."""
+    once after the last; ``case_progress(table, done, total)`` inside each table (its cases)."""
     if not pe_cycles:
         raise ValueError("decoding_tables: give at least one P/E count")
     counts = sorted(float(p) for p in pe_cycles)
@@ -187,7 +193,8 @@ def decoding_tables(pe_cycles: list[float], progress: Callable[[int, int, float]
     for index, count in enumerate(counts):
         if progress is not None:
             progress(index, len(counts), count)
-        tables.append(decoding_table(pe_cycles=count, **spec))
+        listener = None if case_progress is None else functools.partial(case_progress, index)
+        tables.append(decoding_table(progress=listener, pe_cycles=count, **spec))
     if progress is not None:
         progress(len(counts), len(counts), counts[-1])
     if len(tables) == 1:
@@ -486,48 +493,6 @@ class LabProgress:
                 self._write(text)
         self.last_done = done
 
-    def timed_phase(self, name: str, estimate_seconds: float | None):
-        """A context for a phase that reports nothing while it runs (one native call): on a terminal
-        the bar moves with the time against the estimate (never past 99 % before the phase ends);
-        in a log a line as it starts, with the estimate (its end is the caller's :meth:`update`)."""
-        return _TimedPhase(self, name, estimate_seconds)
-
-
-class _TimedPhase:
-    def __init__(self, progress: LabProgress, name: str, estimate_seconds: float | None) -> None:
-        self.progress = progress
-        self.name = name
-        self.estimate = estimate_seconds
-        self.stop = threading.Event()
-        self.thread: threading.Thread | None = None
-
-    def __enter__(self) -> _TimedPhase:
-        progress = self.progress
-        self.started = progress.clock()
-        estimate = f"estimated ~{format_duration(self.estimate)}" if self.estimate is not None else "no estimate"
-        if progress._bar is not None:
-            total = self.estimate if self.estimate else None
-            task = progress._bar.add_task(self.name, total=total, count="(estimated)" if total else "", left="")
-
-            def tick() -> None:
-                while not self.stop.wait(0.5):
-                    elapsed = progress.clock() - self.started
-                    left = f"~{format_duration(self.estimate - elapsed)} left" if self.estimate and elapsed < self.estimate else "finishing"
-                    progress._bar.update(task, completed=min(elapsed, 0.99 * total) if total else None, left=left if total else "")
-
-            self.task = task
-            self.thread = threading.Thread(target=tick, daemon=True)
-            self.thread.start()
-        elif progress.mode == "lines":
-            progress._write(f"{self.name}: started, {estimate}")
-        return self
-
-    def __exit__(self, kind: object, *rest: object) -> None:
-        self.stop.set()
-        if self.thread is not None:
-            self.thread.join()
-            self.progress._bar.remove_task(self.task)
-
 
 def curve_with_progress(
     spec: str | Path, progress: LabProgress, *, overrides: Iterable[str] = (), cache_dir: str | Path | None = "default"
@@ -560,10 +525,9 @@ def curve_with_progress(
 
 
 def decoding_tables_with_progress(pe_cycles: list[float], progress: LabProgress, **spec: Any) -> dict[str, Any]:
-    """:func:`decoding_tables` with an estimate before it runs and each table a phase. A table is one
-    native call that reports nothing while it runs, so the estimate comes from a timing run of a few
-    frames per case (which also refuses a bad field before the long run); the Rust change that would
-    report inside a table is in issue 48's notes."""
+    """:func:`decoding_tables` showing its size first (with an estimate from a timing run of a few
+    frames per case when it is large), then every (row, sensing precision) case of every table on
+    ``progress``, a line as each table ends."""
     counts = sorted(float(p) for p in pe_cycles)
     frames = int(spec.get("frames_per_case", 2000))
     per_table = None
@@ -575,25 +539,16 @@ def decoding_tables_with_progress(pe_cycles: list[float], progress: LabProgress,
     progress.say(
         f"ecc decoding-table: {len(counts)} table{'s' if len(counts) > 1 else ''} (P/E {listed}), {frames:,} frames per case{estimate}"
     )
-    progress.start(len(counts), description="decoding tables", expected_seconds=per_table * len(counts) if per_table else None)
-    running: list[_TimedPhase] = []
+    progress.start(None, description="decoding tables", expected_seconds=per_table * len(counts) if per_table else None)
 
-    def report(done: int, total: int, count: float) -> None:
-        if running:
-            running.pop().__exit__(None, None, None)
-            progress.update(done, total, label=f"{counts[done - 1]:g} P/E", phase_end=True)
-        if done < total:
-            left = per_table if done == 0 else progress.remaining(done)
-            phase = progress.timed_phase(
-                f"decoding table {done + 1}/{total} ({count:g} P/E)", None if left is None else left / (total - done)
-            )
-            running.append(phase.__enter__())
+    def report(table: int, done: int, total: int) -> None:
+        # Every table has the same cases (rows x sensing precisions): the run's total is known at
+        # the first table's first call.
+        overall = total * len(counts)
+        label = f"table {table + 1}/{len(counts)}, {counts[table]:g} P/E"
+        progress.update(table * total + done, overall, label=label, phase_end=done == total)
 
-    try:
-        return decoding_tables(counts, progress=report, **spec)
-    finally:
-        while running:
-            running.pop().__exit__(RuntimeError, None, None)
+    return decoding_tables(counts, case_progress=report, **spec)
 
 
 def decoder_tables_with_progress(progress: LabProgress, **spec: Any) -> dict[str, Any]:

@@ -349,6 +349,9 @@ def run_sweep(
 
     started = time.perf_counter()
     check_scheduler(scheduler)
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        # 0 or a negative count used to mean one process, silently.
+        raise SweepError(f"--workers {workers!r}: give a whole number of local processes, at least 1")
     out = Path(out_dir)
     outputs.check_folder("--out", out)
     point_dir = out / "points"

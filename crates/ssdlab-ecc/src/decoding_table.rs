@@ -203,11 +203,24 @@ impl DecodingTableSpec {
 
     /// Runs the Monte Carlo (multi-threaded inside each case; deterministic for a seed).
     pub fn run(&self, codes: &Codes) -> Result<DecodingTable, (&'static str, String)> {
+        self.run_reporting(codes, |_, _| Ok(()))
+    }
+
+    /// [`Self::run`], telling `progress(done, total)` after each (row, sensing precision) case: the
+    /// total, rows x (max_extra_levels + 1), comes with the first call. An `Err` from `progress`
+    /// stops the table (`("interrupted", reason)`).
+    pub fn run_reporting(
+        &self,
+        codes: &Codes,
+        mut progress: impl FnMut(usize, usize) -> Result<(), String>,
+    ) -> Result<DecodingTable, (&'static str, String)> {
         self.validate()?;
         let parameters = self.channel_parameters();
         let pages = parameters.cell.bits();
         let block_factors = self.block_factor_classes();
         let cases = self.row_cases();
+        let total_cases = cases.len() * (self.max_extra_levels as usize + 1);
+        progress(0, total_cases).map_err(|reason| ("interrupted", reason))?;
         let mut estimated = Vec::with_capacity(cases.len());
         for (row_index, assignments) in cases.iter().enumerate() {
             // Each assignment is one pairing of the group's chips with block classes; the row's
@@ -233,30 +246,27 @@ impl DecodingTableSpec {
                 .collect();
             let share = self.frames_per_case.div_ceil(channel_sets.len() as u64);
             let stop = StopRule { target_failures: u64::MAX, max_frames: share };
-            let row: Vec<f64> = (0..=self.max_extra_levels)
-                .map(|levels| {
-                    let decoder = if levels == 0 {
-                        DecoderKind::LdpcHard
-                    } else {
-                        DecoderKind::LdpcSoft { extra_levels: levels }
-                    };
-                    let total: f64 = (0..pages)
-                        .map(|page| {
-                            let (mut frames, mut failures) = (0u64, 0u64);
-                            for (set_index, channels) in channel_sets.iter().enumerate() {
-                                let seed = self.seed
-                                    ^ (((row_index * pages + page) as u64) << 32)
-                                    ^ ((set_index as u64) << 48);
-                                let (f, e) = run_interleaved(codes, channels, page, decoder, stop, seed);
-                                frames += f;
-                                failures += e;
-                            }
-                            failures as f64 / frames as f64
-                        })
-                        .sum();
-                    total / pages as f64
-                })
-                .collect();
+            let mut row: Vec<f64> = Vec::with_capacity(self.max_extra_levels as usize + 1);
+            for levels in 0..=self.max_extra_levels {
+                let decoder =
+                    if levels == 0 { DecoderKind::LdpcHard } else { DecoderKind::LdpcSoft { extra_levels: levels } };
+                let total: f64 = (0..pages)
+                    .map(|page| {
+                        let (mut frames, mut failures) = (0u64, 0u64);
+                        for (set_index, channels) in channel_sets.iter().enumerate() {
+                            let seed =
+                                self.seed ^ (((row_index * pages + page) as u64) << 32) ^ ((set_index as u64) << 48);
+                            let (f, e) = run_interleaved(codes, channels, page, decoder, stop, seed);
+                            frames += f;
+                            failures += e;
+                        }
+                        failures as f64 / frames as f64
+                    })
+                    .sum();
+                row.push(total / pages as f64);
+                let done = row_index * (self.max_extra_levels as usize + 1) + row.len();
+                progress(done, total_cases).map_err(|reason| ("interrupted", reason))?;
+            }
             estimated.push(row);
         }
         let failure_probabilities: Vec<Vec<f64>> = estimated
@@ -449,6 +459,26 @@ mod tests {
         assert!(table.mean[0] > 0.3, "hard decision at 12k P/E: {:?}", table.mean);
         assert!(table.mean[6] < table.mean[0] / 4.0, "{:?}", table.mean);
         assert!(table.config_toml.contains("[read_path.decoding]"));
+    }
+
+    /// Issue 48 item 3: a table reports each (row, sensing precision) case with the total, gives the
+    /// same table as without a listener, and stops when the listener says so.
+    #[test]
+    fn progress_counts_every_case_and_can_stop_the_table() {
+        let spec = DecodingTableSpec { frames_per_case: 8, max_extra_levels: 2, ..DecodingTableSpec::default() };
+        let mut calls = Vec::new();
+        let table = spec
+            .run_reporting(&Codes::storage_4kb(), |done, total| {
+                calls.push((done, total));
+                Ok(())
+            })
+            .expect("runs");
+        let total = 4 * 3;
+        assert_eq!(calls, (0..=total).map(|done| (done, total)).collect::<Vec<_>>());
+        assert_eq!(table.failure_probabilities, spec.run(&Codes::storage_4kb()).unwrap().failure_probabilities);
+        let stopped =
+            spec.run_reporting(&Codes::storage_4kb(), |done, _| if done >= 2 { Err("stop".into()) } else { Ok(()) });
+        assert_eq!(stopped.unwrap_err(), ("interrupted", "stop".to_string()));
     }
 
     #[test]

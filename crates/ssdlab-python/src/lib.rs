@@ -308,16 +308,21 @@ fn ecc_rber(py: Python<'_>, spec: &str) -> PyResult<String> {
 }
 
 /// Decoding-failure probabilities per chip and sensing precision at one stress, for the SSD read
-/// path. `spec` is JSON (fields of `ssdlab_ecc::decoding_table::DecodingTableSpec`). Returns JSON text.
+/// path. `spec` is JSON (fields of `ssdlab_ecc::decoding_table::DecodingTableSpec`);
+/// `progress(done, total)` is called after each (row, sensing precision) case. Returns JSON text.
 #[pyfunction]
-fn ecc_decoding_table(py: Python<'_>, spec: &str) -> PyResult<String> {
+#[pyo3(signature = (spec, progress=None))]
+fn ecc_decoding_table(py: Python<'_>, spec: &str, progress: Option<Py<PyAny>>) -> PyResult<String> {
     let spec: ssdlab_ecc::decoding_table::DecodingTableSpec = parse_settings(spec, "decoding table spec")?;
-    guarded(py, || {
-        let table = spec.run(&ssdlab_ecc::monte_carlo::Codes::storage_4kb()).map_err(|(field, message)| {
-            ConfigurationError::new_err(format!("decoding table: field `{field}`: {message}"))
-        })?;
+    let relay = ProgressRelay::new(progress);
+    let outcome = guarded(py, || {
+        let report = |done: usize, total: usize| relay.report(done as u64, total as u64);
+        let table = spec.run_reporting(&ssdlab_ecc::monte_carlo::Codes::storage_4kb(), report).map_err(
+            |(field, message)| ConfigurationError::new_err(format!("decoding table: field `{field}`: {message}")),
+        )?;
         to_json(&table)
-    })
+    });
+    relay.finish(outcome)
 }
 
 /// Failure probabilities by decoder x P/E x retention per chip, and each decoder's tolerable P/E

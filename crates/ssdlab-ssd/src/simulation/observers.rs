@@ -9,7 +9,7 @@
 //! state the data path itself needs (the workload classifier seed 000's read path asks, the dead
 //! data the scrambler's accounting follows through GC) lives in the data path, not here.
 
-use super::request_log::RequestLog;
+use super::request_log::{Logged, RequestLog};
 use super::time_series::{TimeSeriesCollector, Totals};
 use super::write_heat::WriteCounter;
 use super::RunResult;
@@ -216,7 +216,18 @@ fn flag_totals(device: &DeviceView<'_>) -> (u64, u64) {
 
 impl Observer for AnnotatedLog {
     fn request_issued(&mut self, issued: &Issued<'_>, device: &DeviceView<'_>) {
-        self.log.issued(issued);
+        let Issued { slot, index, request, latency_from, issue, span, flow } = *issued;
+        let logged = Logged {
+            index,
+            op: request.op,
+            offset_bytes: request.offset_bytes,
+            size_bytes: request.size_bytes,
+            pages: span.pages(),
+            latency_from,
+            issue,
+            flow,
+        };
+        self.log.issued(slot, logged);
         self.before = flag_totals(device);
     }
 

@@ -11,25 +11,32 @@
 //! `ssdlab run --request-log FILE.parquet` turns it into Parquet. Left out: waits behind GC set off by
 //! other requests (a die's queue does not record whose work delayed whom).
 
-use super::observers::Issued;
 use crate::error::SimulationError;
 use ssdlab_engine::SimTime;
 use ssdlab_workload::IoOp;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// A request as the log records it when it is issued (its row is written when it completes).
+#[derive(Clone, Copy)]
+pub(super) struct Logged {
+    /// Issue order, from 1.
+    pub index: u64,
+    pub op: IoOp,
+    pub offset_bytes: u64,
+    pub size_bytes: u64,
+    pub pages: u64,
+    pub latency_from: SimTime,
+    pub issue: SimTime,
+    /// Its flow's position in `host.flows` (0 with one stream).
+    pub flow: u8,
+}
+
 #[derive(Clone, Copy)]
 struct InFlight {
-    index: u64,
-    op: IoOp,
-    offset_bytes: u64,
-    size_bytes: u64,
-    pages: u64,
-    latency_from: SimTime,
-    issue: SimTime,
+    request: Logged,
     soft_reads: u64,
     gc_pages_copied: u64,
-    flow: u8,
 }
 
 pub(super) struct RequestLog {
@@ -70,24 +77,13 @@ impl RequestLog {
         })
     }
 
-    pub(super) fn issued(&mut self, issued: &Issued<'_>) {
-        let Issued { slot, index, request, latency_from, issue, span, flow } = *issued;
+    /// `request` went into scheduler slot `slot`.
+    pub(super) fn issued(&mut self, slot: u32, request: Logged) {
         let slot = slot as usize;
         if slot >= self.in_flight.len() {
             self.in_flight.resize(slot + 1, None);
         }
-        self.in_flight[slot] = Some(InFlight {
-            index,
-            op: request.op,
-            offset_bytes: request.offset_bytes,
-            size_bytes: request.size_bytes,
-            pages: span.pages(),
-            latency_from,
-            issue,
-            soft_reads: 0,
-            gc_pages_copied: 0,
-            flow,
-        });
+        self.in_flight[slot] = Some(InFlight { request, soft_reads: 0, gc_pages_copied: 0 });
     }
 
     /// What serving the request in `slot` caused (see the module comment).
@@ -100,7 +96,11 @@ impl RequestLog {
 
     pub(super) fn completed(&mut self, slot: u32, completion: SimTime) {
         use std::fmt::Write as _;
-        let Some(entry) = self.in_flight.get_mut(slot as usize).and_then(Option::take) else { return };
+        let Some(InFlight { request: entry, soft_reads, gc_pages_copied }) =
+            self.in_flight.get_mut(slot as usize).and_then(Option::take)
+        else {
+            return;
+        };
         if self.error.is_some() {
             return;
         }
@@ -121,8 +121,8 @@ impl RequestLog {
             entry.issue.0,
             completion.0,
             completion.0.saturating_sub(entry.latency_from.0),
-            entry.soft_reads,
-            entry.gc_pages_copied
+            soft_reads,
+            gc_pages_copied
         );
         if let Some(name) = self.flow_fields.get(entry.flow as usize) {
             let _ = write!(self.line, ",{name},{}", entry.flow);

@@ -87,7 +87,7 @@ impl SyntheticSpec {
             {
                 invalid(
                     "arrival.mean_interarrival_ns",
-                    format!("must be a number from 0 to {MAX_MEAN_INTERARRIVAL_NS:e} (about 11.6 days; longer gaps push arrivals past the simulated clock's range of 584 years), got {mean_interarrival_ns}"),
+                    format!("must be a number from 0 to {MAX_MEAN_INTERARRIVAL_NS:e} (about 11.6 days; longer gaps push arrivals past the simulated clock's range of 584 years), got {mean_interarrival_ns:e}"),
                 )
             }
             _ => Ok(()),

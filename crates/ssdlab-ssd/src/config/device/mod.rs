@@ -349,13 +349,23 @@ pub struct ChannelConfig {
 /// reported 0 us latencies.
 pub const MIN_TRANSFER_RATE_MTS: f64 = 1e-3;
 
+/// A number as an error shows it: 1e300 as `1e300`, not 301 digits.
+pub(crate) fn readable(value: f64) -> String {
+    if value != 0.0 && value.is_finite() && !(1e-3..1e6).contains(&value.abs()) {
+        format!("{value:e}")
+    } else {
+        format!("{value}")
+    }
+}
+
 impl ChannelConfig {
     /// Why `transfer_rate_mts` is out of range, if it is (shared by NAND and SCM channels).
     pub fn transfer_rate_problem(&self) -> Option<String> {
         let rate = self.transfer_rate_mts;
         (!(rate >= MIN_TRANSFER_RATE_MTS && rate.is_finite())).then(|| {
             format!(
-                "must be at least {MIN_TRANSFER_RATE_MTS} MT/s (a thousand transfers a second) and finite, got {rate}"
+                "must be at least {MIN_TRANSFER_RATE_MTS} MT/s (a thousand transfers a second) and finite, got {}",
+                readable(rate)
             )
         })
     }
@@ -656,7 +666,10 @@ fn validate_tier(tier: &TierSpec) -> Result<(), (String, String)> {
     }
     for (name, value, max) in channel.electrical() {
         if !(0.0..=max).contains(&value) {
-            return fail(tier.field("channel", name), format!("must be a number from 0 to {max}, got {value}"));
+            return fail(
+                tier.field("channel", name),
+                format!("must be a number from 0 to {max}, got {}", readable(value)),
+            );
         }
     }
     if let Some((name, message)) = channel.pin_problem() {

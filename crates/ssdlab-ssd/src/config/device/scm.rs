@@ -138,7 +138,10 @@ pub(super) fn validate(scm: &ScmConfig) -> Result<(), (String, String)> {
     }
     for (name, value, max) in channel.electrical() {
         if !(0.0..=max).contains(&value) {
-            return fail(&format!("channel.{name}"), format!("must be a number from 0 to {max}, got {value}"));
+            return fail(
+                &format!("channel.{name}"),
+                format!("must be a number from 0 to {max}, got {}", super::readable(value)),
+            );
         }
     }
     if let Some((name, message)) = channel.pin_problem() {
