@@ -78,6 +78,11 @@ pub struct DeviceEvents {
     /// The events whose suspensions hold host requests, and since when. Host requests wait while any
     /// holds (issue 48 item 8: with one holder, a second copy started meanwhile was not waited for).
     suspensions: Vec<(usize, SimTime)>,
+    /// Since when host requests have been held (the first of the overlapping suspensions now open),
+    /// and the longest such hold so far: overlapping suspensions hold the host for their union, which
+    /// can be longer than any one of them.
+    held_since: Option<SimTime>,
+    longest_hold_ns: u64,
     /// Per event: its drain was stopped (its chip was made writable again before it emptied).
     pub drain_stopped: Vec<bool>,
     /// Per event: when its drain's current step started (ns).
@@ -110,6 +115,8 @@ impl DeviceEvents {
             wear_pending: Vec::new(),
             drain_cursor: vec![0; configs.len()],
             suspensions: Vec::new(),
+            held_since: None,
+            longest_hold_ns: 0,
             drain_stopped: vec![false; configs.len()],
             step_started: vec![0; configs.len()],
             step_lengths: vec![Vec::new(); configs.len()],
@@ -181,6 +188,7 @@ impl DeviceEvents {
     /// Event `index` holds host requests from `now` until [`DeviceEvents::resume`] with its index.
     pub fn suspend(&mut self, index: usize, now: SimTime) {
         if !self.suspensions.iter().any(|&(holder, _)| holder == index) {
+            self.held_since.get_or_insert(now);
             self.suspensions.push((index, now));
         }
     }
@@ -190,12 +198,17 @@ impl DeviceEvents {
         if let Some(position) = self.suspensions.iter().position(|&(holder, _)| holder == index) {
             let (_, since) = self.suspensions.swap_remove(position);
             self.records[index].suspended_ns += now.0.saturating_sub(since.0);
+            if self.suspensions.is_empty() {
+                if let Some(held_since) = self.held_since.take() {
+                    self.longest_hold_ns = self.longest_hold_ns.max(now.0.saturating_sub(held_since.0));
+                }
+            }
         }
     }
 
-    /// The longest suspension of any event.
+    /// The longest time host requests were held by suspensions (overlapping ones as their union).
     pub fn longest_suspension_ns(&self) -> u64 {
-        self.records.iter().map(|record| record.suspended_ns).max().unwrap_or(0)
+        self.longest_hold_ns
     }
 
     pub fn is_empty(&self) -> bool {
@@ -383,6 +396,14 @@ mod tests {
         assert!(events.suspended(), "event 1's copy still runs");
         events.resume(1, SimTime(9_000));
         assert!(!events.suspended());
+        assert_eq!(events.longest_suspension_ns(), 8_000);
+        // Chained: 1,000-5,000 and 3,000-9,000 hold the host 8,000 ns, longer than either alone.
+        let mut events = DeviceEvents::new(&[event(Some(0), None, 0), event(Some(0), None, 1)]);
+        events.suspend(0, SimTime(1_000));
+        events.suspend(1, SimTime(3_000));
+        events.resume(0, SimTime(5_000));
+        events.resume(1, SimTime(9_000));
+        assert_eq!((events.records[0].suspended_ns, events.records[1].suspended_ns), (4_000, 6_000));
         assert_eq!(events.longest_suspension_ns(), 8_000);
     }
 }
