@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -70,3 +72,104 @@ def test_the_workload_xml_names_the_trace(tmp_path: Path, capsys):
     assert f"<File_Path>{trace.resolve()}</File_Path>" in text and "<Initial_Occupancy_Percentage>2<" in text
     assert _module().main(["--trace", str(tmp_path / "none.trace")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+# The scenario mode (issue 49): MQSim's own files through ssdlab's importer, flow by flow.
+RESULTS = ROOT / "tests" / "data" / "mqsim_results"
+TINY_SSD = RESULTS / "tiny-ssdconfig.xml"
+TINY_WORKLOAD = RESULTS / "tiny-workload.xml"
+TINY_RESULTS = RESULTS / "tiny-results.xml"
+
+
+def test_every_flow_of_mqsim_results_is_read_in_order():
+    flows = _module().mqsim_flow_results(TINY_RESULTS)
+    assert [flow["name"] for flow in flows] == ["Host.IO_Flow.Synth.No_0", "Host.IO_Flow.Synth.No_1"]
+    first, second = flows
+    assert (first["requests"], first["write_requests"], first["end_to_end_us"], first["max_end_to_end_us"]) == (300, 300, 2595, 4197)
+    assert (second["read_requests"], second["write_requests"], second["device_response_us"]) == (68, 82, 1570)
+    # MQSim divides by whole seconds: 300 requests at 150 IOPS is a 2-second clock; "inf" is a run under 1 s.
+    assert first["clock_seconds"] == 2 and second["clock_seconds"] == 0
+
+
+def test_the_flows_of_a_tiny_imported_scenario_are_compared(tmp_path: Path, capsys):
+    out = tmp_path / "both.json"
+    code = _module().main(
+        ["--mqsim-config", str(TINY_SSD), "--mqsim-workload", str(TINY_WORKLOAD), "--mqsim-xml", str(TINY_RESULTS), "--json", str(out)]
+    )
+    text = capsys.readouterr().out
+    assert code == 0
+    assert (
+        "### flow 1: ssdlab flow1, MQSim Host.IO_Flow.Synth.No_0" in text
+        and "### flow 2: ssdlab flow2, MQSim Host.IO_Flow.Synth.No_1" in text
+    )
+    # Both run the flows' Total_Requests_To_Generate; the ratio column divides ssdlab's by MQSim's.
+    assert "| requests | 300 | 300 | 1.00 |" in text and "| requests | 150 | 150 | 1.00 |" in text
+    both = json.loads(out.read_text())
+    ours = both["ssdlab"]
+    assert [flow["requests"] for flow in ours] == [300, 150]
+    assert ours[0]["read_requests"] == 0 and ours[1]["read_requests"] + ours[1]["write_requests"] == 150
+    mean = ours[0]["end_to_end_us"]
+    assert mean > 0 and f"| mean response time, us (end to end) | {mean:,.1f} | 2,595.0 | {mean / 2595:.2f} |" in text
+    # MQSim's IOPS of a run under one second is "inf": no ratio is printed for it.
+    assert "| inf | - |" in text
+
+
+def test_results_of_another_scenario_are_refused(tmp_path: Path, capsys):
+    # MQSim's results with the second flow cut out.
+    text = TINY_RESULTS.read_text(encoding="ascii")
+    second = text.index("<Host.IO_Flow>", text.index("</Host.IO_Flow>"))
+    one_flow = tmp_path / "one.xml"
+    one_flow.write_text(text[:second] + text[text.index("</Host.IO_Flow>", second) + len("</Host.IO_Flow>") :], encoding="ascii")
+    code = _module().main(["--mqsim-config", str(TINY_SSD), "--mqsim-workload", str(TINY_WORKLOAD), "--mqsim-xml", str(one_flow)])
+    assert code == 2 and "has 1 flow(s), ssdlab's run of the scenario 2" in capsys.readouterr().err
+    assert _module().main(["--mqsim-config", str(TINY_SSD), "--mqsim-workload", str(TINY_WORKLOAD)]) == 2
+    assert "give --mqsim-xml" in capsys.readouterr().err
+    code = _module().main(
+        ["--mqsim-config", str(TINY_SSD), "--mqsim-workload", str(TINY_WORKLOAD), "--scenario", "2", "--mqsim-xml", str(TINY_RESULTS)]
+    )
+    assert code == 2 and "--scenario 2" in capsys.readouterr().err
+
+
+def test_mqsim_gets_the_chosen_scenario_alone_with_absolute_traces(tmp_path: Path):
+    module = _module()
+    shipped = ROOT / "tests" / "data" / "mqsim" / "workload.xml"
+    copy = module.one_scenario_workload(shipped, 3, tmp_path)
+    text = copy.read_text(encoding="ascii")
+    assert text.count("<IO_Scenario>") == 1 and "IO_Flow_Parameter_Set_Trace_Based" in text
+    assert f"<File_Path>{(ROOT / 'tests' / 'data' / 'mqsim' / 'traces' / 'tpcc-small.trace').resolve()}</File_Path>" in text
+    with pytest.raises(module.InputError, match="has 3 IO_Scenario"):
+        module.one_scenario_workload(shipped, 4, tmp_path)
+
+
+def test_measure_reports_the_child_cpu_and_peak_memory():
+    # A child that holds 60 MB and spins: its own accounting, not the parent's.
+    module = _module()
+    measured = module.measure([sys.executable, "-c", "block = bytearray(60_000_000); sum(range(3_000_000))"])
+    assert measured.exit_code == 0 and measured.peak_rss_bytes >= 60_000_000 and measured.cpu_seconds > 0
+    with pytest.raises(module.InputError, match="exited 3"):
+        module.measure([sys.executable, "-c", "raise SystemExit(3)"])
+
+
+def test_time_alternates_ssdlab_and_mqsim_and_prints_the_ratio(tmp_path: Path, monkeypatch):
+    module = _module()
+    order = []
+
+    def fake_measure(command, cwd=None):
+        is_mqsim = command[0] == str(fake_binary.resolve())
+        order.append("MQSim" if is_mqsim else "ssdlab")
+        if is_mqsim:
+            # MQSim writes its results beside the workload it was given.
+            (Path(cwd) / "workload_scenario_1.xml").write_text(TINY_RESULTS.read_text())
+            return module.Measured(cpu_seconds=10.0, peak_rss_bytes=2_000_000_000, exit_code=0)
+        assert command[command.index("--scenario") + 1] == "1" and "--quiet" in command
+        return module.Measured(cpu_seconds=2.0, peak_rss_bytes=100_000_000, exit_code=0)
+
+    fake_binary = tmp_path / "MQSim"
+    fake_binary.write_text("#!/bin/sh\n")
+    fake_binary.chmod(0o755)
+    monkeypatch.setattr(module, "measure", fake_measure)
+    text = module.time_both(fake_binary, TINY_SSD, TINY_WORKLOAD, 1, [], 3)
+    assert order == ["ssdlab", "MQSim"] * 3
+    assert "| median | 2.00 | 100 | 10.00 | 2,000 |" in text and "CPU 5.0x, peak memory 20.0x" in text
+    with pytest.raises(module.InputError, match="not an executable"):
+        module.time_both(tmp_path / "none", TINY_SSD, TINY_WORKLOAD, 1, [], 1)

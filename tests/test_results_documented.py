@@ -62,6 +62,13 @@ CASES: list[tuple[str, str, list[str], str | None, bool]] = [
     ),
     ("mqsim-default", "mqsim-default", [SMALL, NO_PRECONDITION], None, False),
     (
+        "mqsim-default-queued",
+        "mqsim-default",
+        [SMALL, NO_PRECONDITION, 'scheduler.policy="out_of_order"', 'scheduler.suspension.operations="program_and_erase"'],
+        None,
+        False,
+    ),
+    (
         "mlc-tlc-events",
         "mlc-tlc-demo",
         ["workload.synthetic.requests=2000", NO_PRECONDITION, EVENTS, "output.time_series_interval_ms=100.0"],

@@ -102,23 +102,67 @@ def flows_interference(
         str, typer.Option("--writer-interarrival-us", help="The writer's mean inter-arrival times to sweep, comma-separated (us).")
     ] = "800,400,200,100,50",
     arbitration: Annotated[
-        list[str] | None, typer.Option("--arbitration", help="round_robin and/or weighted_round_robin (default: both).")
+        list[str] | None,
+        typer.Option(
+            "--arbitration", help="round_robin and/or weighted_round_robin (default: both; weighted_round_robin with --compare-scheduling)."
+        ),
     ] = None,
     device_queue_depth: Annotated[
-        str, typer.Option("--device-queue-depth", help="Commands the controller holds at once, comma-separated values to sweep.")
-    ] = "65535,16",
+        str | None,
+        typer.Option(
+            "--device-queue-depth",
+            help="Commands the controller holds at once, comma-separated values to sweep (default: 65535,16; 65535 with --compare-scheduling).",
+        ),
+    ] = None,
+    policies: Annotated[
+        str | None,
+        typer.Option(
+            "--policies",
+            help="Transaction scheduling policies to compare, comma-separated: fifo, out_of_order, priority_out_of_order (default: fifo).",
+        ),
+    ] = None,
+    suspension: Annotated[
+        str | None,
+        typer.Option(
+            "--suspension",
+            help="Program/erase suspension settings to compare, comma-separated: none, program, erase, program_and_erase (default: none).",
+        ),
+    ] = None,
+    compare_scheduling: Annotated[
+        bool,
+        typer.Option(
+            "--compare-scheduling",
+            help="Every policy, without and with program_and_erase suspension, at weighted_round_robin and device queue depth 65535 (each unless given).",
+        ),
+    ] = False,
 ) -> None:
     """Two flows on one drive (preset two-flows): the reader's latency and both flows' slowdowns as the writer's load grows."""
     from ssdlab import flows_interference as experiment
 
     try:
         rates = experiment.parse_interarrival_times(writer_interarrival_us)
-        depths = experiment.parse_device_queue_depths(device_queue_depth)
+        depths = experiment.parse_device_queue_depths(device_queue_depth) if device_queue_depth is not None else None
+        chosen_policies = experiment.parse_policies(policies) if policies is not None else None
+        chosen_suspensions = experiment.parse_suspensions(suspension) if suspension is not None else None
+        if compare_scheduling:
+            arbitrations, depths, chosen_policies, chosen_suspensions = experiment.scheduling_comparison(
+                arbitration or None, depths, chosen_policies, chosen_suspensions
+            )
+        else:
+            arbitrations = arbitration or list(experiment.ARBITRATIONS)
+            depths = depths or list(experiment.DEFAULT_DEVICE_QUEUE_DEPTHS)
+            chosen_policies = chosen_policies or list(experiment.DEFAULT_POLICIES)
+            chosen_suspensions = chosen_suspensions or list(experiment.DEFAULT_SUSPENSIONS)
 
         def show(row: dict) -> None:
+            scheduling = ""
+            if (row["scheduler_policy"], row["suspension"]) != ("fifo", "none"):
+                suspensions = (row.get("scheduler_program_suspensions") or 0) + (row.get("scheduler_erase_suspensions") or 0)
+                scheduling = f" {row['scheduler_policy']} suspend {row['suspension']} ({suspensions:,} suspensions)"
             console.print(
-                f"QD {row['device_queue_depth']:>5} {row['arbitration']:>21}  writer {row['writer_offered_iops']:>8,.0f} IOPS offered:"
+                f"QD {row['device_queue_depth']:>5} {row['arbitration']:>21}{scheduling}  writer {row['writer_offered_iops']:>8,.0f} IOPS offered:"
                 f"  reader mean {row['reader_mean_us']:,.1f} us p99 {row['reader_p99_us']:,.1f} us"
+                f"  writer mean {row['writer_mean_us']:,.1f} us"
                 f"  slowdowns reader {row['reader_slowdown']:.2f} writer {row['writer_slowdown']:.2f}"
                 f"  fairness {row['fairness']:.2f}"
             )
@@ -126,8 +170,10 @@ def flows_interference(
         experiment.run_experiment(
             out,
             writer_interarrival_us=rates,
-            arbitrations=arbitration or experiment.ARBITRATIONS,
+            arbitrations=arbitrations,
             device_queue_depths=depths,
+            policies=chosen_policies,
+            suspensions=chosen_suspensions,
             on_point=show,
         )
     except typer.BadParameter:
@@ -291,9 +337,21 @@ def run(
     set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config field: key=value (repeatable).")] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="Write the full result as JSON here.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no summary.")] = False,
+    mqsim_config: Annotated[
+        Path | None,
+        typer.Option("--mqsim-config", help="Run MQSim's SSD configuration (ssdconfig.xml) instead of CONFIG; with --mqsim-workload."),
+    ] = None,
+    mqsim_workload: Annotated[
+        Path | None, typer.Option("--mqsim-workload", help="MQSim's workload file: each IO_Scenario is run in turn (docs/mqsim.md).")
+    ] = None,
+    scenario: Annotated[int | None, typer.Option("--scenario", help="With --mqsim-workload: run only this IO_Scenario (from 1).")] = None,
 ) -> None:
     """Run one simulation and print a summary (and optionally JSON)."""
     import os
+
+    if mqsim_config is not None or mqsim_workload is not None or scenario is not None:
+        _run_mqsim(config, mqsim_config, mqsim_workload, scenario, trace, list(set_ or []), json_out, request_log, time_series_ms, quiet)
+        return
 
     if trace_cache is None and os.environ.get("SSDLAB_TRACE_CACHE"):
         trace_cache = Path(os.environ["SSDLAB_TRACE_CACHE"])
@@ -401,6 +459,54 @@ def run(
         render_run(result, console)
         if json_out is not None:
             console.print(f"[dim]result written to {json_out}{f' (time series: {series_path})' if series_path else ''}[/dim]")
+
+
+def _run_mqsim(
+    config: str,
+    ssd_config: Path | None,
+    workload: Path | None,
+    scenario: int | None,
+    trace: Path | None,
+    overrides: list[str],
+    json_out: Path | None,
+    request_log: Path | None,
+    time_series_ms: float | None,
+    quiet: bool,
+) -> None:
+    """``run --mqsim-config F --mqsim-workload W``: each IO_Scenario of W (or --scenario N) imported
+    (``ssdlab.mqsim_import``) and run in turn, its per-flow results printed under its number."""
+    from ssdlab import mqsim_import
+
+    try:
+        if ssd_config is None or workload is None:
+            raise UsageError("--mqsim-config and --mqsim-workload go together (--scenario needs them too)")
+        if config != "default" or trace is not None:
+            raise UsageError("--mqsim-config/--mqsim-workload replace CONFIG and --trace: give one or the other")
+        scenarios = mqsim_import.select(mqsim_import.read_scenarios(ssd_config, workload, only=scenario), scenario, workload)
+        if len(scenarios) > 1 and (json_out is not None or request_log is not None):
+            raise UsageError(f"{workload} has {len(scenarios)} IO_Scenarios: with --json or --request-log give --scenario N")
+        outputs.check({"--json": json_out, "--request-log": request_log}, {"--mqsim-config": ssd_config, "--mqsim-workload": workload})
+        extra = list(overrides)
+        if request_log is not None:
+            extra.append(f"output.request_log_path={json.dumps(str(request_log))}")
+        if time_series_ms is not None:
+            extra.append(f"output.time_series_interval_ms={time_series_ms}")
+        for chosen in scenarios:
+            if not quiet and len(scenarios) > 1:
+                console.print(f"[bold]IO_Scenario {chosen.index} of {len(scenarios)}[/bold] ({workload})", highlight=False)
+            with _progress_bar(not quiet and error_console.is_terminal) as bar:
+                task = bar.add_task("starting", total=None)
+
+                def report(done: int, total: int, phase: str = "replay", bar=bar, task=task) -> None:
+                    bar.update(task, completed=done, total=total or None, description=api.PHASE_NAMES.get(phase, phase))
+
+                result = api.run_text(chosen.toml, origin=f"{workload} (IO_Scenario {chosen.index})", overrides=extra, progress=report)
+            if json_out is not None:
+                result.write_json(json_out)
+            if not quiet:
+                render_run(result, console)
+    except BaseException as error:
+        _fail(error)
 
 
 def _run_inputs(config: str, trace: Path | None, overrides: list[str]) -> dict[str, Path | None]:
@@ -621,11 +727,23 @@ DERIVED_WHEN_UNSET = {
 
 @app.command("config")
 def config_check(
-    config: Annotated[str, typer.Argument(help="Preset name or TOML file.")] = "default",
+    config: Annotated[str, typer.Argument(help="Preset name or TOML file; or import-mqsim SSDCONFIG.xml WORKLOAD.xml.")] = "default",
+    mqsim_files: Annotated[
+        list[Path] | None, typer.Argument(help="With import-mqsim: MQSim's SSD configuration and workload files.", show_default=False)
+    ] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="Override a field: key=value.")] = None,
+    scenario: Annotated[
+        int | None, typer.Option("--scenario", help="With import-mqsim: the IO_Scenario to print (from 1; default 1).")
+    ] = None,
 ) -> None:
     """Validate a config (with overrides) and print it with every default filled in, then the optional
-    keys it leaves unset (as TOML comments: the output stays a valid config)."""
+    keys it leaves unset (as TOML comments: the output stays a valid config).
+
+    `ssdlab config import-mqsim SSDCONFIG.xml WORKLOAD.xml [--scenario N]` prints MQSim's files as a
+    commented ssdlab config instead (each key beside the MQSim element it comes from; docs/mqsim.md)."""
+    if config == "import-mqsim" or mqsim_files or scenario is not None:
+        _import_mqsim(config, list(mqsim_files or []), scenario, list(set_ or []))
+        return
     try:
         text = api.load_config(config, overrides=set_ or [])
         unset = api.unset_optional_keys(config, overrides=set_ or [])
@@ -642,6 +760,26 @@ def config_check(
             highlight=False,
             soft_wrap=True,
         )
+
+
+def _import_mqsim(command: str, files: list[Path], scenario: int | None, overrides: list[str]) -> None:
+    """``config import-mqsim``: the imported TOML, checked by the simulator's own loader (with any
+    --set) before it is printed as written, comments and all."""
+    from ssdlab import mqsim_import
+
+    try:
+        if command != "import-mqsim" or len(files) != 2:
+            raise UsageError(
+                "usage: ssdlab config import-mqsim SSDCONFIG.xml WORKLOAD.xml [--scenario N] (extra arguments go with import-mqsim only)"
+            )
+        text, count = mqsim_import.import_text(files[0], files[1], scenario)
+        mqsim_import.validate(text, overrides)
+    except BaseException as error:
+        _fail(error)
+        return
+    console.print(text, markup=False, highlight=False, soft_wrap=True, end="")
+    if count > 1 and scenario is None:
+        error_console.print(f"{files[1]} has {count} IO_Scenarios; this is the 1st (--scenario N prints another)", highlight=False)
 
 
 def _stream_counts(text: str) -> tuple[int, ...]:

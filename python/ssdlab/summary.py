@@ -269,6 +269,19 @@ def _render_details(
             f"({gangs['partial_write_pieces']:,} read-modify-writes, {gangs['rewritten_pages']:,} pages rewritten); "
             f"{gangs['cleanings']:,} cleanings holding a gang for {gangs['cleaning_ns'] / 1e6:,.1f} ms"
         )
+    queued = r.get("scheduler")
+    if queued:
+        suspended = queued["program_suspensions"] + queued["erase_suspensions"]
+        suspensions = (
+            f"; {queued['program_suspensions']:,} program and {queued['erase_suspensions']:,} erase suspensions "
+            f"({queued['suspend_time_us'] / 1e3:,.1f} ms suspending, {queued['resumes']:,} resumes)"
+            if suspended
+            else "; no suspension"
+        )
+        console.print(
+            f"die queues ({queued['policy'].replace('_', ' ')}): {queued['queued_operations']:,} operations waited "
+            f"(mean {queued['mean_queue_wait_us']:,.1f} us, longest {queued['longest_queue_wait_us']:,.1f} us){suspensions}"
+        )
     flows = r.get("flows")
     if flows:
         fairness = f", fairness {flows['fairness']:.2f}" if flows.get("fairness") is not None else ""

@@ -9,8 +9,9 @@
 //! would have started by max(ready, free_at) <= t). `docs/architecture.md` (Time and contention)
 //! gives the argument in full; the SSD model's tests check it on whole runs from a booking log.
 //!
-//! Left out: preemption and priorities (a booked operation is never moved); they belong to the
-//! schedulers built on top.
+//! Left out: priorities (a booked operation is never reordered; the schedulers built on top keep
+//! their own queues). Preemption is only the cut of the work booked last ([`Server::cut`]), which a
+//! scheduler that suspends an operation uses.
 
 use crate::time::{SimDuration, SimTime};
 
@@ -45,6 +46,15 @@ impl Server {
         SimTime(start)
     }
 
+    /// Cuts the booked work short at `at` (a suspended operation): the server is free from `at`, and
+    /// the time cut off no longer counts as booked. Returns how much was cut (0 if the work had ended).
+    pub fn cut(&mut self, at: SimTime) -> SimDuration {
+        let cut = self.free_at.saturating_sub(at.0);
+        self.free_at -= cut;
+        self.booked_ns -= cut;
+        SimDuration(cut)
+    }
+
     /// True if all booked work has ended by `time` (nothing queued then).
     #[inline]
     pub fn is_idle_at(&self, time: SimTime) -> bool {
@@ -76,6 +86,16 @@ mod tests {
         assert_eq!(server.book(SimTime(200), SimDuration(5)), SimTime(200));
         assert_eq!(server.booked(), SimDuration(110));
         assert!(server.is_idle_at(SimTime(205)) && !server.is_idle_at(SimTime(204)));
+    }
+
+    #[test]
+    fn a_cut_frees_the_server_and_unbooks_what_was_left() {
+        let mut server = Server::new();
+        server.book(SimTime(0), SimDuration(100));
+        assert_eq!(server.cut(SimTime(30)), SimDuration(70));
+        assert_eq!((server.busy_until(), server.booked()), (SimTime(30), SimDuration(30)));
+        assert_eq!(server.cut(SimTime(50)), SimDuration(0));
+        assert_eq!(server.book(SimTime(40), SimDuration(10)), SimTime(40));
     }
 
     proptest! {

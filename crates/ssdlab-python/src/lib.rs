@@ -47,9 +47,9 @@ fn simulation_error(error: SimulationError) -> PyErr {
     match error {
         SimulationError::Config(_) => ConfigurationError::new_err(message),
         SimulationError::Workload(_) => TraceError::new_err(message),
-        SimulationError::AddressBeyondDevice { .. } | SimulationError::FlowBeyondDevice { .. } => {
-            TraceError::new_err(message)
-        }
+        SimulationError::AddressBeyondDevice { .. }
+        | SimulationError::FlowBeyondDevice { .. }
+        | SimulationError::FlowBeyondRange { .. } => TraceError::new_err(message),
         SimulationError::Integrity { .. } => IntegrityError::new_err(message),
         _ => SimulationFailure::new_err(message),
     }

@@ -73,6 +73,18 @@ pub enum SimulationError {
     #[error("flow `{flow}` ({origin}, request {line}): request ends at byte {end_bytes} (with the flow's lba_offset_bytes), beyond the device's logical capacity of {capacity_bytes} bytes; lower host.flows.lba_offset_bytes or the flow's span, or enlarge [workload]'s span (it sizes the device)")]
     FlowBeyondDevice { flow: String, origin: String, line: u64, end_bytes: u64, capacity_bytes: u64 },
 
+    /// A confined flow's request beyond its own logical range (`host/flows/resources.rs`).
+    #[error("flow `{flow}` ({origin}, request {line}): request ends at byte {end_bytes} (with the flow's lba_offset_bytes), beyond the flow's own range [{range_start_bytes}, {range_end_bytes}), the share of the logical capacity of the units host.flows[{index}].channels, chips, dies and planes give it; give the flow more units, or shrink its span")]
+    FlowBeyondRange {
+        flow: String,
+        index: usize,
+        origin: String,
+        line: u64,
+        end_bytes: u64,
+        range_start_bytes: u64,
+        range_end_bytes: u64,
+    },
+
     #[error("{origin}:{line}: field `{field}`: request [{offset_bytes}, {end_bytes}) lies beyond the device's logical capacity of {capacity_bytes} bytes; use a larger device, or size the device to the workload with ftl.sizing=footprint")]
     AddressBeyondDevice {
         origin: String,

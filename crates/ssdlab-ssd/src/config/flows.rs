@@ -3,7 +3,10 @@
 //!
 //! What it models: each flow's own workload (its trace or synthetic stream, or `[workload]`), its
 //! submission queue depth, open or closed loop, its time scale, an LBA offset (flows share one
-//! namespace; an offset gives a flow its own range), and its NVMe priority class; the arbitration
+//! namespace; an offset gives a flow its own range), its NVMe priority class, and the device units
+//! it may use (`channels`, `chips`, `dies`, `planes`: MQSim's `Channel_IDs`, `Chip_IDs`, `Die_IDs`,
+//! `Plane_IDs`; a flow given any of them owns a logical range written only to those units,
+//! `host/flows/resources.rs`, docs/flows.md); the arbitration
 //! the controller applies when it fetches commands (the NVMe base specification's command
 //! arbitration: round robin, or weighted round robin with an urgent class served first). What it
 //! leaves out: admin queues, completion queues and their interrupts, several queues per flow, and
@@ -114,6 +117,38 @@ pub struct FlowConfig {
     pub trace: Option<TraceWorkload>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub synthetic: Option<SyntheticSpec>,
+    /// The channels the flow's pages are written to (MQSim's `Channel_IDs`), in the order its
+    /// pages are striped over them; unset: every channel. Giving any of `channels`, `chips`, `dies`
+    /// or `planes` confines the flow: it owns the logical range from `lba_offset_bytes` of its
+    /// units' share of the logical capacity (`host/flows/resources.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channels: Option<Vec<u32>>,
+    /// The chips within each of its channels (MQSim's `Chip_IDs`); unset: every chip.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chips: Option<Vec<u32>>,
+    /// The dies within each of its chips (MQSim's `Die_IDs`); unset: every die.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dies: Option<Vec<u32>>,
+    /// The planes within each of its dies (MQSim's `Plane_IDs`); unset: every plane.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub planes: Option<Vec<u32>>,
+}
+
+impl FlowConfig {
+    /// Whether the flow is given device units of its own (any of `channels`, `chips`, `dies`, `planes`).
+    pub fn is_confined(&self) -> bool {
+        self.channels.is_some() || self.chips.is_some() || self.dies.is_some() || self.planes.is_some()
+    }
+
+    /// The unit lists as given, with their key names (channels, chips, dies, planes).
+    pub fn unit_lists(&self) -> [(&'static str, Option<&[u32]>); 4] {
+        [
+            ("channels", self.channels.as_deref()),
+            ("chips", self.chips.as_deref()),
+            ("dies", self.dies.as_deref()),
+            ("planes", self.planes.as_deref()),
+        ]
+    }
 }
 
 fn default_submission_queue_depth() -> u32 {
@@ -174,6 +209,18 @@ pub(super) fn validate(queues: &QueuesConfig, flows: &[FlowConfig]) -> Result<()
                 format!("must be above 0 and at most {MAX_TIME_SCALE:e}, got {}", flow.time_scale),
             );
         }
+        for (key, list) in flow.unit_lists() {
+            let Some(list) = list else { continue };
+            if list.is_empty() {
+                return fail(
+                    field(key),
+                    format!("is empty: list the {key} the flow may use, or leave the key out for all of them"),
+                );
+            }
+            if let Some(position) = (1..list.len()).find(|&at| list[..at].contains(&list[at])) {
+                return fail(field(key), format!("lists {} twice (at {position}); each unit once", list[position]));
+            }
+        }
         match (&flow.trace, &flow.synthetic) {
             (Some(_), Some(_)) => {
                 return fail(field("trace"), "give either trace or synthetic, not both".into());
@@ -232,5 +279,20 @@ mod tests {
         let two = crate::presets::load("two-flows", &[]).expect("preset loads");
         assert_eq!(two.keys().iter().find(|key| key.path == "host.flows").map(|key| key.set), Some(true));
         assert_eq!(two.host.flows.len(), 2);
+    }
+
+    #[test]
+    fn empty_and_repeated_unit_lists_are_named() {
+        let config = crate::presets::load("two-flows", &[]).expect("preset loads");
+        let mut flows = config.host.flows.clone();
+        let field = |flows: &[super::FlowConfig]| super::validate(&config.host.queues, flows).unwrap_err().0;
+        flows[1].channels = Some(vec![]);
+        assert_eq!(field(&flows), "host.flows[1].channels");
+        flows[1].channels = Some(vec![0, 1]);
+        flows[1].dies = Some(vec![1, 0, 1]);
+        assert_eq!(field(&flows), "host.flows[1].dies");
+        flows[1].dies = None;
+        assert!(super::validate(&config.host.queues, &flows).is_ok());
+        assert!(flows[1].is_confined() && !flows[0].is_confined());
     }
 }

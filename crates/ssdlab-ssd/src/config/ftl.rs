@@ -1,5 +1,5 @@
-//! `[ftl]`: over-provisioning and sizing, plane allocation, garbage collection, wear leveling,
-//! preconditioning and fast aging.
+//! `[ftl]`: over-provisioning and sizing, plane allocation (and its striping order), garbage
+//! collection, wear leveling, preconditioning and fast aging.
 
 use super::device::TierSpec;
 use serde::{Deserialize, Serialize};
@@ -15,6 +15,10 @@ pub struct FtlConfig {
     /// Free fraction of the NAND capacity when sizing = "footprint".
     pub footprint_free_fraction: f64,
     pub plane_allocation: PlaneAllocation,
+    /// The order static allocation stripes logical pages over the units (and dynamic allocation
+    /// cycles through the planes): MQSim's `Plane_Allocation_Scheme`, the first letter the unit
+    /// that changes fastest (`PlaneAllocationOrder`).
+    pub plane_allocation_order: PlaneAllocationOrder,
     pub garbage_collection: GarbageCollectionConfig,
     pub wear_leveling: WearLevelingConfig,
     pub precondition: PreconditionConfig,
@@ -28,6 +32,7 @@ impl Default for FtlConfig {
             overprovisioning_fraction: 0.07,
             footprint_free_fraction: 0.2,
             plane_allocation: PlaneAllocation::Static,
+            plane_allocation_order: PlaneAllocationOrder::Cwdp,
             garbage_collection: GarbageCollectionConfig::default(),
             wear_leveling: WearLevelingConfig::default(),
             precondition: PreconditionConfig::default(),
@@ -47,11 +52,129 @@ pub enum CapacitySizing {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PlaneAllocation {
-    /// Fixed by the logical page number, striped channel-first (channel, chip, die, plane), as MQSim's
-    /// default CWDP scheme.
+    /// Fixed by the logical page number, striped in `plane_allocation_order` (channel first, then
+    /// chip, die, plane by default: MQSim's default CWDP scheme).
     Static,
-    /// Each written page goes to the next plane in channel-first round-robin order.
+    /// Each written page goes to the next plane in round-robin order (`plane_allocation_order`).
     Dynamic,
+}
+
+/// The order of the units a striped logical page walks through: MQSim's `Plane_Allocation_Scheme`
+/// (`Address_Mapping_Unit_Page_Level.cpp`), C(hannel), W(ay: chip), D(ie), P(lane), the first letter
+/// the unit that changes fastest from one logical page to the next. `cwdp` (the default, MQSim's
+/// too): page 0 on channel 0, page 1 on channel 1, ..., then the next chip of every channel, and so
+/// on; `pdwc`: the planes of a die first, the channels last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum PlaneAllocationOrder {
+    #[default]
+    Cwdp,
+    Cwpd,
+    Cdwp,
+    Cdpw,
+    Cpwd,
+    Cpdw,
+    Wcdp,
+    Wcpd,
+    Wdcp,
+    Wdpc,
+    Wpcd,
+    Wpdc,
+    Dcwp,
+    Dcpw,
+    Dwcp,
+    Dwpc,
+    Dpcw,
+    Dpwc,
+    Pcwd,
+    Pcdw,
+    Pwcd,
+    Pwdc,
+    Pdcw,
+    Pdwc,
+}
+
+/// A unit of the device the striping order names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StripeUnit {
+    Channel,
+    Chip,
+    Die,
+    Plane,
+}
+
+impl PlaneAllocationOrder {
+    /// All 24 orders, in MQSim's listing order.
+    pub const ALL: [PlaneAllocationOrder; 24] = [
+        PlaneAllocationOrder::Cwdp,
+        PlaneAllocationOrder::Cwpd,
+        PlaneAllocationOrder::Cdwp,
+        PlaneAllocationOrder::Cdpw,
+        PlaneAllocationOrder::Cpwd,
+        PlaneAllocationOrder::Cpdw,
+        PlaneAllocationOrder::Wcdp,
+        PlaneAllocationOrder::Wcpd,
+        PlaneAllocationOrder::Wdcp,
+        PlaneAllocationOrder::Wdpc,
+        PlaneAllocationOrder::Wpcd,
+        PlaneAllocationOrder::Wpdc,
+        PlaneAllocationOrder::Dcwp,
+        PlaneAllocationOrder::Dcpw,
+        PlaneAllocationOrder::Dwcp,
+        PlaneAllocationOrder::Dwpc,
+        PlaneAllocationOrder::Dpcw,
+        PlaneAllocationOrder::Dpwc,
+        PlaneAllocationOrder::Pcwd,
+        PlaneAllocationOrder::Pcdw,
+        PlaneAllocationOrder::Pwcd,
+        PlaneAllocationOrder::Pwdc,
+        PlaneAllocationOrder::Pdcw,
+        PlaneAllocationOrder::Pdwc,
+    ];
+
+    /// The name the config uses (MQSim's, in lower case).
+    pub fn name(self) -> &'static str {
+        match self {
+            PlaneAllocationOrder::Cwdp => "cwdp",
+            PlaneAllocationOrder::Cwpd => "cwpd",
+            PlaneAllocationOrder::Cdwp => "cdwp",
+            PlaneAllocationOrder::Cdpw => "cdpw",
+            PlaneAllocationOrder::Cpwd => "cpwd",
+            PlaneAllocationOrder::Cpdw => "cpdw",
+            PlaneAllocationOrder::Wcdp => "wcdp",
+            PlaneAllocationOrder::Wcpd => "wcpd",
+            PlaneAllocationOrder::Wdcp => "wdcp",
+            PlaneAllocationOrder::Wdpc => "wdpc",
+            PlaneAllocationOrder::Wpcd => "wpcd",
+            PlaneAllocationOrder::Wpdc => "wpdc",
+            PlaneAllocationOrder::Dcwp => "dcwp",
+            PlaneAllocationOrder::Dcpw => "dcpw",
+            PlaneAllocationOrder::Dwcp => "dwcp",
+            PlaneAllocationOrder::Dwpc => "dwpc",
+            PlaneAllocationOrder::Dpcw => "dpcw",
+            PlaneAllocationOrder::Dpwc => "dpwc",
+            PlaneAllocationOrder::Pcwd => "pcwd",
+            PlaneAllocationOrder::Pcdw => "pcdw",
+            PlaneAllocationOrder::Pwcd => "pwcd",
+            PlaneAllocationOrder::Pwdc => "pwdc",
+            PlaneAllocationOrder::Pdcw => "pdcw",
+            PlaneAllocationOrder::Pdwc => "pdwc",
+        }
+    }
+
+    /// The units from the fastest-changing to the slowest.
+    pub fn units(self) -> [StripeUnit; 4] {
+        let mut units = [StripeUnit::Channel; 4];
+        for (unit, letter) in units.iter_mut().zip(self.name().bytes()) {
+            *unit = match letter {
+                b'c' => StripeUnit::Channel,
+                b'w' => StripeUnit::Chip,
+                b'd' => StripeUnit::Die,
+                _ => StripeUnit::Plane,
+            };
+        }
+        units
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

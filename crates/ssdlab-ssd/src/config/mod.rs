@@ -6,7 +6,7 @@
 //! it is read, so they go through exactly the same checks.
 //!
 //! One file per top-level table (`device`, `ftl`, `host`, `workload`, `read_path`, `middleware`,
-//! `placement`, `verification`), each with its plain data and its own checks; this file loads a config (TOML,
+//! `placement`, `scheduler`, `verification`), each with its plain data and its own checks; this file loads a config (TOML,
 //! overrides) and runs the checks in a fixed order, so the first failure reported is always the same.
 
 mod device;
@@ -20,6 +20,7 @@ mod middleware;
 mod output;
 mod placement;
 mod read_path;
+mod scheduler;
 mod verification;
 mod workload;
 
@@ -33,6 +34,7 @@ pub use middleware::*;
 pub use output::*;
 pub use placement::*;
 pub use read_path::*;
+pub use scheduler::*;
 pub use verification::*;
 pub use workload::*;
 
@@ -60,6 +62,9 @@ pub struct SimulationConfig {
     pub middleware: MiddlewareConfig,
     #[serde(default)]
     pub placement: PlacementConfig,
+    /// How each die orders the operations waiting for it; program/erase suspension.
+    #[serde(default)]
+    pub scheduler: SchedulerConfig,
     /// Device events (`[[events]]`), in any order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<DeviceEventConfig>,
@@ -144,6 +149,7 @@ impl SimulationConfig {
         workload::validate(&self.workload)?;
         output::validate(&self.output, &self.events)?;
         read_path::validate(&self.read_path)?;
+        scheduler::validate(self)?;
         if let Some(ganging) = GangingConfig::of(&self.device) {
             ganging::validate(ganging, &self.device, &self.ftl, &self.read_path)?;
         }

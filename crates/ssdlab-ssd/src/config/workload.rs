@@ -102,3 +102,23 @@ pub(super) fn validate(workload: &WorkloadConfig) -> Result<(), (String, String)
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::WorkloadConfig;
+
+    const SYNTHETIC: &str = "[synthetic]\nrequests = 10\nread_fraction = 0.5\nspan_bytes = 1048576\n\
+        address = { distribution = \"uniform\" }\nsize = { distribution = \"fixed\", bytes = 4096 }\n";
+
+    #[test]
+    fn a_synthetic_seed_is_read_and_written_only_when_given() {
+        let plain: WorkloadConfig = toml::from_str(SYNTHETIC).expect("parses");
+        assert_eq!(plain.synthetic.as_ref().and_then(|spec| spec.seed), None);
+        // Unset, it is not written: stored configs and their digests stay the same.
+        assert!(!toml::to_string(&plain).expect("writes").contains("seed"));
+        let seeded: WorkloadConfig = toml::from_str(&format!("{SYNTHETIC}seed = 798\n")).expect("parses");
+        assert_eq!(seeded.synthetic.as_ref().and_then(|spec| spec.seed), Some(798));
+        let again: WorkloadConfig = toml::from_str(&toml::to_string(&seeded).expect("writes")).expect("parses");
+        assert_eq!(again, seeded);
+    }
+}

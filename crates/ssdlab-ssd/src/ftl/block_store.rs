@@ -6,6 +6,13 @@
 //! pages per block and blocks per plane may differ between tiers); the [`super::Ftl`] translates to
 //! global physical pages and keeps the one mapping table. The store never decides what to collect or
 //! where a page goes: that is placement's and the collectors' job.
+//!
+//! Host writes go to a plane by plane allocation (static: striped by logical page in
+//! `ftl.plane_allocation_order`; dynamic: round-robin in that order). With confined logical ranges
+//! (`Confinement`: a flow given its own channels, chips, dies and planes, `host/flows/resources.rs`)
+//! a logical page in such a range goes to that range's planes only, striped over them (static) or
+//! round-robin among them (dynamic), and a page outside every range to the planes no range holds
+//! (every plane, when the ranges hold them all). The store knows ranges, not flows.
 
 use super::block_manager::{
     BlockInfo, BlockState, PageTable, PlaneView, RecordAddress, FULL, INVALID_PAGE, VALID_MASK,
@@ -13,7 +20,7 @@ use super::block_manager::{
 use super::free_list::FreeList;
 use super::garbage_collection::VictimPolicy;
 use super::wear_leveling::FreeBlockPolicy;
-use crate::config::PlaneAllocation;
+use crate::config::{PlaneAllocation, PlaneAllocationOrder};
 use crate::error::FtlError;
 use crate::geometry::{BlockIndex, Geometry, Lpn, PlaneIndex, Ppn};
 use crate::retention::RetentionClock;
@@ -120,6 +127,56 @@ struct Frontier {
     slot: u32,
 }
 
+/// Logical ranges whose pages are written to a subset of the planes (see the module).
+#[derive(Debug, Clone)]
+pub(super) struct Confinement {
+    /// The confined ranges, by first logical page.
+    ranges: Vec<PlaneRange>,
+    /// Pages outside every range: the planes no range holds, in striping order (`first` 0, `end`
+    /// unused); None when the ranges hold every plane (such pages are striped over all of them).
+    rest: Option<PlaneRange>,
+}
+
+/// Logical pages `first..end` written to `planes` (local plane indices, in striping order).
+#[derive(Debug, Clone)]
+pub struct PlaneRange {
+    pub first: u32,
+    pub end: u32,
+    pub planes: Vec<u32>,
+    /// Dynamic allocation's round-robin position among `planes`.
+    cursor: u64,
+}
+
+impl PlaneRange {
+    pub fn new(first: u32, end: u32, planes: Vec<u32>) -> Self {
+        PlaneRange { first, end, planes, cursor: 0 }
+    }
+
+    /// The plane static allocation gives `lpn` (its position in the range, striped over the planes).
+    fn static_plane(&self, lpn: Lpn) -> u32 {
+        self.planes[((lpn.0 - self.first) as usize) % self.planes.len()]
+    }
+}
+
+impl Confinement {
+    /// The range holding `lpn`, or the rest of the device; None: stripe over every plane.
+    fn range_of(&self, lpn: Lpn) -> Option<&PlaneRange> {
+        let after = self.ranges.partition_point(|range| range.first <= lpn.0);
+        match after.checked_sub(1).map(|index| &self.ranges[index]) {
+            Some(range) if lpn.0 < range.end => Some(range),
+            _ => self.rest.as_ref(),
+        }
+    }
+
+    fn range_of_mut(&mut self, lpn: Lpn) -> Option<&mut PlaneRange> {
+        let after = self.ranges.partition_point(|range| range.first <= lpn.0);
+        match after.checked_sub(1) {
+            Some(index) if lpn.0 < self.ranges[index].end => Some(&mut self.ranges[index]),
+            _ => self.rest.as_mut(),
+        }
+    }
+}
+
 pub struct BlockStore {
     pub(super) geometry: Geometry,
     /// Stamps programmed pages (data age).
@@ -138,6 +195,8 @@ pub struct BlockStore {
     free_block_policy: Box<dyn FreeBlockPolicy>,
     pub(super) plane_allocation: PlaneAllocation,
     dynamic_cursor: u64,
+    /// Confined logical ranges (None: every page striped over every plane, the usual case).
+    confinement: Option<Box<Confinement>>,
     /// Planes marked stuck (so the common case, none, costs one compare per overwrite).
     pub(super) stuck_planes: usize,
     /// Planes marked read-only.
@@ -173,6 +232,7 @@ pub(super) struct StoreSettings<'a> {
     pub victim_policy: Box<dyn VictimPolicy>,
     pub free_block_policy: Box<dyn FreeBlockPolicy>,
     pub plane_allocation: PlaneAllocation,
+    pub plane_allocation_order: PlaneAllocationOrder,
     pub low_watermark: usize,
     pub high_watermark: usize,
     pub keep_tags: bool,
@@ -188,7 +248,11 @@ pub(super) struct StoreSettings<'a> {
 
 impl BlockStore {
     pub(super) fn new(settings: StoreSettings<'_>) -> Self {
-        let geometry = settings.geometry.clone();
+        let mut geometry = settings.geometry.clone();
+        if settings.plane_allocation_order != PlaneAllocationOrder::Cwdp {
+            // (The default keeps the layout's striping: channel-first, or a ganged device's order.)
+            geometry.set_stripe_order(settings.plane_allocation_order);
+        }
         let planes = (0..geometry.planes_total())
             .map(|_| PlaneState {
                 free: FreeList::new(geometry.blocks_per_plane),
@@ -208,6 +272,7 @@ impl BlockStore {
             free_block_policy: settings.free_block_policy,
             plane_allocation: settings.plane_allocation,
             dynamic_cursor: 0,
+            confinement: None,
             stuck_planes: 0,
             read_only_planes: 0,
             low_watermark: settings.low_watermark,
@@ -345,6 +410,14 @@ impl BlockStore {
     /// The plane a host write of `lpn` goes to next (static: by logical page; dynamic: round-robin).
     #[inline]
     pub fn plane_for_write(&self, lpn: Lpn) -> PlaneIndex {
+        if let Some(confinement) = &self.confinement {
+            if let Some(range) = confinement.range_of(lpn) {
+                return PlaneIndex(match self.plane_allocation {
+                    PlaneAllocation::Static => range.static_plane(lpn),
+                    PlaneAllocation::Dynamic => range.planes[(range.cursor % range.planes.len() as u64) as usize],
+                });
+            }
+        }
         match self.plane_allocation {
             PlaneAllocation::Static => self.geometry.stripe_plane(lpn.0 as u64),
             PlaneAllocation::Dynamic => self.geometry.stripe_plane(self.dynamic_cursor),
@@ -357,6 +430,9 @@ impl BlockStore {
     /// The plane a host write of `lpn` goes to; None when every plane left is read-only (no chip of
     /// the tier in service).
     pub(super) fn take_plane_for_write(&mut self, lpn: Lpn) -> Option<PlaneIndex> {
+        if self.confinement.is_some() {
+            return self.take_confined_plane(lpn);
+        }
         let mut plane = self.plane_for_write(lpn);
         if self.plane_allocation == PlaneAllocation::Dynamic {
             self.dynamic_cursor += 1;
@@ -371,6 +447,71 @@ impl BlockStore {
             }
         }
         Some(plane)
+    }
+
+    /// Confines logical ranges to subsets of the planes (see the module): `ranges` by first page,
+    /// disjoint, each with its local planes in striping order. Empty: no confinement.
+    pub(super) fn confine(&mut self, mut ranges: Vec<PlaneRange>) {
+        if ranges.is_empty() {
+            self.confinement = None;
+            return;
+        }
+        ranges.sort_by_key(|range| range.first);
+        let held: std::collections::HashSet<u32> =
+            ranges.iter().flat_map(|range| range.planes.iter().copied()).collect();
+        let rest: Vec<u32> = (0..self.geometry.planes_total() as u64)
+            .map(|step| self.geometry.stripe_plane(step).0)
+            .filter(|plane| !held.contains(plane))
+            .collect();
+        let rest = (!rest.is_empty()).then(|| PlaneRange::new(0, u32::MAX, rest));
+        self.confinement = Some(Box::new(Confinement { ranges, rest }));
+    }
+
+    /// The confined ranges (empty without confinement).
+    pub fn confined_ranges(&self) -> &[PlaneRange] {
+        self.confinement.as_deref().map_or(&[], |confinement| &confinement.ranges)
+    }
+
+    /// `take_plane_for_write` with confined ranges: the range's plane (moving its round-robin
+    /// position under dynamic allocation); a stuck or read-only one is passed over for the next
+    /// writable plane of the range, or, when none is left there, of the device (the data must go
+    /// somewhere; `collector::in_place` marks a plane stuck only under dynamic allocation).
+    #[cold]
+    #[inline(never)]
+    fn take_confined_plane(&mut self, lpn: Lpn) -> Option<PlaneIndex> {
+        let allocation = self.plane_allocation;
+        let range = self.confinement.as_deref_mut().and_then(|confinement| confinement.range_of_mut(lpn));
+        let Some(range) = range else {
+            // Every plane is held by some range and `lpn` is in none: striped over the device.
+            let mut plane = match allocation {
+                PlaneAllocation::Static => self.geometry.stripe_plane(lpn.0 as u64),
+                PlaneAllocation::Dynamic => {
+                    self.dynamic_cursor += 1;
+                    self.geometry.stripe_plane(self.dynamic_cursor - 1)
+                }
+            };
+            if !self.writable(plane) {
+                plane = self.next_writable(plane).unwrap_or(plane);
+            }
+            return (!self.is_read_only(plane)).then_some(plane);
+        };
+        let count = range.planes.len();
+        let position = match allocation {
+            PlaneAllocation::Static => (lpn.0.wrapping_sub(range.first) as usize) % count,
+            PlaneAllocation::Dynamic => {
+                range.cursor += 1;
+                ((range.cursor - 1) % count as u64) as usize
+            }
+        };
+        let plane = PlaneIndex(range.planes[position]);
+        if self.writable(plane) {
+            return Some(plane);
+        }
+        let range = self.confinement.as_deref().and_then(|confinement| confinement.range_of(lpn))?;
+        let in_range =
+            (1..count).map(|step| PlaneIndex(range.planes[(position + step) % count])).find(|&p| self.writable(p));
+        let plane = in_range.or_else(|| self.next_writable(plane)).unwrap_or(plane);
+        (!self.is_read_only(plane)).then_some(plane)
     }
 
     /// Whether some plane takes new data (not stuck, not read-only).

@@ -5,7 +5,9 @@
 //! migration in); per-plane GC that starts below a low watermark of free blocks and runs until a
 //! high watermark, copying valid pages within the plane or moving them to another tier (collectors,
 //! `collector/`); victim and free-block policies as plug-ins; placement of host writes on a tier
-//! (`placement`); fast aging; naming the next GC victim ahead of time. A mapping entry is a
+//! (`placement`); plane allocation in one of MQSim's 24 striping orders, and logical ranges confined
+//! to a subset of the planes (a flow's own channels, chips, dies and planes: `confine`); fast aging;
+//! naming the next GC victim ahead of time. A mapping entry is a
 //! global physical page, which says its tier (see `crate::device_layout`).
 //! What it leaves out: mapping-table caching (the whole table is in controller DRAM, as in MQSim's
 //! default), static wear leveling by cold-data migration, bad blocks, power loss.
@@ -75,6 +77,7 @@ impl Ftl {
                     victim_policy: garbage_collection::build(config.garbage_collection.policy),
                     free_block_policy: wear_leveling::build(config.wear_leveling.policy),
                     plane_allocation: config.plane_allocation,
+                    plane_allocation_order: config.plane_allocation_order,
                     low_watermark: config.garbage_collection.low_watermark_blocks as usize,
                     high_watermark: config.garbage_collection.high_watermark_blocks as usize,
                     keep_tags,
@@ -309,6 +312,13 @@ impl Ftl {
     pub fn free_blocks(&self, plane: PlaneIndex) -> usize {
         let store = &self.stores[self.tier_of_plane(plane)];
         store.free_blocks(PlaneIndex(plane.0 - store.first_plane))
+    }
+
+    /// Confines logical ranges to subsets of the device (`block_store::Confinement`): each range's
+    /// pages are written only to its global planes (in striping order). One-tier devices only (the
+    /// config refuses confinement on a tiered one); empty: no confinement.
+    pub fn confine(&mut self, ranges: Vec<block_store::PlaneRange>) {
+        self.stores[TierId::FIRST].confine(ranges);
     }
 
     /// The global plane a write of `lpn` would go to next.

@@ -2,7 +2,10 @@
 //! each source die, one after another, interleaved with host work by ready time), foreground copies,
 //! tracked batches (device events), dead time per die, and GC stepping aside in preemptible mode.
 
+use super::die_queues::{ArrayOperation, Completion};
+use super::policy::OperationKind;
 use super::*;
+use crate::config::PriorityClass;
 
 impl FlashScheduler {
     /// Starts the GC work the FTL asked for at `now`: copies and erases, one chain per source die
@@ -218,10 +221,21 @@ impl FlashScheduler {
                 gate.erase_ended(erase_plane);
             }
         }
+        let queued = self.die_queues.is_some();
+        let step = FlashEvent::GarbageCollection { job: id };
+        // Queued dies: whether the step's die operation may run now (else it waits in the queue).
+        macro_rules! admitted {
+            ($die:expr, $kind:expr) => {
+                !queued || self.die_admits_event($die, now, $kind, PriorityClass::default(), step)
+            };
+        }
         loop {
             if self.gc_yields && self.gc_steps_aside(id, now) {
                 return;
             }
+            // The die operation this step books: (die, kind, what the array does, whether the
+            // chain goes on when it ends).
+            let mut die_operation: Option<(u32, OperationKind, ArrayOperation, bool)> = None;
             let job = self.gc_jobs.get(id);
             let Some(&op) = job.ops.get(job.index) else {
                 let (batch, finished, waiter) = (job.batch, job.finished.max(now), job.waiter);
@@ -242,6 +256,10 @@ impl FlashScheduler {
                         continue;
                     };
                     let die = self.layout.die_of_given(one_tier, ppn);
+                    if !admitted!(die, OperationKind::GcRead) {
+                        return;
+                    }
+                    die_operation = Some((die, OperationKind::GcRead, ArrayOperation::Other, false));
                     let tier = self.layout.tier_of_die_given(one_tier, die);
                     let read_ns = self.nand[tier].read_ns[self.layout.page_type_given(one_tier, ppn)];
                     self.tier_counters[tier].page_reads += 1;
@@ -295,6 +313,9 @@ impl FlashScheduler {
                         unreachable!("checked when sensed")
                     };
                     let die = self.layout.die_of_given(one_tier, destination);
+                    if !admitted!(die, OperationKind::GcWrite) {
+                        return;
+                    }
                     let tier = self.layout.tier_of_die_given(one_tier, die);
                     let program_ns = self.nand[tier].program_ns[self.layout.page_type_given(one_tier, destination)];
                     let end = self.book_background(now, die, program_ns);
@@ -304,8 +325,10 @@ impl FlashScheduler {
                     self.tier_counters[tier].page_programs += 1;
                     if !same_die && die != self.layout.die_of_given(one_tier, ppn) {
                         // The destination die programs on its own; the chain goes on when it starts.
+                        die_operation = Some((die, OperationKind::GcWrite, ArrayOperation::Program, false));
                         (2, GcPhase::Sense, start)
                     } else {
+                        die_operation = Some((die, OperationKind::GcWrite, ArrayOperation::Program, true));
                         (2, GcPhase::Sense, start + SimDuration(program_ns))
                     }
                 }
@@ -316,6 +339,10 @@ impl FlashScheduler {
                 }
                 (FlashOp::Erase { block }, _) => {
                     let die = self.layout.die_of_block_given(one_tier, block);
+                    if !admitted!(die, OperationKind::GcErase) {
+                        return;
+                    }
+                    die_operation = Some((die, OperationKind::GcErase, ArrayOperation::Erase, true));
                     let tier = self.layout.tier_of_die_given(one_tier, die);
                     let erase_ns = self.nand[tier].erase_ns;
                     let end = self.book_background(now, die, erase_ns);
@@ -329,7 +356,20 @@ impl FlashScheduler {
             let job = self.gc_jobs.get_mut(id);
             job.index += advance;
             job.phase = phase_after;
-            self.events.schedule(done_at, (FlashEvent::GarbageCollection { job: id }).pack());
+            match die_operation {
+                // Queued dies: a chain that goes on when its program or erase ends goes on at its
+                // die's end, which a suspension may move.
+                Some((die, kind, array, at_end)) if queued => {
+                    let completion = if at_end && array != ArrayOperation::Other {
+                        Completion::Event(step.pack())
+                    } else {
+                        self.events.schedule(done_at, step.pack());
+                        Completion::Nothing
+                    };
+                    self.die_started(die, kind, PriorityClass::default(), array, completion);
+                }
+                _ => self.events.schedule(done_at, step.pack()),
+            }
             return;
         }
     }

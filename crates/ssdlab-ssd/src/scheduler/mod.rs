@@ -21,15 +21,23 @@
 //! `write_gate.rs`); `collection.rs` GC, migration and tracked background batches (with
 //! `copy_pipeline.rs`); `gate.rs` gates; `scm.rs`, `dram.rs` and `gang.rs`/`gang_operations.rs` the
 //! SCM's, the controller DRAM's and DiskSim's gangs' timing; `operations.rs` the records of work in
-//! flight; `booking_log.rs` the record of bookings and its work-conservation check.
+//! flight; `booking_log.rs` the record of bookings and its work-conservation check; `die_queues.rs`
+//! and `policy/` the queued dies.
 //!
-//! Left out: read/write priority classes and program/erase suspension; cache-read pipelining.
+//! With `[scheduler]` set to a policy other than FIFO or to suspension, the dies keep queues
+//! instead (`die_queues.rs`, policies under `policy/`): an operation that finds its die busy waits,
+//! and the policy picks the next when the die frees; a read may suspend a program or an erase.
+//!
+//! Left out: cache-read pipelining.
 //! Look-ahead sensing (seed 002) holds the die until the hard decode would end as predicted from
 //! the channel's queue when the hard sensing is booked (later channel traffic is not foreseen).
 
 pub mod booking_log;
 mod collection;
 mod copy_pipeline;
+mod die_queues;
+#[cfg(test)]
+mod die_queues_tests;
 mod dram;
 mod gang;
 mod gang_operations;
@@ -38,6 +46,7 @@ mod gate;
 mod gate_tests;
 mod operations;
 mod plane_group;
+pub mod policy;
 mod reads;
 mod requests;
 mod scm;
@@ -47,6 +56,7 @@ mod write_gate;
 mod writes;
 
 pub use booking_log::{check_work_conserving, Booking, Resource};
+pub use die_queues::SchedulerStatistics;
 pub use dram::DramCounters;
 pub use gang::{GangPiece, GangStatistics};
 pub use operations::{RequestTag, Waiter};
@@ -135,6 +145,9 @@ pub struct FlashScheduler {
     gc_yields: bool,
     /// DiskSim's gangs (`gang.rs`); None: every die and channel independent.
     gang: Option<Box<gang::GangUnit>>,
+    /// Queued dies (`die_queues.rs`: a scheduling policy other than FIFO, or suspension); None: the
+    /// booking model.
+    die_queues: Option<Box<die_queues::DieQueues>>,
 }
 
 /// How long one decoder kind's hard sensing (per page type; 0: the page's plain read) and decode take.
@@ -228,6 +241,7 @@ impl FlashScheduler {
             gate: None,
             gc_yields: false,
             gang: None,
+            die_queues: None,
             layout,
         }
     }
@@ -336,6 +350,13 @@ impl FlashScheduler {
     #[inline]
     pub fn process_next_event(&mut self) -> Option<SimTime> {
         let (now, packed) = self.events.pop()?;
+        self.run_event(now, packed);
+        Some(now)
+    }
+
+    /// Carries out the pending stage `packed` at `now` (popped, or granted a queued die).
+    #[inline(always)]
+    fn run_event(&mut self, now: SimTime, packed: u64) {
         match FlashEvent::unpack(packed) {
             FlashEvent::PlainTransfer { channel, pages, waiter } => self.plain_transfer(now, channel, pages, waiter),
             FlashEvent::PlannedSense { job } => self.planned_sense(job, now),
@@ -346,8 +367,8 @@ impl FlashScheduler {
             FlashEvent::GarbageCollection { job } => self.gc_step(job, now),
             FlashEvent::ScmBankWrite { bank, sectors, waiter } => self.scm_bank_write(now, bank, sectors, waiter),
             FlashEvent::ScmTransfer { channel, sectors, waiter } => self.scm_transfer(now, channel, sectors, waiter),
+            FlashEvent::DieEnd { die, generation } => self.die_end(die, generation, now),
         }
-        Some(now)
     }
 
     /// Operations not finished (for the end-of-run check): pending events and open records.
@@ -358,6 +379,7 @@ impl FlashScheduler {
             + self.write_groups.in_use()
             + self.gc_jobs.in_use()
             + self.gates.in_use()
+            + self.operations_waiting()
     }
 
     /// Busy time booked on all dies and all channels (for utilisation).

@@ -44,6 +44,9 @@ pub enum FlashEvent {
     ScmBankWrite { bank: u32, sectors: u32, waiter: Waiter },
     /// SCM sectors a bank has read move over its channel.
     ScmTransfer { channel: u32, sectors: u32, waiter: Waiter },
+    /// Queued dies: what `die` ran (its `generation`) ends; its completion, then the next waiting
+    /// operation (`die_queues.rs`).
+    DieEnd { die: u32, generation: u32 },
 }
 
 /// What the host keeps with a request until it completes, handed back with the completion (kept in
@@ -71,6 +74,8 @@ const FIELD_32: u64 = u32::MAX as u64;
 // A look-ahead check shares PlannedTransfer's variant with a step number no plan reaches (a plan has
 // a handful of steps; the step field has 8 bits).
 const LOOK_AHEAD_CHECK_STEP: u64 = 0xFF;
+// A die's end shares GroupTransfer's variant, marked by a bit no group id reaches (ids are 32 bits).
+const DIE_END_MARK: u64 = 1 << 60;
 
 impl Waiter {
     fn pack(self) -> u64 {
@@ -107,6 +112,10 @@ impl FlashEvent {
             FlashEvent::PlannedTransfer { job, step } => (2, (step as u64 & 0xFF) << 32 | job as u64),
             FlashEvent::LookAheadCheck { job } => (2, LOOK_AHEAD_CHECK_STEP << 32 | job as u64),
             FlashEvent::GroupTransfer { group } => (3, group as u64),
+            // die: 20 bits, generation: 32 bits.
+            FlashEvent::DieEnd { die, generation } => {
+                (3, DIE_END_MARK | (die as u64 & 0xF_FFFF) << 32 | generation as u64)
+            }
             // die: 20 bits, pages: 7 bits, page type: 2 bits, request: 32 bits.
             FlashEvent::Program { die, pages, request, page_type } => (
                 4,
@@ -139,6 +148,9 @@ impl FlashEvent {
             1 => FlashEvent::PlannedSense { job: low },
             2 if (bits >> 32) & 0xFF == LOOK_AHEAD_CHECK_STEP => FlashEvent::LookAheadCheck { job: low },
             2 => FlashEvent::PlannedTransfer { job: low, step: ((bits >> 32) & 0xFF) as u32 },
+            3 if bits & DIE_END_MARK != 0 => {
+                FlashEvent::DieEnd { die: ((bits >> 32) & 0xF_FFFF) as u32, generation: low }
+            }
             3 => FlashEvent::GroupTransfer { group: low },
             4 => FlashEvent::Program {
                 die: ((bits >> 41) & 0xF_FFFF) as u32,
@@ -332,7 +344,7 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn stages_pack_and_unpack_unchanged(
-            kind in 0u8..7, a in 0u32..0xF_FFFF, b in 0u32..64, id in proptest::num::u32::ANY, waiter_kind in 0u8..4, step in 0u32..8, page_type in 0u8..3,
+            kind in 0u8..8, a in 0u32..0xF_FFFF, b in 0u32..64, id in proptest::num::u32::ANY, waiter_kind in 0u8..4, step in 0u32..8, page_type in 0u8..3,
         ) {
             let waiter = match waiter_kind { 0 => Waiter::Request(id), 1 => Waiter::WriteGroup(id), 2 => Waiter::Nobody, _ => Waiter::Gate(id) };
             let stage = match kind {
@@ -342,6 +354,7 @@ mod tests {
                 3 => FlashEvent::GroupTransfer { group: id },
                 4 => FlashEvent::Program { die: a, pages: b, request: id, page_type },
                 5 => FlashEvent::LookAheadCheck { job: id },
+                6 => FlashEvent::DieEnd { die: a, generation: id },
                 _ => FlashEvent::GarbageCollection { job: id },
             };
             proptest::prop_assert_eq!(FlashEvent::unpack(stage.pack()), stage);

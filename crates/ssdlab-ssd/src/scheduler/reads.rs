@@ -1,6 +1,7 @@
 //! The scheduler's reads: planned reads step by step (sense on the die, transfer on the channel,
 //! decode), look-ahead sensing and its idle test, plain multi-plane reads, interleaved sensing.
 
+use super::die_queues::{ArrayOperation, Completion};
 use super::*;
 
 impl FlashScheduler {
@@ -98,17 +99,32 @@ impl FlashScheduler {
     pub fn read_plain(&mut self, now: SimTime, ppns: &[Ppn], waiter: Waiter) {
         // Specialised for one tier, the usual device, where the tier lookups fold to constants.
         if self.layout.is_single() {
-            self.read_plain_in::<true>(now, ppns, waiter)
+            self.read_plain_in::<true>(now, ppns, waiter, false)
         } else {
-            self.read_plain_in::<false>(now, ppns, waiter)
+            self.read_plain_in::<false>(now, ppns, waiter, false)
         }
     }
 
+    /// A plain read that waited in its die's queue (`die_queues.rs`), granted at `now`: its waiter
+    /// was counted when it was queued.
+    pub(super) fn read_plain_granted(&mut self, now: SimTime, ppns: &[Ppn], waiter: Waiter) {
+        self.read_plain_in::<false>(now, ppns, waiter, true)
+    }
+
     #[inline(always)]
-    pub(super) fn read_plain_in<const ONE_TIER: bool>(&mut self, now: SimTime, ppns: &[Ppn], waiter: Waiter) {
+    pub(super) fn read_plain_in<const ONE_TIER: bool>(
+        &mut self,
+        now: SimTime,
+        ppns: &[Ppn],
+        waiter: Waiter,
+        counted: bool,
+    ) {
         let Some(&first) = ppns.first() else { return };
         let one_tier = ONE_TIER;
         let die = self.layout.die_of_given(one_tier, first);
+        if self.die_queues.is_some() && !self.die_admits_read(die, now, ppns, waiter) {
+            return;
+        }
         let tier = self.layout.tier_of_die_given(one_tier, die);
         let nand = &self.nand[tier];
         let mut read_ns = nand.read_ns[self.layout.page_type_given(one_tier, first)];
@@ -121,8 +137,14 @@ impl FlashScheduler {
         let counters = &mut self.tier_counters[tier];
         counters.page_reads += pages as u64;
         counters.multi_plane_reads += (pages > 1) as u64;
-        self.add_wait(waiter);
+        if !counted {
+            self.add_wait(waiter);
+        }
         self.events.schedule(sensed, (FlashEvent::PlainTransfer { channel, pages, waiter }).pack());
+        if self.die_queues.is_some() {
+            let (kind, priority) = self.read_kind(waiter);
+            self.die_started(die, kind, priority, ArrayOperation::Other, Completion::Nothing);
+        }
     }
 
     /// The counters of the tier a channel belongs to.
@@ -145,6 +167,13 @@ impl FlashScheduler {
     /// overlaps its predecessor's decode (look-ahead: sensed right behind it on the die).
     pub(super) fn planned_sense(&mut self, id: u32, now: SimTime) {
         let job = *self.read_jobs.get(id);
+        let queued = self.die_queues.is_some();
+        if queued {
+            let (kind, priority) = self.read_job_kind(id);
+            if !self.die_admits_event(job.die, now, kind, priority, FlashEvent::PlannedSense { job: id }) {
+                return;
+            }
+        }
         let steps = job.plan.steps();
         let mut index = job.next_step as usize;
         let mut transfers = 0;
@@ -158,14 +187,28 @@ impl FlashScheduler {
             let record = self.read_jobs.get_mut(id);
             record.next_step = index as u32;
             record.transfers_pending += transfers + 1;
+            if queued {
+                self.planned_sense_started(job.die, id, now);
+            }
             return;
         }
         let index = self.sense_look_ahead(id, &job, index, sense_end, now, None, &mut transfers);
         let record = self.read_jobs.get_mut(id);
         record.next_step = index as u32;
         record.transfers_pending += transfers;
+        if queued {
+            self.planned_sense_started(job.die, id, now);
+        }
         if transfers == 0 {
             self.after_planned_decode(id);
+        }
+    }
+
+    /// Queued dies: a planned read's sensing was booked (if it used the die at all).
+    fn planned_sense_started(&mut self, die: u32, id: u32, now: SimTime) {
+        if !self.dies[die as usize].is_idle_at(now) {
+            let (kind, priority) = self.read_job_kind(id);
+            self.die_started(die, kind, priority, ArrayOperation::Other, Completion::Nothing);
         }
     }
 
@@ -177,7 +220,7 @@ impl FlashScheduler {
         let job = *self.read_jobs.get(id);
         let mut index = job.next_step as usize;
         let mut transfers = 0;
-        if self.dies[job.die as usize].is_idle_at(now) {
+        if self.dies[job.die as usize].is_idle_at(now) && self.nothing_waits_for(job.die) {
             // The hard step's transfer ran first at this instant (scheduled before the check), so
             // the job's `ready` is when its decode ends.
             index = self.sense_look_ahead(id, &job, index, now, now, Some(job.ready), &mut transfers);

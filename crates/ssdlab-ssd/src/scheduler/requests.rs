@@ -11,6 +11,10 @@ impl FlashScheduler {
     pub fn open_request(&mut self, now: SimTime, tag: RequestTag) -> u32 {
         let id = self.requests.allocate();
         *self.requests.get_mut(id) = RequestProgress::new(now, tag);
+        if self.die_queues.is_some() {
+            // A reused slot must not keep the priority of the request that had it.
+            self.set_request_flow(id, u8::MAX);
+        }
         id
     }
 

@@ -2,6 +2,7 @@
 //! first, then the transfer and the program) and their holding for garbage collection
 //! (`write_gate.rs`, docs/gc-modes.md).
 
+use super::die_queues::{ArrayOperation, Completion};
 use super::*;
 
 impl FlashScheduler {
@@ -219,6 +220,16 @@ impl FlashScheduler {
     }
 
     pub(super) fn program(&mut self, die: u32, pages: u32, request: u32, page_type: u8, now: SimTime) {
+        let queued = self.die_queues.is_some();
+        let mut kind = None;
+        if queued {
+            let (operation, priority) = self.program_kind(request);
+            let event = FlashEvent::Program { die, pages, request, page_type };
+            if !self.die_admits_event(die, now, operation, priority, event) {
+                return;
+            }
+            kind = Some((operation, priority));
+        }
         let tier = self.layout.tier_of_die(die);
         let program_ns = self.nand[tier].program_ns[page_type as usize];
         let end = self.book(now, Resource::Die(die), program_ns) + SimDuration(program_ns);
@@ -228,6 +239,13 @@ impl FlashScheduler {
         counters.page_transfers += pages;
         counters.write_page_transfers += pages;
         counters.multi_plane_programs += (pages > 1) as u64;
-        self.finish(Waiter::Request(request), end);
+        match kind {
+            // Queued dies: the program ends at its die's end, which a suspension may move.
+            Some((operation, priority)) => {
+                let completion = Completion::Finish(Waiter::Request(request));
+                self.die_started(die, operation, priority, ArrayOperation::Program, completion);
+            }
+            None => self.finish(Waiter::Request(request), end),
+        }
     }
 }

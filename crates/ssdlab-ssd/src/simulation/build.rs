@@ -1,9 +1,13 @@
 //! The builder: turns a validated config into the parts of a run. It reads the workload's shape,
 //! sizes the device to it, refuses what cannot run (with the config field to change) and builds
-//! every part; the replay loop (`replay.rs`) only runs what this built.
+//! every part; the replay loop (`replay.rs`) only runs what this built. Flows confined to some of
+//! the device's units (`host/flows/resources.rs`) get their logical ranges here: the FTL writes each
+//! range to its planes, the caches' parts follow them, and the flows refuse requests beyond them.
 
 use super::footprint::{self, AddressLimit, Footprint};
 use super::*;
+use crate::config::FlowConfig;
+use crate::host::flows::resources::{self, FlowRange};
 
 /// The workload as the builder found it: its request stream, the pages it touches and where it came from.
 pub(super) struct WorkloadInput {
@@ -218,6 +222,14 @@ fn refuse_what_cannot_run(
         field,
         &format!("{what} ({} pages of {page_bytes} bytes on {blocks_total} blocks)", footprint.len().max(fill_pages)),
     )?;
+    if config.ftl.plane_allocation_order != crate::config::PlaneAllocationOrder::Cwdp
+        && crate::config::GangingConfig::of(&config.device).is_some()
+    {
+        let message =
+            "a ganged device stripes by gangs (DiskSim's order); leave the order at \"cwdp\" or remove device.ganging"
+                .to_string();
+        return Err(config_invalid(config, "ftl.plane_allocation_order", message));
+    }
     if config.middleware.kind == crate::config::MiddlewareKind::LbaScrambler {
         // Rule 1 may fill the NAND up to 1 - plentiful_free_fraction; GC needs its reserve
         // (high watermark + 2 open blocks) and one more block per plane of slack to make progress.
@@ -264,6 +276,23 @@ fn assemble(config: SimulationConfig, input: WorkloadInput, logical_pages: u64) 
         CapacitySizing::Geometry => tier_logical_pages(&config, &layout),
     };
     let mut ftl = Ftl::new(&layout, &config.ftl, placement, &tier_pages, ftl_logical_pages, keep_tags);
+    let flow_ranges = resolve_flow_ranges(&config, &layout, logical_pages)?;
+    if flow_ranges.iter().any(Option::is_some) {
+        // One tier (refused otherwise): its local planes are the global ones.
+        ftl.confine(
+            flow_ranges
+                .iter()
+                .flatten()
+                .map(|range| {
+                    crate::ftl::block_store::PlaneRange::new(
+                        range.first_page as u32,
+                        range.end_page as u32,
+                        range.planes.clone(),
+                    )
+                })
+                .collect(),
+        );
+    }
     let retention =
         RetentionClock::new(config.read_path.retention_time_scale, config.ftl.precondition.oldest_data_age_hours());
     ftl.set_retention_clock(retention);
@@ -279,6 +308,7 @@ fn assemble(config: SimulationConfig, input: WorkloadInput, logical_pages: u64) 
         logical_pages,
         ftl_logical_pages,
         origin: &origin,
+        flow_ranges: &flow_ranges,
     })?;
     let mut scheduler = FlashScheduler::new(
         layout.clone(),
@@ -289,6 +319,8 @@ fn assemble(config: SimulationConfig, input: WorkloadInput, logical_pages: u64) 
     scheduler.set_decoders(&config.read_path.decoders);
     let gc = &config.ftl.garbage_collection;
     scheduler.set_gc_mode(gc.mode, gc.write_hold_threshold_blocks, gc.low_watermark_blocks);
+    // The dies' queues and their policy (`[scheduler]`), with each flow's priority class.
+    scheduler.set_scheduling(&config.scheduler, config.host.flows.iter().map(|flow| flow.priority_class).collect());
     if let Some(ganging) = crate::config::GangingConfig::of(&config.device) {
         scheduler.set_ganging(ganging);
     }
@@ -310,7 +342,7 @@ fn assemble(config: SimulationConfig, input: WorkloadInput, logical_pages: u64) 
         config.read_path.soft_sensing_latency_ns,
         config.read_path.soft_transfer_latency_ns,
     );
-    let flows = build_flows(&config, &stream, logical_pages * page_bytes)?;
+    let flows = build_flows(&config, &stream, logical_pages * page_bytes, &flow_ranges)?;
     let closed_loop = config.host.mode == crate::config::HostMode::ClosedLoop;
     let depth = if closed_loop { config.host.queue_depth } else { config.host.device_queue_depth };
     Ok(Simulation {
@@ -356,10 +388,12 @@ fn build_flows(
     config: &SimulationConfig,
     workload: &RequestStream,
     capacity_bytes: u64,
+    flow_ranges: &[Option<FlowRange>],
 ) -> Result<Option<FlowSet>, SimulationError> {
     if config.host.flows.is_empty() {
         return Ok(None);
     }
+    let page_bytes = config.device.page_size_bytes() as u64;
     let mut streams = Vec::with_capacity(config.host.flows.len());
     for (index, flow) in config.host.flows.iter().enumerate() {
         let field = |name: &str| format!("host.flows[{index}].{name}");
@@ -385,6 +419,16 @@ fn build_flows(
                     );
                     return Err(config_invalid(config, &field("lba_offset_bytes"), message));
                 }
+                if let Some(Some(range)) = flow_ranges.get(index) {
+                    let end_bytes = range.end_page * page_bytes;
+                    if spec.span_bytes.saturating_add(flow.lba_offset_bytes) > end_bytes {
+                        let message = format!(
+                            "flow `{}`: its span ({} bytes) from lba_offset_bytes {} ends beyond its own range, which ends at byte {end_bytes} (the share of the logical capacity its units hold, host.flows[{index}].channels etc.); shrink the span or give the flow more units",
+                            flow.name, spec.span_bytes, flow.lba_offset_bytes
+                        );
+                        return Err(config_invalid(config, &field("synthetic.span_bytes"), message));
+                    }
+                }
                 let seed = derive_seed(config.seed, &format!("flow:{}", flow.name));
                 (RequestStream::from_synthetic(spec, seed, 1, flow.time_scale)?, "synthetic".to_string())
             }
@@ -397,13 +441,83 @@ fn build_flows(
         };
         streams.push((stream, origin));
     }
+    let ranges_bytes: Vec<Option<(u64, u64)>> = flow_ranges
+        .iter()
+        .map(|range| range.as_ref().map(|range| (range.first_page * page_bytes, range.end_page * page_bytes)))
+        .collect();
     Ok(Some(FlowSet::new(
         &config.host.queues,
         &config.host.flows,
         streams,
         config.host.device_queue_depth,
         capacity_bytes,
+        &ranges_bytes,
     )?))
+}
+
+/// Each flow's logical range when it is confined to some of the device's units (empty without
+/// flows; `host/flows/resources.rs`), checked against the device: confinement runs on a one-tier
+/// NAND device without ganging, SCM or a middleware (their page placement is their own), and
+/// `equal_partitioning` needs every part of a cache to hold something.
+fn resolve_flow_ranges(
+    config: &SimulationConfig,
+    layout: &DeviceLayout,
+    logical_pages: u64,
+) -> Result<Vec<Option<FlowRange>>, SimulationError> {
+    let flows = &config.host.flows;
+    let page_bytes = config.device.page_size_bytes() as u64;
+    if let Some(index) = flows.iter().position(FlowConfig::is_confined) {
+        let refused = if !layout.is_single() {
+            Some("a tiered device (device.tiers)")
+        } else if crate::config::GangingConfig::of(&config.device).is_some() {
+            Some("a ganged device (device.ganging: its striping is by gangs)")
+        } else if config.device.scm.is_some() {
+            Some("a device with SCM (device.scm: seed 001 places pages itself)")
+        } else if config.middleware.kind != crate::config::MiddlewareKind::None {
+            Some("a middleware (middleware.kind: its logical pages are not the host's)")
+        } else {
+            None
+        };
+        if let Some(what) = refused {
+            let key =
+                flows[index].unit_lists().iter().find(|(_, list)| list.is_some()).map_or("channels", |(key, _)| key);
+            return Err(config_invalid(
+                config,
+                &format!("host.flows[{index}].{key}"),
+                format!("flow `{}`: confining a flow to some of the device's units is not modelled on {what}; remove the key or that part of the device", flows[index].name),
+            ));
+        }
+    }
+    let geometry = &layout.tier(crate::tier::TierId::FIRST).geometry;
+    let ranges = resources::resolve(flows, geometry, config.ftl.plane_allocation_order, logical_pages, page_bytes)
+        .map_err(|(field, message)| config_invalid(config, &field, message))?;
+    if flows.len() > 1 {
+        let partitioned =
+            |sharing: crate::config::CacheSharing| sharing == crate::config::CacheSharing::EqualPartitioning;
+        if let Some(cache) =
+            config.device.data_cache.as_ref().filter(|cache| cache.enabled && partitioned(cache.sharing))
+        {
+            let lines = cache.capacity_bytes / page_bytes;
+            if lines < flows.len() as u64 {
+                let message = format!(
+                    "{lines} lines cannot be split between {} flows (equal_partitioning gives each at least one)",
+                    flows.len()
+                );
+                return Err(config_invalid(config, "device.data_cache.capacity_bytes", message));
+            }
+        }
+        let entries =
+            data_path::mapping_cache_sizes(config, layout, logical_pages).map_or(u64::MAX, |sizes| sizes.entries);
+        let mapping_partitioned = config.device.mapping_cache.as_ref().is_some_and(|cache| partitioned(cache.sharing));
+        if mapping_partitioned && entries < flows.len() as u64 {
+            let message = format!(
+                "{entries} entries cannot be split between {} flows (equal_partitioning gives each at least one)",
+                flows.len()
+            );
+            return Err(config_invalid(config, "device.mapping_cache.sharing", message));
+        }
+    }
+    Ok(ranges)
 }
 
 /// Physical pages of a geometry.
@@ -433,4 +547,263 @@ fn tier_logical_pages(config: &SimulationConfig, layout: &DeviceLayout) -> Vec<u
             (tier.geometry.pages_total() as f64 * (1.0 - fraction)).floor() as u64
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    //! Flows confined to some of the device's units and the caches' parts per flow, on a device of
+    //! two channels of one single-plane die each (`host/flows/resources.rs`, `data_path/partitions.rs`).
+
+    use super::*;
+    use crate::geometry::Lpn;
+
+    /// 2 channels x 1 chip x 1 die x 1 plane of SLC, 64 blocks of 16 pages: 1,536 logical pages,
+    /// 768 a plane. `[workload]` (never replayed: both flows have their own) spans the device, so
+    /// preconditioning fills it.
+    const DEVICE: &str = r#"
+name = "two-channels"
+seed = 5
+[device.geometry]
+channels = 2
+chips_per_channel = 1
+dies_per_chip = 1
+planes_per_die = 1
+blocks_per_plane = 64
+pages_per_block = 16
+page_size_bytes = 4096
+[device.nand]
+cell_type = "slc"
+read_latency_ns = [40000]
+program_latency_ns = [200000]
+erase_latency_ns = 1000000
+multi_plane = false
+[device.channel]
+transfer_rate_mts = 200.0
+[ftl]
+overprovisioning_fraction = 0.25
+[ftl.garbage_collection]
+low_watermark_blocks = 2
+high_watermark_blocks = 3
+[ftl.precondition]
+overwrite_passes = 0.5
+[host]
+device_queue_depth = 1024
+[host.queues]
+measure_alone = false
+[workload.synthetic]
+requests = 1
+span_bytes = 6291456
+read_fraction = 0.0
+alignment_bytes = 4096
+address = { distribution = "uniform" }
+size = { distribution = "fixed", bytes = 4096 }
+arrival = { process = "poisson", mean_interarrival_ns = 1000.0 }
+"#;
+
+    const PAGE: u64 = 4096;
+
+    /// Per flow name, its requests as (arrival ns, op, offset, latency ns), in arrival order.
+    type RequestsByFlow = std::collections::BTreeMap<String, Vec<(u64, String, u64, u64)>>;
+
+    /// A flow of mixed 4-16 KiB reads and writes over `span_pages` from page `offset_pages`.
+    fn flow(name: &str, units: &str, offset_pages: u64, span_pages: u64, read_fraction: f64, requests: u64) -> String {
+        format!(
+            "[[host.flows]]\nname = \"{name}\"\nsubmission_queue_depth = 8\nlba_offset_bytes = {}\n{units}\n\
+             [host.flows.synthetic]\nrequests = {requests}\nspan_bytes = {}\nread_fraction = {read_fraction}\n\
+             alignment_bytes = 4096\naddress = {{ distribution = \"uniform\" }}\n\
+             size = {{ distribution = \"uniform\", min_bytes = 4096, max_bytes = 16384 }}\n\
+             arrival = {{ process = \"poisson\", mean_interarrival_ns = 400000.0 }}\n",
+            offset_pages * PAGE,
+            span_pages * PAGE
+        )
+    }
+
+    fn config(flows: &[String], overrides: &[&str]) -> Result<SimulationConfig, crate::error::ConfigError> {
+        let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+        SimulationConfig::from_toml_str(&format!("{DEVICE}\n{}", flows.join("\n")), "test", &overrides)
+    }
+
+    /// Runs `config` with a request log; returns the finished simulation's result and, per flow
+    /// name, its requests as (arrival ns, op, offset, latency ns) in arrival order. `check` sees the
+    /// simulation after the replay.
+    fn run_logged(
+        mut config: SimulationConfig,
+        log_name: &str,
+        check: impl FnOnce(&Simulation),
+    ) -> (RunResult, RequestsByFlow) {
+        let path = std::env::temp_dir().join(format!("ssdlab-flow-resources-{}-{log_name}.csv", std::process::id()));
+        config.output.request_log_path = Some(path.clone());
+        let mut progress = |_, _, _| Ok(());
+        let mut simulation = Simulation::new_reporting(&config, &mut progress).unwrap_or_else(|e| panic!("{e}"));
+        simulation.prepare_reporting(&mut progress).unwrap_or_else(|e| panic!("{e}"));
+        simulation.replay(&mut progress).unwrap_or_else(|e| panic!("{e}"));
+        check(&simulation);
+        let result = simulation.finish(0.0, 0.0).unwrap_or_else(|e| panic!("{e}"));
+        let text = std::fs::read_to_string(&path).expect("the request log was written");
+        let _ = std::fs::remove_file(&path);
+        let mut lines = text.lines();
+        let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+        let column = |name: &str| header.iter().position(|&c| c == name).unwrap_or_else(|| panic!("no column {name}"));
+        let (arrival, op, offset, latency, flow) =
+            (column("arrival_ns"), column("op"), column("offset_bytes"), column("latency_ns"), column("flow"));
+        let mut by_flow = RequestsByFlow::default();
+        for line in lines {
+            let fields: Vec<&str> = line.split(',').collect();
+            let number = |index: usize| fields[index].parse::<u64>().expect("a number");
+            by_flow.entry(fields[flow].to_string()).or_default().push((
+                number(arrival),
+                fields[op].to_string(),
+                number(offset),
+                number(latency),
+            ));
+        }
+        for requests in by_flow.values_mut() {
+            requests.sort();
+        }
+        (result, by_flow)
+    }
+
+    #[test]
+    fn flows_on_disjoint_channels_do_not_interfere_and_stay_on_their_planes() {
+        // a on channel 0 owns pages 0..768, b on channel 1 pages 768..1536.
+        let a = flow("a", "channels = [0]", 0, 600, 0.5, 300);
+        let b = flow("b", "channels = [1]", 768, 600, 0.5, 300);
+        let both = config(&[a.clone(), b.clone()], &[]).expect("valid");
+        let channel_of = |simulation: &Simulation, ppn| {
+            let geometry = &simulation.layout.tier(crate::tier::TierId::FIRST).geometry;
+            geometry.channel_of_die(geometry.die_of(ppn))
+        };
+        let (_, shared) = run_logged(both, "disjoint", |simulation| {
+            let ftl = simulation.data_path.nand().ftl();
+            let mut checked = [0u64; 2];
+            for page in 0..1536u32 {
+                let Some(ppn) = ftl.lookup(Lpn(page)) else { continue };
+                let owner = (page >= 768) as u32;
+                assert_eq!(channel_of(simulation, ppn), owner, "page {page} of flow {owner} is on the other channel");
+                checked[owner as usize] += 1;
+            }
+            assert!(checked.iter().all(|&pages| pages > 500), "{checked:?}");
+        });
+        let (_, a_alone) = run_logged(config(std::slice::from_ref(&a), &[]).expect("valid"), "a-alone", |_| {});
+        let (_, b_alone) = run_logged(config(std::slice::from_ref(&b), &[]).expect("valid"), "b-alone", |_| {});
+        assert_eq!(shared["a"].len(), 300);
+        assert_eq!(shared["a"], a_alone["a"], "flow a's requests, each latency exactly as alone");
+        assert_eq!(shared["b"], b_alone["b"], "flow b's requests, each latency exactly as alone");
+
+        // Both on channel 0 (each with half its pages): now b's work delays a's.
+        let b_on_a = flow("b", "channels = [0]", 384, 380, 0.5, 300);
+        let a_half = flow("a", "channels = [0]", 0, 380, 0.5, 300);
+        let (_, together) = run_logged(config(&[a_half.clone(), b_on_a], &[]).expect("valid"), "same", |_| {});
+        let (_, alone) = run_logged(config(&[a_half], &[]).expect("valid"), "same-alone", |_| {});
+        assert_eq!(together["a"].len(), alone["a"].len());
+        let slower = together["a"].iter().zip(&alone["a"]).filter(|(shared, alone)| shared.3 > alone.3).count();
+        assert!(slower > 50, "sharing channel 0, {slower} of a's 300 requests took longer than alone");
+    }
+
+    #[test]
+    fn a_flow_beyond_its_range_is_refused_with_its_name() {
+        // a's range is pages 0..768; its trace-like span runs 8 pages past it.
+        let a = flow("a", "channels = [0]", 0, 776, 0.5, 50);
+        let error = Simulation::new(&config(&[a], &[]).expect("valid")).err().expect("refused");
+        let text = error.to_string();
+        assert!(text.contains("host.flows[0].synthetic.span_bytes") && text.contains("flow `a`"), "{text}");
+    }
+
+    #[test]
+    fn a_traced_request_beyond_its_flows_range_is_refused_at_run_time() {
+        // a owns pages 0..768; its second write (line 3) is at page 768, inside the device but past its range.
+        let path = std::env::temp_dir().join(format!("ssdlab-flow-range-{}.csv", std::process::id()));
+        std::fs::write(&path, format!("time_us,op,offset,size\n0,W,0,4096\n10,W,{},4096\n", 768 * PAGE))
+            .expect("written");
+        let a = format!(
+            "[[host.flows]]\nname = \"a\"\nchannels = [0]\ntrace = {{ path = {:?} }}\n",
+            path.display().to_string()
+        );
+        let Err(error) = run(&config(&[a], &[]).expect("valid"), &mut |_, _, _| Ok(())) else {
+            panic!("a request beyond the flow's range ran")
+        };
+        let _ = std::fs::remove_file(&path);
+        assert!(
+            matches!(&error, SimulationError::FlowBeyondRange { flow, line: 3, range_end_bytes, .. } if flow == "a" && *range_end_bytes == 768 * PAGE),
+            "{error}"
+        );
+        assert!(error.to_string().contains("host.flows[0].channels"), "{error}");
+    }
+
+    #[test]
+    fn each_wrong_confinement_is_named() {
+        let field = |flows: &[String], overrides: &[&str]| -> String {
+            let config = config(flows, overrides).expect("valid as a table");
+            match Simulation::new(&config).err().expect("refused") {
+                SimulationError::Config(crate::error::ConfigError::Invalid { field, .. }) => field,
+                other => panic!("{other}"),
+            }
+        };
+        assert_eq!(field(&[flow("a", "channels = [2]", 0, 100, 0.5, 10)], &[]), "host.flows[0].channels");
+        assert_eq!(field(&[flow("a", "planes = [1]", 0, 100, 0.5, 10)], &[]), "host.flows[0].planes");
+        let a = flow("a", "channels = [0]", 0, 100, 0.5, 10);
+        let b = flow("b", "channels = [1]", 700, 100, 0.5, 10);
+        assert_eq!(field(&[a.clone(), b], &[]), "host.flows[1].lba_offset_bytes");
+        // The cache's parts follow the flows' ranges: an unconfined flow has none.
+        let free = flow("free", "", 800, 100, 0.5, 10);
+        let cache = "device.data_cache={capacity_bytes=65536, access_latency_ns=26, bandwidth_mb_per_s=400, sharing=\"equal_partitioning\"}";
+        let error = config(&[a.clone(), free], &[cache]).expect_err("refused by the config");
+        assert!(error.to_string().contains("device.data_cache.sharing"), "{error}");
+        let ganged = ["device.ganging={chips_per_gang=1}", "ftl.garbage_collection.mode=\"foreground\""];
+        assert_eq!(
+            field(std::slice::from_ref(&a), &[ganged[0], ganged[1], "ftl.plane_allocation_order=\"pdwc\""]),
+            "ftl.plane_allocation_order"
+        );
+        assert_eq!(field(&[a], &ganged), "host.flows[0].channels");
+    }
+
+    /// Flow a rewrites and rereads 16 pages; b writes `b_span` pages at random.
+    fn cache_flows(b_span: u64) -> Vec<String> {
+        vec![flow("a", "channels = [0]", 0, 16, 0.5, 400), flow("b", "channels = [1]", 768, b_span, 0.0, 400)]
+    }
+
+    #[test]
+    fn a_thrashing_flow_does_not_take_another_flows_data_cache_lines_when_partitioned() {
+        let cache = |sharing: &str| {
+            format!("device.data_cache={{capacity_bytes=262144, access_latency_ns=26, bandwidth_mb_per_s=400, sharing=\"{sharing}\"}}")
+        };
+        let hits = |sharing: &str, b_span: u64| {
+            let config = config(&cache_flows(b_span), &[&cache(sharing)]).expect("valid");
+            let (result, _) = run_logged(config, &format!("data-cache-{sharing}-{b_span}"), |_| {});
+            result.data_path.data_cache.expect("a data cache section")
+        };
+        // 64 lines; partitioned, 32 each: a's 16 pages stay cached whatever b does.
+        let calm = hits("equal_partitioning", 8);
+        let thrash = hits("equal_partitioning", 700);
+        assert_eq!(calm.partitions.len(), 2);
+        assert_eq!(calm.partitions[0].lines, 32);
+        assert_eq!(calm.partitions[0].read_page_hits, thrash.partitions[0].read_page_hits);
+        assert_eq!(calm.partitions[0].write_page_hits, thrash.partitions[0].write_page_hits);
+        assert_eq!(thrash.partitions[0].evictions, 0, "b's misses evicted none of a's lines");
+        assert!(thrash.partitions[1].evictions > 100);
+        // Shared, b's writes push a's lines out: a (the only reader) hits less.
+        let (calm, thrash) = (hits("shared", 8), hits("shared", 700));
+        assert!(calm.partitions.is_empty());
+        assert!(thrash.read_page_hits < calm.read_page_hits, "{} vs {}", thrash.read_page_hits, calm.read_page_hits);
+    }
+
+    #[test]
+    fn a_thrashing_flow_does_not_take_another_flows_mapping_entries_when_partitioned() {
+        let cache = |sharing: &str| format!("device.mapping_cache={{capacity_entries=64, sharing=\"{sharing}\"}}");
+        let summary = |sharing: &str, b_span: u64| {
+            let config = config(&cache_flows(b_span), &[&cache(sharing)]).expect("valid");
+            let (result, _) = run_logged(config, &format!("mapping-cache-{sharing}-{b_span}"), |_| {});
+            result.data_path.mapping_cache.expect("a mapping cache section")
+        };
+        let calm = summary("equal_partitioning", 8);
+        let thrash = summary("equal_partitioning", 700);
+        assert_eq!(calm.partitions[0].capacity_entries, 32);
+        assert_eq!(calm.partitions[0].hits, thrash.partitions[0].hits);
+        assert_eq!(calm.read_misses, thrash.read_misses, "a (the only reader) misses as often");
+        assert_eq!(thrash.partitions[0].evictions, 0, "b's misses evicted none of a's entries");
+        assert!(thrash.partitions[1].evictions > 100);
+        // Shared, b's misses evict a's entries: a (the only reader) misses more.
+        let (calm, thrash) = (summary("shared", 8), summary("shared", 700));
+        assert!(thrash.read_misses > calm.read_misses, "{} vs {}", thrash.read_misses, calm.read_misses);
+    }
 }

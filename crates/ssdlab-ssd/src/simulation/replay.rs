@@ -260,6 +260,9 @@ impl Simulation {
             background: false,
         };
         let slot = self.scheduler.open_request(issue, tag);
+        if self.scheduler.queues_at_dies() {
+            self.scheduler.set_request_flow(slot, flow);
+        }
         let observed = !self.observers.is_empty();
         if observed {
             let issued = Issued { slot, index: self.requests_issued, request, latency_from, issue, span, flow };

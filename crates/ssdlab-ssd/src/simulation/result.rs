@@ -120,6 +120,7 @@ impl Simulation {
             data_path: path,
             flows: self.flows_section.take(),
             ganging: None,
+            scheduler: self.scheduler.scheduler_statistics(),
         };
         // Observers add their own sections.
         let end = self.last_completion.max(self.scheduler.busy_until());

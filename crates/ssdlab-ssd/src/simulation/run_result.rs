@@ -300,6 +300,10 @@ pub struct RunResult {
     /// cleaning and utilisation (absent on a device of independent dies).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ganging: Option<crate::scheduler::GangStatistics>,
+    /// The dies' queues (`[scheduler]` with a policy other than FIFO or with suspension): waits,
+    /// suspensions and resumes (absent in the booking model).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scheduler: Option<crate::scheduler::SchedulerStatistics>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -8,9 +8,60 @@
 //! `access_latency_ns` plus its bytes at `bandwidth_mb_per_s`. MQSim's default drive
 //! (`ssdconfig.xml`): 256 MiB (`Data_Cache_Capacity`), tRCD = tCL = 13 ns, 100 MT/s with 1-byte
 //! bursts (`Data_Cache_DRAM_*`; see `configs/mqsim-default.toml` for what that makes here).
+//!
+//! `sharing` (MQSim's `Data_Cache_Sharing_Mode`): `shared`, one cache for every flow, or
+//! `equal_partitioning`, each of n flows its own cache of 1/n of the lines (its own LRU order,
+//! watermarks and evictions). A page's partition is that of the flow whose logical range holds it,
+//! so with two flows or more every flow must own a range (be given device units:
+//! `host.flows[i].channels` etc.); with one flow, or none, partitioning is sharing.
 
 use crate::config::SimulationConfig;
 use serde::{Deserialize, Serialize};
+
+/// How a cache in the controller's DRAM is shared between flows: MQSim's `Data_Cache_Sharing_Mode`
+/// and `CMT_Sharing_Mode`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CacheSharing {
+    /// One cache for every flow: a flow's misses may evict another's lines (MQSim's `SHARED`).
+    #[default]
+    Shared,
+    /// Each of n flows gets 1/n of the capacity and evicts only its own (MQSim's
+    /// `EQUAL_PARTITIONING`, `EQUAL_SIZE_PARTITIONING` for the CMT).
+    EqualPartitioning,
+}
+
+impl CacheSharing {
+    pub fn name(self) -> &'static str {
+        match self {
+            CacheSharing::Shared => "shared",
+            CacheSharing::EqualPartitioning => "equal_partitioning",
+        }
+    }
+}
+
+/// Checks a cache's `sharing` against the flows (`table`: `device.data_cache` or
+/// `device.mapping_cache`): partitions follow the flows' logical ranges, so with two flows or more
+/// each must own one.
+pub(super) fn validate_sharing(
+    sharing: CacheSharing,
+    table: &str,
+    config: &SimulationConfig,
+) -> Result<(), (String, String)> {
+    let flows = &config.host.flows;
+    if sharing == CacheSharing::EqualPartitioning && flows.len() > 1 {
+        if let Some(index) = flows.iter().position(|flow| !flow.is_confined()) {
+            return Err((
+                format!("{table}.sharing"),
+                format!(
+                    "equal_partitioning gives each flow the part of the cache for its own logical range, but flow `{}` (host.flows[{index}]) has none: give it device units (host.flows[{index}].channels, chips, dies or planes; listing every channel gives it the whole device's share), or use sharing = \"shared\"",
+                    flows[index].name
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
 
 /// The sector a data cache line is filled in (a page is 1..=64 of them with a cache).
 pub const DATA_CACHE_SECTOR_BYTES: u64 = 512;
@@ -38,6 +89,9 @@ pub struct DataCacheConfig {
     /// cache keeps them, clean, for read hits.
     #[serde(default)]
     pub force_unit_access: bool,
+    /// Between flows: one cache (`shared`) or 1/n of the lines each (`equal_partitioning`).
+    #[serde(default)]
+    pub sharing: CacheSharing,
 }
 
 fn default_enabled() -> bool {
@@ -99,6 +153,7 @@ pub(super) fn validate(cache: &DataCacheConfig, page_bytes: u64) -> Result<(), (
 pub(super) fn validate_with(config: &SimulationConfig) -> Result<(), (String, String)> {
     if let Some(cache) = &config.device.data_cache {
         validate(cache, config.device.page_size_bytes() as u64)?;
+        validate_sharing(cache.sharing, "device.data_cache", config)?;
         if cache.enabled && config.device.scm.is_some() {
             return Err(("device.data_cache".into(), "a DRAM data cache in front of SCM is not modelled (the destage would have to follow seed 001's placement); remove [device.data_cache] or [device.scm]".into()));
         }
@@ -119,6 +174,7 @@ mod tests {
             high_watermark_dirty_fraction: 0.9,
             low_watermark_dirty_fraction: 0.7,
             force_unit_access: false,
+            sharing: CacheSharing::Shared,
         }
     }
 

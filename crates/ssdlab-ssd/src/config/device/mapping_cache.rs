@@ -9,7 +9,13 @@
 //! ceil((log2(physical pages) + sectors per page) / 8) in a translation page; unset, both are
 //! computed that way from the device. Its default drive (`ssdconfig.xml`): `CMT_Capacity` =
 //! 2,097,152 bytes.
+//!
+//! `sharing` (MQSim's `CMT_Sharing_Mode`): `shared`, one cache for every flow, or
+//! `equal_partitioning`, each of n flows 1/n of the entries (its own LRU order and evictions), a
+//! page's entry in the part of the flow whose logical range holds the page (with two flows or more
+//! every flow must own a range; see `data_cache.rs`).
 
+use super::data_cache::{validate_sharing, CacheSharing};
 use crate::config::{MiddlewareKind, SimulationConfig, TierSpec};
 use serde::{Deserialize, Serialize};
 
@@ -34,6 +40,9 @@ pub struct MappingCacheConfig {
     /// Where a translation page is found after its write-back (`WrittenBackPages`).
     #[serde(default)]
     pub written_back_pages: WrittenBackPages,
+    /// Between flows: one cache (`shared`) or 1/n of the entries each (`equal_partitioning`).
+    #[serde(default)]
+    pub sharing: CacheSharing,
 }
 
 /// Where a translation page written back is read from on a later miss. `in_flash` (the default):
@@ -140,6 +149,7 @@ pub(super) fn validate_with(config: &SimulationConfig, tiers: &[TierSpec]) -> Re
             })
             .sum();
         validate(cache, physical_pages, config.device.page_size_bytes() as u64)?;
+        validate_sharing(cache.sharing, "device.mapping_cache", config)?;
         if cache.enabled {
             let refused = if config.device.is_tiered() {
                 Some(("device.tiers", "a tiered device"))
@@ -175,6 +185,7 @@ mod tests {
             entry_bytes: None,
             translation_entries_per_page: None,
             written_back_pages: WrittenBackPages::InFlash,
+            sharing: CacheSharing::Shared,
         }
     }
 

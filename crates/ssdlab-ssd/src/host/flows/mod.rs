@@ -7,12 +7,15 @@
 //! What it models: per flow, open loop (a request waits in the host until its queue has room; its
 //! latency counts from its arrival) or closed loop (the flow keeps its queue full; latency counts
 //! from the fetch), an LBA offset (flows share one namespace, an offset gives a flow its own
-//! range), and its own latency and queue statistics (`result.rs`). What it leaves out: completion
+//! range), a flow confined to some of the device's units and the logical range it owns
+//! (`resources.rs`; its requests beyond the range are refused), and its own latency and queue
+//! statistics (`result.rs`). What it leaves out: completion
 //! queues and interrupts, command fetch and doorbell latency (a fetch takes no time), several
 //! queues per flow; in closed loop, the time a command spends in its queue while the device is full
 //! is not in its latency. Source: NVMe base specification (submission queues, command arbitration);
 //! MQSim's `Host_Interface_NVMe` and `IO_Flow_Base` (one submission queue per flow).
 
+pub mod resources;
 pub mod result;
 
 use super::arbitration::{self, Arbiter};
@@ -31,6 +34,8 @@ pub struct Flow {
     pub class: PriorityClass,
     closed_loop: bool,
     lba_offset_bytes: u64,
+    /// A confined flow's own logical range in bytes (`resources.rs`): its requests must end within.
+    range_bytes: Option<(u64, u64)>,
     /// Where the flow's requests come from (a trace's path, or "synthetic"), for errors.
     origin: String,
     stream: RequestStream,
@@ -86,22 +91,24 @@ pub struct FlowSet {
 impl FlowSet {
     /// Flows in config order, each with its stream (already built: `[workload]`'s for the flow that
     /// replays it); `capacity_bytes`: the host's logical capacity (a request beyond it is an error
-    /// naming the flow).
+    /// naming the flow); `ranges_bytes`: each confined flow's own range (empty: none confined).
     pub fn new(
         queues: &QueuesConfig,
         configs: &[FlowConfig],
         streams: Vec<(RequestStream, String)>,
         device_queue_depth: u32,
         capacity_bytes: u64,
+        ranges_bytes: &[Option<(u64, u64)>],
     ) -> Result<Self, SimulationError> {
         let classes: Vec<PriorityClass> = configs.iter().map(|flow| flow.priority_class).collect();
         let mut flows = Vec::with_capacity(configs.len());
-        for (config, (stream, origin)) in configs.iter().zip(streams) {
+        for (index, (config, (stream, origin))) in configs.iter().zip(streams).enumerate() {
             let mut flow = Flow {
                 name: config.name.clone(),
                 class: config.priority_class,
                 closed_loop: config.mode == HostMode::ClosedLoop,
                 lba_offset_bytes: config.lba_offset_bytes,
+                range_bytes: ranges_bytes.get(index).copied().flatten(),
                 origin,
                 stream,
                 queue: DeviceQueue::new(config.submission_queue_depth),
@@ -175,6 +182,19 @@ impl Submissions for FlowSet {
                 end_bytes: request.end_bytes(),
                 capacity_bytes: self.capacity_bytes,
             });
+        }
+        if let Some((start, end)) = flow.range_bytes {
+            if request.end_bytes() > end {
+                return Err(SimulationError::FlowBeyondRange {
+                    flow: flow.name.clone(),
+                    index,
+                    origin: flow.origin.clone(),
+                    line: request.origin_line,
+                    end_bytes: request.end_bytes(),
+                    range_start_bytes: start,
+                    range_end_bytes: end,
+                });
+            }
         }
         flow.advance()?;
         let latency_from = if flow.closed_loop { issue } else { request.arrival };

@@ -13,6 +13,7 @@
 //! wiring. A new stage is a new folder implementing [`Stage`] and one line in [`build`]. What the
 //! path leaves out: host queueing and latency (the loop's), timing (the scheduler's), device events
 //! (`nand/device_events.rs`, which the NAND path calls when a write's GC wears a chip to its trigger).
+//! The caches' parts per flow (`sharing = "equal_partitioning"`) are in `partitions.rs`.
 
 mod data_cache;
 mod exchange;
@@ -20,14 +21,15 @@ mod hybrid_scm;
 mod nand;
 mod oracle;
 mod pages;
+mod partitions;
 mod result;
 mod stage;
 mod witness;
 
-pub use data_cache::DataCacheSummary;
+pub use data_cache::{DataCachePartSummary, DataCacheSummary};
 pub use hybrid_scm::ScmSummary;
 pub(in crate::simulation) use nand::mapping_cache_sizes;
-pub use nand::{DeadDataSummary, DeleteSummary, InterleavingSummary, MappingCacheSummary};
+pub use nand::{DeadDataSummary, DeleteSummary, InterleavingSummary, MappingCachePartSummary, MappingCacheSummary};
 pub(super) use nand::{EventWork, NandPath};
 pub use oracle::IntegritySummary;
 pub use result::DataPathResult;
@@ -76,6 +78,9 @@ pub(super) struct PathParts<'a> {
     pub logical_pages: u64,
     pub ftl_logical_pages: u64,
     pub origin: &'a str,
+    /// Each flow's logical range when confined (`host/flows/resources.rs`; empty without flows):
+    /// the caches' parts under `equal_partitioning` follow them.
+    pub flow_ranges: &'a [Option<crate::host::flows::resources::FlowRange>],
 }
 
 /// Builds the data path a config asks for: the NAND path, then the stages in front of it, innermost
@@ -88,6 +93,10 @@ pub(super) fn build(parts: PathParts<'_>) -> Result<DataPath, SimulationError> {
     let integrity = Integrity::new(config.verification.integrity_oracle, sector_keys);
     let witness = Witness::of(integrity.shared());
     let origin = parts.origin.to_string();
+    let cache_partitions = match config.device.data_cache.as_ref().map(|cache| cache.sharing) {
+        Some(crate::config::CacheSharing::EqualPartitioning) => partitions::Partitions::of_flows(parts.flow_ranges),
+        _ => partitions::Partitions::single(),
+    };
     let (scm, nand) = NandPath::build(parts, witness.clone())?;
     let scm_only = scm.as_ref().is_some_and(|scm| scm.is_scm_only());
     let mut front: Vec<Box<dyn Stage>> = Vec::new();
@@ -97,7 +106,13 @@ pub(super) fn build(parts: PathParts<'_>) -> Result<DataPath, SimulationError> {
     }
     // The DRAM data cache in front of everything (absent: not in the stack, no cost per request).
     if let Some(cache) = config.device.data_cache.as_ref().filter(|cache| cache.enabled) {
-        front.push(Box::new(DataCachePath::new(cache, page_bytes, config.host.delete_target, witness.clone())));
+        front.push(Box::new(DataCachePath::new(
+            cache,
+            page_bytes,
+            config.host.delete_target,
+            witness.clone(),
+            cache_partitions,
+        )));
     }
     front.reverse();
     Ok(DataPath { front, nand, scm_only, integrity })

@@ -21,6 +21,10 @@
 //!   stay clean.
 //! - Power loss: the bytes the host was told are written that are not yet in flash (dirty sectors,
 //!   and destaged data until its program ends) over time: maximum, time average, at the end.
+//! - Between flows (`sharing`, MQSim's `Data_Cache_Sharing_Mode`): one cache, or, with
+//!   `equal_partitioning`, a part per flow of 1/n of the lines with its own LRU lists, watermarks,
+//!   evictions and destage (`../partitions.rs`: a page's part is the flow whose range holds it); a
+//!   line stays in the part that made it.
 //!
 //! What it leaves out: read caching of read misses and prefetching; MQSim's eager write-back of
 //! pages written once (its bloom-filter hot/cold test) and its back-pressure limit on outstanding
@@ -40,9 +44,10 @@
 //! (the latest data; destaged data found in flash). All reported through the cache's `Witness`.
 
 mod summary;
-pub use summary::DataCacheSummary;
+pub use summary::{DataCachePartSummary, DataCacheSummary};
 
 use super::pages::{piece_mask, whole_pages, PageHasher, TaggedPage};
+use super::partitions::Partitions;
 use super::result::DataPathResult;
 use super::stage::{Below, HostIo, ResultContext, Stage};
 use super::witness::Witness;
@@ -90,9 +95,26 @@ struct Line {
     dirty: u64,
     /// The oracle's tag of the page's latest write (0 without the oracle).
     tag: u32,
+    /// The part of the cache the line is in (`sharing`; 0 when shared).
+    part: u8,
     /// With the oracle: the tag the page's flash copy must carry (0: none): the one it had when the
     /// line was made, then the line's own once destaged. The sectors the line lacks come from it.
     flash_tag: u32,
+}
+
+/// One part of the cache (the whole cache when shared): its lists and sizes, and what it did.
+#[derive(Debug, Clone, Copy)]
+struct Part {
+    /// Every line of the part by last use, and its dirty lines by last use (a line turns dirty only
+    /// when used, so it joins that list at its most recent end too).
+    lists: [List; 2],
+    capacity_lines: usize,
+    /// Background destage starts above `high_lines` dirty lines and stops at `low_lines`.
+    high_lines: usize,
+    low_lines: usize,
+    read_page_hits: u64,
+    write_page_hits: u64,
+    evictions: u64,
 }
 
 /// Counts of what the cache did.
@@ -176,14 +198,12 @@ pub(in crate::simulation) struct DataCachePath {
     index: HashMap<u32, u32, BuildHasherDefault<PageHasher>>,
     slots: Vec<Line>,
     free: Vec<u32>,
-    /// Every line by last use, and the dirty lines by last use (a line turns dirty only when used,
-    /// so it joins that list at its most recent end too).
-    lists: [List; 2],
+    /// The cache's parts: one when shared, one per flow with `equal_partitioning`.
+    parts: Vec<Part>,
+    /// Which part a page's line goes to.
+    partitions: Partitions,
     capacity_bytes: u64,
     capacity_lines: usize,
-    /// Background destage starts above `high_lines` dirty lines and stops at `low_lines`.
-    high_lines: usize,
-    low_lines: usize,
     sectors_per_page: u64,
     full_mask: u64,
     force_unit_access: bool,
@@ -202,23 +222,34 @@ fn sector_bytes(mask: u64) -> u64 {
 }
 
 impl DataCachePath {
+    /// The cache of `config` on pages of `page_bytes`, in the parts `partitions` gives (one: shared).
     pub(super) fn new(
         config: &DataCacheConfig,
         page_bytes: u64,
         delete_target: DeleteTarget,
         witness: Witness,
+        partitions: Partitions,
     ) -> DataCachePath {
         let capacity_lines = (config.capacity_bytes / page_bytes) as usize;
         let sectors_per_page = page_bytes / DATA_CACHE_SECTOR_BYTES;
+        let part_lines = partitions.share(capacity_lines as u64) as usize;
+        let part = Part {
+            lists: [List { head: NONE, tail: NONE, len: 0 }; 2],
+            capacity_lines: part_lines,
+            high_lines: (config.high_watermark_dirty_fraction * part_lines as f64).floor() as usize,
+            low_lines: (config.low_watermark_dirty_fraction * part_lines as f64).floor() as usize,
+            read_page_hits: 0,
+            write_page_hits: 0,
+            evictions: 0,
+        };
         DataCachePath {
             index: HashMap::default(),
             slots: Vec::new(),
             free: Vec::new(),
-            lists: [List { head: NONE, tail: NONE, len: 0 }; 2],
+            parts: vec![part; partitions.count()],
+            partitions,
             capacity_bytes: config.capacity_bytes,
             capacity_lines,
-            high_lines: (config.high_watermark_dirty_fraction * capacity_lines as f64).floor() as usize,
-            low_lines: (config.low_watermark_dirty_fraction * capacity_lines as f64).floor() as usize,
             sectors_per_page,
             full_mask: u64::MAX >> (64 - sectors_per_page),
             force_unit_access: config.force_unit_access,
@@ -250,34 +281,37 @@ impl DataCachePath {
     }
 
     fn unlink(&mut self, list: usize, slot: u32) {
-        let Line { prev, next, .. } = self.slots[slot as usize];
+        let Line { prev, next, part, .. } = self.slots[slot as usize];
         let (prev, next) = (prev[list], next[list]);
+        let lists = &mut self.parts[part as usize].lists;
         if prev == NONE {
-            self.lists[list].head = next;
+            lists[list].head = next;
         } else {
             self.slots[prev as usize].next[list] = next;
         }
         if next == NONE {
-            self.lists[list].tail = prev;
+            lists[list].tail = prev;
         } else {
             self.slots[next as usize].prev[list] = prev;
         }
-        self.lists[list].len -= 1;
+        lists[list].len -= 1;
     }
 
-    /// Puts line `slot` at the most recently used end of `list`.
+    /// Puts line `slot` at the most recently used end of `list` (of its part).
     fn push_recent(&mut self, list: usize, slot: u32) {
-        let tail = self.lists[list].tail;
-        let line = &mut self.slots[slot as usize];
-        line.prev[list] = tail;
-        line.next[list] = NONE;
+        let part = self.slots[slot as usize].part as usize;
+        let lists = &mut self.parts[part].lists;
+        let tail = lists[list].tail;
         if tail == NONE {
-            self.lists[list].head = slot;
+            lists[list].head = slot;
         } else {
             self.slots[tail as usize].next[list] = slot;
         }
-        self.lists[list].tail = slot;
-        self.lists[list].len += 1;
+        lists[list].tail = slot;
+        lists[list].len += 1;
+        let line = &mut self.slots[slot as usize];
+        line.prev[list] = tail;
+        line.next[list] = NONE;
     }
 
     /// Marks line `slot` the most recently used.
@@ -290,9 +324,10 @@ impl DataCachePath {
         }
     }
 
-    /// A new, empty line for `page` (the most recently used); returns its slot.
-    fn insert_line(&mut self, page: u32, flash_tag: u32) -> u32 {
-        let line = Line { page, prev: [NONE; 2], next: [NONE; 2], sectors: 0, dirty: 0, tag: 0, flash_tag };
+    /// A new, empty line for `page` in part `part` (its most recently used); returns its slot.
+    fn insert_line(&mut self, page: u32, flash_tag: u32, part: usize) -> u32 {
+        let line =
+            Line { page, prev: [NONE; 2], next: [NONE; 2], sectors: 0, dirty: 0, tag: 0, flash_tag, part: part as u8 };
         let slot = match self.free.pop() {
             Some(slot) => {
                 self.slots[slot as usize] = line;
@@ -337,10 +372,12 @@ impl DataCachePath {
         }
     }
 
-    /// Makes room for one line: evicts the least recently used; a dirty one is destaged first and
-    /// request `slot` waits for it.
+    /// Makes room for one line in part `part`: evicts its least recently used; a dirty one is
+    /// destaged first and request `slot` waits for it.
+    #[allow(clippy::too_many_arguments)]
     fn evict_one(
         &mut self,
+        part: usize,
         below: &mut Below<'_>,
         now: SimTime,
         slot: u32,
@@ -348,10 +385,11 @@ impl DataCachePath {
         scheduler: &mut FlashScheduler,
         events: &mut DeviceEvents,
     ) -> Result<(), SimulationError> {
-        let head = self.lists[ALL].head;
+        let head = self.parts[part].lists[ALL].head;
         if head == NONE {
             return Ok(());
         }
+        self.parts[part].evictions += 1;
         let page = self.slots[head as usize].page;
         let Some(line) = self.remove_line(page) else { return Ok(()) };
         if line.dirty == 0 {
@@ -365,8 +403,8 @@ impl DataCachePath {
         below.write_tagged(&[held], now, slot, origin_line, scheduler, events)
     }
 
-    /// Background destage (see the module): when more than the high watermark of lines is dirty,
-    /// the least recently used dirty lines go to flash until the low watermark is reached.
+    /// Background destage (see the module): when more than the high watermark of a part's lines is
+    /// dirty, its least recently used dirty lines go to flash until its low watermark is reached.
     fn destage_if_due(
         &mut self,
         below: &mut Below<'_>,
@@ -375,16 +413,32 @@ impl DataCachePath {
         scheduler: &mut FlashScheduler,
         events: &mut DeviceEvents,
     ) -> Result<(), SimulationError> {
-        if self.lists[DIRTY].len <= self.high_lines {
-            return Ok(());
+        for part in 0..self.parts.len() {
+            if self.parts[part].lists[DIRTY].len > self.parts[part].high_lines {
+                self.destage_part(part, below, now, origin_line, scheduler, events)?;
+            }
         }
+        Ok(())
+    }
+
+    /// One round of background destage in part `part`.
+    fn destage_part(
+        &mut self,
+        part: usize,
+        below: &mut Below<'_>,
+        now: SimTime,
+        origin_line: u64,
+        scheduler: &mut FlashScheduler,
+        events: &mut DeviceEvents,
+    ) -> Result<(), SimulationError> {
         self.counts.destage_rounds += 1;
+        let low_lines = self.parts[part].low_lines;
         let mut chunk = std::mem::take(&mut self.scratch);
-        while self.lists[DIRTY].len > self.low_lines {
+        while self.parts[part].lists[DIRTY].len > low_lines {
             chunk.clear();
             let mut bytes = 0;
-            while chunk.len() < DESTAGE_CHUNK_PAGES && self.lists[DIRTY].len > self.low_lines {
-                let slot = self.lists[DIRTY].head;
+            while chunk.len() < DESTAGE_CHUNK_PAGES && self.parts[part].lists[DIRTY].len > low_lines {
+                let slot = self.parts[part].lists[DIRTY].head;
                 self.unlink(DIRTY, slot);
                 let line = &mut self.slots[slot as usize];
                 let page = line.page;
@@ -428,15 +482,17 @@ impl DataCachePath {
             let page = page as u32;
             let slot = if let Some(&slot) = self.index.get(&page) {
                 self.counts.write_page_hits += 1;
+                self.parts[self.slots[slot as usize].part as usize].write_page_hits += 1;
                 self.touch(slot);
                 slot
             } else {
                 self.counts.write_page_misses += 1;
-                if self.index.len() >= self.capacity_lines {
-                    self.evict_one(below, now, slot, line_number, scheduler, events)?;
+                let part = self.partitions.of(page);
+                if self.parts[part].lists[ALL].len >= self.parts[part].capacity_lines {
+                    self.evict_one(part, below, now, slot, line_number, scheduler, events)?;
                 }
                 let flash_tag = self.flash_tag_of(below, page);
-                self.insert_line(page, flash_tag)
+                self.insert_line(page, flash_tag, part)
             };
             let line = &mut self.slots[slot as usize];
             line.sectors |= mask;
@@ -490,6 +546,7 @@ impl DataCachePath {
                 cached_bytes += sector_bytes(held);
                 if held == mask {
                     self.counts.read_page_hits += 1;
+                    self.parts[line.part as usize].read_page_hits += 1;
                     continue;
                 }
             }

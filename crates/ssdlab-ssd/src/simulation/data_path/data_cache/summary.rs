@@ -1,7 +1,7 @@
 //! The DRAM data cache's section of the result (`data_cache` in docs/results.md).
 
 use super::super::stage::ResultContext;
-use super::{DataCachePath, DIRTY};
+use super::{DataCachePath, ALL, DIRTY};
 use crate::config::DATA_CACHE_SECTOR_BYTES;
 use serde::Serialize;
 use std::cmp::Reverse;
@@ -46,6 +46,21 @@ pub struct DataCacheSummary {
     pub dram: crate::scheduler::DramCounters,
     /// Fraction of simulated time the DRAM bus was busy.
     pub dram_utilisation: f64,
+    /// With `sharing = "equal_partitioning"` and two flows or more: each flow's part, in flow order
+    /// (absent when shared).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub partitions: Vec<DataCachePartSummary>,
+}
+
+/// One flow's part of the data cache (`equal_partitioning`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DataCachePartSummary {
+    pub lines: u64,
+    pub read_page_hits: u64,
+    pub write_page_hits: u64,
+    /// Lines evicted from this part (to make room for this flow's lines).
+    pub evictions: u64,
+    pub lines_at_end: u64,
 }
 
 impl DataCachePath {
@@ -77,12 +92,26 @@ impl DataCachePath {
             pages_written_through: counts.pages_written_through,
             lines_deleted: counts.lines_deleted,
             lines_at_end: self.index.len() as u64,
-            dirty_lines_at_end: self.lists[DIRTY].len as u64,
+            dirty_lines_at_end: self.parts.iter().map(|part| part.lists[DIRTY].len as u64).sum(),
             dirty_bytes_at_end: self.dirty_sectors * DATA_CACHE_SECTOR_BYTES,
             unsaved_bytes_max: exposure.max_bytes,
             unsaved_bytes_mean: exposure.mean_until(end),
             dram: context.scheduler.dram_counters(),
             dram_utilisation: if context.simulated_seconds > 0.0 { dram_busy / context.simulated_seconds } else { 0.0 },
+            partitions: if self.parts.len() < 2 {
+                Vec::new()
+            } else {
+                self.parts
+                    .iter()
+                    .map(|part| DataCachePartSummary {
+                        lines: part.capacity_lines as u64,
+                        read_page_hits: part.read_page_hits,
+                        write_page_hits: part.write_page_hits,
+                        evictions: part.evictions,
+                        lines_at_end: part.lists[ALL].len as u64,
+                    })
+                    .collect()
+            },
         }
     }
 }

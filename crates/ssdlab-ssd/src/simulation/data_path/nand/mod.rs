@@ -21,7 +21,7 @@ mod sections;
 
 pub use dead_data::DeadDataSummary;
 pub(in crate::simulation) use mapping_cache::sizes as mapping_cache_sizes;
-pub use mapping_cache::MappingCacheSummary;
+pub use mapping_cache::{MappingCachePartSummary, MappingCacheSummary};
 pub use sections::{DeleteSummary, InterleavingSummary};
 
 use super::exchange::{HostIo, OpenProgram, PageProgram, ResultContext};
@@ -764,7 +764,8 @@ impl NandPath {
         parts: PathParts<'_>,
         witness: Witness,
     ) -> Result<(Option<ScmPlacement>, NandPath), SimulationError> {
-        let PathParts { config, scm, layout, ftl, retention, logical_pages, ftl_logical_pages, origin } = parts;
+        let PathParts { config, scm, layout, ftl, retention, logical_pages, ftl_logical_pages, origin, flow_ranges } =
+            parts;
         let workload_class =
             matches!(config.read_path.strategy, ReadStrategyKind::Conventional | ReadStrategyKind::AoaEcc)
                 .then(|| WorkloadClassifier::new(&config.read_path.workload_class, &retention, logical_pages));
@@ -774,7 +775,7 @@ impl NandPath {
         // A strategy that ignores the context plans every read the same way: plan once.
         let fixed_read_plan = (!read_strategy.uses_context()).then(|| read_strategy.plan(&ReadContext::default()));
         let mapping_cache = mapping_cache::sizes(config, layout, logical_pages)
-            .map(|sizes| Box::new(MappingCache::new(sizes, logical_pages)));
+            .map(|sizes| Box::new(MappingCache::new(sizes, logical_pages, mapping_partitions(config, flow_ranges))));
         let nand = NandPath {
             layout: layout.clone(),
             ftl,
@@ -812,5 +813,17 @@ impl NandPath {
             mapping_cache,
         };
         Ok((scm, nand))
+    }
+}
+
+/// The parts of the mapping-table cache (`device.mapping_cache.sharing`): one per flow with
+/// `equal_partitioning` (`../partitions.rs`), else one.
+fn mapping_partitions(
+    config: &crate::config::SimulationConfig,
+    flow_ranges: &[Option<crate::host::flows::resources::FlowRange>],
+) -> super::partitions::Partitions {
+    match config.device.mapping_cache.as_ref().map(|cache| cache.sharing) {
+        Some(crate::config::CacheSharing::EqualPartitioning) => super::partitions::Partitions::of_flows(flow_ranges),
+        _ => super::partitions::Partitions::single(),
     }
 }

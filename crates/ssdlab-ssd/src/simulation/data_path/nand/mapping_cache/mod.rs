@@ -20,6 +20,12 @@
 //! - Counted: lookups, hits, misses, translation reads (for misses, for write-back merges),
 //!   translation programs, and the die time they take as a share of all die time booked.
 //!
+//! Between flows (`sharing`, MQSim's `CMT_Sharing_Mode`): one cache, or, with `equal_partitioning`,
+//! a part per flow of 1/n of the entries with its own LRU order and evictions (`../../partitions.rs`:
+//! a page's part is the flow whose range holds it). A part's dirty eviction writes back the
+//! translation page with that part's dirty entries only (in MQSim each flow has translation pages
+//! of its own; here a translation page at the edge of two ranges holds entries of both).
+//!
 //! A miss, or a use of an entry still loading, while its translation page is already being read
 //! waits for that read instead of reading again (as MQSim does). With `written_back_pages =
 //! "kept_in_dram"` (MQSim's behaviour, `config/device/mapping_cache.rs`) a translation page written back
@@ -35,7 +41,7 @@
 //! dirty entries, preconditioning).
 
 mod summary;
-pub use summary::MappingCacheSummary;
+pub use summary::{MappingCachePartSummary, MappingCacheSummary};
 
 use super::NandPath;
 use crate::config::{MappingCacheConfig, SimulationConfig, WrittenBackPages};
@@ -48,6 +54,7 @@ use crate::geometry::{Lpn, Ppn};
 use crate::scheduler::{FlashScheduler, Waiter};
 use crate::simulation::data_path::exchange::{HostIo, ResultContext};
 use crate::simulation::data_path::pages::{PageHasher, TaggedPage};
+use crate::simulation::data_path::partitions::Partitions;
 use crate::simulation::data_path::result::DataPathResult;
 use crate::simulation::data_path::witness::Witness;
 use ssdlab_engine::SimTime;
@@ -99,6 +106,20 @@ struct Entry {
     /// The serial of the translation read that loads the entry (0: none): until it ends, a use of
     /// the entry waits for it.
     loading: u32,
+    /// The part of the cache the entry is in (`sharing`; 0 when shared).
+    part: u8,
+}
+
+/// One part of the cache (the whole cache when shared): its LRU list, size, and what it did.
+#[derive(Debug, Clone, Copy)]
+struct Part {
+    /// Least and most recently used entries.
+    head: u32,
+    tail: u32,
+    len: u64,
+    capacity: u64,
+    hits: u64,
+    evictions: u64,
 }
 
 /// What the cache did.
@@ -129,9 +150,9 @@ pub(super) struct MappingCache {
     index: MappingTable<Lpn, Lpn>,
     slots: Vec<Entry>,
     free: Vec<u32>,
-    /// Least and most recently used entries.
-    head: u32,
-    tail: u32,
+    /// The cache's parts: one when shared, one per flow with `equal_partitioning`.
+    parts: Vec<Part>,
+    partitions: Partitions,
     dirty_entries: u64,
     /// Per translation page: host pages whose entries turned dirty since its last write-back
     /// (entries evicted or cleaned since are skipped when it is written back).
@@ -149,17 +170,20 @@ pub(super) struct MappingCache {
 }
 
 impl MappingCache {
-    /// The cache of a NAND path whose FTL has room for the translation pages past `host_pages`.
-    pub(super) fn new(sizes: MappingCacheSizes, host_pages: u64) -> MappingCache {
+    /// The cache of a NAND path whose FTL has room for the translation pages past `host_pages`, in
+    /// the parts `partitions` gives (one: shared).
+    pub(super) fn new(sizes: MappingCacheSizes, host_pages: u64, partitions: Partitions) -> MappingCache {
         let first_translation_page = host_pages as u32;
+        let part =
+            Part { head: NONE, tail: NONE, len: 0, capacity: partitions.share(sizes.entries), hits: 0, evictions: 0 };
         MappingCache {
             sizes,
             first_translation_page,
             index: MappingTable::new(host_pages),
             slots: Vec::new(),
             free: Vec::new(),
-            head: NONE,
-            tail: NONE,
+            parts: vec![part; partitions.count()],
+            partitions,
             dirty_entries: 0,
             dirty_by_translation_page: HashMap::default(),
             in_flight: HashMap::default(),
@@ -177,30 +201,34 @@ impl MappingCache {
     }
 
     fn unlink(&mut self, slot: u32) {
-        let Entry { prev, next, .. } = self.slots[slot as usize];
+        let Entry { prev, next, part, .. } = self.slots[slot as usize];
+        let part = &mut self.parts[part as usize];
         if prev == NONE {
-            self.head = next;
+            part.head = next;
         } else {
             self.slots[prev as usize].next = next;
         }
         if next == NONE {
-            self.tail = prev;
+            part.tail = prev;
         } else {
             self.slots[next as usize].prev = prev;
         }
+        part.len -= 1;
     }
 
     fn push_recent(&mut self, slot: u32) {
-        let tail = self.tail;
-        let entry = &mut self.slots[slot as usize];
-        entry.prev = tail;
-        entry.next = NONE;
+        let part = &mut self.parts[self.slots[slot as usize].part as usize];
+        let tail = part.tail;
         if tail == NONE {
-            self.head = slot;
+            part.head = slot;
         } else {
             self.slots[tail as usize].next = slot;
         }
-        self.tail = slot;
+        part.tail = slot;
+        part.len += 1;
+        let entry = &mut self.slots[slot as usize];
+        entry.prev = tail;
+        entry.next = NONE;
     }
 
     /// Die time of sensing `ppn` (or programming it, `program`).
@@ -230,7 +258,8 @@ impl MappingCache {
     ) -> Result<Option<u32>, SimulationError> {
         let (slot, wait) = match self.index.get(Lpn(page)) {
             Some(Lpn(slot)) => {
-                if self.tail != slot {
+                let part = self.slots[slot as usize].part as usize;
+                if self.parts[part].tail != slot {
                     self.unlink(slot);
                     self.push_recent(slot);
                 }
@@ -246,17 +275,19 @@ impl MappingCache {
                     _ => {
                         self.slots[slot as usize].loading = 0;
                         self.counts.hits += 1;
+                        self.parts[part].hits += 1;
                         (slot, None)
                     }
                 }
             }
             None => {
                 self.count_miss(write);
-                if self.index.mapped_pages() >= self.sizes.entries {
-                    self.evict_one(nand, now, scheduler, events)?;
+                let part = self.partitions.of(page);
+                if self.parts[part].len >= self.parts[part].capacity {
+                    self.evict_one(part, nand, now, scheduler, events)?;
                 }
                 let (gate, serial) = self.gate_for(nand, self.translation_page_of(page), now, scheduler);
-                let entry = Entry { page, prev: NONE, next: NONE, dirty: false, loading: serial };
+                let entry = Entry { page, prev: NONE, next: NONE, dirty: false, loading: serial, part: part as u8 };
                 let slot = match self.free.pop() {
                     Some(slot) => {
                         self.slots[slot as usize] = entry;
@@ -301,18 +332,21 @@ impl MappingCache {
         }
     }
 
-    /// Evicts the least recently used entry; a dirty one's translation page is written back.
+    /// Evicts the least recently used entry of part `part`; a dirty one's translation page is
+    /// written back.
     fn evict_one(
         &mut self,
+        part: usize,
         nand: &mut NandPath,
         now: SimTime,
         scheduler: &mut FlashScheduler,
         events: Option<&mut DeviceEvents>,
     ) -> Result<(), SimulationError> {
-        let slot = self.head;
+        let slot = self.parts[part].head;
         if slot == NONE {
             return Ok(());
         }
+        self.parts[part].evictions += 1;
         let entry = self.slots[slot as usize];
         self.unlink(slot);
         self.index.remove(Lpn(entry.page));
@@ -328,15 +362,23 @@ impl MappingCache {
         if self.sizes.keep_written_back_pages {
             self.kept_in_dram.insert(translation_page);
         }
-        // Every other dirty entry of the translation page goes with it, and is clean from now on.
+        // Every other dirty entry of the translation page goes with it, and is clean from now on
+        // (of this part only: another flow's entries there stay dirty, listed for its own write-back).
+        let mut other_parts = Vec::new();
         for page in self.dirty_by_translation_page.remove(&translation_page).unwrap_or_default() {
             if let Some(Lpn(other)) = self.index.get(Lpn(page)) {
-                if self.slots[other as usize].dirty {
-                    self.slots[other as usize].dirty = false;
+                let other = &mut self.slots[other as usize];
+                if other.dirty && other.part != entry.part {
+                    other_parts.push(page);
+                } else if other.dirty {
+                    other.dirty = false;
                     self.dirty_entries -= 1;
                     self.counts.entries_written_back += 1;
                 }
             }
+        }
+        if !other_parts.is_empty() {
+            self.dirty_by_translation_page.insert(translation_page, other_parts);
         }
         let lpn = Lpn(self.first_translation_page + translation_page);
         let (read, programmed) = nand.write_metadata_page(lpn, true, now, scheduler, events)?;

@@ -41,6 +41,20 @@ pub struct MappingCacheSummary {
     /// booked (GC copies of translation pages are GC's).
     pub translation_die_time_s: f64,
     pub translation_die_time_share: f64,
+    /// With `sharing = "equal_partitioning"` and two flows or more: each flow's part, in flow order
+    /// (absent when shared).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub partitions: Vec<MappingCachePartSummary>,
+}
+
+/// One flow's part of the mapping-table cache (`equal_partitioning`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MappingCachePartSummary {
+    pub capacity_entries: u64,
+    pub hits: u64,
+    /// Entries evicted from this part (to make room for this flow's entries).
+    pub evictions: u64,
+    pub entries_at_end: u64,
 }
 
 impl MappingCache {
@@ -74,6 +88,19 @@ impl MappingCache {
                 0.0
             } else {
                 counts.translation_die_ns as f64 / die_busy_ns as f64
+            },
+            partitions: if self.parts.len() < 2 {
+                Vec::new()
+            } else {
+                self.parts
+                    .iter()
+                    .map(|part| MappingCachePartSummary {
+                        capacity_entries: part.capacity,
+                        hits: part.hits,
+                        evictions: part.evictions,
+                        entries_at_end: part.len,
+                    })
+                    .collect()
             },
         }
     }
