@@ -5,6 +5,8 @@ shipped files (tests/data/mqsim, MQSim 7ec40e3) import, validate and, shrunken, 
 
 from __future__ import annotations
 
+import json
+import math
 import re
 import shutil
 import tomllib
@@ -16,6 +18,9 @@ from ssdlab import mqsim_import
 from ssdlab.mqsim_import import MqsimImportError
 
 DATA = Path(__file__).parent / "data" / "mqsim"
+# The shipped drive's logical pages per plane as ssdlab sizes a confined flow's range
+# (host/flows/resources.rs): 8 x 4 x 2 x 2 planes of 2048 x 256 pages, 7 % over-provisioned.
+PER_PLANE = int(8 * 4 * 2 * 2 * 2048 * 256 * (1.0 - 0.07)) // 128
 SSD = DATA / "ssdconfig.xml"
 WORKLOAD = DATA / "workload.xml"
 
@@ -114,6 +119,15 @@ DEVICE_CHANGES = [
     ("Page_No_Per_Block", "128", "device.geometry.pages_per_block", 128),
     ("Page_Capacity", "4096", "device.geometry.page_size_bytes", 4096),
     ("Enable_ResponseTime_Logging", "true", "output.time_series_interval_ms", 1.0),
+    # EQUAL_PARTITIONING between two flows confines every flow (all its channels); SHARED does not.
+    ("Data_Cache_Sharing_Mode", "EQUAL_PARTITIONING", "host.flows[1].channels", list(range(8))),
+    ("CMT_Sharing_Mode", "EQUAL_PARTITIONING", "host.flows[0].channels", list(range(8))),
+]
+# Every one of MQSim's 24 plane allocation orders but the default CWDP, in lower case.
+DEVICE_CHANGES += [
+    ("Plane_Allocation_Scheme", order, "ftl.plane_allocation_order", order.lower())
+    for order in mqsim_import.PLANE_ALLOCATION
+    if order != "CWDP"
 ]
 
 
@@ -175,7 +189,6 @@ REFUSED = [
     ("HostInterface_Type", "SATA", "SATA is refused"),
     ("Caching_Mechanism", "SIMPLE", "SIMPLE is refused"),
     ("Address_Mapping", "HYBRID", "HYBRID is refused"),
-    ("Plane_Allocation_Scheme", "PDWC", "PDWC is refused"),
     ("GC_Block_Selection_Policy", "RANDOM_PP", "RANDOM_PP is refused"),
     ("GC_Block_Selection_Policy", "FIFO", "FIFO is refused"),
     ("Memory_Type", "PCM", "'PCM' is not one of FLASH"),
@@ -198,6 +211,15 @@ FLOW_CHANGES = [
     ("Chip_IDs", "3", 0, "host.flows[0].chips", [3]),
     ("Die_IDs", "1", 0, "host.flows[0].dies", [1]),
     ("Plane_IDs", "0", 0, "host.flows[0].planes", [0]),
+    # A flow on a subset confines the other flow too (MQSim counts every flow on its units), and
+    # moves its range: 128 planes of 487,587 logical pages (8 KiB), the first flow's planes shared.
+    ("Channel_IDs", "0,1", 0, "host.flows[1].channels", list(range(8))),
+    ("Chip_IDs", "3", 1, "host.flows[0].channels", list(range(8))),
+    ("Channel_IDs", "0,1", 0, "host.flows[1].lba_offset_bytes", 32 * (PER_PLANE // 2) * 8192),
+    ("Chip_IDs", "3", 0, "host.flows[1].lba_offset_bytes", 32 * (PER_PLANE // 2) * 8192),
+    ("Die_IDs", "1", 0, "host.flows[1].lba_offset_bytes", 64 * (PER_PLANE // 2) * 8192),
+    ("Plane_IDs", "0", 0, "host.flows[1].lba_offset_bytes", 64 * (PER_PLANE // 2) * 8192),
+    ("Plane_IDs", "0", 1, "host.flows[1].planes", [0]),
     ("Working_Set_Percentage", "25", 0, "workload.synthetic.span_bytes", 63909093376),
     ("Synthetic_Generator_Type", "BANDWIDTH", 1, "host.flows[1].mode", "open_loop"),
     ("Read_Percentage", "30", 1, "host.flows[1].synthetic.read_fraction", 0.3),
@@ -207,7 +229,9 @@ FLOW_CHANGES = [
     ("Average_Request_Size", "16", 0, "workload.synthetic.size.bytes", 8192),
     ("Seed", "11", 1, "host.flows[1].synthetic.seed", 11),
     ("Average_No_of_Reqs_in_Queue", "4", 0, "host.flows[0].submission_queue_depth", 4),
-    ("Stop_Time", "1000000000", 0, "workload.synthetic.requests", 20989),
+    ("Stop_Time", "1000000000", 0, "workload.synthetic.stop_time_ns", 1_000_000_000),
+    ("Stop_Time", "1000000000", 1, "host.flows[1].synthetic.stop_time_ns", 1_000_000_000),
+    ("Total_Requests_To_Generate", "1234", 0, "workload.synthetic.requests", 1234),
 ]
 
 
@@ -234,16 +258,67 @@ def test_flow_elements_that_depend_on_others(tmp_path):
     bandwidth = edited(tmp_path, WORKLOAD, "Synthetic_Generator_Type", "BANDWIDTH", 1)
     bandwidth = edited(tmp_path, bandwidth, "Intensity", "4096000", 1)
     flow = scenario(workload=bandwidth)["host"]["flows"][1]
-    # 4,096,000 B/s of 8-sector requests: 1,000 a second, 1 ms apart; Stop_Time 10 s: 10,000 requests.
+    # 4,096,000 B/s of 8-sector requests: 1,000 a second, 1 ms apart; Stop_Time 10 s: about 10,000
+    # arrivals, the bound 10 standard deviations (1,000) and 100 past them.
     assert flow["synthetic"]["arrival"] == {"process": "poisson", "mean_interarrival_ns": 1_000_000.0}
-    assert flow["synthetic"]["requests"] == 10_000
+    assert flow["synthetic"]["stop_time_ns"] == 10_000_000_000
+    assert flow["synthetic"]["requests"] == 11_100
     total = edited(tmp_path, WORKLOAD, "Stop_Time", "0", 0)
     total = edited(tmp_path, total, "Total_Requests_To_Generate", "1234", 0)
     assert scenario(workload=total)["workload"]["synthetic"]["requests"] == 1234
+    assert "stop_time_ns" not in scenario(workload=total)["workload"]["synthetic"]
     occupancy = edited(tmp_path, SSD, "Enabled_Preconditioning", "true")
     assert scenario(ssd=occupancy, workload=edited(tmp_path, WORKLOAD, "Initial_Occupancy_Percentage", "40"))["ftl"]["precondition"][
         "fill_fraction"
     ] == pytest.approx(0.4)
+
+
+def test_stop_time_becomes_the_flows_stop_with_requests_as_its_bound(tmp_path):
+    first = scenario()["workload"]["synthetic"]
+    # Shipped: Stop_Time 10 s, Total_Requests_To_Generate 0. QUEUE_DEPTH 16 of 4 KiB writes through the
+    # data cache: the fastest a request is served is its DRAM time, 26 ns + 4096 B at 400 MB/s.
+    assert first["stop_time_ns"] == 10_000_000_000
+    assert first["requests"] == 16 * math.ceil(10_000_000_000 / (26 + 4096 / 0.4)) + 16
+    # Without the data cache, the shortest program time (750 us).
+    off = scenario(workload=edited(tmp_path, WORKLOAD, "Device_Level_Data_Caching_Mode", "TURNED_OFF"))
+    assert off["workload"]["synthetic"]["requests"] == 16 * math.ceil(10_000_000_000 / 750_000) + 16
+    # A non-zero Total_Requests_To_Generate is the bound beside the stop time.
+    bounded = scenario(workload=edited(tmp_path, WORKLOAD, "Total_Requests_To_Generate", "500", 1))["host"]["flows"][1]["synthetic"]
+    assert (bounded["requests"], bounded["stop_time_ns"]) == (500, 10_000_000_000)
+    # Both 0: MQSim would generate nothing.
+    nothing = edited(tmp_path, WORKLOAD, "Stop_Time", "0", 0)
+    with pytest.raises(
+        MqsimImportError,
+        match=re.escape("IO_Scenario[1]/IO_Flow_Parameter_Set_Synthetic[1]/Total_Requests_To_Generate: 0 with Stop_Time = 0"),
+    ):
+        scenario(workload=nothing)
+    # Reads of a drive never written take no time here: the comment block says the bound may end them.
+    text, _ = mqsim_import.import_text(SSD, WORKLOAD, 2)
+    assert "reads of pages never written take no time here" in text
+    assert "stop_time_ns = 10000000000  # <- Stop_Time (ns): no request is issued at or after it" in text
+
+
+def test_confined_and_partitioned_imports_load(tmp_path):
+    """Subsets of units and EQUAL_PARTITIONING give configs the simulator's own loader accepts:
+    every flow confined, ranges back to back, spans within them."""
+    subsets = edited(tmp_path, WORKLOAD, "Channel_IDs", "0,1,2", 0)
+    subsets = edited(tmp_path, subsets, "Plane_IDs", "1", 1)
+    partitioned = edited(tmp_path, SSD, "Data_Cache_Sharing_Mode", "EQUAL_PARTITIONING")
+    partitioned = edited(tmp_path, partitioned, "CMT_Sharing_Mode", "EQUAL_PARTITIONING")
+    (tmp_path / "pdwc").mkdir()
+    pdwc = edited(tmp_path / "pdwc", SSD, "Plane_Allocation_Scheme", "PDWC")
+    for ssd, workload in ((SSD, subsets), (partitioned, WORKLOAD), (pdwc, subsets)):
+        text, _ = mqsim_import.import_text(ssd, workload, 1)
+        loaded = tomllib.loads(mqsim_import.validate(text))
+        flows = loaded["host"]["flows"]
+        assert all(any(key in flow for key in ("channels", "chips", "dies", "planes")) for flow in flows), flows
+        first = scenario(ssd=ssd, workload=workload)["host"]["flows"]
+        assert first[0]["lba_offset_bytes"] == 0 and first[1]["lba_offset_bytes"] > 0
+    assert scenario(ssd=partitioned)["device"]["data_cache"]["sharing"] == "equal_partitioning"
+    assert scenario(ssd=pdwc)["ftl"]["plane_allocation_order"] == "pdwc"
+    # One flow alone: nothing to partition, no confinement.
+    alone = scenario(ssd=partitioned, number=3)["host"]["flows"][0]
+    assert "channels" not in alone
 
 
 def test_trace_flow_elements(tmp_path):
@@ -364,6 +439,26 @@ def test_shrunken_shipped_scenario_runs_and_prints_each_flow(cli, tmp_path):
     out = cli("run", "--mqsim-config", str(ssd), "--mqsim-workload", str(workload), "--scenario", "2")
     assert out.returncode == 0, out.stderr
     assert "flow1 (urgent):" in " ".join(out.stdout.split())
+
+
+def test_two_flows_on_disjoint_channels_run_end_to_end(cli, tmp_path):
+    """The shrunken scenario 1 with flow 1 on channel 0 and flow 2 on channel 1: both confined,
+    each on its own channel, run through the CLI, each flow printed, each stopped at 2 ms."""
+    ssd, workload = shrunken(tmp_path)
+    workload = edited(tmp_path, workload, "Channel_IDs", "0", 0)
+    workload = edited(tmp_path, workload, "Channel_IDs", "1", 1)
+    flows = scenario(ssd=ssd, workload=workload)["host"]["flows"]
+    assert [flow["channels"] for flow in flows] == [[0], [1]]
+    result_path = tmp_path / "result.json"
+    out = cli("run", "--mqsim-config", str(ssd), "--mqsim-workload", str(workload), "--scenario", "1", "--json", str(result_path))
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert "flow1 (high):" in text and "flow2 (high):" in text
+    per_flow = {flow["name"]: flow for flow in json.loads(result_path.read_text())["flows"]["per_flow"]}
+    assert set(per_flow) == {"flow1", "flow2"} and all(flow["requests"] > 0 for flow in per_flow.values())
+    # Closed loop with a stop time of 2 ms: nothing issued at or after it, far fewer than the bound.
+    bounds = [flow["synthetic"]["requests"] if "synthetic" in flow else None for flow in flows]
+    assert per_flow["flow2"]["requests"] < bounds[1]
 
 
 def test_run_options_go_together(cli):

@@ -61,6 +61,7 @@ CASES: list[tuple[str, str, list[str], str | None, bool]] = [
         False,
     ),
     ("mqsim-default", "mqsim-default", [SMALL, NO_PRECONDITION], None, False),
+    ("two-flows-disjoint", "two-flows-disjoint", ["workload.synthetic.requests=2000", "host.queues.measure_alone=false"], None, False),
     (
         "mqsim-default-queued",
         "mqsim-default",

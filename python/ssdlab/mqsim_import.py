@@ -357,11 +357,6 @@ def read_device(path: Path) -> Device:
     cmt_capacity = device.integer("CMT_Capacity", 2 * 1024 * 1024, minimum=1)
     cmt_sharing = SHARING[device.choice("CMT_Sharing_Mode", tuple(SHARING), "SHARED")]
     plane_allocation = device.choice("Plane_Allocation_Scheme", PLANE_ALLOCATION, "CWDP")
-    if plane_allocation != "CWDP":
-        raise device.error(
-            "Plane_Allocation_Scheme",
-            f"{plane_allocation} is refused: ssdlab's static allocation stripes pages channel first, then chip (way), die and plane, which is MQSim's CWDP only",
-        )
     scheduling = SCHEDULING[device.choice("Transaction_Scheduling_Policy", tuple(SCHEDULING), "OUT_OF_ORDER")]
     overprovisioning = device.number("Overprovisioning_Ratio", 0.07, maximum=0.95)
     gc_threshold = device.number("GC_Exec_Threshold", 0.05, maximum=1.0)
@@ -523,7 +518,13 @@ def read_device(path: Path) -> Device:
     put("scheduler.suspension", "min_remaining_erase_for_write_ns", erase_for_write, "Preferred_suspend_erase_time_for_write")
 
     put("ftl", "overprovisioning_fraction", overprovisioning, "Overprovisioning_Ratio")
-    put("ftl", "plane_allocation", "static", "Plane_Allocation_Scheme = CWDP (channel, way, die, plane)")
+    put("ftl", "plane_allocation", "static", "MQSim's page-level mapping places a logical page by its number")
+    put(
+        "ftl",
+        "plane_allocation_order",
+        plane_allocation.lower(),
+        f"Plane_Allocation_Scheme = {plane_allocation} (the first letter the unit that changes fastest: C channel, W way (chip), D die, P plane)",
+    )
     low = max(2, int(gc_threshold * blocks))
     put(
         "ftl.garbage_collection",
@@ -648,11 +649,8 @@ def _read_flow(path: Path, element: Element, where: str, device: Device, check_f
         "dies": section.id_list("Die_IDs", g["dies"]),
         "planes": section.id_list("Plane_IDs", g["planes"]),
     }
-    element_of = {"channels": "Channel_IDs", "chips": "Chip_IDs", "dies": "Die_IDs", "planes": "Plane_IDs"}
-    full = {"channels": g["channels"], "chips": g["chips"], "dies": g["dies"], "planes": g["planes"]}
-    for key, ids in resources.items():
-        if len(ids) < full[key]:
-            keys.append(Mapped(key, ids, element_of[key]))
+    # The unit keys are written per scenario (`_scenario_config`): whether a flow is confined
+    # depends on the other flows and on the caches' sharing.
     occupancy = section.integer("Initial_Occupancy_Percentage", minimum=0, maximum=100) / 100.0
     if element.tag == "IO_Flow_Parameter_Set_Synthetic":
         kind = "synthetic"
@@ -757,12 +755,15 @@ def _read_flow(path: Path, element: Element, where: str, device: Device, check_f
             )
             if depth is not None:
                 notes.append(f"{where}/Average_No_of_Reqs_in_Queue = {depth}: no effect, Synthetic_Generator_Type is BANDWIDTH")
-            if stop_time > 0:
-                requests = max(1, round(stop_time / interarrival))
-                request_source = f"Stop_Time = {stop_time} ns: the expected arrivals before it ({stop_time} / {interarrival} ns); ssdlab stops after a count"
-            else:
-                requests = total
-                request_source = "Total_Requests_To_Generate (Stop_Time = 0)"
+            if stop_time > 0 and total == 0:
+                # No bound in MQSim: one the stop time reaches first (the expected arrivals plus ten
+                # standard deviations of their Poisson count, and 100).
+                expected = stop_time / interarrival
+                requests = int(math.ceil(expected + 10 * math.sqrt(expected) + 100))
+                request_source = (
+                    f"Total_Requests_To_Generate = 0: a bound past the stop time ({stop_time} / {interarrival} ns expected arrivals "
+                    "+ 10 standard deviations + 100); stop_time_ns ends the flow"
+                )
             keys.append(Mapped("mode", "open_loop", "Synthetic_Generator_Type = BANDWIDTH"))
             keys.append(
                 Mapped(
@@ -783,22 +784,41 @@ def _read_flow(path: Path, element: Element, where: str, device: Device, check_f
             )
             queue = min(depth, device.io_queue_depth, device.queue_fetch_size)
             keys.append(Mapped("submission_queue_depth", queue, "min(Average_No_of_Reqs_in_Queue, IO_Queue_Depth, Queue_Fetch_Size)"))
-            if stop_time > 0:
-                requests = _closed_loop_requests(stop_time, queue, read_percentage / 100.0, average_size, device)
+            if stop_time > 0 and total == 0:
+                smallest = average_size * SECTOR_BYTES if size_distribution == "FIXED" else SECTOR_BYTES
+                fastest = _fastest_request_ns(read_percentage / 100.0, smallest, caching == "WRITE_CACHE", device)
+                # No bound in MQSim: one the stop time reaches first unless requests take no time.
+                requests = queue * int(math.ceil(stop_time / fastest)) + queue
                 request_source = (
-                    f"Stop_Time = {stop_time} ns: ssdlab cannot stop a closed-loop flow at a time, so it runs this many requests: "
-                    f"{queue} outstanding, each taking its flash time unloaded; change with --set"
+                    f"Total_Requests_To_Generate = 0: a bound past the stop time ({queue} outstanding x {stop_time} ns / {fastest:g} ns, "
+                    "the fastest a request is served here); stop_time_ns ends the flow"
                 )
-                notes.append(
-                    f"{where}/Stop_Time = {stop_time} ns: a closed-loop flow here stops after a count of requests ({requests:,}, its "
-                    "queue depth over Stop_Time at the unloaded flash time of a request), not at a time"
-                )
-            else:
-                requests = total
-                request_source = "Total_Requests_To_Generate (Stop_Time = 0)"
-        if requests <= 0:
+                if read_percentage > 0 and not device.preconditioning:
+                    notes.append(
+                        f"{where}/Total_Requests_To_Generate = 0: reads of pages never written take no time here (Enabled_Preconditioning "
+                        f"is false), so a flow of such reads may end at its bound ({requests:,} requests) before its stop time"
+                    )
+        if stop_time == 0 and total == 0:
             raise section.error("Total_Requests_To_Generate", "0 with Stop_Time = 0: MQSim would generate no request")
+        if stop_time == 0 or total > 0:
+            requests = total
+            request_source = "Total_Requests_To_Generate" + (
+                " (Stop_Time = 0)"
+                if stop_time == 0
+                else " (the bound beside stop_time_ns; MQSim 7ec40e3 ignores it when Stop_Time is set: raise it with --set to match)"
+            )
         workload.insert(0, Mapped("requests", requests, request_source))
+        if stop_time > 0:
+            workload.insert(
+                1,
+                Mapped(
+                    "stop_time_ns",
+                    stop_time,
+                    "Stop_Time (ns): no request "
+                    + ("arrives" if generator == "BANDWIDTH" else "is issued")
+                    + " at or after it (MQSim generates none after it)",
+                ),
+            )
         del span_note
         return Flow(keys, kind, workload, occupancy, resources, working_set, caching, notes)
     kind = "trace"
@@ -854,20 +874,57 @@ def _normal_sizes(mean: int, deviation: int) -> dict[str, Any]:
     return {"distribution": "choice", "bytes": sizes, "weights": weights}
 
 
-def _closed_loop_requests(stop_time: int, queue: int, read_fraction: float, sectors: int, device: Device) -> int:
-    """Requests a closed-loop flow of `queue` outstanding requests would issue in `stop_time` if each
-    took its unloaded flash time (array time of its kind plus its bytes over one channel)."""
-    g = device.geometry
+def _fastest_request_ns(read_fraction: float, smallest_bytes: int, cache_on: bool, device: Device) -> float:
+    """The least simulated time a request of `smallest_bytes` can take here: a write, its DRAM time
+    with the data cache, else the shortest program time; a read, its DRAM time when the cache may
+    hold a page the flow wrote (MQSim's flows have ranges of their own: a flow that only reads hits
+    no line), else the shortest read time (a read of a page never written takes none: not counted)."""
     entries = {(table, key): value for table, key, value, _ in device.entries}
-    rate_bytes_per_ns = entries[("device.channel", "transfer_rate_mts")] * entries[("device.channel", "bus_width_bits")] / 8 / 1000
-    transfer = sectors * SECTOR_BYTES / rate_bytes_per_ns
-    reads = entries[("device.nand", "read_latency_ns")]
-    programs = entries[("device.nand", "program_latency_ns")]
-    del g
-    read_time = sum(reads) / len(reads) + transfer
-    write_time = sum(programs) / len(programs) + transfer
-    mean_time = read_fraction * read_time + (1 - read_fraction) * write_time
-    return max(1, int(stop_time / mean_time * queue))
+    dram = None
+    if cache_on:
+        latency = entries[("device.data_cache", "access_latency_ns")]
+        dram = latency + smallest_bytes / (entries[("device.data_cache", "bandwidth_mb_per_s")] / 1000.0)
+    times = []
+    if read_fraction < 1:
+        times.append(dram if dram is not None else min(entries[("device.nand", "program_latency_ns")]))
+    if read_fraction > 0:
+        times.append(dram if dram is not None and read_fraction < 1 else min(entries[("device.nand", "read_latency_ns")]))
+    return max(1.0, float(min(times)))
+
+
+UNIT_ELEMENTS = {"channels": "Channel_IDs", "chips": "Chip_IDs", "dies": "Die_IDs", "planes": "Plane_IDs"}
+
+
+def _is_subset(flow: Flow, device: Device) -> bool:
+    """Whether the flow uses some of the device's units only (one of its id lists is not all)."""
+    g = device.geometry
+    return any(len(flow.resources[key]) < g[key] for key in UNIT_ELEMENTS)
+
+
+def _confined_ranges(flows: list[Flow], device: Device) -> list[tuple[int, int]]:
+    """Each confined flow's range as ssdlab sizes it (`host/flows/resources.rs`), in pages: (first
+    page, pages), back to back in flow order. A plane holds logical pages / planes pages (MQSim:
+    its sectors x (1 - Overprovisioning_Ratio)), split evenly between the flows using it: MQSim's
+    ranges, in whole pages."""
+    g = device.geometry
+    planes_total = g["channels"] * g["chips"] * g["dies"] * g["planes"]
+    logical_pages = int(planes_total * g["blocks"] * g["pages"] * (1.0 - device.overprovisioning))
+    per_plane = logical_pages // planes_total
+
+    def planes_of(flow: Flow) -> list[tuple[int, int, int, int]]:
+        r = flow.resources
+        return [(c, w, d, p) for c in r["channels"] for w in r["chips"] for d in r["dies"] for p in r["planes"]]
+
+    sharers: dict[tuple[int, int, int, int], int] = {}
+    for flow in flows:
+        for unit in planes_of(flow):
+            sharers[unit] = sharers.get(unit, 0) + 1
+    ranges, first = [], 0
+    for flow in flows:
+        pages = sum(per_plane // sharers[unit] for unit in planes_of(flow))
+        ranges.append((first, pages))
+        first += pages
+    return ranges
 
 
 def _flow_ranges(flows: list[Flow], device: Device) -> list[tuple[int, int]]:
@@ -959,7 +1016,22 @@ def _scenario_config(
         )
     # Preconditioning (Enabled_Preconditioning): MQSim fills each flow's range to its
     # Initial_Occupancy_Percentage; ssdlab fills one fraction of the whole logical space.
-    ranges = _flow_ranges(flows, device)
+    # Confinement (Channel_IDs, Chip_IDs, Die_IDs, Plane_IDs): MQSim counts every flow on the units
+    # it lists, so once one flow uses a subset every flow is confined here (a flow using all units
+    # gets `channels` = all of them), and EQUAL_PARTITIONING of a cache between two flows or more
+    # needs every flow confined (a page's part is the flow whose range holds it).
+    mapping_cache_on = any(e[0] == "device.mapping_cache" and e[1] == "capacity_bytes" for e in entries)
+    partitioned = len(flows) >= 2 and (
+        (cache_on and device.sharing["data_cache"] == "equal_partitioning")
+        or (mapping_cache_on and device.sharing["mapping_cache"] == "equal_partitioning")
+    )
+    confined = partitioned or any(_is_subset(flow, device) for flow in flows)
+    sectors_per_page = page_bytes // SECTOR_BYTES
+    if confined:
+        page_ranges = _confined_ranges(flows, device)
+        ranges = [(first * sectors_per_page, (first + pages) * sectors_per_page - 1) for first, pages in page_ranges]
+    else:
+        ranges = _flow_ranges(flows, device)
     total_sectors = sum(end - start + 1 for start, end in ranges)
     if device.preconditioning:
         occupancy = sum(f.occupancy * (end - start + 1) for f, (start, end) in zip(flows, ranges)) / max(1, total_sectors)
@@ -1005,22 +1077,37 @@ def _scenario_config(
     host_entries.append(("host.queues", "measure_alone", False, "MQSim runs the scenario once"))
     flow_tables = []
     device_depth = 0
+    why_confined = (
+        "EQUAL_PARTITIONING between the flows needs every flow confined"
+        if partitioned and not any(_is_subset(flow, device) for flow in flows)
+        else "a flow uses some units only: every flow is confined, as MQSim counts every flow on its units"
+    )
     for number, (flow, (start, end)) in enumerate(zip(flows, ranges)):
         offset = min(-(-start * SECTOR_BYTES // page_bytes) * page_bytes, logical_pages * page_bytes)
         table = [Mapped("name", f"flow{number + 1}", f"MQSim's flow {number} (IO_Flow_No_{number})")]
         table.extend(flow.keys)
+        if confined:
+            subsets = [key for key in UNIT_ELEMENTS if len(flow.resources[key]) < g[key]]
+            for key in subsets or ["channels"]:
+                source = UNIT_ELEMENTS[key] + ("" if subsets else f" (all: {why_confined})")
+                table.append(Mapped(key, flow.resources[key], source))
         table.append(
             Mapped(
                 "lba_offset_bytes",
                 offset,
-                f"MQSim's range for this flow starts at sector {start} (Logical_Address_Partitioning_Unit; page-aligned)",
+                f"MQSim's range for this flow starts at sector {start} (Logical_Address_Partitioning_Unit; "
+                + (
+                    "its units' share of the logical pages, in whole pages, as ssdlab sizes a confined flow)"
+                    if confined
+                    else "page-aligned)"
+                ),
             )
         )
         for key in (m for m in table if m.key == "submission_queue_depth"):
             device_depth += key.value
         workload = list(flow.workload)
         if flow.workload_kind == "synthetic":
-            range_bytes = (end - start) * SECTOR_BYTES
+            range_bytes = (end - start + (1 if confined else 0)) * SECTOR_BYTES
             span = int(range_bytes * flow.working_set)
             alignment = next(m.value for m in workload if m.key == "alignment_bytes")
             room = logical_pages * page_bytes - offset

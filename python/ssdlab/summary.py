@@ -269,6 +269,22 @@ def _render_details(
             f"({gangs['partial_write_pieces']:,} read-modify-writes, {gangs['rewritten_pages']:,} pages rewritten); "
             f"{gangs['cleanings']:,} cleanings holding a gang for {gangs['cleaning_ns'] / 1e6:,.1f} ms"
         )
+    logged = r.get("request_log")
+    if logged and logged.get("mean_breakdown_us"):
+        parts = logged["mean_breakdown_us"]
+        names = (
+            ("host_queue_us", "host queue"),
+            ("before_flash_us", "before flash (gates)"),
+            ("die_wait_us", "die wait"),
+            ("array_us", "array"),
+            ("channel_wait_us", "channel wait"),
+            ("channel_us", "channel"),
+            ("dram_us", "DRAM"),
+            ("controller_us", "decode"),
+        )
+        console.print(
+            "mean latency breakdown (request log, critical path), us: " + ", ".join(f"{label} {parts[key]:,.1f}" for key, label in names)
+        )
     queued = r.get("scheduler")
     if queued:
         suspended = queued["program_suspensions"] + queued["erase_suspensions"]

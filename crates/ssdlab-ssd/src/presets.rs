@@ -16,6 +16,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("seed001-hybrid-scm", include_str!("../../../configs/seed001-hybrid-scm.toml")),
     ("seed001-all-sscm", include_str!("../../../configs/seed001-all-sscm.toml")),
     ("two-flows", include_str!("../../../configs/two-flows.toml")),
+    ("two-flows-disjoint", include_str!("../../../configs/two-flows-disjoint.toml")),
     ("disksim-postmark", include_str!("../../../configs/disksim-postmark.toml")),
 ];
 

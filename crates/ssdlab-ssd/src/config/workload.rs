@@ -121,4 +121,42 @@ mod tests {
         let again: WorkloadConfig = toml::from_str(&toml::to_string(&seeded).expect("writes")).expect("parses");
         assert_eq!(again, seeded);
     }
+
+    #[test]
+    fn a_stop_time_is_read_written_only_when_given_and_checked() {
+        let plain: WorkloadConfig = toml::from_str(SYNTHETIC).expect("parses");
+        assert!(!toml::to_string(&plain).expect("writes").contains("stop_time_ns"));
+        let stopped: WorkloadConfig =
+            toml::from_str(&format!("{SYNTHETIC}stop_time_ns = 10000000000\n")).expect("parses");
+        assert_eq!(stopped.synthetic.as_ref().and_then(|spec| spec.stop_time_ns), Some(10_000_000_000));
+        assert!(super::validate(&stopped).is_ok());
+        let again: WorkloadConfig = toml::from_str(&toml::to_string(&stopped).expect("writes")).expect("parses");
+        assert_eq!(again, stopped);
+    }
+
+    #[test]
+    fn stop_time_errors_name_their_key_in_workload_and_in_each_flow() {
+        let field = |overrides: &[&str]| {
+            let overrides: Vec<String> = overrides.iter().map(|o| o.to_string()).collect();
+            match crate::presets::load("two-flows", &overrides) {
+                Err(crate::error::ConfigError::Invalid { field, message, .. }) => (field, message),
+                other => panic!("expected an invalid field for {overrides:?}, got {other:?}"),
+            }
+        };
+        assert_eq!(field(&["workload.synthetic.stop_time_ns=0"]).0, "workload.synthetic.stop_time_ns");
+        let (path, message) = field(&["workload.synthetic.requests=0", "workload.synthetic.stop_time_ns=1000"]);
+        assert_eq!(path, "workload.synthetic.requests");
+        assert!(message.contains("upper bound"), "{message}");
+        let config = crate::presets::load("two-flows", &[]).expect("preset loads");
+        let mut flows = config.host.flows.clone();
+        let spec = flows[0].synthetic.as_mut().expect("the reader has its own stream");
+        spec.stop_time_ns = Some(0);
+        let (path, _) = super::super::flows::validate(&config.host.queues, &flows).unwrap_err();
+        assert_eq!(path, "host.flows[0].synthetic.stop_time_ns");
+        flows[0].synthetic.as_mut().expect("stream").stop_time_ns = Some(5_000_000);
+        assert!(super::super::flows::validate(&config.host.queues, &flows).is_ok());
+        // Set through the loader as well.
+        let loaded = crate::presets::load("two-flows", &["workload.synthetic.stop_time_ns=7".into()]).expect("valid");
+        assert_eq!(loaded.workload.synthetic.and_then(|spec| spec.stop_time_ns), Some(7));
+    }
 }

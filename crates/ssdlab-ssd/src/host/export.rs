@@ -1,5 +1,6 @@
 //! A config's workload written out as a trace file (`ssdlab trace convert` / `generate`): the same
-//! request stream the replay would issue (loops, time scale and tiles applied), in bounded memory;
+//! request stream the replay would issue (loops, time scale, tiles and a synthetic stop time
+//! applied), in bounded memory;
 //! or its trace parsed into a parsed-trace cache ahead of the runs that will use it.
 
 use super::RequestStream;
@@ -19,12 +20,15 @@ pub fn export_workload(config: &SimulationConfig, path: &Path, format: OutputFor
         (RequestStream::from_trace(scan, config.host.loops, config.host.time_scale)?, space)
     } else if let Some(spec) = &config.workload.synthetic {
         (
+            // A stop time ends the written stream at its arrivals (the open loop's stream; a
+            // closed loop's issues depend on the device, which is not simulated here).
             RequestStream::from_synthetic(
                 spec,
                 derive_seed(config.seed, "workload"),
                 config.host.loops,
                 config.host.time_scale,
-            )?,
+            )?
+            .with_arrivals_stopped(),
             spec.span_bytes,
         )
     } else {

@@ -9,6 +9,11 @@
 //! * Open loop issues each request at its arrival time; closed loop keeps `queue_depth` requests
 //!   outstanding and issues the next one when the earliest outstanding one completes (arrival times
 //!   are ignored). Both are driven by the simulation (see `simulation/replay.rs`).
+//! * A synthetic stream's stop time (`stop_time_ns`, MQSim's `Stop_Time`) on the run's clock: open
+//!   loop, the stream ends at its first request arriving at or after it
+//!   ([`RequestStream::with_arrivals_stopped`]); closed loop, the host issues nothing at or after it
+//!   (`single_stream.rs`, `flows/`: the host owns the clock there). `requests` is then the bound, and
+//!   the run's request count is what was issued. Loops (`host.loops`) share the one stop time.
 //! * [`device_queue::DeviceQueue`]: the bounded device queue (open loop: host.device_queue_depth;
 //!   closed loop: host.queue_depth); arrivals beyond it wait in the host queue.
 //! * [`submissions::Submissions`]: what the replay loop asks of the host interface, answered by the
@@ -78,6 +83,12 @@ enum Source {
     /// The trace read on a second thread (`read_ahead.rs`).
     ReadAhead(read_ahead::ReadAhead),
     Synthetic(SyntheticGenerator),
+    /// A synthetic stream that ends at its first arrival at or after `stop_ns` on the run's clock
+    /// (open loop with `stop_time_ns`); its own variant, so streams without a stop pay nothing.
+    SyntheticUntil {
+        generator: SyntheticGenerator,
+        stop_ns: u64,
+    },
 }
 
 /// The workload as a stream of requests with final arrival times.
@@ -102,6 +113,8 @@ pub struct RequestStream {
     /// The request whose further copies are still to be issued, and the next copy's index.
     pending_copy: Option<(IoRequest, u32)>,
     pub per_loop: u64,
+    /// Whether the stream ends at its spec's stop time on arrivals ([`Self::with_arrivals_stopped`]).
+    arrivals_stopped: bool,
 }
 
 impl RequestStream {
@@ -161,7 +174,43 @@ impl RequestStream {
             compaction: None,
             page_shift: 0,
             pending_copy: None,
+            arrivals_stopped: false,
         }
+    }
+
+    /// The synthetic spec's stop time (ns on the run's clock), if it has one.
+    pub fn stop_time_ns(&self) -> Option<u64> {
+        self.synthetic.as_ref().and_then(|(spec, _)| spec.stop_time_ns)
+    }
+
+    /// Ends the stream at its first request arriving at or after the spec's stop time (open loop:
+    /// arrivals on the run's clock, time scale and loops applied); no effect without a stop time.
+    /// Call it before the first request is read.
+    pub fn with_arrivals_stopped(mut self) -> Self {
+        let Some(stop_ns) = self.stop_time_ns() else { return self };
+        self.arrivals_stopped = true;
+        self.source = match self.source {
+            Source::Synthetic(generator) => Source::SyntheticUntil { generator, stop_ns },
+            other => other,
+        };
+        self
+    }
+
+    /// Whether the stream ended at its stop time (arrivals).
+    pub fn stopped_at_stop_time(&self) -> bool {
+        matches!(&self.source, Source::SyntheticUntil { generator, .. } if generator.stopped())
+    }
+
+    /// Requests returned by [`Self::next_request`] so far (tile copies included).
+    pub fn returned(&self) -> u64 {
+        // Past the last loop (the stream ended), `in_loop` still counts that loop.
+        let originals = if self.current_loop >= self.loops {
+            self.loops as u64 * self.per_loop
+        } else {
+            self.current_loop as u64 * self.per_loop + self.in_loop
+        };
+        let pending = self.pending_copy.map_or(0, |(_, copy)| (self.tiles - copy) as u64);
+        originals * self.tiles as u64 - pending
     }
 
     /// Reads the trace on a second thread from now on (no effect on a synthetic workload); the
@@ -197,7 +246,12 @@ impl RequestStream {
         self
     }
 
+    /// Requests the stream issues over all loops and tiles; once it has ended at its stop time,
+    /// those it returned (before, `requests` is the bound).
     pub fn expected_total(&self) -> u64 {
+        if self.stopped_at_stop_time() {
+            return self.returned();
+        }
         self.per_loop * self.loops as u64 * self.tiles as u64
     }
 
@@ -206,7 +260,7 @@ impl RequestStream {
             + match &self.source {
                 Source::Trace(reader) => reader.reordered(),
                 Source::ReadAhead(reader) => reader.reordered(),
-                Source::Synthetic(_) => 0,
+                Source::Synthetic(_) | Source::SyntheticUntil { .. } => 0,
             }
     }
 
@@ -233,6 +287,9 @@ impl RequestStream {
         let mut copy =
             Self::with_source(source, self.per_loop, self.scan.clone(), self.synthetic.clone(), loops, time_scale)
                 .tiled(self.tiles, self.tile_stride_bytes);
+        if self.arrivals_stopped {
+            copy = copy.with_arrivals_stopped();
+        }
         copy.compaction = self.compaction.clone();
         copy.page_shift = self.page_shift;
         Ok(Some(copy))
@@ -243,6 +300,11 @@ impl RequestStream {
             Source::Trace(reader) => reader.next_request()?,
             Source::ReadAhead(reader) => reader.next_request()?,
             Source::Synthetic(generator) => generator.next(),
+            Source::SyntheticUntil { generator, stop_ns } => {
+                // The arrival as `next_original` places it on the run's clock.
+                let (offset_ns, time_scale) = (self.offset_ns, self.time_scale);
+                generator.next_before(*stop_ns, |arrival| offset_ns + (arrival.0 as f64 * time_scale) as u64)
+            }
         })
     }
 
@@ -297,6 +359,10 @@ impl RequestStream {
                 }
                 return Ok(Some(request));
             }
+            // Ended at its stop time: no further request, in this loop or the next ones.
+            if self.arrivals_stopped && self.stopped_at_stop_time() {
+                return Ok(None);
+            }
             if self.in_loop != self.per_loop {
                 return Err(SimulationError::Incomplete { generated: self.in_loop, completed: self.per_loop });
             }
@@ -321,7 +387,7 @@ impl RequestStream {
                             self.reader_cpu_before += reader.cpu_seconds();
                             true
                         }
-                        Source::Synthetic(_) => false,
+                        Source::Synthetic(_) | Source::SyntheticUntil { .. } => false,
                     };
                     if ahead {
                         Source::ReadAhead(read_ahead::ReadAhead::spawn(scan.clone())?)
@@ -329,7 +395,12 @@ impl RequestStream {
                         Source::Trace(Box::new(batched_reader::BatchedReader::new(scan.reader()?)))
                     }
                 }
-                (None, Some((spec, seed))) => Source::Synthetic(SyntheticGenerator::new(spec, *seed)?),
+                (None, Some((spec, seed))) => match &self.source {
+                    Source::SyntheticUntil { stop_ns, .. } => {
+                        Source::SyntheticUntil { generator: SyntheticGenerator::new(spec, *seed)?, stop_ns: *stop_ns }
+                    }
+                    _ => Source::Synthetic(SyntheticGenerator::new(spec, *seed)?),
+                },
                 (None, None) => return Ok(None),
             };
         }

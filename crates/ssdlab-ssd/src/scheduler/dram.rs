@@ -59,11 +59,13 @@ impl FlashScheduler {
         let length = unit.access_ns(bytes);
         let end = unit.bus.book(now, SimDuration(length)) + SimDuration(length);
         unit.counters.accesses += 1;
+        let start = SimTime(end.0 - length);
         if write {
             unit.counters.bytes_written += bytes;
         } else {
             unit.counters.bytes_read += bytes;
         }
+        self.breakdown_stage(waiter, super::breakdown::StageResource::Dram, now, start, end, 0);
         self.add_wait(waiter);
         self.finish(waiter, end);
         end

@@ -33,6 +33,7 @@
 //! the channel's queue when the hard sensing is booked (later channel traffic is not foreseen).
 
 pub mod booking_log;
+mod breakdown;
 mod collection;
 mod copy_pipeline;
 mod die_queues;
@@ -56,6 +57,7 @@ mod write_gate;
 mod writes;
 
 pub use booking_log::{check_work_conserving, Booking, Resource};
+pub use breakdown::LatencyBreakdown;
 pub use die_queues::SchedulerStatistics;
 pub use dram::DramCounters;
 pub use gang::{GangPiece, GangStatistics};
@@ -148,6 +150,10 @@ pub struct FlashScheduler {
     /// Queued dies (`die_queues.rs`: a scheduling policy other than FIFO, or suspension); None: the
     /// booking model.
     die_queues: Option<Box<die_queues::DieQueues>>,
+    /// Each host request's stages, for its critical-path breakdown (`breakdown.rs`; only while
+    /// the request log is written), and the breakdowns of the completions not yet collected.
+    breakdowns: Option<Box<breakdown::Breakdowns>>,
+    completed_breakdowns: Vec<LatencyBreakdown>,
 }
 
 /// How long one decoder kind's hard sensing (per page type; 0: the page's plain read) and decode take.
@@ -242,6 +248,8 @@ impl FlashScheduler {
             gc_yields: false,
             gang: None,
             die_queues: None,
+            breakdowns: None,
+            completed_breakdowns: Vec::new(),
             layout,
         }
     }

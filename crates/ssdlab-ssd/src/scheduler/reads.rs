@@ -1,6 +1,7 @@
 //! The scheduler's reads: planned reads step by step (sense on the die, transfer on the channel,
 //! decode), look-ahead sensing and its idle test, plain multi-plane reads, interleaved sensing.
 
+use super::breakdown::StageResource;
 use super::die_queues::{ArrayOperation, Completion};
 use super::*;
 
@@ -133,6 +134,7 @@ impl FlashScheduler {
         }
         let channel = self.layout.channel_of_die_given(one_tier, die);
         let sensed = self.book(now, Resource::Die(die), read_ns) + SimDuration(read_ns);
+        self.breakdown_stage(waiter, StageResource::Die, now, SimTime(sensed.0 - read_ns), sensed, 0);
         let pages = ppns.len() as u32;
         let counters = &mut self.tier_counters[tier];
         counters.page_reads += pages as u64;
@@ -157,6 +159,8 @@ impl FlashScheduler {
     pub(super) fn plain_transfer(&mut self, now: SimTime, channel: u32, pages: u32, waiter: Waiter) {
         let length = self.channel_page_ns[channel as usize] * pages as u64;
         let transferred = self.book(now, Resource::Channel(channel), length) + SimDuration(length);
+        let start = SimTime(transferred.0 - length);
+        self.breakdown_stage(waiter, StageResource::Channel, now, start, transferred, self.decode_ns);
         let counters = self.channel_counters(channel);
         counters.page_transfers += pages as u64;
         counters.decodes += pages as u64;
@@ -309,6 +313,8 @@ impl FlashScheduler {
         if sense_ns > 0 {
             sensed =
                 self.book_sensing(now, job.die, sense_ns, step.hard_sense as u64, step.extra_sensing_levels as u64);
+            let start = SimTime(sensed.0 - sense_ns);
+            self.breakdown_stage(job.waiter, StageResource::Die, now, start, sensed, 0);
             let counters = &mut self.tier_counters[self.layout.tier_of_die(job.die)];
             counters.page_reads += step.hard_sense as u64;
             counters.extra_sensing_levels += step.extra_sensing_levels as u64;
@@ -336,8 +342,15 @@ impl FlashScheduler {
             self.tier_counters[tier].page_transfers += whole;
             self.tier_counters[tier].soft_result_pages += soft_ns as f64 / page_ns as f64;
         }
+        let decode_ns = if step.decode { self.decoders[step.decoder as usize].decode_ns } else { 0 };
+        if self.breakdowns.is_some() {
+            let start = SimTime(
+                data_ready.0 - if step.transfer_pages > 0 { self.read_transfer_time(&step, job.channel) } else { 0 },
+            );
+            self.breakdown_stage(job.waiter, StageResource::Channel, now, start, data_ready, decode_ns);
+        }
         if step.decode {
-            data_ready += SimDuration(self.decoders[step.decoder as usize].decode_ns);
+            data_ready += SimDuration(decode_ns);
             self.tier_counters[tier].decodes += 1;
         }
         let record = self.read_jobs.get_mut(id);

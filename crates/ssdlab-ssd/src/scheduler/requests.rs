@@ -11,6 +11,7 @@ impl FlashScheduler {
     pub fn open_request(&mut self, now: SimTime, tag: RequestTag) -> u32 {
         let id = self.requests.allocate();
         *self.requests.get_mut(id) = RequestProgress::new(now, tag);
+        self.breakdown_opened(id, now);
         if self.die_queues.is_some() {
             // A reused slot must not keep the priority of the request that had it.
             self.set_request_flow(id, u8::MAX);
@@ -64,6 +65,9 @@ impl FlashScheduler {
                         }
                     } else {
                         self.completions.push((tag, completion, id));
+                        if self.breakdowns.is_some() {
+                            self.breakdown_completed(id, completion);
+                        }
                     }
                 }
             }

@@ -2,6 +2,7 @@
 //! first, then the transfer and the program) and their holding for garbage collection
 //! (`write_gate.rs`, docs/gc-modes.md).
 
+use super::breakdown::StageResource;
 use super::die_queues::{ArrayOperation, Completion};
 use super::*;
 
@@ -207,6 +208,8 @@ impl FlashScheduler {
         self.write_groups.release(id);
         let length = self.channel_page_ns[group.channel as usize] * group.pages as u64;
         let data_in = self.book(now, Resource::Channel(group.channel), length) + SimDuration(length);
+        let start = SimTime(data_in.0 - length);
+        self.breakdown_stage(Waiter::Request(group.request), StageResource::Channel, now, start, data_in, 0);
         self.events.schedule(
             data_in,
             (FlashEvent::Program {
@@ -233,6 +236,8 @@ impl FlashScheduler {
         let tier = self.layout.tier_of_die(die);
         let program_ns = self.nand[tier].program_ns[page_type as usize];
         let end = self.book(now, Resource::Die(die), program_ns) + SimDuration(program_ns);
+        let start = SimTime(end.0 - program_ns);
+        self.breakdown_stage(Waiter::Request(request), StageResource::Die, now, start, end, 0);
         let pages = pages as u64;
         let counters = &mut self.tier_counters[tier];
         counters.page_programs += pages;

@@ -321,6 +321,10 @@ fn assemble(config: SimulationConfig, input: WorkloadInput, logical_pages: u64) 
     scheduler.set_gc_mode(gc.mode, gc.write_hold_threshold_blocks, gc.low_watermark_blocks);
     // The dies' queues and their policy (`[scheduler]`), with each flow's priority class.
     scheduler.set_scheduling(&config.scheduler, config.host.flows.iter().map(|flow| flow.priority_class).collect());
+    if config.output.request_log_path.is_some() {
+        // The request log's breakdown columns (`scheduler/breakdown.rs`).
+        scheduler.record_breakdowns();
+    }
     if let Some(ganging) = crate::config::GangingConfig::of(&config.device) {
         scheduler.set_ganging(ganging);
     }

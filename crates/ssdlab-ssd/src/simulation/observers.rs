@@ -89,6 +89,8 @@ pub(super) struct Completed {
     pub request: RequestTag,
     pub completion: SimTime,
     pub slot: u32,
+    /// Where its device time went (recorded while the request log is written).
+    pub breakdown: Option<crate::scheduler::LatencyBreakdown>,
 }
 
 /// The hooks of the replay loop. Every hook has a default that ignores it.
@@ -237,7 +239,7 @@ impl Observer for AnnotatedLog {
     }
 
     fn request_completed(&mut self, completed: &Completed) {
-        self.log.completed(completed.slot, completed.completion);
+        self.log.completed(completed.slot, completed.completion, completed.breakdown.unwrap_or_default());
     }
 
     fn finish(
@@ -246,8 +248,10 @@ impl Observer for AnnotatedLog {
         _device: &DeviceView<'_>,
         result: &mut RunResult,
     ) -> Result<(), SimulationError> {
+        let mean_breakdown_us = self.log.mean_breakdown();
         let (path, rows) = self.log.finish()?;
-        result.request_log = Some(super::RequestLogSummary { path: path.display().to_string(), rows });
+        result.request_log =
+            Some(super::RequestLogSummary { path: path.display().to_string(), rows, mean_breakdown_us });
         Ok(())
     }
 }

@@ -185,11 +185,12 @@ impl Simulation {
     /// device-queue slot frees.
     #[inline]
     fn collect_completions<H: Submissions>(&mut self, host: &mut H) {
-        let completions = self.scheduler.completions();
-        if completions.is_empty() {
+        if self.scheduler.completions().is_empty() {
             return;
         }
-        for &(request, completion, slot) in completions.iter() {
+        let mut breakdowns = std::mem::take(self.scheduler.completion_breakdowns());
+        let completions = self.scheduler.completions();
+        for (index, &(request, completion, slot)) in completions.iter().enumerate() {
             let latency = completion.since(request.latency_from).0;
             if request.write {
                 self.write_latency.record(latency, request.size_bytes);
@@ -206,11 +207,15 @@ impl Simulation {
                 delete: request.delete,
             });
             if !self.observers.is_empty() {
-                self.observers.request_completed(&Completed { request, completion, slot });
+                let breakdown = breakdowns.get(index).copied();
+                self.observers.request_completed(&Completed { request, completion, slot, breakdown });
             }
         }
         self.requests_completed += completions.len() as u64;
         completions.clear();
+        breakdowns.clear();
+        // Keep the allocation.
+        *self.scheduler.completion_breakdowns() = breakdowns;
     }
 
     /// Erases have ended: the planes they were on may take host writes again (`scheduler/write_gate.rs`).

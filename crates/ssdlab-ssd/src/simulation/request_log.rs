@@ -8,10 +8,17 @@
 //! With `host.flows`, two more: `flow` (the flow's name) and `submission_queue` (its queue: the
 //! flow's position in `host.flows`, from 0); only the shared run is logged, not the runs of each flow
 //! alone that `host.queues.measure_alone` adds.
+//! Then where the latency went (issue 49 item 5; `scheduler/breakdown.rs`): `host_queue_ns` (issue -
+//! arrival: waiting in the host for a submission slot), then the device time (completion - issue)
+//! split along the request's critical path: `before_flash_ns` (gates: a mapping-table read, a write
+//! held for garbage collection), `die_wait_ns`, `array_ns`, `channel_wait_ns`, `channel_ns`,
+//! `dram_ns` (the data cache's DRAM) and `controller_ns` (decoding); the eight add up to
+//! `latency_ns`. The result's `request_log.mean_breakdown_us` gives their means.
 //! `ssdlab run --request-log FILE.parquet` turns it into Parquet. Left out: waits behind GC set off by
 //! other requests (a die's queue does not record whose work delayed whom).
 
 use crate::error::SimulationError;
+use crate::scheduler::LatencyBreakdown;
 use ssdlab_engine::SimTime;
 use ssdlab_workload::IoOp;
 use std::io::Write;
@@ -49,6 +56,21 @@ pub(super) struct RequestLog {
     line: String,
     /// The flows' names as CSV fields (quoted where needed); empty with one stream (no flow columns).
     flow_fields: Vec<String>,
+    /// Sums of the breakdown columns over the rows, for their means: host queue, then the parts.
+    sums: [u64; 8],
+}
+
+/// The means of the log's breakdown columns over its rows, in us.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct MeanBreakdown {
+    pub host_queue_us: f64,
+    pub before_flash_us: f64,
+    pub die_wait_us: f64,
+    pub array_us: f64,
+    pub channel_wait_us: f64,
+    pub channel_us: f64,
+    pub dram_us: f64,
+    pub controller_us: f64,
 }
 
 impl RequestLog {
@@ -64,7 +86,7 @@ impl RequestLog {
         };
         let file = std::fs::File::create(path).map_err(io)?;
         let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-        out.write_all(b"request,op,offset_bytes,size_bytes,pages,arrival_ns,issue_ns,completion_ns,latency_ns,soft_reads,gc_pages_copied").map_err(io)?;
+        out.write_all(b"request,op,offset_bytes,size_bytes,pages,arrival_ns,issue_ns,completion_ns,latency_ns,soft_reads,gc_pages_copied,host_queue_ns,before_flash_ns,die_wait_ns,array_ns,channel_wait_ns,channel_ns,dram_ns,controller_ns").map_err(io)?;
         out.write_all(if flows.is_empty() { b"\n" } else { b",flow,submission_queue\n" }).map_err(io)?;
         Ok(RequestLog {
             path: path.to_path_buf(),
@@ -74,6 +96,7 @@ impl RequestLog {
             error: None,
             line: String::with_capacity(96),
             flow_fields: flows.iter().map(|name| csv_field(name)).collect(),
+            sums: [0; 8],
         })
     }
 
@@ -94,7 +117,7 @@ impl RequestLog {
         }
     }
 
-    pub(super) fn completed(&mut self, slot: u32, completion: SimTime) {
+    pub(super) fn completed(&mut self, slot: u32, completion: SimTime, breakdown: LatencyBreakdown) {
         use std::fmt::Write as _;
         let Some(InFlight { request: entry, soft_reads, gc_pages_copied }) =
             self.in_flight.get_mut(slot as usize).and_then(Option::take)
@@ -124,6 +147,20 @@ impl RequestLog {
             soft_reads,
             gc_pages_copied
         );
+        let parts = [
+            entry.issue.0.saturating_sub(entry.latency_from.0),
+            breakdown.before_flash_ns,
+            breakdown.die_wait_ns,
+            breakdown.array_ns,
+            breakdown.channel_wait_ns,
+            breakdown.channel_ns,
+            breakdown.dram_ns,
+            breakdown.controller_ns,
+        ];
+        for (sum, part) in self.sums.iter_mut().zip(parts) {
+            *sum += part;
+            let _ = write!(self.line, ",{part}");
+        }
         if let Some(name) = self.flow_fields.get(entry.flow as usize) {
             let _ = write!(self.line, ",{name},{}", entry.flow);
         }
@@ -135,6 +172,22 @@ impl RequestLog {
     }
 
     /// Flushes; returns (path, rows) or the first write error.
+    /// The means of the breakdown columns over the rows written.
+    pub(super) fn mean_breakdown(&self) -> MeanBreakdown {
+        let mean = |sum: u64| sum as f64 / self.rows.max(1) as f64 / 1000.0;
+        let s = self.sums;
+        MeanBreakdown {
+            host_queue_us: mean(s[0]),
+            before_flash_us: mean(s[1]),
+            die_wait_us: mean(s[2]),
+            array_us: mean(s[3]),
+            channel_wait_us: mean(s[4]),
+            channel_us: mean(s[5]),
+            dram_us: mean(s[6]),
+            controller_us: mean(s[7]),
+        }
+    }
+
     pub(super) fn finish(mut self) -> Result<(PathBuf, u64), SimulationError> {
         let flushed = match self.error.take() {
             Some(error) => Err(error),

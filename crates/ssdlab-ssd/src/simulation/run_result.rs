@@ -310,6 +310,8 @@ pub struct RunResult {
 pub struct RequestLogSummary {
     pub path: String,
     pub rows: u64,
+    /// The means of the log's latency breakdown columns (`request_log.rs`).
+    pub mean_breakdown_us: super::request_log::MeanBreakdown,
 }
 
 pub fn gc_metrics(stats: &FtlStats) -> GcMetrics {

@@ -1,6 +1,9 @@
 //! Seeded synthetic workloads: address distribution x size distribution x read share x arrivals.
 //! The same spec and seed always give the same request stream; a spec may carry its own seed
-//! (MQSim's per-flow `Seed`), which then replaces the one the run derives.
+//! (MQSim's per-flow `Seed`), which then replaces the one the run derives. A spec may also carry a
+//! stop time (MQSim's `Stop_Time`): the host ends the stream at it (`stop_time_ns`; open loop on
+//! arrivals, [`SyntheticGenerator::next_before`], closed loop on issue times, in the host), with
+//! `requests` as the upper bound.
 
 mod address;
 mod size;
@@ -29,6 +32,7 @@ pub enum ArrivalProcess {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SyntheticSpec {
+    /// Requests the stream issues; with `stop_time_ns`, the most it issues (it may stop earlier).
     pub requests: u64,
     /// Fraction of requests that are reads, in [0, 1].
     pub read_fraction: f64,
@@ -50,6 +54,12 @@ pub struct SyntheticSpec {
     /// so stored configs and result digests stay the same.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// The simulated time (ns from the replay's start) at which the stream ends (MQSim's
+    /// `Stop_Time`): no request arrives (open loop) or is issued (closed loop) at or after it;
+    /// `requests` is then an upper bound. Unset: the stream issues `requests` requests. Left out of
+    /// the written config when unset, so stored configs and result digests stay the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_time_ns: Option<u64>,
 }
 
 fn default_alignment() -> u64 {
@@ -64,7 +74,18 @@ impl SyntheticSpec {
         let invalid =
             |field: &str, message: String| Err(WorkloadError::InvalidSynthetic { field: field.into(), message });
         if self.requests == 0 {
-            return invalid("requests", "must be at least 1".into());
+            let bound = if self.stop_time_ns.is_some() {
+                " (with stop_time_ns it is the upper bound: the stream ends at its stop time or after this many requests, whichever comes first)"
+            } else {
+                ""
+            };
+            return invalid("requests", format!("must be at least 1{bound}"));
+        }
+        if self.stop_time_ns == Some(0) {
+            return invalid(
+                "stop_time_ns",
+                "must be at least 1 ns (the stream would issue nothing); leave it out to issue every request".into(),
+            );
         }
         if !(0.0..=1.0).contains(&self.read_fraction) {
             return invalid("read_fraction", format!("must be in [0, 1], got {}", self.read_fraction));
@@ -113,6 +134,8 @@ pub struct SyntheticGenerator {
     slots: u64,
     produced: u64,
     clock_ns: f64,
+    /// Ended at the stop time (`next_before`).
+    stopped: bool,
 }
 
 impl SyntheticGenerator {
@@ -128,11 +151,32 @@ impl SyntheticGenerator {
             slots,
             produced: 0,
             clock_ns: 0.0,
+            stopped: false,
         })
     }
 
     pub fn total(&self) -> u64 {
         self.spec.requests
+    }
+
+    /// The next request whose arrival, as `arrival_of` places it on the run's clock, is before
+    /// `stop_ns`; None from the first one at or after it (which is drawn and dropped: the stream is
+    /// over), or once `requests` are produced. [`SyntheticGenerator::stopped`] then tells which.
+    #[inline]
+    pub fn next_before(&mut self, stop_ns: u64, arrival_of: impl Fn(SimTime) -> u64) -> Option<IoRequest> {
+        let request = self.next()?;
+        if arrival_of(request.arrival) >= stop_ns {
+            self.stopped = true;
+            self.produced = self.spec.requests;
+            return None;
+        }
+        Some(request)
+    }
+
+    /// Whether the stream ended at its stop time ([`SyntheticGenerator::next_before`]) rather than
+    /// after `requests`.
+    pub fn stopped(&self) -> bool {
+        self.stopped
     }
 }
 
@@ -189,6 +233,7 @@ mod tests {
             size: SizeDistribution::Uniform { min_bytes: 4096, max_bytes: 65536 },
             arrival: ArrivalProcess::Poisson { mean_interarrival_ns: 100_000.0 },
             seed: None,
+            stop_time_ns: None,
         }
     }
 
@@ -257,5 +302,44 @@ mod tests {
         let mut bad = spec(AddressDistribution::Uniform);
         bad.read_fraction = 1.5;
         assert!(SyntheticGenerator::new(&bad, 1).is_err());
+    }
+
+    #[test]
+    fn next_before_ends_at_the_first_arrival_at_or_after_the_stop() {
+        let spec = SyntheticSpec { requests: 1_000, ..spec(AddressDistribution::Uniform) };
+        let all: Vec<_> = SyntheticGenerator::new(&spec, 5).unwrap().collect();
+        // A stop exactly on the 100th arrival: the 99 before it are issued, the 100th is not.
+        let stop = all[99].arrival.0;
+        assert!(all[98].arrival.0 < stop);
+        let mut generator = SyntheticGenerator::new(&spec, 5).unwrap();
+        let before: Vec<_> = std::iter::from_fn(|| generator.next_before(stop, |arrival| arrival.0)).collect();
+        assert_eq!(before, all[..99]);
+        assert!(generator.stopped());
+        assert_eq!(generator.next_before(stop, |arrival| arrival.0), None, "stays ended");
+        // The clock mapping is the caller's: doubled arrivals reach the stop twice as early.
+        let mut doubled = SyntheticGenerator::new(&spec, 5).unwrap();
+        let count = std::iter::from_fn(|| doubled.next_before(stop, |arrival| arrival.0 * 2)).count();
+        assert_eq!(count, all.iter().take_while(|r| r.arrival.0 * 2 < stop).count());
+        // A stop beyond the last arrival: the bound ends the stream, not the stop.
+        let mut bounded = SyntheticGenerator::new(&spec, 5).unwrap();
+        let count = std::iter::from_fn(|| bounded.next_before(u64::MAX, |arrival| arrival.0)).count();
+        assert_eq!((count, bounded.stopped()), (1_000, false));
+    }
+
+    #[test]
+    fn stop_time_is_checked_and_makes_requests_a_bound() {
+        let zero = SyntheticSpec { stop_time_ns: Some(0), ..spec(AddressDistribution::Uniform) };
+        assert!(
+            matches!(zero.validate(), Err(WorkloadError::InvalidSynthetic { field, .. }) if field == "stop_time_ns")
+        );
+        let unbounded = SyntheticSpec { requests: 0, stop_time_ns: Some(1_000), ..spec(AddressDistribution::Uniform) };
+        match unbounded.validate() {
+            Err(WorkloadError::InvalidSynthetic { field, message }) => {
+                assert_eq!(field, "requests");
+                assert!(message.contains("upper bound"), "{message}");
+            }
+            other => panic!("expected an invalid requests, got {other:?}"),
+        }
+        assert!(SyntheticSpec { stop_time_ns: Some(1), ..spec(AddressDistribution::Uniform) }.validate().is_ok());
     }
 }

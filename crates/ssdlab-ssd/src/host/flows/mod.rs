@@ -8,8 +8,9 @@
 //! latency counts from its arrival) or closed loop (the flow keeps its queue full; latency counts
 //! from the fetch), an LBA offset (flows share one namespace, an offset gives a flow its own
 //! range), a flow confined to some of the device's units and the logical range it owns
-//! (`resources.rs`; its requests beyond the range are refused), and its own latency and queue
-//! statistics (`result.rs`). What it leaves out: completion
+//! (`resources.rs`; its requests beyond the range are refused), a synthetic flow's stop time (open
+//! loop: its stream ends at its first arrival at or after it; closed loop: the flow issues nothing
+//! at or after it), and its own latency and queue statistics (`result.rs`). What it leaves out: completion
 //! queues and interrupts, command fetch and doorbell latency (a fetch takes no time), several
 //! queues per flow; in closed loop, the time a command spends in its queue while the device is full
 //! is not in its latency. Source: NVMe base specification (submission queues, command arbitration);
@@ -33,6 +34,11 @@ pub struct Flow {
     pub name: String,
     pub class: PriorityClass,
     closed_loop: bool,
+    /// Closed loop with a stop time: nothing is issued at or after it.
+    stop: Option<SimTime>,
+    /// Closed loop with a stop time: whether, at the last look, the head could only be issued at or
+    /// after the stop (final once the run ends).
+    at_stop: bool,
     lba_offset_bytes: u64,
     /// A confined flow's own logical range in bytes (`resources.rs`): its requests must end within.
     range_bytes: Option<(u64, u64)>,
@@ -56,11 +62,37 @@ impl Flow {
     fn ready(&mut self, now: SimTime) -> Option<SimTime> {
         let head = self.head.as_ref()?;
         let ready = if self.closed_loop { now } else { head.arrival.max(now) };
+        if let Some(stop) = self.stop {
+            if now >= stop {
+                // The clock is past the stop: the flow is over.
+                self.head = None;
+                self.at_stop = true;
+                return None;
+            }
+        }
         self.queue.retire_until(ready);
-        if self.queue.is_full() {
+        let issue = if self.queue.is_full() {
             self.queue.earliest_completion().map(|completion| completion.max(ready))
         } else {
             Some(ready)
+        };
+        if let Some(stop) = self.stop {
+            // Not final: an event may still reveal an earlier completion (asked again after it).
+            self.at_stop = issue.is_some_and(|issue| issue >= stop);
+            if self.at_stop {
+                return None;
+            }
+        }
+        issue
+    }
+
+    /// Requests the flow issues: once stopped at its stop time, those it issued; before, its
+    /// stream's count (the bound with a stop time).
+    fn expected_total(&self) -> u64 {
+        if self.at_stop {
+            self.issued
+        } else {
+            self.stream.expected_total()
         }
     }
 
@@ -103,10 +135,16 @@ impl FlowSet {
         let classes: Vec<PriorityClass> = configs.iter().map(|flow| flow.priority_class).collect();
         let mut flows = Vec::with_capacity(configs.len());
         for (index, (config, (stream, origin))) in configs.iter().zip(streams).enumerate() {
+            let closed_loop = config.mode == HostMode::ClosedLoop;
+            // A stop time ends an open-loop stream at its arrivals, a closed-loop flow at its issues.
+            let stop = if closed_loop { stream.stop_time_ns().map(SimTime) } else { None };
+            let stream = if closed_loop { stream } else { stream.with_arrivals_stopped() };
             let mut flow = Flow {
                 name: config.name.clone(),
                 class: config.priority_class,
-                closed_loop: config.mode == HostMode::ClosedLoop,
+                closed_loop,
+                stop,
+                at_stop: false,
                 lba_offset_bytes: config.lba_offset_bytes,
                 range_bytes: ranges_bytes.get(index).copied().flatten(),
                 origin,
@@ -147,7 +185,7 @@ impl FlowSet {
 
 impl Submissions for FlowSet {
     fn expected_total(&self) -> u64 {
-        self.total
+        self.flows.iter().map(Flow::expected_total).sum()
     }
 
     fn has_next(&self) -> bool {
@@ -231,5 +269,82 @@ impl Submissions for FlowSet {
 
     fn queue_summary(&self, requests: u64) -> HostQueueStatistics {
         self.device.summary(requests)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! A flow's stop time among flows, exact: a closed-loop flow issues nothing at or after it, an
+    //! open-loop flow's stream ends at its first arrival at or after it, the other flow goes on.
+
+    use super::*;
+    use crate::config::FlowConfig;
+    use crate::host::single_stream::tests::spec;
+
+    fn flow(name: &str, mode: HostMode, depth: u32) -> FlowConfig {
+        FlowConfig {
+            name: name.into(),
+            priority_class: PriorityClass::Medium,
+            submission_queue_depth: depth,
+            mode,
+            time_scale: 1.0,
+            lba_offset_bytes: 0,
+            trace: None,
+            synthetic: None,
+            channels: None,
+            chips: None,
+            dies: None,
+            planes: None,
+        }
+    }
+
+    /// Replays the flows as the loop does, each request taking 100 ns; returns each flow's issue times.
+    fn drive(flows: &mut FlowSet) -> Vec<Vec<u64>> {
+        let mut issues = vec![Vec::new(); flows.flows.len()];
+        let mut now = SimTime::ZERO;
+        let mut slot = 0;
+        while flows.has_next() {
+            let Some(issue) = flows.issue_at(now) else { break };
+            let submission = flows.take(issue).expect("takes");
+            flows.opened(&submission, slot);
+            issues[submission.flow as usize].push(issue.0);
+            flows.completed(&Finished {
+                slot,
+                completion: SimTime(issue.0 + 100),
+                latency_ns: 100,
+                size_bytes: submission.request.size_bytes,
+                write: true,
+                delete: false,
+            });
+            slot += 1;
+            now = issue;
+        }
+        issues
+    }
+
+    #[test]
+    fn each_flow_stops_at_its_own_stop_time() {
+        // `closed`: one outstanding, 100 ns each, stop at 450: issues at 0, 100, ..., 400 (5).
+        // `open`: arrivals every 1000 ns, stop at 3000: arrivals 0, 1000, 2000 (3). `bounded`: no
+        // stop, 4 requests every 1000 ns.
+        let configs = [
+            flow("closed", HostMode::ClosedLoop, 1),
+            flow("open", HostMode::OpenLoop, 4),
+            flow("bounded", HostMode::OpenLoop, 4),
+        ];
+        let streams = vec![
+            (RequestStream::from_synthetic(&spec(1_000, 1, Some(450)), 1, 1, 1.0).unwrap(), "synthetic".into()),
+            (RequestStream::from_synthetic(&spec(1_000, 1_000, Some(3_000)), 2, 1, 1.0).unwrap(), "synthetic".into()),
+            (RequestStream::from_synthetic(&spec(4, 1_000, None), 3, 1, 1.0).unwrap(), "synthetic".into()),
+        ];
+        let mut flows =
+            FlowSet::new(&QueuesConfig::default(), &configs, streams, 64, 1 << 30, &[None, None, None]).unwrap();
+        assert_eq!(flows.expected_total(), 2_004, "before the stops, the bounds");
+        let issues = drive(&mut flows);
+        assert_eq!(issues[0], [0, 100, 200, 300, 400]);
+        assert_eq!(issues[1], [0, 1_000, 2_000]);
+        assert_eq!(issues[2], [0, 1_000, 2_000, 3_000]);
+        assert_eq!(flows.expected_total(), 12, "after them, what was issued");
+        assert_eq!(flows.flows.iter().map(|flow| flow.issued).collect::<Vec<_>>(), [5, 3, 4]);
     }
 }
