@@ -170,6 +170,9 @@ impl Simulation {
                 progress(Phase::Replay, self.requests_issued, total)?;
             }
         }
+        // A stream with a stop time knows how many it issued only once it has stopped (before, the
+        // total is its request bound).
+        let total = host.expected_total();
         progress(Phase::Replay, self.requests_issued, total)?;
         self.host_queue = host.queue_summary(self.requests_issued);
         if self.requests_issued != total
