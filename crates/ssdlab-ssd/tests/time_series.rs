@@ -97,7 +97,20 @@ fn the_request_log_has_one_row_per_completed_request() {
     assert_eq!(log.rows, result.requests_completed);
     let text = std::fs::read_to_string(&path).unwrap();
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some("request,op,offset_bytes,size_bytes,pages,arrival_ns,issue_ns,completion_ns,latency_ns,soft_reads,gc_pages_copied"));
+    assert_eq!(
+        lines.next(),
+        Some(
+            "request,op,offset_bytes,size_bytes,pages,arrival_ns,issue_ns,completion_ns,latency_ns,soft_reads,\
+             gc_pages_copied,host_queue_ns,before_flash_ns,die_wait_ns,array_ns,channel_wait_ns,channel_ns,dram_ns,\
+             controller_ns"
+        )
+    );
+    // The latency's breakdown (the last eight columns) adds up to the latency.
+    for line in text.lines().skip(1) {
+        let fields: Vec<u64> = line.split(',').skip(8).filter_map(|field| field.parse().ok()).collect();
+        assert_eq!(fields.len(), 11, "{line}");
+        assert_eq!(fields[3..].iter().sum::<u64>(), fields[0], "{line}");
+    }
     // request, op, offset, size, pages, arrival, issue, completion, latency (flags after them).
     let rows: Vec<(u64, String, [u64; 7])> = lines
         .map(|line| {
