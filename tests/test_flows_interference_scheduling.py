@@ -30,9 +30,8 @@ WRITER_REQUESTS = 10_000
 @pytest.mark.parametrize(
     "option, value, fragment",
     [
-        ("--policies", "fastest", "expected one of fifo, out_of_order, priority_out_of_order"),
-        ("--policies", "flin", "FLIN is not modelled yet"),
-        ("--policies", ",", "no value; give names from fifo, out_of_order, priority_out_of_order"),
+        ("--policies", "fastest", "expected one of fifo, out_of_order, priority_out_of_order, flin"),
+        ("--policies", ",", "no value; give names from fifo, out_of_order, priority_out_of_order, flin"),
         ("--policies", "fifo,,out_of_order", "an empty value between commas"),
         ("--policies", "fifo,out_of_order,fifo", "fifo given more than once"),
         ("--suspension", "always", "expected one of none, program, erase, program_and_erase"),

@@ -35,16 +35,16 @@ from ssdlab.usage import UsageError
 
 PRESET = "two-flows"
 ARBITRATIONS = ("round_robin", "weighted_round_robin")
-# The transaction scheduling policies and suspension settings the config accepts (docs/scheduling.md);
-# "flin" is refused by the config (not modelled yet), so it is not offered here.
-POLICIES = ("fifo", "out_of_order", "priority_out_of_order")
+# The transaction scheduling policies and suspension settings the config accepts (docs/scheduling.md).
+POLICIES = ("fifo", "out_of_order", "priority_out_of_order", "flin")
 SUSPENSIONS = ("none", "program", "erase", "program_and_erase")
 DEFAULT_POLICIES = ("fifo",)
 DEFAULT_SUSPENSIONS = ("none",)
 # `--compare-scheduling`: every policy, without and with suspension of both kinds. The arbitration and
 # the device queue depth are pinned to one value each (unless given): with 65,535 slots the arbitration
 # decides nothing (docs/flows.md), so sweeping it would only double the run.
-COMPARE_POLICIES = POLICIES
+# --compare-scheduling: the policies of the docs' table (flin can be added with --policies).
+COMPARE_POLICIES = POLICIES[:3]
 COMPARE_SUSPENSIONS = ("none", "program_and_erase")
 COMPARE_ARBITRATIONS = ("weighted_round_robin",)
 COMPARE_DEVICE_QUEUE_DEPTHS = (65535,)
@@ -130,8 +130,7 @@ def _parse_names(text: str, option: str, known: Sequence[str]) -> list[str]:
     values = _parse_list(text, option, str, "a name", expected)
     for value in values:
         if value not in known:
-            hint = " (FLIN is not modelled yet)" if value == "flin" else ""
-            raise UsageError(f"{option} {value!r}: expected one of {', '.join(known)}{hint}")
+            raise UsageError(f"{option} {value!r}: expected one of {', '.join(known)}")
     return values
 
 
@@ -393,9 +392,9 @@ def scheduling_figure(rows: list[dict[str, Any]], stem: Path) -> list[Path]:
     # Settings that give the same numbers (priority out of order with one class of reads and one of
     # writes is out of order) would hide one another: each policy is drawn wider and with a larger
     # marker than the next, so a line on top of another leaves its rim showing.
-    widths = dict(zip(POLICIES, (3.6, 2.2, 1.0)))
-    markers = dict(zip(POLICIES, ("o", "s", "^")))
-    sizes = dict(zip(POLICIES, (9.0, 6.0, 3.5)))
+    widths = dict(zip(POLICIES, (3.6, 2.2, 1.0, 1.6)))
+    markers = dict(zip(POLICIES, ("o", "s", "^", "D")))
+    sizes = dict(zip(POLICIES, (9.0, 6.0, 3.5, 4.5)))
     settings = _settings(rows)
     pairs = sorted({(row["device_queue_depth"], row["arbitration"]) for row in rows}, reverse=True)
     baseline = settings[0]

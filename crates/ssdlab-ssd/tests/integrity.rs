@@ -248,7 +248,7 @@ fn every_scheduling_policy_with_suspension_keeps_data() {
     // Arrivals 2 ms apart: GC runs all the time, but the dies are not saturated, so reads find their
     // die programming or erasing with nothing ranked before them waiting, and suspend it.
     let workload = synthetic(6_000, 0.5, 8 << 20, UNIFORM, SMALL_WRITES).replace("20000.0", "2000000.0");
-    for policy in ["fifo", "out_of_order", "priority_out_of_order"] {
+    for policy in ["fifo", "out_of_order", "priority_out_of_order", "flin"] {
         for mode in ["stop_servicing_writes", "preemptible"] {
             let result = run(
                 &small_config(

@@ -17,6 +17,8 @@ pub struct SchedulerConfig {
     pub policy: SchedulingPolicyKind,
     /// Program and erase suspension.
     pub suspension: SuspensionConfig,
+    /// FLIN's parameters (used when `policy = "flin"`).
+    pub flin: FlinConfig,
 }
 
 impl SchedulerConfig {
@@ -40,7 +42,12 @@ pub enum SchedulingPolicyKind {
     /// MQSim's `TSU_Priority_OutOfOrder`: as `out_of_order`, and among host operations the flows'
     /// priority classes: urgent first, then high, medium and low by weighted round robin (4, 2, 1).
     PriorityOutOfOrder,
-    /// FLIN (Tavakkol et al., ISCA 2018): not modelled yet; refused with a message.
+    /// FLIN (Tavakkol et al., ISCA 2018, Section 5; `scheduler/policy/flin.rs`): per die and
+    /// priority class, the transactions of flows of low intensity (at that die, last epoch) go
+    /// ahead of those of high intensity, which are placed to maximise fairness (min slowdown / max
+    /// slowdown); weighted round robin over the priority classes; then between the read and the
+    /// write in line, the one with the larger proportional wait (wait / service time), garbage
+    /// collection's copies charged to the write in proportion to its flow's writes.
     Flin,
 }
 
@@ -51,6 +58,35 @@ impl SchedulingPolicyKind {
             SchedulingPolicyKind::OutOfOrder => "out_of_order",
             SchedulingPolicyKind::PriorityOutOfOrder => "priority_out_of_order",
             SchedulingPolicyKind::Flin => "flin",
+        }
+    }
+}
+
+/// FLIN's parameters; the defaults are those MQSim 7ec40e3 passes to `TSU_FLIN` in
+/// `SSD_Device.cpp` (there commented out).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FlinConfig {
+    /// How often flows are classified as low or high intensity, ns (MQSim: 10 ms).
+    pub epoch_ns: u64,
+    /// A flow whose reads at a die in an epoch reach this many bytes, divided over the device's
+    /// dies, is of high read intensity at that die the next epoch (MQSim's `alpha_read`, 32 MiB,
+    /// divided there over the chips).
+    pub alpha_read_bytes: u64,
+    /// Likewise for writes (MQSim's `alpha_write`, 256 KiB).
+    pub alpha_write_bytes: u64,
+    /// Below this fairness (min over max of the flows' mean slowdowns), a new transaction of the
+    /// most slowed-down flow moves forward (the paper's and MQSim's F_thr, 0.6).
+    pub fairness_threshold: f64,
+}
+
+impl Default for FlinConfig {
+    fn default() -> Self {
+        FlinConfig {
+            epoch_ns: 10_000_000,
+            alpha_read_bytes: 33_554_432,
+            alpha_write_bytes: 262_144,
+            fairness_threshold: 0.6,
         }
     }
 }
@@ -112,12 +148,14 @@ impl Default for SuspensionConfig {
 /// The scheduler's own checks and those against the rest of the config. Returns (field, message).
 pub(super) fn validate(config: &super::SimulationConfig) -> Result<(), (String, String)> {
     let scheduler = &config.scheduler;
-    if scheduler.policy == SchedulingPolicyKind::Flin {
+    if scheduler.flin.epoch_ns == 0 {
+        return Err(("scheduler.flin.epoch_ns".into(), "must be above 0".into()));
+    }
+    let threshold = scheduler.flin.fairness_threshold;
+    if !(threshold.is_finite() && threshold > 0.0 && threshold <= 1.0) {
         return Err((
-            "scheduler.policy".into(),
-            "FLIN is not modelled yet (issue 49 item 4 leaves it open); use \"fifo\", \"out_of_order\" or \
-             \"priority_out_of_order\""
-                .into(),
+            "scheduler.flin.fairness_threshold".into(),
+            format!("{threshold} is not in (0, 1] (fairness is min slowdown / max slowdown)"),
         ));
     }
     if !scheduler.queues_at_dies() {

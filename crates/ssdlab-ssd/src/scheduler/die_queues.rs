@@ -24,7 +24,7 @@
 //! own latency (MQSim charges none); suspension of copyback and of reads. The booking log's
 //! work-conservation check does not hold for a reordering policy and is not kept for one.
 
-use super::policy::{Candidate, OperationKind, Policy, SchedulingPolicy};
+use super::policy::{Candidate, OperationKind, Policy, SchedulingPolicy, NO_FLOW};
 use super::*;
 use crate::config::{PriorityClass, SchedulerConfig, SuspensionConfig};
 use serde::Serialize;
@@ -74,6 +74,8 @@ struct Running {
     kind: Option<OperationKind>,
     priority: Option<PriorityClass>,
     sequence: u64,
+    /// Its host flow (`NO_FLOW` for the controller's own).
+    flow: u8,
     completion: Completion,
 }
 
@@ -125,6 +127,13 @@ pub(super) struct DieQueues {
     granted_sequence: Option<(u32, u64)>,
     /// The priority class of each open host request (by its id).
     request_priorities: Vec<PriorityClass>,
+    /// The flow of each open host request (by its id; `NO_FLOW` when not set).
+    request_flows: Vec<u8>,
+    /// The flow of the operation admitted last (die, flow), for `die_started`.
+    admitted_flow: Option<(u32, u8)>,
+    /// Per die: the estimated die time of a read (lower-page sensing and one page's transfer), a
+    /// program (lower page) and an erase, ns (the policies' service estimates).
+    service_ns: Vec<[u64; 3]>,
     scratch: Vec<Candidate>,
     statistics: SchedulerStatistics,
 }
@@ -138,8 +147,15 @@ impl FlashScheduler {
             return;
         }
         let dies = self.dies.len();
+        let service_ns = (0..dies as u32)
+            .map(|die| {
+                let nand = &self.nand[self.layout.tier_of_die(die)];
+                let transfer = self.channel_page_ns[self.layout.channel_of_die(die) as usize];
+                [nand.read_ns[0] + transfer, nand.program_ns[0], nand.erase_ns]
+            })
+            .collect();
         self.die_queues = Some(Box::new(DieQueues {
-            policy: Policy::new(config.policy, dies),
+            policy: Policy::new(config, dies, self.page_bytes),
             suspension: config.suspension.clone(),
             dies: vec![DieQueue::default(); dies],
             flow_priorities,
@@ -147,6 +163,9 @@ impl FlashScheduler {
             granted: None,
             granted_sequence: None,
             request_priorities: Vec::new(),
+            request_flows: Vec::new(),
+            admitted_flow: None,
+            service_ns,
             scratch: Vec::new(),
             statistics: SchedulerStatistics { policy: config.policy.name(), ..SchedulerStatistics::default() },
         }));
@@ -157,15 +176,43 @@ impl FlashScheduler {
         self.die_queues.is_some()
     }
 
-    /// The flow of request `id` (its priority class orders it under `priority_out_of_order`).
+    /// The flow of request `id` (its priority class orders it under `priority_out_of_order`; FLIN
+    /// orders by the flow itself).
     pub fn set_request_flow(&mut self, id: u32, flow: u8) {
         if let Some(queues) = self.die_queues.as_mut() {
             let priority = queues.flow_priorities.get(flow as usize).copied().unwrap_or_default();
             let slot = id as usize;
             if queues.request_priorities.len() <= slot {
                 queues.request_priorities.resize(slot + 1, PriorityClass::default());
+                queues.request_flows.resize(slot + 1, NO_FLOW);
             }
             queues.request_priorities[slot] = priority;
+            queues.request_flows[slot] = flow;
+        }
+    }
+
+    /// The flow of open request `id` (`NO_FLOW` unless set).
+    fn request_flow(&self, id: u32) -> u8 {
+        self.die_queues.as_ref().and_then(|queues| queues.request_flows.get(id as usize).copied()).unwrap_or(NO_FLOW)
+    }
+
+    /// The host flow a read for `waiter` serves.
+    fn waiter_flow(&self, waiter: Waiter) -> u8 {
+        match waiter {
+            Waiter::Request(id) => self.request_flow(id),
+            _ => NO_FLOW,
+        }
+    }
+
+    /// The host flow of the pending stage `event` (a host program's or a planned read's).
+    fn event_flow(&self, kind: OperationKind, event: FlashEvent) -> u8 {
+        if !kind.is_host() {
+            return NO_FLOW;
+        }
+        match event {
+            FlashEvent::Program { request, .. } => self.request_flow(request),
+            FlashEvent::PlannedSense { job } => self.waiter_flow(self.read_jobs.get(job).waiter),
+            _ => NO_FLOW,
         }
     }
 
@@ -214,11 +261,12 @@ impl FlashScheduler {
     #[inline]
     pub(super) fn die_admits_read(&mut self, die: u32, now: SimTime, ppns: &[Ppn], waiter: Waiter) -> bool {
         let (kind, priority) = self.read_kind(waiter);
-        if self.die_admits(die, now, kind, priority) {
+        let flow = self.waiter_flow(waiter);
+        if self.die_admits(die, now, kind, priority, flow) {
             return true;
         }
         self.add_wait(waiter);
-        self.queue_action(die, now, kind, priority, Action::PlainRead { ppns: ppns.to_vec(), waiter });
+        self.queue_action(die, now, kind, priority, flow, Action::PlainRead { ppns: ppns.to_vec(), waiter });
         false
     }
 
@@ -233,10 +281,11 @@ impl FlashScheduler {
         priority: PriorityClass,
         event: FlashEvent,
     ) -> bool {
-        if self.die_admits(die, now, kind, priority) {
+        let flow = self.event_flow(kind, event);
+        if self.die_admits(die, now, kind, priority, flow) {
             return true;
         }
-        self.queue_action(die, now, kind, priority, Action::Event(event.pack()));
+        self.queue_action(die, now, kind, priority, flow, Action::Event(event.pack()));
         false
     }
 
@@ -247,16 +296,27 @@ impl FlashScheduler {
 
     /// Whether an operation of `kind` may use `die` now: granted, or the die free with nothing
     /// waiting, or (suspension) the die's program or erase suspended for it.
-    fn die_admits(&mut self, die: u32, now: SimTime, kind: OperationKind, priority: PriorityClass) -> bool {
+    fn die_admits(&mut self, die: u32, now: SimTime, kind: OperationKind, priority: PriorityClass, flow: u8) -> bool {
         let gc_urgent = self.gc_urgent(die);
         let Some(queues) = self.die_queues.as_mut() else { return true };
         if queues.granted == Some(die) {
             queues.granted = None;
+            queues.admitted_flow = Some((die, flow));
             return true;
         }
+        let candidate = Candidate {
+            kind,
+            priority,
+            sequence: queues.next_sequence,
+            flow,
+            since_ns: now.0,
+            service_ns: service_estimate(&queues.service_ns[die as usize], kind),
+        };
+        queues.policy.arrived(die, now.0, &candidate);
         let queue = &queues.dies[die as usize];
         let free = self.dies[die as usize].is_idle_at(now);
         if free && queue.waiting.is_empty() {
+            queues.admitted_flow = Some((die, flow));
             return true;
         }
         if free || queue.suspended {
@@ -288,10 +348,10 @@ impl FlashScheduler {
         }
         queues.scratch.clear();
         queues.scratch.extend(queue.waiting.iter().map(|waiting| waiting.candidate));
-        let candidate = Candidate { kind, priority, sequence: queues.next_sequence };
-        if !queues.policy.goes_first(&candidate, &queues.scratch, gc_urgent) {
+        if !queues.policy.goes_first(die, &candidate, now.0, &queues.scratch, gc_urgent) {
             return false;
         }
+        queues.admitted_flow = Some((die, flow));
         self.suspend(die, now);
         true
     }
@@ -322,6 +382,9 @@ impl FlashScheduler {
             kind: running.kind.unwrap_or(OperationKind::HostWrite),
             priority: running.priority.unwrap_or_default(),
             sequence: running.sequence,
+            flow: running.flow,
+            since_ns: now.0,
+            service_ns: remaining_ns,
         };
         queue.waiting.push(Waiting {
             candidate,
@@ -332,13 +395,23 @@ impl FlashScheduler {
     }
 
     /// Queues `action` at `die` and makes sure the die's end is an event.
-    fn queue_action(&mut self, die: u32, now: SimTime, kind: OperationKind, priority: PriorityClass, action: Action) {
+    fn queue_action(
+        &mut self,
+        die: u32,
+        now: SimTime,
+        kind: OperationKind,
+        priority: PriorityClass,
+        flow: u8,
+        action: Action,
+    ) {
         let busy_until = self.dies[die as usize].busy_until().max(now);
         let Some(queues) = self.die_queues.as_mut() else { return };
         let sequence = queues.next_sequence;
         queues.next_sequence += 1;
+        let service_ns = service_estimate(&queues.service_ns[die as usize], kind);
+        let candidate = Candidate { kind, priority, sequence, flow, since_ns: now.0, service_ns };
         let queue = &mut queues.dies[die as usize];
-        queue.waiting.push(Waiting { candidate: Candidate { kind, priority, sequence }, since: now, action });
+        queue.waiting.push(Waiting { candidate, since: now, action });
         if !queue.end_pending {
             queue.end_pending = true;
             let generation = queue.generation;
@@ -367,9 +440,13 @@ impl FlashScheduler {
                 queues.next_sequence - 1
             }
         };
+        let flow = match queues.admitted_flow.take() {
+            Some((admitted_die, flow)) if admitted_die == die => flow,
+            _ => NO_FLOW,
+        };
         let queue = &mut queues.dies[die as usize];
         queue.generation = queue.generation.wrapping_add(1);
-        queue.running = Running { array, kind: Some(kind), priority: Some(priority), sequence, completion };
+        queue.running = Running { array, kind: Some(kind), priority: Some(priority), sequence, flow, completion };
         queue.end_pending = completion != Completion::Nothing || !queue.waiting.is_empty();
         if queue.end_pending {
             let generation = queue.generation;
@@ -418,7 +495,7 @@ impl FlashScheduler {
             }
             queues.scratch.clear();
             queues.scratch.extend(queue.waiting.iter().map(|waiting| waiting.candidate));
-            let index = queues.policy.pick(die, &queues.scratch, gc_urgent);
+            let index = queues.policy.pick(die, now.0, &queues.scratch, gc_urgent);
             let queue = &mut queues.dies[die as usize];
             let waiting = queue.waiting.remove(index);
             let generation = queue.generation;
@@ -436,6 +513,7 @@ impl FlashScheduler {
                     queues.granted = None;
                     queues.statistics.resumes += 1;
                     queues.dies[die as usize].suspended = false;
+                    queues.admitted_flow = Some((die, waiting.candidate.flow));
                     self.book(now, Resource::Die(die), remaining_ns);
                     // It keeps its age (granted_sequence): it competes as the operation it was.
                     let candidate = waiting.candidate;
@@ -477,5 +555,14 @@ impl FlashScheduler {
     /// Operations waiting in the dies' queues (for the end-of-run check).
     pub(super) fn operations_waiting(&self) -> usize {
         self.die_queues.as_ref().map_or(0, |queues| queues.dies.iter().map(|queue| queue.waiting.len()).sum())
+    }
+}
+
+/// The estimated die time of an operation of `kind` from the die's (read, program, erase) times.
+fn service_estimate(service_ns: &[u64; 3], kind: OperationKind) -> u64 {
+    match kind {
+        OperationKind::MappingRead | OperationKind::HostRead | OperationKind::GcRead => service_ns[0],
+        OperationKind::MappingWrite | OperationKind::HostWrite | OperationKind::GcWrite => service_ns[1],
+        OperationKind::GcErase => service_ns[2],
     }
 }

@@ -4,11 +4,16 @@
 
 use super::tests::{lower_page, plain, scheduler, tag, DECODE, ERASE, PROGRAM, SENSE, TRANSFER};
 use super::*;
-use crate::config::{PriorityClass, SchedulerConfig, SchedulingPolicyKind, SuspendedOperations, SuspensionConfig};
+use crate::config::{
+    FlinConfig, PriorityClass, SchedulerConfig, SchedulingPolicyKind, SuspendedOperations, SuspensionConfig,
+};
 
 fn queued(policy: SchedulingPolicyKind, suspension: SuspensionConfig) -> (FlashScheduler, DeviceLayout) {
     let (mut s, g) = scheduler(true);
-    s.set_scheduling(&SchedulerConfig { policy, suspension }, vec![PriorityClass::Low, PriorityClass::High]);
+    s.set_scheduling(
+        &SchedulerConfig { policy, suspension, ..SchedulerConfig::default() },
+        vec![PriorityClass::Low, PriorityClass::High],
+    );
     (s, g)
 }
 
@@ -202,6 +207,51 @@ fn flows_served(policy: SchedulingPolicyKind) -> Vec<u8> {
 fn priority_out_of_order_serves_the_high_priority_flow_first() {
     assert_eq!(flows_served(SchedulingPolicyKind::OutOfOrder), [0, 0, 0, 1, 1, 1]);
     assert_eq!(flows_served(SchedulingPolicyKind::PriorityOutOfOrder), [1, 1, 1, 0, 0, 0]);
+}
+
+/// Flow 1 sends three reads to die 0 in the first 1 ms epoch (FLIN, with 2 reads a die an epoch as
+/// its threshold, then deems it of high read intensity); at 1 ms a program starts on die 0; at
+/// 1.03 ms flow 1 queues three more reads behind it (sizes 8192..8194) and at 1.05 ms flow 0 (of
+/// the same priority class) one (size 4096). Returns the second epoch's reads in completion order.
+fn the_less_intense_flow_behind_a_backlog(policy: SchedulingPolicyKind) -> Vec<(u64, u64)> {
+    let (mut s, g) = scheduler(true);
+    if policy != SchedulingPolicyKind::Fifo {
+        let flin = FlinConfig {
+            epoch_ns: 1_000_000,
+            alpha_read_bytes: 2 * 2 * g.page_size_bytes() as u64,
+            ..FlinConfig::default()
+        };
+        let config = SchedulerConfig { policy, suspension: no_suspension(), flin };
+        s.set_scheduling(&config, vec![PriorityClass::Medium, PriorityClass::Medium]);
+    }
+    for nth in 0..3 {
+        read(&mut s, 0, lower_page(&g, 0, 1 + nth), 1024, 1);
+    }
+    advance(&mut s, 1_000_000);
+    write(&mut s, 1_000_000, lower_page(&g, 0, 0));
+    advance(&mut s, 1_030_000);
+    for nth in 0..3u64 {
+        read(&mut s, 1_030_000, lower_page(&g, 0, 4 + nth as usize), 8192 + nth, 1);
+    }
+    advance(&mut s, 1_050_000);
+    read(&mut s, 1_050_000, lower_page(&g, 0, 7), 4096, 0);
+    finish(&mut s)
+        .into_iter()
+        .filter(|&(size, write, _)| !write && size >= 4096)
+        .map(|(size, _, time)| (size, time))
+        .collect()
+}
+
+#[test]
+fn flin_serves_the_less_intense_flow_ahead_of_the_intense_flows_backlog() {
+    let program_end = 1_000_000 + TRANSFER + PROGRAM;
+    // The nth read sensed after the program completes after its transfer and decode.
+    let done = |nth: u64| program_end + nth * SENSE + TRANSFER + DECODE;
+    // First come, first served: flow 1's backlog, then flow 0's read.
+    let fifo = the_less_intense_flow_behind_a_backlog(SchedulingPolicyKind::Fifo);
+    assert_eq!(fifo, vec![(8192, done(1)), (8193, done(2)), (8194, done(3)), (4096, done(4))]);
+    let flin = the_less_intense_flow_behind_a_backlog(SchedulingPolicyKind::Flin);
+    assert_eq!(flin, vec![(4096, done(1)), (8192, done(2)), (8193, done(3)), (8194, done(4))]);
 }
 
 #[test]

@@ -3,21 +3,27 @@
 //! are `../die_queues.rs`.
 //!
 //! A policy sees each waiting operation's kind (host, mapping-table or garbage-collection read,
-//! write or erase), its flow's priority class and its age (a sequence number), and whether garbage
-//! collection is urgent on the die (MQSim's `GC_is_in_urgent_mode`: always when GC is not
-//! preemptible, else when a plane of the die is below the hard threshold). Left out: FLIN (refused
-//! by the config), MQSim's per-channel round robin over chips (ssdlab's channels are booked first
-//! come, first served).
+//! write or erase), its flow's priority class and its age (a sequence number), its flow, when it
+//! started waiting and an estimate of its die time, the clock, and whether garbage collection is
+//! urgent on the die (MQSim's `GC_is_in_urgent_mode`: always when GC is not preemptible, else when a
+//! plane of the die is below the hard threshold); it is told of every operation that asks for a die
+//! (`arrived`), queued or not. Left out: MQSim's per-channel round robin over chips (ssdlab's
+//! channels are booked first come, first served).
 
 mod fifo;
+mod flin;
 mod out_of_order;
 mod priority_out_of_order;
 
 pub use fifo::Fifo;
+pub use flin::Flin;
 pub use out_of_order::OutOfOrder;
 pub use priority_out_of_order::PriorityOutOfOrder;
 
-use crate::config::{PriorityClass, SchedulingPolicyKind};
+use crate::config::{PriorityClass, SchedulerConfig, SchedulingPolicyKind};
+
+/// The flow of an operation that no host flow asked for (the controller's own, or unknown).
+pub const NO_FLOW: u8 = u8::MAX;
 
 /// What a waiting die operation is, for the policies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,15 +53,25 @@ pub struct Candidate {
     pub priority: PriorityClass,
     /// Smaller: waiting longer (suspended operations keep the number they first had).
     pub sequence: u64,
+    /// The host flow (index in `host.flows`) of a host operation, else [`NO_FLOW`].
+    pub flow: u8,
+    /// When it started waiting (a resumed operation: when it was suspended), ns.
+    pub since_ns: u64,
+    /// Its estimated die time, ns (the die's tier's lower-page read plus one page's transfer,
+    /// lower-page program, or erase; a resumed operation: the time it had left).
+    pub service_ns: u64,
 }
 
 /// A die's choice among its waiting operations.
 pub trait SchedulingPolicy {
-    /// The index in `waiting` (not empty) of the operation the die serves next.
-    fn pick(&mut self, die: u32, waiting: &[Candidate], gc_urgent: bool) -> usize;
-    /// Whether `candidate` would be served before every operation in `waiting` (a read that would
+    /// The index in `waiting` (not empty) of the operation the die serves next, at `now_ns`.
+    fn pick(&mut self, die: u32, now_ns: u64, waiting: &[Candidate], gc_urgent: bool) -> usize;
+    /// Whether `candidate` would be served before every operation in `waiting` on `die` (a read that would
     /// not be served next does not suspend the die's program or erase).
-    fn goes_first(&self, candidate: &Candidate, waiting: &[Candidate], gc_urgent: bool) -> bool;
+    fn goes_first(&self, die: u32, candidate: &Candidate, now_ns: u64, waiting: &[Candidate], gc_urgent: bool) -> bool;
+    /// `candidate` asked for `die` at `now_ns` (whether it waits or runs at once; not told again
+    /// when it is granted or resumed). Only FLIN counts these.
+    fn arrived(&mut self, _die: u32, _now_ns: u64, _candidate: &Candidate) {}
 }
 
 /// The configured policy (an enum: asked once per die operation in queued mode).
@@ -64,32 +80,42 @@ pub enum Policy {
     Fifo(Fifo),
     OutOfOrder(OutOfOrder),
     PriorityOutOfOrder(PriorityOutOfOrder),
+    Flin(Box<Flin>),
 }
 
 impl Policy {
-    /// The policy of `kind` on `dies` dies (`kind` is validated: never FLIN).
-    pub fn new(kind: SchedulingPolicyKind, dies: usize) -> Policy {
-        match kind {
+    /// The policy `config` names on `dies` dies of `page_bytes` pages (FLIN's intensity thresholds
+    /// are per die and counted in pages).
+    pub fn new(config: &SchedulerConfig, dies: usize, page_bytes: u64) -> Policy {
+        match config.policy {
+            SchedulingPolicyKind::Fifo => Policy::Fifo(Fifo),
             SchedulingPolicyKind::OutOfOrder => Policy::OutOfOrder(OutOfOrder),
             SchedulingPolicyKind::PriorityOutOfOrder => Policy::PriorityOutOfOrder(PriorityOutOfOrder::new(dies)),
-            SchedulingPolicyKind::Fifo | SchedulingPolicyKind::Flin => Policy::Fifo(Fifo),
+            SchedulingPolicyKind::Flin => Policy::Flin(Box::new(Flin::new(&config.flin, dies, page_bytes))),
         }
     }
 }
 
 impl SchedulingPolicy for Policy {
-    fn pick(&mut self, die: u32, waiting: &[Candidate], gc_urgent: bool) -> usize {
+    fn pick(&mut self, die: u32, now_ns: u64, waiting: &[Candidate], gc_urgent: bool) -> usize {
         match self {
-            Policy::Fifo(policy) => policy.pick(die, waiting, gc_urgent),
-            Policy::OutOfOrder(policy) => policy.pick(die, waiting, gc_urgent),
-            Policy::PriorityOutOfOrder(policy) => policy.pick(die, waiting, gc_urgent),
+            Policy::Fifo(policy) => policy.pick(die, now_ns, waiting, gc_urgent),
+            Policy::OutOfOrder(policy) => policy.pick(die, now_ns, waiting, gc_urgent),
+            Policy::PriorityOutOfOrder(policy) => policy.pick(die, now_ns, waiting, gc_urgent),
+            Policy::Flin(policy) => policy.pick(die, now_ns, waiting, gc_urgent),
         }
     }
-    fn goes_first(&self, candidate: &Candidate, waiting: &[Candidate], gc_urgent: bool) -> bool {
+    fn goes_first(&self, die: u32, candidate: &Candidate, now_ns: u64, waiting: &[Candidate], gc_urgent: bool) -> bool {
         match self {
-            Policy::Fifo(policy) => policy.goes_first(candidate, waiting, gc_urgent),
-            Policy::OutOfOrder(policy) => policy.goes_first(candidate, waiting, gc_urgent),
-            Policy::PriorityOutOfOrder(policy) => policy.goes_first(candidate, waiting, gc_urgent),
+            Policy::Fifo(policy) => policy.goes_first(die, candidate, now_ns, waiting, gc_urgent),
+            Policy::OutOfOrder(policy) => policy.goes_first(die, candidate, now_ns, waiting, gc_urgent),
+            Policy::PriorityOutOfOrder(policy) => policy.goes_first(die, candidate, now_ns, waiting, gc_urgent),
+            Policy::Flin(policy) => policy.goes_first(die, candidate, now_ns, waiting, gc_urgent),
+        }
+    }
+    fn arrived(&mut self, die: u32, now_ns: u64, candidate: &Candidate) {
+        if let Policy::Flin(policy) = self {
+            policy.arrived(die, now_ns, candidate);
         }
     }
 }
@@ -108,5 +134,5 @@ pub(super) fn oldest_of_lowest_rank(waiting: &[Candidate], rank: impl Fn(&Candid
 
 #[cfg(test)]
 pub(super) fn candidate(kind: OperationKind, priority: PriorityClass, sequence: u64) -> Candidate {
-    Candidate { kind, priority, sequence }
+    Candidate { kind, priority, sequence, flow: 0, since_ns: 0, service_ns: 1 }
 }

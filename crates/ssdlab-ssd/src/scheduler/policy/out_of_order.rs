@@ -38,10 +38,17 @@ pub(super) fn rank(kind: OperationKind, gc_urgent: bool) -> u8 {
 }
 
 impl SchedulingPolicy for OutOfOrder {
-    fn pick(&mut self, _die: u32, waiting: &[Candidate], gc_urgent: bool) -> usize {
+    fn pick(&mut self, _die: u32, _now_ns: u64, waiting: &[Candidate], gc_urgent: bool) -> usize {
         super::oldest_of_lowest_rank(waiting, |candidate| rank(candidate.kind, gc_urgent))
     }
-    fn goes_first(&self, candidate: &Candidate, waiting: &[Candidate], gc_urgent: bool) -> bool {
+    fn goes_first(
+        &self,
+        _die: u32,
+        candidate: &Candidate,
+        _now_ns: u64,
+        waiting: &[Candidate],
+        gc_urgent: bool,
+    ) -> bool {
         let own = rank(candidate.kind, gc_urgent);
         waiting.iter().all(|other| rank(other.kind, gc_urgent) > own)
     }
@@ -56,19 +63,25 @@ mod tests {
     #[test]
     fn reads_before_writes_and_gc_first_only_when_urgent() {
         let waiting = [candidate(HostWrite, Medium, 1), candidate(GcRead, Medium, 2), candidate(HostRead, Medium, 3)];
-        assert_eq!(OutOfOrder.pick(0, &waiting, false), 2);
-        assert_eq!(OutOfOrder.pick(0, &waiting, true), 1);
+        assert_eq!(OutOfOrder.pick(0, 0, &waiting, false), 2);
+        assert_eq!(OutOfOrder.pick(0, 0, &waiting, true), 1);
         let mapping = [candidate(HostRead, Medium, 1), candidate(MappingRead, Medium, 5)];
-        assert_eq!(OutOfOrder.pick(0, &mapping, true), 1);
+        assert_eq!(OutOfOrder.pick(0, 0, &mapping, true), 1);
         // Oldest first within a kind.
         let reads = [candidate(HostRead, Medium, 7), candidate(HostRead, Medium, 4)];
-        assert_eq!(OutOfOrder.pick(0, &reads, false), 1);
+        assert_eq!(OutOfOrder.pick(0, 0, &reads, false), 1);
     }
 
     #[test]
     fn a_read_goes_first_past_writes_but_not_past_an_older_read() {
         let writes = [candidate(HostWrite, Medium, 1), candidate(GcErase, Medium, 2)];
-        assert!(OutOfOrder.goes_first(&candidate(HostRead, Medium, 9), &writes, false));
-        assert!(!OutOfOrder.goes_first(&candidate(HostRead, Medium, 9), &[candidate(HostRead, Medium, 1)], false));
+        assert!(OutOfOrder.goes_first(0, &candidate(HostRead, Medium, 9), 0, &writes, false));
+        assert!(!OutOfOrder.goes_first(
+            0,
+            &candidate(HostRead, Medium, 9),
+            0,
+            &[candidate(HostRead, Medium, 1)],
+            false
+        ));
     }
 }

@@ -35,7 +35,7 @@ impl PriorityOutOfOrder {
 }
 
 impl SchedulingPolicy for PriorityOutOfOrder {
-    fn pick(&mut self, die: u32, waiting: &[Candidate], gc_urgent: bool) -> usize {
+    fn pick(&mut self, die: u32, _now_ns: u64, waiting: &[Candidate], gc_urgent: bool) -> usize {
         let first = super::oldest_of_lowest_rank(waiting, |candidate| rank(candidate.kind, gc_urgent));
         let kind = waiting[first].kind;
         if !kind.is_host() {
@@ -71,7 +71,14 @@ impl SchedulingPolicy for PriorityOutOfOrder {
         first
     }
 
-    fn goes_first(&self, candidate: &Candidate, waiting: &[Candidate], gc_urgent: bool) -> bool {
+    fn goes_first(
+        &self,
+        _die: u32,
+        candidate: &Candidate,
+        _now_ns: u64,
+        waiting: &[Candidate],
+        gc_urgent: bool,
+    ) -> bool {
         let own = rank(candidate.kind, gc_urgent);
         waiting.iter().all(|other| {
             let other_rank = rank(other.kind, gc_urgent);
@@ -104,7 +111,7 @@ mod tests {
         waiting.push(candidate(HostRead, Urgent, 100));
         let mut served = Vec::new();
         for _ in 0..8 {
-            let index = policy.pick(0, &waiting, false);
+            let index = policy.pick(0, 0, &waiting, false);
             served.push(waiting.remove(index).priority);
         }
         assert_eq!(served, [Urgent, High, High, High, High, Medium, Medium, Low]);
@@ -114,10 +121,10 @@ mod tests {
     fn an_empty_class_passes_its_turn_and_other_kinds_keep_their_order() {
         let mut policy = PriorityOutOfOrder::new(1);
         let waiting = [candidate(HostRead, Low, 5), candidate(HostWrite, High, 1)];
-        assert_eq!(policy.pick(0, &waiting, false), 0);
+        assert_eq!(policy.pick(0, 0, &waiting, false), 0);
         let gc = [candidate(HostRead, Urgent, 5), candidate(GcRead, Low, 1)];
-        assert_eq!(policy.pick(0, &gc, true), 1);
-        assert!(policy.goes_first(&candidate(HostRead, Urgent, 9), &[candidate(HostRead, High, 1)], false));
-        assert!(!policy.goes_first(&candidate(HostRead, High, 9), &[candidate(HostRead, High, 1)], false));
+        assert_eq!(policy.pick(0, 0, &gc, true), 1);
+        assert!(policy.goes_first(0, &candidate(HostRead, Urgent, 9), 0, &[candidate(HostRead, High, 1)], false));
+        assert!(!policy.goes_first(0, &candidate(HostRead, High, 9), 0, &[candidate(HostRead, High, 1)], false));
     }
 }
