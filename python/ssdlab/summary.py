@@ -127,6 +127,13 @@ def _render_energy(r: Mapping[str, Any], has_nand: bool, console: Console) -> No
             f"channel {r['utilisation']['channel']:.1%}; unmapped page reads {r['unmapped_page_reads']:,}; "
             f"read-modify-writes {r['read_modify_writes']:,}"
         )
+        if r["unmapped_page_reads"] > 0 and r["flash"]["page_reads"] == 0 and r["read"]["count"] > 0:
+            # A run of reads on an empty drive (MQSim's shipped read scenario: preconditioning off)
+            # reads nothing: say so, rather than leave 0 us unexplained.
+            console.print(
+                "[yellow]note:[/yellow] every read was of a page never written: no flash work, so the reads took "
+                "no time. Precondition the drive (ftl.precondition) to read data."
+            )
     else:
         scm = r["scm"]
         console.print(
