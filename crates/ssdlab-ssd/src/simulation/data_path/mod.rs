@@ -20,6 +20,7 @@ mod exchange;
 mod hybrid_scm;
 mod nand;
 mod oracle;
+mod page_store;
 mod pages;
 mod partitions;
 mod result;
@@ -97,6 +98,7 @@ pub(super) fn build(parts: PathParts<'_>) -> Result<DataPath, SimulationError> {
         Some(crate::config::CacheSharing::EqualPartitioning) => partitions::Partitions::of_flows(parts.flow_ranges),
         _ => partitions::Partitions::single(),
     };
+    let host_pages = parts.logical_pages;
     let (scm, nand) = NandPath::build(parts, witness.clone())?;
     let scm_only = scm.as_ref().is_some_and(|scm| scm.is_scm_only());
     let mut front: Vec<Box<dyn Stage>> = Vec::new();
@@ -108,6 +110,7 @@ pub(super) fn build(parts: PathParts<'_>) -> Result<DataPath, SimulationError> {
     if let Some(cache) = config.device.data_cache.as_ref().filter(|cache| cache.enabled) {
         front.push(Box::new(DataCachePath::new(
             cache,
+            host_pages,
             page_bytes,
             config.host.delete_target,
             witness.clone(),

@@ -46,7 +46,8 @@
 mod summary;
 pub use summary::{DataCachePartSummary, DataCacheSummary};
 
-use super::pages::{piece_mask, whole_pages, PageHasher, TaggedPage};
+use super::page_store::PageStore;
+use super::pages::{piece_mask, whole_pages, TaggedPage};
 use super::partitions::Partitions;
 use super::result::DataPathResult;
 use super::stage::{Below, HostIo, ResultContext, Stage};
@@ -60,8 +61,7 @@ use crate::scheduler::{FlashScheduler, RequestTag, Waiter};
 use ssdlab_engine::SimTime;
 use ssdlab_workload::IoOp;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
-use std::hash::BuildHasherDefault;
+use std::collections::BinaryHeap;
 
 /// Pages destaged under one background request: the exposure of a chunk ends with its last
 /// program, so smaller chunks report it closer to each page's own end; larger ones give the NAND
@@ -74,7 +74,7 @@ const NONE: u32 = u32::MAX;
 const ALL: usize = 0;
 const DIRTY: usize = 1;
 
-/// A doubly linked list of lines in order of last use (head: least recent).
+/// A doubly linked list of lines (by page) in order of last use (head: least recent).
 #[derive(Debug, Clone, Copy)]
 struct List {
     head: u32,
@@ -82,11 +82,11 @@ struct List {
     len: usize,
 }
 
-/// One cached page, in a slot of the line store.
-#[derive(Debug, Clone, Copy)]
+/// One cached page, at its page's place in the line store.
+#[derive(Debug, Clone, Copy, Default)]
 struct Line {
-    page: u32,
-    /// Neighbours on the lists ([`ALL`], [`DIRTY`]): towards the least and the most recently used.
+    /// Neighbours (pages) on the lists ([`ALL`], [`DIRTY`]): towards the least and the most
+    /// recently used.
     prev: [u32; 2],
     next: [u32; 2],
     /// Sectors held (bit i: sector i of the page).
@@ -194,10 +194,8 @@ impl Exposure {
 
 /// The data cache in front of the path below (see the module).
 pub(in crate::simulation) struct DataCachePath {
-    /// Lines by page, as slots of `slots` (freed slots reused through `free`).
-    index: HashMap<u32, u32, BuildHasherDefault<PageHasher>>,
-    slots: Vec<Line>,
-    free: Vec<u32>,
+    /// Lines by page (`../page_store.rs`: one request's lines side by side).
+    lines: PageStore<Line>,
     /// The cache's parts: one when shared, one per flow with `equal_partitioning`.
     parts: Vec<Part>,
     /// Which part a page's line goes to.
@@ -222,9 +220,11 @@ fn sector_bytes(mask: u64) -> u64 {
 }
 
 impl DataCachePath {
-    /// The cache of `config` on pages of `page_bytes`, in the parts `partitions` gives (one: shared).
+    /// The cache of `config` on `pages` host pages of `page_bytes`, in the parts `partitions` gives
+    /// (one: shared).
     pub(super) fn new(
         config: &DataCacheConfig,
+        pages: u64,
         page_bytes: u64,
         delete_target: DeleteTarget,
         witness: Witness,
@@ -243,9 +243,7 @@ impl DataCachePath {
             evictions: 0,
         };
         DataCachePath {
-            index: HashMap::default(),
-            slots: Vec::new(),
-            free: Vec::new(),
+            lines: PageStore::new(pages),
             parts: vec![part; partitions.count()],
             partitions,
             capacity_bytes: config.capacity_bytes,
@@ -280,86 +278,78 @@ impl DataCachePath {
         below.flash_tag(page).unwrap_or(0)
     }
 
-    fn unlink(&mut self, list: usize, slot: u32) {
-        let Line { prev, next, part, .. } = self.slots[slot as usize];
+    /// Takes `page`'s line off `list` (of its part). `prev`/`next` of the line are left as they
+    /// were: the caller relinks or drops it.
+    fn unlink(&mut self, list: usize, page: u32) {
+        let Some(&Line { prev, next, part, .. }) = self.lines.get(page) else { return };
         let (prev, next) = (prev[list], next[list]);
         let lists = &mut self.parts[part as usize].lists;
         if prev == NONE {
             lists[list].head = next;
-        } else {
-            self.slots[prev as usize].next[list] = next;
+        } else if let Some(before) = self.lines.get_mut(prev) {
+            before.next[list] = next;
         }
         if next == NONE {
             lists[list].tail = prev;
-        } else {
-            self.slots[next as usize].prev[list] = prev;
+        } else if let Some(after) = self.lines.get_mut(next) {
+            after.prev[list] = prev;
         }
         lists[list].len -= 1;
     }
 
-    /// Puts line `slot` at the most recently used end of `list` (of its part).
-    fn push_recent(&mut self, list: usize, slot: u32) {
-        let part = self.slots[slot as usize].part as usize;
+    /// Puts `page`'s line at the most recently used end of `list` (of part `part`, the line's).
+    fn push_recent(&mut self, list: usize, page: u32, part: usize) {
         let lists = &mut self.parts[part].lists;
         let tail = lists[list].tail;
         if tail == NONE {
-            lists[list].head = slot;
-        } else {
-            self.slots[tail as usize].next[list] = slot;
+            lists[list].head = page;
+        } else if let Some(last) = self.lines.get_mut(tail) {
+            last.next[list] = page;
         }
-        lists[list].tail = slot;
+        lists[list].tail = page;
         lists[list].len += 1;
-        let line = &mut self.slots[slot as usize];
-        line.prev[list] = tail;
-        line.next[list] = NONE;
-    }
-
-    /// Marks line `slot` the most recently used.
-    fn touch(&mut self, slot: u32) {
-        self.unlink(ALL, slot);
-        self.push_recent(ALL, slot);
-        if self.slots[slot as usize].dirty != 0 {
-            self.unlink(DIRTY, slot);
-            self.push_recent(DIRTY, slot);
+        if let Some(line) = self.lines.get_mut(page) {
+            line.prev[list] = tail;
+            line.next[list] = NONE;
         }
     }
 
-    /// A new, empty line for `page` in part `part` (its most recently used); returns its slot.
-    fn insert_line(&mut self, page: u32, flash_tag: u32, part: usize) -> u32 {
-        let line =
-            Line { page, prev: [NONE; 2], next: [NONE; 2], sectors: 0, dirty: 0, tag: 0, flash_tag, part: part as u8 };
-        let slot = match self.free.pop() {
-            Some(slot) => {
-                self.slots[slot as usize] = line;
-                slot
-            }
-            None => {
-                self.slots.push(line);
-                (self.slots.len() - 1) as u32
-            }
-        };
-        self.index.insert(page, slot);
-        self.push_recent(ALL, slot);
-        slot
+    /// Marks `page`'s line (`line`, as held) the most recently used.
+    fn touch(&mut self, page: u32, line: &Line) {
+        let part = line.part as usize;
+        if self.parts[part].lists[ALL].tail != page {
+            self.unlink(ALL, page);
+            self.push_recent(ALL, page, part);
+        }
+        if line.dirty != 0 && self.parts[part].lists[DIRTY].tail != page {
+            self.unlink(DIRTY, page);
+            self.push_recent(DIRTY, page, part);
+        }
+    }
+
+    /// A new, empty line for `page` in part `part` (its most recently used).
+    fn insert_line(&mut self, page: u32, flash_tag: u32, part: usize) {
+        let line = Line { prev: [NONE; 2], next: [NONE; 2], sectors: 0, dirty: 0, tag: 0, flash_tag, part: part as u8 };
+        self.lines.insert(page, line);
+        self.push_recent(ALL, page, part);
     }
 
     /// Removes `page`'s line; returns it.
     fn remove_line(&mut self, page: u32) -> Option<Line> {
-        let slot = self.index.remove(&page)?;
-        let line = self.slots[slot as usize];
-        self.unlink(ALL, slot);
+        let line = *self.lines.get(page)?;
+        self.unlink(ALL, page);
         if line.dirty != 0 {
-            self.unlink(DIRTY, slot);
+            self.unlink(DIRTY, page);
             self.dirty_sectors -= line.dirty.count_ones() as u64;
         }
-        self.free.push(slot);
+        self.lines.remove(page);
         Some(line)
     }
 
     /// The line of `page`, if cached.
     #[inline]
-    fn line_of(&self, page: u32) -> Option<(u32, Line)> {
-        self.index.get(&page).map(|&slot| (slot, self.slots[slot as usize]))
+    fn line_of(&self, page: u32) -> Option<Line> {
+        self.lines.get(page).copied()
     }
 
     /// The line as a page to program (its held sectors, read out of DRAM).
@@ -373,7 +363,7 @@ impl DataCachePath {
     }
 
     /// Makes room for one line in part `part`: evicts its least recently used; a dirty one is
-    /// destaged first and request `slot` waits for it.
+    /// destaged first and request `slot` (the scheduler's request) waits for it.
     #[allow(clippy::too_many_arguments)]
     fn evict_one(
         &mut self,
@@ -390,7 +380,7 @@ impl DataCachePath {
             return Ok(());
         }
         self.parts[part].evictions += 1;
-        let page = self.slots[head as usize].page;
+        let page = head;
         let Some(line) = self.remove_line(page) else { return Ok(()) };
         if line.dirty == 0 {
             self.counts.clean_evictions += 1;
@@ -438,10 +428,9 @@ impl DataCachePath {
             chunk.clear();
             let mut bytes = 0;
             while chunk.len() < DESTAGE_CHUNK_PAGES && self.parts[part].lists[DIRTY].len > low_lines {
-                let slot = self.parts[part].lists[DIRTY].head;
-                self.unlink(DIRTY, slot);
-                let line = &mut self.slots[slot as usize];
-                let page = line.page;
+                let page = self.parts[part].lists[DIRTY].head;
+                self.unlink(DIRTY, page);
+                let Some(line) = self.lines.get_mut(page) else { break };
                 bytes += sector_bytes(line.dirty);
                 self.dirty_sectors -= line.dirty.count_ones() as u64;
                 line.dirty = 0;
@@ -480,11 +469,10 @@ impl DataCachePath {
             }
             let tag = io.tag(page - io.span.first);
             let page = page as u32;
-            let slot = if let Some(&slot) = self.index.get(&page) {
+            if let Some(line) = self.line_of(page) {
                 self.counts.write_page_hits += 1;
-                self.parts[self.slots[slot as usize].part as usize].write_page_hits += 1;
-                self.touch(slot);
-                slot
+                self.parts[line.part as usize].write_page_hits += 1;
+                self.touch(page, &line);
             } else {
                 self.counts.write_page_misses += 1;
                 let part = self.partitions.of(page);
@@ -492,9 +480,9 @@ impl DataCachePath {
                     self.evict_one(part, below, now, slot, line_number, scheduler, events)?;
                 }
                 let flash_tag = self.flash_tag_of(below, page);
-                self.insert_line(page, flash_tag, part)
-            };
-            let line = &mut self.slots[slot as usize];
+                self.insert_line(page, flash_tag, part);
+            }
+            let Some(line) = self.lines.get_mut(page) else { continue };
             line.sectors |= mask;
             line.tag = tag;
             if self.force_unit_access {
@@ -506,9 +494,10 @@ impl DataCachePath {
             let newly_dirty = mask & !line.dirty;
             let was_clean = line.dirty == 0;
             line.dirty |= mask;
+            let part = line.part as usize;
             if was_clean {
                 // Just used: its place on the dirty list is the most recent end.
-                self.push_recent(DIRTY, slot);
+                self.push_recent(DIRTY, page, part);
             }
             self.dirty_sectors += newly_dirty.count_ones() as u64;
             self.exposure.add(sector_bytes(newly_dirty));
@@ -536,13 +525,12 @@ impl DataCachePath {
         for page in io.span.first..=io.span.last {
             let mask = piece_mask(first_sector, end_sector, page, self.sectors_per_page);
             let page = page as u32;
-            let cached = self.line_of(page);
-            let line = cached.map(|(_, line)| line);
+            let line = self.line_of(page);
             let held = line.map_or(0, |line| line.sectors & mask);
-            if let Some((slot, line)) = cached {
+            if let Some(line) = line {
                 // The page's latest write is the line's, whichever sectors the read asks for.
                 self.witness.returned(page, Some(line.tag), "host read (DRAM cache)");
-                self.touch(slot);
+                self.touch(page, &line);
                 cached_bytes += sector_bytes(held);
                 if held == mask {
                     self.counts.read_page_hits += 1;
@@ -581,7 +569,7 @@ impl DataCachePath {
     /// The oracle's read-back of `page`: from its line when cached (whose flash copy must carry
     /// the data the line was made over, or its data once destaged), from the path below otherwise.
     fn read_back_page(&mut self, page: u32, below: &mut Below<'_>) {
-        let Some(line) = self.line_of(page).map(|(_, line)| line) else {
+        let Some(line) = self.line_of(page) else {
             return below.read_back(page);
         };
         let in_flash = below.flash_tag(page);
@@ -621,8 +609,8 @@ impl Stage for DataCachePath {
     ) -> Result<(), SimulationError> {
         self.catch_up(io.now, scheduler);
         // A read that touches no line goes below as it is.
-        let touches_a_line = !self.index.is_empty()
-            && (io.span.first..=io.span.last).any(|page| self.index.contains_key(&(page as u32)));
+        let touches_a_line =
+            !self.lines.is_empty() && (io.span.first..=io.span.last).any(|page| self.lines.contains(page as u32));
         if !touches_a_line {
             self.counts.read_page_misses += io.span.pages();
             return below.read(io, scheduler);
@@ -675,10 +663,8 @@ impl Stage for DataCachePath {
 
     fn contribute(&self, context: &ResultContext<'_>, result: &mut DataPathResult) {
         result.data_cache = Some(self.summary(context));
-        // The line store and its index (an entry: 8 bytes and a control byte, at most 8/7 full).
-        result.model_memory_bytes += (self.slots.capacity() * std::mem::size_of::<Line>()
-            + self.free.capacity() * 4
-            + self.index.capacity() * 10) as u64;
+        // The line store (its index included).
+        result.model_memory_bytes += self.lines.memory_bytes();
     }
 
     /// The power-loss account at `at`: the bytes as of the last request, less the destages that

@@ -91,7 +91,7 @@ impl DataCachePath {
             pages_destaged_at_eviction: counts.pages_destaged_at_eviction,
             pages_written_through: counts.pages_written_through,
             lines_deleted: counts.lines_deleted,
-            lines_at_end: self.index.len() as u64,
+            lines_at_end: self.lines.len() as u64,
             dirty_lines_at_end: self.parts.iter().map(|part| part.lists[DIRTY].len as u64).sum(),
             dirty_bytes_at_end: self.dirty_sectors * DATA_CACHE_SECTOR_BYTES,
             unsaved_bytes_max: exposure.max_bytes,

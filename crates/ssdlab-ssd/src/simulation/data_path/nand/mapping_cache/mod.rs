@@ -48,11 +48,11 @@ use crate::config::{MappingCacheConfig, SimulationConfig, WrittenBackPages};
 use crate::device_events::DeviceEvents;
 use crate::device_layout::DeviceLayout;
 use crate::error::SimulationError;
-use crate::ftl::mapping::MappingTable;
 use crate::ftl::Ftl;
 use crate::geometry::{Lpn, Ppn};
 use crate::scheduler::{FlashScheduler, Waiter};
 use crate::simulation::data_path::exchange::{HostIo, ResultContext};
+use crate::simulation::data_path::page_store::PageStore;
 use crate::simulation::data_path::pages::{PageHasher, TaggedPage};
 use crate::simulation::data_path::partitions::Partitions;
 use crate::simulation::data_path::result::DataPathResult;
@@ -95,11 +95,10 @@ pub(in crate::simulation) fn sizes(
     })
 }
 
-/// One cached entry, in a slot of the entry store.
-#[derive(Debug, Clone, Copy)]
+/// One cached entry, at its host page's place in the entry store.
+#[derive(Debug, Clone, Copy, Default)]
 struct Entry {
-    page: u32,
-    /// Neighbours in last-use order: towards the least and the most recently used.
+    /// Neighbours (host pages) in last-use order: towards the least and the most recently used.
     prev: u32,
     next: u32,
     dirty: bool,
@@ -113,7 +112,7 @@ struct Entry {
 /// One part of the cache (the whole cache when shared): its LRU list, size, and what it did.
 #[derive(Debug, Clone, Copy)]
 struct Part {
-    /// Least and most recently used entries.
+    /// Least and most recently used entries (host pages).
     head: u32,
     tail: u32,
     len: u64,
@@ -146,10 +145,8 @@ pub(super) struct MappingCache {
     sizes: MappingCacheSizes,
     /// The FTL logical page of translation page 0 (the host's pages come before it).
     first_translation_page: u32,
-    /// Entries by host page: the slot of each cached page (as a sparse table, `ftl/mapping.rs`).
-    index: MappingTable<Lpn, Lpn>,
-    slots: Vec<Entry>,
-    free: Vec<u32>,
+    /// Entries by host page (`../../page_store.rs`: one request's entries side by side).
+    entries: PageStore<Entry>,
     /// The cache's parts: one when shared, one per flow with `equal_partitioning`.
     parts: Vec<Part>,
     partitions: Partitions,
@@ -179,9 +176,7 @@ impl MappingCache {
         MappingCache {
             sizes,
             first_translation_page,
-            index: MappingTable::new(host_pages),
-            slots: Vec::new(),
-            free: Vec::new(),
+            entries: PageStore::new(host_pages),
             parts: vec![part; partitions.count()],
             partitions,
             dirty_entries: 0,
@@ -200,35 +195,38 @@ impl MappingCache {
         (page as u64 / self.sizes.entries_per_translation_page) as u32
     }
 
-    fn unlink(&mut self, slot: u32) {
-        let Entry { prev, next, part, .. } = self.slots[slot as usize];
+    /// Takes `page`'s entry (`entry`, as held) off its part's list.
+    fn unlink(&mut self, entry: Entry) {
+        let Entry { prev, next, part, .. } = entry;
         let part = &mut self.parts[part as usize];
         if prev == NONE {
             part.head = next;
-        } else {
-            self.slots[prev as usize].next = next;
+        } else if let Some(before) = self.entries.get_mut(prev) {
+            before.next = next;
         }
         if next == NONE {
             part.tail = prev;
-        } else {
-            self.slots[next as usize].prev = prev;
+        } else if let Some(after) = self.entries.get_mut(next) {
+            after.prev = prev;
         }
         part.len -= 1;
     }
 
-    fn push_recent(&mut self, slot: u32) {
-        let part = &mut self.parts[self.slots[slot as usize].part as usize];
+    /// Puts `page`'s entry at the most recently used end of its part's list.
+    fn push_recent(&mut self, page: u32, part: usize) {
+        let part = &mut self.parts[part];
         let tail = part.tail;
         if tail == NONE {
-            part.head = slot;
-        } else {
-            self.slots[tail as usize].next = slot;
+            part.head = page;
+        } else if let Some(last) = self.entries.get_mut(tail) {
+            last.next = page;
         }
-        part.tail = slot;
+        part.tail = page;
         part.len += 1;
-        let entry = &mut self.slots[slot as usize];
-        entry.prev = tail;
-        entry.next = NONE;
+        if let Some(entry) = self.entries.get_mut(page) {
+            entry.prev = tail;
+            entry.next = NONE;
+        }
     }
 
     /// Die time of sensing `ppn` (or programming it, `program`).
@@ -256,27 +254,31 @@ impl MappingCache {
         scheduler: &mut FlashScheduler,
         events: Option<&mut DeviceEvents>,
     ) -> Result<Option<u32>, SimulationError> {
-        let (slot, wait) = match self.index.get(Lpn(page)) {
-            Some(Lpn(slot)) => {
-                let part = self.slots[slot as usize].part as usize;
-                if self.parts[part].tail != slot {
-                    self.unlink(slot);
-                    self.push_recent(slot);
+        let wait = match self.entries.get(page).copied() {
+            Some(entry) => {
+                let part = entry.part as usize;
+                if self.parts[part].tail != page {
+                    self.unlink(entry);
+                    self.push_recent(page, part);
                 }
-                let loading = self.slots[slot as usize].loading;
+                let loading = entry.loading;
                 let running = (loading != 0).then(|| self.running_read(self.translation_page_of(page), scheduler));
                 match running.flatten() {
                     Some((gate, serial)) if serial == loading => {
                         // Its translation read is still running: wait for it (MQSim's waiting slot).
                         self.count_miss(write);
                         self.counts.shared_reads += 1;
-                        (slot, Some(gate))
+                        Some(gate)
                     }
                     _ => {
-                        self.slots[slot as usize].loading = 0;
+                        if loading != 0 {
+                            if let Some(entry) = self.entries.get_mut(page) {
+                                entry.loading = 0;
+                            }
+                        }
                         self.counts.hits += 1;
                         self.parts[part].hits += 1;
-                        (slot, None)
+                        None
                     }
                 }
             }
@@ -287,24 +289,18 @@ impl MappingCache {
                     self.evict_one(part, nand, now, scheduler, events)?;
                 }
                 let (gate, serial) = self.gate_for(nand, self.translation_page_of(page), now, scheduler);
-                let entry = Entry { page, prev: NONE, next: NONE, dirty: false, loading: serial, part: part as u8 };
-                let slot = match self.free.pop() {
-                    Some(slot) => {
-                        self.slots[slot as usize] = entry;
-                        slot
-                    }
-                    None => {
-                        self.slots.push(entry);
-                        (self.slots.len() - 1) as u32
-                    }
-                };
-                self.index.set(Lpn(page), Lpn(slot));
-                self.push_recent(slot);
-                (slot, gate)
+                self.entries.insert(page, Entry { prev: NONE, next: NONE, dirty: false, loading: serial, part: part as u8 });
+                self.push_recent(page, part);
+                gate
             }
         };
-        if write && !self.slots[slot as usize].dirty {
-            self.slots[slot as usize].dirty = true;
+        let newly_dirty = write
+            && self.entries.get_mut(page).is_some_and(|entry| {
+                let clean = !entry.dirty;
+                entry.dirty = true;
+                clean
+            });
+        if newly_dirty {
             self.dirty_entries += 1;
             let translation_page = self.translation_page_of(page);
             self.dirty_by_translation_page.entry(translation_page).or_default().push(page);
@@ -342,15 +338,11 @@ impl MappingCache {
         scheduler: &mut FlashScheduler,
         events: Option<&mut DeviceEvents>,
     ) -> Result<(), SimulationError> {
-        let slot = self.parts[part].head;
-        if slot == NONE {
-            return Ok(());
-        }
+        let page = self.parts[part].head;
+        let Some(entry) = self.entries.get(page).copied() else { return Ok(()) };
         self.parts[part].evictions += 1;
-        let entry = self.slots[slot as usize];
-        self.unlink(slot);
-        self.index.remove(Lpn(entry.page));
-        self.free.push(slot);
+        self.unlink(entry);
+        self.entries.remove(page);
         if !entry.dirty {
             self.counts.clean_evictions += 1;
             return Ok(());
@@ -358,7 +350,7 @@ impl MappingCache {
         self.counts.dirty_evictions += 1;
         self.dirty_entries -= 1;
         self.counts.entries_written_back += 1;
-        let translation_page = self.translation_page_of(entry.page);
+        let translation_page = self.translation_page_of(page);
         if self.sizes.keep_written_back_pages {
             self.kept_in_dram.insert(translation_page);
         }
@@ -366,8 +358,7 @@ impl MappingCache {
         // (of this part only: another flow's entries there stay dirty, listed for its own write-back).
         let mut other_parts = Vec::new();
         for page in self.dirty_by_translation_page.remove(&translation_page).unwrap_or_default() {
-            if let Some(Lpn(other)) = self.index.get(Lpn(page)) {
-                let other = &mut self.slots[other as usize];
+            if let Some(other) = self.entries.get_mut(page) {
                 if other.dirty && other.part != entry.part {
                     other_parts.push(page);
                 } else if other.dirty {
@@ -586,9 +577,7 @@ impl MappingCache {
     /// The cache's section of the result, and the memory its entries take.
     pub(super) fn contribute(&self, context: &ResultContext<'_>, result: &mut DataPathResult) {
         result.mapping_cache = Some(self.summary(context));
-        // The entry store and its index.
-        result.model_memory_bytes += (self.slots.capacity() * std::mem::size_of::<Entry>() + self.free.capacity() * 4)
-            as u64
-            + self.index.memory_bytes();
+        // The entry store (its index included).
+        result.model_memory_bytes += self.entries.memory_bytes();
     }
 }

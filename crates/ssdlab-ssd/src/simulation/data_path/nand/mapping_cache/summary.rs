@@ -81,7 +81,7 @@ impl MappingCache {
             clean_evictions: counts.clean_evictions,
             dirty_evictions: counts.dirty_evictions,
             entries_written_back: counts.entries_written_back,
-            entries_at_end: self.index.mapped_pages(),
+            entries_at_end: self.entries.len() as u64,
             dirty_entries_at_end: self.dirty_entries,
             translation_die_time_s: counts.translation_die_ns as f64 * 1e-9,
             translation_die_time_share: if die_busy_ns == 0 {
