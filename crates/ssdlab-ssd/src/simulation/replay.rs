@@ -13,6 +13,7 @@
 //! loop is generic over it. What the loop leaves out: everything below the host queue (the data
 //! path's and the scheduler's) and the host interface's own decisions.
 
+use super::data_path::Lookahead;
 use super::observers::{Completed, Issued};
 use super::{device_view, Simulation};
 use crate::error::SimulationError;
@@ -95,7 +96,8 @@ impl Simulation {
         // Two requests of lookahead (one stream), so cache misses overlap the current request's
         // work instead of following it: the mapping entry of the request after next is
         // prefetched, and, the next request's mapping being in cache by then, what its writes'
-        // overwrites will touch.
+        // overwrites will touch; the DRAM stages' caches likewise (their index two ahead, their
+        // records one ahead).
         let mut now = SimTime::ZERO;
         let mut time_triggers_cancelled = false;
         loop {
@@ -156,11 +158,18 @@ impl Simulation {
                 self.data_path.prefetch_mapping(Lpn(
                     (upcoming.offset_bytes >> self.page_bytes.trailing_zeros()).min(u32::MAX as u64) as u32
                 ));
+                if upcoming.end_bytes() <= self.logical_capacity_bytes {
+                    let span = PageSpan::of(upcoming.offset_bytes, upcoming.size_bytes, self.page_bytes);
+                    self.data_path.prefetch_stages(span, Lookahead::Index);
+                }
             }
             if let Some(upcoming) = next {
-                if upcoming.op == IoOp::Write && upcoming.end_bytes() <= self.logical_capacity_bytes {
+                if upcoming.end_bytes() <= self.logical_capacity_bytes {
                     let span = PageSpan::of(upcoming.offset_bytes, upcoming.size_bytes, self.page_bytes);
-                    self.data_path.prefetch_overwrites(span);
+                    self.data_path.prefetch_stages(span, Lookahead::Records);
+                    if upcoming.op == IoOp::Write {
+                        self.data_path.prefetch_overwrites(span);
+                    }
                 }
             }
             let slot = self.serve(&submission.request, issue, submission.latency_from, submission.flow)?;

@@ -25,6 +25,7 @@ mod pages;
 mod partitions;
 mod result;
 mod stage;
+mod use_order;
 mod witness;
 
 pub use data_cache::{DataCachePartSummary, DataCacheSummary};
@@ -34,7 +35,7 @@ pub use nand::{DeadDataSummary, DeleteSummary, InterleavingSummary, MappingCache
 pub(super) use nand::{EventWork, NandPath};
 pub use oracle::IntegritySummary;
 pub use result::DataPathResult;
-pub(super) use stage::{HostIo, ResultContext};
+pub(super) use stage::{HostIo, Lookahead, ResultContext};
 
 use crate::config::SimulationConfig;
 use crate::device_events::DeviceEvents;
@@ -193,6 +194,16 @@ impl DataPath {
     #[inline]
     pub(super) fn prefetch_mapping(&self, page: Lpn) {
         self.nand.prefetch_mapping(page)
+    }
+
+    /// The loop's lookahead: what the stages' caches will look up for a request on `span` (see
+    /// [`Stage::prefetch`]).
+    #[inline]
+    pub(super) fn prefetch_stages(&self, span: PageSpan, step: Lookahead) {
+        for stage in &self.front {
+            stage.prefetch(span, step);
+        }
+        self.nand.prefetch_mapping_cache(span, step);
     }
 
     /// The loop's lookahead: what the next request's writes will overwrite.

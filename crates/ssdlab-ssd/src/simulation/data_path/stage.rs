@@ -25,6 +25,13 @@ use crate::host::PageSpan;
 use crate::scheduler::{FlashScheduler, Waiter};
 use ssdlab_engine::SimTime;
 
+/// What [`Stage::prefetch`] loads: see there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::simulation) enum Lookahead {
+    Index,
+    Records,
+}
+
 /// A stage of the data path (see the module). A new stage is a file implementing this trait and one
 /// line in `data_path::build`; every operation it does not override goes to the path below as it is.
 pub(in crate::simulation) trait Stage {
@@ -64,6 +71,11 @@ pub(in crate::simulation) trait Stage {
     ) -> Result<(), SimulationError> {
         below.write_tagged(pages, now, slot, origin_line, scheduler, events)
     }
+
+    /// The replay's lookahead (a hint, no effect on results): start loading what a request on
+    /// `span` will look up here, the index of it only (`Lookahead::Index`, two requests ahead) or
+    /// its records (`Lookahead::Records`, the next request, whose index is loaded by then).
+    fn prefetch(&self, _span: PageSpan, _step: Lookahead) {}
 
     /// A host delete (discard/TRIM) of `span` issued at `now`: no flash work. A stage that holds
     /// host data drops what the delete covers, then passes it down.

@@ -46,11 +46,12 @@
 mod summary;
 pub use summary::{DataCachePartSummary, DataCacheSummary};
 
-use super::page_store::PageStore;
+use super::page_store::{PageRecord, PageStore};
+use super::use_order::{Use, UseOrder};
 use super::pages::{piece_mask, whole_pages, TaggedPage};
 use super::partitions::Partitions;
 use super::result::DataPathResult;
-use super::stage::{Below, HostIo, ResultContext, Stage};
+use super::stage::{Below, HostIo, Lookahead, ResultContext, Stage};
 use super::witness::Witness;
 use crate::config::{DataCacheConfig, DeleteTarget, DATA_CACHE_SECTOR_BYTES};
 use crate::device_events::DeviceEvents;
@@ -68,27 +69,23 @@ use std::collections::BinaryHeap;
 /// path longer runs to gather into multi-plane programs.
 const DESTAGE_CHUNK_PAGES: usize = 16;
 
-/// No line (the end of a list).
-const NONE: u32 = u32::MAX;
 /// The two LRU lists a line is on: every line, and the dirty ones.
 const ALL: usize = 0;
 const DIRTY: usize = 1;
-
-/// A doubly linked list of lines (by page) in order of last use (head: least recent).
-#[derive(Debug, Clone, Copy)]
-struct List {
-    head: u32,
-    tail: u32,
-    len: usize,
-}
+/// Lines whose records are loaded ahead of their eviction or destage.
+const LOOK_AHEAD: usize = 4;
+/// Pages per chunk of the line store (`../page_store.rs`): lines are few beside the pages, so small
+/// chunks, which waste little where lines lie apart.
+const LINE_CHUNK: usize = 8;
+/// Pages of a request whose lines the replay's lookahead loads.
+const PREFETCH_PAGES: u64 = 8;
 
 /// One cached page, at its page's place in the line store.
 #[derive(Debug, Clone, Copy, Default)]
 struct Line {
-    /// Neighbours (pages) on the lists ([`ALL`], [`DIRTY`]): towards the least and the most
-    /// recently used.
-    prev: [u32; 2],
-    next: [u32; 2],
+    /// The stamps of its last use on the lists ([`ALL`], [`DIRTY`]): its places in its part's use
+    /// orders (`../use_order.rs`).
+    stamps: [u32; 2],
     /// Sectors held (bit i: sector i of the page).
     sectors: u64,
     /// Of those, sectors not yet in flash.
@@ -100,14 +97,27 @@ struct Line {
     /// With the oracle: the tag the page's flash copy must carry (0: none): the one it had when the
     /// line was made, then the line's own once destaged. The sectors the line lacks come from it.
     flash_tag: u32,
+    /// Cached (the line store's flag).
+    held: bool,
+}
+
+impl PageRecord for Line {
+    #[inline]
+    fn is_held(&self) -> bool {
+        self.held
+    }
+    #[inline]
+    fn set_held(&mut self, held: bool) {
+        self.held = held;
+    }
 }
 
 /// One part of the cache (the whole cache when shared): its lists and sizes, and what it did.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Part {
     /// Every line of the part by last use, and its dirty lines by last use (a line turns dirty only
     /// when used, so it joins that list at its most recent end too).
-    lists: [List; 2],
+    orders: [UseOrder; 2],
     capacity_lines: usize,
     /// Background destage starts above `high_lines` dirty lines and stops at `low_lines`.
     high_lines: usize,
@@ -195,7 +205,7 @@ impl Exposure {
 /// The data cache in front of the path below (see the module).
 pub(in crate::simulation) struct DataCachePath {
     /// Lines by page (`../page_store.rs`: one request's lines side by side).
-    lines: PageStore<Line>,
+    lines: PageStore<Line, LINE_CHUNK>,
     /// The cache's parts: one when shared, one per flow with `equal_partitioning`.
     parts: Vec<Part>,
     /// Which part a page's line goes to.
@@ -212,6 +222,15 @@ pub(in crate::simulation) struct DataCachePath {
     scratch: Vec<TaggedPage>,
     /// What the cache shows the integrity oracle of the data it returns and holds.
     witness: Witness,
+    /// The stamp of the next use.
+    next_stamp: u32,
+}
+
+/// Whether a use on list `list` is its line's latest (the line cached, with that stamp, and dirty
+/// for [`DIRTY`]).
+#[inline]
+fn is_live(lines: &PageStore<Line, LINE_CHUNK>, list: usize, used: Use) -> bool {
+    lines.get(used.page).is_some_and(|line| line.stamps[list] == used.stamp && (list == ALL || line.dirty != 0))
 }
 
 #[inline]
@@ -234,7 +253,7 @@ impl DataCachePath {
         let sectors_per_page = page_bytes / DATA_CACHE_SECTOR_BYTES;
         let part_lines = partitions.share(capacity_lines as u64) as usize;
         let part = Part {
-            lists: [List { head: NONE, tail: NONE, len: 0 }; 2],
+            orders: [UseOrder::default(), UseOrder::default()],
             capacity_lines: part_lines,
             high_lines: (config.high_watermark_dirty_fraction * part_lines as f64).floor() as usize,
             low_lines: (config.low_watermark_dirty_fraction * part_lines as f64).floor() as usize,
@@ -259,6 +278,7 @@ impl DataCachePath {
             counts: Counts::default(),
             scratch: Vec::new(),
             witness,
+            next_stamp: 0,
         }
     }
 
@@ -278,71 +298,62 @@ impl DataCachePath {
         below.flash_tag(page).unwrap_or(0)
     }
 
-    /// Takes `page`'s line off `list` (of its part). `prev`/`next` of the line are left as they
-    /// were: the caller relinks or drops it.
-    fn unlink(&mut self, list: usize, page: u32) {
-        let Some(&Line { prev, next, part, .. }) = self.lines.get(page) else { return };
-        let (prev, next) = (prev[list], next[list]);
-        let lists = &mut self.parts[part as usize].lists;
-        if prev == NONE {
-            lists[list].head = next;
-        } else if let Some(before) = self.lines.get_mut(prev) {
-            before.next[list] = next;
-        }
-        if next == NONE {
-            lists[list].tail = prev;
-        } else if let Some(after) = self.lines.get_mut(next) {
-            after.prev[list] = prev;
-        }
-        lists[list].len -= 1;
+    fn stamp(&mut self) -> u32 {
+        let stamp = self.next_stamp;
+        self.next_stamp = stamp.wrapping_add(1);
+        stamp
     }
 
-    /// Puts `page`'s line at the most recently used end of `list` (of part `part`, the line's).
-    fn push_recent(&mut self, list: usize, page: u32, part: usize) {
-        let lists = &mut self.parts[part].lists;
-        let tail = lists[list].tail;
-        if tail == NONE {
-            lists[list].head = page;
-        } else if let Some(last) = self.lines.get_mut(tail) {
-            last.next[list] = page;
+    /// Marks `page`'s line (on `list`, with stamp `current`) used on that list now.
+    fn use_on(&mut self, list: usize, page: u32, part: usize, current: u32) {
+        if self.parts[part].orders[list].is_most_recent(page, current) {
+            return;
         }
-        lists[list].tail = page;
-        lists[list].len += 1;
+        let stamp = self.stamp();
         if let Some(line) = self.lines.get_mut(page) {
-            line.prev[list] = tail;
-            line.next[list] = NONE;
+            line.stamps[list] = stamp;
         }
+        let lines = &self.lines;
+        self.parts[part].orders[list].used(page, stamp, |used| is_live(lines, list, used));
+    }
+
+    /// `page`'s line joins `list` (of part `part`) as its most recent.
+    fn join(&mut self, list: usize, page: u32, part: usize) {
+        let stamp = self.stamp();
+        if let Some(line) = self.lines.get_mut(page) {
+            line.stamps[list] = stamp;
+        }
+        let lines = &self.lines;
+        self.parts[part].orders[list].join(page, stamp, |used| is_live(lines, list, used));
     }
 
     /// Marks `page`'s line (`line`, as held) the most recently used.
     fn touch(&mut self, page: u32, line: &Line) {
         let part = line.part as usize;
-        if self.parts[part].lists[ALL].tail != page {
-            self.unlink(ALL, page);
-            self.push_recent(ALL, page, part);
-        }
-        if line.dirty != 0 && self.parts[part].lists[DIRTY].tail != page {
-            self.unlink(DIRTY, page);
-            self.push_recent(DIRTY, page, part);
+        self.use_on(ALL, page, part, line.stamps[ALL]);
+        if line.dirty != 0 {
+            self.use_on(DIRTY, page, part, line.stamps[DIRTY]);
         }
     }
 
     /// A new, empty line for `page` in part `part` (its most recently used).
     fn insert_line(&mut self, page: u32, flash_tag: u32, part: usize) {
-        let line = Line { prev: [NONE; 2], next: [NONE; 2], sectors: 0, dirty: 0, tag: 0, flash_tag, part: part as u8 };
+        let line = Line { stamps: [0; 2], sectors: 0, dirty: 0, tag: 0, flash_tag, part: part as u8, held: true };
         self.lines.insert(page, line);
-        self.push_recent(ALL, page, part);
+        self.join(ALL, page, part);
     }
 
-    /// Removes `page`'s line; returns it.
-    fn remove_line(&mut self, page: u32) -> Option<Line> {
-        let line = *self.lines.get(page)?;
-        self.unlink(ALL, page);
+    /// Removes `page`'s line (`evicted`: taken off the list of all lines already); returns it.
+    fn remove_line(&mut self, page: u32, evicted: bool) -> Option<Line> {
+        let line = self.lines.remove(page)?;
+        let orders = &mut self.parts[line.part as usize].orders;
+        if !evicted {
+            orders[ALL].leave();
+        }
         if line.dirty != 0 {
-            self.unlink(DIRTY, page);
+            orders[DIRTY].leave();
             self.dirty_sectors -= line.dirty.count_ones() as u64;
         }
-        self.lines.remove(page);
         Some(line)
     }
 
@@ -375,13 +386,15 @@ impl DataCachePath {
         scheduler: &mut FlashScheduler,
         events: &mut DeviceEvents,
     ) -> Result<(), SimulationError> {
-        let head = self.parts[part].lists[ALL].head;
-        if head == NONE {
+        let lines = &self.lines;
+        let Some(page) = self.parts[part].orders[ALL].pop_oldest(|used| is_live(lines, ALL, used)) else {
             return Ok(());
+        };
+        for upcoming in self.parts[part].orders[ALL].upcoming(LOOK_AHEAD) {
+            self.lines.prefetch(upcoming);
         }
         self.parts[part].evictions += 1;
-        let page = head;
-        let Some(line) = self.remove_line(page) else { return Ok(()) };
+        let Some(line) = self.remove_line(page, true) else { return Ok(()) };
         if line.dirty == 0 {
             self.counts.clean_evictions += 1;
             return Ok(());
@@ -404,7 +417,7 @@ impl DataCachePath {
         events: &mut DeviceEvents,
     ) -> Result<(), SimulationError> {
         for part in 0..self.parts.len() {
-            if self.parts[part].lists[DIRTY].len > self.parts[part].high_lines {
+            if self.parts[part].orders[DIRTY].len() > self.parts[part].high_lines {
                 self.destage_part(part, below, now, origin_line, scheduler, events)?;
             }
         }
@@ -424,12 +437,17 @@ impl DataCachePath {
         self.counts.destage_rounds += 1;
         let low_lines = self.parts[part].low_lines;
         let mut chunk = std::mem::take(&mut self.scratch);
-        while self.parts[part].lists[DIRTY].len > low_lines {
+        while self.parts[part].orders[DIRTY].len() > low_lines {
             chunk.clear();
             let mut bytes = 0;
-            while chunk.len() < DESTAGE_CHUNK_PAGES && self.parts[part].lists[DIRTY].len > low_lines {
-                let page = self.parts[part].lists[DIRTY].head;
-                self.unlink(DIRTY, page);
+            while chunk.len() < DESTAGE_CHUNK_PAGES && self.parts[part].orders[DIRTY].len() > low_lines {
+                let lines = &self.lines;
+                let Some(page) = self.parts[part].orders[DIRTY].pop_oldest(|used| is_live(lines, DIRTY, used)) else {
+                    break;
+                };
+                for upcoming in self.parts[part].orders[DIRTY].upcoming(LOOK_AHEAD) {
+                    self.lines.prefetch(upcoming);
+                }
                 let Some(line) = self.lines.get_mut(page) else { break };
                 bytes += sector_bytes(line.dirty);
                 self.dirty_sectors -= line.dirty.count_ones() as u64;
@@ -476,7 +494,7 @@ impl DataCachePath {
             } else {
                 self.counts.write_page_misses += 1;
                 let part = self.partitions.of(page);
-                if self.parts[part].lists[ALL].len >= self.parts[part].capacity_lines {
+                if self.parts[part].orders[ALL].len() >= self.parts[part].capacity_lines {
                     self.evict_one(part, below, now, slot, line_number, scheduler, events)?;
                 }
                 let flash_tag = self.flash_tag_of(below, page);
@@ -497,7 +515,7 @@ impl DataCachePath {
             let part = line.part as usize;
             if was_clean {
                 // Just used: its place on the dirty list is the most recent end.
-                self.push_recent(DIRTY, page, part);
+                self.join(DIRTY, page, part);
             }
             self.dirty_sectors += newly_dirty.count_ones() as u64;
             self.exposure.add(sector_bytes(newly_dirty));
@@ -587,7 +605,7 @@ impl DataCachePath {
 
     /// Drops the line of a deleted page (its dirty data never reaches flash).
     fn delete_line(&mut self, page: u32) {
-        if let Some(line) = self.remove_line(page) {
+        if let Some(line) = self.remove_line(page, false) {
             self.counts.lines_deleted += 1;
             self.exposure.remove(sector_bytes(line.dirty));
         }
@@ -629,6 +647,24 @@ impl Stage for DataCachePath {
         self.catch_up(io.now, scheduler);
         below.begin(io);
         self.write_pages(below, io, scheduler, events)
+    }
+
+    fn prefetch(&self, span: PageSpan, step: Lookahead) {
+        if self.lines.is_empty() {
+            return;
+        }
+        let last = span.last.min(span.first + PREFETCH_PAGES - 1);
+        match step {
+            Lookahead::Index => {
+                self.lines.prefetch_index(span.first as u32);
+                self.lines.prefetch_index(last as u32);
+            }
+            Lookahead::Records => {
+                for page in span.first..=last {
+                    self.lines.prefetch(page as u32);
+                }
+            }
+        }
     }
 
     /// A delete: when deletes reach the FTL, the whole pages' lines are dropped (dirty data

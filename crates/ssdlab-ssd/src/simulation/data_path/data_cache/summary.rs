@@ -92,7 +92,7 @@ impl DataCachePath {
             pages_written_through: counts.pages_written_through,
             lines_deleted: counts.lines_deleted,
             lines_at_end: self.lines.len() as u64,
-            dirty_lines_at_end: self.parts.iter().map(|part| part.lists[DIRTY].len as u64).sum(),
+            dirty_lines_at_end: self.parts.iter().map(|part| part.orders[DIRTY].len() as u64).sum(),
             dirty_bytes_at_end: self.dirty_sectors * DATA_CACHE_SECTOR_BYTES,
             unsaved_bytes_max: exposure.max_bytes,
             unsaved_bytes_mean: exposure.mean_until(end),
@@ -108,7 +108,7 @@ impl DataCachePath {
                         read_page_hits: part.read_page_hits,
                         write_page_hits: part.write_page_hits,
                         evictions: part.evictions,
-                        lines_at_end: part.lists[ALL].len as u64,
+                        lines_at_end: part.orders[ALL].len() as u64,
                     })
                     .collect()
             },

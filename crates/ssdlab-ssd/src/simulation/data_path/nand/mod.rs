@@ -116,6 +116,14 @@ impl NandPath {
         }
     }
 
+    /// Prefetches what the mapping-table cache will look up for a request on `span` (see `replay`).
+    #[inline]
+    pub(super) fn prefetch_mapping_cache(&self, span: PageSpan, step: super::Lookahead) {
+        if let Some(cache) = self.mapping_cache.as_deref() {
+            cache.prefetch(span, step);
+        }
+    }
+
     /// Prefetches what a write of `span` will touch with its overwrites (see `replay`).
     pub(super) fn prefetch_overwrites(&self, span: PageSpan) {
         for page in span.first..=span.last.min(span.first + 31) {

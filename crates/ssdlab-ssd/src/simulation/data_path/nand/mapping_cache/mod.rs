@@ -51,9 +51,12 @@ use crate::error::SimulationError;
 use crate::ftl::Ftl;
 use crate::geometry::{Lpn, Ppn};
 use crate::scheduler::{FlashScheduler, Waiter};
+use crate::host::PageSpan;
 use crate::simulation::data_path::exchange::{HostIo, ResultContext};
-use crate::simulation::data_path::page_store::PageStore;
+use crate::simulation::data_path::stage::Lookahead;
+use crate::simulation::data_path::page_store::{PageRecord, PageStore};
 use crate::simulation::data_path::pages::{PageHasher, TaggedPage};
+use crate::simulation::data_path::use_order::{Use, UseOrder};
 use crate::simulation::data_path::partitions::Partitions;
 use crate::simulation::data_path::result::DataPathResult;
 use crate::simulation::data_path::witness::Witness;
@@ -61,8 +64,13 @@ use ssdlab_engine::SimTime;
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 
-/// No entry (the end of the list).
-const NONE: u32 = u32::MAX;
+/// Victims whose entries are loaded ahead of their eviction.
+const LOOK_AHEAD: usize = 4;
+/// Pages per chunk of the entry store (`../../page_store.rs`): entries are many (a fifth of a
+/// footprint's pages or more), so larger chunks, whose smaller index stays in the processor's caches.
+const ENTRY_CHUNK: usize = 32;
+/// Pages of a request whose entries the replay's lookahead loads.
+const PREFETCH_PAGES: u64 = 8;
 
 /// The cache's sizes on a device (from the config and the geometry).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,24 +106,34 @@ pub(in crate::simulation) fn sizes(
 /// One cached entry, at its host page's place in the entry store.
 #[derive(Debug, Clone, Copy, Default)]
 struct Entry {
-    /// Neighbours (host pages) in last-use order: towards the least and the most recently used.
-    prev: u32,
-    next: u32,
+    /// The stamp of its last use (its place in its part's use order, `../../use_order.rs`).
+    stamp: u32,
     dirty: bool,
     /// The serial of the translation read that loads the entry (0: none): until it ends, a use of
     /// the entry waits for it.
     loading: u32,
     /// The part of the cache the entry is in (`sharing`; 0 when shared).
     part: u8,
+    /// Cached (the entry store's flag).
+    held: bool,
 }
 
-/// One part of the cache (the whole cache when shared): its LRU list, size, and what it did.
-#[derive(Debug, Clone, Copy)]
+impl PageRecord for Entry {
+    #[inline]
+    fn is_held(&self) -> bool {
+        self.held
+    }
+    #[inline]
+    fn set_held(&mut self, held: bool) {
+        self.held = held;
+    }
+}
+
+/// One part of the cache (the whole cache when shared): its LRU order, size, and what it did.
+#[derive(Debug, Clone)]
 struct Part {
-    /// Least and most recently used entries (host pages).
-    head: u32,
-    tail: u32,
-    len: u64,
+    /// Its entries by last use.
+    order: UseOrder,
     capacity: u64,
     hits: u64,
     evictions: u64,
@@ -146,7 +164,7 @@ pub(super) struct MappingCache {
     /// The FTL logical page of translation page 0 (the host's pages come before it).
     first_translation_page: u32,
     /// Entries by host page (`../../page_store.rs`: one request's entries side by side).
-    entries: PageStore<Entry>,
+    entries: PageStore<Entry, ENTRY_CHUNK>,
     /// The cache's parts: one when shared, one per flow with `equal_partitioning`.
     parts: Vec<Part>,
     partitions: Partitions,
@@ -164,6 +182,14 @@ pub(super) struct MappingCache {
     misses: Vec<Option<u32>>,
     gates: Vec<u32>,
     counts: Counts,
+    /// The stamp of the next use.
+    next_stamp: u32,
+}
+
+/// Whether a use in a part's order is its entry's latest (the entry cached, with that stamp).
+#[inline]
+fn is_live(entries: &PageStore<Entry, ENTRY_CHUNK>, used: Use) -> bool {
+    entries.get(used.page).is_some_and(|entry| entry.stamp == used.stamp)
 }
 
 impl MappingCache {
@@ -171,8 +197,7 @@ impl MappingCache {
     /// the parts `partitions` gives (one: shared).
     pub(super) fn new(sizes: MappingCacheSizes, host_pages: u64, partitions: Partitions) -> MappingCache {
         let first_translation_page = host_pages as u32;
-        let part =
-            Part { head: NONE, tail: NONE, len: 0, capacity: partitions.share(sizes.entries), hits: 0, evictions: 0 };
+        let part = Part { order: UseOrder::default(), capacity: partitions.share(sizes.entries), hits: 0, evictions: 0 };
         MappingCache {
             sizes,
             first_translation_page,
@@ -187,46 +212,13 @@ impl MappingCache {
             misses: Vec::new(),
             gates: Vec::new(),
             counts: Counts::default(),
+            next_stamp: 0,
         }
     }
 
     #[inline]
     fn translation_page_of(&self, page: u32) -> u32 {
         (page as u64 / self.sizes.entries_per_translation_page) as u32
-    }
-
-    /// Takes `page`'s entry (`entry`, as held) off its part's list.
-    fn unlink(&mut self, entry: Entry) {
-        let Entry { prev, next, part, .. } = entry;
-        let part = &mut self.parts[part as usize];
-        if prev == NONE {
-            part.head = next;
-        } else if let Some(before) = self.entries.get_mut(prev) {
-            before.next = next;
-        }
-        if next == NONE {
-            part.tail = prev;
-        } else if let Some(after) = self.entries.get_mut(next) {
-            after.prev = prev;
-        }
-        part.len -= 1;
-    }
-
-    /// Puts `page`'s entry at the most recently used end of its part's list.
-    fn push_recent(&mut self, page: u32, part: usize) {
-        let part = &mut self.parts[part];
-        let tail = part.tail;
-        if tail == NONE {
-            part.head = page;
-        } else if let Some(last) = self.entries.get_mut(tail) {
-            last.next = page;
-        }
-        part.tail = page;
-        part.len += 1;
-        if let Some(entry) = self.entries.get_mut(page) {
-            entry.prev = tail;
-            entry.next = NONE;
-        }
     }
 
     /// Die time of sensing `ppn` (or programming it, `program`).
@@ -254,12 +246,17 @@ impl MappingCache {
         scheduler: &mut FlashScheduler,
         events: Option<&mut DeviceEvents>,
     ) -> Result<Option<u32>, SimulationError> {
+        let stamp = self.next_stamp;
+        self.next_stamp = stamp.wrapping_add(1);
         let wait = match self.entries.get(page).copied() {
             Some(entry) => {
                 let part = entry.part as usize;
-                if self.parts[part].tail != page {
-                    self.unlink(entry);
-                    self.push_recent(page, part);
+                if !self.parts[part].order.is_most_recent(page, entry.stamp) {
+                    if let Some(entry) = self.entries.get_mut(page) {
+                        entry.stamp = stamp;
+                    }
+                    let entries = &self.entries;
+                    self.parts[part].order.used(page, stamp, |used| is_live(entries, used));
                 }
                 let loading = entry.loading;
                 let running = (loading != 0).then(|| self.running_read(self.translation_page_of(page), scheduler));
@@ -285,12 +282,13 @@ impl MappingCache {
             None => {
                 self.count_miss(write);
                 let part = self.partitions.of(page);
-                if self.parts[part].len >= self.parts[part].capacity {
+                if self.parts[part].order.len() as u64 >= self.parts[part].capacity {
                     self.evict_one(part, nand, now, scheduler, events)?;
                 }
                 let (gate, serial) = self.gate_for(nand, self.translation_page_of(page), now, scheduler);
-                self.entries.insert(page, Entry { prev: NONE, next: NONE, dirty: false, loading: serial, part: part as u8 });
-                self.push_recent(page, part);
+                self.entries.insert(page, Entry { stamp, dirty: false, loading: serial, part: part as u8, held: true });
+                let entries = &self.entries;
+                self.parts[part].order.join(page, stamp, |used| is_live(entries, used));
                 gate
             }
         };
@@ -338,11 +336,13 @@ impl MappingCache {
         scheduler: &mut FlashScheduler,
         events: Option<&mut DeviceEvents>,
     ) -> Result<(), SimulationError> {
-        let page = self.parts[part].head;
-        let Some(entry) = self.entries.get(page).copied() else { return Ok(()) };
+        let entries = &self.entries;
+        let Some(page) = self.parts[part].order.pop_oldest(|used| is_live(entries, used)) else { return Ok(()) };
+        for upcoming in self.parts[part].order.upcoming(LOOK_AHEAD) {
+            self.entries.prefetch(upcoming);
+        }
+        let Some(entry) = self.entries.remove(page) else { return Ok(()) };
         self.parts[part].evictions += 1;
-        self.unlink(entry);
-        self.entries.remove(page);
         if !entry.dirty {
             self.counts.clean_evictions += 1;
             return Ok(());
@@ -422,6 +422,22 @@ impl MappingCache {
             scheduler.close_gate(gate);
         }
         self.gates.clear();
+    }
+
+    /// The replay's lookahead (`Stage::prefetch`): the entries a request on `span` will look up.
+    pub(super) fn prefetch(&self, span: PageSpan, step: Lookahead) {
+        let last = span.last.min(span.first + PREFETCH_PAGES - 1);
+        match step {
+            Lookahead::Index => {
+                self.entries.prefetch_index(span.first as u32);
+                self.entries.prefetch_index(last as u32);
+            }
+            Lookahead::Records => {
+                for page in span.first..=last {
+                    self.entries.prefetch(page as u32);
+                }
+            }
+        }
     }
 
     /// Looks up every page of `pages` for a write; each miss's program group will wait for its

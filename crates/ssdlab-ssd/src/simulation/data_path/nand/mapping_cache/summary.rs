@@ -98,7 +98,7 @@ impl MappingCache {
                         capacity_entries: part.capacity,
                         hits: part.hits,
                         evictions: part.evictions,
-                        entries_at_end: part.len,
+                        entries_at_end: part.order.len() as u64,
                     })
                     .collect()
             },
