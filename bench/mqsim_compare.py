@@ -10,6 +10,7 @@ the script run it). Two modes:
     .venv/bin/python bench/mqsim_compare.py --trace /tmp/a.trace --write-workload-xml /tmp/a-workload.xml
     ./MQSim -i ssdconfig.xml -w /tmp/a-workload.xml          # in MQSim's folder; writes /tmp/a-workload_scenario_1.xml
     .venv/bin/python bench/mqsim_compare.py --trace /tmp/a.trace --mqsim-xml /tmp/a-workload_scenario_1.xml
+    .venv/bin/python bench/mqsim_compare.py --trace /tmp/a.trace --time /path/to/MQSim   # CPU and memory of both, alternating
 
 2. MQSim's own files through ssdlab's importer (issue 49): one IO_Scenario of a workload XML, every
    flow of it compared with the same flow of MQSim's results (flows matched in file order):
@@ -375,21 +376,60 @@ def one_scenario_workload(workload: Path, scenario: int, folder: Path) -> Path:
 def time_both(mqsim: Path, config: Path, workload: Path, scenario: int, overrides: list[str], repeat: int) -> str:
     """Runs ssdlab (its CLI, ``run --mqsim-config ... --quiet``) and MQSim in turn, ``repeat`` times
     each, and returns the table of CPU seconds and peak memory with the medians' ratio."""
-    if shutil.which(str(mqsim)) is None:
-        raise InputError(f"--time {mqsim}: not an executable file")
+    _check_binary(mqsim)
     ssdlab_command = [sys.executable, "-m", "ssdlab.cli", "run", "--mqsim-config", str(config), "--mqsim-workload", str(workload)]
     ssdlab_command += ["--scenario", str(scenario), "--quiet"]
     for override in overrides:
         ssdlab_command += ["--set", override]
-    runs: dict[str, list[Measured]] = {"ssdlab": [], "MQSim": []}
     with tempfile.TemporaryDirectory(prefix="mqsim-compare-") as folder:
         copy = one_scenario_workload(workload, scenario, Path(folder))
         mqsim_command = [str(Path(mqsim).resolve()), "-i", str(config.resolve()), "-w", str(copy)]
-        for _ in range(repeat):
-            runs["ssdlab"].append(measure(ssdlab_command))
-            runs["MQSim"].append(measure(mqsim_command, cwd=Path(folder)))
-            if not (Path(folder) / "workload_scenario_1.xml").is_file():
-                raise InputError(f"--time {mqsim}: MQSim wrote no results (workload_scenario_1.xml) for {copy}")
+        runs = _alternate(ssdlab_command, mqsim_command, Path(folder), repeat, mqsim)
+    return _timing_table(runs)
+
+
+def time_trace(
+    mqsim: Path, ssdconfig: Path, trace: Path, config: str, overrides: list[str], occupancy: int, repeat: int
+) -> tuple[str, dict[str, float]]:
+    """Trace mode's timing: ssdlab's ``run CONFIG`` on the trace and MQSim with ``ssdconfig`` on a
+    workload XML that replays it (the one ``--write-workload-xml`` writes), in turn, ``repeat``
+    times each; returns the table of CPU seconds and peak memory with the medians' ratio, and
+    MQSim's results (its last run's)."""
+    _check_binary(mqsim)
+    if not ssdconfig.is_file():
+        raise InputError(f"--mqsim-config {ssdconfig}: no such file (MQSim's drive; its shipped ssdconfig.xml is in its folder)")
+    ssdlab_command = [sys.executable, "-m", "ssdlab.cli", "run", config, "--set", f"workload.trace.path={json.dumps(str(trace.resolve()))}"]
+    ssdlab_command += ["--quiet"]
+    for override in overrides:
+        ssdlab_command += ["--set", override]
+    with tempfile.TemporaryDirectory(prefix="mqsim-compare-") as folder:
+        workload = Path(folder) / "workload.xml"
+        workload.write_text(WORKLOAD_XML.format(occupancy=occupancy, trace=trace.resolve()), encoding="ascii")
+        mqsim_command = [str(Path(mqsim).resolve()), "-i", str(ssdconfig.resolve()), "-w", str(workload)]
+        runs = _alternate(ssdlab_command, mqsim_command, Path(folder), repeat, mqsim)
+        results = mqsim_results(Path(folder) / "workload_scenario_1.xml")
+    return _timing_table(runs), results
+
+
+def _check_binary(mqsim: Path) -> None:
+    if shutil.which(str(mqsim)) is None:
+        raise InputError(f"--time {mqsim}: not an executable file")
+
+
+def _alternate(ssdlab_command: list[str], mqsim_command: list[str], folder: Path, repeat: int, mqsim: Path) -> dict[str, list[Measured]]:
+    """Each simulator ``repeat`` times, in turn (ssdlab first), so a machine's drift from minute to
+    minute falls on both alike. MQSim runs in ``folder``, where it writes ``workload_scenario_1.xml``."""
+    runs: dict[str, list[Measured]] = {"ssdlab": [], "MQSim": []}
+    for _ in range(repeat):
+        runs["ssdlab"].append(measure(ssdlab_command))
+        runs["MQSim"].append(measure(mqsim_command, cwd=folder))
+        if not (folder / "workload_scenario_1.xml").is_file():
+            raise InputError(f"--time {mqsim}: MQSim wrote no results (workload_scenario_1.xml) in {folder}")
+    return runs
+
+
+def _timing_table(runs: dict[str, list[Measured]]) -> str:
+    """The runs side by side, their medians and the medians' ratios."""
     lines = ["| run | ssdlab CPU s | ssdlab peak MB | MQSim CPU s | MQSim peak MB |", "|---|---|---|---|---|"]
     for index, (mine, theirs) in enumerate(zip(runs["ssdlab"], runs["MQSim"]), start=1):
         lines.append(
@@ -411,12 +451,18 @@ def time_both(mqsim: Path, config: Path, workload: Path, scenario: int, override
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trace", type=Path, help="trace mode: the MQSim ASCII trace both simulators replay")
-    parser.add_argument("--mqsim-config", type=Path, help="scenario mode: MQSim's SSD configuration (ssdconfig.xml)")
+    parser.add_argument(
+        "--mqsim-config", type=Path, help="MQSim's SSD configuration (ssdconfig.xml): scenario mode's drive, or trace mode's with --time"
+    )
     parser.add_argument("--mqsim-workload", type=Path, help="scenario mode: MQSim's workload file (its IO_Scenarios)")
     parser.add_argument("--scenario", type=int, default=1, help="scenario mode: the IO_Scenario to compare (from 1; default 1)")
     parser.add_argument("--mqsim-xml", type=Path, help="MQSim's results XML for that input (*_scenario_N.xml)")
     parser.add_argument(
-        "--time", type=Path, metavar="MQSIM_BINARY", help="scenario mode: time ssdlab and this MQSim binary on the scenario"
+        "--time",
+        type=Path,
+        metavar="MQSIM_BINARY",
+        help="time ssdlab and this MQSim binary on the same input, alternating (trace mode: MQSim's drive is --mqsim-config, "
+        "default ssdconfig.xml beside the binary)",
     )
     parser.add_argument("--repeat", type=int, default=3, help="with --time: runs of each (default 3)")
     parser.add_argument("--config", default=DEFAULT_CONFIG, help=f"trace mode: ssdlab preset or config file (default {DEFAULT_CONFIG})")
@@ -441,10 +487,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _trace_mode(args: argparse.Namespace) -> int:
-    if args.mqsim_config is not None or args.mqsim_workload is not None or args.time is not None:
-        raise InputError("--trace goes without --mqsim-config, --mqsim-workload and --time (give one mode)")
+    if args.mqsim_workload is not None:
+        raise InputError("--trace goes without --mqsim-workload (give one mode)")
+    if args.mqsim_config is not None and args.time is None:
+        raise InputError("--trace takes --mqsim-config only with --time (MQSim's drive for the timed runs)")
     if not args.trace.is_file():
         raise InputError(f"--trace {args.trace}: no such file")
+    if args.repeat < 1:
+        raise InputError(f"--repeat {args.repeat}: at least 1")
     if args.write_workload_xml is not None:
         if not 0 <= args.occupancy <= 100:
             raise InputError(f"--occupancy {args.occupancy}: must be a percentage, 0..100")
@@ -452,6 +502,12 @@ def _trace_mode(args: argparse.Namespace) -> int:
         print(f"wrote {args.write_workload_xml}: run MQSim -i ssdconfig.xml -w {args.write_workload_xml} in MQSim's folder")
         return 0
     theirs = mqsim_results(args.mqsim_xml) if args.mqsim_xml is not None else None
+    timing = None
+    if args.time is not None:
+        # Timed first: MQSim's last timed run gives its results for the table when none are given.
+        ssdconfig = args.mqsim_config if args.mqsim_config is not None else Path(args.time).resolve().parent / "ssdconfig.xml"
+        timing, timed_results = time_trace(args.time, ssdconfig, args.trace, args.config, args.set, args.occupancy, args.repeat)
+        theirs = theirs if theirs is not None else timed_results
     from ssdlab._native import ConfigurationError, TraceError
 
     try:
@@ -462,6 +518,9 @@ def _trace_mode(args: argparse.Namespace) -> int:
     print(table(ours, theirs))
     if args.json is not None:
         args.json.write_text(json.dumps({"ssdlab": ours, "mqsim": theirs}, indent=2) + "\n", encoding="utf-8")
+    if timing is not None:
+        print()
+        print(timing)
     return 0
 
 

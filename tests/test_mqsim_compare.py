@@ -173,3 +173,39 @@ def test_time_alternates_ssdlab_and_mqsim_and_prints_the_ratio(tmp_path: Path, m
     assert "| median | 2.00 | 100 | 10.00 | 2,000 |" in text and "CPU 5.0x, peak memory 20.0x" in text
     with pytest.raises(module.InputError, match="not an executable"):
         module.time_both(tmp_path / "none", TINY_SSD, TINY_WORKLOAD, 1, [], 1)
+
+
+def test_time_in_trace_mode_runs_both_on_the_trace_and_reads_mqsims_last_results(tmp_path: Path, monkeypatch):
+    module = _module()
+    trace = tmp_path / "a.trace"
+    trace.write_text("0 0 0 16 1\n")
+    ssdconfig = tmp_path / "ssdconfig.xml"
+    ssdconfig.write_text("<Execution_Parameter_Set/>")
+    order = []
+
+    def fake_measure(command, cwd=None):
+        if command[0] == str(fake_binary.resolve()):
+            order.append("MQSim")
+            # MQSim is given the drive and a workload XML replaying the trace, in its own folder.
+            assert command[command.index("-i") + 1] == str(ssdconfig.resolve())
+            workload = Path(command[command.index("-w") + 1])
+            assert workload.parent == Path(cwd) and f"<File_Path>{trace.resolve()}</File_Path>" in workload.read_text()
+            _results_xml(Path(cwd) / "workload_scenario_1.xml", iops=str(1000 * len(order)))
+            return module.Measured(cpu_seconds=30.0, peak_rss_bytes=2_000_000_000, exit_code=0)
+        order.append("ssdlab")
+        assert command[command.index("run") + 1] == "mqsim-default" and "--quiet" in command
+        assert f"workload.trace.path={json.dumps(str(trace.resolve()))}" in command and "device.data_cache.enabled=false" in command
+        return module.Measured(cpu_seconds=1.0, peak_rss_bytes=100_000_000, exit_code=0)
+
+    fake_binary = tmp_path / "MQSim"
+    fake_binary.write_text("#!/bin/sh\n")
+    fake_binary.chmod(0o755)
+    monkeypatch.setattr(module, "measure", fake_measure)
+    text, results = module.time_trace(fake_binary, ssdconfig, trace, "mqsim-default", ["device.data_cache.enabled=false"], 2, 2)
+    assert order == ["ssdlab", "MQSim"] * 2
+    assert "| median | 1.00 | 100 | 30.00 | 2,000 |" in text and "CPU 30.0x, peak memory 20.0x" in text
+    assert results["iops"] == 4000  # the last run's
+    with pytest.raises(module.InputError, match="no such file"):
+        module.time_trace(fake_binary, tmp_path / "none.xml", trace, "mqsim-default", [], 2, 1)
+    # The command line: --mqsim-config in trace mode only with --time.
+    assert module.main(["--trace", str(trace), "--mqsim-config", str(ssdconfig)]) == 2

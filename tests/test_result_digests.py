@@ -88,6 +88,8 @@ VOLATILE = {
     "requests_per_cpu_second",
     "model_memory_bytes",
     "trace_cache_reused",
+    # CPU time by phase (issue 50).
+    "phases",
 }
 # Keys renamed since the digests were recorded: new dotted path -> recorded dotted path.
 RENAMED: dict[str, str] = {}

@@ -7,6 +7,12 @@ the thread reading the trace ahead of it (the trace scan, config validation and 
 reported separately, not hidden in the figure).
 
 Scenarios (issue 2):
+  s  the headline, like for like with MQSim (issue 50): MQSim's drive as shipped (`mqsim-default`:
+     its DRAM data cache and cached mapping table on), a 1M-request MQSim ASCII trace of scenario
+     a's workload, the whole process (`ssdlab run` from process start to the JSON written, user +
+     system CPU, every thread), split by phase: start-up and output (Python, the config, writing the
+     result), the trace scan, building, preconditioning, the replay and the result's summaries.
+     MQSim itself is timed beside it by `bench/mqsim_compare.py --trace T --time MQSIM`.
   a  1,000,000 requests, 60 % reads, 4-64 KiB uniform over 8 GiB, Poisson 100 us, MQSim default drive.
   b  2,000,000 4 KiB uniform random writes at GC steady state, 32 GiB device with 20 % free, QD 32.
   c  a real trace (default: the MSR web_0 100k segment) looped 10x on the MQSim default drive.
@@ -49,10 +55,10 @@ from ssdlab.usage import UsageError
 DEFAULT_TRACE = "msr-web_0.segment100k.csv.gz"
 MEMORY_BASE_BYTES = 100 * 1000 * 1000
 MEMORY_BYTES_PER_PAGE = 16
-TARGETS = {"a": 3_000_000.0, "b": 1_000_000.0, "c": None, "o": None, "d": 2_000_000.0, "m": None, "k": None, "l": None}
+TARGETS = {"s": None, "a": 3_000_000.0, "b": 1_000_000.0, "c": None, "o": None, "d": 2_000_000.0, "m": None, "k": None, "l": None}
 # Scenario o must keep at least this share of scenario a's speed (issue 13).
 OVERLOAD_SHARE_OF_A = 0.5
-SCENARIOS = ("a", "b", "c", "o", "d", "m", "k", "l")
+SCENARIOS = ("s", "a", "b", "c", "o", "d", "m", "k", "l")
 # The scenarios on MQSim's drive measure the simulator as before issue 37, without the DRAM data
 # cache the preset now has; scenario k measures scenario a with it.
 NO_DATA_CACHE = "device.data_cache.enabled=false"
@@ -84,13 +90,17 @@ def _stream_label(requests: int) -> str:
 
 WHOLE_PROCESS_REQUESTS = 5_000_000
 WHOLE_PROCESS_SEED = 17
+# Scenario s: the 1M-request trace of issue 50's like-for-like table.
+LIKE_FOR_LIKE_REQUESTS = 1_000_000
+# The phases of `simulation::run` in the result (`phases.*_cpu_seconds`), in order.
+PHASES = ("scan", "build", "precondition", "replay", "result")
 
 # Wall seconds of one run of each scenario (its child processes from start to result), measured one
 # scenario at a time with `ssdlab bench KEY --repeat 1` on a 2-core VM shared with other work, on
 # 2026-11-29; before a bench starts it says how long it will take from these. Scenario m: its three
 # drive sizes; its two streams are counted per request (STREAM_SECONDS_PER_REQUEST). Scenario d: its
 # four runs; writing its trace the first time adds TRACE_WRITING_SECONDS.
-SECONDS_PER_RUN = {"a": 2.4, "b": 10.7, "c": 1.6, "o": 4.1, "d": 40.8, "m": 2.4, "k": 4.5, "l": 9.3}
+SECONDS_PER_RUN = {"s": 6.5, "a": 2.4, "b": 10.7, "c": 1.6, "o": 4.1, "d": 40.8, "m": 2.4, "k": 4.5, "l": 9.3}
 # Scenario m's 25M + 100M requests took 212.5 s of its 215.0 s.
 STREAM_SECONDS_PER_REQUEST = 212.5 / 125_000_000
 TRACE_WRITING_SECONDS = 2.2
@@ -126,6 +136,14 @@ def scenarios(trace: Path | None) -> dict[str, Scenario | str]:
                 NO_DATA_CACHE,
                 NO_MAPPING_CACHE,
             ),
+            None,
+        ),
+        "s": Scenario(
+            "s",
+            f"like for like with MQSim: its drive as shipped (data cache and mapping-table cache), "
+            f"{LIKE_FOR_LIKE_REQUESTS / 1e6:g}M-request MQSim trace, whole process",
+            "mqsim-default",
+            (),
             None,
         ),
         "b": Scenario("b", "4 KiB random writes, GC steady state, 32 GiB, 20 % free", "bench-gc-steady", (), None),
@@ -200,7 +218,7 @@ def whole_process_trace(requests: int = WHOLE_PROCESS_REQUESTS, seed: int = WHOL
 def _run_whole_process(
     scenario: Scenario, requests: int = WHOLE_PROCESS_REQUESTS, trace_cache: Path | None = None, keep_records: bool = True
 ) -> dict[str, Any]:
-    """Scenario d: the user's command in a child process; CPU (user + system, all threads) and peak
+    """Scenarios d and s: the user's command in a child process; CPU (user + system, all threads) and peak
     memory from the kernel's accounting of that child."""
     import os
     import tempfile
@@ -236,7 +254,9 @@ def _run_whole_process(
         child.returncode = os.waitstatus_to_exitcode(status)
         stderr = child.stderr.read().decode(errors="replace") if child.stderr else ""
         if child.returncode != 0:
-            raise RuntimeError(f"bench scenario d failed: {stderr.strip().splitlines()[-1] if stderr.strip() else 'no output'}")
+            raise RuntimeError(
+                f"bench scenario {scenario.key} failed: {stderr.strip().splitlines()[-1] if stderr.strip() else 'no output'}"
+            )
         result = json.loads(out.read_text(encoding="utf-8"))
     cpu = usage.ru_utime + usage.ru_stime
     return {
@@ -251,10 +271,18 @@ def _run_whole_process(
         "wall_seconds": result["wall_seconds"],
         "precondition_wall_seconds": result["precondition"]["wall_seconds"],
         "peak_rss_bytes": usage.ru_maxrss * 1024,
+        "phases_cpu_seconds": _phases(result, cpu),
         "trace_cache": result["workload"].get("trace_cache"),
         "trace_cache_reused": result["workload"].get("trace_cache_reused", False),
         "kept_records_bytes": result["workload"].get("kept_records_bytes", 0),
     }
+
+
+def _phases(result: dict[str, Any], whole_process_cpu_seconds: float) -> dict[str, float]:
+    """CPU seconds by phase: the simulation's own (its result's ``phases``) and what the process
+    spent outside them (start-up and output: Python, the config, writing the result)."""
+    phases = {name: result["phases"][f"{name}_cpu_seconds"] for name in PHASES}
+    return {"start-up and output": max(0.0, whole_process_cpu_seconds - sum(phases.values())), **phases}
 
 
 def _run_in_child(scenario: Scenario, streams: tuple[int, ...] = LONG_STREAMS) -> dict[str, Any]:
@@ -287,6 +315,8 @@ def _run_in_child(scenario: Scenario, streams: tuple[int, ...] = LONG_STREAMS) -
         cold = _run_whole_process(scenario, trace_cache=cache)
         warm = _run_whole_process(scenario, trace_cache=cache)
         return {**plain, "text_parsed_twice": twice, "with_cache_cold": cold, "with_cache_warm": warm}
+    if scenario.key == "s":
+        return _run_whole_process(scenario, requests=LIKE_FOR_LIKE_REQUESTS)
     return _run_worker(scenario)
 
 
@@ -306,6 +336,8 @@ def estimated_seconds(key: str, repeat: int, streams: tuple[int, ...] = LONG_STR
         seconds += STREAM_SECONDS_PER_REQUEST * sum(streams) * repeat
     if key == "d" and not whole_process_trace_path().is_file():
         seconds += TRACE_WRITING_SECONDS
+    if key == "s" and not whole_process_trace_path(LIKE_FOR_LIKE_REQUESTS).is_file():
+        seconds += TRACE_WRITING_SECONDS * LIKE_FOR_LIKE_REQUESTS / WHOLE_PROCESS_REQUESTS
     return seconds
 
 
@@ -413,6 +445,8 @@ def run_benchmarks(
         )
     console.print(table)
     by_key = {row["scenario"]: row for row in rows}
+    if "s" in by_key:
+        console.print(like_for_like_line(by_key["s"]))
     if "m" in by_key:
         sizes = by_key["m"]["by_drive_size"]
         parts = [f"{label} {run['peak_rss_bytes'] / 1e6:.0f} MB" for label, run in sizes.items() if label in MEMORY_DRIVES]
@@ -465,6 +499,19 @@ def run_benchmarks(
             )
         console.print(line)
     return rows
+
+
+def like_for_like_line(row: dict[str, Any]) -> str:
+    """Scenario s's headline: the whole process's CPU and memory and where its CPU went (the best
+    run's phases)."""
+    phases = row["phases_cpu_seconds"]
+    split = ", ".join(f"{name} {seconds:.2f}" for name, seconds in phases.items())
+    return (
+        f"like for like (s, MQSim's drive as shipped): {row['requests']:,} requests in {row['whole_process_cpu_seconds']:.2f} CPU-s "
+        f"(whole process, user + system; {row['requests_per_cpu_second'] / 1e6:.2f} M req/CPU-s), peak RSS {row['peak_rss_bytes'] / 1e6:.0f} MB; "
+        f"CPU-s by phase: {split}. MQSim beside it: bench/mqsim_compare.py --trace {whole_process_trace_path(LIKE_FOR_LIKE_REQUESTS)} "
+        f"--time MQSIM_BINARY"
+    )
 
 
 def run_ecc_benchmark(console: Console) -> dict[str, Any]:

@@ -802,7 +802,7 @@ def bench(
     scenarios: Annotated[
         list[str] | None,
         typer.Argument(
-            help="Scenarios to run: a, b, c, o (overload), d (whole process, 5M-request trace), m (memory against drive size), k (scenario a with the DRAM data cache), l (with the data cache and the mapping-table cache) (default: all), or ecc for the ECC decoders."
+            help="Scenarios to run: s (the headline: MQSim's drive as shipped, whole process by phase), a, b, c, o (overload), d (whole process, 5M-request trace), m (memory against drive size), k (scenario a with the DRAM data cache), l (with the data cache and the mapping-table cache) (default: all), or ecc for the ECC decoders."
         ),
     ] = None,
     trace: Annotated[

@@ -32,7 +32,9 @@ impl Simulation {
             field,
             message,
         })?;
-        let input = read_workload(config, progress)?;
+        let scan_started = crate::cpu_time::thread_cpu_seconds();
+        let mut input = read_workload(config, progress)?;
+        input.trace_reading.scan_cpu_seconds = crate::cpu_time::thread_cpu_seconds() - scan_started;
         let (config, logical_pages) = size_device(config, &input);
         refuse_what_cannot_run(&config, &input, logical_pages)?;
         assemble(config, input, logical_pages)
@@ -69,6 +71,7 @@ fn read_workload(
             cache: scan.cache.as_ref().map(|(path, _)| path.display().to_string()),
             cache_reused: scan.cache_reused,
             kept_records_bytes: scan.kept_records_bytes(),
+            scan_cpu_seconds: 0.0,
         };
         let stream = RequestStream::from_trace(scan, config.host.loops, config.host.time_scale)?;
         // Records kept in memory cost the replay a few ns each: a reader thread would cost more

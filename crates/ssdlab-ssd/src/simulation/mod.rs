@@ -64,6 +64,8 @@ struct TraceReading {
     cache: Option<String>,
     cache_reused: bool,
     kept_records_bytes: u64,
+    /// CPU time of reading the workload's shape (the trace scan).
+    scan_cpu_seconds: f64,
 }
 
 pub struct Simulation {
@@ -168,13 +170,24 @@ fn config_origin(config: &SimulationConfig) -> String {
 /// Runs a whole simulation.
 pub fn run(config: &SimulationConfig, progress: &mut ProgressCallback<'_>) -> Result<RunResult, SimulationError> {
     let started = Instant::now();
+    let cpu_started = thread_cpu_seconds();
     let mut simulation = Simulation::new_reporting(config, progress)?;
+    let cpu_built = thread_cpu_seconds();
     simulation.prepare_reporting(progress)?;
     let cpu_before = thread_cpu_seconds();
     simulation.replay(progress)?;
+    let cpu_replayed = thread_cpu_seconds();
     // The replay thread's time and, with read-ahead, the reader thread's: parsing counts either way.
-    let replay_cpu = thread_cpu_seconds() - cpu_before + simulation.reader_cpu_seconds();
+    let replay_cpu = cpu_replayed - cpu_before + simulation.reader_cpu_seconds();
+    let scan_cpu = simulation.trace_reading.scan_cpu_seconds;
     let mut result = simulation.finish(started.elapsed().as_secs_f64(), replay_cpu)?;
+    result.phases = PhaseCpu {
+        scan_cpu_seconds: scan_cpu,
+        build_cpu_seconds: (cpu_built - cpu_started - scan_cpu).max(0.0),
+        precondition_cpu_seconds: cpu_before - cpu_built,
+        replay_cpu_seconds: replay_cpu,
+        result_cpu_seconds: thread_cpu_seconds() - cpu_replayed,
+    };
     // Slowdowns: each flow alone on the same device (`host.queues.measure_alone`).
     if config.host.flows.len() > 1 && config.host.queues.measure_alone {
         if let Some(section) = result.flows.take() {

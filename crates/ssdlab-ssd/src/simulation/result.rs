@@ -108,6 +108,7 @@ impl Simulation {
             host_span_seconds: self.last_completion.max(start).since(start).as_secs_f64(),
             wall_seconds,
             replay_cpu_seconds,
+            phases: PhaseCpu::default(),
             requests_per_wall_second: if wall_seconds > 0.0 { self.requests_issued as f64 / wall_seconds } else { 0.0 },
             requests_per_cpu_second: if replay_cpu_seconds > 0.0 {
                 self.requests_issued as f64 / replay_cpu_seconds

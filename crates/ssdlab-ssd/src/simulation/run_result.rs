@@ -230,6 +230,24 @@ pub struct UtilisationSummary {
     pub channel: f64,
 }
 
+/// CPU seconds of each phase of `simulation::run` on the simulating thread (issue 50: where a
+/// run's time goes beside the replay). The process's start-up (Python, config) and the writing of
+/// outputs after the result are not here: a whole-process measurement less these gives them.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct PhaseCpu {
+    /// Reading the workload's shape: the trace scan (parse, footprint, address space), or the
+    /// generator's set-up.
+    pub scan_cpu_seconds: f64,
+    /// Building the simulation after the scan (validation, layout, FTL, scheduler, stages).
+    pub build_cpu_seconds: f64,
+    /// Preconditioning (`workload.precondition`), and the aged-drive set-up when asked.
+    pub precondition_cpu_seconds: f64,
+    /// The replay: the same as the result's `replay_cpu_seconds` (the reader thread's included).
+    pub replay_cpu_seconds: f64,
+    /// Summaries into the result (the oracle's end-of-run sweep included when on).
+    pub result_cpu_seconds: f64,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct RunResult {
     /// The layout of this result ([`RESULT_VERSION`]; docs/results.md lists every key).
@@ -284,6 +302,8 @@ pub struct RunResult {
     pub replay_cpu_seconds: f64,
     pub requests_per_wall_second: f64,
     pub requests_per_cpu_second: f64,
+    /// CPU time by phase (what a run costs beside its replay).
+    pub phases: PhaseCpu,
     /// The run over time (`output.time_series_interval_ms`; absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_series: Option<crate::simulation::TimeSeries>,

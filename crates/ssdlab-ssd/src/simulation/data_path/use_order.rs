@@ -98,11 +98,11 @@ impl UseOrder {
         None
     }
 
-    /// Pages of the log's first `count` entries (live or not): the records evicted next, to start
-    /// loading.
+    /// The page of the log's entry `ahead` places from its front (live or not): a record evicted
+    /// soon, to start loading.
     #[inline]
-    pub(in crate::simulation) fn upcoming(&self, count: usize) -> impl Iterator<Item = u32> + '_ {
-        self.log.iter().take(count).map(|entry| entry.page)
+    pub(in crate::simulation) fn upcoming(&self, ahead: usize) -> Option<u32> {
+        self.log.get(ahead).map(|entry| entry.page)
     }
 
     /// Drops stale entries when they outnumber the live ones (plus [`SLACK`]).

@@ -47,11 +47,11 @@ mod summary;
 pub use summary::{DataCachePartSummary, DataCacheSummary};
 
 use super::page_store::{PageRecord, PageStore};
-use super::use_order::{Use, UseOrder};
 use super::pages::{piece_mask, whole_pages, TaggedPage};
 use super::partitions::Partitions;
 use super::result::DataPathResult;
 use super::stage::{Below, HostIo, Lookahead, ResultContext, Stage};
+use super::use_order::{Use, UseOrder};
 use super::witness::Witness;
 use crate::config::{DataCacheConfig, DeleteTarget, DATA_CACHE_SECTOR_BYTES};
 use crate::device_events::DeviceEvents;
@@ -327,6 +327,21 @@ impl DataCachePath {
         self.parts[part].orders[list].join(page, stamp, |used| is_live(lines, list, used));
     }
 
+    /// Starts loading the lines of `list` (of part `part`) that go soon: the record of the one
+    /// [`LOOK_AHEAD`] places on (whose index word was loaded [`LOOK_AHEAD`] uses ago), the index
+    /// word of the one twice as far (loading a record needs its index word: loaded ahead too, the
+    /// record's prefetch does not wait).
+    #[inline]
+    fn load_ahead(&self, part: usize, list: usize) {
+        let order = &self.parts[part].orders[list];
+        if let Some(page) = order.upcoming(LOOK_AHEAD) {
+            self.lines.prefetch(page);
+        }
+        if let Some(page) = order.upcoming(2 * LOOK_AHEAD) {
+            self.lines.prefetch_index(page);
+        }
+    }
+
     /// Marks `page`'s line (`line`, as held) the most recently used.
     fn touch(&mut self, page: u32, line: &Line) {
         let part = line.part as usize;
@@ -390,9 +405,7 @@ impl DataCachePath {
         let Some(page) = self.parts[part].orders[ALL].pop_oldest(|used| is_live(lines, ALL, used)) else {
             return Ok(());
         };
-        for upcoming in self.parts[part].orders[ALL].upcoming(LOOK_AHEAD) {
-            self.lines.prefetch(upcoming);
-        }
+        self.load_ahead(part, ALL);
         self.parts[part].evictions += 1;
         let Some(line) = self.remove_line(page, true) else { return Ok(()) };
         if line.dirty == 0 {
@@ -445,9 +458,7 @@ impl DataCachePath {
                 let Some(page) = self.parts[part].orders[DIRTY].pop_oldest(|used| is_live(lines, DIRTY, used)) else {
                     break;
                 };
-                for upcoming in self.parts[part].orders[DIRTY].upcoming(LOOK_AHEAD) {
-                    self.lines.prefetch(upcoming);
-                }
+                self.load_ahead(part, DIRTY);
                 let Some(line) = self.lines.get_mut(page) else { break };
                 bytes += sector_bytes(line.dirty);
                 self.dirty_sectors -= line.dirty.count_ones() as u64;

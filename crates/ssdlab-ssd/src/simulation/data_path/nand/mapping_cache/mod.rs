@@ -50,15 +50,15 @@ use crate::device_layout::DeviceLayout;
 use crate::error::SimulationError;
 use crate::ftl::Ftl;
 use crate::geometry::{Lpn, Ppn};
-use crate::scheduler::{FlashScheduler, Waiter};
 use crate::host::PageSpan;
+use crate::scheduler::{FlashScheduler, Waiter};
 use crate::simulation::data_path::exchange::{HostIo, ResultContext};
-use crate::simulation::data_path::stage::Lookahead;
 use crate::simulation::data_path::page_store::{PageRecord, PageStore};
 use crate::simulation::data_path::pages::{PageHasher, TaggedPage};
-use crate::simulation::data_path::use_order::{Use, UseOrder};
 use crate::simulation::data_path::partitions::Partitions;
 use crate::simulation::data_path::result::DataPathResult;
+use crate::simulation::data_path::stage::Lookahead;
+use crate::simulation::data_path::use_order::{Use, UseOrder};
 use crate::simulation::data_path::witness::Witness;
 use ssdlab_engine::SimTime;
 use std::collections::{HashMap, HashSet};
@@ -197,7 +197,8 @@ impl MappingCache {
     /// the parts `partitions` gives (one: shared).
     pub(super) fn new(sizes: MappingCacheSizes, host_pages: u64, partitions: Partitions) -> MappingCache {
         let first_translation_page = host_pages as u32;
-        let part = Part { order: UseOrder::default(), capacity: partitions.share(sizes.entries), hits: 0, evictions: 0 };
+        let part =
+            Part { order: UseOrder::default(), capacity: partitions.share(sizes.entries), hits: 0, evictions: 0 };
         MappingCache {
             sizes,
             first_translation_page,
@@ -338,8 +339,14 @@ impl MappingCache {
     ) -> Result<(), SimulationError> {
         let entries = &self.entries;
         let Some(page) = self.parts[part].order.pop_oldest(|used| is_live(entries, used)) else { return Ok(()) };
-        for upcoming in self.parts[part].order.upcoming(LOOK_AHEAD) {
+        // The victims to come: the entry of the one LOOK_AHEAD places on (its index word loaded
+        // LOOK_AHEAD evictions ago), the index word of the one twice as far.
+        let order = &self.parts[part].order;
+        if let Some(upcoming) = order.upcoming(LOOK_AHEAD) {
             self.entries.prefetch(upcoming);
+        }
+        if let Some(upcoming) = order.upcoming(2 * LOOK_AHEAD) {
+            self.entries.prefetch_index(upcoming);
         }
         let Some(entry) = self.entries.remove(page) else { return Ok(()) };
         self.parts[part].evictions += 1;
