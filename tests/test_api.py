@@ -8,7 +8,7 @@ import pytest
 
 import ssdlab
 
-WALL_CLOCK_FIELDS = {"wall_seconds", "replay_cpu_seconds", "requests_per_wall_second", "requests_per_cpu_second"}
+WALL_CLOCK_FIELDS = {"wall_seconds", "replay_cpu_seconds", "requests_per_wall_second", "requests_per_cpu_second", "phases"}
 
 
 def _without_wall_clock(result: ssdlab.RunResult) -> dict:

@@ -34,7 +34,9 @@ fn same_config_and_seed_give_identical_results() {
     let mut a = serde_json::to_value(run(&config, &mut no_progress()).unwrap()).unwrap();
     let mut b = serde_json::to_value(run(&config, &mut no_progress()).unwrap()).unwrap();
     for value in [&mut a, &mut b] {
-        for field in ["wall_seconds", "replay_cpu_seconds", "requests_per_wall_second", "requests_per_cpu_second"] {
+        for field in
+            ["wall_seconds", "replay_cpu_seconds", "requests_per_wall_second", "requests_per_cpu_second", "phases"]
+        {
             value[field] = serde_json::Value::Null;
         }
         value["precondition"]["wall_seconds"] = serde_json::Value::Null;
@@ -50,7 +52,8 @@ fn same_config_and_seed_give_identical_results() {
 /// seeded hasher made differ from run to run). Only what the host measures may differ.
 #[test]
 fn every_synthetic_preset_runs_identically_twice_memory_included() {
-    let timing = ["wall_seconds", "replay_cpu_seconds", "requests_per_wall_second", "requests_per_cpu_second"];
+    let timing =
+        ["wall_seconds", "replay_cpu_seconds", "requests_per_wall_second", "requests_per_cpu_second", "phases"];
     let mut checked = Vec::new();
     for name in presets::names() {
         let config = presets::load(name, &[]).unwrap();

@@ -109,6 +109,7 @@ fn how_the_trace_is_read_changes_no_result() {
             "replay_cpu_seconds",
             "requests_per_wall_second",
             "requests_per_cpu_second",
+            "phases",
             "precondition",
         ] {
             value.as_object_mut().unwrap().remove(field);
