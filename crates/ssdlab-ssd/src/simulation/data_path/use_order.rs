@@ -127,9 +127,8 @@ mod tests {
         let live = |entry: Use| stamps.borrow().get(&entry.page) == Some(&entry.stamp);
         let mut order = UseOrder::default();
         let mut reference: Vec<u32> = Vec::new();
-        let mut next_stamp = 1u32;
         let mut state: u64 = 0x2545_F491_4F6C_DD1D;
-        for _ in 0..50_000 {
+        for next_stamp in 1..=50_000u32 {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
@@ -162,7 +161,6 @@ mod tests {
                 }
                 (_, None) => {}
             }
-            next_stamp += 1;
             assert_eq!(order.len(), reference.len());
             assert_eq!(order.oldest(live), reference.first().copied());
             assert!(order.log.len() <= 2 * order.len() + super::SLACK + 1);

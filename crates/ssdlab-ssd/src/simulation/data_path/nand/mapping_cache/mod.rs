@@ -171,12 +171,14 @@ pub(super) struct MappingCache {
     dirty_entries: u64,
     /// Per translation page: host pages whose entries turned dirty since its last write-back
     /// (entries evicted or cleaned since are skipped when it is written back).
-    dirty_by_translation_page: HashMap<u32, Vec<u32>, BuildHasherDefault<PageHasher>>,
+    /// Indexed by translation page (a few per thousand host pages: no hashing).
+    dirty_by_translation_page: Vec<Vec<u32>>,
     /// Translation reads running, by translation page: (gate, its generation, serial).
     in_flight: HashMap<u32, (u32, u32, u32), BuildHasherDefault<PageHasher>>,
     /// Translation pages written back and kept in DRAM (`keep_written_back_pages`): a later miss
     /// on one needs no flash read.
-    kept_in_dram: HashSet<u32>,
+    /// A bit per translation page.
+    kept_in_dram: Vec<u64>,
     next_serial: u32,
     /// Scratch of one request: per page, the gate its data waits for; the gates it opened.
     misses: Vec<Option<u32>>,
@@ -206,9 +208,13 @@ impl MappingCache {
             parts: vec![part; partitions.count()],
             partitions,
             dirty_entries: 0,
-            dirty_by_translation_page: HashMap::default(),
+            dirty_by_translation_page: vec![Vec::new(); sizes.translation_pages as usize],
             in_flight: HashMap::default(),
-            kept_in_dram: HashSet::new(),
+            kept_in_dram: if sizes.keep_written_back_pages {
+                vec![0; sizes.translation_pages.div_ceil(64) as usize]
+            } else {
+                Vec::new()
+            },
             next_serial: 1,
             misses: Vec::new(),
             gates: Vec::new(),
@@ -302,7 +308,11 @@ impl MappingCache {
         if newly_dirty {
             self.dirty_entries += 1;
             let translation_page = self.translation_page_of(page);
-            self.dirty_by_translation_page.entry(translation_page).or_default().push(page);
+            let index = translation_page as usize;
+            if index >= self.dirty_by_translation_page.len() {
+                self.dirty_by_translation_page.resize(index + 1, Vec::new());
+            }
+            self.dirty_by_translation_page[index].push(page);
         }
         Ok(wait)
     }
@@ -359,15 +369,24 @@ impl MappingCache {
         self.counts.entries_written_back += 1;
         let translation_page = self.translation_page_of(page);
         if self.sizes.keep_written_back_pages {
-            self.kept_in_dram.insert(translation_page);
+            let word = translation_page as usize / 64;
+            if word >= self.kept_in_dram.len() {
+                self.kept_in_dram.resize(word + 1, 0);
+            }
+            self.kept_in_dram[word] |= 1 << (translation_page % 64);
         }
         // Every other dirty entry of the translation page goes with it, and is clean from now on
-        // (of this part only: another flow's entries there stay dirty, listed for its own write-back).
-        let mut other_parts = Vec::new();
-        for page in self.dirty_by_translation_page.remove(&translation_page).unwrap_or_default() {
+        // (of this part only: another flow's entries there stay dirty, listed for its own write-back;
+        // the list keeps its memory for the next time).
+        let mut listed =
+            self.dirty_by_translation_page.get_mut(translation_page as usize).map(std::mem::take).unwrap_or_default();
+        let mut kept = 0;
+        for index in 0..listed.len() {
+            let page = listed[index];
             if let Some(other) = self.entries.get_mut(page) {
                 if other.dirty && other.part != entry.part {
-                    other_parts.push(page);
+                    listed[kept] = page;
+                    kept += 1;
                 } else if other.dirty {
                     other.dirty = false;
                     self.dirty_entries -= 1;
@@ -375,8 +394,9 @@ impl MappingCache {
                 }
             }
         }
-        if !other_parts.is_empty() {
-            self.dirty_by_translation_page.insert(translation_page, other_parts);
+        listed.truncate(kept);
+        if let Some(slot) = self.dirty_by_translation_page.get_mut(translation_page as usize) {
+            *slot = listed;
         }
         let lpn = Lpn(self.first_translation_page + translation_page);
         let (read, programmed) = nand.write_metadata_page(lpn, true, now, scheduler, events)?;
@@ -403,7 +423,9 @@ impl MappingCache {
             self.counts.shared_reads += 1;
             return (Some(gate), serial);
         }
-        if self.sizes.keep_written_back_pages && self.kept_in_dram.contains(&translation_page) {
+        let kept = |word: &u64| word & (1 << (translation_page % 64)) != 0;
+        if self.sizes.keep_written_back_pages && self.kept_in_dram.get(translation_page as usize / 64).is_some_and(kept)
+        {
             return (None, 0);
         }
         let lpn = Lpn(self.first_translation_page + translation_page);
