@@ -98,6 +98,7 @@ impl Simulation {
         // prefetched, and, the next request's mapping being in cache by then, what its writes'
         // overwrites will touch; the DRAM stages' caches likewise (their index two ahead, their
         // records one ahead).
+        let stage_lookahead = self.data_path.has_stage_lookahead();
         let mut now = SimTime::ZERO;
         let mut time_triggers_cancelled = false;
         loop {
@@ -158,16 +159,19 @@ impl Simulation {
                 self.data_path.prefetch_mapping(Lpn(
                     (upcoming.offset_bytes >> self.page_bytes.trailing_zeros()).min(u32::MAX as u64) as u32
                 ));
-                if upcoming.end_bytes() <= self.logical_capacity_bytes {
+                if stage_lookahead && upcoming.end_bytes() <= self.logical_capacity_bytes {
                     let span = PageSpan::of(upcoming.offset_bytes, upcoming.size_bytes, self.page_bytes);
                     self.data_path.prefetch_stages(span, Lookahead::Index);
                 }
             }
             if let Some(upcoming) = next {
-                if upcoming.end_bytes() <= self.logical_capacity_bytes {
+                let writes = upcoming.op == IoOp::Write;
+                if (stage_lookahead || writes) && upcoming.end_bytes() <= self.logical_capacity_bytes {
                     let span = PageSpan::of(upcoming.offset_bytes, upcoming.size_bytes, self.page_bytes);
-                    self.data_path.prefetch_stages(span, Lookahead::Records);
-                    if upcoming.op == IoOp::Write {
+                    if stage_lookahead {
+                        self.data_path.prefetch_stages(span, Lookahead::Records);
+                    }
+                    if writes {
                         self.data_path.prefetch_overwrites(span);
                     }
                 }

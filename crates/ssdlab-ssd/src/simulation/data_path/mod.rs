@@ -200,10 +200,17 @@ impl DataPath {
     /// [`Stage::prefetch`]).
     #[inline]
     pub(super) fn prefetch_stages(&self, span: PageSpan, step: Lookahead) {
+        debug_assert!(self.has_stage_lookahead());
         for stage in &self.front {
             stage.prefetch(span, step);
         }
         self.nand.prefetch_mapping_cache(span, step);
+    }
+
+    /// Whether a stage loads anything ahead (a stage in front, or the mapping-table cache): the
+    /// replay computes the spans only then.
+    pub(super) fn has_stage_lookahead(&self) -> bool {
+        !self.front.is_empty() || self.nand.has_mapping_cache()
     }
 
     /// The loop's lookahead: what the next request's writes will overwrite.

@@ -116,6 +116,10 @@ impl NandPath {
         }
     }
 
+    pub(super) fn has_mapping_cache(&self) -> bool {
+        self.mapping_cache.is_some()
+    }
+
     /// Prefetches what the mapping-table cache will look up for a request on `span` (see `replay`).
     #[inline]
     pub(super) fn prefetch_mapping_cache(&self, span: PageSpan, step: super::Lookahead) {
